@@ -1,0 +1,57 @@
+import Foundation
+
+/// The immutable bytes of a font file: memory-mapped from a path, or owned when opened from bytes.
+/// Tables keep a reference to it and read their slices lazily, so nothing is copied on open.
+public final class FontBytes: @unchecked Sendable {
+    public let buffer: UnsafeRawBufferPointer
+    private let release: () -> Void
+
+    public var count: Int { buffer.count }
+
+    /// Copies `bytes` into storage this object owns.
+    public init(_ bytes: [UInt8]) {
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress, let target = storage.baseAddress {
+                target.copyMemory(from: base, byteCount: source.count)
+            }
+        }
+        buffer = UnsafeRawBufferPointer(rebasing: storage[0..<bytes.count])
+        release = { storage.deallocate() }
+    }
+
+    /// Maps the file read-only. Pages are read by the kernel only when a table touches them.
+    public init(mapping path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw FontError("cannot open: \(String(cString: strerror(errno)))", path: path)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw FontError("cannot stat: \(String(cString: strerror(errno)))", path: path)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw FontError("not a regular file", path: path)
+        }
+        let size = Int(info.st_size)
+        if size == 0 {
+            let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 8)
+            buffer = UnsafeRawBufferPointer(rebasing: storage[0..<0])
+            release = { storage.deallocate() }
+            return
+        }
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
+            throw FontError("cannot map: \(String(cString: strerror(errno)))", path: path)
+        }
+        buffer = UnsafeRawBufferPointer(start: address, count: size)
+        release = { munmap(address, size) }
+    }
+
+    deinit { release() }
+
+    /// A copy of `range`, which the caller has bounds-checked.
+    func copy(_ range: Range<Int>) -> [UInt8] {
+        Array(buffer[range])
+    }
+}

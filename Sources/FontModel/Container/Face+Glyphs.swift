@@ -1,0 +1,86 @@
+/// Glyphs by id, name and character, and the outline edits font scripts make.
+extension Face {
+    /// Glyph names: post format 2 (TrueType) or the CFF charset, else synthesized as fontTools
+    /// does (`.notdef`, `uniXXXX`/`uXXXXX` from the cmap, else `glyphNNNNN`), made unique with `#n`.
+    public func glyphNames() throws -> [String] {
+        if let cachedGlyphNames { return cachedGlyphNames }
+        let count = try glyphCount
+        var names: [String]
+        if let cff = try cff {
+            names = try cff.glyphNames()
+        } else if let fromPost = try post?.glyphNames(count: count) {
+            names = fromPost
+        } else {
+            names = (0..<count).map { "glyph" + zeroPadded5($0) }
+            if count > 0 { names[0] = ".notdef" }
+            if let m = try cmap?.bestUnicodeSubtable()?.mapping() {
+                for (char, glyph) in m.sorted(by: { $0.key < $1.key }) where glyph > 0 && glyph < count && names[glyph].hasPrefix("glyph") {
+                    let hex = String(char, radix: 16, uppercase: true)
+                    names[glyph] = char <= 0xFFFF ? "uni" + String(repeating: "0", count: 4 - hex.count) + hex : "u" + hex
+                }
+            }
+        }
+        // Duplicates become name#1, name#2 as in fontTools.
+        var seen: [String: Int] = [:]
+        for i in names.indices {
+            if let n = seen[names[i]] {
+                seen[names[i]] = n + 1
+                names[i] += "#\(n)"
+            } else { seen[names[i]] = 1 }
+        }
+        cachedGlyphNames = names
+        return names
+    }
+
+    public func glyphName(_ id: Int) throws -> String {
+        let names = try glyphNames()
+        guard names.indices.contains(id) else { throw FontError("glyph id \(id) out of range (0..<\(names.count))", path: path, face: faceLabel) }
+        return names[id]
+    }
+
+    public func glyphID(named name: String) throws -> Int? {
+        if cachedNameToID == nil {
+            var map: [String: Int] = [:]
+            for (i, n) in try glyphNames().enumerated() where map[n] == nil { map[n] = i }
+            cachedNameToID = map
+        }
+        return cachedNameToID?[name]
+    }
+
+    /// The glyph the best Unicode cmap maps `char` to.
+    public func glyphID(for char: Unicode.Scalar) throws -> Int? {
+        try cmap?.glyph(for: char.value)
+    }
+
+    /// Glyph bounds from glyf or from the CFF charstring; nil for an empty glyph.
+    public func glyphBounds(_ id: Int) throws -> GlyphBounds? {
+        if let glyf = try glyf { return try context("glyf") { try glyf.bounds(id) } }
+        if let cff = try cff { return try context("CFF ") { try cff.bounds(id) } }
+        throw FontError("the face has neither glyf nor CFF outlines", path: path, face: faceLabel)
+    }
+
+    /// Gives glyph `target` the outline of glyph `source` (simple or composite, instructions
+    /// included; CFF charstrings in CFF faces; gvar variation data in variable fonts) and, with
+    /// `metrics`, its advance width and left side bearing. In a collection the outline tables are
+    /// shared, so every face using them sees the change.
+    public func copyOutline(from source: Int, to target: Int, metrics: Bool = true) throws {
+        if let glyf = try glyf {
+            try context("glyf") {
+                try glyf.checkID(source)
+                try glyf.setGlyphData(target, try glyf.glyphData(source))
+            }
+            if let gvar = try gvar { try context("gvar") { try gvar.copyVariations(from: source, to: target) } }
+        } else if let cff = try cff {
+            try context("CFF ") { try cff.copyCharString(from: source, to: target) }
+        } else {
+            throw FontError("the face has neither glyf nor CFF outlines", path: path, face: faceLabel)
+        }
+        if metrics {
+            let hmtx = try self.hmtx
+            try context("hmtx") {
+                try hmtx.setAdvance(target, try hmtx.advance(source))
+                try hmtx.setSideBearing(target, try hmtx.sideBearing(source))
+            }
+        }
+    }
+}

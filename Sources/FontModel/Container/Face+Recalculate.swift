@@ -1,0 +1,70 @@
+import Foundation
+
+/// Values derived from other tables, recomputed on save when what they derive from was edited.
+/// An unedited face changes nothing here.
+extension Face {
+    /// Recomputes loca format, head bounds, maxp glyph maxima and hhea/vhea metrics as needed.
+    /// Returns one line per changed value ("head.xMin -1020 → -1000").
+    func recalculateDerived() throws -> [String] {
+        var changes: [String] = []
+        let glyf = slots["glyf"]?.decoded as? GlyfTable
+        let cff = slots["CFF "]?.decoded as? CFFTable
+        let glyfEdited = glyf?.isEdited ?? false
+        let outlinesEdited = glyfEdited || (cff?.outlinesEdited ?? false)
+        let hmtxEdited = slots["hmtx"]?.decoded?.isEdited ?? false
+        let vmtxEdited = slots["vmtx"]?.decoded?.isEdited ?? false
+
+        if let glyf, glyfEdited {
+            try context("glyf") {
+                let head = try self.head, maxp = try self.maxp
+                changes += [head.setInt("indexToLocFormat", try glyf.compile().isShortLoca ? 0 : 1)].compactMap { $0 }
+                let s = try glyf.statistics()
+                if maxp.has("maxPoints") {
+                    changes += [
+                        maxp.setInt("maxPoints", s.maxPoints), maxp.setInt("maxContours", s.maxContours),
+                        maxp.setInt("maxCompositePoints", s.maxCompositePoints),
+                        maxp.setInt("maxCompositeContours", s.maxCompositeContours),
+                        maxp.setInt("maxComponentElements", s.maxComponentElements),
+                        maxp.setInt("maxComponentDepth", s.maxComponentDepth),
+                        // Never lowered: hinting programs outside glyf may need the larger value.
+                        maxp.setInt("maxSizeOfInstructions", max(maxp.int("maxSizeOfInstructions"), s.maxSizeOfInstructions)),
+                    ].compactMap { $0 }
+                }
+            }
+        }
+        var bounds: [GlyphBounds?] = []
+        if outlinesEdited || hmtxEdited {
+            let count = try glyphCount
+            bounds.reserveCapacity(count)
+            for id in 0..<count { bounds.append(try glyphBounds(id)) }
+        }
+        if outlinesEdited {
+            let head = try self.head
+            if let all = bounds.compactMap({ $0 }).reduce(nil, { (u: GlyphBounds?, b) in u?.union(b) ?? b }) {
+                changes += [head.setInt("xMin", all.xMin), head.setInt("yMin", all.yMin),
+                            head.setInt("xMax", all.xMax), head.setInt("yMax", all.yMax)].compactMap { $0 }
+            }
+        }
+        if outlinesEdited || hmtxEdited, let hmtx = try table(HmtxTable.self) {
+            let hhea = try self.hhea
+            var minLSB = Int.max, minRSB = Int.max, maxExtent = Int.min
+            for (id, b) in bounds.enumerated() {
+                guard let b, id < hmtx.glyphCount else { continue }
+                let lsb = hmtx.sideBearings[id], width = b.xMax - b.xMin
+                minLSB = min(minLSB, lsb)
+                minRSB = min(minRSB, hmtx.advances[id] - lsb - width)
+                maxExtent = max(maxExtent, lsb + width)
+            }
+            if minLSB == .max { minLSB = 0; minRSB = 0; maxExtent = 0 }
+            changes += [hhea.setInt("advanceWidthMax", hmtx.advances.max() ?? 0),
+                        hhea.setInt("minLeftSideBearing", minLSB), hhea.setInt("minRightSideBearing", minRSB),
+                        hhea.setInt("xMaxExtent", maxExtent)].compactMap { $0 }
+            if hmtxEdited { changes += [hhea.setInt("numberOfHMetrics", hmtx.longMetricsCount)].compactMap { $0 } }
+        }
+        if vmtxEdited, let vmtx = try table(VmtxTable.self), let vhea = try self.vhea {
+            changes += [vhea.setInt("numOfLongVerMetrics", vmtx.longMetricsCount),
+                        vhea.setInt("advanceHeightMax", vmtx.advances.max() ?? 0)].compactMap { $0 }
+        }
+        return changes
+    }
+}

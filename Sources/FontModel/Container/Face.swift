@@ -1,0 +1,215 @@
+/// One sfnt font: a table directory and its tables, decoded on first use.
+public final class Face {
+    public static let cffVersion: UInt32 = 0x4F54_544F // 'OTTO'
+
+    /// 0-based position in the file.
+    public let index: Int
+    public let sfntVersion: UInt32
+    let bytes: FontBytes
+    let path: String?
+    var slots: [Tag: TableSlot]
+    /// The file this face belongs to (set once the Font is built; weak to avoid a cycle).
+    public internal(set) weak var font: Font?
+
+    // Caches derived from tables, dropped when those tables change.
+    var cachedGlyphNames: [String]?
+    var cachedNameToID: [String: Int]?
+
+    init(reader: BinaryReader, offset: Int, index: Int, bytes: FontBytes, path: String?,
+         sharedSlots: inout [Int: TableSlot], claimed: inout [(range: Range<Int>, tag: Tag, face: Int)]) throws {
+        self.index = index
+        self.bytes = bytes
+        self.path = path
+        var r = reader
+        try r.seek(offset)
+        sfntVersion = try r.u32()
+        guard sfntVersion == 0x0001_0000 || sfntVersion == Face.cffVersion || sfntVersion == 0x7472_7565 else {
+            throw FontError("unknown sfnt version 0x\(String(sfntVersion, radix: 16))", offset: offset)
+        }
+        let numTables = Int(try r.u16())
+        guard numTables <= (reader.count - offset - 12) / 16 else {
+            throw FontError("table directory claims \(numTables) tables, more than the file can hold", offset: offset + 4)
+        }
+        try r.skip(6)
+        var slots: [Tag: TableSlot] = [:]
+        var checksums: [Int: UInt32] = [:]
+        for _ in 0..<numTables {
+            let recordOffset = r.offset
+            let tag = try r.tag()
+            let checksum = try r.u32() // recomputed on save; kept for `info`
+            let tableOffset = Int(try r.u32())
+            let length = Int(try r.u32())
+            guard tableOffset <= reader.count, length <= reader.count - tableOffset else {
+                throw FontError("table data (\(length) bytes at \(tableOffset)) runs past the end of the file (\(reader.count) bytes)",
+                                table: tag.description, offset: recordOffset)
+            }
+            guard slots[tag] == nil else {
+                throw FontError("table is listed twice in the directory", table: tag.description, offset: recordOffset)
+            }
+            let range = tableOffset..<tableOffset + length
+            claimed.append((range, tag, index))
+            checksums[tableOffset] = checksum
+            if Font.sharedEditTags.contains(tag) {
+                if let shared = sharedSlots[tableOffset], shared.tag == tag, shared.source == range {
+                    slots[tag] = shared
+                } else {
+                    let slot = TableSlot(tag: tag, source: range)
+                    sharedSlots[tableOffset] = slot
+                    slots[tag] = slot
+                }
+            } else {
+                slots[tag] = TableSlot(tag: tag, source: range)
+            }
+        }
+        self.slots = slots
+        directoryChecksums = checksums
+    }
+    let directoryChecksums: [Int: UInt32]
+
+    public var format: FontFormat { sfntVersion == Face.cffVersion ? .cff : .trueType }
+
+    /// Tags of the tables present, sorted.
+    public var tags: [Tag] { slots.keys.sorted() }
+
+    public func has(_ tag: Tag) -> Bool { slots[tag] != nil }
+
+    /// True when any table of this face was edited.
+    public var isEdited: Bool { slots.values.contains { $0.isEdited } }
+
+    /// The faces of the file sharing this face's table `tag` (including this one).
+    public func facesSharing(_ tag: Tag) -> [Int] {
+        guard let slot = slots[tag], let font else { return [index] }
+        return font.faces.filter { other in
+            guard let o = other.slots[tag] else { return false }
+            return o === slot || (o.source != nil && o.source == slot.source && !o.isEdited && !slot.isEdited)
+        }.map(\.index)
+    }
+
+    // MARK: raw bytes
+
+    /// The table's bytes as they would be saved now (re-encoded if edited).
+    public func rawTable(_ tag: Tag) throws -> [UInt8]? {
+        guard let slot = slots[tag] else { return nil }
+        if let replacement = slot.replacement { return replacement }
+        if let decoded = slot.decoded, decoded.isEdited { return try context(tag) { try decoded.encode() } }
+        guard let source = slot.source else { return [] }
+        return bytes.copy(source)
+    }
+
+    /// Length of the table as stored in the file (or as replaced).
+    public func storedLength(_ tag: Tag) -> Int? {
+        guard let slot = slots[tag] else { return nil }
+        return slot.replacement?.count ?? slot.source?.count
+    }
+
+    /// Replaces a table with raw bytes, for this face only. The decoded object, if any, is dropped.
+    public func setRawTable(_ tag: Tag, _ data: [UInt8]) {
+        let slot = TableSlot(tag: tag, source: nil)
+        slot.replacement = data
+        slots[tag] = slot
+        invalidateCaches()
+    }
+
+    /// Removes a table from this face.
+    public func removeTable(_ tag: Tag) {
+        slots[tag] = nil
+        invalidateCaches()
+    }
+
+    /// A reader over the table's current bytes (file bytes, or its replacement).
+    func reader(for tag: Tag) throws -> BinaryReader? {
+        guard let slot = slots[tag] else { return nil }
+        if let replacement = slot.replacement {
+            // Replacement bytes are kept alive by a FontBytes copy the decoded table references.
+            let owned = FontBytes(replacement)
+            replacementKeepAlive.append(owned)
+            return BinaryReader(owned.buffer)
+        }
+        guard let source = slot.source else { return BinaryReader(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return BinaryReader(UnsafeRawBufferPointer(rebasing: bytes.buffer[source]), base: source.lowerBound)
+    }
+    private var replacementKeepAlive: [FontBytes] = []
+
+    // MARK: typed tables
+
+    /// The decoded table, or nil when the face has none. Decodes on first use.
+    public func table<T: DecodableTable>(_ type: T.Type) throws -> T? {
+        let tag = T.tableTag
+        guard let slot = slots[tag] else { return nil }
+        if let decoded = slot.decoded {
+            guard let typed = decoded as? T else {
+                throw FontError("table was decoded as \(Swift.type(of: decoded)), not \(T.self)", path: path, face: faceLabel, table: tag.description)
+            }
+            return typed
+        }
+        guard let reader = try reader(for: tag) else { return nil }
+        let table = try context(tag) { try T.decode(reader, face: self) }
+        slot.decoded = table
+        return table
+    }
+
+    /// The decoded table, or a clear error when the face lacks it.
+    public func required<T: DecodableTable>(_ type: T.Type) throws -> T {
+        guard let t = try table(type) else {
+            throw FontError("the face has no '\(T.tableTag)' table", path: path, face: faceLabel)
+        }
+        return t
+    }
+
+    public var head: HeadTable { get throws { try required(HeadTable.self) } }
+    public var hhea: HheaTable { get throws { try required(HheaTable.self) } }
+    public var maxp: MaxpTable { get throws { try required(MaxpTable.self) } }
+    public var vhea: VheaTable? { get throws { try table(VheaTable.self) } }
+    public var os2: OS2Table? { get throws { try table(OS2Table.self) } }
+    public var post: PostTable? { get throws { try table(PostTable.self) } }
+    public var name: NameTable { get throws { try required(NameTable.self) } }
+    public var cmap: CmapTable? { get throws { try table(CmapTable.self) } }
+    public var hmtx: HmtxTable { get throws { try required(HmtxTable.self) } }
+    public var vmtx: VmtxTable? { get throws { try table(VmtxTable.self) } }
+    public var glyf: GlyfTable? { get throws { try table(GlyfTable.self) } }
+    public var cff: CFFTable? { get throws { try table(CFFTable.self) } }
+    public var gvar: GvarTable? { get throws { try table(GvarTable.self) } }
+
+    /// A fixed-layout table by tag (head, hhea, vhea, maxp, OS/2, post), for access by field name.
+    public func fieldTable(_ tag: Tag) throws -> FieldTable? {
+        switch tag {
+        case "head": try table(HeadTable.self)
+        case "hhea": try table(HheaTable.self)
+        case "vhea": try table(VheaTable.self)
+        case "maxp": try table(MaxpTable.self)
+        case "OS/2": try table(OS2Table.self)
+        case "post": try table(PostTable.self)
+        default: nil
+        }
+    }
+
+    public var glyphCount: Int { get throws { try maxp.numGlyphs } }
+
+    // MARK: names
+
+    public var postScriptName: String? { get throws { try name.string(6) } }
+    public var familyName: String? { get throws { try name.string(16) ?? name.string(1) } }
+    public var fullName: String? { get throws { try name.string(4) } }
+
+    // MARK: errors
+
+    /// The face index for messages: only collections number their faces.
+    var faceLabel: Int? { (font?.isCollection ?? false) ? index : nil }
+
+    func context<T>(_ tag: Tag, _ body: () throws -> T) throws -> T {
+        try withContext(path: path, face: faceLabel, table: tag.description, body)
+    }
+
+    func invalidateCaches() {
+        cachedGlyphNames = nil
+        cachedNameToID = nil
+    }
+}
+
+extension Face {
+    /// The checksum recorded in the input's table directory.
+    public func storedChecksum(_ tag: Tag) -> UInt32? {
+        guard let source = slots[tag]?.source else { return nil }
+        return directoryChecksums[source.lowerBound]
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// What kind of file a Font came from.
+public enum FontFormat: String, Sendable {
+    case trueType = "TrueType"
+    case cff = "OpenType CFF"
+    case collection = "collection"
+}
+
+/// A font file: one sfnt face, or a collection of faces that may share tables.
+/// Opening reads only the header and the table directories; tables decode on first use.
+public final class Font {
+    public let path: String?
+    public let bytes: FontBytes
+    public let format: FontFormat
+    public let faces: [Face]
+    /// `ttcf` header version (0x00010000 or 0x00020000) for collections, nil for a single face.
+    public let collectionVersion: UInt32?
+
+    /// Tables holding glyph data, shared by the faces of a collection: one object per file offset,
+    /// so an edit through any face is seen by every face using the table and it stays shared.
+    public static let sharedEditTags: Set<Tag> = ["glyf", "loca", "hmtx", "vmtx", "CFF ", "CFF2", "gvar", "VORG"]
+
+    /// Maps the file at `path` (nothing is read until a table is used).
+    public convenience init(path: String) throws {
+        try self.init(bytes: FontBytes(mapping: path), path: path)
+    }
+
+    /// Opens a font held in memory.
+    public convenience init(data: [UInt8], name: String? = nil) throws {
+        try self.init(bytes: FontBytes(data), path: name)
+    }
+
+    public init(bytes: FontBytes, path: String?) throws {
+        self.path = path
+        self.bytes = bytes
+        let reader = BinaryReader(bytes.buffer)
+        let (offsets, version) = try withContext(path: path) { try Font.readHeader(reader) }
+        collectionVersion = version
+        var sharedSlots: [Int: TableSlot] = [:]
+        var faces: [Face] = []
+        var claimed: [(range: Range<Int>, tag: Tag, face: Int)] = []
+        for (i, offset) in offsets.enumerated() {
+            let faceIndex = version == nil ? nil : i
+            let face = try withContext(path: path, face: faceIndex) {
+                try Face(reader: reader, offset: offset, index: i, bytes: bytes, path: path,
+                         sharedSlots: &sharedSlots, claimed: &claimed)
+            }
+            faces.append(face)
+        }
+        self.faces = faces
+        try withContext(path: path) { try Font.checkOverlaps(claimed, headerEnd: Font.directoryEnd(reader, offsets)) }
+        if version != nil {
+            format = .collection
+        } else {
+            format = faces[0].sfntVersion == Face.cffVersion ? .cff : .trueType
+        }
+        for face in faces { face.font = self }
+    }
+
+    public var isCollection: Bool { collectionVersion != nil }
+
+    /// The face whose PostScript name (or full name) is `name`.
+    public func face(named name: String) -> Face? {
+        faces.first { (try? $0.postScriptName) == name } ?? faces.first { (try? $0.fullName) == name }
+    }
+
+    // MARK: reading the header
+
+    /// Face offsets and, for a collection, its version. Unsupported formats are named.
+    static func readHeader(_ reader: BinaryReader) throws -> ([Int], UInt32?) {
+        guard reader.count >= 4 else {
+            throw FontError("file is too short to be a font (\(reader.count) bytes)", offset: 0)
+        }
+        var r = reader
+        let magic = try r.u32()
+        switch magic {
+        case 0x0001_0000, Face.cffVersion, 0x7472_7565 /* true */:
+            return ([0], nil)
+        case 0x7474_6366: // ttcf
+            let version = try r.u32()
+            guard version == 0x0001_0000 || version == 0x0002_0000 else {
+                throw FontError("unknown collection version 0x\(String(version, radix: 16))", offset: 4)
+            }
+            let count = Int(try r.u32())
+            guard count > 0, count <= (reader.count - 12) / 4 else {
+                throw FontError("collection claims \(count) faces, more than the file can hold", offset: 8)
+            }
+            var offsets: [Int] = []
+            for _ in 0..<count { offsets.append(Int(try r.u32())) }
+            return (offsets, version)
+        case 0x774F_4646: throw FontError("WOFF fonts are not supported yet; decompress to TrueType/OpenType first")
+        case 0x774F_4632: throw FontError("WOFF2 fonts are not supported yet; decompress to TrueType/OpenType first")
+        case 0x0000_0100: throw FontError("Mac resource-fork fonts (dfont) are not supported yet")
+        case 0x7479_7031: throw FontError("'typ1' sfnt-wrapped Type 1 fonts are not supported yet")
+        case 0x4F54_544F: return ([0], nil)
+        default:
+            let prefix = Array(reader.bytes.prefix(16))
+            if prefix.starts(with: Array("%!PS-AdobeFont".utf8)) || prefix.starts(with: Array("%!FontType1".utf8))
+                || prefix.starts(with: [0x80, 0x01]) {
+                throw FontError("PostScript Type 1 fonts are not supported yet")
+            }
+            throw FontError("not a TrueType/OpenType font or collection (starts with 0x\(String(magic, radix: 16, uppercase: true)))", offset: 0)
+        }
+    }
+
+    /// End of the header and directories region: no table may start inside it.
+    static func directoryEnd(_ reader: BinaryReader, _ offsets: [Int]) -> Int {
+        var end = offsets.count > 1 || (try? reader.u32(at: 0)) == 0x7474_6366 ? 12 + 4 * offsets.count : 0
+        for o in offsets {
+            let n = (try? reader.u16(at: o + 4)).map(Int.init) ?? 0
+            end = max(end, o + 12 + 16 * n)
+        }
+        return end
+    }
+
+    /// Refuses tables that start inside the directories or overlap each other (shared offsets are fine).
+    static func checkOverlaps(_ claimed: [(range: Range<Int>, tag: Tag, face: Int)], headerEnd: Int) throws {
+        var distinct: [Int: (range: Range<Int>, tag: Tag, face: Int)] = [:]
+        for c in claimed where !c.range.isEmpty {
+            if c.range.lowerBound < headerEnd {
+                throw FontError("table starts at \(c.range.lowerBound), inside the table directories (which end at \(headerEnd))",
+                                face: c.face, table: c.tag.description, offset: c.range.lowerBound)
+            }
+            if let other = distinct[c.range.lowerBound], other.range != c.range, other.tag != c.tag {
+                throw FontError("table overlaps '\(other.tag)' at the same offset", face: c.face, table: c.tag.description, offset: c.range.lowerBound)
+            }
+            distinct[c.range.lowerBound] = c
+        }
+        let sorted = distinct.values.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        for (a, b) in zip(sorted, sorted.dropFirst()) where a.range.upperBound > b.range.lowerBound {
+            throw FontError("table data (\(a.range.lowerBound)..<\(a.range.upperBound)) overlaps table '\(b.tag)' at \(b.range.lowerBound)",
+                            face: a.face, table: a.tag.description, offset: b.range.lowerBound)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// Where one table of a face lives: its bytes in the file, and once read, its decoded object.
+/// Glyph-data tables (see `Font.sharedEditTags`) have one slot per file offset, so every face that
+/// uses the table sees one object and an edit through any face lands in it. Other tables get a
+/// slot per face: an edit to face 3's `hhea` changes face 3 only, and the writer shares the
+/// table again where the bytes still match.
+final class TableSlot {
+    let tag: Tag
+    /// The table's bytes in the file, when it came from the file.
+    let source: Range<Int>?
+    /// Bytes set with `setRawTable`, which win over the source.
+    var replacement: [UInt8]?
+    /// The decoded table, once something asked for it.
+    var decoded: FontTable?
+    /// Cached encoding of `decoded` for one save (shared slots are written for several faces).
+    var encodedForSave: [UInt8]?
+
+    init(tag: Tag, source: Range<Int>?) {
+        self.tag = tag
+        self.source = source
+    }
+
+    var isEdited: Bool { replacement != nil || decoded?.isEdited == true }
+}
+
+/// A table that can be decoded from its bytes in the context of its face.
+public protocol DecodableTable: FontTable {
+    static var tableTag: Tag { get }
+    static func decode(_ reader: BinaryReader, face: Face) throws -> Self
+}
+
+extension FieldTable: DecodableTable {
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> Self {
+        try self.init(reader: reader)
+    }
+}

@@ -1,0 +1,221 @@
+/// A drawing command of an outline, in font units.
+public enum PathCommand: Equatable, Sendable {
+    case moveTo(Double, Double)
+    case lineTo(Double, Double)
+    case curveTo(Double, Double, Double, Double, Double, Double)
+    case closePath
+}
+
+/// Runs a Type 2 charstring: its outline (optionally as a path), exact bounds, advance width and
+/// whether it calls local subroutines. Every read is checked; bad charstrings throw.
+struct CharStringInterpreter {
+    struct Result {
+        var bounds: GlyphBounds?
+        var path: [PathCommand] = []
+        var width: Double?
+        var usesLocalSubrs = false
+    }
+
+    let cff: CFFTable
+    let glyph: Int
+    var recordPath = false
+
+    private var stack: [Double] = []
+    private var x = 0.0, y = 0.0
+    private var stems = 0
+    private var haveWidth = false
+    private var open = false
+    private var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+    private var result = Result()
+    private var depth = 0
+
+    init(cff: CFFTable, glyph: Int, recordPath: Bool = false) {
+        self.cff = cff
+        self.glyph = glyph
+        self.recordPath = recordPath
+    }
+
+    static func run(cff: CFFTable, glyph: Int, recordPath: Bool = false) throws -> Result {
+        var interpreter = CharStringInterpreter(cff: cff, glyph: glyph, recordPath: recordPath)
+        return try interpreter.run()
+    }
+
+    mutating func run() throws -> Result {
+        let code = try cff.charString(glyph)
+        let p = cff.privateFor(glyph)
+        let local = p.localSubrs
+        do {
+            _ = try code.withUnsafeBytes { try execute(BinaryReader($0), local: local) }
+        } catch let e as FontError {
+            throw FontError("glyph \(glyph): charstring: \(e.message)", table: "CFF ")
+        }
+        if open && recordPath { result.path.append(.closePath) }
+        if minX <= maxX {
+            result.bounds = GlyphBounds(xMin: Int(minX.rounded(.down)), yMin: Int(minY.rounded(.down)),
+                                        xMax: Int(maxX.rounded(.up)), yMax: Int(maxY.rounded(.up)))
+        }
+        let nominal = Double(p.dict.int(CFFTable.nominalWidthX) ?? 0)
+        let defaultWidth = Double(p.dict.int(CFFTable.defaultWidthX) ?? 0)
+        result.width = result.width.map { $0 + nominal } ?? defaultWidth
+        return result
+    }
+
+    static func bias(_ count: Int) -> Int { count < 1240 ? 107 : count < 33900 ? 1131 : 32768 }
+
+    private mutating func point(_ px: Double, _ py: Double) {
+        minX = min(minX, px); maxX = max(maxX, px); minY = min(minY, py); maxY = max(maxY, py)
+    }
+
+    private mutating func moveTo(_ dx: Double, _ dy: Double) {
+        if open && recordPath { result.path.append(.closePath) }
+        x += dx; y += dy
+        open = true
+        if recordPath { result.path.append(.moveTo(x, y)) }
+    }
+
+    private mutating func lineTo(_ dx: Double, _ dy: Double) {
+        point(x, y)
+        x += dx; y += dy
+        point(x, y)
+        if recordPath { result.path.append(.lineTo(x, y)) }
+    }
+
+    private mutating func curveTo(_ d1x: Double, _ d1y: Double, _ d2x: Double, _ d2y: Double, _ d3x: Double, _ d3y: Double) {
+        let x0 = x, y0 = y
+        let x1 = x0 + d1x, y1 = y0 + d1y, x2 = x1 + d2x, y2 = y1 + d2y, x3 = x2 + d3x, y3 = y2 + d3y
+        point(x0, y0); point(x3, y3)
+        // Exact bounds: add the curve's extrema where the derivative is zero.
+        for (a, b, c, d, isX) in [(x0, x1, x2, x3, true), (y0, y1, y2, y3, false)] {
+            let qa = -a + 3 * b - 3 * c + d, qb = 2 * (a - 2 * b + c), qc = b - a
+            var roots: [Double] = []
+            if abs(qa) < 1e-12 { if abs(qb) > 1e-12 { roots.append(-qc / qb) } }
+            else {
+                let disc = qb * qb - 4 * qa * qc
+                if disc >= 0 { let s = disc.squareRoot(); roots += [(-qb + s) / (2 * qa), (-qb - s) / (2 * qa)] }
+            }
+            for t in roots where t > 0 && t < 1 {
+                let mt = 1 - t
+                let v = mt * mt * mt * a + 3 * mt * mt * t * b + 3 * mt * t * t * c + t * t * t * d
+                if isX { minX = min(minX, v); maxX = max(maxX, v) } else { minY = min(minY, v); maxY = max(maxY, v) }
+            }
+        }
+        x = x3; y = y3
+        if recordPath { result.path.append(.curveTo(x1, y1, x2, y2, x3, y3)) }
+    }
+
+    /// Takes the optional width argument the first stack-clearing operator may carry.
+    private mutating func takeWidth(_ expectedEven: Bool) {
+        guard !haveWidth else { return }
+        haveWidth = true
+        if (stack.count % 2 == 1) == expectedEven, !stack.isEmpty { result.width = stack.removeFirst() }
+    }
+
+    private func need(_ n: Int, _ r: BinaryReader) throws {
+        guard stack.count >= n else { throw r.error("stack underflow: need \(n) arguments, have \(stack.count)") }
+    }
+
+    /// Returns true when endchar was reached.
+    private mutating func execute(_ code: BinaryReader, local: CFFIndex?) throws -> Bool {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= 11 else { throw code.error("subroutines nest deeper than 10") }
+        var r = code
+        while r.remaining > 0 {
+            let b0 = Int(try r.u8())
+            switch b0 {
+            case 32...246: stack.append(Double(b0 - 139))
+            case 247...250: stack.append(Double((b0 - 247) * 256 + Int(try r.u8()) + 108))
+            case 251...254: stack.append(Double(-(b0 - 251) * 256 - Int(try r.u8()) - 108))
+            case 28: stack.append(Double(try r.i16()))
+            case 255: stack.append(Double(try r.i32()) / 65536)
+            case 1, 3, 18, 23: // hstem vstem hstemhm vstemhm
+                takeWidth(false); stems += stack.count / 2; stack.removeAll()
+            case 19, 20: // hintmask cntrmask: pending vstems, then mask bytes
+                takeWidth(false); stems += stack.count / 2; stack.removeAll()
+                try r.skip((stems + 7) / 8)
+            case 21: takeWidth(true); try need(2, r); moveTo(stack[0], stack[1]); stack.removeAll()
+            case 22: takeWidth(false); try need(1, r); moveTo(stack[0], 0); stack.removeAll()
+            case 4: takeWidth(false); try need(1, r); moveTo(0, stack[0]); stack.removeAll()
+            case 5:
+                var i = 0
+                while i + 1 < stack.count { lineTo(stack[i], stack[i + 1]); i += 2 }
+                stack.removeAll()
+            case 6, 7:
+                var horizontal = b0 == 6
+                for v in stack { if horizontal { lineTo(v, 0) } else { lineTo(0, v) }; horizontal.toggle() }
+                stack.removeAll()
+            case 8, 24, 25: // rrcurveto rcurveline rlinecurve
+                var i = 0
+                if b0 == 25 { while stack.count - i >= 8 { lineTo(stack[i], stack[i + 1]); i += 2 } }
+                while stack.count - i >= (b0 == 24 ? 8 : 6) {
+                    curveTo(stack[i], stack[i + 1], stack[i + 2], stack[i + 3], stack[i + 4], stack[i + 5]); i += 6
+                }
+                if b0 == 24, stack.count - i >= 2 { lineTo(stack[i], stack[i + 1]) }
+                stack.removeAll()
+            case 26: // vvcurveto
+                var i = 0, dx1 = 0.0
+                if stack.count % 4 == 1 { dx1 = stack[0]; i = 1 }
+                while i + 3 < stack.count { curveTo(dx1, stack[i], stack[i + 1], stack[i + 2], 0, stack[i + 3]); dx1 = 0; i += 4 }
+                stack.removeAll()
+            case 27: // hhcurveto
+                var i = 0, dy1 = 0.0
+                if stack.count % 4 == 1 { dy1 = stack[0]; i = 1 }
+                while i + 3 < stack.count { curveTo(stack[i], dy1, stack[i + 1], stack[i + 2], stack[i + 3], 0); dy1 = 0; i += 4 }
+                stack.removeAll()
+            case 30, 31: // vhcurveto hvcurveto
+                var horizontal = b0 == 31
+                var i = 0
+                while i + 3 < stack.count {
+                    let last = stack.count - i == 5 ? stack[i + 4] : 0
+                    if horizontal { curveTo(stack[i], 0, stack[i + 1], stack[i + 2], last, stack[i + 3]) }
+                    else { curveTo(0, stack[i], stack[i + 1], stack[i + 2], stack[i + 3], last) }
+                    i += 4; horizontal.toggle()
+                }
+                stack.removeAll()
+            case 10, 29: // callsubr callgsubr
+                try need(1, r)
+                let isLocal = b0 == 10
+                guard let index = isLocal ? local : cff.globalSubrs else { throw r.error("callsubr without local subroutines") }
+                let n = Int(stack.removeLast()) + Self.bias(index.items.count)
+                guard n >= 0, n < index.items.count else { throw r.error("subroutine \(n) does not exist (\(index.items.count) defined)") }
+                if isLocal { result.usesLocalSubrs = true }
+                let range = index.items[n]
+                if try execute(cff.data.sub(range.lowerBound, range.count), local: local) { return true }
+            case 11: return false
+            case 14: // endchar (seac accent composition is not drawn)
+                takeWidth(false)
+                stack.removeAll()
+                return true
+            case 12:
+                let b1 = Int(try r.u8())
+                switch b1 {
+                case 35: try need(13, r)
+                    curveTo(stack[0], stack[1], stack[2], stack[3], stack[4], stack[5])
+                    curveTo(stack[6], stack[7], stack[8], stack[9], stack[10], stack[11])
+                case 34: try need(7, r)
+                    let y0 = y
+                    curveTo(stack[0], 0, stack[1], stack[2], stack[3], 0)
+                    curveTo(stack[4], 0, stack[5], y0 - y, stack[6], 0)
+                case 36: try need(9, r)
+                    let y0 = y
+                    curveTo(stack[0], stack[1], stack[2], stack[3], stack[4], 0)
+                    curveTo(stack[5], 0, stack[6], stack[7], stack[8], y0 - y - stack[7])
+                case 37: try need(11, r)
+                    var dx = 0.0, dy = 0.0
+                    for k in stride(from: 0, to: 10, by: 2) { dx += stack[k]; dy += stack[k + 1] }
+                    curveTo(stack[0], stack[1], stack[2], stack[3], stack[4], stack[5])
+                    // The last point returns to the start height (or x) on the flex's minor axis.
+                    if abs(dx) > abs(dy) { curveTo(stack[6], stack[7], stack[8], stack[9], stack[10], -dy) }
+                    else { curveTo(stack[6], stack[7], stack[8], stack[9], -dx, stack[10]) }
+                default:
+                    throw r.error("charstring operator 12 \(b1) is not supported")
+                }
+                stack.removeAll()
+            default:
+                throw r.error("unknown charstring operator \(b0)", at: r.offset - 1)
+            }
+            guard stack.count <= 513 else { throw r.error("charstring stack overflow") }
+        }
+        return false
+    }
+}

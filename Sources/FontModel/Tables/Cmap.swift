@@ -1,0 +1,282 @@
+/// One cmap subtable. Its bytes are kept; the mapping is decoded on first use. An edited
+/// subtable is written as format 4 (BMP) or 12; others are written back unchanged.
+public final class CmapSubtable {
+    public let format: Int
+    /// The subtable's bytes as read (or as last encoded).
+    public private(set) var bytes: [UInt8]
+    private var decoded: [UInt32: Int]?
+    public private(set) var isEdited = false
+    /// Format 14: default (base glyph) and non-default variation sequences per selector.
+    public private(set) var variations: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])]?
+
+    init(bytes: [UInt8], format: Int) {
+        self.bytes = bytes
+        self.format = format
+    }
+
+    /// Whether this format maps characters to glyphs in a way we can read.
+    public var isMapping: Bool { [0, 4, 6, 10, 12, 13].contains(format) }
+    /// Whether edits can be written back in this format.
+    public var isWritable: Bool { format == 4 || format == 12 }
+
+    /// Character → glyph id. Empty for formats that are not mappings (2, 8, 14).
+    public func mapping() throws -> [UInt32: Int] {
+        if let decoded { return decoded }
+        let m = try bytes.withUnsafeBytes { try CmapSubtable.decodeMapping(BinaryReader($0), format: format) }
+        decoded = m
+        if format == 14 { variations = try bytes.withUnsafeBytes { try CmapSubtable.decodeVariations(BinaryReader($0)) } }
+        return m
+    }
+
+    func set(_ char: UInt32, _ glyph: Int?) throws {
+        var m = try mapping()
+        if format == 4 && char > 0xFFFF { return }
+        if m[char] == glyph { return }
+        m[char] = glyph
+        decoded = m
+        isEdited = true
+    }
+
+    func encode() throws -> [UInt8] {
+        guard isEdited else { return bytes }
+        let m = try mapping()
+        return format == 4 ? try CmapSubtable.encodeFormat4(m, language: language) : CmapSubtable.encodeFormat12(m, language: language)
+    }
+
+    var language: Int {
+        bytes.withUnsafeBytes { b in
+            let r = BinaryReader(b)
+            switch format {
+            case 0, 2, 4, 6: return Int((try? r.u16(at: 4)) ?? 0)
+            case 8, 10, 12, 13: return Int((try? r.u32(at: 8)) ?? 0)
+            default: return 0
+            }
+        }
+    }
+
+    // MARK: decoding
+
+    static func decodeMapping(_ reader: BinaryReader, format: Int) throws -> [UInt32: Int] {
+        var r = reader
+        var m: [UInt32: Int] = [:]
+        switch format {
+        case 0:
+            try r.seek(6)
+            for c in 0..<256 { let g = Int(try r.u8()); if g != 0 { m[UInt32(c)] = g } }
+        case 4:
+            try r.seek(6)
+            let segCount = Int(try r.u16()) / 2
+            let ends = 14, starts = 16 + 2 * segCount, deltas = starts + 2 * segCount, rangeOffsets = deltas + 2 * segCount
+            for s in 0..<segCount {
+                let end = Int(try r.u16(at: ends + 2 * s)), start = Int(try r.u16(at: starts + 2 * s))
+                let delta = Int(try r.u16(at: deltas + 2 * s))
+                let rangeOffset = Int(try r.u16(at: rangeOffsets + 2 * s))
+                guard start <= end else { continue }
+                for c in start...end where c != 0xFFFF {
+                    var g: Int
+                    if rangeOffset == 0 {
+                        g = (c + delta) & 0xFFFF
+                    } else {
+                        let at = rangeOffsets + 2 * s + rangeOffset + 2 * (c - start)
+                        g = Int(try r.u16(at: at))
+                        if g != 0 { g = (g + delta) & 0xFFFF }
+                    }
+                    if g != 0 { m[UInt32(c)] = g }
+                }
+            }
+        case 6:
+            try r.seek(6)
+            let first = Int(try r.u16()), count = Int(try r.u16())
+            for i in 0..<count { let g = Int(try r.u16()); if g != 0 { m[UInt32(first + i)] = g } }
+        case 10:
+            try r.seek(12)
+            let first = try r.u32(), count = Int(try r.u32())
+            guard count <= r.remaining / 2 else { throw r.error("format 10 claims \(count) glyphs, more than the data holds") }
+            for i in 0..<count { let g = Int(try r.u16()); if g != 0 { m[first + UInt32(i)] = g } }
+        case 12, 13:
+            try r.seek(12)
+            let groups = Int(try r.u32())
+            guard groups <= r.remaining / 12 else { throw r.error("format \(format) claims \(groups) groups, more than the data holds") }
+            for _ in 0..<groups {
+                let start = try r.u32(), end = try r.u32(), glyph = Int(try r.u32())
+                guard start <= end, end <= 0x10FFFF else { throw r.error("bad group \(start)...\(end)", at: r.offset - 12) }
+                for c in start...end {
+                    let g = format == 12 ? glyph + Int(c - start) : glyph
+                    if g != 0 { m[c] = g }
+                }
+            }
+        default:
+            break
+        }
+        return m
+    }
+
+    static func decodeVariations(_ reader: BinaryReader) throws -> [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])] {
+        var r = reader
+        try r.seek(6)
+        let count = Int(try r.u32())
+        var result: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])] = [:]
+        for _ in 0..<count {
+            let selector = try r.u24()
+            let defaultOffset = Int(try r.u32()), nonDefaultOffset = Int(try r.u32())
+            var defaults: [ClosedRange<UInt32>] = [], glyphs: [UInt32: Int] = [:]
+            if defaultOffset != 0 {
+                var d = try reader.sub(from: defaultOffset)
+                for _ in 0..<Int(try d.u32()) {
+                    let start = try d.u24(), more = UInt32(try d.u8())
+                    defaults.append(start...start + more)
+                }
+            }
+            if nonDefaultOffset != 0 {
+                var n = try reader.sub(from: nonDefaultOffset)
+                for _ in 0..<Int(try n.u32()) { glyphs[try n.u24()] = Int(try n.u16()) }
+            }
+            result[selector] = (defaults, glyphs)
+        }
+        return result
+    }
+
+    // MARK: encoding
+
+    /// Runs of consecutive characters mapped to consecutive glyphs.
+    static func runs(_ m: [UInt32: Int]) -> [(start: UInt32, end: UInt32, glyph: Int)] {
+        var runs: [(start: UInt32, end: UInt32, glyph: Int)] = []
+        for c in m.keys.sorted() {
+            let g = m[c] ?? 0
+            if let last = runs.last, c == last.end + 1, g == last.glyph + Int(c - last.start) {
+                runs[runs.count - 1].end = c
+            } else {
+                runs.append((c, c, g))
+            }
+        }
+        return runs
+    }
+
+    static func encodeFormat4(_ m: [UInt32: Int], language: Int) throws -> [UInt8] {
+        var segments = runs(m.filter { $0.key < 0xFFFF }).map { (start: Int($0.start), end: Int($0.end), glyph: $0.glyph) }
+        segments.append((0xFFFF, 0xFFFF, 1))
+        let segCount = segments.count
+        let length = 16 + 8 * segCount
+        guard length <= 0xFFFF else { throw FontError("cmap format 4 subtable would exceed 64 KB", table: "cmap") }
+        var w = BinaryWriter(capacity: length)
+        var searchRange = 1, entrySelector = 0
+        while searchRange * 2 <= segCount { searchRange *= 2; entrySelector += 1 }
+        searchRange *= 2
+        w.u16(4); w.u16(UInt16(length)); w.u16(UInt16(truncatingIfNeeded: language))
+        w.u16(UInt16(segCount * 2)); w.u16(UInt16(searchRange)); w.u16(UInt16(entrySelector)); w.u16(UInt16(segCount * 2 - searchRange))
+        for s in segments { w.u16(UInt16(s.end)) }
+        w.u16(0)
+        for s in segments { w.u16(UInt16(s.start)) }
+        for s in segments { w.u16(UInt16(truncatingIfNeeded: s.glyph - s.start)) }
+        for _ in segments { w.u16(0) }
+        return w.bytes
+    }
+
+    static func encodeFormat12(_ m: [UInt32: Int], language: Int) -> [UInt8] {
+        let groups = runs(m)
+        var w = BinaryWriter(capacity: 16 + 12 * groups.count)
+        w.u16(12); w.u16(0); w.u32(UInt32(16 + 12 * groups.count)); w.u32(UInt32(truncatingIfNeeded: language)); w.u32(UInt32(groups.count))
+        for g in groups { w.u32(g.start); w.u32(g.end); w.u32(UInt32(g.glyph)) }
+        return w.bytes
+    }
+}
+
+/// `cmap` — character to glyph mapping: encoding records pointing at subtables (several records
+/// may share one subtable, and keep sharing it when written).
+public final class CmapTable: DecodableTable {
+    public static let tableTag: Tag = "cmap"
+
+    public struct EncodingRecord {
+        public let platformID: Int
+        public let encodingID: Int
+        public let subtable: CmapSubtable
+    }
+
+    public let version: Int
+    public private(set) var records: [EncodingRecord]
+
+    init(version: Int, records: [EncodingRecord]) {
+        self.version = version
+        self.records = records
+    }
+
+    public var isEdited: Bool { records.contains { $0.subtable.isEdited } }
+
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> CmapTable {
+        var r = reader
+        let version = Int(try r.u16())
+        let count = Int(try r.u16())
+        var byOffset: [Int: CmapSubtable] = [:]
+        var records: [EncodingRecord] = []
+        for _ in 0..<count {
+            let platform = Int(try r.u16()), encoding = Int(try r.u16()), offset = Int(try r.u32())
+            if let shared = byOffset[offset] {
+                records.append(EncodingRecord(platformID: platform, encodingID: encoding, subtable: shared)); continue
+            }
+            var s = try reader.sub(from: offset)
+            let format = Int(try s.u16())
+            let length: Int
+            switch format {
+            case 0, 2, 4, 6: length = Int(try s.u16())
+            case 8, 10, 12, 13: try s.skip(2); length = Int(try s.u32())
+            case 14: length = Int(try s.u32())
+            default: throw s.error("unknown cmap subtable format \(format)", at: 0)
+            }
+            // Some fonts' format 4 length field is wrong by a little; clamp to the table.
+            let bytes = try reader.sub(offset, min(length, reader.count - offset)).bytes
+            let subtable = CmapSubtable(bytes: Array(bytes), format: format)
+            byOffset[offset] = subtable
+            records.append(EncodingRecord(platformID: platform, encodingID: encoding, subtable: subtable))
+        }
+        return CmapTable(version: version, records: records)
+    }
+
+    /// The subtable used for lookups: full-repertoire Unicode first, then BMP Unicode.
+    public func bestUnicodeSubtable() -> CmapSubtable? {
+        let order: [(Int, Int)] = [(3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0, 0)]
+        for (p, e) in order {
+            if let r = records.first(where: { $0.platformID == p && $0.encodingID == e && $0.subtable.isMapping }) { return r.subtable }
+        }
+        return nil
+    }
+
+    public func glyph(for char: UInt32) throws -> Int? {
+        try bestUnicodeSubtable()?.mapping()[char]
+    }
+
+    /// Every character the best Unicode subtable maps to `glyph`, sorted.
+    public func characters(for glyph: Int) throws -> [UInt32] {
+        guard let m = try bestUnicodeSubtable()?.mapping() else { return [] }
+        return m.filter { $0.value == glyph }.map(\.key).sorted()
+    }
+
+    /// Maps (or with nil unmaps) a character in every Unicode subtable we can write (formats 4 and 12).
+    public func set(_ char: UInt32, glyph: Int?) throws {
+        var done = false
+        for r in records where r.platformID == 0 || (r.platformID == 3 && (r.encodingID == 1 || r.encodingID == 10)) {
+            if r.subtable.isWritable { try r.subtable.set(char, glyph); done = true }
+        }
+        guard done else { throw FontError("the font has no Unicode cmap subtable in format 4 or 12 to edit", table: "cmap") }
+    }
+
+    public func encode() throws -> [UInt8] {
+        var w = BinaryWriter()
+        w.u16(UInt16(version)); w.u16(UInt16(records.count))
+        let sorted = records.sorted { ($0.platformID, $0.encodingID) < ($1.platformID, $1.encodingID) }
+        var offsets: [ObjectIdentifier: Int] = [:]
+        var data: [UInt8] = []
+        var position = 4 + 8 * records.count
+        for r in sorted {
+            let id = ObjectIdentifier(r.subtable)
+            if offsets[id] == nil {
+                let bytes = try r.subtable.encode()
+                offsets[id] = position
+                data.append(contentsOf: bytes)
+                position += bytes.count
+            }
+            w.u16(UInt16(r.platformID)); w.u16(UInt16(r.encodingID)); w.u32(UInt32(offsets[id] ?? 0))
+        }
+        w.append(data)
+        return w.bytes
+    }
+}

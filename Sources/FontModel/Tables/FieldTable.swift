@@ -1,0 +1,312 @@
+/// The binary type of a table field, which fixes its size and valid range.
+public enum FieldKind: Sendable, Equatable {
+    case uint8, int8, uint16, int16, uint24, uint32, int32
+    /// 16.16 signed fixed point, read and written as a Double.
+    case fixed
+    /// 2.14 signed fixed point.
+    case f2dot14
+    /// Seconds since 1904-01-01, 64-bit.
+    case longDateTime
+    /// Four ASCII characters.
+    case tag
+    /// A table version stored as a 32-bit number (0x00010000, 0x00005000); read and written as an integer.
+    case version32
+
+    public var size: Int {
+        switch self {
+        case .uint8, .int8: 1
+        case .uint16, .int16, .f2dot14: 2
+        case .uint24: 3
+        case .uint32, .int32, .fixed, .tag, .version32: 4
+        case .longDateTime: 8
+        }
+    }
+
+    /// Valid raw range for integer kinds.
+    var rawRange: ClosedRange<Int64> {
+        switch self {
+        case .uint8: 0...0xFF
+        case .int8: -0x80...0x7F
+        case .uint16: 0...0xFFFF
+        case .int16, .f2dot14: -0x8000...0x7FFF
+        case .uint24: 0...0xFF_FFFF
+        case .uint32, .tag, .version32: 0...0xFFFF_FFFF
+        case .int32, .fixed: -0x8000_0000...0x7FFF_FFFF
+        case .longDateTime: Int64.min...Int64.max
+        }
+    }
+
+    public var typeName: String {
+        switch self {
+        case .uint8: "UInt8"
+        case .int8: "Int8"
+        case .uint16: "UInt16"
+        case .int16: "Int16"
+        case .uint24: "UInt24"
+        case .uint32: "UInt32"
+        case .int32: "Int32"
+        case .fixed: "Fixed"
+        case .f2dot14: "F2Dot14"
+        case .longDateTime: "LONGDATETIME"
+        case .tag: "Tag"
+        case .version32: "Version16Dot16"
+        }
+    }
+}
+
+/// One field of a fixed-layout table, declared once: its spec name (also the Lua and TTX name) and type.
+public struct Field: Sendable, Equatable {
+    public let name: String
+    public let kind: FieldKind
+
+    public init(_ name: String, _ kind: FieldKind) {
+        self.name = name
+        self.kind = kind
+    }
+}
+
+/// A field's value as callers see it.
+public enum FieldValue: Equatable, Sendable, CustomStringConvertible {
+    case int(Int64)
+    case double(Double)
+    case string(String)
+
+    public var description: String {
+        switch self {
+        case .int(let v): String(v)
+        case .double(let v): String(v)
+        case .string(let v): v
+        }
+    }
+}
+
+/// Anything that lives in a table slot and can be re-encoded when edited.
+public protocol FontTable: AnyObject {
+    /// True once anything in the table changed since it was read.
+    var isEdited: Bool { get }
+    func encode() throws -> [UInt8]
+}
+
+/// A table made of fixed fields (head, hhea, vhea, maxp, OS/2, the post header). Subclasses give
+/// the field list per version; reading, writing, range checks, lookup by name and the Lua/XML
+/// access all come from that one description. Bytes after the known fields are kept as they are.
+open class FieldTable: FontTable {
+    public let tag: Tag
+    public private(set) var fields: [Field]
+    private var index: [String: Int]
+    private var raw: [Int64]
+    /// Bytes after the described fields (a longer table than its version needs), kept verbatim.
+    var tail: [UInt8]
+    public internal(set) var isEdited = false
+
+    /// Reads the fields that `layout(version:length:)` gives for the data.
+    public required init(reader: BinaryReader) throws {
+        tag = Self.tableTag
+        let version = Self.versionField(of: reader)
+        fields = try Self.layout(version: version, length: reader.count)
+        index = Self.makeIndex(fields)
+        raw = []
+        raw.reserveCapacity(fields.count)
+        var r = reader
+        for field in fields { raw.append(try Self.read(field.kind, &r)) }
+        tail = Array(r.bytes[r.offset...])
+    }
+
+    // MARK: description, given by each subclass
+
+    open class var tableTag: Tag { "    " }
+
+    /// The fields present for this version and table length; throws when the data is too short.
+    open class func layout(version: UInt32, length: Int) throws -> [Field] {
+        throw FontError("\(tableTag) has no field layout")
+    }
+
+    /// The version number a subclass's layout depends on, read from the first bytes.
+    open class func versionField(of reader: BinaryReader) -> UInt32 {
+        (try? reader.u16(at: 0)).map(UInt32.init) ?? 0
+    }
+
+    /// The name of the field that selects the layout, if the layout depends on it.
+    open class var versionFieldName: String? { nil }
+
+    /// Every field any version can have, for documentation and completion.
+    open class var allFields: [Field] { (try? layout(version: .max, length: .max)) ?? [] }
+
+    // MARK: access
+
+    public var fieldNames: [String] { fields.map(\.name) }
+
+    public func has(_ name: String) -> Bool { index[name] != nil }
+
+    public func field(_ name: String) throws -> Field {
+        guard let i = index[name] else { throw unknownField(name) }
+        return fields[i]
+    }
+
+    public func value(_ name: String) throws -> FieldValue {
+        guard let i = index[name] else { throw unknownField(name) }
+        return Self.visible(raw[i], fields[i].kind)
+    }
+
+    /// Sets a field after checking it fits its binary type. Changing the version field
+    /// re-lays out the table: new fields start at 0, dropped fields are forgotten.
+    public func set(_ name: String, _ value: FieldValue) throws {
+        guard let i = index[name] else { throw unknownField(name) }
+        let field = fields[i]
+        let stored = try Self.stored(value, field, table: tag)
+        guard raw[i] != stored else { return }
+        raw[i] = stored
+        isEdited = true
+        if name == Self.versionFieldName { try relayout(version: UInt32(truncatingIfNeeded: stored)) }
+    }
+
+    /// Integer value of a field, 0 when the version lacks it. For the model's own calculations.
+    public func int(_ name: String) -> Int {
+        guard let i = index[name] else { return 0 }
+        return Int(raw[i])
+    }
+
+    /// Sets an integer field from the model's own recalculation, clamped to the field's range.
+    /// Returns "name old → new" when the value changed, for the save report.
+    @discardableResult
+    func setInt(_ name: String, _ v: Int) -> String? {
+        guard let i = index[name] else { return nil }
+        let clamped = min(max(Int64(v), fields[i].kind.rawRange.lowerBound), fields[i].kind.rawRange.upperBound)
+        guard raw[i] != clamped else { return nil }
+        let old = raw[i]
+        raw[i] = clamped
+        isEdited = true
+        return "\(tag).\(name) \(old) → \(clamped)"
+    }
+
+    public func encode() throws -> [UInt8] {
+        var w = BinaryWriter(capacity: 128)
+        for (field, value) in zip(fields, raw) { Self.write(value, field.kind, &w) }
+        w.append(tail)
+        return w.bytes
+    }
+
+    // MARK: private
+
+    private func relayout(version: UInt32) throws {
+        let newFields = try Self.layout(version: version, length: .max)
+        var newRaw = [Int64](repeating: 0, count: newFields.count)
+        for (i, f) in newFields.enumerated() { if let old = index[f.name] { newRaw[i] = raw[old] } }
+        fields = newFields
+        raw = newRaw
+        index = Self.makeIndex(newFields)
+        tail = []
+    }
+
+    private static func makeIndex(_ fields: [Field]) -> [String: Int] {
+        var d: [String: Int] = [:]
+        for (i, f) in fields.enumerated() { d[f.name] = i }
+        return d
+    }
+
+    func unknownField(_ name: String) -> FontError {
+        var message = "\(tag) has no field '\(name)'"
+        if let near = closestName(to: name, in: Self.allFields.map(\.name)) {
+            message += has(near) ? " (did you mean '\(near)'?)" : " ('\(near)' needs a newer table version)"
+        }
+        return FontError(message)
+    }
+
+    static func read(_ kind: FieldKind, _ r: inout BinaryReader) throws -> Int64 {
+        switch kind {
+        case .uint8: Int64(try r.u8())
+        case .int8: Int64(try r.i8())
+        case .uint16: Int64(try r.u16())
+        case .int16, .f2dot14: Int64(try r.i16())
+        case .uint24: Int64(try r.u24())
+        case .uint32, .tag, .version32: Int64(try r.u32())
+        case .int32, .fixed: Int64(try r.i32())
+        case .longDateTime: try r.i64()
+        }
+    }
+
+    static func write(_ v: Int64, _ kind: FieldKind, _ w: inout BinaryWriter) {
+        switch kind {
+        case .uint8, .int8: w.u8(UInt8(truncatingIfNeeded: v))
+        case .uint16, .int16, .f2dot14: w.u16(UInt16(truncatingIfNeeded: v))
+        case .uint24: w.u24(UInt32(truncatingIfNeeded: v))
+        case .uint32, .int32, .fixed, .tag, .version32: w.u32(UInt32(truncatingIfNeeded: v))
+        case .longDateTime: w.i64(v)
+        }
+    }
+
+    static func visible(_ v: Int64, _ kind: FieldKind) -> FieldValue {
+        switch kind {
+        case .fixed: .double(Double(v) / 65536)
+        case .f2dot14: .double(Double(v) / 16384)
+        case .tag: .string(Tag(UInt32(truncatingIfNeeded: v)).description)
+        default: .int(v)
+        }
+    }
+
+    static func stored(_ value: FieldValue, _ field: Field, table: Tag) throws -> Int64 {
+        let label = "\(table).\(field.name)"
+        switch (field.kind, value) {
+        case (.tag, .string(let s)):
+            guard let t = Tag(string: s) else { throw FontError("\(label) must be 1 to 4 ASCII characters, got '\(s)'") }
+            return Int64(t.rawValue)
+        case (.tag, _):
+            throw FontError("\(label) is a Tag: give a string of 1 to 4 ASCII characters")
+        case (.fixed, _), (.f2dot14, _):
+            let scale: Double = field.kind == .fixed ? 65536 : 16384
+            let d: Double
+            switch value {
+            case .int(let i): d = Double(i)
+            case .double(let x): d = x
+            case .string: throw FontError("\(label) is a number (\(field.kind.typeName)), got a string")
+            }
+            let scaled = (d * scale).rounded()
+            let range = field.kind.rawRange
+            guard scaled.isFinite, scaled >= Double(range.lowerBound), scaled <= Double(range.upperBound) else {
+                throw FontError("\(label) is \(field.kind.typeName) (\(Double(range.lowerBound) / scale)...\(Double(range.upperBound) / scale)), got \(d)")
+            }
+            return Int64(scaled)
+        case (_, .int(let i)):
+            guard field.kind.rawRange.contains(i) else {
+                throw FontError("\(label) is \(field.kind.typeName) (\(field.kind.rawRange.lowerBound)...\(field.kind.rawRange.upperBound)), got \(i)")
+            }
+            return i
+        case (_, .double(let d)):
+            guard d.rounded() == d, let i = Int64(exactly: d) else {
+                throw FontError("\(label) is \(field.kind.typeName), an integer; got \(d)")
+            }
+            return try stored(.int(i), field, table: table)
+        case (_, .string):
+            throw FontError("\(label) is \(field.kind.typeName), a number; got a string")
+        }
+    }
+}
+
+/// The name in `candidates` closest to `name` by edit distance, if it is plausibly a typo.
+func closestName(to name: String, in candidates: [String]) -> String? {
+    func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        var previous = Array(0...b.count)
+        for (i, ca) in a.enumerated() {
+            var current = [i + 1] + [Int](repeating: 0, count: b.count)
+            for (j, cb) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+    let lower = Array(name.lowercased())
+    let scored = candidates.map { ($0, distance(lower, Array($0.lowercased()))) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+    return best.1 <= max(2, name.count / 3) ? best.0 : nil
+}
+
+/// Throws a clear error when a fixed table is shorter than its layout needs.
+func requireLength(_ length: Int, _ needed: Int, _ what: String) throws {
+    guard length >= needed else {
+        throw FontError("\(what) needs \(needed) bytes, the table has \(length)")
+    }
+}
+
+func fieldsLength(_ fields: [Field]) -> Int { fields.reduce(0) { $0 + $1.kind.size } }

@@ -1,0 +1,67 @@
+/// `gvar` — TrueType glyph variations. Kept as per-glyph byte blocks so a glyph's variation data
+/// can move with its outline (the all-caps edit in a variable font); everything else is copied.
+public final class GvarTable: DecodableTable {
+    public static let tableTag: Tag = "gvar"
+
+    let majorVersion: UInt16, minorVersion: UInt16, axisCount: UInt16
+    let sharedTuples: [UInt8]
+    let sharedTupleCount: UInt16
+    let flags: UInt16
+    /// Each glyph's GlyphVariationData, possibly empty.
+    public private(set) var glyphData: [[UInt8]]
+    public private(set) var isEdited = false
+
+    init(reader: BinaryReader) throws {
+        var r = reader
+        majorVersion = try r.u16(); minorVersion = try r.u16()
+        axisCount = try r.u16(); sharedTupleCount = try r.u16()
+        let sharedTuplesOffset = Int(try r.u32())
+        let glyphCount = Int(try r.u16())
+        flags = try r.u16()
+        let dataOffset = Int(try r.u32())
+        let long = flags & 1 != 0
+        var offsets: [Int] = []
+        offsets.reserveCapacity(glyphCount + 1)
+        for _ in 0...glyphCount { offsets.append(long ? Int(try r.u32()) : Int(try r.u16()) * 2) }
+        sharedTuples = try reader.sub(sharedTuplesOffset, Int(sharedTupleCount) * Int(axisCount) * 2).bytes.map { $0 }
+        glyphData = []
+        glyphData.reserveCapacity(glyphCount)
+        for i in 0..<glyphCount {
+            guard offsets[i + 1] >= offsets[i] else {
+                throw r.error("gvar offsets run backwards at glyph \(i)")
+            }
+            glyphData.append(Array(try reader.sub(dataOffset + offsets[i], offsets[i + 1] - offsets[i]).bytes))
+        }
+    }
+
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> GvarTable { try GvarTable(reader: reader) }
+
+    /// Gives glyph `target` the variation data of glyph `source`.
+    public func copyVariations(from source: Int, to target: Int) throws {
+        guard glyphData.indices.contains(source), glyphData.indices.contains(target) else {
+            throw FontError("glyph id out of range for gvar (\(glyphData.count) glyphs)", table: "gvar")
+        }
+        if glyphData[target] != glyphData[source] { glyphData[target] = glyphData[source]; isEdited = true }
+    }
+
+    public func encode() throws -> [UInt8] {
+        var padded = glyphData.map { d -> [UInt8] in d.count % 2 == 0 ? d : d + [0] }
+        let total = padded.reduce(0) { $0 + $1.count }
+        let long = total / 2 > 0xFFFF
+        if long { padded = glyphData }
+        let headerSize = 20 + (glyphData.count + 1) * (long ? 4 : 2)
+        var w = BinaryWriter(capacity: headerSize + sharedTuples.count + total)
+        w.u16(majorVersion); w.u16(minorVersion); w.u16(axisCount); w.u16(sharedTupleCount)
+        w.u32(UInt32(headerSize)); w.u16(UInt16(glyphData.count)); w.u16(long ? flags | 1 : flags & ~1)
+        w.u32(UInt32(headerSize + sharedTuples.count))
+        var position = 0
+        for d in padded {
+            if long { w.u32(UInt32(position)) } else { w.u16(UInt16(position / 2)) }
+            position += d.count
+        }
+        if long { w.u32(UInt32(position)) } else { w.u16(UInt16(position / 2)) }
+        w.append(sharedTuples)
+        for d in padded { w.append(d) }
+        return w.bytes
+    }
+}

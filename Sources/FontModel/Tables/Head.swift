@@ -1,0 +1,24 @@
+/// `head` — font header: units per em, bounds, loca format, checksum adjustment.
+public final class HeadTable: FieldTable {
+    public override class var tableTag: Tag { "head" }
+
+    static let fieldList: [Field] = [
+        Field("majorVersion", .uint16), Field("minorVersion", .uint16),
+        Field("fontRevision", .fixed), Field("checkSumAdjustment", .uint32),
+        Field("magicNumber", .uint32), Field("flags", .uint16), Field("unitsPerEm", .uint16),
+        Field("created", .longDateTime), Field("modified", .longDateTime),
+        Field("xMin", .int16), Field("yMin", .int16), Field("xMax", .int16), Field("yMax", .int16),
+        Field("macStyle", .uint16), Field("lowestRecPPEM", .uint16), Field("fontDirectionHint", .int16),
+        Field("indexToLocFormat", .int16), Field("glyphDataFormat", .int16),
+    ]
+
+    public override class func layout(version: UInt32, length: Int) throws -> [Field] {
+        try requireLength(length, 54, "head")
+        return fieldList
+    }
+
+    public var unitsPerEm: Int { int("unitsPerEm") }
+    public var indexToLocFormat: Int { int("indexToLocFormat") }
+    /// Byte offset of checkSumAdjustment in the table, zeroed when the table's checksum is taken.
+    static let checkSumAdjustmentOffset = 8
+}

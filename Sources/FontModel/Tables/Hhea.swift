@@ -1,0 +1,21 @@
+/// `hhea` — horizontal header: the line metrics Apple platforms lay text out with.
+public final class HheaTable: FieldTable {
+    public override class var tableTag: Tag { "hhea" }
+
+    static let fieldList: [Field] = [
+        Field("majorVersion", .uint16), Field("minorVersion", .uint16),
+        Field("ascender", .int16), Field("descender", .int16), Field("lineGap", .int16),
+        Field("advanceWidthMax", .uint16), Field("minLeftSideBearing", .int16),
+        Field("minRightSideBearing", .int16), Field("xMaxExtent", .int16),
+        Field("caretSlopeRise", .int16), Field("caretSlopeRun", .int16), Field("caretOffset", .int16),
+        Field("reserved0", .int16), Field("reserved1", .int16), Field("reserved2", .int16), Field("reserved3", .int16),
+        Field("metricDataFormat", .int16), Field("numberOfHMetrics", .uint16),
+    ]
+
+    public override class func layout(version: UInt32, length: Int) throws -> [Field] {
+        try requireLength(length, 36, "hhea")
+        return fieldList
+    }
+
+    public var numberOfHMetrics: Int { int("numberOfHMetrics") }
+}

@@ -1,0 +1,79 @@
+/// `hmtx` / `vmtx` — per-glyph advance and side bearing. The long-metrics count (hhea.numberOfHMetrics,
+/// vhea.numOfLongVerMetrics) is recomputed on save: trailing glyphs with the last advance share it.
+public class MetricsTable: FontTable {
+    public private(set) var advances: [Int]
+    public private(set) var sideBearings: [Int]
+    public private(set) var isEdited = false
+    let tableName: String
+
+    init(reader: BinaryReader, longCount: Int, glyphCount: Int, name: String) throws {
+        tableName = name
+        guard longCount >= 1 || glyphCount == 0 else {
+            throw FontError("\(name == "hmtx" ? "hhea.numberOfHMetrics" : "vhea.numOfLongVerMetrics") is 0; at least one long metric is required")
+        }
+        let long = min(longCount, glyphCount)
+        let needed = long * 4 + (glyphCount - long) * 2
+        guard reader.count >= needed else {
+            throw reader.error("\(name) has \(reader.count) bytes; \(glyphCount) glyphs with \(long) long metrics need \(needed)", at: 0)
+        }
+        var r = reader
+        advances = []; sideBearings = []
+        advances.reserveCapacity(glyphCount); sideBearings.reserveCapacity(glyphCount)
+        for _ in 0..<long { advances.append(Int(try r.u16())); sideBearings.append(Int(try r.i16())) }
+        let last = advances.last ?? 0
+        for _ in long..<max(long, glyphCount) { advances.append(last); sideBearings.append(Int(try r.i16())) }
+    }
+
+    public var glyphCount: Int { advances.count }
+
+    func check(_ id: Int) throws {
+        guard id >= 0, id < advances.count else { throw FontError("glyph id \(id) out of range (0..<\(advances.count))", table: tableName) }
+    }
+
+    public func advance(_ id: Int) throws -> Int { try check(id); return advances[id] }
+    public func sideBearing(_ id: Int) throws -> Int { try check(id); return sideBearings[id] }
+
+    public func setAdvance(_ id: Int, _ value: Int) throws {
+        try check(id)
+        guard (0...0xFFFF).contains(value) else { throw FontError("\(tableName) advance is UInt16 (0...65535), got \(value)") }
+        if advances[id] != value { advances[id] = value; isEdited = true }
+    }
+
+    public func setSideBearing(_ id: Int, _ value: Int) throws {
+        try check(id)
+        guard (-32768...32767).contains(value) else { throw FontError("\(tableName) side bearing is Int16 (-32768...32767), got \(value)") }
+        if sideBearings[id] != value { sideBearings[id] = value; isEdited = true }
+    }
+
+    /// How many glyphs need a full (advance, bearing) record: the rest repeat the last advance.
+    public var longMetricsCount: Int {
+        var n = advances.count
+        while n > 1 && advances[n - 2] == advances[n - 1] { n -= 1 }
+        return n
+    }
+
+    public func encode() throws -> [UInt8] {
+        let long = longMetricsCount
+        var w = BinaryWriter(capacity: long * 4 + (advances.count - long) * 2)
+        for i in 0..<advances.count {
+            if i < long { w.u16(UInt16(advances[i])) }
+            w.i16(Int16(sideBearings[i]))
+        }
+        return w.bytes
+    }
+}
+
+public final class HmtxTable: MetricsTable, DecodableTable {
+    public static let tableTag: Tag = "hmtx"
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> HmtxTable {
+        try HmtxTable(reader: reader, longCount: face.hhea.numberOfHMetrics, glyphCount: face.glyphCount, name: "hmtx")
+    }
+}
+
+public final class VmtxTable: MetricsTable, DecodableTable {
+    public static let tableTag: Tag = "vmtx"
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> VmtxTable {
+        guard let vhea = try face.vhea else { throw FontError("vmtx needs a vhea table", table: "vmtx") }
+        return try VmtxTable(reader: reader, longCount: vhea.numOfLongVerMetrics, glyphCount: face.glyphCount, name: "vmtx")
+    }
+}

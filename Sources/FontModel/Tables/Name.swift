@@ -1,0 +1,198 @@
+/// One record of the `name` table. `text` is the decoded string for Unicode/Windows (UTF-16BE) and
+/// Mac Roman records; other encodings keep only their bytes.
+public struct NameRecord: Equatable, Sendable {
+    public var platformID: Int
+    public var encodingID: Int
+    public var languageID: Int
+    public var nameID: Int
+    public var bytes: [UInt8]
+
+    public init(platformID: Int, encodingID: Int, languageID: Int, nameID: Int, bytes: [UInt8]) {
+        self.platformID = platformID; self.encodingID = encodingID; self.languageID = languageID
+        self.nameID = nameID; self.bytes = bytes
+    }
+
+    /// Encodes `text` for the record's platform; nil when that platform's encoding is not one we write.
+    public init?(platformID: Int, encodingID: Int, languageID: Int, nameID: Int, text: String) throws {
+        guard let bytes = try NameRecord.encode(text, platformID: platformID, encodingID: encodingID) else { return nil }
+        self.init(platformID: platformID, encodingID: encodingID, languageID: languageID, nameID: nameID, bytes: bytes)
+    }
+
+    public var isUTF16: Bool { platformID == 0 || platformID == 3 }
+    public var isMacRoman: Bool { platformID == 1 && encodingID == 0 }
+
+    public var text: String? {
+        if isUTF16 {
+            var units: [UInt16] = []
+            units.reserveCapacity(bytes.count / 2)
+            var i = 0
+            while i + 1 < bytes.count { units.append(UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1])); i += 2 }
+            return String(decoding: units, as: UTF16.self)
+        }
+        if isMacRoman {
+            var s = String.UnicodeScalarView()
+            for b in bytes {
+                let v = b < 0x80 ? UInt32(b) : macRomanHigh[Int(b) - 0x80]
+                if let scalar = Unicode.Scalar(v) { s.append(scalar) }
+            }
+            return String(s)
+        }
+        return nil
+    }
+
+    static func encode(_ text: String, platformID: Int, encodingID: Int) throws -> [UInt8]? {
+        if platformID == 0 || platformID == 3 {
+            return text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        }
+        if platformID == 1 && encodingID == 0 {
+            var out: [UInt8] = []
+            for scalar in text.unicodeScalars {
+                if scalar.value < 0x80 { out.append(UInt8(scalar.value)); continue }
+                guard let i = macRomanHigh.firstIndex(of: scalar.value) else {
+                    throw FontError("'\(scalar)' (U+\(String(scalar.value, radix: 16, uppercase: true))) cannot be written in a Mac Roman name record", table: "name")
+                }
+                out.append(UInt8(0x80 + i))
+            }
+            return out
+        }
+        return nil
+    }
+}
+
+/// `name` — the font's names: family, style, PostScript name, copyright... Format 0 and 1
+/// (with language tags). Records are kept in order; the table is rebuilt only when edited.
+public final class NameTable: DecodableTable {
+    public static let tableTag: Tag = "name"
+
+    public private(set) var records: [NameRecord]
+    /// Format 1 language tags (language IDs 0x8000, 0x8001, ... refer to them).
+    public private(set) var languageTags: [String]
+    public private(set) var isEdited = false
+
+    init(records: [NameRecord], languageTags: [String]) {
+        self.records = records
+        self.languageTags = languageTags
+    }
+
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> NameTable {
+        var r = reader
+        let format = try r.u16()
+        guard format <= 1 else { throw r.error("unknown name table format \(format)", at: 0) }
+        let count = Int(try r.u16())
+        let storage = Int(try r.u16())
+        var records: [NameRecord] = []
+        records.reserveCapacity(count)
+        for _ in 0..<count {
+            let platform = Int(try r.u16()), encoding = Int(try r.u16()), language = Int(try r.u16()), id = Int(try r.u16())
+            let length = Int(try r.u16()), offset = Int(try r.u16())
+            let bytes = try reader.sub(storage + offset, length).bytes
+            records.append(NameRecord(platformID: platform, encodingID: encoding, languageID: language, nameID: id, bytes: Array(bytes)))
+        }
+        var tags: [String] = []
+        if format == 1 {
+            let tagCount = Int(try r.u16())
+            for _ in 0..<tagCount {
+                let length = Int(try r.u16()), offset = Int(try r.u16())
+                let bytes = Array(try reader.sub(storage + offset, length).bytes)
+                tags.append(NameRecord(platformID: 0, encodingID: 0, languageID: 0, nameID: 0, bytes: bytes).text ?? "")
+            }
+        }
+        return NameTable(records: records, languageTags: tags)
+    }
+
+    /// The best string for a name ID: Windows English (US), then any Windows, Unicode, Mac Roman English.
+    public func string(_ nameID: Int) -> String? {
+        let candidates = records.filter { $0.nameID == nameID }
+        func rank(_ r: NameRecord) -> Int {
+            switch (r.platformID, r.languageID) {
+            case (3, 0x409): return 0
+            case (3, _): return 1
+            case (0, _): return 2
+            case (1, 0): return 3
+            default: return 4
+            }
+        }
+        return candidates.filter { $0.text != nil }.min { rank($0) < rank($1) }?.text
+    }
+
+    /// Sets a name. With no platform given, every existing record for `nameID` that we can encode
+    /// is updated; when there is none, a Windows English record is added (and a Mac Roman one if
+    /// the table has Mac records). With a platform, that one record is set or added.
+    public func set(_ nameID: Int, _ text: String, platformID: Int? = nil, encodingID: Int? = nil, languageID: Int? = nil) throws {
+        guard (0...0xFFFF).contains(nameID) else { throw FontError("name ID \(nameID) out of range (0...65535)", table: "name") }
+        if let platformID {
+            let encoding = encodingID ?? (platformID == 3 ? 1 : 0)
+            let language = languageID ?? (platformID == 3 ? 0x409 : 0)
+            guard let record = try NameRecord(platformID: platformID, encodingID: encoding, languageID: language, nameID: nameID, text: text) else {
+                throw FontError("cannot encode text for platform \(platformID) encoding \(encoding)", table: "name")
+            }
+            if let i = records.firstIndex(where: { $0.platformID == platformID && $0.encodingID == encoding && $0.languageID == language && $0.nameID == nameID }) {
+                if records[i] != record { records[i] = record; isEdited = true }
+            } else {
+                records.append(record); isEdited = true
+            }
+            return
+        }
+        var updated = false
+        for i in records.indices where records[i].nameID == nameID {
+            guard let bytes = try NameRecord.encode(text, platformID: records[i].platformID, encodingID: records[i].encodingID) else { continue }
+            if records[i].bytes != bytes { records[i].bytes = bytes; isEdited = true }
+            updated = true
+        }
+        if !updated {
+            try set(nameID, text, platformID: 3, encodingID: 1, languageID: 0x409)
+            if records.contains(where: { $0.platformID == 1 && $0.encodingID == 0 }) {
+                try set(nameID, text, platformID: 1, encodingID: 0, languageID: 0)
+            }
+        }
+    }
+
+    /// Removes records matching the given fields; returns how many were removed.
+    @discardableResult
+    public func remove(_ nameID: Int, platformID: Int? = nil, encodingID: Int? = nil, languageID: Int? = nil) -> Int {
+        let before = records.count
+        records.removeAll {
+            $0.nameID == nameID && (platformID == nil || $0.platformID == platformID)
+                && (encodingID == nil || $0.encodingID == encodingID) && (languageID == nil || $0.languageID == languageID)
+        }
+        if records.count != before { isEdited = true }
+        return before - records.count
+    }
+
+    /// Name IDs that have a record.
+    public var nameIDs: [Int] { Array(Set(records.map(\.nameID))).sorted() }
+
+    public func encode() throws -> [UInt8] {
+        let sorted = records.sorted {
+            ($0.platformID, $0.encodingID, $0.languageID, $0.nameID) < ($1.platformID, $1.encodingID, $1.languageID, $1.nameID)
+        }
+        var storage: [UInt8] = []
+        var placed: [[UInt8]: Int] = [:]
+        func place(_ bytes: [UInt8]) throws -> Int {
+            if let o = placed[bytes] { return o }
+            let o = storage.count
+            guard o + bytes.count <= 0xFFFF else { throw FontError("name strings exceed 64 KB of storage", table: "name") }
+            storage.append(contentsOf: bytes)
+            placed[bytes] = o
+            return o
+        }
+        let format = languageTags.isEmpty ? 0 : 1
+        let headerSize = 6 + 12 * sorted.count + (format == 1 ? 2 + 4 * languageTags.count : 0)
+        var w = BinaryWriter(capacity: headerSize + 1024)
+        w.u16(UInt16(format)); w.u16(UInt16(sorted.count)); w.u16(UInt16(headerSize))
+        for r in sorted {
+            guard r.bytes.count <= 0xFFFF else { throw FontError("name record \(r.nameID) is longer than 65535 bytes", table: "name") }
+            w.u16(UInt16(r.platformID)); w.u16(UInt16(r.encodingID)); w.u16(UInt16(r.languageID)); w.u16(UInt16(r.nameID))
+            w.u16(UInt16(r.bytes.count)); w.u16(UInt16(try place(r.bytes)))
+        }
+        if format == 1 {
+            w.u16(UInt16(languageTags.count))
+            for tag in languageTags {
+                let bytes = tag.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+                w.u16(UInt16(bytes.count)); w.u16(UInt16(try place(bytes)))
+            }
+        }
+        w.append(storage)
+        return w.bytes
+    }
+}

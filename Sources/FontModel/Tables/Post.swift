@@ -1,0 +1,91 @@
+/// `post` — PostScript information and, in format 2, glyph names. Formats 1, 2, 2.5 and 3 are read;
+/// names set through `setGlyphNames` are written as format 2.
+public final class PostTable: FieldTable {
+    public override class var tableTag: Tag { "post" }
+
+    static let header: [Field] = [
+        Field("version", .version32), Field("italicAngle", .fixed),
+        Field("underlinePosition", .int16), Field("underlineThickness", .int16),
+        Field("isFixedPitch", .uint32), Field("minMemType42", .uint32), Field("maxMemType42", .uint32),
+        Field("minMemType1", .uint32), Field("maxMemType1", .uint32),
+    ]
+
+    public override class func versionField(of reader: BinaryReader) -> UInt32 { (try? reader.u32(at: 0)) ?? 0 }
+
+    public override class func layout(version: UInt32, length: Int) throws -> [Field] {
+        try requireLength(length, 32, "post")
+        return header
+    }
+
+    public var version: UInt32 { UInt32(truncatingIfNeeded: int("version")) }
+
+    /// Glyph names from the table, or nil when the format carries none (3) or they do not fit.
+    public func glyphNames(count: Int) throws -> [String]? {
+        try tail.withUnsafeBytes { buffer -> [String]? in
+            var r = BinaryReader(buffer, base: 32)
+            switch version {
+            case 0x0001_0000:
+                return count <= standardMacGlyphNames.count ? Array(standardMacGlyphNames.prefix(count)) : nil
+            case 0x0002_0000:
+                let n = Int(try r.u16())
+                var indices: [Int] = []
+                indices.reserveCapacity(n)
+                for _ in 0..<n { indices.append(Int(try r.u16())) }
+                var custom: [String] = []
+                while r.remaining > 0 {
+                    let length = Int(try r.u8())
+                    let bytes = try r.bytes(length)
+                    custom.append(String(decoding: bytes, as: UTF8.self))
+                }
+                var names: [String] = []
+                names.reserveCapacity(count)
+                for i in 0..<count {
+                    guard i < n else { names.append("glyph\(zeroPadded5(i))"); continue }
+                    let index = indices[i]
+                    if index < 258 { names.append(standardMacGlyphNames[index]) }
+                    else if index - 258 < custom.count { names.append(custom[index - 258]) }
+                    else { throw FontError("post name index \(index) of glyph \(i) points past the \(custom.count) names stored", table: "post") }
+                }
+                return names
+            case 0x0002_5000:
+                let n = Int(try r.u16())
+                var names: [String] = []
+                for i in 0..<min(n, count) {
+                    let index = i + Int(try r.i8())
+                    guard (0..<258).contains(index) else { throw FontError("post 2.5 offset of glyph \(i) leaves the standard names", table: "post") }
+                    names.append(standardMacGlyphNames[index])
+                }
+                return names.count == count ? names : nil
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// Stores glyph names as format 2.
+    public func setGlyphNames(_ names: [String]) throws {
+        var standard: [String: Int] = [:]
+        for (i, n) in standardMacGlyphNames.enumerated() { standard[n] = i }
+        var w = BinaryWriter()
+        w.u16(UInt16(names.count))
+        var custom: [String] = [], customIndex: [String: Int] = [:]
+        for name in names {
+            if let s = standard[name] { w.u16(UInt16(s)); continue }
+            if let c = customIndex[name] { w.u16(UInt16(258 + c)); continue }
+            guard name.utf8.count <= 255 else { throw FontError("glyph name '\(name.prefix(20))…' is longer than 255 bytes", table: "post") }
+            customIndex[name] = custom.count
+            w.u16(UInt16(258 + custom.count))
+            custom.append(name)
+        }
+        for name in custom { w.u8(UInt8(name.utf8.count)); w.append(Array(name.utf8)) }
+        try set("version", .int(0x0002_0000))
+        tail = w.bytes
+        isEdited = true
+    }
+}
+
+/// Zero-padded to five digits, as fontTools names glyphs (glyph00042, cid00042).
+func zeroPadded5(_ value: Int) -> String {
+    let digits = String(value)
+    return String(repeating: "0", count: Swift.max(0, 5 - digits.count)) + digits
+}
