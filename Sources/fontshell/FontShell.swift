@@ -9,7 +9,7 @@ struct FontShell: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fontshell",
         abstract: "Explore, edit and save TrueType/OpenType fonts and collections.",
-        subcommands: [Info.self, Save.self],
+        subcommands: [Info.self, Edit.self, Save.self],
         defaultSubcommand: Info.self
     )
 }

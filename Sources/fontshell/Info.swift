@@ -12,46 +12,8 @@ struct Info: ParsableCommand {
     func run() throws {
         try runReportingErrors {
             let f = try Font(path: font)
-            print(try describe(f))
+            print(try f.summary())
         }
     }
 }
 
-func describe(_ font: Font) throws -> String {
-    var out: [String] = []
-    let kind = font.isCollection ? "collection of \(font.faces.count) faces" : font.format.rawValue
-    out.append("\(font.path ?? "font"): \(kind)")
-    for face in font.faces {
-        out.append("")
-        out.append("face \(face.index): \(try face.postScriptName ?? "?")")
-        out.append("  full name:    \(try face.fullName ?? "?")")
-        out.append("  family:       \(try face.familyName ?? "?")")
-        out.append("  format:       \(face.format.rawValue)\(font.isCollection ? " (in a collection)" : "")")
-        out.append("  unitsPerEm:   \(try face.head.unitsPerEm)")
-        out.append("  glyphs:       \(try face.glyphCount)")
-        let hhea = try face.hhea
-        out.append("  hhea:         ascender \(hhea.int("ascender")), descender \(hhea.int("descender")), lineGap \(hhea.int("lineGap"))")
-        if let os2 = try face.os2 {
-            if os2.has("sTypoAscender") {
-                out.append("  OS/2 typo:    ascender \(os2.int("sTypoAscender")), descender \(os2.int("sTypoDescender")), lineGap \(os2.int("sTypoLineGap"))")
-                out.append("  OS/2 win:     ascent \(os2.int("usWinAscent")), descent \(os2.int("usWinDescent"))")
-            }
-            out.append("  USE_TYPO_METRICS: \(os2.useTypoMetrics ? "yes" : "no")")
-        }
-        out.append("  tables:")
-        let raw = face.tags
-        for tag in raw {
-            let sharing = face.facesSharing(tag).filter { $0 != face.index }
-            let shared = font.isCollection && !sharing.isEmpty ? "  shared with face\(sharing.count > 1 ? "s" : "") \(sharing.map(String.init).joined(separator: ", "))" : ""
-            let checksum = face.storedChecksum(tag).map { "0x" + String($0, radix: 16, uppercase: true).leftPadded(8) } ?? ""
-            out.append("    \(tag.description)  \(String(face.storedLength(tag) ?? 0).leftPadded(9, with: " "))  \(checksum)\(shared)")
-        }
-    }
-    return out.joined(separator: "\n")
-}
-
-extension String {
-    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
-        count >= width ? self : String(repeating: pad, count: width - count) + self
-    }
-}

@@ -34,9 +34,8 @@ extension Face {
         }
         var bounds: [GlyphBounds?] = []
         if outlinesEdited || hmtxEdited {
-            let count = try glyphCount
-            bounds.reserveCapacity(count)
-            for id in 0..<count { bounds.append(try glyphBounds(id)) }
+            if let glyf = try self.glyf { bounds = try context("glyf") { try glyf.allBounds() } }
+            else if let cff = try self.cff { bounds = try context("CFF ") { try cff.allBounds() } }
         }
         if outlinesEdited {
             let head = try self.head

@@ -213,3 +213,8 @@ extension Face {
         return directoryChecksums[source.lowerBound]
     }
 }
+
+extension Face {
+    /// Tags of the tables decoded so far (to check that lazy paths stay lazy).
+    public var decodedTags: [Tag] { slots.filter { $0.value.decoded != nil }.map(\.key).sorted() }
+}

@@ -360,7 +360,12 @@ public final class CFFTable: DecodableTable {
                     + "; copying without subroutines is not supported yet", table: "CFF ")
             }
         }
-        if try charString(target) != bytes { charStringOverrides[target] = bytes; isEdited = true; outlinesEdited = true }
+        if try charString(target) != bytes {
+            charStringOverrides[target] = bytes
+            isEdited = true
+            outlinesEdited = true
+            cachedBounds = nil
+        }
     }
 
     /// True once a charstring changed (bounds must be recomputed), not for a rename alone.
@@ -370,6 +375,15 @@ public final class CFFTable: DecodableTable {
     public func bounds(_ id: Int) throws -> GlyphBounds? {
         try CharStringInterpreter.run(cff: self, glyph: id).bounds
     }
+
+    /// Bounds of every glyph, computed once per edit state (faces sharing the table share the work).
+    public func allBounds() throws -> [GlyphBounds?] {
+        if let cachedBounds { return cachedBounds }
+        let all = try (0..<glyphCount).map { try bounds($0) }
+        cachedBounds = all
+        return all
+    }
+    private var cachedBounds: [GlyphBounds?]?
 
     /// The glyph's outline as path commands.
     public func path(_ id: Int) throws -> [PathCommand] {

@@ -103,11 +103,12 @@ struct CharStringInterpreter {
         if recordPath { result.path.append(.curveTo(x1, y1, x2, y2, x3, y3)) }
     }
 
-    /// Takes the optional width argument the first stack-clearing operator may carry.
-    private mutating func takeWidth(_ expectedEven: Bool) {
+    /// Takes the optional width argument the first stack-clearing operator may carry: present
+    /// when the argument count's parity differs from the operator's normal parity.
+    private mutating func takeWidth(normalCountIsOdd: Bool) {
         guard !haveWidth else { return }
         haveWidth = true
-        if (stack.count % 2 == 1) == expectedEven, !stack.isEmpty { result.width = stack.removeFirst() }
+        if (stack.count % 2 == 1) != normalCountIsOdd, !stack.isEmpty { result.width = stack.removeFirst() }
     }
 
     private func need(_ n: Int, _ r: BinaryReader) throws {
@@ -129,13 +130,13 @@ struct CharStringInterpreter {
             case 28: stack.append(Double(try r.i16()))
             case 255: stack.append(Double(try r.i32()) / 65536)
             case 1, 3, 18, 23: // hstem vstem hstemhm vstemhm
-                takeWidth(false); stems += stack.count / 2; stack.removeAll()
+                takeWidth(normalCountIsOdd: false); stems += stack.count / 2; stack.removeAll()
             case 19, 20: // hintmask cntrmask: pending vstems, then mask bytes
-                takeWidth(false); stems += stack.count / 2; stack.removeAll()
+                takeWidth(normalCountIsOdd: false); stems += stack.count / 2; stack.removeAll()
                 try r.skip((stems + 7) / 8)
-            case 21: takeWidth(true); try need(2, r); moveTo(stack[0], stack[1]); stack.removeAll()
-            case 22: takeWidth(false); try need(1, r); moveTo(stack[0], 0); stack.removeAll()
-            case 4: takeWidth(false); try need(1, r); moveTo(0, stack[0]); stack.removeAll()
+            case 21: takeWidth(normalCountIsOdd: false); try need(2, r); moveTo(stack[0], stack[1]); stack.removeAll()
+            case 22: takeWidth(normalCountIsOdd: true); try need(1, r); moveTo(stack[0], 0); stack.removeAll()
+            case 4: takeWidth(normalCountIsOdd: true); try need(1, r); moveTo(0, stack[0]); stack.removeAll()
             case 5:
                 var i = 0
                 while i + 1 < stack.count { lineTo(stack[i], stack[i + 1]); i += 2 }
@@ -183,7 +184,7 @@ struct CharStringInterpreter {
                 if try execute(cff.data.sub(range.lowerBound, range.count), local: local) { return true }
             case 11: return false
             case 14: // endchar (seac accent composition is not drawn)
-                takeWidth(false)
+                takeWidth(normalCountIsOdd: false)
                 stack.removeAll()
                 return true
             case 12:

@@ -84,6 +84,15 @@ public final class GlyfTable: DecodableTable {
         }
     }
 
+    /// Bounds of every glyph, computed once per edit state (faces sharing the table share the work).
+    public func allBounds() throws -> [GlyphBounds?] {
+        if let cachedBounds { return cachedBounds }
+        let all = try (0..<glyphCount).map { try bounds($0) }
+        cachedBounds = all
+        return all
+    }
+    private var cachedBounds: [GlyphBounds?]?
+
     /// Replaces a glyph's bytes as they are (used to copy one glyph onto another).
     public func setGlyphData(_ id: Int, _ bytes: [UInt8]) throws {
         try checkID(id)
@@ -108,6 +117,7 @@ public final class GlyfTable: DecodableTable {
         isEdited = true
         compiled = nil
         cachedStatistics = nil
+        cachedBounds = nil
     }
 
     // MARK: writing

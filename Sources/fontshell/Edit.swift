@@ -1,0 +1,70 @@
+import ArgumentParser
+import FontModel
+
+/// `fontshell edit`: the common edits from the command line (the Lua scripts do the same).
+struct Edit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Edit fields, glyphs or names of a font and save the result.",
+        discussion: """
+        Examples:
+          fontshell edit Font.ttc -o Caps.ttc --caps --rename "Font Caps"
+          fontshell edit Font.ttc -o Taller.ttc --face 3 --set hhea.ascender=900
+        """
+    )
+
+    @Argument(help: "Font to read (never replaced unless --in-place).") var input: String
+    @Option(name: .shortAndLong, help: "Where to write the edited font.") var output: String?
+    @Flag(help: "Write over the input file.") var inPlace = false
+    @Option(help: "Only edit this face (0-based index or PostScript name); default: every face.") var face: String?
+    @Option(name: .customLong("set"), help: "TABLE.FIELD=VALUE, e.g. hhea.ascender=900 (repeatable).") var assignments: [String] = []
+    @Flag(help: "All caps: a–z take the outline, advance and side bearing of A–Z.") var caps = false
+    @Option(help: "New family name (name IDs 1, 3, 4, 6, 16, 17 ... and CFF names).") var rename: String?
+
+    func run() throws {
+        guard output != nil || inPlace else { throw ValidationError("give -o OUTPUT or --in-place") }
+        try runReportingErrors {
+            let font = try Font(path: input)
+            let faces = try selectFaces(font, face)
+            for f in faces {
+                for assignment in assignments { try applyAssignment(assignment, to: f) }
+                if caps { try makeAllCaps(f) }
+                if let rename { try f.rename(family: rename) }
+            }
+            let report = try font.save(to: output ?? input, options: SaveOptions(overwriteInput: inPlace))
+            print(report)
+        }
+    }
+}
+
+func selectFaces(_ font: Font, _ selector: String?) throws -> [Face] {
+    guard let selector else { return font.faces }
+    if let i = Int(selector) {
+        guard font.faces.indices.contains(i) else { throw FontError("no face \(i): the font has \(font.faces.count)") }
+        return [font.faces[i]]
+    }
+    guard let f = font.face(named: selector) else { throw FontError("no face named '\(selector)'") }
+    return [f]
+}
+
+/// Applies "table.field=value" through the table's field description (range-checked).
+func applyAssignment(_ text: String, to face: Face) throws {
+    let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+    guard parts.count == 2, let dot = parts[0].lastIndex(of: ".") else {
+        throw FontError("expected TABLE.FIELD=VALUE, got '\(text)'")
+    }
+    let tagText = String(parts[0][..<dot]), fieldName = String(parts[0][parts[0].index(after: dot)...])
+    guard let tag = Tag(string: tagText), let table = try face.fieldTable(tag) else {
+        throw FontError("'\(tagText)' is not a table with fields in this face (head, hhea, vhea, maxp, OS/2, post)")
+    }
+    let value: FieldValue = Int64(parts[1]).map(FieldValue.int) ?? Double(parts[1]).map(FieldValue.double) ?? .string(parts[1])
+    try table.set(fieldName, value)
+}
+
+/// The all-caps edit: each of a–z draws its capital, with the capital's metrics.
+func makeAllCaps(_ face: Face) throws {
+    for (lower, upper) in zip(Unicode.Scalar("a").value...Unicode.Scalar("z").value, Unicode.Scalar("A").value...Unicode.Scalar("Z").value) {
+        guard let l = Unicode.Scalar(lower), let u = Unicode.Scalar(upper),
+              let target = try face.glyphID(for: l), let source = try face.glyphID(for: u) else { continue }
+        try face.copyOutline(from: source, to: target, metrics: true)
+    }
+}
