@@ -8,7 +8,7 @@ public final class Face {
     let bytes: FontBytes
     let path: String?
     var slots: [Tag: TableSlot]
-    /// The file this face belongs to (set once the Font is built; weak to avoid a cycle).
+    /// The file this face belongs to (weak to avoid a cycle: keep the Font while you use its faces).
     public internal(set) weak var font: Font?
 
     // Caches derived from tables, dropped when those tables change.

@@ -206,7 +206,18 @@ public final class CFFTable: DecodableTable {
         }
     }
 
-    public static func decode(_ reader: BinaryReader, face: Face) throws -> CFFTable { try CFFTable(reader: reader) }
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> CFFTable {
+        let table = try CFFTable(reader: reader)
+        table.origin = (face.path, face.faceLabel)
+        return table
+    }
+
+    /// File and face, for errors raised when charstrings are run later.
+    var origin: (path: String?, face: Int?) = (nil, nil)
+
+    func located<T>(_ body: () throws -> T) throws -> T {
+        try withContext(path: origin.path, face: origin.face, table: "CFF ", body)
+    }
 
     static func readPrivate(_ cff: BinaryReader, _ dict: CFFDict) throws -> Private {
         guard let size = dict.int(topPrivate, 0), let offset = dict.int(topPrivate, 1) else {
@@ -373,7 +384,7 @@ public final class CFFTable: DecodableTable {
 
     /// Glyph bounds from interpreting the charstring; nil for an empty glyph.
     public func bounds(_ id: Int) throws -> GlyphBounds? {
-        try CharStringInterpreter.run(cff: self, glyph: id).bounds
+        try located { try CharStringInterpreter.run(cff: self, glyph: id).bounds }
     }
 
     /// Bounds of every glyph, computed once per edit state (faces sharing the table share the work).
@@ -387,7 +398,7 @@ public final class CFFTable: DecodableTable {
 
     /// The glyph's outline as path commands.
     public func path(_ id: Int) throws -> [PathCommand] {
-        try CharStringInterpreter.run(cff: self, glyph: id, recordPath: true).path
+        try located { try CharStringInterpreter.run(cff: self, glyph: id, recordPath: true).path }
     }
 
     // MARK: writing

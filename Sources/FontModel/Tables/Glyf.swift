@@ -10,6 +10,12 @@ public final class GlyfTable: DecodableTable {
     private var overrides: [Int: [UInt8]] = [:]
     public private(set) var isEdited = false
     private var compiled: Compiled?
+    /// File and face, for errors raised when glyphs are decoded later.
+    var origin: (path: String?, face: Int?) = (nil, nil)
+
+    func located<T>(_ body: () throws -> T) throws -> T {
+        try withContext(path: origin.path, face: origin.face, table: "glyf", body)
+    }
     private var cachedStatistics: Statistics?
 
     struct Compiled {
@@ -35,6 +41,7 @@ public final class GlyfTable: DecodableTable {
             throw FontError("loca's last offset \(last) is past the end of glyf (\(reader.count) bytes)", table: "loca")
         }
         let table = GlyfTable(data: reader, loca: loca)
+        table.origin = (face.path, face.faceLabel)
         loca.glyf = table
         return table
     }
@@ -70,7 +77,7 @@ public final class GlyfTable: DecodableTable {
         } catch let error as FontError {
             var e = error
             e.message = "glyph \(id): " + e.message
-            throw e.adding(table: "glyf")
+            throw e.adding(path: origin.path, face: origin.face, table: "glyf")
         }
     }
 
@@ -104,6 +111,10 @@ public final class GlyfTable: DecodableTable {
 
     /// Replaces a glyph with a new outline; its bounds are recomputed (composites from their components).
     public func setGlyph(_ id: Int, _ glyph: TrueTypeGlyph) throws {
+        try located { try replaceGlyph(id, glyph) }
+    }
+
+    private func replaceGlyph(_ id: Int, _ glyph: TrueTypeGlyph) throws {
         try checkID(id)
         for c in glyph.components {
             try checkID(c.glyphID)
@@ -159,6 +170,10 @@ public final class GlyfTable: DecodableTable {
 
     /// maxp's glyph maxima, computed over every glyph (composites flattened).
     public func statistics() throws -> Statistics {
+        try located { try computeStatistics() }
+    }
+
+    private func computeStatistics() throws -> Statistics {
         if let cachedStatistics { return cachedStatistics }
         var s = Statistics()
         // Per glyph: (points, contours, depth) after flattening; nil while being computed (cycle check).

@@ -117,7 +117,7 @@ public final class NameTable: DecodableTable {
 
     /// Sets a name. With no platform given, every existing record for `nameID` that we can encode
     /// is updated; when there is none, a Windows English record is added (and a Mac Roman one if
-    /// the table has Mac records). With a platform, that one record is set or added.
+    /// the table has Mac records and the text can be written in Mac Roman). With a platform, that one record is set or added.
     public func set(_ nameID: Int, _ text: String, platformID: Int? = nil, encodingID: Int? = nil, languageID: Int? = nil) throws {
         guard (0...0xFFFF).contains(nameID) else { throw FontError("name ID \(nameID) out of range (0...65535)", table: "name") }
         if let platformID {
@@ -141,7 +141,9 @@ public final class NameTable: DecodableTable {
         }
         if !updated {
             try set(nameID, text, platformID: 3, encodingID: 1, languageID: 0x409)
-            if records.contains(where: { $0.platformID == 1 && $0.encodingID == 0 }) {
+            // A Mac Roman twin only when the table has Mac records and the text fits Mac Roman.
+            if records.contains(where: { $0.platformID == 1 && $0.encodingID == 0 }),
+               (try? NameRecord.encode(text, platformID: 1, encodingID: 0)) != nil {
                 try set(nameID, text, platformID: 1, encodingID: 0, languageID: 0)
             }
         }

@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+@testable import FontModel
+
+@Suite struct EditTests {
+    @Test(arguments: ["dejavu-sans", "wqy-zenhei", "noto-cjk"])
+    func allCapsEditIsReadBackByFontToolsAndAcceptedByOTS(id: String) throws {
+        let tmp = try TemporaryFolder()
+        let input = Corpus.path(id)
+        let font = try Font(path: input)
+        for face in font.faces { try makeAllCaps(face) }
+        let out = tmp.file("caps-" + (input as NSString).lastPathComponent)
+        let report = try font.save(to: out)
+        #expect(!report.reencodedTables.isEmpty)
+
+        let perFace = try #require(try fontTools("caps", out) as? [[String: Any]])
+        #expect(perFace.count == font.faces.count)
+        for (i, face) in perFace.enumerated() {
+            #expect((face["problems"] as? [String]) == [], "face \(i): \(face)")
+        }
+        for i in font.faces.indices {
+            let (ok, message) = try otsAccepts(out, face: font.isCollection ? i : nil)
+            #expect(ok, "ots-sanitize rejected face \(i): \(message)")
+        }
+        if font.isCollection {
+            let before = Double(fileSize(input)), after = Double(fileSize(out))
+            #expect(abs(after - before) / before < 0.01, "size \(before) → \(after)")
+        }
+    }
+
+    @Test func otsRejectsOriginalWqyButAcceptsOurCopy() throws {
+        let tmp = try TemporaryFolder()
+        #expect(try otsAccepts(Corpus.wqy, face: 0).0 == false)
+        try Font(path: Corpus.wqy).save(to: tmp.file("wqy.ttc"))
+        for i in 0..<3 { #expect(try otsAccepts(tmp.file("wqy.ttc"), face: i).0) }
+    }
+
+    @Test func ascenderOfOneFaceOfASharedHhea() throws {
+        let tmp = try TemporaryFolder()
+        let font = try Font(path: Corpus.noto)
+        let old = try font.faces[3].hhea.int("ascender")
+        try font.faces[3].hhea.set("ascender", .int(Int64(old + 77)))
+        #expect(try font.faces[2].hhea.int("ascender") == old)   // copy-on-write per face
+        let out = tmp.file("noto.ttc")
+        try font.save(to: out)
+        let values = try #require(try fontTools("field", out, "hhea", "ascent") as? [Int])
+        #expect(values == (0..<10).map { $0 == 3 ? old + 77 : old })
+        let before = Double(fileSize(Corpus.noto)), after = Double(fileSize(out))
+        #expect(abs(after - before) / before < 0.01)
+        let reread = try Font(path: out)
+        for i in [0, 1, 2, 4, 5, 6, 7, 8, 9] {
+            for tag in font.faces[i].tags {
+                #expect(try reread.faces[i].rawTable(tag) == Font(path: Corpus.noto).faces[i].rawTable(tag), "face \(i) \(tag)")
+            }
+        }
+    }
+
+    @Test func renameIsSeenByFontToolsAndFontconfig() throws {
+        let tmp = try TemporaryFolder()
+        let font = try Font(path: Corpus.dejavu)
+        let ps = try font.faces[0].rename(family: "DejaVu Caps Test")
+        #expect(ps == "DejaVuCapsTest-Book")
+        let out = tmp.file("renamed.ttf")
+        try font.save(to: out)
+        let faces = try #require(try fontTools("names", out) as? [[String: Any]])
+        let debug = try #require(faces.first?["debug"] as? [String: String?])
+        #expect(debug["1"] == "DejaVu Caps Test")
+        #expect(debug["4"] == "DejaVu Caps Test Book")
+        #expect(debug["6"] == "DejaVuCapsTest-Book")
+        let records = try #require(faces.first?["records"] as? [[Any]])
+        for nameID in [1, 4, 6] {
+            let platforms = Set(records.filter { ($0[3] as? Int) == nameID }.compactMap { $0[0] as? Int })
+            #expect(platforms.isSuperset(of: [1, 3]), "name \(nameID) on platforms \(platforms)")
+            for r in records where (r[3] as? Int) == nameID { #expect((r[4] as? String)?.contains("DejaVu Sans") == false) }
+        }
+        let scan = try run("fc-scan", ["--format", "%{family}|%{postscriptname}", out])
+        #expect(scan.stdout.contains("DejaVu Caps Test"))
+        #expect(scan.stdout.contains("DejaVuCapsTest-Book"))
+    }
+
+    @Test func renameRewritesCFFNames() throws {
+        let font = try Font(path: Corpus.noto)
+        try font.faces[0].rename(family: "Noto Caps")
+        let (bytes, _) = try font.serialized()
+        let cff = try #require(try Font(data: bytes).faces[0].cff)
+        #expect(cff.fontNames.first == "NotoCaps-Regular")
+        #expect(cff.familyName == "Noto Caps")
+        #expect(cff.glyphCount == 65535)
+        #expect(try cff.glyphNames()[100] == "cid00100")
+    }
+
+    @Test func postScriptNamesAreValid() {
+        #expect(Face.postScriptName(from: "My (Font) [Test] 100%/x") == "MyFontTest100x")
+        #expect(Face.postScriptName(from: String(repeating: "A", count: 100)).count == 63)
+        #expect(Face.postScriptName(from: "Ünïcode") == "ncode")
+    }
+
+    @Test func fieldRangeAndNameChecks() throws {
+        let font = try Font(path: Corpus.dejavu)
+        let face = font.faces[0]
+        let hhea = try face.hhea
+        #expect(throws: FontError.self) { try hhea.set("ascender", .int(40000)) }
+        do { try hhea.set("ascender", .int(40000)) } catch let e as FontError {
+            #expect(e.message.contains("Int16") && e.message.contains("40000"))
+        }
+        do { _ = try hhea.value("ascendr") } catch let e as FontError {
+            #expect(e.message == "hhea has no field 'ascendr' (did you mean 'ascender'?)")
+        }
+        try hhea.set("ascender", .int(1800))
+        #expect(hhea.int("ascender") == 1800)
+        let head = try face.head
+        try head.set("fontRevision", .double(2.5))
+        #expect(try head.value("fontRevision") == .double(2.5))
+        let os2 = try #require(try face.os2)
+        try os2.set("achVendID", .string("FSHL"))
+        #expect(try os2.value("achVendID") == .string("FSHL"))
+        #expect(throws: FontError.self) { try os2.set("usWeightClass", .int(-1)) }
+        let (bytes, report) = try font.serialized()
+        #expect(report.reencodedTables.sorted() == ["OS/2", "head", "hhea"])
+        let reread = try Font(data: bytes).faces[0]
+        #expect(try reread.hhea.int("ascender") == 1800)
+        #expect(try reread.os2?.value("achVendID") == .string("FSHL"))
+    }
+
+    @Test func glyphsByIDNameAndCharacter() throws {
+        let face = try Font(path: Corpus.dejavu).faces[0]
+        let a = try #require(try face.glyphID(for: "a"))
+        #expect(try face.glyphName(a) == "a")
+        #expect(try face.glyphID(named: "a") == a)
+        let glyf = try #require(try face.glyf)
+        let g = try glyf.glyph(a)
+        #expect(!g.isComposite && !g.contours.isEmpty && !g.instructions.isEmpty)
+        // A composite: Aacute is A plus acute.
+        let aacute = try #require(try face.glyphID(for: "\u{C1}"))
+        let composite = try glyf.glyph(aacute)
+        #expect(composite.isComposite && composite.components.count >= 2)
+        // Re-encoding a decoded glyph gives the same outline back.
+        let copy = g
+        try glyf.setGlyph(a, copy)
+        #expect(try glyf.glyph(a).contours == g.contours)
+        #expect(try glyf.glyph(a).bounds == g.bounds)
+        // CFF: names from the CID charset, bounds from the charstring.
+        let noto = try Font(path: Corpus.noto).faces[0]
+        let A = try #require(try noto.glyphID(for: "A"))
+        #expect(try noto.glyphName(A).hasPrefix("cid"))
+        let b = try #require(try noto.glyphBounds(A))
+        #expect(b.xMax > b.xMin && b.yMax > 600)
+    }
+
+    @Test func cmapEditsWriteFormat4And12() throws {
+        let font = try Font(path: Corpus.dejavu)
+        let face = font.faces[0]
+        let cmap = try #require(try face.cmap)
+        let A = try #require(try face.glyphID(for: "A"))
+        try cmap.set(0xE000, glyph: A)
+        try cmap.set(0x1F600, glyph: A)
+        let (bytes, _) = try font.serialized()
+        let reread = try #require(try Font(data: bytes).faces[0].cmap)
+        #expect(try reread.glyph(for: 0xE000) == A)
+        #expect(try reread.glyph(for: 0x1F600) == A)
+        #expect(try reread.glyph(for: 0x41) == A)
+    }
+
+    @Test func nameRecordsAddChangeRemove() throws {
+        let font = try Font(path: Corpus.dejavu)
+        let name = try font.faces[0].name
+        try name.set(256, "Custom ✓")
+        #expect(name.string(256) == "Custom ✓")
+        #expect(name.records.filter { $0.nameID == 256 }.map(\.platformID) == [3])  // ✓ has no Mac Roman byte
+        #expect(throws: FontError.self) { try name.set(300, "✓", platformID: 1, encodingID: 0) }
+        try name.set(300, "café", platformID: 1, encodingID: 0)
+        #expect(name.records.first { $0.nameID == 300 }?.bytes == [0x63, 0x61, 0x66, 0x8E])
+        #expect(name.remove(256) >= 1)
+        let (bytes, _) = try font.serialized()
+        let reread = try Font(data: bytes).faces[0].name
+        #expect(reread.string(256) == nil)
+        #expect(reread.string(300) == "café")
+    }
+
+    @Test func saveNeverReplacesTheInputUnlessAsked() throws {
+        let tmp = try TemporaryFolder()
+        let copy = tmp.file("copy.ttf")
+        try FileManager.default.copyItem(atPath: Corpus.dejavu, toPath: copy)
+        let font = try Font(path: copy)
+        try font.faces[0].hhea.set("ascender", .int(1000))
+        #expect(throws: FontError.self) { try font.save(to: copy) }
+        try font.save(to: copy, options: SaveOptions(overwriteInput: true))
+        #expect(try Font(path: copy).faces[0].hhea.int("ascender") == 1000)
+        // A failed save leaves no partial or temporary file behind.
+        #expect(throws: FontError.self) { try font.save(to: tmp.file("missing-folder/out.ttf")) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == ["copy.ttf"])
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import FontModel
+
+/// The shared corpus (`../shared/corpus/fonts.tsv`), read so tests follow the list.
+enum Corpus {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fonts: [(id: String, path: String)] = {
+        let tsv = root.appendingPathComponent("../shared/corpus/fonts.tsv").standardized.path
+        guard let text = try? String(contentsOfFile: tsv, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            let cols = line.split(separator: "\t").map(String.init)
+            guard cols.count >= 3, !cols[0].hasPrefix("#") else { return nil }
+            return (cols[0], cols[2])
+        }
+    }()
+    static func path(_ id: String) -> String { fonts.first { $0.id == id }?.path ?? "missing-corpus-font-\(id)" }
+    static let dejavu = path("dejavu-sans"), wqy = path("wqy-zenhei"), noto = path("noto-cjk")
+    static let oracle = root.appendingPathComponent("Tests/Oracles/fonttools_check.py").path
+}
+
+/// A fresh folder per test, removed afterwards.
+final class TemporaryFolder {
+    let path: String
+    init() throws {
+        path = NSTemporaryDirectory() + "fontshell-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    func file(_ name: String) -> String { path + "/" + name }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+struct ProcessResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs a program (found on PATH) and collects its output.
+@discardableResult
+func run(_ program: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = [program] + arguments
+    if let environment { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return ProcessResult(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// fontTools' view of a font, as JSON decoded to Foundation objects.
+func fontTools(_ arguments: String...) throws -> Any {
+    let r = try run("python3", [Corpus.oracle] + arguments)
+    guard r.status == 0 else { throw FontError("fontTools check failed: \(r.stderr.suffix(2000))") }
+    return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
+}
+
+/// ots-sanitize's verdict on one face.
+func otsAccepts(_ path: String, face: Int? = nil) throws -> (Bool, String) {
+    let r = try run("ots-sanitize", [path] + (face.map { [String($0)] } ?? []))
+    return (r.status == 0, r.stdout + r.stderr)
+}
+
+func fileSize(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? -1
+}
+
+/// The all-caps edit as a font script would make it.
+func makeAllCaps(_ face: Face) throws {
+    for (lower, upper) in zip(UInt32(97)...122, UInt32(65)...90) {
+        guard let l = Unicode.Scalar(lower), let u = Unicode.Scalar(upper),
+              let target = try face.glyphID(for: l), let source = try face.glyphID(for: u) else { continue }
+        try face.copyOutline(from: source, to: target, metrics: true)
+    }
+}
