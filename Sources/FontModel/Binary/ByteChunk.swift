@@ -44,6 +44,6 @@ func sfntChecksum(_ chunks: [ByteChunk]) -> UInt32 {
 }
 
 extension FontTable {
-    /// Tables that can borrow most of their bytes from the file (glyf) override this.
+    /// Tables that can borrow most of their bytes from the file (glyf, CFF) implement their own.
     public func encodeChunks() throws -> [ByteChunk] { [.owned(try encode())] }
 }

@@ -1,10 +1,16 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The immutable bytes of a font file: memory-mapped from a path, or owned when opened from bytes.
 /// Tables keep a reference to it and read their slices lazily, so nothing is copied on open.
 public final class FontBytes: @unchecked Sendable {
     public let buffer: UnsafeRawBufferPointer
     private let release: () -> Void
+    /// True when `buffer` maps the file (pages can be dropped and re-read), false when owned.
+    public let isMapped: Bool
 
     public var count: Int { buffer.count }
 
@@ -18,6 +24,7 @@ public final class FontBytes: @unchecked Sendable {
         }
         buffer = UnsafeRawBufferPointer(rebasing: storage[0..<bytes.count])
         release = { storage.deallocate() }
+        isMapped = false
     }
 
     /// Maps the file read-only. Pages are read by the kernel only when a table touches them.
@@ -39,6 +46,7 @@ public final class FontBytes: @unchecked Sendable {
             let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 8)
             buffer = UnsafeRawBufferPointer(rebasing: storage[0..<0])
             release = { storage.deallocate() }
+            isMapped = false
             return
         }
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
@@ -46,6 +54,20 @@ public final class FontBytes: @unchecked Sendable {
         }
         buffer = UnsafeRawBufferPointer(start: address, count: size)
         release = { munmap(address, size) }
+        isMapped = true
+    }
+
+    /// Lets the kernel drop the mapped pages wholly inside `region` from this process (they are
+    /// re-read from the file if touched again), so streaming a large file through a save does not
+    /// keep it all resident. Does nothing for owned bytes or memory outside the mapping.
+    func dropPages(_ region: UnsafeRawBufferPointer) {
+        guard isMapped, let start = region.baseAddress, let base = buffer.baseAddress,
+              start >= base, start + region.count <= base + buffer.count else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let first = (Int(bitPattern: start) + page - 1) / page * page
+        let last = (Int(bitPattern: start) + region.count) / page * page
+        guard last > first, let pointer = UnsafeMutableRawPointer(bitPattern: first) else { return }
+        _ = madvise(pointer, last - first, Int32(MADV_DONTNEED))
     }
 
     deinit { release() }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Values derived from other tables, recomputed on save when what they derive from was edited.
 /// An unedited face changes nothing here.
@@ -63,6 +67,11 @@ extension Face {
         if vmtxEdited, let vmtx = try table(VmtxTable.self), let vhea = try self.vhea {
             changes += [vhea.setInt("numOfLongVerMetrics", vmtx.longMetricsCount),
                         vhea.setInt("advanceHeightMax", vmtx.advances.max() ?? 0)].compactMap { $0 }
+        }
+        // The passes above read every glyph; let those mapped pages go until the writer needs them.
+        if outlinesEdited || hmtxEdited {
+            if let glyf { bytes.dropPages(glyf.data.bytes) }
+            if let cff { bytes.dropPages(cff.data.bytes) }
         }
         return changes
     }

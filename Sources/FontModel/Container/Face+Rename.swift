@@ -28,7 +28,7 @@ extension Face {
 
         func replacingFamily(_ text: String) -> String {
             guard !oldFamily.isEmpty, text.contains(oldFamily) else { return text }
-            return text.replacingOccurrences(of: oldFamily, with: newFamily)
+            return text.replacing(oldFamily, with: newFamily)
         }
         try name.set(1, legacyFamily)
         if name.string(16) != nil || legacySuffix.isEmpty == false { try name.set(16, newFamily) }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What kind of file a Font came from.
 public enum FontFormat: String, Sendable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How `Font.save` behaves.
 public struct SaveOptions: Sendable {
@@ -55,14 +59,14 @@ extension Font {
         }
         var (header, blocks, report) = try plan()
         report.path = path
-        let directory = (path as NSString).deletingLastPathComponent
-        var template = Array(((directory.isEmpty ? "." : directory) + "/.fontshell-save-XXXXXX").utf8CString)
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        var template = Array(((directory.isEmpty ? "/" : directory) + "/.fontshell-save-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else { throw FontError("cannot create a temporary file next to the output: \(String(cString: strerror(errno)))", path: path) }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var sink = FileSink(fd: fd)
         do {
-            try Font.emit(header: header, blocks: blocks, into: &sink)
+            try Font.emit(header: header, blocks: blocks, into: &sink, dropping: bytes)
             try sink.flush()
             guard fsync(fd) == 0 else { throw FontError("cannot flush: \(String(cString: strerror(errno)))", path: path) }
             guard fchmod(fd, 0o644) == 0, close(fd) == 0 else { throw FontError("cannot close: \(String(cString: strerror(errno)))", path: path) }
@@ -106,7 +110,8 @@ extension Font {
 
         var blockForSlot: [ObjectIdentifier: Block] = [:]
         var blockForSource: [Range<Int>: Block] = [:]
-        var blockForContent: [[UInt8]: Block] = [:]
+        // Edited tables are shared again when their bytes match: same length and checksum, then compared.
+        var blocksByDigest: [ContentDigest: [(bytes: [UInt8], block: Block)]] = [:]
         var blocks: [Block] = []
         var directories: [[(tag: Tag, block: Block)]] = []
         var reencodedSlots = Set<ObjectIdentifier>()
@@ -123,6 +128,7 @@ extension Font {
                     if let shared = blockForSource[source] { block = shared } else {
                         let buffer = UnsafeRawBufferPointer(rebasing: bytes.buffer[source])
                         block = Block(chunks: [.borrowed(buffer)], checksum: sfntChecksum(buffer), order: order)
+                        bytes.dropPages(buffer)
                         blockForSource[source] = block
                         blocks.append(block)
                     }
@@ -135,15 +141,19 @@ extension Font {
                     } else if let source = slot.source { chunks = [.owned(bytes.copy(source))] }
                     else { chunks = [.owned([])] }
                     var checksum = sfntChecksum(chunks)
+                    for case .borrowed(let b) in chunks { bytes.dropPages(b) }
                     if tag == "head", case .owned(var head) = chunks[0], chunks.count == 1, head.count >= 12 {
                         // The directory checksum of head is taken with checkSumAdjustment zeroed.
                         for i in 8..<12 { head[i] = 0 }
                         checksum = sfntChecksum(head)
                     }
                     let single: [UInt8]? = chunks.count == 1 ? { if case .owned(let a) = chunks[0] { a } else { nil } }() : nil
-                    if let single, tag != "head", let shared = blockForContent[single] { block = shared } else {
+                    let digest = ContentDigest(length: chunks.reduce(0) { $0 + $1.count }, checksum: checksum)
+                    if let single, tag != "head", let shared = blocksByDigest[digest]?.first(where: { $0.bytes == single })?.block {
+                        block = shared
+                    } else {
                         block = Block(chunks: chunks, checksum: checksum, order: order)
-                        if let single, tag != "head" { blockForContent[single] = block }
+                        if let single, tag != "head" { blocksByDigest[digest, default: []].append((single, block)) }
                         blocks.append(block)
                     }
                 }
@@ -208,13 +218,17 @@ extension Font {
         return (w.bytes, blocks, report)
     }
 
-    private static func emit<S: ByteSink>(header: [UInt8], blocks: [Block], into sink: inout S) throws {
+    /// Writes header and blocks in order; borrowed pages are dropped once written (see dropPages).
+    private static func emit<S: ByteSink>(header: [UInt8], blocks: [Block], into sink: inout S, dropping source: FontBytes? = nil) throws {
         try header.withUnsafeBytes { try sink.write($0) }
         var position = header.count
         let zeros: [UInt8] = [0, 0, 0, 0]
         for b in blocks {
             if b.offset > position { try zeros.withUnsafeBytes { try sink.write(UnsafeRawBufferPointer(rebasing: $0[0..<(b.offset - position)])) } }
-            for c in b.chunks { try c.withBytes { try sink.write($0) } }
+            for c in b.chunks {
+                try c.withBytes { try sink.write($0) }
+                if case .borrowed(let region) = c { try sink.flush(); source?.dropPages(region) }
+            }
             position = b.offset + b.length
         }
         let padding = (4 - position % 4) % 4
@@ -222,13 +236,20 @@ extension Font {
     }
 }
 
+private struct ContentDigest: Hashable {
+    let length: Int
+    let checksum: UInt32
+}
+
 protocol ByteSink {
     mutating func write(_ buffer: UnsafeRawBufferPointer) throws
+    mutating func flush() throws
 }
 
 struct ArraySink: ByteSink {
     var bytes: [UInt8] = []
     mutating func write(_ buffer: UnsafeRawBufferPointer) { bytes.append(contentsOf: buffer) }
+    mutating func flush() {}
 }
 
 /// Buffers small writes; large borrowed chunks go straight from the mapped input to the file.
@@ -259,7 +280,7 @@ struct FileSink: ByteSink {
         var done = 0
         while done < data.count {
             guard let base = data.baseAddress else { return }
-            let n = Foundation.write(fd, base + done, data.count - done)
+            let n = systemWrite(fd, base + done, data.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FontError("cannot write: \(String(cString: strerror(errno)))")
@@ -268,3 +289,9 @@ struct FileSink: ByteSink {
         }
     }
 }
+
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+private let systemWrite = Darwin.write
+#endif

@@ -404,10 +404,17 @@ public final class CFFTable: DecodableTable {
     // MARK: writing
 
     public func encode() throws -> [UInt8] {
-        func raw(_ range: Range<Int>) -> [UInt8] { Array(data.bytes[range]) }
+        var out: [UInt8] = []
+        for chunk in try encodeChunks() { chunk.withBytes { out.append(contentsOf: $0) } }
+        return out
+    }
+
+    /// The re-serialized table: the small structures rebuilt with fresh offsets, everything else
+    /// (charstrings, subroutines, charset, FDSelect) borrowed from the file in large runs.
+    public func encodeChunks() throws -> [ByteChunk] {
+        func raw(_ range: Range<Int>) -> ByteChunk { .borrowed(UnsafeRawBufferPointer(rebasing: data.bytes[range])) }
         let nameItems = fontNames.map { Array($0.utf8) }
         let stringItems = strings.map { Array($0.utf8) }
-        let charStringItems: [[UInt8]] = (0..<glyphCount).map { charStringOverrides[$0] ?? raw(charStrings.items[$0]) }
         let privateBytes: [[UInt8]] = privates.map { p in
             var dict = p.dict
             if p.localSubrs != nil { dict.set(Self.privateSubrs, [.int(0)]) } // placeholder, fixed size
@@ -415,14 +422,14 @@ public final class CFFTable: DecodableTable {
             if p.localSubrs != nil { dict.set(Self.privateSubrs, [.int(size)]) }
             return dict.encode()
         }
+        let charStringsChunks = encodeCharStrings()
+        let charStringsSize = charStringsChunks.reduce(0) { $0 + $1.count }
 
-        // Layout: sizes of every DICT are independent of offset values (5-byte offsets).
+        // Layout: DICT sizes do not depend on offset values (offsets are 5-byte integers).
         var top = topDict
-        for op in [Self.topCharset, Self.topEncoding, Self.topCharStrings, Self.topFDArray, Self.topFDSelect] where top.operands(op) != nil {
-            if op == Self.topCharset && charsetRange == nil { continue }
-            if op == Self.topEncoding && encodingRange == nil { continue }
-            top.set(op, [.int(0)])
-        }
+        for op in [Self.topCharStrings, Self.topFDArray, Self.topFDSelect] where top.operands(op) != nil { top.set(op, [.int(0)]) }
+        if charsetRange != nil { top.set(Self.topCharset, [.int(0)]) }
+        if encodingRange != nil { top.set(Self.topEncoding, [.int(0)]) }
         if fontDicts.isEmpty, top.operands(Self.topPrivate) != nil { top.set(Self.topPrivate, [.int(privateBytes[0].count), .int(0)]) }
         let topSize = top.encode().count
         var position = headerSize + CFFIndex.encodedSize(nameItems) + CFFIndex.encodedSize([[UInt8](repeating: 0, count: topSize)])
@@ -430,19 +437,17 @@ public final class CFFTable: DecodableTable {
         let charsetAt = position; position += charsetRange?.count ?? 0
         let encodingAt = position; position += encodingRange?.count ?? 0
         let fdSelectAt = position; position += fdSelectRange?.count ?? 0
-        let charStringsAt = position; position += CFFIndex.encodedSize(charStringItems)
-        var privateAt: [Int] = []
-        var fdItems: [[UInt8]] = fontDicts.map { _ in [] }
+        let charStringsAt = position; position += charStringsSize
         let fdArrayAt = position
-        if !fontDicts.isEmpty {
-            // Font DICT sizes do not depend on the Private offsets they hold.
-            fdItems = fontDicts.enumerated().map { i, d in
+        func fontDictItems(_ privateAt: [Int]) -> [[UInt8]] {
+            fontDicts.enumerated().map { i, d in
                 var d = d
-                if d.operands(Self.topPrivate) != nil { d.set(Self.topPrivate, [.int(privateBytes[i].count), .int(0)]) }
+                if d.operands(Self.topPrivate) != nil { d.set(Self.topPrivate, [.int(privateBytes[i].count), .int(privateAt.isEmpty ? 0 : privateAt[i])]) }
                 return d.encode()
             }
-            position += CFFIndex.encodedSize(fdItems)
         }
+        if !fontDicts.isEmpty { position += CFFIndex.encodedSize(fontDictItems([])) }
+        var privateAt: [Int] = []
         for (i, p) in privates.enumerated() {
             privateAt.append(position)
             position += privateBytes[i].count + (p.localSubrs?.range.count ?? 0)
@@ -453,33 +458,68 @@ public final class CFFTable: DecodableTable {
         if !fontDicts.isEmpty {
             top.set(Self.topFDArray, [.int(fdArrayAt)])
             top.set(Self.topFDSelect, [.int(fdSelectAt)])
-            fdItems = fontDicts.enumerated().map { i, d in
-                var d = d
-                if d.operands(Self.topPrivate) != nil { d.set(Self.topPrivate, [.int(privateBytes[i].count), .int(privateAt[i])]) }
-                return d.encode()
-            }
         } else if top.operands(Self.topPrivate) != nil {
             top.set(Self.topPrivate, [.int(privateBytes[0].count), .int(privateAt[0])])
         }
 
-        var w = BinaryWriter(capacity: position)
-        w.append(raw(0..<headerSize))
-        CFFIndex.encode(nameItems, into: &w)
-        CFFIndex.encode([top.encode()], into: &w)
-        CFFIndex.encode(stringItems, into: &w)
-        w.append(raw(globalSubrs.range))
-        if let r = charsetRange { w.append(raw(r)) }
-        if let r = encodingRange { w.append(raw(r)) }
-        if let r = fdSelectRange { w.append(raw(r)) }
-        CFFIndex.encode(charStringItems, into: &w)
-        if !fontDicts.isEmpty { CFFIndex.encode(fdItems, into: &w) }
+        var front = BinaryWriter(capacity: 4096)
+        front.append(UnsafeRawBufferPointer(rebasing: data.bytes[0..<headerSize]))
+        CFFIndex.encode(nameItems, into: &front)
+        CFFIndex.encode([top.encode()], into: &front)
+        CFFIndex.encode(stringItems, into: &front)
+        var chunks: [ByteChunk] = [.owned(front.bytes), raw(globalSubrs.range)]
+        for r in [charsetRange, encodingRange, fdSelectRange].compactMap({ $0 }) { chunks.append(raw(r)) }
+        chunks += charStringsChunks
+        if !fontDicts.isEmpty {
+            var w = BinaryWriter()
+            CFFIndex.encode(fontDictItems(privateAt), into: &w)
+            chunks.append(.owned(w.bytes))
+        }
         for (i, p) in privates.enumerated() {
-            w.append(privateBytes[i])
-            if let s = p.localSubrs { w.append(raw(s.range)) }
+            chunks.append(.owned(privateBytes[i]))
+            if let s = p.localSubrs { chunks.append(raw(s.range)) }
         }
-        guard w.count == position else {
-            throw FontError("CFF layout mismatch: planned \(position) bytes, wrote \(w.count)", table: "CFF ")
+        let written = chunks.reduce(0) { $0 + $1.count }
+        guard written == position else {
+            throw FontError("CFF layout mismatch: planned \(position) bytes, built \(written)", table: "CFF ")
         }
-        return w.bytes
+        return chunks
+    }
+
+    /// The CharStrings INDEX: header and offsets rebuilt, unchanged charstrings borrowed in runs.
+    private func encodeCharStrings() -> [ByteChunk] {
+        let n = glyphCount
+        var lengths = [Int](repeating: 0, count: n)
+        var total = 0
+        for i in 0..<n {
+            lengths[i] = charStringOverrides[i]?.count ?? charStrings.items[i].count
+            total += lengths[i]
+        }
+        let offSize = total + 1 <= 0xFF ? 1 : total + 1 <= 0xFFFF ? 2 : total + 1 <= 0xFF_FFFF ? 3 : 4
+        var head = BinaryWriter(capacity: 3 + (n + 1) * offSize)
+        head.u16(UInt16(n))
+        guard n > 0 else { return [.owned(head.bytes)] }
+        head.u8(UInt8(offSize))
+        var offset = 1
+        head.offsetValue(offset, size: offSize)
+        for length in lengths { offset += length; head.offsetValue(offset, size: offSize) }
+        var chunks: [ByteChunk] = [.owned(head.bytes)]
+        var runStart: Int?
+        var runEnd = 0
+        for i in 0..<n {
+            if let o = charStringOverrides[i] {
+                if let s = runStart { chunks.append(.borrowed(UnsafeRawBufferPointer(rebasing: data.bytes[s..<runEnd]))); runStart = nil }
+                chunks.append(.owned(o))
+            } else {
+                let r = charStrings.items[i]
+                if runStart == nil || r.lowerBound != runEnd {
+                    if let s = runStart { chunks.append(.borrowed(UnsafeRawBufferPointer(rebasing: data.bytes[s..<runEnd]))) }
+                    runStart = r.lowerBound
+                }
+                runEnd = r.upperBound
+            }
+        }
+        if let s = runStart { chunks.append(.borrowed(UnsafeRawBufferPointer(rebasing: data.bytes[s..<runEnd]))) }
+        return chunks
     }
 }

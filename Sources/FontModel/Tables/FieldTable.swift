@@ -85,6 +85,8 @@ public protocol FontTable: AnyObject {
     /// True once anything in the table changed since it was read.
     var isEdited: Bool { get }
     func encode() throws -> [UInt8]
+    /// The encoding as pieces, so large unchanged runs can be copied from the file (glyf, CFF).
+    func encodeChunks() throws -> [ByteChunk]
 }
 
 /// A table made of fixed fields (head, hhea, vhea, maxp, OS/2, the post header). Subclasses give
