@@ -68,11 +68,9 @@ extension Face {
             changes += [vhea.setInt("numOfLongVerMetrics", vmtx.longMetricsCount),
                         vhea.setInt("advanceHeightMax", vmtx.advances.max() ?? 0)].compactMap { $0 }
         }
-        // The passes above read every glyph; let those mapped pages go until the writer needs them.
-        if outlinesEdited || hmtxEdited {
-            if let glyf { bytes.dropPages(glyf.data.bytes) }
-            if let cff { bytes.dropPages(cff.data.bytes) }
-        }
+        // The CFF pass read every charstring; let those mapped pages go until the writer needs them
+        // (glyf's survey does the same itself).
+        if outlinesEdited || hmtxEdited, let cff { bytes.dropPages(cff.data.bytes) }
         return changes
     }
 }

@@ -35,13 +35,14 @@ public struct SaveReport: CustomStringConvertible, Sendable {
 private final class Block {
     let chunks: [ByteChunk]
     let length: Int
-    /// Checksum for the directory (head's is taken with checkSumAdjustment zeroed).
-    let checksum: UInt32
+    /// Directory checksum (head's is taken with checkSumAdjustment zeroed). Borrowed blocks get
+    /// theirs while they are written, so each input byte is read once.
+    var checksum: UInt32?
     /// Where the data was in the input, to keep the input's order.
     let order: Int
     var offset = 0
 
-    init(chunks: [ByteChunk], checksum: UInt32, order: Int) {
+    init(chunks: [ByteChunk], checksum: UInt32?, order: Int) {
         self.chunks = chunks
         self.length = chunks.reduce(0) { $0 + $1.count }
         self.checksum = checksum
@@ -49,16 +50,25 @@ private final class Block {
     }
 }
 
+/// Everything needed to write the file: the blocks in order and each face's directory entries.
+private struct SavePlan {
+    var blocks: [Block]
+    var directories: [[(tag: Tag, block: Block)]]
+    var directoryStarts: [Int]
+    var headerSize: Int
+    var report: SaveReport
+}
+
 extension Font {
     /// Saves every face to `path` atomically: written to a temporary file in the same folder,
-    /// flushed, then renamed over the target. Refuses to replace the input unless asked.
+    /// flushed to disk (fsync), then renamed over the target. Refuses to replace the input unless asked.
     @discardableResult
     public func save(to path: String, options: SaveOptions = SaveOptions()) throws -> SaveReport {
         if let input = self.path, !options.overwriteInput, Font.sameFile(input, path) {
             throw FontError("refusing to overwrite the input file; save elsewhere or allow overwriting explicitly", path: path)
         }
-        var (header, blocks, report) = try plan()
-        report.path = path
+        var plan = try makePlan()
+        plan.report.path = path
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         var template = Array(((directory.isEmpty ? "/" : directory) + "/.fontshell-save-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
@@ -66,8 +76,7 @@ extension Font {
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var sink = FileSink(fd: fd)
         do {
-            try Font.emit(header: header, blocks: blocks, into: &sink, dropping: bytes)
-            try sink.flush()
+            try emit(&plan, into: &sink)
             guard fsync(fd) == 0 else { throw FontError("cannot flush: \(String(cString: strerror(errno)))", path: path) }
             guard fchmod(fd, 0o644) == 0, close(fd) == 0 else { throw FontError("cannot close: \(String(cString: strerror(errno)))", path: path) }
             guard rename(temporary, path) == 0 else { throw FontError("cannot move the saved file into place: \(String(cString: strerror(errno)))", path: path) }
@@ -76,19 +85,17 @@ extension Font {
             unlink(temporary)
             throw error
         }
-        report.bytesWritten = sink.written
-        header.removeAll()
-        return report
+        plan.report.bytesWritten = sink.written
+        return plan.report
     }
 
     /// The saved font as bytes in memory (what `save` would write).
     public func serialized() throws -> (bytes: [UInt8], report: SaveReport) {
-        let (header, blocks, report) = try plan()
+        var plan = try makePlan()
         var sink = ArraySink()
-        try Font.emit(header: header, blocks: blocks, into: &sink)
-        var r = report
-        r.bytesWritten = sink.bytes.count
-        return (sink.bytes, r)
+        try emit(&plan, into: &sink)
+        plan.report.bytesWritten = sink.bytes.count
+        return (sink.bytes, plan.report)
     }
 
     static func sameFile(_ a: String, _ b: String) -> Bool {
@@ -101,7 +108,7 @@ extension Font {
 
     /// Recalculates derived values, encodes edited tables, shares identical blocks and lays out
     /// every directory before any table data, tables 4-byte aligned.
-    private func plan() throws -> (header: [UInt8], blocks: [Block], report: SaveReport) {
+    private func makePlan() throws -> SavePlan {
         var report = SaveReport()
         func label(_ face: Face, _ text: String) -> String { isCollection ? "face \(face.index): \(text)" : text }
         for face in faces {
@@ -126,9 +133,7 @@ extension Font {
                 let block: Block
                 if !slot.isEdited, let source = slot.source, tag != "head" {
                     if let shared = blockForSource[source] { block = shared } else {
-                        let buffer = UnsafeRawBufferPointer(rebasing: bytes.buffer[source])
-                        block = Block(chunks: [.borrowed(buffer)], checksum: sfntChecksum(buffer), order: order)
-                        bytes.dropPages(buffer)
+                        block = Block(chunks: [.borrowed(UnsafeRawBufferPointer(rebasing: bytes.buffer[source]))], checksum: nil, order: order)
                         blockForSource[source] = block
                         blocks.append(block)
                     }
@@ -140,20 +145,28 @@ extension Font {
                         if !reencodedSlots.contains(id) { reencodedSlots.insert(id); report.reencodedTables.append(label(face, tag.description)) }
                     } else if let source = slot.source { chunks = [.owned(bytes.copy(source))] }
                     else { chunks = [.owned([])] }
-                    var checksum = sfntChecksum(chunks)
-                    for case .borrowed(let b) in chunks { bytes.dropPages(b) }
-                    if tag == "head", case .owned(var head) = chunks[0], chunks.count == 1, head.count >= 12 {
-                        // The directory checksum of head is taken with checkSumAdjustment zeroed.
-                        for i in 8..<12 { head[i] = 0 }
-                        checksum = sfntChecksum(head)
-                    }
                     let single: [UInt8]? = chunks.count == 1 ? { if case .owned(let a) = chunks[0] { a } else { nil } }() : nil
-                    let digest = ContentDigest(length: chunks.reduce(0) { $0 + $1.count }, checksum: checksum)
-                    if let single, tag != "head", let shared = blocksByDigest[digest]?.first(where: { $0.bytes == single })?.block {
+                    guard let single else {
+                        // Large encodings that borrow from the file (glyf, CFF) are checksummed while written.
+                        block = Block(chunks: chunks, checksum: nil, order: order)
+                        blocks.append(block)
+                        blockForSlot[id] = block
+                        entries.append((tag, block))
+                        continue
+                    }
+                    var checksum = sfntChecksum(single)
+                    if tag == "head", single.count >= 12 {
+                        // The directory checksum of head is taken with checkSumAdjustment zeroed.
+                        var zeroed = single
+                        for i in 8..<12 { zeroed[i] = 0 }
+                        checksum = sfntChecksum(zeroed)
+                    }
+                    let digest = ContentDigest(length: single.count, checksum: checksum)
+                    if tag != "head", let shared = blocksByDigest[digest]?.first(where: { $0.bytes == single })?.block {
                         block = shared
                     } else {
                         block = Block(chunks: chunks, checksum: checksum, order: order)
-                        if let single, tag != "head" { blocksByDigest[digest, default: []].append((single, block)) }
+                        if tag != "head" { blocksByDigest[digest, default: []].append((single, block)) }
                         blocks.append(block)
                     }
                 }
@@ -170,69 +183,70 @@ extension Font {
             defer { position += 12 + 16 * d.count }
             return position
         }
+        let headerSize = position
         blocks.sort { $0.order < $1.order }
         for b in blocks {
             position = (position + 3) & ~3
             b.offset = position
             position += b.length
         }
+        report.tableRecords = directories.reduce(0) { $0 + $1.count }
+        report.distinctTables = blocks.count
+        return SavePlan(blocks: blocks, directories: directories, directoryStarts: directoryStarts, headerSize: headerSize, report: report)
+    }
 
-        var w = BinaryWriter(capacity: directoryStarts.last.map { $0 + 12 + 16 * (directories.last?.count ?? 0) } ?? 12)
+    /// The collection header and every face's table directory, once all checksums are known.
+    private func directoryBytes(_ plan: SavePlan) -> [UInt8] {
+        var w = BinaryWriter(capacity: plan.headerSize)
         if isCollection {
             w.u32(0x7474_6366); w.u32(collectionVersion ?? 0x0001_0000); w.u32(UInt32(faces.count))
-            for s in directoryStarts { w.u32(UInt32(s)) }
-            if v2 { w.u32(0); w.u32(0); w.u32(0) } // no DSIG: any signature is invalid after a save
+            for s in plan.directoryStarts { w.u32(UInt32(s)) }
+            if collectionVersion == 0x0002_0000 { w.u32(0); w.u32(0); w.u32(0) } // no DSIG: a signature is invalid after a save
         }
-        for (face, entries) in zip(faces, directories) {
+        for (face, entries) in zip(faces, plan.directories) {
             let n = entries.count
             var selector = 0
             while (1 << (selector + 1)) <= n { selector += 1 }
             let searchRange = (1 << selector) * 16
             w.u32(face.sfntVersion); w.u16(UInt16(n)); w.u16(UInt16(searchRange)); w.u16(UInt16(selector)); w.u16(UInt16(n * 16 - searchRange))
             for e in entries.sorted(by: { $0.tag < $1.tag }) {
-                w.tag(e.tag); w.u32(e.block.checksum); w.u32(UInt32(e.block.offset)); w.u32(UInt32(e.block.length))
+                w.tag(e.tag); w.u32(e.block.checksum ?? 0); w.u32(UInt32(e.block.offset)); w.u32(UInt32(e.block.length))
             }
         }
-        report.tableRecords = directories.reduce(0) { $0 + $1.count }
-        report.distinctTables = blocks.count
+        return w.bytes
+    }
+
+    /// Writes the table data in one pass (checksumming borrowed bytes as they go by and letting
+    /// their pages go), then the directories at the front, then a single font's checkSumAdjustment.
+    private func emit<S: ByteSink>(_ plan: inout SavePlan, into sink: inout S) throws {
+        try sink.write(zeros: plan.headerSize)
+        var position = plan.headerSize
+        for b in plan.blocks {
+            if b.offset > position { try sink.write(zeros: b.offset - position) }
+            if b.checksum == nil { b.checksum = sfntChecksum(b.chunks) }  // pages fault in once, here
+            for c in b.chunks {
+                try c.withBytes { try sink.write($0) }
+                if case .borrowed(let region) = c { try sink.flush(); bytes.dropPages(region) }
+            }
+            position = b.offset + b.length
+        }
+        if position % 4 != 0 { try sink.write(zeros: 4 - position % 4) }
+        let header = directoryBytes(plan)
+        try header.withUnsafeBytes { try sink.write($0, at: 0) }
 
         // A single font's checkSumAdjustment makes the whole file sum to 0xB1B0AFBA. In a
         // collection the spec says the field is invalidated by the file structure and must be
         // ignored, so it is left as it is (and faces keep sharing equal head tables).
-        if !isCollection, let headEntry = directories.first?.first(where: { $0.tag == "head" }),
-           case .owned(var head) = headEntry.block.chunks[0], head.count >= 12 {
-            let total = directories[0].reduce(sfntChecksum(w.bytes)) { $0 &+ $1.block.checksum }
-            let adjustment = 0xB1B0_AFBA &- total
-            let old = UInt32(head[8]) << 24 | UInt32(head[9]) << 16 | UInt32(head[10]) << 8 | UInt32(head[11])
-            if old != adjustment {
-                head[8] = UInt8(adjustment >> 24); head[9] = UInt8((adjustment >> 16) & 0xFF)
-                head[10] = UInt8((adjustment >> 8) & 0xFF); head[11] = UInt8(adjustment & 0xFF)
-                if let i = blocks.firstIndex(where: { $0 === headEntry.block }) {
-                    let patched = Block(chunks: [.owned(head)], checksum: headEntry.block.checksum, order: headEntry.block.order)
-                    patched.offset = headEntry.block.offset
-                    blocks[i] = patched
-                }
-                report.recalculated.append("head.checkSumAdjustment \(old) → \(adjustment)")
-            }
+        guard !isCollection, let head = plan.directories.first?.first(where: { $0.tag == "head" })?.block,
+              case .owned(let headBytes) = head.chunks[0], headBytes.count >= 12 else { return }
+        let total = plan.directories[0].reduce(sfntChecksum(header)) { $0 &+ ($1.block.checksum ?? 0) }
+        let adjustment = 0xB1B0_AFBA &- total
+        let old = UInt32(headBytes[8]) << 24 | UInt32(headBytes[9]) << 16 | UInt32(headBytes[10]) << 8 | UInt32(headBytes[11])
+        if old != adjustment {
+            let value: [UInt8] = [UInt8(adjustment >> 24), UInt8((adjustment >> 16) & 0xFF), UInt8((adjustment >> 8) & 0xFF), UInt8(adjustment & 0xFF)]
+            try value.withUnsafeBytes { try sink.write($0, at: head.offset + HeadTable.checkSumAdjustmentOffset) }
+            plan.report.recalculated.append("head.checkSumAdjustment \(old) → \(adjustment)")
         }
-        return (w.bytes, blocks, report)
-    }
-
-    /// Writes header and blocks in order; borrowed pages are dropped once written (see dropPages).
-    private static func emit<S: ByteSink>(header: [UInt8], blocks: [Block], into sink: inout S, dropping source: FontBytes? = nil) throws {
-        try header.withUnsafeBytes { try sink.write($0) }
-        var position = header.count
-        let zeros: [UInt8] = [0, 0, 0, 0]
-        for b in blocks {
-            if b.offset > position { try zeros.withUnsafeBytes { try sink.write(UnsafeRawBufferPointer(rebasing: $0[0..<(b.offset - position)])) } }
-            for c in b.chunks {
-                try c.withBytes { try sink.write($0) }
-                if case .borrowed(let region) = c { try sink.flush(); source?.dropPages(region) }
-            }
-            position = b.offset + b.length
-        }
-        let padding = (4 - position % 4) % 4
-        if padding > 0 { try zeros.withUnsafeBytes { try sink.write(UnsafeRawBufferPointer(rebasing: $0[0..<padding])) } }
     }
 }
 
@@ -243,12 +257,24 @@ private struct ContentDigest: Hashable {
 
 protocol ByteSink {
     mutating func write(_ buffer: UnsafeRawBufferPointer) throws
+    /// Overwrites bytes already written (the directories, checkSumAdjustment).
+    mutating func write(_ buffer: UnsafeRawBufferPointer, at offset: Int) throws
     mutating func flush() throws
+}
+
+extension ByteSink {
+    mutating func write(zeros count: Int) throws {
+        let zeros = [UInt8](repeating: 0, count: count)
+        try zeros.withUnsafeBytes { try write($0) }
+    }
 }
 
 struct ArraySink: ByteSink {
     var bytes: [UInt8] = []
     mutating func write(_ buffer: UnsafeRawBufferPointer) { bytes.append(contentsOf: buffer) }
+    mutating func write(_ buffer: UnsafeRawBufferPointer, at offset: Int) {
+        bytes.replaceSubrange(offset..<offset + buffer.count, with: buffer)
+    }
     mutating func flush() {}
 }
 
@@ -267,20 +293,25 @@ struct FileSink: ByteSink {
         written += data.count
         if buffer.count + data.count <= 1 << 16 { buffer.append(contentsOf: data); return }
         try flush()
-        if data.count >= 1 << 15 { try FileSink.writeAll(fd, data) } else { buffer.append(contentsOf: data) }
+        if data.count >= 1 << 15 { try FileSink.writeAll(fd, data, at: nil) } else { buffer.append(contentsOf: data) }
+    }
+
+    mutating func write(_ data: UnsafeRawBufferPointer, at offset: Int) throws {
+        try flush()
+        try FileSink.writeAll(fd, data, at: offset)
     }
 
     mutating func flush() throws {
         guard !buffer.isEmpty else { return }
-        try buffer.withUnsafeBytes { try FileSink.writeAll(fd, $0) }
+        try buffer.withUnsafeBytes { try FileSink.writeAll(fd, $0, at: nil) }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    static func writeAll(_ fd: Int32, _ data: UnsafeRawBufferPointer) throws {
+    static func writeAll(_ fd: Int32, _ data: UnsafeRawBufferPointer, at offset: Int?) throws {
         var done = 0
         while done < data.count {
             guard let base = data.baseAddress else { return }
-            let n = systemWrite(fd, base + done, data.count - done)
+            let n = offset.map { pwrite(fd, base + done, data.count - done, off_t($0 + done)) } ?? systemWrite(fd, base + done, data.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FontError("cannot write: \(String(cString: strerror(errno)))")

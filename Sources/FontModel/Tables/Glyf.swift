@@ -42,6 +42,8 @@ public final class GlyfTable: DecodableTable {
         }
         let table = GlyfTable(data: reader, loca: loca)
         table.origin = (face.path, face.faceLabel)
+        let bytes = face.bytes
+        table.releasePages = { bytes.dropPages($0) }
         loca.glyf = table
         return table
     }
@@ -91,14 +93,17 @@ public final class GlyfTable: DecodableTable {
         }
     }
 
-    /// Bounds of every glyph, computed once per edit state (faces sharing the table share the work).
+    /// Bounds of every glyph (from the glyph headers), computed once per edit state; faces
+    /// sharing the table share the work.
     public func allBounds() throws -> [GlyphBounds?] {
-        if let cachedBounds { return cachedBounds }
-        let all = try (0..<glyphCount).map { try bounds($0) }
-        cachedBounds = all
-        return all
+        try survey()
+        return cachedBounds ?? []
     }
     private var cachedBounds: [GlyphBounds?]?
+
+    /// Called with the glyph data once a pass over every glyph is done, so the font can let
+    /// those mapped pages go (set by the face that decoded the table).
+    var releasePages: ((UnsafeRawBufferPointer) -> Void)?
 
     /// Replaces a glyph's bytes as they are (used to copy one glyph onto another).
     public func setGlyphData(_ id: Int, _ bytes: [UInt8]) throws {
@@ -170,11 +175,19 @@ public final class GlyfTable: DecodableTable {
 
     /// maxp's glyph maxima, computed over every glyph (composites flattened).
     public func statistics() throws -> Statistics {
-        try located { try computeStatistics() }
+        try survey()
+        return cachedStatistics ?? Statistics()
     }
 
-    private func computeStatistics() throws -> Statistics {
-        if let cachedStatistics { return cachedStatistics }
+    /// One pass over every glyph header: maxp statistics and bounds together.
+    private func survey() throws {
+        guard cachedStatistics == nil || cachedBounds == nil else { return }
+        try located { try computeSurvey() }
+        releasePages?(data.bytes)
+    }
+
+    private func computeSurvey() throws {
+        var allBounds = [GlyphBounds?](repeating: nil, count: glyphCount)
         var s = Statistics()
         // Per glyph: (points, contours, depth) after flattening; nil while being computed (cycle check).
         var memo = [(points: Int, contours: Int, depth: Int)?](repeating: nil, count: glyphCount)
@@ -193,6 +206,7 @@ public final class GlyfTable: DecodableTable {
                 var r = reader
                 guard r.count > 0 else { return (0, 0, 0, nil) }
                 let contours = Int(try r.i16())
+                allBounds[id] = GlyphBounds(xMin: Int(try r.i16()), yMin: Int(try r.i16()), xMax: Int(try r.i16()), yMax: Int(try r.i16()))
                 if contours < 0 { return (0, 0, 0, try TrueTypeGlyph.decode(reader)) }
                 var points = 0
                 if contours > 0 {
@@ -232,7 +246,7 @@ public final class GlyfTable: DecodableTable {
         }
         for id in 0..<glyphCount { _ = try measure(id, level: 0) }
         cachedStatistics = s
-        return s
+        cachedBounds = allBounds
     }
 
     /// The points of a glyph with its components placed, for composite bounds.
