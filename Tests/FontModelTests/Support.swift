@@ -17,6 +17,7 @@ enum Corpus {
     static func path(_ id: String) -> String { fonts.first { $0.id == id }?.path ?? "missing-corpus-font-\(id)" }
     static let dejavu = path("dejavu-sans"), wqy = path("wqy-zenhei"), noto = path("noto-cjk")
     static let oracle = root.appendingPathComponent("Tests/Oracles/fonttools_check.py").path
+    static let builder = root.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path
 }
 
 /// A fresh folder per test, removed afterwards.
@@ -77,4 +78,12 @@ func makeAllCaps(_ face: Face) throws {
               let target = try face.glyphID(for: l), let source = try face.glyphID(for: u) else { continue }
         try face.copyOutline(from: source, to: target, metrics: true)
     }
+}
+
+/// A small font built by fontTools for what the corpus lacks ("cff", "variable").
+func builtFont(_ kind: String, in folder: TemporaryFolder) throws -> String {
+    let path = folder.file("built-\(kind).\(kind == "cff" ? "otf" : "ttf")")
+    let r = try run("python3", [Corpus.builder, kind, path])
+    guard r.status == 0 else { throw FontError("building the \(kind) test font failed: \(r.stderr)") }
+    return path
 }

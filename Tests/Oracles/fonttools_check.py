@@ -4,6 +4,9 @@ reports facts as JSON on stdout. Usage:
   fonttools_check.py caps FONT          per face: do a-z draw and measure like A-Z?
   fonttools_check.py field FONT TABLE FIELD   per face: the field's value
   fonttools_check.py names FONT         per face: getDebugName(1, 4, 6, 16) and all name records
+  fonttools_check.py order FONT         per face: the glyph order (names) fontTools derives
+  fonttools_check.py gvar FONT          per face: {glyph: [[axes, coordinates], ...]} of gvar
+  fonttools_check.py cffnames FONT      per face: CFF FontName, FullName, FamilyName
 """
 import json
 import sys
@@ -64,6 +67,27 @@ def names(path):
     return out
 
 
+def order(path):
+    return [font.getGlyphOrder() for font in faces(path)]
+
+
+def gvar(path):
+    out = []
+    for font in faces(path):
+        out.append({g: [[sorted(v.axes.items()), [list(c) if c else None for c in v.coordinates]] for v in vs]
+                    for g, vs in font["gvar"].variations.items()})
+    return out
+
+
+def cffnames(path):
+    out = []
+    for font in faces(path):
+        cff = font["CFF "].cff
+        top = cff.topDictIndex[0]
+        out.append([cff.fontNames[0], getattr(top, "FullName", None), getattr(top, "FamilyName", None)])
+    return out
+
+
 if __name__ == "__main__":
     command, path = sys.argv[1], sys.argv[2]
     if command == "caps":
@@ -72,5 +96,11 @@ if __name__ == "__main__":
         print(json.dumps(field(path, sys.argv[3], sys.argv[4])))
     elif command == "names":
         print(json.dumps(names(path)))
+    elif command == "order":
+        print(json.dumps(order(path)))
+    elif command == "gvar":
+        print(json.dumps(gvar(path)))
+    elif command == "cffnames":
+        print(json.dumps(cffnames(path)))
     else:
         sys.exit("unknown command " + command)

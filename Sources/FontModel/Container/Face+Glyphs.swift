@@ -1,34 +1,59 @@
 /// Glyphs by id, name and character, and the outline edits font scripts make.
 extension Face {
-    /// Glyph names: post format 2 (TrueType) or the CFF charset, else synthesized as fontTools
-    /// does (`.notdef`, `uniXXXX`/`uXXXXX` from the cmap, else `glyphNNNNN`), made unique with `#n`.
+    /// Glyph names as fontTools gives them, so XML and scripts interoperate: the CFF charset,
+    /// else `post` (duplicates become `name.1`, `name.2`), else synthesized from the Unicode cmaps
+    /// (`.notdef`, the AGL name or `uniXXXX`/`uXXXXX` of the lowest code point, repeats
+    /// `name.alt1`, unmapped glyphs `glyphNNNNN`).
     public func glyphNames() throws -> [String] {
         if let cachedGlyphNames { return cachedGlyphNames }
         let count = try glyphCount
         var names: [String]
         if let cff = try cff {
             names = try cff.glyphNames()
-        } else if let fromPost = try post?.glyphNames(count: count) {
-            names = fromPost
+        } else if let fromPost = try post?.glyphNames(count: count), fromPost.count >= count {
+            names = Face.uniquePostNames(Array(fromPost.prefix(count)))
         } else {
-            names = (0..<count).map { "glyph" + zeroPadded5($0) }
-            if count > 0 { names[0] = ".notdef" }
-            if let m = try cmap?.bestUnicodeSubtable()?.mapping() {
-                for (char, glyph) in m.sorted(by: { $0.key < $1.key }) where glyph > 0 && glyph < count && names[glyph].hasPrefix("glyph") {
-                    let hex = String(char, radix: 16, uppercase: true)
-                    names[glyph] = char <= 0xFFFF ? "uni" + String(repeating: "0", count: 4 - hex.count) + hex : "u" + hex
-                }
-            }
-        }
-        // Duplicates become name#1, name#2 as in fontTools.
-        var seen: [String: Int] = [:]
-        for i in names.indices {
-            if let n = seen[names[i]] {
-                seen[names[i]] = n + 1
-                names[i] += "#\(n)"
-            } else { seen[names[i]] = 1 }
+            names = try synthesizedGlyphNames(count)
         }
         cachedGlyphNames = names
+        return names
+    }
+
+    static func uniquePostNames(_ input: [String]) -> [String] {
+        var names = input
+        let existing = Set(input)
+        var uses: [String: Int] = [:]
+        for i in names.indices {
+            var name = names[i].isEmpty ? "glyph" + zeroPadded5(i) : names[i]
+            if let n = uses[name] {
+                var k = n
+                while existing.contains("\(name).\(k)") { k += 1 }
+                uses[name] = k + 1
+                name = "\(name).\(k)"
+            }
+            uses[name] = 1
+            names[i] = name
+        }
+        return names
+    }
+
+    private func synthesizedGlyphNames(_ count: Int) throws -> [String] {
+        var names = (0..<count).map { "glyph" + zeroPadded5($0) }
+        if count > 0 { names[0] = ".notdef" }
+        var lowest: [Int: UInt32] = [:]
+        for record in try cmap?.records ?? [] where record.platformID == 0 || (record.platformID == 3 && [0, 1, 10].contains(record.encodingID)) {
+            for (char, glyph) in try record.subtable.mapping() { lowest[glyph] = min(lowest[glyph] ?? char, char) }
+        }
+        var uses: [String: Int] = [:]
+        for i in 1..<max(count, 1) {
+            guard let char = lowest[i] else { continue }
+            let hex = String(char, radix: 16, uppercase: true)
+            var name = aglNames[char] ?? (char <= 0xFFFF ? "uni" + String(repeating: "0", count: 4 - hex.count) + hex : "u" + hex)
+            let n = (uses[name] ?? 0) + 1
+            uses[name] = n
+            if n > 1 { name += ".alt\(n - 1)" }
+            names[i] = name
+        }
         return names
     }
 

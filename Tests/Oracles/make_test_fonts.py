@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Builds small fonts with fontTools for what the corpus lacks. Usage: make_test_fonts.py KIND OUT
+  cff       non-CID CFF (OTTO) with .notdef, A, a, B, b; a and b call a local subroutine
+  variable  TrueType with fvar/gvar: A and a have different variation deltas; post format 3
+"""
+import sys
+
+from fontTools.fontBuilder import FontBuilder
+from fontTools.misc.psCharStrings import T2CharString
+from fontTools.pens.ttGlyphPen import TTGlyphPen
+from fontTools.ttLib.tables.TupleVariation import TupleVariation
+
+BOXES = {".notdef": (500, (50, 0, 450, 700)), "A": (600, (0, 0, 600, 700)), "a": (500, (50, 0, 450, 500)),
+         "B": (620, (60, 0, 560, 700)), "b": (520, (60, 0, 460, 720))}
+CMAP = {0x41: "A", 0x61: "a", 0x42: "B", 0x62: "b"}
+
+
+def common(fb, order):
+    fb.setupGlyphOrder(order)
+    fb.setupCharacterMap(CMAP)
+    fb.setupHorizontalMetrics({n: (BOXES[n][0], BOXES[n][1][0]) for n in order})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
+
+
+def cff(path):
+    fb = FontBuilder(1000, isTTF=False)
+    order = list(BOXES)
+    common(fb, order)
+    charstrings = {}
+    for name in order:
+        w, (x0, y0, x1, y1) = BOXES[name]
+        if name in ("a", "b"):
+            # Move to the corner, then call local subr 0 (bias 107 -> index -107) for a shared stroke.
+            program = [w - 500 + 0, x0, y0, "rmoveto", x1 - x0, "hlineto", -107, "callsubr", y1 - y0, "vlineto", x0 - x1, "hlineto", "endchar"]
+        else:
+            program = [w - 500, x0, y0, "rmoveto", x1 - x0, y1 - y0, x0 - x1, "hlineto", "endchar"]
+        charstrings[name] = T2CharString(program=program)
+    subr = T2CharString(program=["return"])
+    fb.setupCFF("TestCFF-Regular", {"FullName": "Test CFF", "FamilyName": "Test CFF"}, charstrings,
+                {"defaultWidthX": 500, "nominalWidthX": 500})
+    fb.font["CFF "].cff.topDictIndex[0].Private.Subrs = fontSubrs = __import__("fontTools.cffLib", fromlist=["SubrsIndex"]).SubrsIndex()
+    fontSubrs.append(subr)
+    for cs in charstrings.values():
+        cs.private = fb.font["CFF "].cff.topDictIndex[0].Private
+    fb.setupNameTable({"familyName": "Test CFF", "styleName": "Regular"})
+    fb.setupPost()
+    fb.save(path)
+
+
+def variable(path):
+    fb = FontBuilder(1000, isTTF=True)
+    order = list(BOXES)
+    common(fb, order)
+    glyphs = {}
+    for name in order:
+        pen = TTGlyphPen(None)
+        x0, y0, x1, y1 = BOXES[name][1]
+        pen.moveTo((x0, y0)); pen.lineTo((x0, y1)); pen.lineTo((x1, y1)); pen.lineTo((x1, y0)); pen.closePath()
+        glyphs[name] = pen.glyph()
+    fb.setupGlyf(glyphs)
+    fb.setupNameTable({"familyName": "Test Variable", "styleName": "Regular"})
+    fb.setupPost(keepGlyphNames=False)
+    fb.setupFvar(axes=[("wght", 100, 400, 900, "Weight")], instances=[])
+    deltas = lambda dx: [(dx, 0), (dx, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)]
+    fb.setupGvar({".notdef": [], "A": [TupleVariation({"wght": (0, 1, 1)}, deltas(40))],
+                  "a": [TupleVariation({"wght": (0, 1, 1)}, deltas(-7))],
+                  "B": [], "b": [TupleVariation({"wght": (-1, -1, 0)}, deltas(3))]})
+    fb.save(path)
+
+
+if __name__ == "__main__":
+    {"cff": cff, "variable": variable}[sys.argv[1]](sys.argv[2])
