@@ -7,7 +7,7 @@ struct Edit: ParsableCommand {
         abstract: "Edit fields, glyphs or names of a font and save the result.",
         discussion: """
         Examples:
-          fontshell edit Font.ttc -o Caps.ttc --caps --rename "Font Caps"
+          fontshell edit Font.ttc -o Caps.ttc --caps --family-suffix " Caps"
           fontshell edit Font.ttc -o Taller.ttc --face 3 --set hhea.ascender=900
         """
     )
@@ -18,7 +18,8 @@ struct Edit: ParsableCommand {
     @Option(help: "Only edit this face (0-based index or PostScript name); default: every face.") var face: String?
     @Option(name: .customLong("set"), help: "TABLE.FIELD=VALUE, e.g. hhea.ascender=900 (repeatable).") var assignments: [String] = []
     @Flag(help: "All caps: a–z take the outline, advance and side bearing of A–Z.") var caps = false
-    @Option(help: "New family name (name IDs 1, 3, 4, 6, 16, 17 ... and CFF names).") var rename: String?
+    @Option(help: "New family name (name IDs 1, 3, 4, 6, 16 ... and CFF names).") var rename: String?
+    @Option(help: "Append to each face's own family name, e.g. \" Caps\" (for collections whose faces differ).") var familySuffix: String?
 
     func run() throws {
         guard output != nil || inPlace else { throw ValidationError("give -o OUTPUT or --in-place") }
@@ -29,6 +30,7 @@ struct Edit: ParsableCommand {
                 for assignment in assignments { try applyAssignment(assignment, to: f) }
                 if caps { try makeAllCaps(f) }
                 if let rename { try f.rename(family: rename) }
+                if let familySuffix { try f.rename(family: (try f.familyName ?? "") + familySuffix) }
             }
             let report = try font.save(to: output ?? input, options: SaveOptions(overwriteInput: inPlace))
             print(report)

@@ -59,14 +59,15 @@ import Testing
         let tmp = try TemporaryFolder()
         let font = try Font(path: Corpus.dejavu)
         let ps = try font.faces[0].rename(family: "DejaVu Caps Test")
-        #expect(ps == "DejaVuCapsTest-Book")
+        #expect(ps == "DejaVuCapsTest")
         let out = tmp.file("renamed.ttf")
         try font.save(to: out)
         let faces = try #require(try fontTools("names", out) as? [[String: Any]])
         let debug = try #require(faces.first?["debug"] as? [String: String?])
         #expect(debug["1"] == "DejaVu Caps Test")
-        #expect(debug["4"] == "DejaVu Caps Test Book")
-        #expect(debug["6"] == "DejaVuCapsTest-Book")
+        #expect(debug["4"] == "DejaVu Caps Test")
+        #expect(debug["6"] == "DejaVuCapsTest")
+        #expect(debug["16"] == "DejaVu Caps Test")
         let records = try #require(faces.first?["records"] as? [[Any]])
         for nameID in [1, 4, 6] {
             let platforms = Set(records.filter { ($0[3] as? Int) == nameID }.compactMap { $0[0] as? Int })
@@ -75,7 +76,27 @@ import Testing
         }
         let scan = try run("fc-scan", ["--format", "%{family}|%{postscriptname}", out])
         #expect(scan.stdout.contains("DejaVu Caps Test"))
-        #expect(scan.stdout.contains("DejaVuCapsTest-Book"))
+        #expect(scan.stdout.contains("|DejaVuCapsTest"))
+        // The original is untouched and still has its own names.
+        #expect(try Font(path: Corpus.dejavu).faces[0].postScriptName == "DejaVuSans")
+    }
+
+    @Test func renameKeepsEachNamesStructure() throws {
+        let font = try Font(path: Corpus.wqy)
+        for face in font.faces { try face.rename(family: (try face.familyName ?? "") + " Caps") }
+        #expect(try font.faces.map { try $0.familyName } == ["WenQuanYi Zen Hei Caps", "WenQuanYi Zen Hei Mono Caps", "WenQuanYi Zen Hei Sharp Caps"])
+        #expect(try Set(font.faces.map { try $0.postScriptName }).count == 3)   // still distinct in the collection
+        for face in font.faces { #expect(try face.postScriptName?.contains("Caps") == true) }
+    }
+
+    @Test func decodedTablesOutliveTheirFont() throws {
+        // Keep only the tables: they read glyphs and charstrings lazily from the file's bytes.
+        let glyf = try #require(try Font(path: Corpus.dejavu).faces[0].glyf)
+        let cff = try #require(try Font(data: Array(try Data(contentsOf: URL(fileURLWithPath: Corpus.noto)))).faces[0].cff)
+        for _ in 0..<3 { _ = [UInt8](repeating: 0xAB, count: 40_000_000) }   // reuse freed memory if any
+        #expect(try glyf.glyph(36).contours.count > 0)
+        #expect(try cff.bounds(34) != nil)
+        #expect(try cff.glyphNames()[34] == "cid00034")
     }
 
     @Test func renameRewritesCFFNames() throws {

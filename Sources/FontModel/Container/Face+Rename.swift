@@ -9,41 +9,51 @@ extension Face {
         return String(name.prefix(63))
     }
 
-    /// Gives the face a new family name: updates name IDs 1, 3, 4, 6, 16, 17 (and 18, 21, 25 where
-    /// present; 22, the WWS subfamily, is a style and stays) on every platform, and the CFF FontName/FullName/FamilyName.
-    /// The style (subfamily) is kept. Returns the new PostScript name.
+    /// Gives the face a new family name so the copy can live beside the original. The family is
+    /// replaced inside every name that contains it (IDs 1, 3, 4, 6, 16, and 18, 21, 25 where
+    /// present), on every platform, keeping each name's structure ("DejaVu Sans Bold" becomes
+    /// "DejaVu Caps Bold", "DejaVuSans-Bold" becomes "DejaVuCaps-Bold"); names that do not contain
+    /// it are rebuilt from the family and style. IDs 2, 17 and 22 are styles and stay. For CFF
+    /// faces the FontName, FullName and FamilyName are rewritten too. Returns the PostScript name.
     @discardableResult
-    public func rename(family newFamily: String, style: String? = nil) throws -> String {
+    public func rename(family newFamily: String) throws -> String {
         let name = try self.name
         let oldFamily = name.string(16) ?? name.string(1) ?? ""
-        let oldLegacyFamily = name.string(1) ?? oldFamily
-        let typoStyle = style ?? name.string(17) ?? name.string(2) ?? "Regular"
+        let style = name.string(17) ?? name.string(2) ?? "Regular"
+        let oldPostScript = name.string(6) ?? ""
+        let oldFamilyPostScript = Face.postScriptName(from: oldFamily)
+        let newFamilyPostScript = Face.postScriptName(from: newFamily)
 
-        // The legacy family (ID 1) keeps any style words the old ID 1 had beyond the typographic family.
-        let legacySuffix = oldLegacyFamily.hasPrefix(oldFamily) ? String(oldLegacyFamily.dropFirst(oldFamily.count)) : ""
-        let legacyFamily = newFamily + legacySuffix
-        let full = typoStyle == "Regular" ? newFamily : "\(newFamily) \(typoStyle)"
-        let psName = Face.postScriptName(from: newFamily) + "-" + Face.postScriptName(from: typoStyle)
-        let psNameClamped = String(psName.prefix(63))
-
-        func replacingFamily(_ text: String) -> String {
-            guard !oldFamily.isEmpty, text.contains(oldFamily) else { return text }
+        func replacingFamily(_ text: String) -> String? {
+            guard !oldFamily.isEmpty, text.contains(oldFamily) else { return nil }
             return text.replacing(oldFamily, with: newFamily)
         }
-        try name.set(1, legacyFamily)
-        if name.string(16) != nil || legacySuffix.isEmpty == false { try name.set(16, newFamily) }
-        if name.string(17) != nil { try name.set(17, typoStyle) }
+        let full = name.string(4).flatMap(replacingFamily) ?? (style == "Regular" ? newFamily : "\(newFamily) \(style)")
+        let postScript: String
+        if !oldFamilyPostScript.isEmpty, oldPostScript.hasPrefix(oldFamilyPostScript) {
+            postScript = Face.postScriptName(from: newFamilyPostScript + oldPostScript.dropFirst(oldFamilyPostScript.count))
+        } else {
+            postScript = Face.postScriptName(from: newFamilyPostScript + "-" + Face.postScriptName(from: style))
+        }
+
+        try name.set(1, name.string(1).flatMap(replacingFamily) ?? newFamily)
+        if name.string(16) != nil { try name.set(16, newFamily) }
         try name.set(4, full)
-        try name.set(6, psNameClamped)
-        let version = name.string(5) ?? ""
-        try name.set(3, "\(version.isEmpty ? "" : version + ";")\(psNameClamped)")
-        if let v = name.string(18) { try name.set(18, replacingFamily(v)) }
-        if let v = name.string(21) { try name.set(21, replacingFamily(v)) }
-        if let v = name.string(25) { try name.set(25, Face.postScriptName(from: replacingFamily(v))) }
+        try name.set(6, postScript)
+        let unique = name.string(3) ?? ""
+        var newUnique = oldPostScript.isEmpty ? unique : unique.replacing(oldPostScript, with: postScript)
+        newUnique = replacingFamily(newUnique) ?? newUnique
+        if newUnique == unique {
+            let version = name.string(5) ?? ""
+            newUnique = version.isEmpty ? postScript : "\(version);\(postScript)"
+        }
+        try name.set(3, newUnique)
+        for id in [18, 21] { if let v = name.string(id), let r = replacingFamily(v) { try name.set(id, r) } }
+        if let v = name.string(25) { try name.set(25, Face.postScriptName(from: v.replacing(oldFamilyPostScript, with: newFamilyPostScript))) }
         if let cff = try cff {
-            cff.rename(fontName: psNameClamped, fullName: full, familyName: newFamily)
+            cff.rename(fontName: postScript, fullName: full, familyName: newFamily)
         }
         invalidateCaches()
-        return psNameClamped
+        return postScript
     }
 }

@@ -119,16 +119,10 @@ public final class Face {
     /// A reader over the table's current bytes (file bytes, or its replacement).
     func reader(for tag: Tag) throws -> BinaryReader? {
         guard let slot = slots[tag] else { return nil }
-        if let replacement = slot.replacement {
-            // Replacement bytes are kept alive by a FontBytes copy the decoded table references.
-            let owned = FontBytes(replacement)
-            replacementKeepAlive.append(owned)
-            return BinaryReader(owned.buffer)
-        }
+        if let owned = slot.replacementBytes { return BinaryReader(owned.buffer) }
         guard let source = slot.source else { return BinaryReader(UnsafeRawBufferPointer(start: nil, count: 0)) }
         return BinaryReader(UnsafeRawBufferPointer(rebasing: bytes.buffer[source]), base: source.lowerBound)
     }
-    private var replacementKeepAlive: [FontBytes] = []
 
     // MARK: typed tables
 
@@ -144,6 +138,7 @@ public final class Face {
         }
         guard let reader = try reader(for: tag) else { return nil }
         let table = try context(tag) { try T.decode(reader, face: self) }
+        if let lazy = table as? ReadsSourceLazily { lazy.sourceBytes = slot.replacementBytes ?? bytes }
         slot.decoded = table
         return table
     }

@@ -8,7 +8,19 @@ final class TableSlot {
     /// The table's bytes in the file, when it came from the file.
     let source: Range<Int>?
     /// Bytes set with `setRawTable`, which win over the source.
-    var replacement: [UInt8]?
+    var replacement: [UInt8]? {
+        didSet { replacementStorage = nil }
+    }
+    /// `replacement` in stable storage, for readers of decoded tables that point into it.
+    private var replacementStorage: FontBytes?
+
+    var replacementBytes: FontBytes? {
+        guard let replacement else { return nil }
+        if let replacementStorage { return replacementStorage }
+        let storage = FontBytes(replacement)
+        replacementStorage = storage
+        return storage
+    }
     /// The decoded table, once something asked for it.
     var decoded: FontTable?
     /// Cached encoding of `decoded` for one save (shared slots are written for several faces).
@@ -20,6 +32,12 @@ final class TableSlot {
     }
 
     var isEdited: Bool { replacement != nil || decoded?.isEdited == true }
+}
+
+/// A decoded table that keeps reading its source bytes lazily (glyphs, charstrings) and so must
+/// keep them alive for as long as it lives, even after its Font and Face are gone.
+protocol ReadsSourceLazily: AnyObject {
+    var sourceBytes: FontBytes? { get set }
 }
 
 /// A table that can be decoded from its bytes in the context of its face.

@@ -1,10 +1,12 @@
 /// `glyf` — TrueType outlines. A glyph is decoded when asked for; unedited glyphs are written back
 /// by copying their bytes, edited ones are re-encoded with fresh bounds.
-public final class GlyfTable: DecodableTable {
+public final class GlyfTable: DecodableTable, ReadsSourceLazily {
     public static let tableTag: Tag = "glyf"
     public static let maxComponentDepth = 32
 
+    /// Points into `sourceBytes`, which this table keeps alive.
     let data: BinaryReader
+    var sourceBytes: FontBytes?
     let loca: LocaTable
     /// Glyph data replacing the original, by glyph id.
     private var overrides: [Int: [UInt8]] = [:]
