@@ -14,14 +14,23 @@ let package = Package(
     targets: [
         // Pure Swift: reading, editing and writing sfnt fonts and collections.
         .target(name: "FontModel"),
+        // System libraries and the C side of the Lua bridge.
+        .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]),
+        .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
+        .target(name: "LuaShim", dependencies: ["CLua"]),
+        // Generic Swift <-> Lua machinery (no font words), then the Lua API over the font model.
+        .target(name: "LuaBridge", dependencies: ["CLua", "LuaShim"]),
+        .target(name: "FontScript", dependencies: ["FontModel", "LuaBridge"]),
         .executableTarget(
             name: "fontshell",
             dependencies: [
-                "FontModel",
+                "FontModel", "FontScript", "LuaBridge", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "FontModelTests", dependencies: ["FontModel"]),
+        .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge", "LuaShim", "CLua"]),
+        .testTarget(name: "FontScriptTests", dependencies: ["FontScript", "LuaBridge", "FontModel"]),
         .testTarget(name: "fontshellTests", dependencies: ["FontModel"]),
     ],
     swiftLanguageModes: [.v6]

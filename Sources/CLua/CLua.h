@@ -1,0 +1,3 @@
+#include <lua.h>
+#include <lualib.h>
+#include <lauxlib.h>

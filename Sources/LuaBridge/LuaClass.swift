@@ -1,0 +1,180 @@
+import CLua
+import LuaShim
+
+/// A userdata class: the Swift object it wraps is held by one retained reference in the
+/// userdata, released by `__gc` or `__close` (whichever comes first; the slot is then nil and
+/// further use raises "attempt to use a closed <Name>").
+public struct LuaClass {
+    public let name: String
+    /// Methods by name (called as `obj:method(...)`; self is argument 1).
+    public var methods: [String: LuaFunction] = [:]
+    /// Field names, for dispatch ids (1-based, in this order), help and completion.
+    public var fields: [String] = []
+    /// `(self, key, fieldId)` → value. fieldId is 0 when `key` is not in `fields`.
+    public var get: LuaFunction
+    /// `(self, key, value, fieldId)`; nil makes every field read-only.
+    public var set: LuaFunction?
+    public var tostring: LuaFunction?
+    public var len: LuaFunction?
+    public var pairs: LuaFunction?
+    public var call: LuaFunction?
+    /// One line shown by help().
+    public var summary: String
+
+    public init(name: String, summary: String, get: LuaFunction) {
+        self.name = name
+        self.summary = summary
+        self.get = get
+    }
+
+    static func registryKey(_ name: String) -> String { "fontshell.class." + name }
+
+    /// Reads the object out of userdata at `index` (its class already checked).
+    static func unwrap<T: AnyObject>(_ L: OpaquePointer, _ index: Int32, _ className: String) throws -> T {
+        guard let slot = lua_touserdata(L, index)?.assumingMemoryBound(to: UnsafeMutableRawPointer?.self),
+              let pointer = slot.pointee else {
+            throw LuaBridgeError("attempt to use a closed \(className)")
+        }
+        guard let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T else {
+            throw LuaBridgeError("\(className) holds an unexpected object")
+        }
+        return object
+    }
+
+    /// __gc and __close: release the Swift object once and null the slot.
+    static let release: LuaFunction = { state in
+        guard let L = state, lua_type(L, 1) == LUA_TUSERDATA,
+              let slot = lua_touserdata(L, 1)?.assumingMemoryBound(to: UnsafeMutableRawPointer?.self) else { return 0 }
+        if let pointer = slot.pointee {
+            slot.pointee = nil
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        }
+        return 0
+    }
+
+    /// __eq: the same Swift object (or objects that say they are equal).
+    static let equal: LuaFunction = { state in
+        guard let L = state else { return 0 }
+        var same = false
+        if lua_type(L, 1) == LUA_TUSERDATA, lua_type(L, 2) == LUA_TUSERDATA,
+           let a = lua_touserdata(L, 1)?.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee,
+           let b = lua_touserdata(L, 2)?.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee {
+            let x = Unmanaged<AnyObject>.fromOpaque(a).takeUnretainedValue()
+            let y = Unmanaged<AnyObject>.fromOpaque(b).takeUnretainedValue()
+            if let e = x as? LuaEquatable { same = e.isSame(as: y) } else { same = x === y }
+        }
+        lua_pushboolean(L, same ? 1 : 0)
+        return 1
+    }
+}
+
+/// Objects that wrap another (a Glyph is a face and an id) can say when two wrappers are the same.
+public protocol LuaEquatable: AnyObject {
+    func isSame(as other: AnyObject) -> Bool
+}
+
+/// Errors of the bridge itself, with their message for Lua.
+public struct LuaBridgeError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ message: String) { description = message }
+}
+
+extension LuaState {
+    /// Creates the metatable of a class and keeps it in the registry.
+    public func register(_ cls: LuaClass) {
+        let s = stack
+        lua_createtable(L, 0, 16)
+        let meta = lua_gettop(L)
+        s.push(cls.name); s.setField("__name", in: meta)
+        s.push(false); s.setField("__metatable", in: meta)
+        s.push(cls.summary); s.setField("__summary", in: meta)
+
+        // Methods table: each method gets the metatable as upvalue 1 for a cheap self check.
+        lua_createtable(L, 0, Int32(cls.methods.count))
+        let methods = lua_gettop(L)
+        for (name, fn) in cls.methods.sorted(by: { $0.key < $1.key }) {
+            s.pushValue(at: meta)
+            fs_pushfunction(L, fn, 1)
+            s.setField(name, in: methods)
+        }
+        lua_createtable(L, 0, Int32(cls.fields.count))
+        let fields = lua_gettop(L)
+        for (i, name) in cls.fields.enumerated() { s.push(i + 1); s.setField(name, in: fields) }
+
+        // Member names for help() and completion: methods end in "()".
+        lua_createtable(L, Int32(cls.methods.count + cls.fields.count), 0)
+        for (i, name) in (cls.fields.sorted() + cls.methods.keys.sorted().map { $0 + "()" }).enumerated() {
+            s.push(name); s.setIndex(i + 1, in: -2)
+        }
+        s.setField("__members", in: meta)
+
+        s.pushValue(at: methods); s.pushValue(at: fields); s.pushValue(at: meta)
+        fs_pushindexer(L, cls.get)
+        s.setField("__index", in: meta)
+        if let set = cls.set {
+            s.pushValue(at: methods); s.pushValue(at: fields); s.pushValue(at: meta)
+            fs_pushnewindexer(L, set)
+            s.setField("__newindex", in: meta)
+        } else {
+            s.pushValue(at: methods); s.pushValue(at: fields); s.pushValue(at: meta)
+            fs_pushnewindexer(L, LuaClass.readOnly)
+            s.setField("__newindex", in: meta)
+        }
+        fs_pop(L, 2) // fields, methods
+        for (key, fn) in [("__tostring", cls.tostring), ("__len", cls.len), ("__pairs", cls.pairs), ("__call", cls.call)] {
+            guard let fn else { continue }
+            s.pushValue(at: meta)
+            fs_pushfunction(L, fn, 1)
+            s.setField(key, in: meta)
+        }
+        fs_pushfunction(L, LuaClass.release, 0); s.setField("__gc", in: meta)
+        fs_pushfunction(L, LuaClass.release, 0); s.setField("__close", in: meta)
+        fs_pushfunction(L, LuaClass.equal, 0); s.setField("__eq", in: meta)
+        s.setField(LuaClass.registryKey(cls.name), in: fs_registryindex())
+    }
+}
+
+extension LuaClass {
+    static let readOnly: LuaFunction = { state in
+        LuaCall.run(state, "__newindex") { call in
+            let key = call.stack.describe(at: 2)
+            throw LuaBridgeError("cannot set '\(key)': \(call.stack.typeName(at: 1)) fields are read-only")
+        }
+    }
+}
+
+extension LuaStack {
+    /// Pushes a new userdata of class `className` holding one retained reference to `object`.
+    public func push(object: AnyObject, className: String) {
+        guard let raw = fs_newuserdata(L, MemoryLayout<UnsafeMutableRawPointer?>.size) else { return }
+        raw.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).initialize(to: Unmanaged.passRetained(object).toOpaque())
+        getField(LuaClass.registryKey(className), in: fs_registryindex())
+        lua_setmetatable(L, -2)
+    }
+
+    /// Member names (fields, then "method()") of the userdata at `index`, if it is one of ours.
+    public func members(at index: Int32) -> [String] {
+        guard lua_type(L, index) == LUA_TUSERDATA, lua_getmetatable(L, index) != 0 else { return [] }
+        defer { pop() }
+        guard getField("__members", in: -1) == LUA_TTABLE else { pop(); return [] }
+        defer { pop() }
+        var names: [String] = []
+        let n = lua_rawlen(L, -1)
+        for i in 1...max(Int(n), 1) where n > 0 {
+            lua_rawgeti(L, -1, lua_Integer(i))
+            if let s = string(at: -1) { names.append(s) }
+            pop()
+        }
+        return names
+    }
+
+    /// The class summary and name of the userdata at `index`, if it is one of ours.
+    public func classInfo(at index: Int32) -> (name: String, summary: String)? {
+        guard lua_type(L, index) == LUA_TUSERDATA, lua_getmetatable(L, index) != 0 else { return nil }
+        defer { pop() }
+        getField("__name", in: -1); let name = string(at: -1); pop()
+        getField("__summary", in: -1); let summary = string(at: -1); pop()
+        guard let name, let summary else { return nil }
+        return (name, summary)
+    }
+}

@@ -1,0 +1,71 @@
+// The C side of the Lua bridge. Everything that can raise a Lua error (longjmp) happens here,
+// in C frames: Swift functions return a status and this shim raises after they have returned.
+#ifndef LUASHIM_H
+#define LUASHIM_H
+#include <lua.h>
+#include <lauxlib.h>
+#include <lualib.h>
+
+/// Status a Swift function returns instead of raising: >= 0 is the number of results.
+#define FS_RAISE_MESSAGE (-1)  /* a message string is on top: raise it with "chunk:line:" position */
+#define FS_RAISE_VALUE   (-2)  /* a value is on top: raise it as it is (an error object passing through) */
+
+/// A Lua-callable function written in Swift. Called only through the trampoline.
+typedef int (*fs_function)(lua_State *L);
+
+/// A new state with an allocator that aborts on failure (so no memory error can raise from
+/// Swift frames), the standard libraries opened.
+lua_State *fs_newstate(void);
+
+/// Pushes a C closure that calls `fn` through the trampoline; pops `nup` values which become the
+/// function's upvalues 1...nup (read them with fs_upvalueindex).
+void fs_pushfunction(lua_State *L, fs_function fn, int nup);
+static inline int fs_upvalueindex(int i) { return lua_upvalueindex(i + 1); }
+
+/// Message handler that appends a traceback (non-string errors are described as lua.c does).
+int fs_traceback(lua_State *L);
+
+/// lua_pcall with fs_traceback as message handler. The function and its arguments are on top.
+int fs_pcall(lua_State *L, int nargs, int nresults);
+
+/// luaL_tolstring run protected (a __tostring may raise). Pushes the string or an error message;
+/// returns LUA_OK or an error status.
+int fs_tostring(lua_State *L, int idx);
+
+/// Index dispatcher for userdata classes. Expects (methods table, field-id table, metatable) on
+/// the stack and pops them. At call time: checks self's metatable, then methods, then a field
+/// id, passed as third argument to the getter (0 when the key is not a field).
+void fs_pushindexer(lua_State *L, fs_function getter);
+/// Same for __newindex: the setter gets (self, key, value, fieldId).
+void fs_pushnewindexer(lua_State *L, fs_function setter);
+
+/// Pushes lua.c's message for a bad argument of the running function: "bad argument #2 to
+/// 'copyFrom' (Glyph expected, got number)", counting `self` out for method calls.
+void fs_push_argerror(lua_State *L, int arg, const char *extramsg, const char *fallback_name);
+
+/// Ctrl-C: a SIGINT handler that makes the running Lua code raise "interrupted!" at its next
+/// instruction (lua.c's technique). Install once; it targets the state given last.
+void fs_install_interrupt_handler(lua_State *L);
+/// 1 if SIGINT arrived since the last call (used while no Lua code runs, at the prompt).
+int fs_take_interrupt(void);
+/// Marks whether Lua code is running (SIGINT then interrupts it) or not (SIGINT is only noted).
+void fs_set_running(int running);
+
+// Macro wrappers Swift cannot import.
+static inline void fs_pop(lua_State *L, int n) { lua_pop(L, n); }
+static inline void fs_insert(lua_State *L, int idx) { lua_insert(L, idx); }
+static inline void fs_remove(lua_State *L, int idx) { lua_remove(L, idx); }
+static inline void fs_replace(lua_State *L, int idx) { lua_replace(L, idx); }
+static inline void fs_newtable(lua_State *L) { lua_newtable(L); }
+static inline void *fs_newuserdata(lua_State *L, size_t size) { return lua_newuserdatauv(L, size, 1); }
+static inline int fs_registryindex(void) { return LUA_REGISTRYINDEX; }
+static inline int fs_isnoneornil(lua_State *L, int idx) { return lua_type(L, idx) <= 0; }
+static inline const char *fs_typename(lua_State *L, int idx) { return lua_typename(L, lua_type(L, idx)); }
+static inline void fs_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
+static inline int fs_loadbuffer(lua_State *L, const char *buf, size_t size, const char *name) {
+    return luaL_loadbufferx(L, buf, size, name, NULL);
+}
+static inline lua_Integer fs_tointeger(lua_State *L, int idx, int *isnum) { return lua_tointegerx(L, idx, isnum); }
+static inline lua_Number fs_tonumber(lua_State *L, int idx, int *isnum) { return lua_tonumberx(L, idx, isnum); }
+
+#endif

@@ -1,0 +1,125 @@
+import CLua
+import LuaShim
+import Synchronization
+import Testing
+@testable import LuaBridge
+
+/// Counts live instances, to prove userdata release their Swift objects.
+final class Counted {
+    static let live = Atomic<Int>(0)
+    let value: Int
+    init(_ value: Int) { self.value = value; Counted.live.add(1, ordering: .relaxed) }
+    deinit { Counted.live.subtract(1, ordering: .relaxed) }
+}
+
+/// A tiny class and functions exercising every path of the bridge.
+enum Fixture {
+    static let get: LuaFunction = { L in
+        LuaCall.run(L, "__index") { call in
+            let object = try call.trustedSelf("Counted", as: Counted.self)
+            switch try call.integer(3) {
+            case 1: call.stack.push(object.value); return 1
+            default: throw LuaBridgeError("Counted has no field '\(call.stack.describe(at: 2))'")
+            }
+        }
+    }
+    static let add: LuaFunction = { L in
+        LuaCall.run(L, "add") { call in
+            let object = try call.methodSelf("Counted", as: Counted.self)
+            let other = try call.object(2, "Counted", as: Counted.self)
+            call.stack.push(object.value + other.value)
+            return 1
+        }
+    }
+    static let make: LuaFunction = { L in
+        LuaCall.run(L, "make") { call in
+            call.stack.push(object: Counted(try call.integer(1)), className: "Counted")
+            return 1
+        }
+    }
+    static let fail: LuaFunction = { L in
+        LuaCall.run(L, "fail") { _ in throw LuaBridgeError("swift says no") }
+    }
+    static let tostring: LuaFunction = { L in
+        LuaCall.run(L, "__tostring") { call in
+            call.stack.push("<Counted \(try call.methodSelf("Counted", as: Counted.self).value)>")
+            return 1
+        }
+    }
+
+    static func state() -> LuaState {
+        let lua = LuaState()
+        var cls = LuaClass(name: "Counted", summary: "a counted test object", get: get)
+        cls.fields = ["value"]
+        cls.methods = ["add": add]
+        cls.tostring = tostring
+        lua.register(cls)
+        lua.register("make", make)
+        lua.register("fail", fail)
+        return lua
+    }
+}
+
+@Suite(.serialized) struct LuaBridgeTests {
+    func expectError(_ lua: LuaState, _ code: String, _ expected: String, traceback: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) {
+        let before = lua.top
+        do {
+            try lua.run(code, name: "=test")
+            Issue.record("no error for \(code)", sourceLocation: sourceLocation)
+        } catch let e as LuaError {
+            #expect(e.message.contains(expected), "\(e.message)", sourceLocation: sourceLocation)
+            #expect(e.traceback.hasPrefix("stack traceback:") == traceback, sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("\(error)", sourceLocation: sourceLocation)
+        }
+        #expect(lua.top == before, "stack not balanced", sourceLocation: sourceLocation)
+    }
+
+    @Test func valuesMethodsAndFields() throws {
+        let lua = Fixture.state()
+        let n = try lua.run("local a, b = make(2), make(40); return a:add(b), a.value, tostring(b), a == a, a == b")
+        #expect(n == 5)
+        #expect(lua.stack.describe(at: -5) == "42")
+        #expect(lua.stack.describe(at: -4) == "2")
+        #expect(lua.stack.string(at: -3) == "<Counted 40>")
+        #expect(lua.stack.describe(at: -2) == "true" && lua.stack.describe(at: -1) == "false")
+        lua.stack.pop(5)
+        #expect(lua.top == 0)
+    }
+
+    @Test func everyErrorPathRaisesInLuaWithPositionAndKeepsTheStack() {
+        let lua = Fixture.state()
+        expectError(lua, "fail()", "test:1: swift says no")                                   // Swift throw
+        expectError(lua, "make('x')", "bad argument #1 to 'make' (number expected, got string)")
+        expectError(lua, "make(1.5)", "bad argument #1 to 'make' (number has no integer representation)")
+        expectError(lua, "make(1):add(3)", "bad argument #1 to 'add' (Counted expected, got number)")
+        expectError(lua, "local m = make(1); m.add(4, 5)", "calling 'add' on bad self")
+        expectError(lua, "local m = make(1); return m.nope", "Counted has no field 'nope'")
+        expectError(lua, "local m = make(1); m.value = 3", "fields are read-only")
+        expectError(lua, "error({})", "(error object is a table value)")                   // error({})
+        expectError(lua, "local m <close> = make(1); local x = m; do local y <close> = x end; return x.value", "attempt to use a closed Counted")
+        expectError(lua, "return (", "unexpected symbol", traceback: false)                  // syntax error
+        expectError(lua, "local t = setmetatable({}, {__index = function() fail() end}); return t.x", "swift says no")
+    }
+
+    @Test func userdataReleaseTheirSwiftObjects() throws {
+        let before = Counted.live.load(ordering: .relaxed)
+        do {
+            let lua = Fixture.state()
+            try lua.run("keep = make(1); for i = 1, 1000 do local c = make(i) end; collectgarbage(); collectgarbage()")
+            #expect(Counted.live.load(ordering: .relaxed) - before == 1)   // only `keep` is alive
+            try lua.run("for i = 1, 100 do local ok = pcall(make, 'bad') end; collectgarbage()")
+            #expect(Counted.live.load(ordering: .relaxed) - before == 1)
+        }
+        // lua_close runs every __gc.
+        #expect(Counted.live.load(ordering: .relaxed) == before)
+    }
+
+    @Test func membersAndClassInfoForHelpAndCompletion() throws {
+        let lua = Fixture.state()
+        try lua.run("return make(1)")
+        #expect(lua.stack.members(at: -1) == ["value", "add()"])
+        #expect(lua.stack.classInfo(at: -1)?.name == "Counted")
+        lua.stack.pop()
+    }
+}
