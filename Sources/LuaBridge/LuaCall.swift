@@ -41,7 +41,8 @@ public struct LuaCall {
 
     public var count: Int32 { lua_gettop(L) }
 
-    func expected(_ i: Int32, _ what: String) -> LuaArgumentError {
+    /// "X expected, got Y" for argument i.
+    public func expected(_ i: Int32, _ what: String) -> LuaArgumentError {
         let got = lua_type(L, i) == LUA_TNONE ? "no value" : stack.typeName(at: i)
         return LuaArgumentError(i, "\(what) expected, got \(got)")
     }

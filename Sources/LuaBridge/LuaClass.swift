@@ -4,7 +4,7 @@ import LuaShim
 /// A userdata class: the Swift object it wraps is held by one retained reference in the
 /// userdata, released by `__gc` or `__close` (whichever comes first; the slot is then nil and
 /// further use raises "attempt to use a closed <Name>").
-public struct LuaClass {
+public struct LuaClass: Sendable {
     public let name: String
     /// Methods by name (called as `obj:method(...)`; self is argument 1).
     public var methods: [String: LuaFunction] = [:]

@@ -8,9 +8,14 @@ let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 struct FontShell: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fontshell",
-        abstract: "Explore, edit and save TrueType/OpenType fonts and collections.",
-        subcommands: [Info.self, Edit.self, Save.self],
-        defaultSubcommand: Info.self
+        abstract: "Explore, script and edit TrueType/OpenType fonts and collections.",
+        discussion: """
+        fontshell [FONT ...]            Lua REPL with font, face and fonts bound (default font: DejaVu Sans)
+        fontshell -e 'CHUNK' [FONT ...] run a chunk with the fonts bound
+        fontshell run SCRIPT.lua [ARG ...]   run a script (arg as in lua.c)
+        """,
+        subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self],
+        defaultSubcommand: Repl.self
     )
 }
 

@@ -285,7 +285,7 @@ open class FieldTable: FontTable {
 }
 
 /// The name in `candidates` closest to `name` by edit distance, if it is plausibly a typo.
-func closestName(to name: String, in candidates: [String]) -> String? {
+public func closestName(to name: String, in candidates: [String]) -> String? {
     func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         var previous = Array(0...b.count)

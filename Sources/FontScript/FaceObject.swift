@@ -1,0 +1,135 @@
+import FontModel
+import LuaBridge
+
+/// Lua class `Face`: one font of a file, with its tables, names, cmap and glyphs.
+enum FaceObject {
+    static let className = "Face"
+    /// Typed tables reachable as fields (`face.hhea`, `face["OS/2"]`); other tags are raw.
+    static let fieldTables: [String] = ["head", "hhea", "vhea", "maxp", "OS/2", "post"]
+
+    static var luaClass: LuaClass {
+        var c = LuaClass(name: className, summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)
+        c.fields = ["index", "postscriptName", "familyName", "fullName", "format", "tags", "glyphCount", "unitsPerEm",
+                    "font", "name", "cmap", "glyphs"] + fieldTables
+        c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
+                     "glyphFor": glyphFor, "sharing": sharing]
+        c.tostring = tostring
+        return c
+    }
+
+    static func push(_ stack: LuaStack, _ ref: FaceRef) { stack.push(object: ref, className: className) }
+
+    static let get: LuaFunction = { L in
+        LuaCall.run(L, "Face") { call in
+            let ref = try call.trustedSelf(className, as: FaceRef.self)
+            let face = try ref.get()
+            let s = call.stack
+            switch try call.integer(3) {
+            case 1: s.push(face.index)
+            case 2: try pushOptional(s, face.postScriptName)
+            case 3: try pushOptional(s, face.familyName)
+            case 4: try pushOptional(s, face.fullName)
+            case 5: s.push(face.format.rawValue)
+            case 6: s.push(strings: face.tags.map(\.description))
+            case 7: s.push(try face.glyphCount)
+            case 8: s.push(try face.head.unitsPerEm)
+            case 9: FontObject.push(s, ref.handle)
+            case 10: s.push(object: FacePart(ref, "name"), className: NameObject.className)
+            case 11:
+                guard try face.cmap != nil else { s.pushNil(); break }
+                s.push(object: FacePart(ref, "cmap"), className: CmapObject.className)
+            case 12: s.push(object: FacePart(ref, "glyf"), className: GlyphsObject.className)
+            case let id where id >= 13:
+                try pushTable(s, ref, face, Tag(stringLiteral: fieldTables[id - 13]))
+            default:
+                let key = s.describe(at: 2)
+                throw unknownField(className, key, luaClass.fields + luaClass.methods.keys)
+            }
+            return 1
+        }
+    }
+
+    static func pushOptional(_ s: LuaStack, _ value: String?) { if let value { s.push(value) } else { s.pushNil() } }
+
+    static func pushTable(_ s: LuaStack, _ ref: FaceRef, _ face: Face, _ tag: Tag) throws {
+        guard try face.fieldTable(tag) != nil else { s.pushNil(); return }
+        s.push(object: FacePart(ref, tag), className: TableObject.className)
+    }
+
+    static func tag(_ call: LuaCall, _ i: Int32) throws -> Tag {
+        let text = try call.string(i)
+        guard let tag = Tag(string: text) else { throw LuaArgumentError(i, "'\(text)' is not a table tag (1 to 4 ASCII characters)") }
+        return tag
+    }
+
+    /// face:rawTable(tag) → the table's bytes as they would be saved now, or nil.
+    static let rawTable: LuaFunction = { L in
+        LuaCall.run(L, "rawTable") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            if let bytes = try face.rawTable(try tag(call, 2)) { call.stack.push(bytes: bytes) } else { call.stack.pushNil() }
+            return 1
+        }
+    }
+
+    /// face:setRawTable(tag, bytes): replaces (or adds) a table with these bytes, for this face only.
+    static let setRawTable: LuaFunction = { L in
+        LuaCall.run(L, "setRawTable") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            face.setRawTable(try tag(call, 2), try call.bytes(3))
+            return 0
+        }
+    }
+
+    static let removeTable: LuaFunction = { L in
+        LuaCall.run(L, "removeTable") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            face.removeTable(try tag(call, 2))
+            return 0
+        }
+    }
+
+    /// face:rename{family = "New Family"} or face:rename("New Family") → the new PostScript name.
+    static let rename: LuaFunction = { L in
+        LuaCall.run(L, "rename") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            let family: String
+            if let s = call.stack.string(at: 2) { family = s } else {
+                _ = try call.table(2)
+                guard let f = try call.stringOption(2, "family") else { throw LuaArgumentError(2, "rename needs {family = \"New Family\"}") }
+                family = f
+            }
+            call.stack.push(try face.rename(family: family))
+            return 1
+        }
+    }
+
+    /// face:glyphFor(char) → the Glyph the best Unicode cmap maps it to, or nil.
+    static let glyphFor: LuaFunction = { L in
+        LuaCall.run(L, "glyphFor") { call in
+            let ref = try call.methodSelf(className, as: FaceRef.self)
+            let char = try call.character(2)
+            guard let id = try ref.get().cmap?.glyph(for: char) else { call.stack.pushNil(); return 1 }
+            GlyphObject.push(call.stack, GlyphRef(ref, id))
+            return 1
+        }
+    }
+
+    /// face:sharing(tag) → 0-based indices of the faces that share this face's table.
+    static let sharing: LuaFunction = { L in
+        LuaCall.run(L, "sharing") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            call.stack.push(integers: face.facesSharing(try tag(call, 2)))
+            return 1
+        }
+    }
+
+    static let tostring: LuaFunction = { L in
+        LuaCall.run(L, "__tostring") { call in
+            let ref = try call.methodSelf(className, as: FaceRef.self)
+            guard ref.handle.font != nil else { call.stack.push("<Face \(ref.index): font closed>"); return 1 }
+            let face = try ref.get()
+            call.stack.push("<Face \(try face.postScriptName ?? "face \(face.index)"): \(face.tags.count) tables, \(try face.glyphCount) glyphs>")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import FontModel
+import LuaBridge
+
+/// Lua class `Font`: a file of one or more faces. `fontshell.open(path)` makes one.
+enum FontObject {
+    static let className = "Font"
+
+    static var luaClass: LuaClass {
+        var c = LuaClass(name: className, summary: "a font file: font.faces[1..n], font:face(i or name), font:save(path), font:close()", get: get)
+        c.fields = ["path", "format", "faces", "isCollection"]
+        c.methods = ["face": face, "save": save, "close": close]
+        c.tostring = tostring
+        c.len = length
+        return c
+    }
+
+    static func push(_ stack: LuaStack, _ handle: FontHandle) { stack.push(object: handle, className: className) }
+
+    static let get: LuaFunction = { L in
+        LuaCall.run(L, "Font") { call in
+            let handle = try call.trustedSelf(className, as: FontHandle.self)
+            let font = try handle.get()
+            switch try call.integer(3) {
+            case 1: call.stack.push(handle.path)
+            case 2: call.stack.push(font.format.rawValue)
+            case 3:
+                call.stack.pushTable(arrayCount: Int32(font.faces.count))
+                for i in font.faces.indices {
+                    FaceObject.push(call.stack, FaceRef(handle, i))
+                    call.stack.setIndex(i + 1, in: -2)
+                }
+            case 4: call.stack.push(font.isCollection)
+            default: throw unknownField(className, call.stack.describe(at: 2), luaClass.fields + luaClass.methods.keys)
+            }
+            return 1
+        }
+    }
+
+    /// font:face(i) with the 0-based index of the face in the file (as `face.index`), or
+    /// font:face(name) with a PostScript or full name.
+    static let face: LuaFunction = { L in
+        LuaCall.run(L, "face") { call in
+            let handle = try call.methodSelf(className, as: FontHandle.self)
+            let font = try handle.get()
+            if let name = call.stack.string(at: 2) {
+                guard let f = font.face(named: name) else {
+                    let names = font.faces.compactMap { try? $0.postScriptName }
+                    throw LuaBridgeError("no face named '\(name)' (faces: \(names.joined(separator: ", ")))")
+                }
+                FaceObject.push(call.stack, FaceRef(handle, f.index))
+            } else {
+                let i = try call.integer(2)
+                guard font.faces.indices.contains(i) else {
+                    throw LuaArgumentError(2, "no face \(i): faces are numbered 0 to \(font.faces.count - 1)")
+                }
+                FaceObject.push(call.stack, FaceRef(handle, i))
+            }
+            return 1
+        }
+    }
+
+    /// font:save(path [, {overwrite = true}]) → report table.
+    static let save: LuaFunction = { L in
+        LuaCall.run(L, "save") { call in
+            let handle = try call.methodSelf(className, as: FontHandle.self)
+            let path = try call.string(2)
+            _ = try call.table(3, optional: true)
+            let overwrite = try call.boolOption(3, "overwrite", default: false)
+            let report = try handle.get().save(to: path, options: SaveOptions(overwriteInput: overwrite))
+            pushReport(call.stack, report)
+            return 1
+        }
+    }
+
+    static func pushReport(_ stack: LuaStack, _ report: SaveReport) {
+        stack.pushTable(fieldCount: 6)
+        stack.push(report.path ?? ""); stack.setField("path", in: -2)
+        stack.push(report.bytesWritten); stack.setField("bytesWritten", in: -2)
+        stack.push(strings: report.reencodedTables); stack.setField("reencoded", in: -2)
+        stack.push(strings: report.recalculated); stack.setField("recalculated", in: -2)
+        stack.push(report.tableRecords); stack.setField("tableRecords", in: -2)
+        stack.push(report.distinctTables); stack.setField("distinctTables", in: -2)
+    }
+
+    /// font:close(): lets the file go; every face, table and glyph from it then refuses use.
+    static let close: LuaFunction = { L in
+        LuaCall.run(L, "close") { call in
+            try call.methodSelf(className, as: FontHandle.self).font = nil
+            return 0
+        }
+    }
+
+    static let tostring: LuaFunction = { L in
+        LuaCall.run(L, "__tostring") { call in
+            let handle = try call.methodSelf(className, as: FontHandle.self)
+            let name = handle.path.split(separator: "/").last.map(String.init) ?? handle.path
+            if let font = handle.font {
+                call.stack.push("<Font \(name): \(font.isCollection ? "collection of \(font.faces.count) faces" : font.format.rawValue)>")
+            } else {
+                call.stack.push("<Font \(name): closed>")
+            }
+            return 1
+        }
+    }
+
+    static let length: LuaFunction = { L in
+        LuaCall.run(L, "__len") { call in
+            call.stack.push(try call.methodSelf(className, as: FontHandle.self).get().faces.count)
+            return 1
+        }
+    }
+}

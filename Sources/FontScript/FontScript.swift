@@ -1,0 +1,115 @@
+import CLua
+import FontModel
+import LuaBridge
+import LuaShim
+
+/// The Lua API: module `fontshell`, the classes Font, Face, Table, Name, Cmap, Glyphs, Glyph, and
+/// `help`. docs/lua-api.md is the reference; a test checks that every name here is in it.
+public enum FontScript {
+    /// Every class, for registration, help and the reference check.
+    static let classes: [LuaClass] = [FontObject.luaClass, FaceObject.luaClass, TableObject.luaClass, NameObject.luaClass,
+                                      CmapObject.luaClass, GlyphsObject.luaClass, GlyphObject.luaClass]
+    /// Functions of the `fontshell` module.
+    static let moduleFunctions: [(String, LuaFunction)] = [("open", open), ("members", members)]
+
+    /// Public names for the documentation check: "Face.familyName", "Glyph:copyFrom", "fontshell.open", ...
+    public static var boundNames: [String] {
+        var names = moduleFunctions.map { "fontshell.\($0.0)" } + ["help", "fontshell.pretty", "fontshell.complete", "fontshell.version"]
+        for c in classes {
+            names += c.fields.map { "\(c.name).\($0)" }
+            names += c.methods.keys.map { "\(c.name):\($0)" }
+        }
+        return names.sorted()
+    }
+
+    /// Registers the classes, the `fontshell` module and `help` in a state.
+    public static func install(in lua: LuaState) throws {
+        for c in classes { lua.register(c) }
+        let s = lua.stack
+        s.pushTable(fieldCount: 4)
+        for (name, fn) in moduleFunctions {
+            fs_pushfunction(lua.L, fn, 0)
+            s.setField(name, in: -2)
+        }
+        s.push("0.1"); s.setField("version", in: -2)
+        s.setGlobal("fontshell")
+        lua.register("help", help)
+        try Prelude.install(in: lua)
+    }
+
+    /// fontshell.members(object) → names of its fields, and methods as "name()"; for tables of
+    /// fields (hhea, OS/2 ...) the fields of that table's version.
+    static let members: LuaFunction = { L in
+        LuaCall.run(L, "members") { call in
+            var names = call.stack.members(at: 1)
+            if call.stack.classInfo(at: 1)?.name == TableObject.className {
+                let part = try call.object(1, TableObject.className, as: FacePart.self)
+                names = try TableObject.table(part).fieldNames + names
+            }
+            call.stack.push(strings: names)
+            return 1
+        }
+    }
+
+    /// Opens fonts and binds them as lua.c would bind arguments: `fonts` (all), `font` (the first)
+    /// and `face` (its first face).
+    public static func bind(fontPaths: [String], in lua: LuaState) throws {
+        let s = lua.stack
+        s.pushTable(arrayCount: Int32(fontPaths.count))
+        for (i, path) in fontPaths.enumerated() {
+            let handle = FontHandle(try Font(path: path), path: path)
+            FontObject.push(s, handle)
+            if i == 0 {
+                s.pushValue(at: -1); s.setGlobal("font")
+                FaceObject.push(s, FaceRef(handle, 0)); s.setGlobal("face")
+            }
+            s.setIndex(i + 1, in: -2)
+        }
+        s.setGlobal("fonts")
+    }
+
+    /// fontshell.open(path) → Font
+    static let open: LuaFunction = { L in
+        LuaCall.run(L, "open") { call in
+            let path = try call.string(1)
+            FontObject.push(call.stack, FontHandle(try Font(path: path), path: path))
+            return 1
+        }
+    }
+
+    static let overview = """
+        FontShell — explore and edit fonts in Lua. Glyph ids are 0-based, as in the spec.
+          fontshell.open(path)          → Font      (the REPL binds font, face and fonts)
+          font.faces[1..n], font:face(0-based index or PostScript name), font:save(path), font:close()
+          face.hhea.ascender, face["OS/2"].usWinAscent, face.head.unitsPerEm   (typed fields)
+          face.name[6], face.name[1] = "Family"                                (name records)
+          face.cmap["a"], face.glyphs.A, face.glyphs[36], face:glyphFor("a")
+          glyph.advance, glyph.bounds, glyph.contours, glyph:copyFrom(other, {metrics = true})
+          face:rename{family = "New Family"}, face:rawTable("GSUB"), face:setRawTable(tag, bytes)
+        help(object) lists what an object offers; docs/lua-api.md is the full reference.
+        """
+
+    /// help([x]): what x offers (its class, fields and methods), or an overview.
+    static let help: LuaFunction = { L in
+        LuaCall.run(L, "help") { call in
+            let s = call.stack
+            var text = overview
+            if let info = s.classInfo(at: 1) {
+                let members = s.members(at: 1)
+                let fields = members.filter { !$0.hasSuffix("()") }, methods = members.filter { $0.hasSuffix("()") }
+                text = "\(info.name): \(info.summary)"
+                if !fields.isEmpty { text += "\n  fields:  " + fields.joined(separator: ", ") }
+                if !methods.isEmpty { text += "\n  methods: " + methods.map { String($0.dropLast(2)) }.joined(separator: ", ") }
+                if info.name == TableObject.className { text += "\n  (fields of this table: t:fields() or pairs(t))" }
+            } else if let name = s.string(at: 1), let c = classes.first(where: { $0.name == name }) {
+                text = "\(c.name): \(c.summary)"
+                if !c.fields.isEmpty { text += "\n  fields:  " + c.fields.joined(separator: ", ") }
+                if !c.methods.isEmpty { text += "\n  methods: " + c.methods.keys.sorted().joined(separator: ", ") }
+            } else if !call.isNoneOrNil(1) && s.type(at: 1) != LUA_TTABLE {
+                text = "help: no help for a \(s.typeName(at: 1)) value; try help() or help(face)"
+            }
+            print(text)
+            return 0
+        }
+    }
+}

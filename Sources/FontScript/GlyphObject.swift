@@ -1,0 +1,187 @@
+import CLua
+import FontModel
+import LuaBridge
+import LuaShim
+
+/// Lua class `Glyph`: one glyph of a face (a face and a 0-based id). Outline, metrics and names;
+/// `advance`, `lsb`, `contours` and `instructions` are writable; `g:copyFrom(other, {metrics=true})`.
+enum GlyphObject {
+    static let className = "Glyph"
+
+    static var luaClass: LuaClass {
+        var c = LuaClass(name: className, summary: "a glyph: g.name, g.advance, g.bounds, g.contours, g:copyFrom(other, {metrics=true})", get: get)
+        c.fields = ["id", "name", "unicodes", "advance", "lsb", "bounds", "contours", "components", "instructions", "isComposite", "face"]
+        c.set = set
+        c.methods = ["copyFrom": copyFrom]
+        c.tostring = tostring
+        return c
+    }
+
+    static func push(_ stack: LuaStack, _ ref: GlyphRef) { stack.push(object: ref, className: className) }
+
+    static let get: LuaFunction = { L in
+        LuaCall.run(L, "Glyph") { call in
+            let ref = try call.trustedSelf(className, as: GlyphRef.self)
+            let face = try ref.face.get()
+            let s = call.stack
+            switch try call.integer(3) {
+            case 1: s.push(ref.id)
+            case 2: s.push(try face.glyphName(ref.id))
+            case 3: s.push(integers: try face.cmap?.characters(for: ref.id).map { Int($0) } ?? [])
+            case 4: s.push(try face.hmtx.advance(ref.id))
+            case 5: s.push(try face.hmtx.sideBearing(ref.id))
+            case 6: s.push(bounds: try face.glyphBounds(ref.id))
+            case 7: try pushContours(s, face, ref.id)
+            case 8: try pushComponents(s, face, ref.id)
+            case 9: s.push(bytes: try face.glyf?.glyph(ref.id).instructions ?? [])
+            case 10: s.push(try face.glyf?.glyph(ref.id).isComposite ?? false)
+            case 11: FaceObject.push(s, ref.face)
+            default: throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
+            }
+            return 1
+        }
+    }
+
+    static let set: LuaFunction = { L in
+        LuaCall.run(L, "Glyph") { call in
+            let ref = try call.trustedSelf(className, as: GlyphRef.self)
+            let face = try ref.face.get()
+            switch try call.integer(4) {
+            case 4: try face.hmtx.setAdvance(ref.id, try call.integer(3))
+            case 5: try face.hmtx.setSideBearing(ref.id, try call.integer(3))
+            case 7:
+                guard let glyf = try face.glyf else { throw LuaBridgeError("setting contours needs TrueType outlines (glyf); this face has CFF") }
+                var glyph = try glyf.glyph(ref.id)
+                glyph.components = []
+                glyph.contours = try readContours(call, 3)
+                try glyf.setGlyph(ref.id, glyph)
+            case 9:
+                guard let glyf = try face.glyf else { throw LuaBridgeError("instructions exist only in TrueType outlines (glyf)") }
+                var glyph = try glyf.glyph(ref.id)
+                glyph.instructions = try call.bytes(3)
+                try glyf.setGlyph(ref.id, glyph)
+            case 0: throw unknownField(className, call.stack.describe(at: 2), luaClass.fields)
+            default: throw LuaBridgeError("Glyph.\(call.stack.describe(at: 2)) is read-only (writable: advance, lsb, contours, instructions)")
+            }
+            return 0
+        }
+    }
+
+    /// Contours as lists of {x=, y=, on=}. CFF outlines are given the same way, cubic curves as
+    /// two off-curve control points before their on-curve end point.
+    static func pushContours(_ s: LuaStack, _ face: Face, _ id: Int) throws {
+        var contours: [[GlyphPoint]] = []
+        if let glyf = try face.glyf {
+            contours = try glyf.glyph(id).contours
+        } else if let cff = try face.cff {
+            func p(_ x: Double, _ y: Double, _ on: Bool) -> GlyphPoint { GlyphPoint(x: Int(x.rounded()), y: Int(y.rounded()), onCurve: on) }
+            for command in try cff.path(id) {
+                switch command {
+                case .moveTo(let x, let y): contours.append([p(x, y, true)])
+                case .lineTo(let x, let y): contours[contours.count - 1].append(p(x, y, true))
+                case .curveTo(let a, let b, let c, let d, let x, let y):
+                    contours[contours.count - 1] += [p(a, b, false), p(c, d, false), p(x, y, true)]
+                case .closePath: break
+                }
+            }
+        }
+        s.pushTable(arrayCount: Int32(contours.count))
+        for (i, contour) in contours.enumerated() {
+            s.pushTable(arrayCount: Int32(contour.count))
+            for (j, point) in contour.enumerated() {
+                s.pushTable(fieldCount: 3)
+                s.push(point.x); s.setField("x", in: -2)
+                s.push(point.y); s.setField("y", in: -2)
+                s.push(point.onCurve); s.setField("on", in: -2)
+                s.setIndex(j + 1, in: -2)
+            }
+            s.setIndex(i + 1, in: -2)
+        }
+    }
+
+    static func readContours(_ call: LuaCall, _ arg: Int32) throws -> [[GlyphPoint]] {
+        let L = call.L
+        guard lua_type(L, arg) == LUA_TTABLE else { throw LuaBridgeError("contours must be a list of contours, each a list of {x=, y=, on=}") }
+        var contours: [[GlyphPoint]] = []
+        for c in 1...max(1, Int(lua_rawlen(L, arg))) where lua_rawlen(L, arg) > 0 {
+            lua_rawgeti(L, arg, lua_Integer(c))
+            defer { fs_pop(L, 1) }
+            guard lua_type(L, -1) == LUA_TTABLE else { throw LuaBridgeError("contour \(c) must be a list of points") }
+            var points: [GlyphPoint] = []
+            let contourIndex = lua_gettop(L)
+            for k in 1...max(1, Int(lua_rawlen(L, contourIndex))) where lua_rawlen(L, contourIndex) > 0 {
+                lua_rawgeti(L, contourIndex, lua_Integer(k))
+                defer { fs_pop(L, 1) }
+                let point = lua_gettop(L)
+                func coordinate(_ key: String) throws -> Int {
+                    call.stack.getField(key, in: point)
+                    defer { fs_pop(L, 1) }
+                    var ok: Int32 = 0
+                    let v = fs_tointeger(L, -1, &ok)
+                    guard lua_type(L, -1) == LUA_TNUMBER, ok != 0, (-32768...32767).contains(Int(v)) else {
+                        throw LuaBridgeError("contour \(c) point \(k): \(key) must be an integer in -32768...32767")
+                    }
+                    return Int(v)
+                }
+                guard lua_type(L, point) == LUA_TTABLE else { throw LuaBridgeError("contour \(c) point \(k) must be a table {x=, y=, on=}") }
+                let x = try coordinate("x"), y = try coordinate("y")
+                call.stack.getField("on", in: point)
+                let on = lua_type(L, -1) == LUA_TNIL || lua_toboolean(L, -1) != 0
+                fs_pop(L, 1)
+                points.append(GlyphPoint(x: x, y: y, onCurve: on))
+            }
+            contours.append(points)
+        }
+        return contours
+    }
+
+    static func pushComponents(_ s: LuaStack, _ face: Face, _ id: Int) throws {
+        let components = try face.glyf?.glyph(id).components ?? []
+        s.pushTable(arrayCount: Int32(components.count))
+        for (i, c) in components.enumerated() {
+            s.pushTable(fieldCount: 6)
+            s.push(c.glyphID); s.setField("glyph", in: -2)
+            s.push(try face.glyphName(c.glyphID)); s.setField("name", in: -2)
+            if c.flags & GlyphComponent.argsAreXYValues != 0 {
+                s.push(c.arg1); s.setField("x", in: -2)
+                s.push(c.arg2); s.setField("y", in: -2)
+            } else {
+                s.push(c.arg1); s.setField("parentPoint", in: -2)
+                s.push(c.arg2); s.setField("childPoint", in: -2)
+            }
+            s.push(Int(c.flags)); s.setField("flags", in: -2)
+            s.pushTable(fieldCount: 4)
+            for (key, v) in [("xx", c.transform.xx), ("xy", c.transform.xy), ("yx", c.transform.yx), ("yy", c.transform.yy)] {
+                s.push(Double(v) / 16384); s.setField(key, in: -2)
+            }
+            s.setField("transform", in: -2)
+            s.setIndex(i + 1, in: -2)
+        }
+    }
+
+    /// g:copyFrom(other [, {metrics = true}]): this glyph takes other's outline (and by default its
+    /// advance and lsb). Both glyphs must be in the same face.
+    static let copyFrom: LuaFunction = { L in
+        LuaCall.run(L, "copyFrom") { call in
+            let target = try call.methodSelf(className, as: GlyphRef.self)
+            let source = try call.object(2, className, as: GlyphRef.self)
+            _ = try call.table(3, optional: true)
+            let metrics = try call.boolOption(3, "metrics", default: true)
+            guard source.face.isSame(as: target.face) else {
+                throw LuaArgumentError(2, "glyph from another face; copyFrom works within one face")
+            }
+            try target.face.get().copyOutline(from: source.id, to: target.id, metrics: metrics)
+            return 0
+        }
+    }
+
+    static let tostring: LuaFunction = { L in
+        LuaCall.run(L, "__tostring") { call in
+            let ref = try call.methodSelf(className, as: GlyphRef.self)
+            guard ref.face.handle.font != nil else { call.stack.push("<Glyph \(ref.id): font closed>"); return 1 }
+            let face = try ref.face.get()
+            call.stack.push("<Glyph \(ref.id) '\(try face.glyphName(ref.id))' advance \(try face.hmtx.advance(ref.id))>")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import CLua
+import FontModel
+import LuaBridge
+import LuaShim
+
+/// Lua class `Glyphs`: the glyphs of a face by name (`glyphs.A`) or 0-based id (`glyphs[36]`);
+/// `#glyphs` counts them and `for id, g in pairs(glyphs)` walks them in id order.
+enum GlyphsObject {
+    static let className = "Glyphs"
+
+    static var luaClass: LuaClass {
+        var c = LuaClass(name: className, summary: "glyphs by name or 0-based id: glyphs.A, glyphs[36], #glyphs, pairs(glyphs)", get: get)
+        c.len = length
+        c.pairs = pairs
+        c.tostring = tostring
+        return c
+    }
+
+    static let get: LuaFunction = { L in
+        LuaCall.run(L, "Glyphs") { call in
+            let ref = try call.trustedSelf(className, as: FacePart.self).face
+            let face = try ref.get()
+            if lua_type(call.L, 2) == LUA_TNUMBER {
+                let id = try call.integer(2)
+                guard id >= 0, id < (try face.glyphCount) else { call.stack.pushNil(); return 1 }
+                GlyphObject.push(call.stack, GlyphRef(ref, id))
+            } else {
+                let name = try call.string(2)
+                guard let id = try face.glyphID(named: name) else { call.stack.pushNil(); return 1 }
+                GlyphObject.push(call.stack, GlyphRef(ref, id))
+            }
+            return 1
+        }
+    }
+
+    static let length: LuaFunction = { L in
+        LuaCall.run(L, "__len") { call in
+            call.stack.push(try call.methodSelf(className, as: FacePart.self).face.get().glyphCount)
+            return 1
+        }
+    }
+
+    /// pairs(glyphs) → iterator over (id, Glyph) from 0 in id order.
+    static let pairs: LuaFunction = { L in
+        LuaCall.run(L, "__pairs") { call in
+            _ = try call.methodSelf(className, as: FacePart.self)
+            fs_pushfunction(call.L, next, 0)
+            call.stack.pushValue(at: 1)
+            call.stack.push(-1)
+            return 3
+        }
+    }
+
+    static let next: LuaFunction = { L in
+        LuaCall.run(L, "next") { call in
+            let ref = try call.object(1, className, as: FacePart.self).face
+            let id = try call.integer(2) + 1
+            guard id < (try ref.get().glyphCount) else { call.stack.pushNil(); return 1 }
+            call.stack.push(id)
+            GlyphObject.push(call.stack, GlyphRef(ref, id))
+            return 2
+        }
+    }
+
+    static let tostring: LuaFunction = { L in
+        LuaCall.run(L, "__tostring") { call in
+            call.stack.push("<glyphs: \(try call.methodSelf(className, as: FacePart.self).face.get().glyphCount)>")
+            return 1
+        }
+    }
+}

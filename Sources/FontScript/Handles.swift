@@ -1,0 +1,83 @@
+import FontModel
+import LuaBridge
+
+/// What Lua objects hold: a Font that `font:close()` can let go of, and references into it
+/// (face by index, glyph by id) that fail cleanly once it is closed.
+final class FontHandle: LuaEquatable {
+    var font: Font?
+    let path: String
+
+    init(_ font: Font, path: String) {
+        self.font = font
+        self.path = path
+    }
+
+    func get() throws -> Font {
+        guard let font else { throw LuaBridgeError("attempt to use a closed Font (\(path))") }
+        return font
+    }
+
+    func isSame(as other: AnyObject) -> Bool { self === other }
+}
+
+final class FaceRef: LuaEquatable {
+    let handle: FontHandle
+    let index: Int
+
+    init(_ handle: FontHandle, _ index: Int) {
+        self.handle = handle
+        self.index = index
+    }
+
+    func get() throws -> Face {
+        let font = try handle.get()
+        guard font.faces.indices.contains(index) else { throw LuaBridgeError("face \(index) no longer exists") }
+        return font.faces[index]
+    }
+
+    func isSame(as other: AnyObject) -> Bool {
+        guard let o = other as? FaceRef else { return false }
+        return o.handle === handle && o.index == index
+    }
+}
+
+/// A part of a face (a table, the name table, the cmap, the glyph set).
+final class FacePart: LuaEquatable {
+    let face: FaceRef
+    let tag: Tag
+
+    init(_ face: FaceRef, _ tag: Tag) {
+        self.face = face
+        self.tag = tag
+    }
+
+    func isSame(as other: AnyObject) -> Bool {
+        guard let o = other as? FacePart else { return false }
+        return o.face.isSame(as: face) && o.tag == tag
+    }
+}
+
+final class GlyphRef: LuaEquatable {
+    let face: FaceRef
+    let id: Int
+
+    init(_ face: FaceRef, _ id: Int) {
+        self.face = face
+        self.id = id
+    }
+
+    func isSame(as other: AnyObject) -> Bool {
+        guard let o = other as? GlyphRef else { return false }
+        return o.face.isSame(as: face) && o.id == id
+    }
+}
+
+/// Lua's view of FontModel errors: the message as the model words it.
+extension FontError: LuaMessageError {}
+
+/// "Face has no field 'postscriptname' (did you mean 'postscriptName'?)"
+func unknownField(_ className: String, _ key: String, _ known: [String]) -> LuaBridgeError {
+    var message = "\(className) has no field '\(key)'"
+    if let near = closestName(to: key, in: known) { message += " (did you mean '\(near)'?)" }
+    return LuaBridgeError(message)
+}

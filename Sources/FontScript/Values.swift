@@ -1,0 +1,94 @@
+import CLua
+import FontModel
+import LuaBridge
+
+/// Pushing model values and reading Lua values for the model, shared by the objects.
+extension LuaStack {
+    func push(_ value: FieldValue) {
+        switch value {
+        case .int(let i): push(Int(i))
+        case .double(let d): push(d)
+        case .string(let s): push(s)
+        }
+    }
+
+    func push(bounds: GlyphBounds?) {
+        guard let b = bounds else { pushNil(); return }
+        pushTable(fieldCount: 4)
+        for (key, v) in [("xMin", b.xMin), ("yMin", b.yMin), ("xMax", b.xMax), ("yMax", b.yMax)] {
+            push(v); setField(key, in: -2)
+        }
+    }
+
+    func push(strings: [String]) {
+        pushTable(arrayCount: Int32(strings.count))
+        for (i, s) in strings.enumerated() { push(s); setIndex(i + 1, in: -2) }
+    }
+
+    func push(integers: [Int]) {
+        pushTable(arrayCount: Int32(integers.count))
+        for (i, v) in integers.enumerated() { push(v); setIndex(i + 1, in: -2) }
+    }
+}
+
+extension LuaCall {
+    /// A Lua value as a field value: integers, floats and strings.
+    func fieldValue(_ i: Int32) throws -> FieldValue {
+        switch lua_type(L, i) {
+        case LUA_TNUMBER:
+            if lua_isinteger(L, i) != 0 { return .int(Int64(try integer(i))) }
+            return .double(try number(i))
+        case LUA_TSTRING: return .string(try string(i))
+        default: throw expected(i, "number or string")
+        }
+    }
+
+    /// A character given as a one-character string or a code point.
+    func character(_ i: Int32) throws -> UInt32 {
+        if lua_type(L, i) == LUA_TNUMBER {
+            let v = try integer(i)
+            guard (0...0x10FFFF).contains(v) else { throw LuaArgumentError(i, "code point \(v) out of range") }
+            return UInt32(v)
+        }
+        guard let s = stack.string(at: i) else { throw expected(i, "character (string or code point)") }
+        let scalars = Array(s.unicodeScalars)
+        guard scalars.count == 1, let c = scalars.first else {
+            throw LuaArgumentError(i, "expected one character, got \(scalars.count) in '\(s)'")
+        }
+        return c.value
+    }
+
+    /// Reads an optional integer option `key` from the options table at `i`.
+    func intOption(_ i: Int32, _ key: String) throws -> Int? {
+        guard lua_type(L, i) == LUA_TTABLE else { return nil }
+        return try field(i, key) { idx in
+            switch lua_type(L, idx) {
+            case LUA_TNIL: return nil
+            case LUA_TNUMBER where lua_isinteger(L, idx) != 0: return Int(lua_tointegerx(L, idx, nil))
+            default: throw LuaArgumentError(i, "option '\(key)' must be an integer, got \(stack.typeName(at: idx))")
+            }
+        }
+    }
+
+    func boolOption(_ i: Int32, _ key: String, default value: Bool) throws -> Bool {
+        guard lua_type(L, i) == LUA_TTABLE else { return value }
+        return try field(i, key) { idx in
+            switch lua_type(L, idx) {
+            case LUA_TNIL: return value
+            case LUA_TBOOLEAN: return lua_toboolean(L, idx) != 0
+            default: throw LuaArgumentError(i, "option '\(key)' must be a boolean, got \(stack.typeName(at: idx))")
+            }
+        }
+    }
+
+    func stringOption(_ i: Int32, _ key: String) throws -> String? {
+        guard lua_type(L, i) == LUA_TTABLE else { return nil }
+        return try field(i, key) { idx in
+            switch lua_type(L, idx) {
+            case LUA_TNIL: return nil
+            case LUA_TSTRING: return stack.string(at: idx)
+            default: throw LuaArgumentError(i, "option '\(key)' must be a string, got \(stack.typeName(at: idx))")
+            }
+        }
+    }
+}

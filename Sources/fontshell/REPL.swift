@@ -1,0 +1,179 @@
+@preconcurrency import CEditLine
+import CLua
+import FontScript
+import LuaBridge
+import LuaShim
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The interactive loop, as lua.c 5.4 does it and a little more: `return <line>` is tried first
+/// (so expressions print, `=expr` too), statements continue over lines while the syntax error
+/// ends in <eof>, results are pretty-printed, Ctrl-C interrupts running code (and clears the line
+/// at the prompt), Ctrl-D exits. With stdin not a terminal it reads lines without prompts.
+struct REPL {
+    let lua: LuaState
+    /// The state completion asks; the REPL is single-threaded.
+    nonisolated(unsafe) static var current: LuaState?
+
+    func run() {
+        let interactive = isatty(0) != 0
+        fs_install_interrupt_handler(lua.L)
+        if interactive { setUpLineEditor() }
+        let history = historyPath()
+        if interactive, let history { _ = read_history(history) }
+        if interactive {
+            print("FontShell \(version) — Lua 5.4. help() for the API, Ctrl-D to leave.")
+            lua.stack.getGlobal("face")
+            if lua.stack.type(at: -1) != LUA_TNIL { print("face = \(lua.stack.describe(at: -1))") }
+            lua.stack.pop()
+        }
+        var buffer = ""
+        while true {
+            let prompt = buffer.isEmpty ? "> " : ">> "
+            guard let line = interactive ? readEditedLine(prompt) : readLine() else {
+                if interactive && fs_take_interrupt() != 0 {
+                    // Ctrl-C at the prompt: drop the line (and any unfinished statement).
+                    print("")
+                    buffer = ""
+                    continue
+                }
+                break
+            }
+            buffer = buffer.isEmpty ? line : buffer + "\n" + line
+            switch evaluate(buffer) {
+            case .needsMore:
+                continue
+            case .done:
+                if interactive && !buffer.allSatisfy(\.isWhitespace) { add_history(buffer) }
+                buffer = ""
+            }
+        }
+        if interactive {
+            print("")
+            if let history { _ = write_history(history) }
+        }
+        fflush(nil)
+    }
+
+    enum Outcome { case done, needsMore }
+
+    /// Compiles `return <code>;` or `<code>`, runs it protected and prints results or the error.
+    func evaluate(_ code: String) -> Outcome {
+        let base = lua.top
+        let source = code.hasPrefix("=") ? "return " + code.dropFirst() : code
+        do {
+            do {
+                try lua.load("return " + source + ";", name: "=stdin")
+            } catch {
+                try lua.load(source, name: "=stdin")
+            }
+        } catch let e as LuaError {
+            if e.message.hasSuffix("<eof>") { return .needsMore }
+            printError(e.message)
+            return .done
+        } catch {
+            return .done
+        }
+        fs_set_running(1)
+        defer { fs_set_running(0); fflush(nil) }
+        do {
+            try lua.call()
+        } catch let e as LuaError {
+            printError(e.description)
+            return .done
+        } catch {
+            return .done
+        }
+        let count = lua.top - base
+        if count > 0 { print((1...count).map { pretty(at: base + $0) }.joined(separator: "\t")) }
+        lua.stack.pop(count)
+        return .done
+    }
+
+    /// fontshell.pretty(value), run protected.
+    func pretty(at index: Int32) -> String {
+        let s = lua.stack
+        s.getGlobal("fontshell")
+        s.getField("pretty", in: -1)
+        s.pushValue(at: index)
+        do {
+            try lua.call(arguments: 1, results: 1)
+            let text = s.string(at: -1) ?? s.describe(at: -1)
+            s.pop(2)
+            return text
+        } catch {
+            s.pop()
+            return s.describe(at: index)
+        }
+    }
+
+    var version: String {
+        lua.stack.getGlobal("fontshell")
+        defer { lua.stack.pop(2) }
+        lua.stack.getField("version", in: -1)
+        return lua.stack.string(at: -1) ?? "?"
+    }
+
+    func historyPath() -> String? {
+        if let custom = getenv("FONTSHELL_HISTORY") { return String(cString: custom) }
+        guard let home = getenv("HOME") else { return nil }
+        return String(cString: home) + "/.fontshell_history"
+    }
+
+    // MARK: line editing (libedit)
+
+    func setUpLineEditor() {
+        setlocale(LC_CTYPE, "")   // or libedit drops non-ASCII input
+        REPL.current = lua
+        rl_readline_name = UnsafePointer(strdup("fontshell"))
+        rl_attempted_completion_function = REPL.complete
+        using_history()
+    }
+
+    func readEditedLine(_ prompt: String) -> String? {
+        _ = fs_take_interrupt()
+        guard let raw = readline(prompt) else { return nil }
+        defer { free(raw) }
+        return String(cString: raw)
+    }
+
+    /// Tab completion: asks fontshell.complete(word) and hands libedit the candidates.
+    static let complete: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { text, _, _ in
+        rl_attempted_completion_over = 1
+        guard let text, let lua = REPL.current else { return nil }
+        let word = String(cString: text)
+        let s = lua.stack
+        s.getGlobal("fontshell")
+        s.getField("complete", in: -1)
+        s.push(word)
+        var candidates: [String] = []
+        do {
+            try lua.call(arguments: 1, results: 1)
+            let n = Int(lua_rawlen(lua.L, -1))
+            for i in 0..<n {
+                lua_rawgeti(lua.L, -1, lua_Integer(i + 1))
+                if let c = s.string(at: -1) { candidates.append(c) }
+                s.pop()
+            }
+            s.pop(2)
+        } catch {
+            s.pop()
+        }
+        guard !candidates.isEmpty else { return nil }
+        rl_completion_append_character = 0   // no space: completions are often followed by . or :
+        // libedit wants [common prefix, candidates..., NULL], all malloc'd.
+        var common = candidates[0]
+        for c in candidates.dropFirst() {
+            while !c.hasPrefix(common) { common.removeLast() }
+        }
+        guard let memory = malloc(MemoryLayout<UnsafeMutablePointer<CChar>?>.stride * (candidates.count + 2)) else { return nil }
+        let list = memory.assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self)
+        list[0] = strdup(common)
+        for (i, c) in candidates.enumerated() { list[i + 1] = strdup(c) }
+        list[candidates.count + 1] = nil
+        return list
+    }
+}

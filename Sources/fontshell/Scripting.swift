@@ -1,0 +1,131 @@
+import ArgumentParser
+import CLua
+import FontModel
+import FontScript
+import LuaBridge
+import LuaShim
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `fontshell [FONT ...]`, `fontshell -e CHUNK [FONT ...]`: the REPL or chunks, fonts bound.
+struct Repl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl",
+        abstract: "The Lua REPL (the default command): fonts bound to font, face and fonts."
+    )
+
+    @Option(name: .customShort("e"), help: "Run this Lua chunk instead of the REPL (repeatable).") var chunks: [String] = []
+    @Flag(name: .customShort("i"), help: "Enter the REPL after running -e chunks.") var interactive = false
+    @Argument(help: "Fonts to open (default: DejaVu Sans). A first argument ending in .lua runs that script.")
+    var fonts: [String] = []
+
+    func run() throws {
+        if let script = fonts.first, script.hasSuffix(".lua") {
+            throw ExitCode(runScript(script, arguments: Array(fonts.dropFirst()), interpreterArguments: []))
+        }
+        let lua = LuaState()
+        let paths = fonts.isEmpty ? [defaultFontPath] : fonts
+        guard setUp(lua, fontPaths: paths) else { throw ExitCode(1) }
+        for (i, chunk) in chunks.enumerated() {
+            do {
+                try lua.run(chunk, name: "=(command line)")
+                lua.stack.pop(lua.top)
+            } catch let e as LuaError {
+                reportError(e)
+                throw ExitCode(1)
+            } catch {
+                printError("fontshell: -e chunk \(i + 1): \(error)")
+                throw ExitCode(1)
+            }
+        }
+        if chunks.isEmpty || interactive { REPL(lua: lua).run() }
+    }
+}
+
+/// `fontshell run SCRIPT.lua [ARGS ...]`
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run a Lua script: arg[0] is the script, arg[1...] and ... its arguments.")
+
+    @Argument(help: "The script.") var script: String
+    @Argument(parsing: .captureForPassthrough, help: "Arguments for the script.") var arguments: [String] = []
+
+    func run() throws {
+        throw ExitCode(runScript(script, arguments: arguments, interpreterArguments: ["run"]))
+    }
+}
+
+/// A Lua state with the fontshell API and these fonts bound; prints the problem and returns
+/// false when a font cannot be opened.
+func setUp(_ lua: LuaState, fontPaths: [String]) -> Bool {
+    do {
+        try FontScript.install(in: lua)
+        try FontScript.bind(fontPaths: fontPaths, in: lua)
+        return true
+    } catch {
+        printError("fontshell: \(error)")
+        return false
+    }
+}
+
+/// Runs a script file as lua.c does: `arg` table, `...` = arguments, exit status 1 on error
+/// (message then traceback on stderr); os.exit codes pass through.
+func runScript(_ path: String, arguments: [String], interpreterArguments: [String]) -> Int32 {
+    guard var source = readFile(path) else {
+        printError("fontshell: cannot open \(path) (\(String(cString: strerror(errno))))")
+        return 1
+    }
+    // A first line starting with '#' (a #! line) is skipped, keeping line numbers.
+    if source.first == UInt8(ascii: "#") {
+        let end = source.firstIndex(of: UInt8(ascii: "\n")) ?? source.endIndex
+        source.removeSubrange(source.startIndex..<end)
+    }
+    let lua = LuaState()
+    guard setUp(lua, fontPaths: []) else { return 1 }
+    let s = lua.stack
+    s.pushTable(arrayCount: Int32(arguments.count), fieldCount: Int32(interpreterArguments.count + 1))
+    s.push("fontshell"); s.setIndex(-interpreterArguments.count - 1, in: -2)
+    for (i, a) in interpreterArguments.enumerated() { s.push(a); s.setIndex(i - interpreterArguments.count, in: -2) }
+    s.push(path); s.setIndex(0, in: -2)
+    for (i, a) in arguments.enumerated() { s.push(a); s.setIndex(i + 1, in: -2) }
+    s.setGlobal("arg")
+    do {
+        try lua.load(bytes: source, name: "@" + path)
+        for a in arguments { s.push(a) }
+        try lua.call(arguments: Int32(arguments.count), results: 0)
+        return 0
+    } catch let e as LuaError {
+        reportError(e)
+        return 1
+    } catch {
+        printError("fontshell: \(error)")
+        return 1
+    }
+}
+
+func reportError(_ e: LuaError) {
+    printError(e.message)
+    if !e.traceback.isEmpty { printError(e.traceback) }
+}
+
+/// Writes a line to standard error, after flushing what Lua and Swift printed to stdout.
+func printError(_ text: String) {
+    fflush(nil)
+    let line = Array((text + "\n").utf8)
+    line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+func readFile(_ path: String) -> [UInt8]? {
+    guard let f = fopen(path, "rb") else { return nil }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&buffer, 1, buffer.count, f)
+        if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
+        if n < buffer.count { break }
+    }
+    return ferror(f) == 0 ? bytes : nil
+}
