@@ -16,7 +16,7 @@ public enum FontScript {
     public static var boundNames: [String] {
         var names = moduleFunctions.map { "fontshell.\($0.0)" } + ["help", "fontshell.pretty", "fontshell.complete", "fontshell.version"]
         for c in classes {
-            names += c.fields.map { "\(c.name).\($0)" }
+            names += c.fields.map { $0.contains("/") ? "\(c.name)[\"\($0)\"]" : "\(c.name).\($0)" }
             names += c.methods.keys.map { "\(c.name):\($0)" }
         }
         return names.sorted()

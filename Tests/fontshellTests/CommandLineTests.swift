@@ -3,22 +3,8 @@ import Testing
 
 /// The fontshell executable end to end, as a user runs it.
 @Suite struct CommandLineTests {
-    /// SwiftPM puts the executable next to the test bundle.
-    static let binary: String = {
-        let products = Bundle.main.bundleURL.path.hasSuffix(".xctest") ? Bundle.main.bundleURL.deletingLastPathComponent() : Bundle.main.bundleURL
-        return products.appendingPathComponent("fontshell").path
-    }()
-
     func fontshell(_ args: String...) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.binary)
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out; p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try runFontshell(args)
     }
 
     @Test func infoOnTheDefaultFont() throws {

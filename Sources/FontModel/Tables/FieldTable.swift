@@ -239,8 +239,8 @@ open class FieldTable: FontTable {
 
     static func visible(_ v: Int64, _ kind: FieldKind) -> FieldValue {
         switch kind {
-        case .fixed: .double(Double(v) / 65536)
-        case .f2dot14: .double(Double(v) / 16384)
+        case .fixed: .double(shortestDecimal(v, scale: 65536))
+        case .f2dot14: .double(shortestDecimal(v, scale: 16384))
         case .tag: .string(Tag(UInt32(truncatingIfNeeded: v)).description)
         default: .int(v)
         }
@@ -282,6 +282,19 @@ open class FieldTable: FontTable {
             throw FontError("\(label) is \(field.kind.typeName), a number; got a string")
         }
     }
+}
+
+/// The shortest decimal that stores back as the same fixed-point value (2.37, not
+/// 2.3700103759765625), as fontTools shows fixed-point numbers.
+func shortestDecimal(_ raw: Int64, scale: Double) -> Double {
+    let exact = Double(raw) / scale
+    var factor = 1.0
+    for _ in 0...6 {
+        let candidate = (exact * factor).rounded() / factor
+        if (candidate * scale).rounded() == Double(raw) { return candidate }
+        factor *= 10
+    }
+    return exact
 }
 
 /// The name in `candidates` closest to `name` by edit distance, if it is plausibly a typo.

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import FontModel
+@testable import FontScript
+@testable import LuaBridge
+
+let dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+let noto = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+func makeState(fonts: [String] = [dejavu]) throws -> LuaState {
+    let lua = LuaState()
+    try FontScript.install(in: lua)
+    try FontScript.bind(fontPaths: fonts, in: lua)
+    return lua
+}
+
+/// Runs a chunk and returns its results as strings (tostring).
+func eval(_ lua: LuaState, _ code: String) throws -> [String] {
+    let n = try lua.run(code, name: "=test")
+    defer { lua.stack.pop(n) }
+    return (0..<n).map { lua.stack.describe(at: -n + $0) }
+}
+
+@Suite struct FontScriptTests {
+    func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) {
+        let before = lua.top
+        do {
+            _ = try eval(lua, code)
+            Issue.record("no error for \(code)", sourceLocation: sourceLocation)
+        } catch let e as LuaError {
+            #expect(e.message.contains(expected), "\(e.message)", sourceLocation: sourceLocation)
+            #expect(e.message.hasPrefix("test:") == positioned, "position: \(e.message)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("\(error)", sourceLocation: sourceLocation)
+        }
+        #expect(lua.top == before, "stack not balanced", sourceLocation: sourceLocation)
+    }
+
+    @Test func readsFieldsNamesGlyphs() throws {
+        let lua = try makeState()
+        #expect(try eval(lua, "return face.hhea.ascender, face['OS/2'].usWinAscent, face.head.unitsPerEm, face.head.fontRevision")
+                == ["1901", "1901", "2048", "2.37"])
+        #expect(try eval(lua, "return face.postscriptName, face.name[4], #face.glyphs, face.glyphs.A.id, face.glyphs[36].name")
+                == ["DejaVuSans", "DejaVu Sans", "6253", "36", "A"])
+        #expect(try eval(lua, "return face.cmap['A'], face.cmap[0x41], face.cmap:chars(36)[1], face:glyphFor('a').name")
+                == ["36", "36", "A", "a"])
+        #expect(try eval(lua, "local g = face.glyphs.A; return g.bounds.xMax, #g.contours, g.contours[1][1].on, g.isComposite, g.unicodes[1]")
+                == ["1384", "2", "true", "false", "65"])
+        #expect(try eval(lua, "return face.glyphs.Aacute.isComposite, face.glyphs.Aacute.components[1].name") == ["true", "A"])
+        #expect(try eval(lua, "return face.glyphs.A == face:glyphFor('A'), face.glyphs.A == face.glyphs.B, font.faces[1] == face")
+                == ["true", "false", "true"])
+        #expect(try eval(lua, "local n = 0; for k, v in pairs(face.hhea) do n = n + 1 end; return n") == ["18"])
+        #expect(try eval(lua, "local n = 0; for id, g in pairs(face.glyphs) do n = n + 1 end; return n") == ["6253"])
+        #expect(try eval(lua, "return tostring(face), tostring(face.glyphs.A)")
+                == ["<Face DejaVuSans: 20 tables, 6253 glyphs>", "<Glyph 36 'A' advance 1401>"])
+    }
+
+    @Test func editsThroughLuaAreSaved() throws {
+        let lua = try makeState()
+        let out = NSTemporaryDirectory() + "fontscript-\(UUID().uuidString).ttf"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        _ = try eval(lua, """
+            face.hhea.ascender = 1800
+            face.name[256] = "hello"
+            local a, A = face.glyphs.a, face.glyphs.A
+            a:copyFrom(A, {metrics = true})
+            face.glyphs.b.advance = 999
+            face.glyphs.c.contours = {{{x = 0, y = 0}, {x = 500, y = 0}, {x = 250, y = 700, on = true}}}
+            face.cmap[0xE000] = A.id
+            report = font:save("\(out)")
+            """)
+        #expect(try eval(lua, "return report.reencoded[1] ~= nil, report.bytesWritten > 0") == ["true", "true"])
+        let reread = try Font(path: out).faces[0]
+        #expect(try reread.hhea.int("ascender") == 1800)
+        #expect(try reread.name.string(256) == "hello")
+        #expect(try reread.hmtx.advance(68) == reread.hmtx.advance(36))
+        #expect(try reread.glyf?.glyphData(68) == reread.glyf?.glyphData(36))
+        #expect(try reread.hmtx.advance(69) == 999)
+        let c = try #require(try reread.glyf?.glyph(70))
+        #expect(c.contours.count == 1 && c.bounds == GlyphBounds(xMin: 0, yMin: 0, xMax: 500, yMax: 700))
+        #expect(try reread.cmap?.glyph(for: 0xE000) == 36)
+    }
+
+    @Test func errorsArePlainWithPositionAndBalanced() throws {
+        let lua = try makeState()
+        expectError(lua, "return face.hhea.ascendr", "hhea has no field 'ascendr' (did you mean 'ascender'?)")
+        expectError(lua, "face.hhea.ascender = 40000", "hhea.ascender is Int16 (-32768...32767), got 40000")
+        expectError(lua, "return face.postscriptname", "Face has no field 'postscriptname' (did you mean 'postscriptName'?)")
+        expectError(lua, "face.glyphs.a:copyFrom(3)", "bad argument #1 to 'copyFrom' (Glyph expected, got number)")
+        expectError(lua, "face:glyphFor('ab')", "bad argument #1 to 'glyphFor' (expected one character, got 2 in 'ab')")
+        expectError(lua, "face.glyphs.a.name = 'x'", "Glyph.name is read-only")
+        expectError(lua, "fontshell.open('/nonexistent.ttf')", "/nonexistent.ttf: cannot open")
+        expectError(lua, "local f = fontshell.open('\(dejavu)'); local g = f.faces[1]; f:close(); return g.hhea", "attempt to use a closed Font")
+        expectError(lua, "local g; do local f <close> = fontshell.open('\(dejavu)'); g = f end; return g.path", "attempt to use a closed Font")
+        expectError(lua, "error({})", "(error object is a table value)", positioned: false)
+        expectError(lua, "font:save('\(dejavu)')", "refusing to overwrite the input file")
+        expectError(lua, "font:face(7)", "bad argument #1 to 'face' (no face 7")
+    }
+
+    @Test func closedAndCollectedObjectsReleaseTheFont() throws {
+        let lua = try makeState(fonts: [])
+        try lua.run("f = fontshell.open('\(noto)'); g = f.faces[4].glyphs[100]")
+        lua.stack.getGlobal("f")
+        weak var handle = try LuaClass.unwrap(lua.L, -1, "Font") as FontHandle
+        lua.stack.pop()
+        #expect(handle != nil)
+        try lua.run("f = nil; collectgarbage(); collectgarbage()")
+        #expect(handle != nil)                  // g still holds the face, which holds the font
+        try lua.run("g = nil; collectgarbage(); collectgarbage()")
+        #expect(handle == nil)
+    }
+
+    @Test func everyBoundNameIsDocumented() throws {
+        let doc = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/lua-api.md"), encoding: .utf8)
+        let missing = FontScript.boundNames.filter { !doc.contains("`\($0)") }
+        #expect(missing.isEmpty, "not in docs/lua-api.md: \(missing)")
+    }
+
+    @Test func completionAndMembers() throws {
+        let lua = try makeState()
+        #expect(try eval(lua, "return table.concat(fontshell.complete('face.hh'), ',')") == ["face.hhea"])
+        #expect(try eval(lua, "return table.concat(fontshell.complete('face.hhea.asc'), ',')") == ["face.hhea.ascender"])
+        #expect(try eval(lua, "return table.concat(fontshell.complete('face:gl'), ',')") == ["face:glyphFor"])
+        #expect(try eval(lua, "return table.concat(fontshell.complete('fontsh'), ',')") == ["fontshell"])
+        #expect(try eval(lua, "return table.concat(fontshell.complete('os.ex'), ',')") == ["os.execute,os.exit"])
+        #expect(try eval(lua, "return fontshell.pretty({1, 'a', {b = true}})") == ["{1, \"a\", {b = true}}"])
+    }
+}

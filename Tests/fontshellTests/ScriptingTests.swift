@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+let dejavuPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
+
+@Suite struct ScriptingTests {
+    @Test func pipedREPLPrintsExpressionsContinuesLinesAndKeepsGoingAfterErrors() throws {
+        let input = """
+            face.hhea.ascender
+            =face.head.unitsPerEm
+            for i = 1, 2 do
+              print("line", i)
+            end
+            face.hhea.ascendr
+            {1, "two", {three = 3}}
+            face.glyphs.A
+            """
+        let r = try runFontshell([dejavuPath], input: input)
+        #expect(r.status == 0)
+        #expect(r.out == "1901\n2048\nline\t1\nline\t2\n{1, \"two\", {three = 3}}\n<Glyph 36 'A' advance 1401>\n", "\(r.out)")
+        #expect(r.err.contains("stdin:1: hhea has no field 'ascendr' (did you mean 'ascender'?)"))
+        #expect(!r.out.contains("> ") && !r.out.contains(">> "))   // no prompts when stdin is not a terminal
+    }
+
+    @Test func chunksFromTheCommandLine() throws {
+        let r = try runFontshell(["-e", "print(face.postscriptName, #fonts)"])
+        #expect(r.status == 0 && r.out == "DejaVuSans\t1\n")
+        let bad = try runFontshell(["-e", "print(face.nope)"])
+        #expect(bad.status == 1 && bad.err.contains("(command line):1: Face has no field 'nope'"))
+    }
+
+    @Test func scriptsGetArgAndExitCodes() throws {
+        let tmp = try TemporaryFolder()
+        let script = try tmp.write("args.lua", "#!/usr/bin/env -S fontshell run\nprint(arg[0], arg[1], arg[2], select('#', ...))\nos.exit(tonumber(arg[1]))\n")
+        let r = try runFontshell(["run", script, "7", "x"])
+        #expect(r.status == 7)
+        #expect(r.out == "\(script)\t7\tx\t2\n")
+        let direct = try runFontshell([script, "3"])   // `fontshell script.lua`, for #!/usr/bin/env fontshell
+        #expect(direct.status == 3)
+    }
+
+    @Test func brokenScriptsAndFontsGiveOneClearMessageAndNoOutput() throws {
+        let tmp = try TemporaryFolder()
+        let out = tmp.file("out.ttf")
+        let syntax = try tmp.write("syntax.lua", "local x = \nprint(\n")
+        let runtime = try tmp.write("runtime.lua", "local f = fontshell.open(arg[1])\nlocal t = nil\nprint(t.x)\nf:save(arg[2])\n")
+        let broken = try tmp.write("broken.ttf", "wOFF this is not a font")
+        let saving = try tmp.write("save.lua", "local f = fontshell.open(arg[1])\nf:save(arg[2])\n")
+
+        let s = try runFontshell(["run", syntax])
+        // Lua shortens long chunk names to "...end/of/path"; the file name and line are what matter.
+        #expect(s.status == 1 && s.err.contains("syntax.lua:3: unexpected symbol near <eof>"), "\(s.err)")
+        #expect(s.err.split(separator: "\n").count == 1)
+        let r = try runFontshell(["run", runtime, dejavuPath, out])
+        #expect(r.status == 1 && r.err.contains("runtime.lua:3: attempt to index a nil value (local 't')"), "\(r.err)")
+        #expect(r.err.contains("stack traceback:"))
+        let m = try runFontshell(["run", tmp.file("missing.lua")])
+        #expect(m.status == 1 && m.err.contains("cannot open \(tmp.file("missing.lua"))"))
+        let b = try runFontshell(["run", saving, broken, out])
+        #expect(b.status == 1 && b.err.contains("WOFF fonts are not supported yet"), "\(b.err)")
+        let bf = try runFontshell([broken])
+        #expect(bf.status == 1 && bf.err.contains("broken.ttf"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func helpDescribesObjects() throws {
+        let r = try runFontshell(["-e", "help(face.glyphs.A); help(); help(3)"])
+        #expect(r.out.contains("Glyph: a glyph") && r.out.contains("methods: copyFrom"))
+        #expect(r.out.contains("fontshell.open(path)"))
+        #expect(r.out.contains("no help for a number value"))
+    }
+
+    @Test func examplesRun() throws {
+        let tmp = try TemporaryFolder()
+        let examples = repositoryRoot.appendingPathComponent("Examples").path
+        let explore = try runFontshell(["run", examples + "/explore.lua", dejavuPath])
+        #expect(explore.status == 0 && explore.out.contains("A → glyph 36"), "\(explore.err)")
+        let rename = try runFontshell(["run", examples + "/rename.lua", dejavuPath, tmp.file("r.ttf"), "DejaVu Renamed"])
+        #expect(rename.status == 0 && rename.out.contains("DejaVuSans → DejaVuRenamed"), "\(rename.err)")
+        let sweep = try runFontshell(["run", examples + "/ascender-sweep.lua", dejavuPath, tmp.path, "0", "1700", "2100"])
+        #expect(sweep.status == 0, "\(sweep.err)")
+        #expect(FileManager.default.fileExists(atPath: tmp.file("DejaVuSans-ascender-1700.ttf")))
+        let check = try runFontshell(["-e", "print(face.hhea.ascender)", tmp.file("DejaVuSans-ascender-2100.ttf")])
+        #expect(check.out == "2100\n")
+    }
+
+    @Test func capsExampleOnACollectionIsCheckedByFontToolsAndOTS() throws {
+        let tmp = try TemporaryFolder()
+        let out = tmp.file("caps.ttc")
+        let r = try runFontshell(["run", repositoryRoot.appendingPathComponent("Examples/caps.lua").path, wqyPath, out])
+        #expect(r.status == 0, "\(r.err)")
+        let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/fonttools_check.py").path
+        let caps = try runProcess("/usr/bin/env", ["python3", oracle, "caps", out])
+        #expect(caps.out.trimmingCharacters(in: .whitespacesAndNewlines) == #"[{"problems": []}, {"problems": []}, {"problems": []}]"#, "\(caps.out)\(caps.err)")
+        let names = try runProcess("/usr/bin/env", ["python3", oracle, "names", out])
+        let original = try runProcess("/usr/bin/env", ["python3", oracle, "names", wqyPath])
+        let new = try JSONSerialization.jsonObject(with: Data(names.out.utf8)) as? [[String: Any]] ?? []
+        let old = try JSONSerialization.jsonObject(with: Data(original.out.utf8)) as? [[String: Any]] ?? []
+        let newNames = Set(new.compactMap { ($0["debug"] as? [String: Any])?["6"] as? String })
+        let oldNames = Set(old.compactMap { ($0["debug"] as? [String: Any])?["6"] as? String })
+        #expect(newNames.count == 3 && newNames.isDisjoint(with: oldNames), "\(newNames) vs \(oldNames)")
+        for face in 0..<3 {
+            let ots = try runProcess("/usr/bin/env", ["ots-sanitize", out, String(face)])
+            #expect(ots.status == 0, "face \(face): \(ots.out)\(ots.err)")
+        }
+        let size = (try FileManager.default.attributesOfItem(atPath: out)[.size] as? NSNumber)?.doubleValue ?? 0
+        let before = (try FileManager.default.attributesOfItem(atPath: wqyPath)[.size] as? NSNumber)?.doubleValue ?? 1
+        #expect(abs(size - before) / before < 0.01)
+    }
+}
