@@ -7,9 +7,10 @@ import LuaShim
 /// `cmap[0x41]` → glyph id; `cmap:chars(id)` → the characters mapped to a glyph.
 enum CmapObject {
     static let className = "Cmap"
+    static let classID: Int32 = 5
 
     static var luaClass: LuaClass {
-        var c = LuaClass(name: className, summary: "character → glyph id: cmap['A'], cmap[0x41]; cmap:chars(id); cmap['a'] = id maps a character", get: get)
+        var c = LuaClass(id: classID, name: className, summary: "character → glyph id: cmap['A'], cmap[0x41]; cmap:chars(id); cmap['a'] = id maps a character", get: get)
         c.set = set
         c.methods = ["chars": chars, "subtables": subtables]
         c.tostring = tostring

@@ -4,11 +4,12 @@ import LuaBridge
 /// Lua class `Face`: one font of a file, with its tables, names, cmap and glyphs.
 enum FaceObject {
     static let className = "Face"
+    static let classID: Int32 = 2
     /// Typed tables reachable as fields (`face.hhea`, `face["OS/2"]`); other tags are raw.
     static let fieldTables: [String] = ["head", "hhea", "vhea", "maxp", "OS/2", "post"]
 
     static var luaClass: LuaClass {
-        var c = LuaClass(name: className, summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)
+        var c = LuaClass(id: classID, name: className, summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)
         c.fields = ["index", "postscriptName", "familyName", "fullName", "format", "tags", "glyphCount", "unitsPerEm",
                     "font", "name", "cmap", "glyphs"] + fieldTables
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
@@ -17,7 +18,7 @@ enum FaceObject {
         return c
     }
 
-    static func push(_ stack: LuaStack, _ ref: FaceRef) { stack.push(object: ref, className: className) }
+    static func push(_ stack: LuaStack, _ ref: FaceRef) { stack.push(object: ref, classID: classID) }
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, "Face") { call in
@@ -34,11 +35,11 @@ enum FaceObject {
             case 7: s.push(try face.glyphCount)
             case 8: s.push(try face.head.unitsPerEm)
             case 9: FontObject.push(s, ref.handle)
-            case 10: s.push(object: FacePart(ref, "name"), className: NameObject.className)
+            case 10: s.push(object: FacePart(ref, "name"), classID: NameObject.classID)
             case 11:
                 guard try face.cmap != nil else { s.pushNil(); break }
-                s.push(object: FacePart(ref, "cmap"), className: CmapObject.className)
-            case 12: s.push(object: FacePart(ref, "glyf"), className: GlyphsObject.className)
+                s.push(object: FacePart(ref, "cmap"), classID: CmapObject.classID)
+            case 12: s.push(object: FacePart(ref, "glyf"), classID: GlyphsObject.classID)
             case let id where id >= 13:
                 try pushTable(s, ref, face, Tag(stringLiteral: fieldTables[id - 13]))
             default:
@@ -53,7 +54,7 @@ enum FaceObject {
 
     static func pushTable(_ s: LuaStack, _ ref: FaceRef, _ face: Face, _ tag: Tag) throws {
         guard try face.fieldTable(tag) != nil else { s.pushNil(); return }
-        s.push(object: FacePart(ref, tag), className: TableObject.className)
+        s.push(object: FacePart(ref, tag), classID: TableObject.classID)
     }
 
     static func tag(_ call: LuaCall, _ i: Int32) throws -> Tag {

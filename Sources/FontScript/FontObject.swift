@@ -4,9 +4,10 @@ import LuaBridge
 /// Lua class `Font`: a file of one or more faces. `fontshell.open(path)` makes one.
 enum FontObject {
     static let className = "Font"
+    static let classID: Int32 = 1
 
     static var luaClass: LuaClass {
-        var c = LuaClass(name: className, summary: "a font file: font.faces[1..n], font:face(i or name), font:save(path), font:close()", get: get)
+        var c = LuaClass(id: classID, name: className, summary: "a font file: font.faces[1..n], font:face(i or name), font:save(path), font:close()", get: get)
         c.fields = ["path", "format", "faces", "isCollection"]
         c.methods = ["face": face, "save": save, "close": close]
         c.tostring = tostring
@@ -14,7 +15,7 @@ enum FontObject {
         return c
     }
 
-    static func push(_ stack: LuaStack, _ handle: FontHandle) { stack.push(object: handle, className: className) }
+    static func push(_ stack: LuaStack, _ handle: FontHandle) { stack.push(object: handle, classID: classID) }
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, "Font") { call in
@@ -26,7 +27,7 @@ enum FontObject {
             case 3:
                 call.stack.pushTable(arrayCount: Int32(font.faces.count))
                 for i in font.faces.indices {
-                    FaceObject.push(call.stack, FaceRef(handle, i))
+                    FaceObject.push(call.stack, try FaceRef(handle, i))
                     call.stack.setIndex(i + 1, in: -2)
                 }
             case 4: call.stack.push(font.isCollection)
@@ -47,13 +48,13 @@ enum FontObject {
                     let names = font.faces.compactMap { try? $0.postScriptName }
                     throw LuaBridgeError("no face named '\(name)' (faces: \(names.joined(separator: ", ")))")
                 }
-                FaceObject.push(call.stack, FaceRef(handle, f.index))
+                FaceObject.push(call.stack, try FaceRef(handle, f.index))
             } else {
                 let i = try call.integer(2)
                 guard font.faces.indices.contains(i) else {
                     throw LuaArgumentError(2, "no face \(i): faces are numbered 0 to \(font.faces.count - 1)")
                 }
-                FaceObject.push(call.stack, FaceRef(handle, i))
+                FaceObject.push(call.stack, try FaceRef(handle, i))
             }
             return 1
         }

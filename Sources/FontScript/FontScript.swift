@@ -43,7 +43,7 @@ public enum FontScript {
         LuaCall.run(L, "members") { call in
             var names = call.stack.members(at: 1)
             if call.stack.classInfo(at: 1)?.name == TableObject.className {
-                let part = try call.object(1, TableObject.className, as: FacePart.self)
+                let part = try call.object(1, TableObject.classID, TableObject.className, as: FacePart.self)
                 names = try TableObject.table(part).fieldNames + names
             }
             call.stack.push(strings: names)
@@ -61,7 +61,7 @@ public enum FontScript {
             FontObject.push(s, handle)
             if i == 0 {
                 s.pushValue(at: -1); s.setGlobal("font")
-                FaceObject.push(s, FaceRef(handle, 0)); s.setGlobal("face")
+                FaceObject.push(s, try FaceRef(handle, 0)); s.setGlobal("face")
             }
             s.setIndex(i + 1, in: -2)
         }

@@ -7,9 +7,10 @@ import LuaShim
 /// `advance`, `lsb`, `contours` and `instructions` are writable; `g:copyFrom(other, {metrics=true})`.
 enum GlyphObject {
     static let className = "Glyph"
+    static let classID: Int32 = 7
 
     static var luaClass: LuaClass {
-        var c = LuaClass(name: className, summary: "a glyph: g.name, g.advance, g.bounds, g.contours, g:copyFrom(other, {metrics=true})", get: get)
+        var c = LuaClass(id: classID, name: className, summary: "a glyph: g.name, g.advance, g.bounds, g.contours, g:copyFrom(other, {metrics=true})", get: get)
         c.fields = ["id", "name", "unicodes", "advance", "lsb", "bounds", "contours", "components", "instructions", "isComposite", "face"]
         c.set = set
         c.methods = ["copyFrom": copyFrom]
@@ -17,7 +18,7 @@ enum GlyphObject {
         return c
     }
 
-    static func push(_ stack: LuaStack, _ ref: GlyphRef) { stack.push(object: ref, className: className) }
+    static func push(_ stack: LuaStack, _ ref: GlyphRef) { stack.push(object: ref, classID: classID) }
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, "Glyph") { call in
@@ -164,7 +165,7 @@ enum GlyphObject {
     static let copyFrom: LuaFunction = { L in
         LuaCall.run(L, "copyFrom") { call in
             let target = try call.methodSelf(className, as: GlyphRef.self)
-            let source = try call.object(2, className, as: GlyphRef.self)
+            let source = try call.object(2, classID, className, as: GlyphRef.self)
             _ = try call.table(3, optional: true)
             let metrics = try call.boolOption(3, "metrics", default: true)
             guard source.face.isSame(as: target.face) else {

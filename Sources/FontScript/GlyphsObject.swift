@@ -7,9 +7,10 @@ import LuaShim
 /// `#glyphs` counts them and `for id, g in pairs(glyphs)` walks them in id order.
 enum GlyphsObject {
     static let className = "Glyphs"
+    static let classID: Int32 = 6
 
     static var luaClass: LuaClass {
-        var c = LuaClass(name: className, summary: "glyphs by name or 0-based id: glyphs.A, glyphs[36], #glyphs, pairs(glyphs)", get: get)
+        var c = LuaClass(id: classID, name: className, summary: "glyphs by name or 0-based id: glyphs.A, glyphs[36], #glyphs, pairs(glyphs)", get: get)
         c.len = length
         c.pairs = pairs
         c.tostring = tostring
@@ -53,7 +54,7 @@ enum GlyphsObject {
 
     static let next: LuaFunction = { L in
         LuaCall.run(L, "next") { call in
-            let ref = try call.object(1, className, as: FacePart.self).face
+            let ref = try call.object(1, classID, className, as: FacePart.self).face
             let id = try call.integer(2) + 1
             guard id < (try ref.get().glyphCount) else { call.stack.pushNil(); return 1 }
             call.stack.push(id)

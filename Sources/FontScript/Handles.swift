@@ -4,7 +4,9 @@ import LuaBridge
 /// What Lua objects hold: a Font that `font:close()` can let go of, and references into it
 /// (face by index, glyph by id) that fail cleanly once it is closed.
 final class FontHandle: LuaEquatable {
-    var font: Font?
+    var font: Font? { didSet { isOpen = font != nil } }
+    /// Checked on every access from Lua (cheaper than loading the optional reference).
+    private(set) var isOpen = true
     let path: String
 
     init(_ font: Font, path: String) {
@@ -13,9 +15,11 @@ final class FontHandle: LuaEquatable {
     }
 
     func get() throws -> Font {
-        guard let font else { throw LuaBridgeError("attempt to use a closed Font (\(path))") }
+        guard let font else { throw closedError }
         return font
     }
+
+    var closedError: LuaBridgeError { LuaBridgeError("attempt to use a closed Font (\(path))") }
 
     func isSame(as other: AnyObject) -> Bool { self === other }
 }
@@ -23,16 +27,20 @@ final class FontHandle: LuaEquatable {
 final class FaceRef: LuaEquatable {
     let handle: FontHandle
     let index: Int
+    /// Held directly for speed; refused once the handle is closed.
+    private let face: Face
 
-    init(_ handle: FontHandle, _ index: Int) {
+    init(_ handle: FontHandle, _ index: Int) throws {
         self.handle = handle
         self.index = index
+        let font = try handle.get()
+        guard font.faces.indices.contains(index) else { throw LuaBridgeError("no face \(index) in \(handle.path)") }
+        face = font.faces[index]
     }
 
     func get() throws -> Face {
-        let font = try handle.get()
-        guard font.faces.indices.contains(index) else { throw LuaBridgeError("face \(index) no longer exists") }
-        return font.faces[index]
+        guard handle.isOpen else { throw handle.closedError }
+        return face
     }
 
     func isSame(as other: AnyObject) -> Bool {

@@ -7,9 +7,10 @@ import LuaShim
 /// platform's record (or adds Windows and Mac ones); `:records()`, `:set()`, `:remove()` for detail.
 enum NameObject {
     static let className = "Name"
+    static let classID: Int32 = 4
 
     static var luaClass: LuaClass {
-        var c = LuaClass(name: className, summary: "name records: name[4], name[1] = 'Family', name:records(), name:set(id, text, {platform=}), name:remove(id)", get: get)
+        var c = LuaClass(id: classID, name: className, summary: "name records: name[4], name[1] = 'Family', name:records(), name:set(id, text, {platform=}), name:remove(id)", get: get)
         c.set = set
         c.methods = ["records": records, "set": setRecord, "remove": remove, "ids": ids]
         c.tostring = tostring

@@ -5,9 +5,10 @@ import LuaBridge
 /// read and written by their spec names, range-checked by the model's table description.
 enum TableObject {
     static let className = "Table"
+    static let classID: Int32 = 3
 
     static var luaClass: LuaClass {
-        var c = LuaClass(name: className, summary: "a table's fields by spec name: t.ascender, t.ascender = 900; pairs(t) lists them", get: get)
+        var c = LuaClass(id: classID, name: className, summary: "a table's fields by spec name: t.ascender, t.ascender = 900; pairs(t) lists them", get: get)
         c.set = set
         c.methods = ["fields": fields]
         c.tostring = tostring

@@ -21,6 +21,12 @@ public struct LuaCall {
     public let name: String
     public var stack: LuaStack { LuaStack(L) }
 
+    @inlinable
+    init(L: OpaquePointer, name: String) {
+        self.L = L
+        self.name = name
+    }
+
     /// Runs the body of a Lua-callable Swift function. The body returns its number of results;
     /// any error it throws becomes a status the C trampoline raises after this frame returns.
     public static func run(_ state: OpaquePointer?, _ name: String, _ body: (LuaCall) throws -> Int32) -> Int32 {
@@ -49,6 +55,7 @@ public struct LuaCall {
 
     public func isNoneOrNil(_ i: Int32) -> Bool { fs_isnoneornil(L, i) != 0 }
 
+    @inlinable
     public func integer(_ i: Int32) throws -> Int {
         guard lua_type(L, i) == LUA_TNUMBER else { throw expected(i, "number") }
         var ok: Int32 = 0
@@ -92,18 +99,16 @@ public struct LuaCall {
         return try body(-1)
     }
 
-    /// The object in argument `i`, which must be userdata of class `className` holding a T.
-    public func object<T: AnyObject>(_ i: Int32, _ className: String, as type: T.Type = T.self) throws -> T {
-        guard lua_type(L, i) == LUA_TUSERDATA, lua_getmetatable(L, i) != 0 else { throw expected(i, className) }
-        stack.getField(LuaClass.registryKey(className), in: fs_registryindex())
-        let same = lua_rawequal(L, -1, -2) != 0
-        stack.pop(2)
-        guard same else { throw expected(i, className) }
+    /// The object in argument `i`, which must be userdata of class `cls` (holding a T).
+    @inlinable
+    public func object<T: AnyObject>(_ i: Int32, _ classID: Int32, _ className: String, as type: T.Type = T.self) throws -> T {
+        guard fs_is_class(L, i, classID) != 0 else { throw expected(i, className) }
         return try LuaClass.unwrap(L, i, className)
     }
 
     /// `self` of a method (or __tostring, __len, __pairs, __call): checked by comparing its
     /// metatable with the one the method holds as upvalue 1 (no string lookups).
+    @inlinable
     public func methodSelf<T: AnyObject>(_ className: String, as type: T.Type = T.self) throws -> T {
         guard lua_type(L, 1) == LUA_TUSERDATA, lua_getmetatable(L, 1) != 0 else { throw expected(1, className) }
         let same = lua_rawequal(L, -1, fs_upvalueindex(1)) != 0
@@ -113,6 +118,7 @@ public struct LuaCall {
     }
 
     /// `self` in a __index/__newindex getter or setter, whose class the C dispatcher already checked.
+    @inlinable
     public func trustedSelf<T: AnyObject>(_ className: String, as type: T.Type = T.self) throws -> T {
         try LuaClass.unwrap(L, 1, className)
     }

@@ -5,6 +5,9 @@ import LuaShim
 /// userdata, released by `__gc` or `__close` (whichever comes first; the slot is then nil and
 /// further use raises "attempt to use a closed <Name>").
 public struct LuaClass: Sendable {
+    /// A small positive integer unique among the classes of a state: how objects find their
+    /// metatable without string lookups.
+    public let id: Int32
     public let name: String
     /// Methods by name (called as `obj:method(...)`; self is argument 1).
     public var methods: [String: LuaFunction] = [:]
@@ -21,24 +24,23 @@ public struct LuaClass: Sendable {
     /// One line shown by help().
     public var summary: String
 
-    public init(name: String, summary: String, get: LuaFunction) {
+    public init(id: Int32, name: String, summary: String, get: LuaFunction) {
+        self.id = id
         self.name = name
         self.summary = summary
         self.get = get
     }
 
-    static func registryKey(_ name: String) -> String { "fontshell.class." + name }
-
-    /// Reads the object out of userdata at `index` (its class already checked).
+    /// Reads the object out of userdata at `index`, whose metatable the caller has checked. The
+    /// bridge's invariant makes the cast unnecessary: a class's userdata only ever holds the Swift
+    /// type its functions read (the one `push(object:className:)` was given for that class).
+    @inlinable
     static func unwrap<T: AnyObject>(_ L: OpaquePointer, _ index: Int32, _ className: String) throws -> T {
         guard let slot = lua_touserdata(L, index)?.assumingMemoryBound(to: UnsafeMutableRawPointer?.self),
               let pointer = slot.pointee else {
             throw LuaBridgeError("attempt to use a closed \(className)")
         }
-        guard let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T else {
-            throw LuaBridgeError("\(className) holds an unexpected object")
-        }
-        return object
+        return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     /// __gc and __close: release the Swift object once and null the slot.
@@ -130,7 +132,7 @@ extension LuaState {
         fs_pushfunction(L, LuaClass.release, 0); s.setField("__gc", in: meta)
         fs_pushfunction(L, LuaClass.release, 0); s.setField("__close", in: meta)
         fs_pushfunction(L, LuaClass.equal, 0); s.setField("__eq", in: meta)
-        s.setField(LuaClass.registryKey(cls.name), in: fs_registryindex())
+        fs_store_class_metatable(L, cls.id)
     }
 }
 
@@ -144,11 +146,11 @@ extension LuaClass {
 }
 
 extension LuaStack {
-    /// Pushes a new userdata of class `className` holding one retained reference to `object`.
-    public func push(object: AnyObject, className: String) {
+    /// Pushes a new userdata of class `classID` holding one retained reference to `object`.
+    public func push(object: AnyObject, classID: Int32) {
         guard let raw = fs_newuserdata(L, MemoryLayout<UnsafeMutableRawPointer?>.size) else { return }
         raw.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).initialize(to: Unmanaged.passRetained(object).toOpaque())
-        getField(LuaClass.registryKey(className), in: fs_registryindex())
+        fs_push_class_metatable(L, classID)
         lua_setmetatable(L, -2)
     }
 

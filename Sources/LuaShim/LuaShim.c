@@ -178,3 +178,35 @@ void fs_set_running(int running) {
     lua_running = running;
     if (!running && interrupt_target != NULL) lua_sethook(interrupt_target, NULL, 0, 0);
 }
+
+static const char fs_classes_key = 0;
+
+static void fs_push_classes(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &fs_classes_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &fs_classes_key);
+    }
+}
+
+void fs_push_class_metatable(lua_State *L, int class_id) {
+    fs_push_classes(L);
+    lua_rawgeti(L, -1, class_id);
+    lua_remove(L, -2);
+}
+
+void fs_store_class_metatable(lua_State *L, int class_id) {
+    fs_push_classes(L);
+    lua_insert(L, -2);
+    lua_rawseti(L, -2, class_id);
+    lua_pop(L, 1);
+}
+
+int fs_is_class(lua_State *L, int idx, int class_id) {
+    if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return 0;
+    fs_push_class_metatable(L, class_id);
+    int same = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    return same;
+}

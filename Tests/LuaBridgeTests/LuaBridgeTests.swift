@@ -26,14 +26,14 @@ enum Fixture {
     static let add: LuaFunction = { L in
         LuaCall.run(L, "add") { call in
             let object = try call.methodSelf("Counted", as: Counted.self)
-            let other = try call.object(2, "Counted", as: Counted.self)
+            let other = try call.object(2, 1, "Counted", as: Counted.self)
             call.stack.push(object.value + other.value)
             return 1
         }
     }
     static let make: LuaFunction = { L in
         LuaCall.run(L, "make") { call in
-            call.stack.push(object: Counted(try call.integer(1)), className: "Counted")
+            call.stack.push(object: Counted(try call.integer(1)), classID: 1)
             return 1
         }
     }
@@ -49,7 +49,7 @@ enum Fixture {
 
     static func state() -> LuaState {
         let lua = LuaState()
-        var cls = LuaClass(name: "Counted", summary: "a counted test object", get: get)
+        var cls = LuaClass(id: 1, name: "Counted", summary: "a counted test object", get: get)
         cls.fields = ["value"]
         cls.methods = ["add": add]
         cls.tostring = tostring

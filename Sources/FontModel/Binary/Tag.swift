@@ -6,17 +6,25 @@ public struct Tag: Hashable, Comparable, Sendable, CustomStringConvertible, Expr
 
     /// Pads short strings with spaces (`"CFF"` is `'CFF '`); nil for non-ASCII or longer than 4.
     public init?(string: String) {
-        let scalars = Array(string.unicodeScalars)
-        guard scalars.count <= 4, scalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) else { return nil }
-        var value: UInt32 = 0
-        for i in 0..<4 { value = value << 8 | (i < scalars.count ? scalars[i].value : 0x20) }
+        var value: UInt32 = 0, count = 0
+        for byte in string.utf8 {
+            guard count < 4, byte >= 0x20, byte < 0x7F else { return nil }
+            value = value << 8 | UInt32(byte)
+            count += 1
+        }
+        for _ in count..<4 { value = value << 8 | 0x20 }
         rawValue = value
     }
 
+    /// Tags written as literals ("glyf", "OS/2", "CFF"); built without allocating, since table
+    /// lookups use them on every access.
     public init(stringLiteral value: String) {
-        var v: UInt32 = 0
-        let scalars = Array(value.unicodeScalars)
-        for i in 0..<4 { v = v << 8 | (i < scalars.count ? scalars[i].value & 0xFF : 0x20) }
+        var v: UInt32 = 0, count = 0
+        for byte in value.utf8 where count < 4 {
+            v = v << 8 | UInt32(byte)
+            count += 1
+        }
+        for _ in count..<4 { v = v << 8 | 0x20 }
         rawValue = v
     }
 

@@ -131,6 +131,8 @@ public final class Face {
         let tag = T.tableTag
         guard let slot = slots[tag] else { return nil }
         if let decoded = slot.decoded {
+            // Fast path for the hot case (scripts reading a field per glyph): same type, no cast.
+            if ObjectIdentifier(Swift.type(of: decoded)) == ObjectIdentifier(T.self) { return unsafeDowncast(decoded, to: T.self) }
             guard let typed = decoded as? T else {
                 throw FontError("table was decoded as \(Swift.type(of: decoded)), not \(T.self)", path: path, face: faceLabel, table: tag.description)
             }

@@ -51,13 +51,21 @@ int fs_take_interrupt(void);
 /// Marks whether Lua code is running (SIGINT then interrupts it) or not (SIGINT is only noted).
 void fs_set_running(int running);
 
+/// Class metatables live in one registry table indexed by small integer class ids, so pushing
+/// an object or checking an argument's class needs no string lookups.
+void fs_push_class_metatable(lua_State *L, int class_id);
+/// Stores the table on top (popped) as the metatable of class_id.
+void fs_store_class_metatable(lua_State *L, int class_id);
+/// 1 if the value at idx is a userdata whose metatable is class_id's.
+int fs_is_class(lua_State *L, int idx, int class_id);
+
 // Macro wrappers Swift cannot import.
 static inline void fs_pop(lua_State *L, int n) { lua_pop(L, n); }
 static inline void fs_insert(lua_State *L, int idx) { lua_insert(L, idx); }
 static inline void fs_remove(lua_State *L, int idx) { lua_remove(L, idx); }
 static inline void fs_replace(lua_State *L, int idx) { lua_replace(L, idx); }
 static inline void fs_newtable(lua_State *L) { lua_newtable(L); }
-static inline void *fs_newuserdata(lua_State *L, size_t size) { return lua_newuserdatauv(L, size, 1); }
+static inline void *fs_newuserdata(lua_State *L, size_t size) { return lua_newuserdatauv(L, size, 0); }
 static inline int fs_registryindex(void) { return LUA_REGISTRYINDEX; }
 static inline int fs_isnoneornil(lua_State *L, int idx) { return lua_type(L, idx) <= 0; }
 static inline const char *fs_typename(lua_State *L, int idx) { return lua_typename(L, lua_type(L, idx)); }
