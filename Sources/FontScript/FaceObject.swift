@@ -110,7 +110,7 @@ enum FaceObject {
             let ref = try call.methodSelf(className, as: FaceRef.self)
             let char = try call.character(2)
             guard let id = try ref.get().cmap?.glyph(for: char) else { call.stack.pushNil(); return 1 }
-            GlyphObject.push(call.stack, GlyphRef(ref, id))
+            GlyphObject.push(call.stack, ref, id)
             return 1
         }
     }

@@ -18,25 +18,28 @@ enum GlyphObject {
         return c
     }
 
-    static func push(_ stack: LuaStack, _ ref: GlyphRef) { stack.push(object: ref, classID: classID) }
+    /// A glyph is its face's reference plus the glyph id as the userdata payload.
+    static func push(_ stack: LuaStack, _ face: FaceRef, _ id: Int) { stack.push(object: face, classID: classID, payload: id) }
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, "Glyph") { call in
-            let ref = try call.trustedSelf(className, as: GlyphRef.self)
-            let face = try ref.face.get()
+            let ref = try call.trustedSelf(className, as: FaceRef.self)
+            let id = call.payload(1)
             let s = call.stack
-            switch try call.integer(3) {
-            case 1: s.push(ref.id)
-            case 2: s.push(try face.glyphName(ref.id))
-            case 3: s.push(integers: try face.cmap?.characters(for: ref.id).map { Int($0) } ?? [])
-            case 4: s.push(try face.hmtx.advance(ref.id))
-            case 5: s.push(try face.hmtx.sideBearing(ref.id))
-            case 6: s.push(bounds: try face.glyphBounds(ref.id))
-            case 7: try pushContours(s, face, ref.id)
-            case 8: try pushComponents(s, face, ref.id)
-            case 9: s.push(bytes: try face.glyf?.glyph(ref.id).instructions ?? [])
-            case 10: s.push(try face.glyf?.glyph(ref.id).isComposite ?? false)
-            case 11: FaceObject.push(s, ref.face)
+            let field = try call.integer(3)
+            if field == 1 { s.push(id); return 1 }
+            let face = try ref.get()
+            switch field {
+            case 2: s.push(try face.glyphName(id))
+            case 3: s.push(integers: try face.cmap?.characters(for: id).map { Int($0) } ?? [])
+            case 4: s.push(try face.hmtx.advance(id))
+            case 5: s.push(try face.hmtx.sideBearing(id))
+            case 6: s.push(bounds: try face.glyphBounds(id))
+            case 7: try pushContours(s, face, id)
+            case 8: try pushComponents(s, face, id)
+            case 9: s.push(bytes: try face.glyf?.glyph(id).instructions ?? [])
+            case 10: s.push(try face.glyf?.glyph(id).isComposite ?? false)
+            case 11: FaceObject.push(s, ref)
             default: throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }
             return 1
@@ -45,22 +48,23 @@ enum GlyphObject {
 
     static let set: LuaFunction = { L in
         LuaCall.run(L, "Glyph") { call in
-            let ref = try call.trustedSelf(className, as: GlyphRef.self)
-            let face = try ref.face.get()
+            let ref = try call.trustedSelf(className, as: FaceRef.self)
+            let id = call.payload(1)
+            let face = try ref.get()
             switch try call.integer(4) {
-            case 4: try face.hmtx.setAdvance(ref.id, try call.integer(3))
-            case 5: try face.hmtx.setSideBearing(ref.id, try call.integer(3))
+            case 4: try face.hmtx.setAdvance(id, try call.integer(3))
+            case 5: try face.hmtx.setSideBearing(id, try call.integer(3))
             case 7:
                 guard let glyf = try face.glyf else { throw LuaBridgeError("setting contours needs TrueType outlines (glyf); this face has CFF") }
-                var glyph = try glyf.glyph(ref.id)
+                var glyph = try glyf.glyph(id)
                 glyph.components = []
                 glyph.contours = try readContours(call, 3)
-                try glyf.setGlyph(ref.id, glyph)
+                try glyf.setGlyph(id, glyph)
             case 9:
                 guard let glyf = try face.glyf else { throw LuaBridgeError("instructions exist only in TrueType outlines (glyf)") }
-                var glyph = try glyf.glyph(ref.id)
+                var glyph = try glyf.glyph(id)
                 glyph.instructions = try call.bytes(3)
-                try glyf.setGlyph(ref.id, glyph)
+                try glyf.setGlyph(id, glyph)
             case 0: throw unknownField(className, call.stack.describe(at: 2), luaClass.fields)
             default: throw LuaBridgeError("Glyph.\(call.stack.describe(at: 2)) is read-only (writable: advance, lsb, contours, instructions)")
             }
@@ -164,24 +168,25 @@ enum GlyphObject {
     /// advance and lsb). Both glyphs must be in the same face.
     static let copyFrom: LuaFunction = { L in
         LuaCall.run(L, "copyFrom") { call in
-            let target = try call.methodSelf(className, as: GlyphRef.self)
-            let source = try call.object(2, classID, className, as: GlyphRef.self)
+            let target = try call.methodSelf(className, as: FaceRef.self)
+            let source = try call.object(2, classID, className, as: FaceRef.self)
             _ = try call.table(3, optional: true)
             let metrics = try call.boolOption(3, "metrics", default: true)
-            guard source.face.isSame(as: target.face) else {
+            guard source.isSame(as: target) else {
                 throw LuaArgumentError(2, "glyph from another face; copyFrom works within one face")
             }
-            try target.face.get().copyOutline(from: source.id, to: target.id, metrics: metrics)
+            try target.get().copyOutline(from: call.payload(2), to: call.payload(1), metrics: metrics)
             return 0
         }
     }
 
     static let tostring: LuaFunction = { L in
         LuaCall.run(L, "__tostring") { call in
-            let ref = try call.methodSelf(className, as: GlyphRef.self)
-            guard ref.face.handle.font != nil else { call.stack.push("<Glyph \(ref.id): font closed>"); return 1 }
-            let face = try ref.face.get()
-            call.stack.push("<Glyph \(ref.id) '\(try face.glyphName(ref.id))' advance \(try face.hmtx.advance(ref.id))>")
+            let ref = try call.methodSelf(className, as: FaceRef.self)
+            let id = call.payload(1)
+            guard ref.handle.isOpen else { call.stack.push("<Glyph \(id): font closed>"); return 1 }
+            let face = try ref.get()
+            call.stack.push("<Glyph \(id) '\(try face.glyphName(id))' advance \(try face.hmtx.advance(id))>")
             return 1
         }
     }

@@ -24,11 +24,11 @@ enum GlyphsObject {
             if lua_type(call.L, 2) == LUA_TNUMBER {
                 let id = try call.integer(2)
                 guard id >= 0, id < (try face.glyphCount) else { call.stack.pushNil(); return 1 }
-                GlyphObject.push(call.stack, GlyphRef(ref, id))
+                GlyphObject.push(call.stack, ref, id)
             } else {
                 let name = try call.string(2)
                 guard let id = try face.glyphID(named: name) else { call.stack.pushNil(); return 1 }
-                GlyphObject.push(call.stack, GlyphRef(ref, id))
+                GlyphObject.push(call.stack, ref, id)
             }
             return 1
         }
@@ -58,7 +58,7 @@ enum GlyphsObject {
             let id = try call.integer(2) + 1
             guard id < (try ref.get().glyphCount) else { call.stack.pushNil(); return 1 }
             call.stack.push(id)
-            GlyphObject.push(call.stack, GlyphRef(ref, id))
+            GlyphObject.push(call.stack, ref, id)
             return 2
         }
     }

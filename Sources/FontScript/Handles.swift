@@ -65,21 +65,6 @@ final class FacePart: LuaEquatable {
     }
 }
 
-final class GlyphRef: LuaEquatable {
-    let face: FaceRef
-    let id: Int
-
-    init(_ face: FaceRef, _ id: Int) {
-        self.face = face
-        self.id = id
-    }
-
-    func isSame(as other: AnyObject) -> Bool {
-        guard let o = other as? GlyphRef else { return false }
-        return o.face.isSame(as: face) && o.id == id
-    }
-}
-
 /// Lua's view of FontModel errors: the message as the model words it.
 extension FontError: LuaMessageError {}
 

@@ -117,6 +117,12 @@ public struct LuaCall {
         return try LuaClass.unwrap(L, 1, className)
     }
 
+    /// The integer payload of the userdata at `i` (whose class the caller has checked).
+    @inlinable
+    public func payload(_ i: Int32) -> Int {
+        lua_touserdata(L, i)?.assumingMemoryBound(to: LuaClass.Slot.self).pointee.payload ?? 0
+    }
+
     /// `self` in a __index/__newindex getter or setter, whose class the C dispatcher already checked.
     @inlinable
     public func trustedSelf<T: AnyObject>(_ className: String, as type: T.Type = T.self) throws -> T {

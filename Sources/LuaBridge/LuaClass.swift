@@ -1,9 +1,10 @@
 import CLua
 import LuaShim
 
-/// A userdata class: the Swift object it wraps is held by one retained reference in the
-/// userdata, released by `__gc` or `__close` (whichever comes first; the slot is then nil and
-/// further use raises "attempt to use a closed <Name>").
+/// A userdata class: the userdata holds one retained reference to a Swift object and an integer
+/// payload (a glyph is a face plus a glyph id, with no Swift object of its own). The reference is
+/// released by `__gc` or `__close` (whichever comes first; the slot is then nil and further use
+/// raises "attempt to use a closed <Name>").
 public struct LuaClass: Sendable {
     /// A small positive integer unique among the classes of a state: how objects find their
     /// metatable without string lookups.
@@ -36,8 +37,8 @@ public struct LuaClass: Sendable {
     /// type its functions read (the one `push(object:className:)` was given for that class).
     @inlinable
     static func unwrap<T: AnyObject>(_ L: OpaquePointer, _ index: Int32, _ className: String) throws -> T {
-        guard let slot = lua_touserdata(L, index)?.assumingMemoryBound(to: UnsafeMutableRawPointer?.self),
-              let pointer = slot.pointee else {
+        guard let slot = lua_touserdata(L, index)?.assumingMemoryBound(to: Slot.self),
+              let pointer = slot.pointee.object else {
             throw LuaBridgeError("attempt to use a closed \(className)")
         }
         return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue()
@@ -46,27 +47,35 @@ public struct LuaClass: Sendable {
     /// __gc and __close: release the Swift object once and null the slot.
     static let release: LuaFunction = { state in
         guard let L = state, lua_type(L, 1) == LUA_TUSERDATA,
-              let slot = lua_touserdata(L, 1)?.assumingMemoryBound(to: UnsafeMutableRawPointer?.self) else { return 0 }
-        if let pointer = slot.pointee {
-            slot.pointee = nil
+              let slot = lua_touserdata(L, 1)?.assumingMemoryBound(to: Slot.self) else { return 0 }
+        if let pointer = slot.pointee.object {
+            slot.pointee.object = nil
             Unmanaged<AnyObject>.fromOpaque(pointer).release()
         }
         return 0
     }
 
-    /// __eq: the same Swift object (or objects that say they are equal).
+    /// __eq: the same payload and the same Swift object (or objects that say they are equal).
     static let equal: LuaFunction = { state in
         guard let L = state else { return 0 }
         var same = false
         if lua_type(L, 1) == LUA_TUSERDATA, lua_type(L, 2) == LUA_TUSERDATA,
-           let a = lua_touserdata(L, 1)?.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee,
-           let b = lua_touserdata(L, 2)?.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee {
+           let ua = lua_touserdata(L, 1)?.assumingMemoryBound(to: Slot.self),
+           let ub = lua_touserdata(L, 2)?.assumingMemoryBound(to: Slot.self),
+           ua.pointee.payload == ub.pointee.payload, let a = ua.pointee.object, let b = ub.pointee.object {
             let x = Unmanaged<AnyObject>.fromOpaque(a).takeUnretainedValue()
             let y = Unmanaged<AnyObject>.fromOpaque(b).takeUnretainedValue()
             if let e = x as? LuaEquatable { same = e.isSame(as: y) } else { same = x === y }
         }
         lua_pushboolean(L, same ? 1 : 0)
         return 1
+    }
+
+    /// The userdata's memory: the retained object and the payload.
+    @usableFromInline
+    struct Slot {
+        @usableFromInline var object: UnsafeMutableRawPointer?
+        @usableFromInline var payload: Int
     }
 }
 
@@ -146,10 +155,12 @@ extension LuaClass {
 }
 
 extension LuaStack {
-    /// Pushes a new userdata of class `classID` holding one retained reference to `object`.
-    public func push(object: AnyObject, classID: Int32) {
-        guard let raw = fs_newuserdata(L, MemoryLayout<UnsafeMutableRawPointer?>.size) else { return }
-        raw.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).initialize(to: Unmanaged.passRetained(object).toOpaque())
+    /// Pushes a new userdata of class `classID` holding one retained reference to `object` and
+    /// an integer `payload` (read back with `LuaCall.payload`).
+    public func push(object: AnyObject, classID: Int32, payload: Int = 0) {
+        guard let raw = fs_newuserdata(L, MemoryLayout<LuaClass.Slot>.size) else { return }
+        raw.assumingMemoryBound(to: LuaClass.Slot.self)
+            .initialize(to: LuaClass.Slot(object: Unmanaged.passRetained(object).toOpaque(), payload: payload))
         fs_push_class_metatable(L, classID)
         lua_setmetatable(L, -2)
     }

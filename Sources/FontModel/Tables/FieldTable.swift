@@ -168,6 +168,10 @@ open class FieldTable: FontTable {
         return Int(raw[i])
     }
 
+    /// Integer value of the field at a fixed position (fields every version has at that position),
+    /// for hot accessors such as maxp.numGlyphs.
+    func int(at position: Int) -> Int { position < raw.count ? Int(raw[position]) : 0 }
+
     /// Sets an integer field from the model's own recalculation, clamped to the field's range.
     /// Returns "name old → new" when the value changed, for the save report.
     @discardableResult

@@ -17,8 +17,8 @@ public final class HeadTable: FieldTable {
         return fieldList
     }
 
-    public var unitsPerEm: Int { int("unitsPerEm") }
-    public var indexToLocFormat: Int { int("indexToLocFormat") }
+    public var unitsPerEm: Int { int(at: 6) }
+    public var indexToLocFormat: Int { int(at: 16) }
     /// Byte offset of checkSumAdjustment in the table, zeroed when the table's checksum is taken.
     static let checkSumAdjustmentOffset = 8
 }

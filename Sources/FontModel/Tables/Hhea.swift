@@ -17,5 +17,5 @@ public final class HheaTable: FieldTable {
         return fieldList
     }
 
-    public var numberOfHMetrics: Int { int("numberOfHMetrics") }
+    public var numberOfHMetrics: Int { int(at: 17) }
 }

@@ -30,5 +30,5 @@ public final class MaxpTable: FieldTable {
         }
     }
 
-    public var numGlyphs: Int { int("numGlyphs") }
+    public var numGlyphs: Int { int(at: 1) }  // second field in both versions
 }
