@@ -28,7 +28,7 @@ struct Edit: ParsableCommand {
             let faces = try selectFaces(font, face)
             for f in faces {
                 for assignment in assignments { try applyAssignment(assignment, to: f) }
-                if caps { try makeAllCaps(f) }
+                if caps { try f.copyCapitalsOntoLowercase() }
                 if let rename { try f.rename(family: rename) }
                 if let familySuffix { try f.rename(family: (try f.familyName ?? "") + familySuffix) }
             }
@@ -60,13 +60,4 @@ func applyAssignment(_ text: String, to face: Face) throws {
     }
     let value: FieldValue = Int64(parts[1]).map(FieldValue.int) ?? Double(parts[1]).map(FieldValue.double) ?? .string(parts[1])
     try table.set(fieldName, value)
-}
-
-/// The all-caps edit: each of a–z draws its capital, with the capital's metrics.
-func makeAllCaps(_ face: Face) throws {
-    for (lower, upper) in zip(Unicode.Scalar("a").value...Unicode.Scalar("z").value, Unicode.Scalar("A").value...Unicode.Scalar("Z").value) {
-        guard let l = Unicode.Scalar(lower), let u = Unicode.Scalar(upper),
-              let target = try face.glyphID(for: l), let source = try face.glyphID(for: u) else { continue }
-        try face.copyOutline(from: source, to: target, metrics: true)
-    }
 }

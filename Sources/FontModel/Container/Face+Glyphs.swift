@@ -109,3 +109,18 @@ extension Face {
         }
     }
 }
+
+extension Face {
+    /// The all-caps edit: each of a–z takes the outline, advance and side bearing of its capital
+    /// (where the cmap maps both). Returns how many letters were copied.
+    @discardableResult
+    public func copyCapitalsOntoLowercase() throws -> Int {
+        var copied = 0
+        for lower in UInt32(0x61)...0x7A {
+            guard let target = try cmap?.glyph(for: lower), let source = try cmap?.glyph(for: lower - 0x20) else { continue }
+            try copyOutline(from: source, to: target, metrics: true)
+            copied += 1
+        }
+        return copied
+    }
+}
