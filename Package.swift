@@ -17,14 +17,17 @@ let package = Package(
         // System libraries and the C side of the Lua bridge.
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]),
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"]), .brew(["fontconfig"])]),
         .target(name: "LuaShim", dependencies: ["CLua"]),
+        // fontconfig (Linux) and CoreText (macOS) behind one protocol.
+        .target(name: "FontRegistry", dependencies: ["FontModel", .target(name: "CFontconfig", condition: .when(platforms: [.linux]))]),
         // Generic Swift <-> Lua machinery (no font words), then the Lua API over the font model.
         .target(name: "LuaBridge", dependencies: ["CLua", "LuaShim"]),
-        .target(name: "FontScript", dependencies: ["FontModel", "LuaBridge"]),
+        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "LuaBridge"]),
         .executableTarget(
             name: "fontshell",
             dependencies: [
-                "FontModel", "FontScript", "LuaBridge", "CEditLine",
+                "FontModel", "FontScript", "FontRegistry", "LuaBridge", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

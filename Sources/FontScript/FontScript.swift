@@ -15,6 +15,7 @@ public enum FontScript {
     /// Public names for the documentation check: "Face.familyName", "Glyph:copyFrom", "fontshell.open", ...
     public static var boundNames: [String] {
         var names = moduleFunctions.map { "fontshell.\($0.0)" } + ["help", "fontshell.pretty", "fontshell.complete", "fontshell.version"]
+        names += RegistryModule.functions.map { "registry.\($0.0)" }
         for c in classes {
             names += c.fields.map { $0.contains("/") ? "\(c.name)[\"\($0)\"]" : "\(c.name).\($0)" }
             names += c.methods.keys.map { "\(c.name):\($0)" }
@@ -34,6 +35,7 @@ public enum FontScript {
         s.push("0.1"); s.setField("version", in: -2)
         s.setGlobal("fontshell")
         lua.register("help", help)
+        RegistryModule.install(in: lua)
         try Prelude.install(in: lua)
     }
 

@@ -1,0 +1,101 @@
+import FontModel
+
+/// Where a registration lives: this process only, the user's fonts (persistent), or the login
+/// session (CoreText only).
+public enum RegistryScope: String, CaseIterable, Sendable {
+    case process, user, session
+
+    public init(name: String) throws {
+        guard let scope = RegistryScope(rawValue: name) else {
+            throw RegistryError("unknown scope '\(name)' (use process or user\(RegistryScope.sessionAvailable ? " or session" : ""))")
+        }
+        self = scope
+    }
+
+    static var sessionAvailable: Bool {
+        #if canImport(CoreText)
+        true
+        #else
+        false
+        #endif
+    }
+}
+
+/// One installed face as the registry sees it.
+public struct FontDescriptor: Equatable, Sendable, Codable {
+    public var postScriptName: String
+    public var fullName: String
+    public var family: String
+    public var style: String
+    /// fontconfig weight (80 = regular, 200 = bold) on Linux; OS/2-style 100–900 on macOS.
+    public var weight: Int
+    public var width: Int
+    public var path: String
+    public var faceIndex: Int
+    /// "user" or "process" for fonts FontShell registered, else nil (system or another app's).
+    public var scope: String?
+    public var registeredByFontShell: Bool
+}
+
+/// A name that cannot be found, and what a renderer would use instead.
+public struct MissingFont: Equatable, Sendable, Codable {
+    public var name: String
+    public var fallback: FontDescriptor?
+}
+
+public struct RegistryError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ message: String) { description = message }
+}
+
+/// The verbs an app developer uses to install fonts and check what is available: the same on
+/// Linux (fontconfig) and macOS (CoreText).
+public protocol FontRegistry: AnyObject {
+    /// Registers every face of a font file; returns what was registered.
+    func register(path: String, scope: RegistryScope, replace: Bool) throws -> [FontDescriptor]
+    /// Removes a font FontShell registered, by path or PostScript name; returns what was removed.
+    func unregister(_ pathOrName: String) throws -> [FontDescriptor]
+    func list(scope: RegistryScope?, family: String?) throws -> [FontDescriptor]
+    /// Exact match by PostScript name or full name; never a substitute.
+    func find(_ name: String) throws -> FontDescriptor?
+    /// The names that cannot be found, each with the font a renderer would fall back to.
+    func missing(_ names: [String]) throws -> [MissingFont]
+    /// The platform's UI font of a design: "default", "serif", "monospaced", "rounded".
+    func systemFont(design: String) throws -> FontDescriptor?
+    /// Whether the registry changed since the last call (fonts added or removed by anyone).
+    func changed() -> Bool
+}
+
+/// The registry of this platform.
+public func makeRegistry() throws -> FontRegistry {
+    #if canImport(CoreText)
+    return CoreTextRegistry()
+    #else
+    return try FontconfigRegistry()
+    #endif
+}
+
+/// What every backend checks before registering: the file is a supported, readable font. Returns
+/// the PostScript name of each face.
+func validatedPostScriptNames(_ path: String) throws -> [String] {
+    let font: Font
+    do { font = try Font(path: path) } catch { throw RegistryError("refusing \(path): \(error)") }
+    var names: [String] = []
+    for face in font.faces {
+        do {
+            _ = try face.head; _ = try face.maxp; _ = try face.hhea
+            guard let ps = try face.postScriptName, !ps.isEmpty else {
+                throw RegistryError("face \(face.index) has no PostScript name (name ID 6)")
+            }
+            guard try face.glyf != nil || face.cff != nil else {
+                throw RegistryError("face \(face.index) has no outlines (glyf or CFF)")
+            }
+            names.append(ps)
+        } catch let e as RegistryError {
+            throw RegistryError("refusing \(path): \(e.description)")
+        } catch {
+            throw RegistryError("refusing \(path): \(error)")
+        }
+    }
+    return names
+}

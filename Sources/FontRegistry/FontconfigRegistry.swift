@@ -1,0 +1,249 @@
+#if !canImport(CoreText)
+import CFontconfig
+import FontModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The registry over fontconfig, the one every Linux desktop uses. User-scope fonts are copied to
+/// `$XDG_DATA_HOME/fonts/fontshell/` (default `~/.local/share/fonts/fontshell/`), the cache of that
+/// folder is rebuilt so other applications see them at their next scan, and a manifest records
+/// what FontShell installed. Process-scope fonts are added to this process's configuration only.
+public final class FontconfigRegistry: FontRegistry {
+    private var config: OpaquePointer
+    /// Files registered at process scope in this process.
+    private var processFiles: [String: [String]] = [:]
+    public let fontsFolder: String
+    let manifestPath: String
+
+    public init() throws {
+        guard FcInit() != 0, let config = FcConfigGetCurrent() else { throw RegistryError("fontconfig could not load its configuration") }
+        self.config = config
+        let env = ProcessInfo.processInfo.environment
+        let home = env["HOME"] ?? "/"
+        let dataHome = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+        fontsFolder = dataHome + "/fonts/fontshell"
+        manifestPath = dataHome + "/fontshell/registered.json"
+    }
+
+    // MARK: register / unregister
+
+    public func register(path: String, scope: RegistryScope, replace: Bool) throws -> [FontDescriptor] {
+        let names = try validatedPostScriptNames(path)
+        switch scope {
+        case .session:
+            throw RegistryError("the session scope is not available on this platform (CoreText only); use process or user")
+        case .process:
+            let absolute = absolutePath(path)
+            if processFiles[absolute] != nil { throw RegistryError("\(path) is already registered in this process") }
+            try refuseTakenNames(names, replace: replace, replacing: nil)
+            guard FcConfigAppFontAddFile(config, absolute) != 0 else { throw RegistryError("fontconfig refused \(path)") }
+            processFiles[absolute] = names
+            return try names.compactMap { try find($0) }
+        case .user:
+            var manifest = try Manifest.load(from: manifestPath)
+            guard let checksum = fingerprint(path) else { throw RegistryError("cannot read \(path)") }
+            if let same = manifest.fonts.first(where: { $0.checksum == checksum }) {
+                throw RegistryError("\(path) is already registered (as \(same.path))")
+            }
+            let replaced = try refuseTakenNames(names, replace: replace, replacing: manifest)
+            for entry in replaced { try remove(entry, from: &manifest) }
+            try FileManager.default.createDirectory(atPath: fontsFolder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: folder(of: manifestPath), withIntermediateDirectories: true)
+            let target = uniqueTarget(for: path)
+            do {
+                try FileManager.default.copyItem(atPath: path, toPath: target)
+            } catch {
+                throw RegistryError("cannot copy \(path) into \(fontsFolder): \(error)")
+            }
+            manifest.fonts.append(Manifest.Entry(path: target, source: absolutePath(path), postScriptNames: names, checksum: checksum, date: timestamp()))
+            try manifest.save(to: manifestPath)
+            rescanFontsFolder()
+            return try names.compactMap { try find($0) }
+        }
+    }
+
+    public func unregister(_ pathOrName: String) throws -> [FontDescriptor] {
+        var manifest = try Manifest.load(from: manifestPath)
+        let absolute = absolutePath(pathOrName)
+        if let (file, _) = processFiles.first(where: { $0.key == absolute || $0.value.contains(pathOrName) }) {
+            throw RegistryError("\(file) was registered for this process only; fontconfig cannot remove one font from a process (it goes when the process ends)")
+        }
+        guard let entry = manifest.fonts.first(where: { $0.path == absolute || $0.source == absolute || $0.postScriptNames.contains(pathOrName) }) else {
+            if let other = try find(pathOrName) ?? list(scope: nil, family: nil).first(where: { $0.path == absolute }) {
+                throw RegistryError("\(other.postScriptName) (\(other.path)) was not registered by FontShell; refusing to remove it")
+            }
+            throw RegistryError("no font registered by FontShell matches '\(pathOrName)'")
+        }
+        let removed = try entry.postScriptNames.compactMap { try find($0) }
+        try remove(entry, from: &manifest)
+        try manifest.save(to: manifestPath)
+        return removed
+    }
+
+    /// Refuses PostScript names that are already installed (by anyone), unless `replace` and the
+    /// holder is a font FontShell installed; returns those to replace.
+    @discardableResult
+    private func refuseTakenNames(_ names: [String], replace: Bool, replacing manifest: Manifest?) throws -> [Manifest.Entry] {
+        var toReplace: [Manifest.Entry] = []
+        for name in names {
+            guard let holder = try find(name) else { continue }
+            if replace, let entry = manifest?.fonts.first(where: { $0.path == holder.path }) {
+                if !toReplace.contains(entry) { toReplace.append(entry) }
+                continue
+            }
+            let how = holder.registeredByFontShell ? "registered by FontShell" : "installed"
+            throw RegistryError("PostScript name \(name) is already \(how) at \(holder.path)"
+                + (holder.registeredByFontShell && !replace ? " (pass replace = true to replace it)" : ""))
+        }
+        return toReplace
+    }
+
+    private func remove(_ entry: Manifest.Entry, from manifest: inout Manifest) throws {
+        if FileManager.default.fileExists(atPath: entry.path) {
+            do { try FileManager.default.removeItem(atPath: entry.path) } catch {
+                throw RegistryError("cannot remove \(entry.path): \(error)")
+            }
+        }
+        manifest.fonts.removeAll { $0.path == entry.path }
+        rescanFontsFolder()
+    }
+
+    /// The file's name in our folder, numbered when a different file already has that name.
+    private func uniqueTarget(for path: String) -> String {
+        let name = String(path.split(separator: "/").last ?? "font")
+        let dot = name.lastIndex(of: ".")
+        let stem = dot.map { String(name[..<$0]) } ?? name, ext = dot.map { String(name[$0...]) } ?? ""
+        var target = fontsFolder + "/" + name
+        var n = 1
+        while FileManager.default.fileExists(atPath: target) {
+            target = fontsFolder + "/" + stem + "-\(n)" + ext
+            n += 1
+        }
+        return target
+    }
+
+    private func folder(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    }
+
+    /// Rebuilds the cache of our folder (so other applications see the change at their next scan)
+    /// and reloads this process's configuration.
+    private func rescanFontsFolder() {
+        if FileManager.default.fileExists(atPath: fontsFolder), let cache = FcDirCacheRescan(fontsFolder, config) {
+            FcDirCacheUnload(cache)
+        }
+        reload()
+    }
+
+    /// Reloads the configuration and font list, keeping this process's process-scope fonts.
+    /// (FcInitBringUptoDate would wait for fontconfig's 30-second rescan interval.)
+    private func reload() {
+        _ = FcInitReinitialize()
+        if let current = FcConfigGetCurrent() { config = current }
+        for file in processFiles.keys { _ = FcConfigAppFontAddFile(config, file) }
+    }
+
+    // MARK: queries
+
+    public func list(scope: RegistryScope?, family: String?) throws -> [FontDescriptor] {
+        let pattern = FcPatternCreate()
+        defer { FcPatternDestroy(pattern) }
+        if let family { _ = FcPatternAddString(pattern, "family", family) }
+        var all = fontList(pattern)
+        if let scope { all = all.filter { $0.scope == scope.rawValue } }
+        return all.sorted { ($0.family, $0.postScriptName) < ($1.family, $1.postScriptName) }
+    }
+
+    public func find(_ name: String) throws -> FontDescriptor? {
+        for key in ["postscriptname", "fullname"] {
+            let pattern = FcPatternCreate()
+            defer { FcPatternDestroy(pattern) }
+            _ = FcPatternAddString(pattern, key, name)
+            if let match = fontList(pattern).first { return match }
+        }
+        return nil
+    }
+
+    public func missing(_ names: [String]) throws -> [MissingFont] {
+        try names.compactMap { name in try find(name) == nil ? MissingFont(name: name, fallback: bestMatch(family: name)) : nil }
+    }
+
+    public func systemFont(design: String) throws -> FontDescriptor? {
+        switch design {
+        case "default": return bestMatch(family: "sans-serif")
+        case "serif": return bestMatch(family: "serif")
+        case "monospaced": return bestMatch(family: "monospace")
+        case "rounded":
+            // fontconfig has no generic rounded family: look for an installed "Rounded" family.
+            return fontList(FcPatternCreate(), destroy: true).first { $0.family.lowercased().contains("rounded") }
+        default:
+            throw RegistryError("unknown design '\(design)' (default, serif, monospaced or rounded)")
+        }
+    }
+
+    /// fontconfig compares configuration and font folder times in whole seconds, so a change made
+    /// within the second the configuration was loaded is reported by a later call.
+    public func changed() -> Bool {
+        guard FcConfigUptoDate(config) == 0 else { return false }
+        reload()
+        return true
+    }
+
+    /// What fontconfig would draw for a family name (after its substitutions), as a renderer falls back.
+    private func bestMatch(family: String) -> FontDescriptor? {
+        let pattern = FcPatternCreate()
+        defer { FcPatternDestroy(pattern) }
+        _ = FcPatternAddString(pattern, "family", family)
+        _ = FcConfigSubstitute(config, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultMatch
+        guard let match = FcFontMatch(config, pattern, &result) else { return nil }
+        defer { FcPatternDestroy(match) }
+        return descriptor(match)
+    }
+
+    private func fontList(_ pattern: OpaquePointer?, destroy: Bool = false) -> [FontDescriptor] {
+        defer { if destroy { FcPatternDestroy(pattern) } }
+        guard let objects = FcObjectSetCreate() else { return [] }
+        defer { FcObjectSetDestroy(objects) }
+        for key in ["family", "style", "fullname", "postscriptname", "file", "index", "weight", "width"] { _ = FcObjectSetAdd(objects, key) }
+        guard let set = FcFontList(config, pattern, objects) else { return [] }
+        defer { FcFontSetDestroy(set) }
+        var out: [FontDescriptor] = []
+        for i in 0..<Int(set.pointee.nfont) {
+            if let p = set.pointee.fonts[i], let d = descriptor(p) { out.append(d) }
+        }
+        return out
+    }
+
+    private func descriptor(_ p: OpaquePointer) -> FontDescriptor? {
+        func string(_ key: String) -> String? {
+            var value: UnsafeMutablePointer<FcChar8>?
+            guard FcPatternGetString(p, key, 0, &value) == FcResultMatch, let value else { return nil }
+            return String(cString: value)
+        }
+        func integer(_ key: String) -> Int {
+            var value: Int32 = 0
+            if FcPatternGetInteger(p, key, 0, &value) == FcResultMatch { return Int(value) }
+            var real = 0.0
+            return FcPatternGetDouble(p, key, 0, &real) == FcResultMatch ? Int(real) : 0
+        }
+        guard let file = string("file") else { return nil }
+        let ps = string("postscriptname") ?? ""
+        let ours = file.hasPrefix(fontsFolder + "/") ? "user" : (processFiles[file] != nil ? "process" : nil)
+        return FontDescriptor(postScriptName: ps, fullName: string("fullname") ?? ps, family: string("family") ?? "",
+                              style: string("style") ?? "", weight: integer("weight"), width: integer("width"),
+                              path: file, faceIndex: integer("index"), scope: ours, registeredByFontShell: ours != nil)
+    }
+
+    private func absolutePath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+}
+#endif

@@ -1,0 +1,150 @@
+import CLua
+import FontModel
+import FontRegistry
+import LuaBridge
+import LuaShim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Lua module `registry`: install fonts for this process or the user, list and find what is
+/// installed, report missing names, remove what FontShell installed (fontconfig on Linux,
+/// CoreText on macOS).
+enum RegistryModule {
+    static let functions: [(String, LuaFunction)] = [
+        ("register", register), ("unregister", unregister), ("list", list), ("find", find),
+        ("missing", missing), ("system", system), ("changed", changed),
+    ]
+
+    /// fontconfig's configuration is process-wide, so one registry serves every state.
+    nonisolated(unsafe) static var shared: FontRegistry?
+
+    static func registry() throws -> FontRegistry {
+        if let shared { return shared }
+        let r = try makeRegistry()
+        shared = r
+        return r
+    }
+
+    static func install(in lua: LuaState) {
+        let s = lua.stack
+        s.pushTable(fieldCount: Int32(functions.count))
+        for (name, fn) in functions {
+            fs_pushfunction(lua.L, fn, 0)
+            s.setField(name, in: -2)
+        }
+        s.setGlobal("registry")
+    }
+
+    static func push(_ s: LuaStack, _ d: FontDescriptor?) {
+        guard let d else { s.pushNil(); return }
+        s.pushTable(fieldCount: 10)
+        for (key, value) in [("postscriptName", d.postScriptName), ("fullName", d.fullName), ("family", d.family),
+                             ("style", d.style), ("path", d.path)] {
+            s.push(value); s.setField(key, in: -2)
+        }
+        s.push(d.weight); s.setField("weight", in: -2)
+        s.push(d.width); s.setField("width", in: -2)
+        s.push(d.faceIndex); s.setField("faceIndex", in: -2)
+        if let scope = d.scope { s.push(scope); s.setField("scope", in: -2) }
+        s.push(d.registeredByFontShell); s.setField("registeredByFontShell", in: -2)
+    }
+
+    static func push(_ s: LuaStack, _ list: [FontDescriptor]) {
+        s.pushTable(arrayCount: Int32(list.count))
+        for (i, d) in list.enumerated() { push(s, d); s.setIndex(i + 1, in: -2) }
+    }
+
+    /// registry.register(path or Font [, {scope = "process" | "user", replace = false}]) → descriptors.
+    /// A Font (edits included) is saved to a temporary file first, which is what gets registered.
+    static let register: LuaFunction = { L in
+        LuaCall.run(L, "register") { call in
+            var path: String
+            if let p = call.stack.string(at: 1) {
+                path = p
+            } else {
+                let handle = try call.object(1, FontObject.classID, "Font (or a path)", as: FontHandle.self)
+                let font = try handle.get()
+                let name = (try font.faces.first?.postScriptName) ?? "font"
+                path = temporaryFolder() + "/" + name + (font.isCollection ? ".ttc" : font.format == .cff ? ".otf" : ".ttf")
+                try font.save(to: path)
+            }
+            _ = try call.table(2, optional: true)
+            let scope = try RegistryScope(name: try call.stringOption(2, "scope") ?? "process")
+            let replace = try call.boolOption(2, "replace", default: false)
+            push(call.stack, try registry().register(path: path, scope: scope, replace: replace))
+            return 1
+        }
+    }
+
+    static let unregister: LuaFunction = { L in
+        LuaCall.run(L, "unregister") { call in
+            push(call.stack, try registry().unregister(try call.string(1)))
+            return 1
+        }
+    }
+
+    /// registry.list{scope =, family =}
+    static let list: LuaFunction = { L in
+        LuaCall.run(L, "list") { call in
+            _ = try call.table(1, optional: true)
+            let scope = try call.stringOption(1, "scope").map(RegistryScope.init(name:))
+            push(call.stack, try registry().list(scope: scope, family: try call.stringOption(1, "family")))
+            return 1
+        }
+    }
+
+    static let find: LuaFunction = { L in
+        LuaCall.run(L, "find") { call in
+            push(call.stack, try registry().find(try call.string(1)))
+            return 1
+        }
+    }
+
+    /// registry.missing{names...} → list of {name =, fallback = descriptor or nil}
+    static let missing: LuaFunction = { L in
+        LuaCall.run(L, "missing") { call in
+            _ = try call.table(1)
+            var names: [String] = []
+            for i in 1...max(1, Int(lua_rawlen(call.L, 1))) where lua_rawlen(call.L, 1) > 0 {
+                lua_rawgeti(call.L, 1, lua_Integer(i))
+                defer { call.stack.pop() }
+                guard let name = call.stack.string(at: -1) else { throw LuaArgumentError(1, "names must be strings (item \(i) is \(call.stack.typeName(at: -1)))") }
+                names.append(name)
+            }
+            let result = try registry().missing(names)
+            let s = call.stack
+            s.pushTable(arrayCount: Int32(result.count))
+            for (i, m) in result.enumerated() {
+                s.pushTable(fieldCount: 2)
+                s.push(m.name); s.setField("name", in: -2)
+                push(s, m.fallback); s.setField("fallback", in: -2)
+                s.setIndex(i + 1, in: -2)
+            }
+            return 1
+        }
+    }
+
+    /// registry.system{design = "default" | "serif" | "monospaced" | "rounded"} → descriptor or nil
+    static let system: LuaFunction = { L in
+        LuaCall.run(L, "system") { call in
+            _ = try call.table(1, optional: true)
+            push(call.stack, try registry().systemFont(design: try call.stringOption(1, "design") ?? "default"))
+            return 1
+        }
+    }
+
+    static let changed: LuaFunction = { L in
+        LuaCall.run(L, "changed") { call in
+            call.stack.push(try registry().changed())
+            return 1
+        }
+    }
+
+    static func temporaryFolder() -> String {
+        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        let folder = base + "/fontshell-\(getpid())"
+        mkdir(folder, 0o700)
+        return folder
+    }
+}

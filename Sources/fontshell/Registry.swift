@@ -1,0 +1,124 @@
+import ArgumentParser
+import FontRegistry
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `fontshell registry ...`: the platform font registry (fontconfig on Linux, CoreText on macOS).
+struct Registry: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Register, list, find and unregister fonts (fontconfig on Linux, CoreText on macOS).",
+        subcommands: [List.self, Find.self, Missing.self, Register.self, Unregister.self, System.self]
+    )
+
+    struct Output: ParsableArguments {
+        @Flag(help: "Print JSON instead of a table.") var json = false
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List installed fonts.")
+        @Option(help: "Only fonts FontShell registered at this scope (user or process).") var scope: String?
+        @Option(help: "Only this family.") var family: String?
+        @OptionGroup var output: Output
+        func run() throws {
+            try reporting {
+                let fonts = try makeRegistry().list(scope: try scope.map(RegistryScope.init(name:)), family: family)
+                try show(fonts, json: output.json)
+            }
+        }
+    }
+
+    struct Find: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Find a font by exact PostScript or full name (exit 1 if not found).")
+        @Argument var name: String
+        @OptionGroup var output: Output
+        func run() throws {
+            try reporting {
+                guard let found = try makeRegistry().find(name) else {
+                    if output.json { print("null") } else { printError("not found: \(name)") }
+                    throw ExitCode(1)
+                }
+                try show([found], json: output.json)
+            }
+        }
+    }
+
+    struct Missing: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Which of these names cannot be found, and what would be used instead (exit 1 if any).")
+        @Argument var names: [String]
+        @OptionGroup var output: Output
+        func run() throws {
+            try reporting {
+                let missing = try makeRegistry().missing(names)
+                if output.json {
+                    print(try json(missing))
+                } else {
+                    for m in missing { print("\(m.name)\tmissing; falls back to \(m.fallback.map { "\($0.postScriptName) (\($0.path))" } ?? "nothing")") }
+                }
+                if !missing.isEmpty { throw ExitCode(1) }
+            }
+        }
+    }
+
+    struct Register: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Install a font for the user (copied to $XDG_DATA_HOME/fonts/fontshell) or this process.")
+        @Argument var path: String
+        @Option(help: "user (default) or process.") var scope = "user"
+        @Flag(help: "Replace a font FontShell registered under the same PostScript name.") var replace = false
+        @OptionGroup var output: Output
+        func run() throws {
+            try reporting {
+                try show(try makeRegistry().register(path: path, scope: try RegistryScope(name: scope), replace: replace), json: output.json)
+            }
+        }
+    }
+
+    struct Unregister: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a font FontShell registered (by path or PostScript name).")
+        @Argument var pathOrName: String
+        @OptionGroup var output: Output
+        func run() throws {
+            try reporting { try show(try makeRegistry().unregister(pathOrName), json: output.json) }
+        }
+    }
+
+    struct System: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The platform's UI font of a design: default, serif, monospaced, rounded.")
+        @Option var design = "default"
+        @OptionGroup var output: Output
+        func run() throws {
+            try reporting {
+                guard let font = try makeRegistry().systemFont(design: design) else {
+                    printError("no \(design) font is installed")
+                    throw ExitCode(1)
+                }
+                try show([font], json: output.json)
+            }
+        }
+    }
+}
+
+private func reporting(_ body: () throws -> Void) throws {
+    do { try body() } catch let e as RegistryError {
+        printError("fontshell registry: \(e.description)")
+        throw ExitCode(1)
+    }
+}
+
+private func json<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+}
+
+private func show(_ fonts: [FontDescriptor], json asJSON: Bool) throws {
+    if asJSON { print(try json(fonts)); return }
+    let header = ["PostScript name", "family", "style", "weight", "scope", "path"]
+    let rows = fonts.map { [$0.postScriptName, $0.family, $0.style, String($0.weight), $0.scope ?? "system", $0.path + ($0.faceIndex > 0 ? "#\($0.faceIndex)" : "")] }
+    let widths = header.indices.map { i in ([header[i]] + rows.map { $0[i] }).map(\.count).max() ?? 0 }
+    for row in [header] + rows {
+        print(row.enumerated().map { i, cell in i == row.count - 1 ? cell : cell + String(repeating: " ", count: max(0, widths[i] - cell.count)) }.joined(separator: "  "))
+    }
+}

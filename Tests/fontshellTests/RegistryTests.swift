@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+/// A private fontconfig setup: XDG data/cache/config folders and a fonts.conf in a temporary
+/// folder, so nothing touches the real user's fonts.
+final class PrivateFontconfig {
+    let folder: TemporaryFolder
+    let environment: [String: String]
+
+    init() throws {
+        folder = try TemporaryFolder()
+        for sub in ["data", "cache", "config"] {
+            try FileManager.default.createDirectory(atPath: folder.file(sub), withIntermediateDirectories: true)
+        }
+        let conf = try folder.write("fonts.conf", """
+            <?xml version="1.0"?>
+            <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+            <fontconfig>
+              <include ignore_missing="yes">/etc/fonts/conf.d</include>
+              <dir>/usr/share/fonts</dir>
+              <dir prefix="xdg">fonts</dir>
+              <cachedir prefix="xdg">fontconfig</cachedir>
+            </fontconfig>
+            """)
+        environment = ["XDG_DATA_HOME": folder.file("data"), "XDG_CACHE_HOME": folder.file("cache"),
+                       "XDG_CONFIG_HOME": folder.file("config"), "FONTCONFIG_FILE": conf]
+    }
+
+    var fontsFolder: String { folder.file("data") + "/fonts/fontshell" }
+
+    func fontshell(_ args: String...) throws -> (status: Int32, out: String, err: String) {
+        try runProcess(fontshellBinary, args, environment: environment)
+    }
+
+    func fcList() throws -> String {
+        try runProcess("/usr/bin/env", ["fc-list", ":", "family", "postscriptname", "file"], environment: environment).out
+    }
+
+    func folderContents() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: fontsFolder))?.sorted() ?? [] }
+    func manifest() -> String { (try? String(contentsOfFile: folder.file("data") + "/fontshell/registered.json", encoding: .utf8)) ?? "" }
+
+    /// The all-caps, renamed copy of DejaVu Sans (so it can coexist with the original).
+    func capsCopy() throws -> String {
+        let out = folder.file("DejaVuSansCaps.ttf")
+        let r = try fontshell("edit", dejavuPath, "-o", out, "--caps", "--family-suffix", " Caps")
+        guard r.status == 0 else { throw NSError(domain: r.err, code: 1) }
+        return out
+    }
+}
+
+@Suite struct RegistryTests {
+    let realUserFonts = (ProcessInfo.processInfo.environment["HOME"] ?? "/root") + "/.local/share/fonts/fontshell"
+
+    @Test func registerFindAndUnregisterAtUserScope() throws {
+        let realBefore = FileManager.default.fileExists(atPath: realUserFonts)
+        let fc = try PrivateFontconfig()
+        let caps = try fc.capsCopy()
+        let r = try fc.fontshell("registry", "register", caps, "--json")
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("\"postScriptName\" : \"DejaVuSansCaps\""))
+        #expect(fc.folderContents() == ["DejaVuSansCaps.ttf"])
+        #expect(try fc.fcList().contains("DejaVuSansCaps"))                      // a fresh fc-list sees it
+        #expect(try fc.fontshell("registry", "find", "DejaVuSansCaps").status == 0)
+        #expect(try fc.fontshell("registry", "find", "DejaVu Sans Caps").status == 0) // by full name
+        let original = try fc.fontshell("registry", "find", "DejaVuSans")
+        #expect(original.status == 0 && original.out.contains("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
+        #expect(try fc.fontshell("registry", "find", "DejaVuSansCap").status == 1)  // exact names only, no substitute
+        let gone = try fc.fontshell("registry", "unregister", "DejaVuSansCaps")
+        #expect(gone.status == 0, "\(gone.err)")
+        #expect(!(try fc.fcList().contains("DejaVuSansCaps")))
+        #expect(fc.folderContents().isEmpty)
+        #expect(FileManager.default.fileExists(atPath: realUserFonts) == realBefore)   // the real user's fonts untouched
+    }
+
+    @Test func refusalsChangeNothing() throws {
+        let fc = try PrivateFontconfig()
+        let caps = try fc.capsCopy()
+        #expect(try fc.fontshell("registry", "register", caps).status == 0)
+        let before = (fc.folderContents(), fc.manifest())
+        let broken = try fc.folder.write("broken.ttf", "not a font at all, just text")
+        let cases: [([String], String)] = [
+            (["registry", "register", caps], "already registered"),                                    // same file twice
+            (["registry", "register", dejavuPath], "PostScript name DejaVuSans is already installed"), // duplicate name
+            (["registry", "register", broken], "refusing"),                                            // malformed font
+            (["registry", "unregister", "DejaVuSans"], "was not registered by FontShell"),             // a system font
+            (["registry", "register", caps, "--scope", "global"], "unknown scope 'global'"),
+            (["registry", "register", caps, "--scope", "session"], "not available on this platform"),
+        ]
+        for (args, message) in cases {
+            let r = try runProcess(fontshellBinary, args, environment: fc.environment)
+            #expect(r.status != 0, "\(args)")
+            #expect(r.err.contains(message), "\(args): \(r.err)")
+            #expect(fc.folderContents() == before.0 && fc.manifest() == before.1, "\(args) changed the registry")
+        }
+        // A second copy of the same font under the same name is refused too, unless replace.
+        let copy = try fc.folder.write("again.ttf", "")
+        try FileManager.default.removeItem(atPath: copy)
+        let edited = try fc.fontshell("edit", caps, "-o", copy, "--set", "head.fontRevision=3")
+        #expect(edited.status == 0)
+        let dup = try fc.fontshell("registry", "register", copy)
+        #expect(dup.status != 0 && dup.err.contains("replace"))
+        let replaced = try fc.fontshell("registry", "register", copy, "--replace")
+        #expect(replaced.status == 0, "\(replaced.err)")
+        #expect(fc.folderContents() == ["again.ttf"])
+    }
+
+    @Test func luaModuleMissingSystemProcessScopeAndChanges() throws {
+        let fc = try PrivateFontconfig()
+        let caps = try fc.capsCopy()
+        let script = try fc.folder.write("registry.lua", """
+            local missing = registry.missing{"DejaVuSans", "NoSuchFont-Regular"}
+            print(#missing, missing[1].name, missing[1].fallback.postscriptName)
+            print(registry.system{design = "default"}.family, registry.system{design = "serif"} ~= nil,
+                  registry.system{design = "monospaced"}.family)
+            -- process scope: an edited Font object, visible to this process only
+            local f = fontshell.open(arg[1])
+            f.faces[1]:rename{family = "Process Only"}
+            local added = registry.register(f, {scope = "process"})
+            print(added[1].postscriptName, added[1].scope, registry.find("ProcessOnly") ~= nil)
+            print(registry.changed())
+            -- fontconfig compares folder times in whole seconds: a change within the same second is seen later
+            os.execute(("sleep 1.1; fontshell registry register %q > /dev/null"):format(arg[2]))
+            print(registry.changed(), registry.find("DejaVuSansCaps") ~= nil)
+            local ok, err = pcall(registry.system, {design = "cursive"})
+            print(ok, err)
+            """)
+        var env = fc.environment
+        env["PATH"] = (fontshellBinary as NSString).deletingLastPathComponent + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+        let r = try runProcess(fontshellBinary, ["run", script, dejavuPath, caps], environment: env)
+        #expect(r.status == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 6, "\(r.out)")
+        guard lines.count == 6 else { return }
+        #expect(lines[0].hasPrefix("1\tNoSuchFont-Regular\t"))
+        #expect(lines[1] == "DejaVu Sans\ttrue\tDejaVu Sans Mono")
+        #expect(lines[2] == "ProcessOnly\tprocess\ttrue")
+        #expect(lines[3] == "false")
+        #expect(lines[4] == "true\ttrue")
+        #expect(lines[5].contains("unknown design 'cursive'"))
+        #expect(!(try fc.fcList().contains("ProcessOnly")))   // process scope stays in that process
+    }
+}
