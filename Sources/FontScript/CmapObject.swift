@@ -75,10 +75,7 @@ enum CmapObject {
             let s = call.stack
             s.pushTable(fieldCount: Int32(m.count))
             for (char, glyph) in m { s.push(glyph); s.setIndex(Int(char), in: -2) }
-            s.getGlobal("next")
-            fs_insert(call.L, -2)
-            s.pushNil()
-            return 3
+            return call.returnNextOverSnapshot()
         }
     }
 

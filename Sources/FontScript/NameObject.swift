@@ -100,10 +100,7 @@ enum NameObject {
             let s = call.stack
             s.pushTable()
             for id in name.nameIDs { if let text = name.string(id) { s.push(text); s.setIndex(id, in: -2) } }
-            s.getGlobal("next")
-            fs_insert(call.L, -2) // (next, t, nil)
-            s.pushNil()
-            return 3
+            return call.returnNextOverSnapshot()
         }
     }
 

@@ -1,6 +1,7 @@
 import CLua
 import FontModel
 import LuaBridge
+import LuaShim
 
 /// Pushing model values and reading Lua values for the model, shared by the objects.
 extension LuaStack {
@@ -32,6 +33,14 @@ extension LuaStack {
 }
 
 extension LuaCall {
+    /// `__pairs` over a snapshot: with the snapshot table on top, returns (next, snapshot, nil).
+    func returnNextOverSnapshot() -> Int32 {
+        stack.getGlobal("next")
+        fs_insert(L, -2)
+        stack.pushNil()
+        return 3
+    }
+
     /// A Lua value as a field value: integers, floats and strings.
     func fieldValue(_ i: Int32) throws -> FieldValue {
         switch lua_type(L, i) {

@@ -64,8 +64,6 @@ public struct LuaCall {
         return Int(v)
     }
 
-    public func optionalInteger(_ i: Int32) throws -> Int? { isNoneOrNil(i) ? nil : try integer(i) }
-
     public func number(_ i: Int32) throws -> Double {
         guard lua_type(L, i) == LUA_TNUMBER else { throw expected(i, "number") }
         return fs_tonumber(L, i, nil)
@@ -75,8 +73,6 @@ public struct LuaCall {
         guard let s = stack.string(at: i) else { throw expected(i, "string") }
         return s
     }
-
-    public func optionalString(_ i: Int32) throws -> String? { isNoneOrNil(i) ? nil : try string(i) }
 
     public func bytes(_ i: Int32) throws -> [UInt8] {
         guard let b = stack.bytes(at: i) else { throw expected(i, "string") }

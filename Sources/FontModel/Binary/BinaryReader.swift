@@ -111,12 +111,6 @@ public struct BinaryReader {
         return Array(bytes[offset..<offset + n])
     }
 
-    public mutating func rawBuffer(_ n: Int) throws -> UnsafeRawBufferPointer {
-        guard n >= 0 else { throw error("negative length \(n)") }
-        try need(n)
-        defer { offset += n }
-        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + n])
-    }
 
     /// Reads at an absolute position without moving the cursor.
     public func u16(at position: Int) throws -> UInt16 {

@@ -36,16 +36,4 @@ public struct BinaryWriter {
         }
     }
 
-    public mutating func pad(to alignment: Int) {
-        while bytes.count % alignment != 0 { bytes.append(0) }
-    }
-
-    /// Overwrites a u16/u32 already written at `position`.
-    public mutating func setU16(_ v: UInt16, at position: Int) {
-        bytes[position] = UInt8(v >> 8); bytes[position + 1] = UInt8(v & 0xFF)
-    }
-    public mutating func setU32(_ v: UInt32, at position: Int) {
-        bytes[position] = UInt8(v >> 24); bytes[position + 1] = UInt8((v >> 16) & 0xFF)
-        bytes[position + 2] = UInt8((v >> 8) & 0xFF); bytes[position + 3] = UInt8(v & 0xFF)
-    }
 }
