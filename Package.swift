@@ -23,15 +23,18 @@ let package = Package(
         .target(name: "FontRegistry", dependencies: ["FontModel", .target(name: "CFontconfig", condition: .when(platforms: [.linux]))]),
         // Generic Swift <-> Lua machinery (no font words), then the Lua API over the font model.
         .target(name: "LuaBridge", dependencies: ["CLua", "LuaShim"]),
-        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "LuaBridge"]),
+        // TTX-dialect XML dump and fuse, from the table descriptions.
+        .target(name: "FontXML", dependencies: ["FontModel"]),
+        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontXML", "LuaBridge"]),
         .executableTarget(
             name: "fontshell",
             dependencies: [
-                "FontModel", "FontScript", "FontRegistry", "LuaBridge", "CEditLine",
+                "FontModel", "FontScript", "FontRegistry", "FontXML", "LuaBridge", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "FontModelTests", dependencies: ["FontModel"]),
+        .testTarget(name: "FontXMLTests", dependencies: ["FontXML", "FontModel"]),
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge", "LuaShim", "CLua"]),
         .testTarget(name: "FontScriptTests", dependencies: ["FontScript", "LuaBridge", "FontModel"]),
         .testTarget(name: "fontshellTests", dependencies: ["FontModel"]),

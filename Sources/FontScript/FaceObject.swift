@@ -1,4 +1,5 @@
 import FontModel
+import FontXML
 import LuaBridge
 
 /// Lua class `Face`: one font of a file, with its tables, names, cmap and glyphs.
@@ -13,7 +14,7 @@ enum FaceObject {
         c.fields = ["index", "postscriptName", "familyName", "fullName", "format", "tags", "glyphCount", "unitsPerEm",
                     "font", "name", "cmap", "glyphs"] + fieldTables
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
-                     "glyphFor": glyphFor, "sharing": sharing]
+                     "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse]
         c.tostring = tostring
         return c
     }
@@ -120,6 +121,30 @@ enum FaceObject {
         LuaCall.run(L, "sharing") { call in
             let face = try call.methodSelf(className, as: FaceRef.self).get()
             call.stack.push(integers: face.facesSharing(try tag(call, 2)))
+            return 1
+        }
+    }
+
+    /// face:dump([tag]) → TTX XML of one table, or of every table (with GlyphOrder).
+    static let dump: LuaFunction = { L in
+        LuaCall.run(L, "dump") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            let tags = call.isNoneOrNil(2) ? nil : [try tag(call, 2)]
+            call.stack.push(try TTX.dump(face, tags: tags))
+            return 1
+        }
+    }
+
+    /// face:fuse(xml) → list of the tags fused (errors give the XML line and column).
+    static let fuse: LuaFunction = { L in
+        LuaCall.run(L, "fuse") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            let xml = try call.string(2)
+            do {
+                call.stack.push(strings: try TTX.fuse(xml, into: face).map(\.description))
+            } catch let e as XMLError {
+                throw LuaBridgeError("XML \(e)")
+            }
             return 1
         }
     }

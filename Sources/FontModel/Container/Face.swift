@@ -91,7 +91,7 @@ public final class Face {
     public func rawTable(_ tag: Tag) throws -> [UInt8]? {
         guard let slot = slots[tag] else { return nil }
         if let replacement = slot.replacement { return replacement }
-        if let decoded = slot.decoded, decoded.isEdited { return try context(tag) { try decoded.encode() } }
+        if let decoded = slot.decoded, slot.isEdited { return try context(tag) { try decoded.encode() } }
         guard let source = slot.source else { return [] }
         return bytes.copy(source)
     }
@@ -108,6 +108,11 @@ public final class Face {
         slot.replacement = data
         slots[tag] = slot
         invalidateCaches()
+    }
+
+    /// Asks for a decoded table to be re-encoded on save even if none of its values changed.
+    public func reencode(_ tag: Tag) {
+        slots[tag]?.reencode = true
     }
 
     /// Removes a table from this face.

@@ -140,7 +140,7 @@ extension Font {
                 } else {
                     var chunks: [ByteChunk]
                     if let replacement = slot.replacement { chunks = [.owned(replacement)] }
-                    else if let decoded = slot.decoded, decoded.isEdited {
+                    else if let decoded = slot.decoded, slot.isEdited {
                         chunks = try face.context(tag) { try decoded.encodeChunks() }
                         if !reencodedSlots.contains(id) { reencodedSlots.insert(id); report.reencodedTables.append(label(face, tag.description)) }
                     } else if let source = slot.source { chunks = [.owned(bytes.copy(source))] }

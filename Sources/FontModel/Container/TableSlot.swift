@@ -31,7 +31,11 @@ final class TableSlot {
         self.source = source
     }
 
-    var isEdited: Bool { replacement != nil || decoded?.isEdited == true }
+    /// Set when the table must be re-encoded even if no value changed (a fused table is written
+    /// canonically, as fontTools writes it).
+    var reencode = false
+
+    var isEdited: Bool { replacement != nil || (decoded != nil && reencode) || decoded?.isEdited == true }
 }
 
 /// A decoded table that keeps reading its source bytes lazily (glyphs, charstrings) and so must

@@ -54,14 +54,39 @@ public enum FieldKind: Sendable, Equatable {
     }
 }
 
-/// One field of a fixed-layout table, declared once: its spec name (also the Lua and TTX name) and type.
+/// How a field is written in fontTools' TTX XML.
+public enum TTXFormat: Sendable, Equatable {
+    /// Decimal integer, or for fixed-point kinds a float ("2.37"), for dates asctime, for tags text.
+    case plain
+    /// "0x5f0f3cf5" (lowercase, no padding).
+    case hex
+    /// "0x00011000" (eight digits).
+    case hex8
+    /// "00000000 00011111": bits in groups of eight.
+    case binary
+    /// Two uint16 fields (major, minor) written as one: head's "1.0" (fixed) or hhea's "0x00010000".
+    case versionFixed, versionHex
+    /// Not written on its own (the minor half of a version pair).
+    case omitted
+}
+
+/// One field of a fixed-layout table, declared once: its spec name (the Lua name), binary type,
+/// and how TTX names and writes it, so binary, Lua and XML access all come from one description.
 public struct Field: Sendable, Equatable {
     public let name: String
     public let kind: FieldKind
+    /// The element name in TTX (fontTools), when it differs from the spec name.
+    public let ttxName: String
+    public let ttxFormat: TTXFormat
+    /// An enclosing TTX element (OS/2's PANOSE bytes sit inside <panose>).
+    public let ttxGroup: String?
 
-    public init(_ name: String, _ kind: FieldKind) {
+    public init(_ name: String, _ kind: FieldKind, ttx: String? = nil, format: TTXFormat = .plain, group: String? = nil) {
         self.name = name
         self.kind = kind
+        ttxName = ttx ?? name
+        ttxFormat = format
+        ttxGroup = group
     }
 }
 
@@ -143,6 +168,24 @@ open class FieldTable: FontTable {
     public func field(_ name: String) throws -> Field {
         guard let i = index[name] else { throw unknownField(name) }
         return fields[i]
+    }
+
+    /// The stored integer bits of a field (for exact TTX output of fixed-point and binary fields).
+    public func rawValue(_ name: String) throws -> Int64 {
+        guard let i = index[name] else { throw unknownField(name) }
+        return raw[i]
+    }
+
+    /// Sets a field from its stored integer bits, range-checked.
+    public func setRaw(_ name: String, _ value: Int64) throws {
+        guard let i = index[name] else { throw unknownField(name) }
+        guard fields[i].kind.rawRange.contains(value) else {
+            throw FontError("\(tag).\(name) is \(fields[i].kind.typeName) (\(fields[i].kind.rawRange.lowerBound)...\(fields[i].kind.rawRange.upperBound)), got \(value)")
+        }
+        guard raw[i] != value else { return }
+        raw[i] = value
+        isEdited = true
+        if name == Self.versionFieldName { try relayout(version: UInt32(truncatingIfNeeded: value)) }
     }
 
     public func value(_ name: String) throws -> FieldValue {

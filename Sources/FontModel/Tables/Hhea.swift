@@ -3,8 +3,8 @@ public final class HheaTable: FieldTable {
     public override class var tableTag: Tag { "hhea" }
 
     static let fieldList: [Field] = [
-        Field("majorVersion", .uint16), Field("minorVersion", .uint16),
-        Field("ascender", .int16), Field("descender", .int16), Field("lineGap", .int16),
+        Field("majorVersion", .uint16, ttx: "tableVersion", format: .versionHex), Field("minorVersion", .uint16, format: .omitted),
+        Field("ascender", .int16, ttx: "ascent"), Field("descender", .int16, ttx: "descent"), Field("lineGap", .int16),
         Field("advanceWidthMax", .uint16), Field("minLeftSideBearing", .int16),
         Field("minRightSideBearing", .int16), Field("xMaxExtent", .int16),
         Field("caretSlopeRise", .int16), Field("caretSlopeRun", .int16), Field("caretOffset", .int16),

@@ -161,6 +161,11 @@ public final class NameTable: DecodableTable {
         return before - records.count
     }
 
+    /// Replaces every record (a fused name table).
+    public func replaceRecords(_ new: [NameRecord]) {
+        if new != records { records = new; isEdited = true }
+    }
+
     /// Name IDs that have a record.
     public var nameIDs: [Int] { Array(Set(records.map(\.nameID))).sorted() }
 

@@ -5,26 +5,26 @@ public final class OS2Table: FieldTable {
 
     static let version0Short: [Field] = [
         Field("version", .uint16), Field("xAvgCharWidth", .int16),
-        Field("usWeightClass", .uint16), Field("usWidthClass", .uint16), Field("fsType", .uint16),
+        Field("usWeightClass", .uint16), Field("usWidthClass", .uint16), Field("fsType", .uint16, format: .binary),
         Field("ySubscriptXSize", .int16), Field("ySubscriptYSize", .int16),
         Field("ySubscriptXOffset", .int16), Field("ySubscriptYOffset", .int16),
         Field("ySuperscriptXSize", .int16), Field("ySuperscriptYSize", .int16),
         Field("ySuperscriptXOffset", .int16), Field("ySuperscriptYOffset", .int16),
         Field("yStrikeoutSize", .int16), Field("yStrikeoutPosition", .int16), Field("sFamilyClass", .int16),
         // PANOSE, ten bytes, named as fontTools names them.
-        Field("bFamilyType", .uint8), Field("bSerifStyle", .uint8), Field("bWeight", .uint8),
-        Field("bProportion", .uint8), Field("bContrast", .uint8), Field("bStrokeVariation", .uint8),
-        Field("bArmStyle", .uint8), Field("bLetterForm", .uint8), Field("bMidline", .uint8), Field("bXHeight", .uint8),
-        Field("ulUnicodeRange1", .uint32), Field("ulUnicodeRange2", .uint32),
-        Field("ulUnicodeRange3", .uint32), Field("ulUnicodeRange4", .uint32),
-        Field("achVendID", .tag), Field("fsSelection", .uint16),
+        Field("bFamilyType", .uint8, group: "panose"), Field("bSerifStyle", .uint8, group: "panose"), Field("bWeight", .uint8, group: "panose"),
+        Field("bProportion", .uint8, group: "panose"), Field("bContrast", .uint8, group: "panose"), Field("bStrokeVariation", .uint8, group: "panose"),
+        Field("bArmStyle", .uint8, group: "panose"), Field("bLetterForm", .uint8, group: "panose"), Field("bMidline", .uint8, group: "panose"), Field("bXHeight", .uint8, group: "panose"),
+        Field("ulUnicodeRange1", .uint32, format: .binary), Field("ulUnicodeRange2", .uint32, format: .binary),
+        Field("ulUnicodeRange3", .uint32, format: .binary), Field("ulUnicodeRange4", .uint32, format: .binary),
+        Field("achVendID", .tag), Field("fsSelection", .uint16, format: .binary),
         Field("usFirstCharIndex", .uint16), Field("usLastCharIndex", .uint16),
     ]
     static let version0: [Field] = version0Short + [
         Field("sTypoAscender", .int16), Field("sTypoDescender", .int16), Field("sTypoLineGap", .int16),
         Field("usWinAscent", .uint16), Field("usWinDescent", .uint16),
     ]
-    static let version1: [Field] = version0 + [Field("ulCodePageRange1", .uint32), Field("ulCodePageRange2", .uint32)]
+    static let version1: [Field] = version0 + [Field("ulCodePageRange1", .uint32, format: .binary), Field("ulCodePageRange2", .uint32, format: .binary)]
     static let version2: [Field] = version1 + [
         Field("sxHeight", .int16), Field("sCapHeight", .int16), Field("usDefaultChar", .uint16),
         Field("usBreakChar", .uint16), Field("usMaxContext", .uint16),

@@ -4,7 +4,7 @@ public final class PostTable: FieldTable {
     public override class var tableTag: Tag { "post" }
 
     static let header: [Field] = [
-        Field("version", .version32), Field("italicAngle", .fixed),
+        Field("version", .version32, ttx: "formatType"), Field("italicAngle", .fixed),
         Field("underlinePosition", .int16), Field("underlineThickness", .int16),
         Field("isFixedPitch", .uint32), Field("minMemType42", .uint32), Field("maxMemType42", .uint32),
         Field("minMemType1", .uint32), Field("maxMemType1", .uint32),
@@ -59,6 +59,19 @@ public final class PostTable: FieldTable {
             default:
                 return nil
             }
+        }
+    }
+
+    /// Format 2's own names (those not in the standard Mac order), in stored order; [] otherwise.
+    public func extraNames() throws -> [String] {
+        guard version == 0x0002_0000 else { return [] }
+        return try tail.withUnsafeBytes { buffer in
+            var r = BinaryReader(buffer, base: 32)
+            let n = Int(try r.u16())
+            try r.skip(2 * n)
+            var names: [String] = []
+            while r.remaining > 0 { names.append(String(decoding: try r.bytes(Int(try r.u8())), as: UTF8.self)) }
+            return names
         }
     }
 

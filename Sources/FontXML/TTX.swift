@@ -1,0 +1,425 @@
+import FontModel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Dump and fuse tables in fontTools' TTX dialect, so files interoperate with `ttx`.
+/// Fixed-layout tables are written from their field descriptions (TTX name and format per field);
+/// `name`, `hmtx`/`vmtx` and `loca` have their own elements; every other table is written as
+/// `<TAG raw="True"><hexdata>`, which fontTools reads back as raw bytes.
+public enum TTX {
+    /// Tables written as typed XML (the rest as hexdata).
+    public static let typedTags: Set<Tag> = ["head", "hhea", "vhea", "maxp", "OS/2", "post", "name", "hmtx", "vmtx", "loca"]
+
+    // MARK: tag names, as fontTools' tagToXML / xmlToTag
+
+    public static func xmlName(_ tag: Tag) -> String {
+        let text = tag.description
+        if text == "OS/2" { return "OS_2" }
+        let trimmed = String(text.reversed().drop { $0 == " " }.reversed())
+        let identifier = trimmed.first.map { $0.isLetter || $0 == "_" } == true && trimmed.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        if identifier { return trimmed }
+        // fontTools' tagToIdentifier: a-z0-9 as "_c", A-Z as "C_", anything else as its hex code.
+        var ident = ""
+        for c in trimmed.unicodeScalars {
+            switch c.value {
+            case 0x61...0x7A, 0x30...0x39: ident += "_" + String(Character(c))
+            case 0x41...0x5A: ident += String(Character(c)) + "_"
+            default: ident += String(c.value, radix: 16)
+            }
+        }
+        return ident.first?.isNumber == true ? "_" + ident : ident
+    }
+
+    public static func tag(fromXMLName name: String) -> Tag? {
+        if name == "OS_2" { return "OS/2" }
+        guard name.count == 8 else { return Tag(string: name) }
+        // fontTools' identifierToTag: pairs "_c" → c, "C_" → C, else two hex digits.
+        var chars = Array(name)
+        if chars.count % 2 == 1, chars.first == "_" { chars.removeFirst() }
+        var tag = ""
+        var i = 0
+        while i + 1 < chars.count {
+            if chars[i] == "_" { tag.append(chars[i + 1]) }
+            else if chars[i + 1] == "_" { tag.append(chars[i]) }
+            else if let v = UInt8(String(chars[i...i + 1]), radix: 16) { tag.unicodeScalars.append(Unicode.Scalar(v)) }
+            else { return nil }
+            i += 2
+        }
+        return Tag(string: tag)
+    }
+
+    // MARK: dump
+
+    /// The TTX document for `tags` of a face (all tables, plus GlyphOrder, when nil).
+    public static func dump(_ face: Face, tags requested: [Tag]? = nil) throws -> String {
+        let tags = requested ?? face.tags
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<ttFont sfntVersion=\"\(sfntVersionText(face.sfntVersion))\">\n"
+        if requested == nil { out += try glyphOrder(face) }
+        for tag in tags.sorted(by: { $0.description < $1.description }) {
+            guard face.has(tag) else { throw FontError("the face has no '\(tag)' table") }
+            out += "\n" + (try table(tag, of: face))
+        }
+        out += "\n</ttFont>\n"
+        return out
+    }
+
+    static func sfntVersionText(_ v: UInt32) -> String {
+        if v == Face.cffVersion { return "OTTO" }
+        if v == 0x7472_7565 { return "true" }
+        let bytes = [v >> 24, (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF]
+        return bytes.map { "\\x" + paddedHex($0, 2) }.joined()
+    }
+
+    static func glyphOrder(_ face: Face) throws -> String {
+        var out = "\n  <GlyphOrder>\n    <!-- The 'id' attribute is only for humans; it is ignored when parsed. -->\n"
+        for (id, name) in try face.glyphNames().enumerated() { out += "    <GlyphID id=\"\(id)\" name=\"\(xmlEscaped(name))\"/>\n" }
+        return out + "  </GlyphOrder>\n"
+    }
+
+    static func table(_ tag: Tag, of face: Face) throws -> String {
+        let name = xmlName(tag)
+        if tag == "post", let post = try face.post { return try postTable(post, face) }
+        if let fields = try face.fieldTable(tag) { return try fieldTable(fields, name) }
+        switch tag {
+        case "name": return try nameTable(face.name)
+        case "hmtx": return try metrics(face.hmtx, face, "hmtx", "width", "lsb")
+        case "vmtx":
+            guard let v = try face.vmtx else { break }
+            return try metrics(v, face, "vmtx", "height", "tsb")
+        case "loca": return "  <loca>\n    <!-- The 'loca' table will be calculated by the compiler -->\n  </loca>\n"
+        default: break
+        }
+        return "  <\(name) raw=\"True\">\n    <hexdata>\n" + hexLines(try face.rawTable(tag) ?? []) + "    </hexdata>\n  </\(name)>\n"
+    }
+
+    /// post: the header fields, and for format 2 the names fontTools needs to compile it.
+    static func postTable(_ post: PostTable, _ face: Face) throws -> String {
+        var out = try fieldTable(post, "post")
+        guard post.version == 0x0002_0000, let stored = try post.glyphNames(count: try face.glyphCount) else { return out }
+        out.removeLast("  </post>\n".count)
+        out += "    <psNames>\n"
+        let unique = try face.glyphNames()
+        for (u, p) in zip(unique, stored).sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }) where u != p {
+            out += "      <psName name=\"\(xmlEscaped(p))\" psName=\"\(xmlEscaped(u))\"/>\n"
+        }
+        out += "    </psNames>\n    <extraNames>\n"
+        for n in try post.extraNames() { out += "      <psName name=\"\(xmlEscaped(n))\"/>\n" }
+        return out + "    </extraNames>\n  </post>\n"
+    }
+
+    static func fieldTable(_ t: FieldTable, _ element: String) throws -> String {
+        var out = "  <\(element)>\n"
+        var group: String?
+        for field in t.fields {
+            if field.ttxGroup != group {
+                if let g = group { out += "    </\(g)>\n" }
+                if let g = field.ttxGroup { out += "    <\(g)>\n" }
+                group = field.ttxGroup
+            }
+            guard let text = try fieldText(t, field) else { continue }
+            out += "\(group == nil ? "    " : "      ")<\(field.ttxName) value=\"\(xmlEscaped(text))\"/>\n"
+        }
+        if let g = group { out += "    </\(g)>\n" }
+        return out + "  </\(element)>\n"
+    }
+
+    /// A field's TTX value text, or nil when it is written as part of another field.
+    static func fieldText(_ t: FieldTable, _ field: Field) throws -> String? {
+        let raw = try t.rawValue(field.name)
+        switch field.ttxFormat {
+        case .omitted: return nil
+        case .hex: return "0x" + String(UInt32(truncatingIfNeeded: raw), radix: 16)
+        case .hex8: return "0x" + paddedHex(UInt32(truncatingIfNeeded: raw), 8)
+        case .binary:
+            let bits = field.kind.size * 8
+            let digits = String(UInt64(UInt32(truncatingIfNeeded: raw)), radix: 2)
+            let padded = String(repeating: "0", count: max(0, bits - digits.count)) + digits
+            return stride(from: 0, to: bits, by: 8).map { start in
+                String(padded.dropFirst(start).prefix(8))
+            }.joined(separator: " ")
+        case .versionFixed, .versionHex:
+            let minorName = t.fields.first { $0.ttxFormat == .omitted }?.name
+            let minor = try minorName.map { try t.rawValue($0) } ?? 0
+            let combined = UInt32(truncatingIfNeeded: raw) << 16 | UInt32(truncatingIfNeeded: minor)
+            return field.ttxFormat == .versionHex ? "0x" + paddedHex(combined, 8) : decimalText(Int64(combined), scale: 65536)
+        case .plain:
+            switch field.kind {
+            case .fixed, .version32: return decimalText(raw, scale: 65536)
+            case .f2dot14: return decimalText(raw, scale: 16384)
+            case .longDateTime: return asctime1904(raw)
+            case .tag: return Tag(UInt32(truncatingIfNeeded: raw)).description
+            default: return String(raw)
+            }
+        }
+    }
+
+    /// Fixed-point as fontTools writes it: the shortest decimal that maps back ("2.37", "1.0").
+    static func decimalText(_ raw: Int64, scale: Double) -> String {
+        let exact = Double(raw) / scale
+        var factor = 1.0
+        for _ in 0...6 {
+            let candidate = (exact * factor).rounded() / factor
+            if (candidate * scale).rounded() == Double(raw) { return String(candidate) }
+            factor *= 10
+        }
+        return String(exact)
+    }
+
+    static func nameTable(_ name: NameTable) -> String {
+        var out = "  <name>\n"
+        for r in name.records {
+            let unicode = r.isUTF16 ? "" : " unicode=\"True\""
+            let text = r.text ?? String(decoding: r.bytes, as: UTF8.self)
+            out += "    <namerecord nameID=\"\(r.nameID)\" platformID=\"\(r.platformID)\" platEncID=\"\(r.encodingID)\" langID=\"0x\(String(r.languageID, radix: 16))\"\(unicode)>\n"
+            out += "      \(xmlEscapedKeepingEdges(text))\n    </namerecord>\n"
+        }
+        return out + "  </name>\n"
+    }
+
+    static func metrics(_ m: MetricsTable, _ face: Face, _ element: String, _ advance: String, _ bearing: String) throws -> String {
+        let names = try face.glyphNames()
+        var out = "  <\(element)>\n"
+        // fontTools orders by glyph name (code point order).
+        let order = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
+        for id in order where id < m.glyphCount {
+            out += "    <mtx name=\"\(xmlEscaped(names[id]))\" \(advance)=\"\(m.advances[id])\" \(bearing)=\"\(m.sideBearings[id])\"/>\n"
+        }
+        return out + "  </\(element)>\n"
+    }
+
+    static func hexLines(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        var out = ""
+        var i = 0
+        while i < bytes.count {
+            out += "      "
+            for j in i..<min(i + 16, bytes.count) {
+                if j > i && (j - i) % 4 == 0 { out += " " }
+                out.append(digits[Int(bytes[j] >> 4)]); out.append(digits[Int(bytes[j] & 0xF)])
+            }
+            out += "\n"
+            i += 16
+        }
+        return out
+    }
+
+    // MARK: fuse
+
+    /// Fuses the tables in a TTX document into a face, leaving other tables as they are.
+    /// Returns the tags fused. Errors name the XML line and column; on error nothing is changed
+    /// that was not already set (callers save only after a successful fuse).
+    @discardableResult
+    public static func fuse(_ xml: String, into face: Face) throws -> [Tag] {
+        let root = try XMLReader.parse(xml)
+        guard root.name == "ttFont" else { throw XMLError("the root element is <\(root.name)>, expected <ttFont>", line: root.line, column: root.column) }
+        var fused: [Tag] = []
+        for element in root.children {
+            if element.name == "GlyphOrder" { try checkGlyphOrder(element, face); continue }
+            guard let tag = tag(fromXMLName: element.name) else {
+                throw XMLError("<\(element.name)> is not a table name", line: element.line, column: element.column)
+            }
+            try fuseTable(tag, element, into: face)
+            face.reencode(tag)   // written canonically, as fontTools writes a table it read from XML
+            fused.append(tag)
+        }
+        return fused
+    }
+
+    static func checkGlyphOrder(_ element: XMLElement, _ face: Face) throws {
+        let names = try face.glyphNames()
+        for (i, g) in element.children.enumerated() where g.name == "GlyphID" {
+            let name = try g.attribute("name")
+            guard i < names.count, names[i] == name else {
+                throw XMLError("GlyphOrder differs from the font's at glyph \(i) ('\(name)'); fusing does not rename glyphs", line: g.line, column: g.column)
+            }
+        }
+    }
+
+    static func fuseTable(_ tag: Tag, _ element: XMLElement, into face: Face) throws {
+        if element.children.first?.name == "hexdata" {
+            let hex = element.children[0].text.filter { !$0.isWhitespace }
+            guard hex.count % 2 == 0, hex.allSatisfy(\.isHexDigit) else {
+                throw XMLError("hexdata must be pairs of hex digits", line: element.children[0].line, column: element.children[0].column)
+            }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(hex.count / 2)
+            var it = hex.makeIterator()
+            while let a = it.next(), let b = it.next() { bytes.append(UInt8(String([a, b]), radix: 16) ?? 0) }
+            face.setRawTable(tag, bytes)
+            return
+        }
+        if let table = try face.fieldTable(tag) { try fuseFields(table, element); return }
+        switch tag {
+        case "name": try fuseNames(try face.name, element)
+        case "hmtx": try fuseMetrics(try face.hmtx, face, element, "width", "lsb")
+        case "vmtx":
+            guard let v = try face.vmtx else { throw XMLError("the face has no vmtx table to fuse into", line: element.line, column: element.column) }
+            try fuseMetrics(v, face, element, "height", "tsb")
+        case "loca": return // computed from glyf on save
+        default:
+            throw XMLError("<\(element.name)> has no typed XML yet; give it as <\(element.name) raw=\"True\"><hexdata>…", line: element.line, column: element.column)
+        }
+    }
+
+    static func fuseFields(_ t: FieldTable, _ element: XMLElement) throws {
+        var byTTXName: [String: Field] = [:]
+        for f in type(of: t).allFields { byTTXName[f.ttxName] = f }
+        func apply(_ child: XMLElement) throws {
+            if t.tag == "post" && (child.name == "psNames" || child.name == "extraNames") { return } // names come from the font
+            if child.attributes["value"] == nil, !child.children.isEmpty {
+                for grandchild in child.children { try apply(grandchild) }   // <panose>
+                return
+            }
+            guard let field = byTTXName[child.name], field.ttxFormat != .omitted else {
+                let known = type(of: t).allFields.filter { $0.ttxFormat != .omitted }.map(\.ttxName)
+                var message = "<\(child.name)> is not a field of \(element.name)"
+                if let near = closestName(to: child.name, in: known) { message += " (did you mean <\(near)>?)" }
+                throw XMLError(message, line: child.line, column: child.column)
+            }
+            let text = try child.attribute("value")
+            do {
+                try setField(t, field, text)
+            } catch let e as FontError {
+                throw XMLError(e.message, line: child.line, column: child.column)
+            } catch let e as XMLError {
+                throw XMLError(e.message, line: child.line, column: child.column)
+            }
+        }
+        for child in element.children { try apply(child) }
+    }
+
+    static func setField(_ t: FieldTable, _ field: Field, _ text: String) throws {
+        func bad(_ what: String) -> XMLError { XMLError("\(field.ttxName) value '\(text)' is not \(what)", line: 0, column: 0) }
+        let trimmed = text.trimmingWhitespace()
+        switch field.ttxFormat {
+        case .omitted: return
+        case .hex, .hex8:
+            guard let v = parseInteger(trimmed) else { throw bad("a number") }
+            try t.setRaw(field.name, v)
+        case .binary:
+            let digits = trimmed.filter { $0 != " " }
+            guard let v = Int64(digits, radix: 2) ?? parseInteger(trimmed) else { throw bad("binary digits") }
+            try t.setRaw(field.name, v)
+        case .versionFixed, .versionHex:
+            let combined: Int64
+            if trimmed.hasPrefix("0x") { guard let v = parseInteger(trimmed) else { throw bad("a version") }; combined = v }
+            else { guard let d = Double(trimmed) else { throw bad("a version") }; combined = Int64((d * 65536).rounded()) }
+            guard (0...0xFFFF_FFFF).contains(combined) else { throw bad("a version") }
+            try t.setRaw(field.name, combined >> 16)
+            if let minor = t.fields.first(where: { $0.ttxFormat == .omitted }) { try t.setRaw(minor.name, combined & 0xFFFF) }
+        case .plain:
+            switch field.kind {
+            case .fixed, .version32:
+                if trimmed.hasPrefix("0x") { guard let v = parseInteger(trimmed) else { throw bad("a number") }; try t.setRaw(field.name, v) }
+                else { guard let d = Double(trimmed) else { throw bad("a number") }; try t.setRaw(field.name, Int64((d * 65536).rounded())) }
+            case .f2dot14:
+                guard let d = Double(trimmed) else { throw bad("a number") }
+                try t.setRaw(field.name, Int64((d * 16384).rounded()))
+            case .longDateTime:
+                guard let v = parseAsctime1904(trimmed) else { throw bad("a date like 'Fri Mar 10 08:35:35 2023'") }
+                try t.setRaw(field.name, v)
+            case .tag:
+                try t.set(field.name, .string(text))
+            default:
+                guard let v = parseInteger(trimmed) else { throw bad("an integer") }
+                try t.setRaw(field.name, v)
+            }
+        }
+    }
+
+    static func fuseNames(_ name: NameTable, _ element: XMLElement) throws {
+        var records: [NameRecord] = []
+        for r in element.children {
+            guard r.name == "namerecord" else { throw XMLError("<\(r.name)> in <name>: expected <namerecord>", line: r.line, column: r.column) }
+            func number(_ key: String) throws -> Int {
+                let text = try r.attribute(key)
+                guard let v = parseInteger(text), (0...0xFFFF).contains(v) else {
+                    throw XMLError("\(key)=\"\(text)\" is not a number 0...65535", line: r.line, column: r.column)
+                }
+                return Int(v)
+            }
+            let platform = try number("platformID"), encoding = try number("platEncID"), language = try number("langID"), id = try number("nameID")
+            let text = r.trimmedText
+            do {
+                guard let record = try NameRecord(platformID: platform, encodingID: encoding, languageID: language, nameID: id, text: text) else {
+                    throw XMLError("platform \(platform) encoding \(encoding) text cannot be written (only Unicode, Windows and Mac Roman)", line: r.line, column: r.column)
+                }
+                records.append(record)
+            } catch let e as FontError {
+                throw XMLError(e.message, line: r.line, column: r.column)
+            }
+        }
+        name.replaceRecords(records)
+    }
+
+    static func fuseMetrics(_ m: MetricsTable, _ face: Face, _ element: XMLElement, _ advance: String, _ bearing: String) throws {
+        for e in element.children {
+            guard e.name == "mtx" else { throw XMLError("<\(e.name)> in <\(element.name)>: expected <mtx>", line: e.line, column: e.column) }
+            let glyph = try e.attribute("name")
+            guard let id = try face.glyphID(named: glyph) else {
+                throw XMLError("glyph '\(glyph)' does not exist in this font", line: e.line, column: e.column)
+            }
+            do {
+                guard let a = parseInteger(try e.attribute(advance)), let b = parseInteger(try e.attribute(bearing)) else {
+                    throw XMLError("\(advance) and \(bearing) must be integers", line: e.line, column: e.column)
+                }
+                try m.setAdvance(id, Int(a))
+                try m.setSideBearing(id, Int(b))
+            } catch let error as FontError {
+                throw XMLError(error.message, line: e.line, column: e.column)
+            }
+        }
+    }
+
+    static func parseInteger(_ text: String) -> Int64? {
+        let t = text.trimmingWhitespace()
+        if t.hasPrefix("0x") || t.hasPrefix("0X") { return Int64(t.dropFirst(2), radix: 16) }
+        if t.hasPrefix("-0x") { return Int64(t.dropFirst(3), radix: 16).map { -$0 } }
+        return Int64(t)
+    }
+
+    // MARK: dates (seconds since 1904-01-01 UTC, written as asctime like fontTools)
+
+    static let epochDifference: Int64 = 2_082_844_800
+    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    static func asctime1904(_ value: Int64) -> String {
+        var t = time_t(max(0, value - epochDifference))
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let day = parts.tm_mday < 10 ? " \(parts.tm_mday)" : "\(parts.tm_mday)"
+        return "\(weekdays[Int(parts.tm_wday)]) \(months[Int(parts.tm_mon)]) \(day) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) \(parts.tm_year + 1900)"
+    }
+
+    static func parseAsctime1904(_ text: String) -> Int64? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 5, let month = months.firstIndex(of: String(parts[1])), let day = Int32(parts[2]), let year = Int32(parts[4]) else { return nil }
+        let clock = parts[3].split(separator: ":").compactMap { Int32($0) }
+        guard clock.count == 3 else { return nil }
+        var t = tm()
+        t.tm_year = year - 1900; t.tm_mon = Int32(month); t.tm_mday = day
+        t.tm_hour = clock[0]; t.tm_min = clock[1]; t.tm_sec = clock[2]
+        return Int64(timegm(&t)) + epochDifference
+    }
+}
+
+/// Lowercase hex, zero-padded to `width` digits.
+func paddedHex(_ v: UInt32, _ width: Int) -> String {
+    let digits = String(v, radix: 16)
+    return String(repeating: "0", count: Swift.max(0, width - digits.count)) + digits
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
+        while let l = s.last, l.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
+}

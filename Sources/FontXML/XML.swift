@@ -1,0 +1,252 @@
+/// A parsed XML element with the line and column where it starts, for error messages.
+public final class XMLElement {
+    public let name: String
+    public let attributes: [String: String]
+    public internal(set) var children: [XMLElement] = []
+    /// Character data directly inside the element (whitespace included).
+    public internal(set) var text = ""
+    /// `text` without the literal whitespace around it; whitespace written as a character
+    /// reference (&#10;) is kept, so a name ending in a newline survives.
+    public internal(set) var trimmedText = ""
+    public let line: Int
+    public let column: Int
+
+    init(name: String, attributes: [String: String], line: Int, column: Int) {
+        self.name = name
+        self.attributes = attributes
+        self.line = line
+        self.column = column
+    }
+
+    public func attribute(_ key: String) throws -> String {
+        guard let v = attributes[key] else { throw XMLError("<\(name)> needs the attribute '\(key)'", line: line, column: column) }
+        return v
+    }
+}
+
+/// A problem in an XML file, with its position.
+public struct XMLError: Error, CustomStringConvertible {
+    public let message: String
+    public let line: Int
+    public let column: Int
+    public var file: String?
+
+    public init(_ message: String, line: Int, column: Int) {
+        self.message = message
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(file.map { $0 + ":" } ?? "")\(line):\(column): \(message)" }
+}
+
+/// A small, strict XML reader for TTX files: elements, attributes, text, comments, the XML
+/// declaration, CDATA and the predefined and numeric character references. No DTDs.
+struct XMLReader {
+    private let bytes: [UInt8]
+    private var i = 0
+    private var line = 1
+    private var column = 1
+
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    static func parse(_ text: String) throws -> XMLElement {
+        var reader = XMLReader(text)
+        return try reader.document()
+    }
+
+    private var atEnd: Bool { i >= bytes.count }
+    private func peek(_ offset: Int = 0) -> UInt8? { i + offset < bytes.count ? bytes[i + offset] : nil }
+
+    private mutating func advance() {
+        if bytes[i] == UInt8(ascii: "\n") { line += 1; column = 1 } else if bytes[i] & 0xC0 != 0x80 { column += 1 }
+        i += 1
+    }
+
+    private func error(_ message: String) -> XMLError { XMLError(message, line: line, column: column) }
+
+    private func starts(with s: String) -> Bool {
+        let u = Array(s.utf8)
+        return i + u.count <= bytes.count && Array(bytes[i..<i + u.count]) == u
+    }
+
+    private mutating func skip(_ s: String) { for _ in s.utf8 { advance() } }
+
+    private mutating func skipWhitespace() {
+        while let c = peek(), c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { advance() }
+    }
+
+    private mutating func skipUntil(_ end: String, what: String) throws {
+        while !atEnd && !starts(with: end) { advance() }
+        guard !atEnd else { throw error("unterminated \(what)") }
+        skip(end)
+    }
+
+    private mutating func skipMisc() throws {
+        while true {
+            skipWhitespace()
+            if starts(with: "<?") { try skipUntil("?>", what: "processing instruction") }
+            else if starts(with: "<!--") { try skipUntil("-->", what: "comment") }
+            else if starts(with: "<!DOCTYPE") { try skipUntil(">", what: "DOCTYPE") }
+            else { return }
+        }
+    }
+
+    mutating func document() throws -> XMLElement {
+        if starts(with: "\u{FEFF}") { skip("\u{FEFF}") }
+        try skipMisc()
+        guard peek() == UInt8(ascii: "<") else { throw error(atEnd ? "the file is empty" : "expected an element") }
+        let root = try element()
+        try skipMisc()
+        guard atEnd else { throw error("content after the root element") }
+        return root
+    }
+
+    private mutating func name() throws -> String {
+        let start = i
+        while let c = peek(), !(c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == UInt8(ascii: ">") || c == UInt8(ascii: "/") || c == UInt8(ascii: "=")) {
+            advance()
+        }
+        guard i > start else { throw error("expected a name") }
+        return String(decoding: bytes[start..<i], as: UTF8.self)
+    }
+
+    private mutating func element() throws -> XMLElement {
+        let (startLine, startColumn) = (line, column)
+        advance() // <
+        let tag = try name()
+        var attributes: [String: String] = [:]
+        while true {
+            skipWhitespace()
+            guard let c = peek() else { throw error("unterminated <\(tag)>") }
+            if c == UInt8(ascii: "/") {
+                advance()
+                guard peek() == UInt8(ascii: ">") else { throw error("expected '>' after '/' in <\(tag)>") }
+                advance()
+                return XMLElement(name: tag, attributes: attributes, line: startLine, column: startColumn)
+            }
+            if c == UInt8(ascii: ">") { advance(); break }
+            let key = try name()
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "=") else { throw error("expected '=' after attribute '\(key)'") }
+            advance()
+            skipWhitespace()
+            guard let quote = peek(), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw error("attribute '\(key)' needs a quoted value") }
+            advance()
+            var value = ""
+            while let c = peek(), c != quote {
+                if c == UInt8(ascii: "<") { throw error("'<' inside the value of attribute '\(key)'") }
+                if c == UInt8(ascii: "&") { value += try reference() } else { let s = i; advance(); while let d = peek(), d & 0xC0 == 0x80 { advance() }; value += String(decoding: bytes[s..<i], as: UTF8.self) }
+            }
+            guard peek() == quote else { throw error("unterminated value of attribute '\(key)'") }
+            advance()
+            guard attributes[key] == nil else { throw error("attribute '\(key)' repeated in <\(tag)>") }
+            attributes[key] = value
+        }
+        let node = XMLElement(name: tag, attributes: attributes, line: startLine, column: startColumn)
+        var text: [UInt8] = []
+        // Bounds of the significant text: everything but literal whitespace at the ends.
+        var firstSignificant: Int?
+        var endSignificant = 0
+        func significant(_ range: Range<Int>) {
+            if firstSignificant == nil { firstSignificant = range.lowerBound }
+            endSignificant = range.upperBound
+        }
+        while true {
+            guard let c = peek() else { throw XMLError("<\(tag)> is never closed", line: startLine, column: startColumn) }
+            if c == UInt8(ascii: "<") {
+                if starts(with: "</") {
+                    let (closeLine, closeColumn) = (line, column)
+                    skip("</")
+                    let closing = try name()
+                    guard closing == tag else {
+                        throw XMLError("</\(closing)> closes <\(tag)> opened at \(startLine):\(startColumn)", line: closeLine, column: closeColumn)
+                    }
+                    skipWhitespace()
+                    guard peek() == UInt8(ascii: ">") else { throw error("expected '>' in </\(closing)>") }
+                    advance()
+                    node.text = String(decoding: text, as: UTF8.self)
+                    if let first = firstSignificant { node.trimmedText = String(decoding: text[first..<endSignificant], as: UTF8.self) }
+                    return node
+                } else if starts(with: "<!--") {
+                    try skipUntil("-->", what: "comment")
+                } else if starts(with: "<![CDATA[") {
+                    skip("<![CDATA[")
+                    let s = i
+                    while !atEnd && !starts(with: "]]>") { advance() }
+                    guard !atEnd else { throw error("unterminated CDATA") }
+                    let before = text.count
+                    text += bytes[s..<i]
+                    if text.count > before { significant(before..<text.count) }
+                    skip("]]>")
+                } else if starts(with: "<?") {
+                    try skipUntil("?>", what: "processing instruction")
+                } else {
+                    node.children.append(try element())
+                }
+            } else if c == UInt8(ascii: "&") {
+                let before = text.count
+                text += Array(try reference().utf8)
+                significant(before..<text.count)
+            } else {
+                text.append(c)
+                if !(c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D) { significant(text.count - 1..<text.count) }
+                advance()
+            }
+        }
+    }
+
+    private mutating func reference() throws -> String {
+        let (l, c) = (line, column)
+        advance() // &
+        let s = i
+        while let d = peek(), d != UInt8(ascii: ";") { guard i - s < 12 else { break }; advance() }
+        guard peek() == UInt8(ascii: ";") else { throw XMLError("malformed character reference", line: l, column: c) }
+        let body = String(decoding: bytes[s..<i], as: UTF8.self)
+        advance()
+        switch body {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos": return "'"
+        default:
+            let number: UInt32?
+            if body.hasPrefix("#x") { number = UInt32(body.dropFirst(2), radix: 16) }
+            else if body.hasPrefix("#") { number = UInt32(body.dropFirst()) }
+            else { number = nil }
+            guard let n = number, let scalar = Unicode.Scalar(n) else { throw XMLError("unknown entity '&\(body);'", line: l, column: c) }
+            return String(Character(scalar))
+        }
+    }
+}
+
+/// Escapes text for XML content and attribute values.
+func xmlEscaped(_ s: String) -> String {
+    var out = ""
+    out.reserveCapacity(s.utf8.count)
+    for ch in s.unicodeScalars {
+        switch ch {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        default:
+            if ch.value < 0x20 && ch != "\n" && ch != "\t" { out += "&#\(ch.value);" } else { out.unicodeScalars.append(ch) }
+        }
+    }
+    return out
+}
+
+/// Escapes text whose leading and trailing whitespace matters: those characters become character
+/// references, which readers that trim literal whitespace keep (ours does; fontTools trims them too).
+func xmlEscapedKeepingEdges(_ s: String) -> String {
+    let scalars = Array(s.unicodeScalars)
+    var start = 0, end = scalars.count
+    while start < end && scalars[start].properties.isWhitespace { start += 1 }
+    while end > start && scalars[end - 1].properties.isWhitespace { end -= 1 }
+    func references(_ part: ArraySlice<Unicode.Scalar>) -> String { part.map { "&#\($0.value);" }.joined() }
+    var middle = String.UnicodeScalarView()
+    middle.append(contentsOf: scalars[start..<end])
+    return references(scalars[0..<start]) + xmlEscaped(String(middle)) + references(scalars[end...])
+}

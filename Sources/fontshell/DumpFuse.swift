@@ -1,0 +1,95 @@
+import ArgumentParser
+import FontModel
+import FontXML
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `fontshell dump`: tables as TTX XML (fontTools' dialect), like Apple's ftxdumperfuser -d.
+struct Dump: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Dump tables as TTX XML (fontTools' dialect).")
+
+    @Argument(help: "Font file.") var font: String
+    @Option(name: .customShort("t"), help: "A table to dump (repeatable); default: every table.") var tables: [String] = []
+    @Option(help: "Face: 0-based index or PostScript name (default 0).") var face: String?
+    @Flag(help: "Every face of a collection (with --dir: one file per face and table).") var allFaces = false
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
+    @Option(help: "Write one file per face and table, named <PostScriptName>.<tag>.ttx, into this folder.") var dir: String?
+
+    func run() throws {
+        try runReportingErrors {
+            let f = try Font(path: font)
+            let faces = allFaces ? f.faces : try selectFaces(f, face ?? "0")
+            let tags = try tables.map { text -> Tag in
+                guard let t = Tag(string: text) else { throw FontError("'\(text)' is not a table tag") }
+                return t
+            }
+            if let dir {
+                mkdir(dir, 0o755)
+                for fc in faces {
+                    let name = (try fc.postScriptName) ?? "face\(fc.index)"
+                    for tag in tags.isEmpty ? fc.tags : tags {
+                        let file = "\(dir)/\(name).\(tag.description.trimmingCharacters(" ").replacing("/", with: "_")).ttx"
+                        try writeText(try TTX.dump(fc, tags: [tag]), to: file)
+                    }
+                }
+                return
+            }
+            guard faces.count == 1 else { throw FontError("--all-faces needs --dir (one file per face and table)") }
+            let xml = try TTX.dump(faces[0], tags: tags.isEmpty ? nil : tags)
+            if let output { try writeText(xml, to: output) } else { print(xml, terminator: "") }
+        }
+    }
+}
+
+/// `fontshell fuse`: fuse TTX XML back into a font, like ftxdumperfuser -f.
+struct Fuse: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Fuse TTX XML tables into a font and save it.")
+
+    @Argument(help: "Font file.") var font: String
+    @Argument(help: "TTX files with the tables to fuse.") var xmlFiles: [String]
+    @Option(help: "Face: 0-based index or PostScript name (default 0).") var face: String?
+    @Flag(help: "Fuse into every face of a collection.") var allFaces = false
+    @Option(name: .shortAndLong, help: "Where to save.") var output: String?
+    @Flag(help: "Save over the input font.") var inPlace = false
+
+    func run() throws {
+        guard output != nil || inPlace else { throw ValidationError("give -o OUTPUT or --in-place") }
+        do {
+            let f = try Font(path: font)
+            let faces = allFaces ? f.faces : try selectFaces(f, face ?? "0")
+            for file in xmlFiles {
+                guard let bytes = readFile(file) else { throw FontError("cannot read \(file)") }
+                let xml = String(decoding: bytes, as: UTF8.self)
+                for fc in faces {
+                    do { try TTX.fuse(xml, into: fc) } catch var e as XMLError {
+                        e.file = file
+                        throw e
+                    }
+                }
+            }
+            print(try f.save(to: output ?? font, options: SaveOptions(overwriteInput: inPlace)))
+        } catch let e as XMLError {
+            printError("fontshell fuse: \(e)")
+            throw ExitCode(1)
+        } catch let e as FontError {
+            printError("fontshell fuse: \(e)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+func writeText(_ text: String, to path: String) throws {
+    guard let f = fopen(path, "w") else { throw FontError("cannot write: \(String(cString: strerror(errno)))", path: path) }
+    defer { fclose(f) }
+    let bytes = Array(text.utf8)
+    guard fwrite(bytes, 1, bytes.count, f) == bytes.count else { throw FontError("cannot write", path: path) }
+}
+
+extension String {
+    func trimmingCharacters(_ c: Character) -> String {
+        var s = Substring(self)
+        while s.last == c { s = s.dropLast() }
+        return String(s)
+    }
+}

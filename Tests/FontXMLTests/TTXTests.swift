@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+@testable import FontModel
+@testable import FontXML
+
+let corpusRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("../shared/corpus/fonts.tsv").standardized.path
+let corpus: [String: String] = {
+    var d: [String: String] = [:]
+    for line in ((try? String(contentsOfFile: corpusRoot, encoding: .utf8)) ?? "").split(separator: "\n") where !line.hasPrefix("#") {
+        let c = line.split(separator: "\t").map(String.init)
+        if c.count >= 3 { d[c[0]] = c[2] }
+    }
+    return d
+}()
+let singleFonts = ["dejavu-sans", "roboto", "liberation-sans"]
+
+func temporaryPath(_ name: String) -> String { NSTemporaryDirectory() + "ttx-\(UUID().uuidString)-\(name)" }
+
+@discardableResult
+func shell(_ args: [String]) throws -> (Int32, String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = args
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = out
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// The typed tables of a face, plus one raw table to cover hexdata.
+func tablesToCheck(_ face: Face) -> [FontModel.Tag] {
+    face.tags.filter { TTX.typedTags.contains($0) && $0 != "loca" } + face.tags.filter { ["gasp", "GPOS", "cvt "].contains($0) }.prefix(1)
+}
+
+@Suite struct TTXTests {
+    @Test(arguments: singleFonts)
+    func fontToolsMergeOfOurDumpEqualsOurFuse(id: String) throws {
+        let path = try #require(corpus[id])
+        let face = try Font(path: path).faces[0]
+        let tags = tablesToCheck(face)
+        let xml = try TTX.dump(face, tags: tags)
+        let ours = temporaryPath("ours.ttx"), merged = temporaryPath("merged.ttf")
+        defer { try? FileManager.default.removeItem(atPath: ours); try? FileManager.default.removeItem(atPath: merged) }
+        try xml.write(toFile: ours, atomically: true, encoding: .utf8)
+        let (status, output) = try shell(["ttx", "-q", "-m", path, "-o", merged, ours])
+        #expect(status == 0, "\(output)")
+        let theirs = try Font(path: merged).faces[0]
+        let fusedFont = try Font(path: path)
+        try TTX.fuse(xml, into: fusedFont.faces[0])
+        let fused = try Font(data: try fusedFont.serialized().bytes).faces[0]
+        for tag in tags {
+            var a = try #require(try theirs.rawTable(tag)), b = try #require(try fused.rawTable(tag))
+            // checkSumAdjustment depends on the file; ttx -m stamps `modified` with the time of the merge.
+            if tag == "head" { for i in Array(8..<12) + Array(28..<36) { a[i] = 0; b[i] = 0 } }
+            if tag == "name" && a != b {
+                // fontTools trims whitespace at the ends of name strings (DejaVu's copyright ends in a
+                // newline), so it cannot round-trip them; that must be the only difference.
+                let ours = try fused.name.records, theirs = try theirs.name.records
+                #expect(ours.count == theirs.count)
+                for (x, y) in zip(ours, theirs) where x != y {
+                    #expect(x.text?.trimmingCharacters(in: .whitespacesAndNewlines) == y.text, "\(id) name \(x.nameID) differs beyond edge whitespace")
+                }
+                continue
+            }
+            #expect(a == b, "\(id) \(tag): fontTools' merge and our fuse differ (\(a.count) and \(b.count) bytes)")
+        }
+    }
+
+    @Test(arguments: singleFonts)
+    func fontToolsDumpFusedByUsReadsBackEqual(id: String) throws {
+        let path = try #require(corpus[id])
+        let face = try Font(path: path).faces[0]
+        for tag in tablesToCheck(face) where tag != "GPOS" && tag != "gasp" && tag != "cvt " {
+            let theirs = temporaryPath("theirs.ttx"), saved = temporaryPath("saved.ttf")
+            defer { for p in [theirs, saved] { try? FileManager.default.removeItem(atPath: p) } }
+            #expect(try shell(["ttx", "-q", "-t", tag.description, "-o", theirs, path]).0 == 0)
+            let font = try Font(path: path)
+            try TTX.fuse(try String(contentsOfFile: theirs, encoding: .utf8), into: font.faces[0])
+            try font.save(to: saved)
+            let before = try shell(["ttx", "-q", "-t", tag.description, "-o", "-", path]).1
+            let after = try shell(["ttx", "-q", "-t", tag.description, "-o", "-", saved]).1
+            func comparable(_ s: String) -> [Substring] {
+                s.split(separator: "\n").filter { !$0.contains("checkSumAdjustment") && !$0.contains("ttLibVersion") }
+            }
+            #expect(comparable(before) == comparable(after), "\(id) \(tag) reads back differently")
+        }
+    }
+
+    @Test(arguments: ["dejavu-sans", "roboto", "liberation-sans", "wqy-zenhei", "noto-cjk"])
+    func dumpThenFuseReproducesEveryTable(id: String) throws {
+        let path = try #require(corpus[id])
+        let original = try Font(path: path)
+        let font = try Font(path: path)
+        for face in font.faces.prefix(3) {
+            let tags = face.tags.filter { TTX.typedTags.contains($0) }
+            try TTX.fuse(try TTX.dump(face, tags: tags), into: face)
+        }
+        let reread = try Font(data: try font.serialized().bytes)
+        for (a, b) in zip(original.faces, reread.faces) {
+            for tag in a.tags where tag != "name" {
+                var x = try a.rawTable(tag) ?? [], y = try b.rawTable(tag) ?? []
+                if tag == "head", !original.isCollection { for i in 8..<12 { x[i] = 0; y[i] = 0 } }  // follows the re-encoded name
+                #expect(x == y, "\(id) face \(a.index) \(tag) changed")
+            }
+            // name is written canonically (sorted, shared strings): the same records, maybe other bytes.
+            #expect(try a.name.records.sorted { ($0.platformID, $0.encodingID, $0.languageID, $0.nameID) < ($1.platformID, $1.encodingID, $1.languageID, $1.nameID) }
+                    == b.name.records, "\(id) face \(a.index) name records changed")
+        }
+    }
+
+    @Test func editsThroughXMLAreReadByFontTools() throws {
+        let path = try #require(corpus["dejavu-sans"])
+        let font = try Font(path: path)
+        var xml = try TTX.dump(font.faces[0], tags: ["hhea", "name", "OS/2"])
+        xml = xml.replacingOccurrences(of: "<ascent value=\"1901\"/>", with: "<ascent value=\"1777\"/>")
+        xml = xml.replacingOccurrences(of: "<achVendID value=\"PfEd\"/>", with: "<achVendID value=\"FSHL\"/>")
+        xml = xml.replacingOccurrences(of: "\n      DejaVu Sans\n", with: "\n      DejaVu XML\n")
+        try TTX.fuse(xml, into: font.faces[0])
+        let out = temporaryPath("edited.ttf")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try font.save(to: out)
+        let (_, printed) = try shell(["python3", "-c", "from fontTools.ttLib import TTFont; f = TTFont('\(out)'); print(f['hhea'].ascent, f['OS/2'].achVendID, f['name'].getDebugName(1))"])
+        #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "1777 FSHL DejaVu XML")
+    }
+
+    @Test func errorsNameLineAndColumn() throws {
+        let font = try Font(path: try #require(corpus["dejavu-sans"]))
+        let face = font.faces[0]
+        let cases: [(String, String, Int, Int)] = [
+            ("<ttFont>\n  <hhea>\n    <ascent value=\"1\">\n  </hhea>\n</ttFont>", "</hhea> closes <ascent>", 4, 3),
+            ("<ttFont>\n  <hhea>\n    <ascnt value=\"1\"/>\n  </hhea>\n</ttFont>", "did you mean <ascent>?", 3, 5),
+            ("<ttFont>\n  <hhea>\n    <ascent value=\"40000\"/>\n  </hhea>\n</ttFont>", "Int16", 3, 5),
+            ("<ttFont>\n  <hmtx>\n    <mtx name=\"nosuchglyph\" width=\"1\" lsb=\"0\"/>\n  </hmtx>\n</ttFont>", "glyph 'nosuchglyph' does not exist", 3, 5),
+            ("<ttFont>\n  <head>\n    <created value=\"yesterday\"/>\n  </head>\n</ttFont>", "is not a date", 3, 5),
+            ("", "empty", 1, 1),
+            ("<notTTX/>", "expected <ttFont>", 1, 1),
+        ]
+        for (xml, message, line, column) in cases {
+            do {
+                try TTX.fuse(xml, into: face)
+                Issue.record("no error for \(xml)")
+            } catch let e as XMLError {
+                #expect(e.message.contains(message), "\(e)")
+                #expect(e.line == line && e.column == column, "\(e) expected \(line):\(column)")
+            }
+        }
+        #expect(try face.hhea.int("ascender") == 1901)
+    }
+}
