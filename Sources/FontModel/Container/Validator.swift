@@ -1,0 +1,211 @@
+/// One problem `validate` found.
+public struct Finding: Equatable, Sendable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Comparable {
+        case warning, error
+        public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .error }
+    }
+    /// Stable id of the check, e.g. "loca-monotonic".
+    public let check: String
+    public let severity: Severity
+    /// 0-based face index (nil for file-level checks).
+    public let face: Int?
+    public let message: String
+
+    public var description: String {
+        "\(severity.rawValue): \(check)\(face.map { " (face \($0))" } ?? ""): \(message)"
+    }
+}
+
+/// Checks a font before shipping: structure, checksums, counts, glyph data, cmap, names and
+/// vertical metrics. Each check has an id; `Validator.checks` lists them all.
+public enum Validator {
+    public static let checks: [(id: String, what: String)] = [
+        ("table-checksum", "each table's checksum in the directory matches its data"),
+        ("checksum-adjustment", "head.checkSumAdjustment makes a single font sum to 0xB1B0AFBA"),
+        ("head-magic", "head.magicNumber is 0x5F0F3CF5"),
+        ("required-tables", "cmap, head, hhea, hmtx, maxp, name, OS/2, post and outlines (glyf+loca or CFF) are present"),
+        ("table-alignment", "every table starts on a 4-byte boundary"),
+        ("glyph-count", "maxp.numGlyphs agrees with loca, hmtx and the CFF charstrings"),
+        ("hhea-metrics-count", "hhea.numberOfHMetrics is between 1 and numGlyphs"),
+        ("loca-monotonic", "loca offsets never run backwards and stay inside glyf"),
+        ("glyph-data", "every glyph decodes; composite references exist and do not loop"),
+        ("glyph-bounds", "glyph bounding boxes lie inside head's xMin/yMin/xMax/yMax"),
+        ("cmap-subtables", "cmap subtables are sorted and map to existing glyphs"),
+        ("name-decodable", "Unicode and Windows name records are valid UTF-16"),
+        ("postscript-name", "the PostScript name is valid (ASCII 33–126 minus [](){}<>/%, ≤ 63) and the same on every platform"),
+        ("family-names", "the full name (ID 4) starts with the family (ID 16 or 1)"),
+        ("vertical-metrics", "hhea, OS/2 typo and win metrics agree (USE_TYPO_METRICS) and win metrics do not clip"),
+        ("shared-tables", "in a collection, tables shared by faces decode for every face"),
+    ]
+
+    /// Every finding for every face of the font.
+    public static func validate(_ font: Font) -> [Finding] {
+        var findings: [Finding] = []
+        let bytes = font.bytes.buffer
+        var checkedSources = Set<Int>()   // a table shared by faces is checked once
+        for face in font.faces {
+            let f = font.isCollection ? face.index : nil
+            func add(_ check: String, _ severity: Finding.Severity, _ message: String) {
+                findings.append(Finding(check: check, severity: severity, face: f, message: message))
+            }
+            // Checks run one by one: a failure in one is reported and the others still run.
+            func run(_ check: String, _ body: () throws -> Void) {
+                do { try body() } catch { add(check, .error, "\(error)") }
+            }
+            run("table-checksum") {
+                for tag in face.tags {
+                    guard let source = face.slots[tag]?.source, let stored = face.storedChecksum(tag),
+                          checkedSources.insert(source.lowerBound).inserted else { continue }
+                    var data = Array(UnsafeRawBufferPointer(rebasing: bytes[source]))
+                    if tag == "head", data.count >= 12 { for i in 8..<12 { data[i] = 0 } }
+                    let actual = sfntChecksum(data)
+                    if actual != stored { add("table-checksum", .warning, "'\(tag)' checksum is 0x\(String(stored, radix: 16)), the data sums to 0x\(String(actual, radix: 16))") }
+                    if source.lowerBound % 4 != 0 { add("table-alignment", .warning, "'\(tag)' starts at \(source.lowerBound), not on a 4-byte boundary") }
+                }
+            }
+            run("head-magic") {
+                let magic = try face.head.int("magicNumber")
+                if magic != 0x5F0F_3CF5 { add("head-magic", .error, "magicNumber is 0x\(String(magic, radix: 16))") }
+            }
+            run("required-tables") {
+                let missing = ["cmap", "head", "hhea", "hmtx", "maxp", "name", "OS/2", "post"].filter { !face.has(Tag(stringLiteral: $0)) }
+                if !missing.isEmpty { add("required-tables", missing == ["OS/2"] ? .warning : .error, "missing \(missing.joined(separator: ", "))") }
+                if !(face.has("glyf") && face.has("loca")) && !face.has("CFF ") && !face.has("CFF2") {
+                    add("required-tables", .error, "no outlines: neither glyf+loca nor CFF")
+                }
+            }
+            run("glyph-count") {
+                let n = try face.glyphCount
+                if let loca = try face.table(LocaTable.self), let length = face.storedLength("loca") {
+                    let entries = length / (loca.isShort ? 2 : 4) - 1
+                    if entries != n { add("glyph-count", .error, "maxp.numGlyphs is \(n), loca has room for \(entries) glyphs") }
+                }
+                if let hmtx = face.storedLength("hmtx") {
+                    let long = try face.hhea.numberOfHMetrics
+                    let needed = long * 4 + max(0, n - long) * 2
+                    if hmtx < needed { add("glyph-count", .error, "hmtx has \(hmtx) bytes, \(n) glyphs need \(needed)") }
+                }
+                if let cff = try face.cff, cff.glyphCount != n {
+                    add("glyph-count", .error, "maxp.numGlyphs is \(n), CFF has \(cff.glyphCount) charstrings")
+                }
+            }
+            run("hhea-metrics-count") {
+                let m = try face.hhea.numberOfHMetrics, n = try face.glyphCount
+                if m < 1 || m > n { add("hhea-metrics-count", .error, "numberOfHMetrics is \(m), must be 1...\(n)") }
+                else { _ = try face.hmtx }
+            }
+            if face.has("glyf") {
+                run("loca-monotonic") { _ = try face.glyf }
+                run("glyph-data") {
+                    guard let glyf = try face.glyf else { return }
+                    _ = try glyf.statistics()   // decodes every glyph header, follows composites, finds loops
+                }
+            }
+            run("glyph-bounds") {
+                let head = try face.head
+                let limits = GlyphBounds(xMin: head.int("xMin"), yMin: head.int("yMin"), xMax: head.int("xMax"), yMax: head.int("yMax"))
+                let all = try face.glyf?.allBounds() ?? []
+                let outside = all.enumerated().filter { _, b in
+                    guard let b else { return false }
+                    return b.xMin < limits.xMin || b.yMin < limits.yMin || b.xMax > limits.xMax || b.yMax > limits.yMax
+                }
+                if let first = outside.first {
+                    add("glyph-bounds", .warning, "\(outside.count) glyphs extend beyond head's bounds, e.g. glyph \(first.offset)")
+                }
+            }
+            run("cmap-subtables") {
+                guard let cmap = try face.cmap else { return }
+                let n = try face.glyphCount
+                for r in cmap.records where r.subtable.isMapping {
+                    if let bad = try r.subtable.mapping().first(where: { $0.value >= n }) {
+                        add("cmap-subtables", .error, "subtable \(r.platformID)/\(r.encodingID) maps U+\(String(bad.key, radix: 16, uppercase: true)) to glyph \(bad.value) of \(n)")
+                    }
+                    if let problem = r.subtable.orderProblem() {
+                        add("cmap-subtables", .error, "subtable \(r.platformID)/\(r.encodingID) format \(r.subtable.format): \(problem)")
+                    }
+                }
+            }
+            run("name-decodable") {
+                for r in try face.name.records where r.isUTF16 {
+                    if r.bytes.count % 2 != 0 { add("name-decodable", .error, "name \(r.nameID) (platform \(r.platformID)) has an odd byte count \(r.bytes.count)") }
+                    else if r.text?.unicodeScalars.contains("\u{FFFD}") == true {
+                        add("name-decodable", .warning, "name \(r.nameID) (platform \(r.platformID)) is not valid UTF-16")
+                    }
+                }
+            }
+            run("postscript-name") {
+                let name = try face.name
+                let values = Set(name.records.filter { $0.nameID == 6 }.compactMap(\.text))
+                guard let ps = name.string(6) else { add("postscript-name", .error, "no PostScript name (name ID 6)"); return }
+                if Face.postScriptName(from: ps) != ps || ps.utf8.count > 63 { add("postscript-name", .error, "'\(ps)' is not a valid PostScript name") }
+                if values.count > 1 { add("postscript-name", .error, "differs between platforms: \(values.sorted().joined(separator: " / "))") }
+                if let cff = try face.cff, let cffName = cff.fontNames.first, cffName != ps, font.faces.count == 1 {
+                    add("postscript-name", .warning, "the CFF FontName '\(cffName)' differs from '\(ps)'")
+                }
+            }
+            run("family-names") {
+                let name = try face.name
+                guard let family = name.string(16) ?? name.string(1), let full = name.string(4) else { return }
+                if !full.hasPrefix(family) && !full.hasPrefix(name.string(1) ?? family) {
+                    add("family-names", .warning, "full name '\(full)' does not start with the family '\(family)'")
+                }
+            }
+            run("vertical-metrics") {
+                guard let os2 = try face.os2, os2.has("usWinAscent") else { return }
+                let hhea = try face.hhea, head = try face.head
+                if os2.useTypoMetrics && (hhea.int("ascender") != os2.int("sTypoAscender") || hhea.int("descender") != os2.int("sTypoDescender") || hhea.int("lineGap") != os2.int("sTypoLineGap")) {
+                    add("vertical-metrics", .warning, "USE_TYPO_METRICS is set but hhea (\(hhea.int("ascender"))/\(hhea.int("descender"))/\(hhea.int("lineGap"))) differs from typo (\(os2.int("sTypoAscender"))/\(os2.int("sTypoDescender"))/\(os2.int("sTypoLineGap")))")
+                }
+                if os2.int("usWinAscent") < head.int("yMax") || os2.int("usWinDescent") < -head.int("yMin") {
+                    add("vertical-metrics", .warning, "win metrics (\(os2.int("usWinAscent"))/\(os2.int("usWinDescent"))) clip the font's bounds (yMax \(head.int("yMax")), yMin \(head.int("yMin"))) on Windows")
+                }
+            }
+        }
+        if font.isCollection {
+            for tag in Set(font.faces.flatMap(\.tags)) where Font.sharedEditTags.contains(tag) {
+                let users = font.faces.filter { $0.has(tag) }
+                guard users.count > 1 else { continue }
+                let counts = Set(users.compactMap { try? $0.glyphCount })
+                if counts.count > 1 { findings.append(Finding(check: "shared-tables", severity: .error, face: nil, message: "faces sharing '\(tag)' disagree on the glyph count: \(counts.sorted())")) }
+            }
+        }
+        if !font.isCollection, let face = font.faces.first, let source = face.slots["head"]?.source, source.count >= 12 {
+            let total = sfntChecksum(UnsafeRawBufferPointer(font.bytes.buffer))
+            if total != 0xB1B0_AFBA {
+                findings.append(Finding(check: "checksum-adjustment", severity: .warning, face: nil, message: "the file sums to 0x\(String(total, radix: 16)), not 0xb1b0afba"))
+            }
+        }
+        return findings
+    }
+}
+
+extension CmapSubtable {
+    /// Why the subtable's segments or groups are out of order, if they are.
+    func orderProblem() -> String? {
+        bytes.withUnsafeBytes { b -> String? in
+            let r = BinaryReader(b)
+            switch format {
+            case 4:
+                guard let segX2 = try? r.u16(at: 6) else { return "truncated" }
+                var previous = -1
+                for s in 0..<Int(segX2) / 2 {
+                    guard let end = try? r.u16(at: 14 + 2 * s) else { return "truncated" }
+                    if Int(end) <= previous { return "segment \(s) ends at \(end), not after \(previous)" }
+                    previous = Int(end)
+                }
+                return previous == 0xFFFF ? nil : "the last segment does not end at 0xFFFF"
+            case 12, 13:
+                guard let n = try? r.u32(at: 12) else { return "truncated" }
+                var previous: Int64 = -1
+                for g in 0..<Int(n) {
+                    guard let start = try? r.u32(at: 16 + 12 * g), let end = try? r.u32(at: 20 + 12 * g) else { return "truncated" }
+                    if Int64(start) <= previous || end < start { return "group \(g) (\(start)...\(end)) is out of order" }
+                    previous = Int64(end)
+                }
+                return nil
+            default:
+                return nil
+            }
+        }
+    }
+}

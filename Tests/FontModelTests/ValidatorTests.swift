@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import FontModel
+
+/// Each check fires on a real font broken for that purpose, and not on the font as shipped.
+@Suite struct ValidatorTests {
+    static let dejavu: [UInt8] = Array((try? Data(contentsOf: URL(fileURLWithPath: Corpus.dejavu))) ?? Data())
+
+    func findings(_ bytes: [UInt8]) throws -> [Finding] { Validator.validate(try Font(data: bytes, name: "broken.ttf")) }
+
+    /// Applies an edit through the model and returns the saved bytes.
+    func edited(_ edit: (Face) throws -> Void) throws -> [UInt8] {
+        let font = try Font(data: Self.dejavu)
+        try edit(font.faces[0])
+        return try font.serialized().bytes
+    }
+
+    func patched(_ tag: FontModel.Tag, at offset: Int, _ newBytes: [UInt8]) throws -> [UInt8] {
+        var b = Self.dejavu
+        let r = try #require(MalformedFontTests.record(tag, in: b))
+        for (i, v) in newBytes.enumerated() { b[r.offset + offset + i] = v }
+        return b
+    }
+
+    func expect(_ check: String, _ severity: Finding.Severity, in bytes: [UInt8], mentioning: String = "",
+                sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let matches = { (f: Finding) in f.check == check && (mentioning.isEmpty || f.message.contains(mentioning)) }
+        let found = try findings(bytes)
+        #expect(found.contains { matches($0) && $0.severity == severity }, "\(check) did not fire: \(found)", sourceLocation: sourceLocation)
+        #expect(!(try findings(Self.dejavu)).contains(where: matches), "\(check) fires on the unbroken font", sourceLocation: sourceLocation)
+    }
+
+    @Test func everyCorpusFontHasNoErrors() throws {
+        for (id, path) in Corpus.fonts {
+            let errors = Validator.validate(try Font(path: path)).filter { $0.severity == .error }
+            #expect(errors.isEmpty, "\(id): \(errors)")
+        }
+    }
+
+    @Test func checksumsMagicAndTables() throws {
+        try expect("table-checksum", .warning, in: try patched("gasp", at: 4, [0x7F]))
+        var adjusted = Self.dejavu
+        let head = try #require(MalformedFontTests.record("head", in: adjusted))
+        adjusted[head.offset + 8] ^= 0xFF
+        try expect("checksum-adjustment", .warning, in: adjusted)
+        try expect("head-magic", .error, in: try patched("head", at: 12, [0, 0, 0, 0]))
+        var renamed = Self.dejavu
+        let post = try #require(MalformedFontTests.record("post", in: renamed))
+        renamed[post.recordAt + 3] = UInt8(ascii: "x")   // 'post' → 'posx'
+        try expect("required-tables", .error, in: renamed)
+    }
+
+    @Test func alignmentOnTheRealWqy() throws {
+        let found = Validator.validate(try Font(path: Corpus.wqy))
+        #expect(found.contains { $0.check == "table-alignment" && $0.message.contains("'FFTM'") })
+        #expect(!(try findings(Self.dejavu)).contains { $0.check == "table-alignment" })
+    }
+
+    @Test func countsLocaAndGlyphs() throws {
+        try expect("glyph-count", .error, in: try patched("maxp", at: 4, [0x18, 0x00]))            // numGlyphs 6144 < 6253
+        try expect("hhea-metrics-count", .error, in: try patched("hhea", at: 34, [0xFF, 0xFF]))
+        try expect("loca-monotonic", .error, in: try patched("loca", at: 20, [0x7F, 0xFF, 0xFF, 0x00]))
+        let aacute = try #require(try Font(data: Self.dejavu).faces[0].glyphID(for: "\u{C1}"))
+        let start = try #require(try Font(data: Self.dejavu).faces[0].table(LocaTable.self)).offsets[aacute]
+        try expect("glyph-data", .error, in: try patched("glyf", at: start + 12, [UInt8(aacute >> 8), UInt8(aacute & 0xFF)]))
+        try expect("glyph-bounds", .warning, in: try patched("head", at: 42, [0x03, 0x00]))       // yMax 768
+    }
+
+    @Test func cmapAndNames() throws {
+        try expect("cmap-subtables", .error, in: try edited { try $0.cmap?.set(0xE000, glyph: 60000) })
+        try expect("name-decodable", .error, in: try edited { face in
+            let name = try face.name
+            var records = name.records
+            records.append(NameRecord(platformID: 3, encodingID: 1, languageID: 0x409, nameID: 300, bytes: [0x00, 0x41, 0x00]))
+            name.replaceRecords(records)
+        })
+        try expect("postscript-name", .error, in: try edited { try $0.name.set(6, "Bad Name") })
+        try expect("postscript-name", .error, in: try edited { try $0.name.set(6, "OtherName", platformID: 1, encodingID: 0, languageID: 0) })
+        try expect("family-names", .warning, in: try edited { try $0.name.set(4, "Something Else") })
+    }
+
+    @Test func verticalMetricsAndSharedTables() throws {
+        // USE_TYPO_METRICS with typo values that differ from hhea.
+        try expect("vertical-metrics", .warning, in: try edited { try $0.os2?.set("fsSelection", .int(0x80)) }, mentioning: "USE_TYPO_METRICS")
+        let font = try Font(path: Corpus.wqy)
+        try font.faces[1].maxp.set("numGlyphs", .int(Int64(try font.faces[1].glyphCount - 1)))
+        let found = Validator.validate(try Font(data: try font.serialized().bytes))
+        #expect(found.contains { $0.check == "shared-tables" && $0.severity == .error }, "\(found.filter { $0.severity == .error })")
+    }
+}
