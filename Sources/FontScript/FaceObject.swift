@@ -14,7 +14,7 @@ enum FaceObject {
         c.fields = ["index", "postscriptName", "familyName", "fullName", "format", "tags", "glyphCount", "unitsPerEm",
                     "font", "name", "cmap", "glyphs"] + fieldTables
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
-                     "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse]
+                     "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate]
         c.tostring = tostring
         return c
     }
@@ -144,6 +144,25 @@ enum FaceObject {
                 call.stack.push(strings: try TTX.fuse(xml, into: face).map(\.description))
             } catch let e as XMLError {
                 throw LuaBridgeError("XML \(e)")
+            }
+            return 1
+        }
+    }
+
+    /// face:validate() → list of {check, severity, message} for this face and the file.
+    static let validate: LuaFunction = { L in
+        LuaCall.run(L, "validate") { call in
+            let ref = try call.methodSelf(className, as: FaceRef.self)
+            let font = try ref.handle.get()
+            let findings = Validator.validate(font).filter { $0.face == nil || $0.face == ref.index }
+            let s = call.stack
+            s.pushTable(arrayCount: Int32(findings.count))
+            for (i, f) in findings.enumerated() {
+                s.pushTable(fieldCount: 3)
+                s.push(f.check); s.setField("check", in: -2)
+                s.push(f.severity.rawValue); s.setField("severity", in: -2)
+                s.push(f.message); s.setField("message", in: -2)
+                s.setIndex(i + 1, in: -2)
             }
             return 1
         }

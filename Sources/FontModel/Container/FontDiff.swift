@@ -1,0 +1,101 @@
+/// One difference between two faces.
+public struct Difference: Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable { case added, removed, changed }
+    public let kind: Kind
+    /// The table tag ("hhea"), or "glyph" for glyph changes.
+    public let table: String
+    /// What inside: a field name, "name 4 (3/1/0x409)", a glyph name with what changed; empty for whole tables.
+    public let item: String
+    public let old: String?
+    public let new: String?
+
+    public var description: String {
+        let sign = kind == .added ? "+" : kind == .removed ? "-" : "~"
+        let what = item.isEmpty ? table : (table == "glyph" ? "glyph \(item)" : "\(table).\(item)")
+        switch (old, new) {
+        case let (o?, n?): return "\(sign) \(what): \(o) → \(n)"
+        case let (nil, n?): return "\(sign) \(what): \(n)"
+        case let (o?, nil): return "\(sign) \(what): \(o)"
+        default: return "\(sign) \(what)"
+        }
+    }
+}
+
+/// What changed from one face to another: tables, typed fields, name records, glyph outlines
+/// and metrics. Untouched tables (identical bytes) are skipped without decoding.
+public enum FontDiff {
+    public static func compare(_ a: Face, _ b: Face) throws -> [Difference] {
+        var out: [Difference] = []
+        let tagsA = Set(a.tags), tagsB = Set(b.tags)
+        for tag in tagsA.subtracting(tagsB).sorted() { out.append(Difference(kind: .removed, table: tag.description, item: "", old: nil, new: nil)) }
+        for tag in tagsB.subtracting(tagsA).sorted() { out.append(Difference(kind: .added, table: tag.description, item: "", old: nil, new: nil)) }
+        var glyphDataChanged = false
+        for tag in tagsA.intersection(tagsB).sorted() {
+            let bytesA = try a.rawTable(tag), bytesB = try b.rawTable(tag)
+            guard bytesA != bytesB else { continue }
+            let name = tag.description
+            if let ta = try a.fieldTable(tag), let tb = try b.fieldTable(tag) {
+                for field in Set(ta.fieldNames).union(tb.fieldNames).sorted(by: { (ta.fieldNames.firstIndex(of: $0) ?? 99) < (ta.fieldNames.firstIndex(of: $1) ?? 99) }) {
+                    let va = ta.has(field) ? try ta.value(field).description : nil
+                    let vb = tb.has(field) ? try tb.value(field).description : nil
+                    if va != vb { out.append(Difference(kind: va == nil ? .added : vb == nil ? .removed : .changed, table: name, item: field, old: va, new: vb)) }
+                }
+                continue
+            }
+            switch tag {
+            case "name": out += try nameDifferences(a.name, b.name)
+            case "glyf", "loca", "hmtx", "vmtx", "CFF ", "gvar": glyphDataChanged = true
+            default: out.append(Difference(kind: .changed, table: name, item: "", old: "\(bytesA?.count ?? 0) bytes", new: "\(bytesB?.count ?? 0) bytes"))
+            }
+        }
+        if glyphDataChanged { out += try glyphDifferences(a, b) }
+        return out
+    }
+
+    static func nameDifferences(_ a: NameTable, _ b: NameTable) -> [Difference] {
+        struct Key: Hashable, Comparable {
+            let id: Int, platform: Int, encoding: Int, language: Int
+            static func < (a: Key, b: Key) -> Bool { (a.id, a.platform, a.encoding, a.language) < (b.id, b.platform, b.encoding, b.language) }
+            var label: String { "\(id) (\(platform)/\(encoding)/0x\(String(language, radix: 16)))" }
+        }
+        func key(_ r: NameRecord) -> Key { Key(id: r.nameID, platform: r.platformID, encoding: r.encodingID, language: r.languageID) }
+        let ra = Dictionary(a.records.map { (key($0), $0) }, uniquingKeysWith: { x, _ in x })
+        let rb = Dictionary(b.records.map { (key($0), $0) }, uniquingKeysWith: { x, _ in x })
+        var out: [Difference] = []
+        for k in Set(ra.keys).union(rb.keys).sorted() {
+            let x = ra[k], y = rb[k]
+            guard x != y else { continue }
+            let text = { (r: NameRecord?) in r.map { $0.text ?? "\($0.bytes.count) bytes" } }
+            out.append(Difference(kind: x == nil ? .added : y == nil ? .removed : .changed, table: "name", item: k.label, old: text(x), new: text(y)))
+        }
+        return out
+    }
+
+    /// Glyphs (matched by name) whose outline or metrics differ, and glyphs only in one face.
+    static func glyphDifferences(_ a: Face, _ b: Face) throws -> [Difference] {
+        let namesA = try a.glyphNames(), namesB = try b.glyphNames()
+        var idB: [String: Int] = [:]
+        for (i, n) in namesB.enumerated() { idB[n] = i }
+        let hA = try a.table(HmtxTable.self), hB = try b.table(HmtxTable.self)
+        var out: [Difference] = []
+        for (ia, name) in namesA.enumerated() {
+            guard let ib = idB.removeValue(forKey: name) else { out.append(Difference(kind: .removed, table: "glyph", item: name, old: nil, new: nil)); continue }
+            if try !sameOutline(a, ia, b, ib) { out.append(Difference(kind: .changed, table: "glyph", item: "\(name) outline", old: nil, new: nil)) }
+            if let hA, let hB, ia < hA.glyphCount, ib < hB.glyphCount {
+                if hA.advances[ia] != hB.advances[ib] { out.append(Difference(kind: .changed, table: "glyph", item: "\(name) advance", old: String(hA.advances[ia]), new: String(hB.advances[ib]))) }
+                if hA.sideBearings[ia] != hB.sideBearings[ib] { out.append(Difference(kind: .changed, table: "glyph", item: "\(name) lsb", old: String(hA.sideBearings[ia]), new: String(hB.sideBearings[ib]))) }
+            }
+        }
+        for name in idB.keys.sorted() { out.append(Difference(kind: .added, table: "glyph", item: name, old: nil, new: nil)) }
+        return out
+    }
+
+    /// Same bytes, or (TrueType) the same decoded glyph: padding alone is not a change.
+    static func sameOutline(_ a: Face, _ ia: Int, _ b: Face, _ ib: Int) throws -> Bool {
+        if let ga = try a.glyf, let gb = try b.glyf {
+            return try ga.glyphData(ia) == gb.glyphData(ib) || ga.glyph(ia) == gb.glyph(ib)
+        }
+        if let ca = try a.cff, let cb = try b.cff { return try ca.charString(ia) == cb.charString(ib) }
+        return true
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import FontModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `fontshell diff A B`: what changed between two fonts. Exit status as diff(1): 0 same, 1 different, 2 trouble.
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show what changed between two fonts (exit 0 same, 1 different, 2 trouble).")
+
+    @Argument var first: String
+    @Argument var second: String
+    @Option(help: "Compare only this face (0-based index); default: every face.") var face: Int?
+    @Flag(help: "Print the differences as JSON.") var json = false
+
+    func run() throws {
+        var all: [(face: Int, difference: Difference)] = []
+        do {
+            let a = try Font(path: first), b = try Font(path: second)
+            guard a.faces.count == b.faces.count || face != nil else {
+                print("faces: \(a.faces.count) → \(b.faces.count)")
+                throw ExitCode(1)
+            }
+            for i in face.map({ [$0] }) ?? Array(a.faces.indices) {
+                guard a.faces.indices.contains(i), b.faces.indices.contains(i) else { throw FontError("no face \(i) in both fonts") }
+                all += try FontDiff.compare(a.faces[i], b.faces[i]).map { (i, $0) }
+            }
+        } catch let e as ExitCode {
+            throw e
+        } catch {
+            printError("fontshell diff: \(error)")
+            throw ExitCode(2)
+        }
+        if json {
+            struct Item: Encodable { let face: Int; let kind: String; let table: String; let item: String; let old: String?; let new: String? }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let items = all.map { Item(face: $0.face, kind: $0.difference.kind.rawValue, table: $0.difference.table, item: $0.difference.item, old: $0.difference.old, new: $0.difference.new) }
+            print(String(decoding: try encoder.encode(items), as: UTF8.self))
+        } else {
+            let multi = Set(all.map(\.face)).count > 1 || (face == nil && all.contains { $0.face > 0 })
+            for (i, d) in all { print(multi ? "face \(i): \(d)" : d.description) }
+        }
+        if !all.isEmpty { throw ExitCode(1) }
+    }
+}
