@@ -182,13 +182,29 @@ public enum TTX {
 
     static func metrics(_ m: MetricsTable, _ face: Face, _ element: String, _ advance: String, _ bearing: String) throws -> String {
         let names = try face.glyphNames()
-        var out = "  <\(element)>\n"
+        // One line per glyph, tens of thousands in CJK fonts: built as bytes, not interpolated strings.
+        var out: [UInt8] = []
+        out.reserveCapacity(names.count * 48)
+        func append(_ s: String) { out.append(contentsOf: s.utf8) }
+        func append(_ v: Int) {
+            if v < 0 { out.append(UInt8(ascii: "-")) }
+            var magnitude = v.magnitude, digits: [UInt8] = []
+            repeat { digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10)); magnitude /= 10 } while magnitude > 0
+            out.append(contentsOf: digits.reversed())
+        }
+        append("  <\(element)>\n")
+        let middle = "\" \(advance)=\"", last = "\" \(bearing)=\""
         // fontTools orders by glyph name (code point order).
         let order = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
         for id in order where id < m.glyphCount {
-            out += "    <mtx name=\"\(xmlEscaped(names[id]))\" \(advance)=\"\(m.advances[id])\" \(bearing)=\"\(m.sideBearings[id])\"/>\n"
+            append("    <mtx name=\"")
+            append(xmlEscaped(names[id]))
+            append(middle); append(m.advances[id])
+            append(last); append(m.sideBearings[id])
+            append("\"/>\n")
         }
-        return out + "  </\(element)>\n"
+        append("  </\(element)>\n")
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func hexLines(_ bytes: [UInt8]) -> String {
@@ -214,7 +230,14 @@ public enum TTX {
     /// that was not already set (callers save only after a successful fuse).
     @discardableResult
     public static func fuse(_ xml: String, into face: Face) throws -> [Tag] {
-        let root = try XMLReader.parse(xml)
+        try fuse(try parse(xml), into: face)
+    }
+
+    /// Parses a TTX document once, to fuse it into several faces.
+    public static func parse(_ xml: String) throws -> XMLElement { try XMLReader.parse(xml) }
+
+    @discardableResult
+    public static func fuse(_ root: XMLElement, into face: Face) throws -> [Tag] {
         guard root.name == "ttFont" else { throw XMLError("the root element is <\(root.name)>, expected <ttFont>", line: root.line, column: root.column) }
         var fused: [Tag] = []
         for element in root.children {
@@ -270,7 +293,7 @@ public enum TTX {
         for f in type(of: t).allFields { byTTXName[f.ttxName] = f }
         func apply(_ child: XMLElement) throws {
             if t.tag == "post" && (child.name == "psNames" || child.name == "extraNames") { return } // names come from the font
-            if child.attributes["value"] == nil, !child.children.isEmpty {
+            if child.value("value") == nil, !child.children.isEmpty {
                 for grandchild in child.children { try apply(grandchild) }   // <panose>
                 return
             }
@@ -376,6 +399,7 @@ public enum TTX {
     }
 
     static func parseInteger(_ text: String) -> Int64? {
+        if let v = Int64(text) { return v }   // the common case, without trimming
         let t = text.trimmingWhitespace()
         if t.hasPrefix("0x") || t.hasPrefix("0X") { return Int64(t.dropFirst(2), radix: 16) }
         if t.hasPrefix("-0x") { return Int64(t.dropFirst(3), radix: 16).map { -$0 } }

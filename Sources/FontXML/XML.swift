@@ -1,7 +1,8 @@
 /// A parsed XML element with the line and column where it starts, for error messages.
 public final class XMLElement {
     public let name: String
-    public let attributes: [String: String]
+    /// Attributes in document order (elements have few; a list is faster than a dictionary).
+    public let attributeList: [(key: String, value: String)]
     public internal(set) var children: [XMLElement] = []
     /// Character data directly inside the element (whitespace included).
     public internal(set) var text = ""
@@ -11,15 +12,20 @@ public final class XMLElement {
     public let line: Int
     public let column: Int
 
-    init(name: String, attributes: [String: String], line: Int, column: Int) {
+    init(name: String, attributes: [(key: String, value: String)], line: Int, column: Int) {
         self.name = name
-        self.attributes = attributes
+        self.attributeList = attributes
         self.line = line
         self.column = column
     }
 
+    /// The value of an attribute, or nil.
+    public func value(_ key: String) -> String? {
+        attributeList.first { $0.key == key }?.value
+    }
+
     public func attribute(_ key: String) throws -> String {
-        guard let v = attributes[key] else { throw XMLError("<\(name)> needs the attribute '\(key)'", line: line, column: column) }
+        guard let v = value(key) else { throw XMLError("<\(name)> needs the attribute '\(key)'", line: line, column: column) }
         return v
     }
 }
@@ -65,18 +71,23 @@ struct XMLReader {
 
     private func error(_ message: String) -> XMLError { XMLError(message, line: line, column: column) }
 
-    private func starts(with s: String) -> Bool {
-        let u = Array(s.utf8)
-        return i + u.count <= bytes.count && Array(bytes[i..<i + u.count]) == u
+    /// Whether the input continues with `s` (compared in place: this runs at every '<').
+    private func starts(with s: StaticString) -> Bool {
+        let n = s.utf8CodeUnitCount
+        guard i + n <= bytes.count else { return false }
+        return s.withUTF8Buffer { u in
+            for k in 0..<n where bytes[i + k] != u[k] { return false }
+            return true
+        }
     }
 
-    private mutating func skip(_ s: String) { for _ in s.utf8 { advance() } }
+    private mutating func skip(_ s: StaticString) { for _ in 0..<s.utf8CodeUnitCount { advance() } }
 
     private mutating func skipWhitespace() {
         while let c = peek(), c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { advance() }
     }
 
-    private mutating func skipUntil(_ end: String, what: String) throws {
+    private mutating func skipUntil(_ end: StaticString, what: String) throws {
         while !atEnd && !starts(with: end) { advance() }
         guard !atEnd else { throw error("unterminated \(what)") }
         skip(end)
@@ -115,7 +126,7 @@ struct XMLReader {
         let (startLine, startColumn) = (line, column)
         advance() // <
         let tag = try name()
-        var attributes: [String: String] = [:]
+        var attributes: [(key: String, value: String)] = []
         while true {
             skipWhitespace()
             guard let c = peek() else { throw error("unterminated <\(tag)>") }
@@ -140,8 +151,8 @@ struct XMLReader {
             }
             guard peek() == quote else { throw error("unterminated value of attribute '\(key)'") }
             advance()
-            guard attributes[key] == nil else { throw error("attribute '\(key)' repeated in <\(tag)>") }
-            attributes[key] = value
+            guard !attributes.contains(where: { $0.key == key }) else { throw error("attribute '\(key)' repeated in <\(tag)>") }
+            attributes.append((key, value))
         }
         let node = XMLElement(name: tag, attributes: attributes, line: startLine, column: startColumn)
         var text: [UInt8] = []
@@ -223,6 +234,8 @@ struct XMLReader {
 
 /// Escapes text for XML content and attribute values.
 func xmlEscaped(_ s: String) -> String {
+    // Most names and values have nothing to escape.
+    if !s.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 < 0x20 }) { return s }
     var out = ""
     out.reserveCapacity(s.utf8.count)
     for ch in s.unicodeScalars {

@@ -47,7 +47,8 @@ struct Fuse: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Fuse TTX XML tables into a font and save it.")
 
     @Argument(help: "Font file.") var font: String
-    @Argument(help: "TTX files with the tables to fuse.") var xmlFiles: [String]
+    @Argument(help: "TTX files with the tables to fuse.") var xmlFiles: [String] = []
+    @Option(help: "Fuse each face's files <PostScriptName>.<tag>.ttx from this folder (what dump --dir writes).") var dir: String?
     @Option(help: "Face: 0-based index or PostScript name (default 0).") var face: String?
     @Flag(help: "Fuse into every face of a collection.") var allFaces = false
     @Option(name: .shortAndLong, help: "Where to save.") var output: String?
@@ -55,17 +56,31 @@ struct Fuse: ParsableCommand {
 
     func run() throws {
         guard output != nil || inPlace else { throw ValidationError("give -o OUTPUT or --in-place") }
+        guard !xmlFiles.isEmpty || dir != nil else { throw ValidationError("give TTX files or --dir") }
         do {
             let f = try Font(path: font)
-            let faces = allFaces ? f.faces : try selectFaces(f, face ?? "0")
+            let faces = allFaces || dir != nil ? f.faces : try selectFaces(f, face ?? "0")
+            if let dir {
+                let files = listFolder(dir)
+                for fc in faces {
+                    let prefix = ((try fc.postScriptName) ?? "face\(fc.index)") + "."
+                    for name in files where name.hasPrefix(prefix) && name.hasSuffix(".ttx") {
+                        guard let bytes = readFile(dir + "/" + name) else { throw FontError("cannot read \(dir)/\(name)") }
+                        do { try TTX.fuse(String(decoding: bytes, as: UTF8.self), into: fc) } catch var e as XMLError {
+                            e.file = dir + "/" + name
+                            throw e
+                        }
+                    }
+                }
+            }
             for file in xmlFiles {
                 guard let bytes = readFile(file) else { throw FontError("cannot read \(file)") }
-                let xml = String(decoding: bytes, as: UTF8.self)
-                for fc in faces {
-                    do { try TTX.fuse(xml, into: fc) } catch var e as XMLError {
-                        e.file = file
-                        throw e
-                    }
+                do {
+                    let document = try TTX.parse(String(decoding: bytes, as: UTF8.self))
+                    for fc in faces { try TTX.fuse(document, into: fc) }
+                } catch var e as XMLError {
+                    e.file = file
+                    throw e
                 }
             }
             print(try f.save(to: output ?? font, options: SaveOptions(overwriteInput: inPlace)))
@@ -92,4 +107,16 @@ extension String {
         while s.last == c { s = s.dropLast() }
         return String(s)
     }
+}
+
+/// File names in a folder, sorted.
+func listFolder(_ path: String) -> [String] {
+    guard let d = opendir(path) else { return [] }
+    defer { closedir(d) }
+    var names: [String] = []
+    while let entry = readdir(d) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
 }
