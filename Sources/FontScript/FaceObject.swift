@@ -95,12 +95,14 @@ enum FaceObject {
         LuaCall.run(L, "rename") { call in
             let face = try call.methodSelf(className, as: FaceRef.self).get()
             let family: String
+            var style: String?
             if let s = call.stack.string(at: 2) { family = s } else {
                 _ = try call.table(2)
                 guard let f = try call.stringOption(2, "family") else { throw LuaArgumentError(2, "rename needs {family = \"New Family\"}") }
                 family = f
+                style = try call.stringOption(2, "style")
             }
-            call.stack.push(try face.rename(family: family))
+            call.stack.push(try face.rename(family: family, style: style))
             return 1
         }
     }

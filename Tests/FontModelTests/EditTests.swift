@@ -99,6 +99,14 @@ import Testing
         #expect(try cff.glyphNames()[34] == "cid00034")
     }
 
+    @Test func renameWithAStyle() throws {
+        let font = try Font(path: Corpus.dejavu)
+        let face = font.faces[0]
+        #expect(try face.rename(family: "Test Family", style: "Caps") == "TestFamily-Caps")
+        let name = try face.name
+        #expect(name.string(1) == "Test Family" && name.string(2) == "Caps" && name.string(4) == "Test Family Caps")
+    }
+
     @Test func renameRewritesCFFNames() throws {
         let font = try Font(path: Corpus.noto)
         try font.faces[0].rename(family: "Noto Caps")

@@ -46,7 +46,7 @@ func tablesToCheck(_ face: Face) -> [FontModel.Tag] {
         let ours = temporaryPath("ours.ttx"), merged = temporaryPath("merged.ttf")
         defer { try? FileManager.default.removeItem(atPath: ours); try? FileManager.default.removeItem(atPath: merged) }
         try xml.write(toFile: ours, atomically: true, encoding: .utf8)
-        let (status, output) = try shell(["ttx", "-q", "-m", path, "-o", merged, ours])
+        let (status, output) = try shell(["python3", "-m", "fontTools.ttx", "-q", "-m", path, "-o", merged, ours])
         #expect(status == 0, "\(output)")
         let theirs = try Font(path: merged).faces[0]
         let fusedFont = try Font(path: path)
@@ -77,12 +77,12 @@ func tablesToCheck(_ face: Face) -> [FontModel.Tag] {
         for tag in tablesToCheck(face) where tag != "GPOS" && tag != "gasp" && tag != "cvt " {
             let theirs = temporaryPath("theirs.ttx"), saved = temporaryPath("saved.ttf")
             defer { for p in [theirs, saved] { try? FileManager.default.removeItem(atPath: p) } }
-            #expect(try shell(["ttx", "-q", "-t", tag.description, "-o", theirs, path]).0 == 0)
+            #expect(try shell(["python3", "-m", "fontTools.ttx", "-q", "-t", tag.description, "-o", theirs, path]).0 == 0)
             let font = try Font(path: path)
             try TTX.fuse(try String(contentsOfFile: theirs, encoding: .utf8), into: font.faces[0])
             try font.save(to: saved)
-            let before = try shell(["ttx", "-q", "-t", tag.description, "-o", "-", path]).1
-            let after = try shell(["ttx", "-q", "-t", tag.description, "-o", "-", saved]).1
+            let before = try shell(["python3", "-m", "fontTools.ttx", "-q", "-t", tag.description, "-o", "-", path]).1
+            let after = try shell(["python3", "-m", "fontTools.ttx", "-q", "-t", tag.description, "-o", "-", saved]).1
             func comparable(_ s: String) -> [Substring] {
                 s.split(separator: "\n").filter { !$0.contains("checkSumAdjustment") && !$0.contains("ttLibVersion") }
             }

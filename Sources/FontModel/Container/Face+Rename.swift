@@ -13,13 +13,19 @@ extension Face {
     /// replaced inside every name that contains it (IDs 1, 3, 4, 6, 16, and 18, 21, 25 where
     /// present), on every platform, keeping each name's structure ("DejaVu Sans Bold" becomes
     /// "DejaVu Caps Bold", "DejaVuSans-Bold" becomes "DejaVuCaps-Bold"); names that do not contain
-    /// it are rebuilt from the family and style. IDs 2, 17 and 22 are styles and stay. For CFF
-    /// faces the FontName, FullName and FamilyName are rewritten too. Returns the PostScript name.
+    /// it are rebuilt from the family and style. The style (IDs 17, 2 and 22) stays unless `style`
+    /// is given, which sets it and goes into the full and PostScript names. For CFF faces the
+    /// FontName, FullName and FamilyName are rewritten too. Returns the PostScript name.
     @discardableResult
-    public func rename(family newFamily: String) throws -> String {
+    public func rename(family newFamily: String, style newStyle: String? = nil) throws -> String {
         let name = try self.name
         let oldFamily = name.string(16) ?? name.string(1) ?? ""
-        let style = name.string(17) ?? name.string(2) ?? "Regular"
+        let oldStyle = name.string(17) ?? name.string(2) ?? "Regular"
+        if let newStyle {
+            if name.string(17) != nil { try name.set(17, newStyle) } else { try name.set(2, newStyle) }
+            if name.string(22) != nil { try name.set(22, newStyle) }
+        }
+        let style = newStyle ?? oldStyle
         let oldPostScript = name.string(6) ?? ""
         let oldFamilyPostScript = Face.postScriptName(from: oldFamily)
         let newFamilyPostScript = Face.postScriptName(from: newFamily)
@@ -28,9 +34,10 @@ extension Face {
             guard !oldFamily.isEmpty, text.contains(oldFamily) else { return nil }
             return text.replacing(oldFamily, with: newFamily)
         }
-        let full = name.string(4).flatMap(replacingFamily) ?? (style == "Regular" ? newFamily : "\(newFamily) \(style)")
+        let built = style == "Regular" ? newFamily : "\(newFamily) \(style)"
+        let full = newStyle == nil ? (name.string(4).flatMap(replacingFamily) ?? built) : built
         let postScript: String
-        if !oldFamilyPostScript.isEmpty, oldPostScript.hasPrefix(oldFamilyPostScript) {
+        if newStyle == nil, !oldFamilyPostScript.isEmpty, oldPostScript.hasPrefix(oldFamilyPostScript) {
             postScript = Face.postScriptName(from: newFamilyPostScript + oldPostScript.dropFirst(oldFamilyPostScript.count))
         } else {
             postScript = Face.postScriptName(from: newFamilyPostScript + "-" + Face.postScriptName(from: style))
