@@ -226,8 +226,8 @@ public enum TTX {
     // MARK: fuse
 
     /// Fuses the tables in a TTX document into a face, leaving other tables as they are.
-    /// Returns the tags fused. Errors name the XML line and column; on error nothing is changed
-    /// that was not already set (callers save only after a successful fuse).
+    /// Returns the tags fused. The whole document is checked first (a dry run); on any error,
+    /// which names the XML line and column, the face is left exactly as it was.
     @discardableResult
     public static func fuse(_ xml: String, into face: Face) throws -> [Tag] {
         try fuse(try parse(xml), into: face)
@@ -239,14 +239,19 @@ public enum TTX {
     @discardableResult
     public static func fuse(_ root: XMLElement, into face: Face) throws -> [Tag] {
         guard root.name == "ttFont" else { throw XMLError("the root element is <\(root.name)>, expected <ttFont>", line: root.line, column: root.column) }
+        _ = try fuse(root, into: face, apply: false)
+        return try fuse(root, into: face, apply: true)
+    }
+
+    private static func fuse(_ root: XMLElement, into face: Face, apply: Bool) throws -> [Tag] {
         var fused: [Tag] = []
         for element in root.children {
             if element.name == "GlyphOrder" { try checkGlyphOrder(element, face); continue }
             guard let tag = tag(fromXMLName: element.name) else {
                 throw XMLError("<\(element.name)> is not a table name", line: element.line, column: element.column)
             }
-            try fuseTable(tag, element, into: face)
-            face.reencode(tag)   // written canonically, as fontTools writes a table it read from XML
+            try fuseTable(tag, element, into: face, apply: apply)
+            if apply { face.reencode(tag) }   // written canonically, as fontTools writes a table it read from XML
             fused.append(tag)
         }
         return fused
@@ -262,7 +267,8 @@ public enum TTX {
         }
     }
 
-    static func fuseTable(_ tag: Tag, _ element: XMLElement, into face: Face) throws {
+    /// Checks (apply: false) or fuses (apply: true) one table element.
+    static func fuseTable(_ tag: Tag, _ element: XMLElement, into face: Face, apply: Bool) throws {
         if element.children.first?.name == "hexdata" {
             let hex = element.children[0].text.filter { !$0.isWhitespace }
             guard hex.count % 2 == 0, hex.allSatisfy(\.isHexDigit) else {
@@ -272,29 +278,29 @@ public enum TTX {
             bytes.reserveCapacity(hex.count / 2)
             var it = hex.makeIterator()
             while let a = it.next(), let b = it.next() { bytes.append(UInt8(String([a, b]), radix: 16) ?? 0) }
-            face.setRawTable(tag, bytes)
+            if apply { face.setRawTable(tag, bytes) }
             return
         }
-        if let table = try face.fieldTable(tag) { try fuseFields(table, element); return }
+        if let table = try face.fieldTable(tag) { try fuseFields(table, element, apply: apply); return }
         switch tag {
-        case "name": try fuseNames(try face.name, element)
-        case "hmtx": try fuseMetrics(try face.hmtx, face, element, "width", "lsb")
+        case "name": try fuseNames(try face.name, element, apply: apply)
+        case "hmtx": try fuseMetrics(try face.hmtx, face, element, "width", "lsb", apply: apply)
         case "vmtx":
             guard let v = try face.vmtx else { throw XMLError("the face has no vmtx table to fuse into", line: element.line, column: element.column) }
-            try fuseMetrics(v, face, element, "height", "tsb")
+            try fuseMetrics(v, face, element, "height", "tsb", apply: apply)
         case "loca": return // computed from glyf on save
         default:
             throw XMLError("<\(element.name)> has no typed XML yet; give it as <\(element.name) raw=\"True\"><hexdata>…", line: element.line, column: element.column)
         }
     }
 
-    static func fuseFields(_ t: FieldTable, _ element: XMLElement) throws {
+    static func fuseFields(_ t: FieldTable, _ element: XMLElement, apply: Bool) throws {
         var byTTXName: [String: Field] = [:]
         for f in type(of: t).allFields { byTTXName[f.ttxName] = f }
-        func apply(_ child: XMLElement) throws {
+        func fuseChild(_ child: XMLElement) throws {
             if t.tag == "post" && (child.name == "psNames" || child.name == "extraNames") { return } // names come from the font
             if child.value("value") == nil, !child.children.isEmpty {
-                for grandchild in child.children { try apply(grandchild) }   // <panose>
+                for grandchild in child.children { try fuseChild(grandchild) }   // <panose>
                 return
             }
             guard let field = byTTXName[child.name], field.ttxFormat != .omitted else {
@@ -305,56 +311,65 @@ public enum TTX {
             }
             let text = try child.attribute("value")
             do {
-                try setField(t, field, text)
+                try setField(t, field, text, apply: apply)
             } catch let e as FontError {
                 throw XMLError(e.message, line: child.line, column: child.column)
             } catch let e as XMLError {
                 throw XMLError(e.message, line: child.line, column: child.column)
             }
         }
-        for child in element.children { try apply(child) }
+        for child in element.children { try fuseChild(child) }
     }
 
-    static func setField(_ t: FieldTable, _ field: Field, _ text: String) throws {
+    /// Parses a field's TTX value and checks it fits the field's type; sets it when `apply`.
+    static func setField(_ t: FieldTable, _ field: Field, _ text: String, apply: Bool) throws {
         func bad(_ what: String) -> XMLError { XMLError("\(field.ttxName) value '\(text)' is not \(what)", line: 0, column: 0) }
+        func store(_ name: String, _ v: Int64, kind: FieldKind? = nil) throws {
+            let k = kind ?? field.kind
+            guard k.rawRange.contains(v) else {
+                throw FontError("\(t.tag).\(name) is \(k.typeName) (\(k.rawRange.lowerBound)...\(k.rawRange.upperBound)), got \(v)")
+            }
+            if apply { try t.setRaw(name, v) }
+        }
         let trimmed = text.trimmingWhitespace()
         switch field.ttxFormat {
         case .omitted: return
         case .hex, .hex8:
             guard let v = parseInteger(trimmed) else { throw bad("a number") }
-            try t.setRaw(field.name, v)
+            try store(field.name, v)
         case .binary:
             let digits = trimmed.filter { $0 != " " }
             guard let v = Int64(digits, radix: 2) ?? parseInteger(trimmed) else { throw bad("binary digits") }
-            try t.setRaw(field.name, v)
+            try store(field.name, v)
         case .versionFixed, .versionHex:
             let combined: Int64
             if trimmed.hasPrefix("0x") { guard let v = parseInteger(trimmed) else { throw bad("a version") }; combined = v }
             else { guard let d = Double(trimmed) else { throw bad("a version") }; combined = Int64((d * 65536).rounded()) }
             guard (0...0xFFFF_FFFF).contains(combined) else { throw bad("a version") }
-            try t.setRaw(field.name, combined >> 16)
+            try store(field.name, combined >> 16)
             if let minor = t.fields.first(where: { $0.ttxFormat == .omitted }) { try t.setRaw(minor.name, combined & 0xFFFF) }
         case .plain:
             switch field.kind {
             case .fixed, .version32:
-                if trimmed.hasPrefix("0x") { guard let v = parseInteger(trimmed) else { throw bad("a number") }; try t.setRaw(field.name, v) }
-                else { guard let d = Double(trimmed) else { throw bad("a number") }; try t.setRaw(field.name, Int64((d * 65536).rounded())) }
+                if trimmed.hasPrefix("0x") { guard let v = parseInteger(trimmed) else { throw bad("a number") }; try store(field.name, v) }
+                else { guard let d = Double(trimmed) else { throw bad("a number") }; try store(field.name, Int64((d * 65536).rounded())) }
             case .f2dot14:
                 guard let d = Double(trimmed) else { throw bad("a number") }
-                try t.setRaw(field.name, Int64((d * 16384).rounded()))
+                try store(field.name, Int64((d * 16384).rounded()))
             case .longDateTime:
                 guard let v = parseAsctime1904(trimmed) else { throw bad("a date like 'Fri Mar 10 08:35:35 2023'") }
-                try t.setRaw(field.name, v)
+                try store(field.name, v)
             case .tag:
-                try t.set(field.name, .string(text))
+                guard let tagValue = Tag(string: text) else { throw bad("1 to 4 ASCII characters") }
+                try store(field.name, Int64(tagValue.rawValue))
             default:
                 guard let v = parseInteger(trimmed) else { throw bad("an integer") }
-                try t.setRaw(field.name, v)
+                try store(field.name, v)
             }
         }
     }
 
-    static func fuseNames(_ name: NameTable, _ element: XMLElement) throws {
+    static func fuseNames(_ name: NameTable, _ element: XMLElement, apply: Bool) throws {
         var records: [NameRecord] = []
         for r in element.children {
             guard r.name == "namerecord" else { throw XMLError("<\(r.name)> in <name>: expected <namerecord>", line: r.line, column: r.column) }
@@ -376,10 +391,10 @@ public enum TTX {
                 throw XMLError(e.message, line: r.line, column: r.column)
             }
         }
-        name.replaceRecords(records)
+        if apply { name.replaceRecords(records) }
     }
 
-    static func fuseMetrics(_ m: MetricsTable, _ face: Face, _ element: XMLElement, _ advance: String, _ bearing: String) throws {
+    static func fuseMetrics(_ m: MetricsTable, _ face: Face, _ element: XMLElement, _ advance: String, _ bearing: String, apply: Bool) throws {
         for e in element.children {
             guard e.name == "mtx" else { throw XMLError("<\(e.name)> in <\(element.name)>: expected <mtx>", line: e.line, column: e.column) }
             let glyph = try e.attribute("name")
@@ -390,8 +405,12 @@ public enum TTX {
                 guard let a = parseInteger(try e.attribute(advance)), let b = parseInteger(try e.attribute(bearing)) else {
                     throw XMLError("\(advance) and \(bearing) must be integers", line: e.line, column: e.column)
                 }
-                try m.setAdvance(id, Int(a))
-                try m.setSideBearing(id, Int(b))
+                guard (0...0xFFFF).contains(a) else { throw FontError("\(advance) is UInt16 (0...65535), got \(a)") }
+                guard (-32768...32767).contains(b) else { throw FontError("\(bearing) is Int16 (-32768...32767), got \(b)") }
+                if apply {
+                    try m.setAdvance(id, Int(a))
+                    try m.setSideBearing(id, Int(b))
+                }
             } catch let error as FontError {
                 throw XMLError(error.message, line: e.line, column: e.column)
             }

@@ -149,5 +149,14 @@ func tablesToCheck(_ face: Face) -> [FontModel.Tag] {
             }
         }
         #expect(try face.hhea.int("ascender") == 1901)
+        // An error in a later table leaves earlier tables of the document untouched too.
+        do {
+            try TTX.fuse("<ttFont>\n  <hhea>\n    <ascent value=\"1000\"/>\n  </hhea>\n  <maxp>\n    <numGlyphs value=\"-1\"/>\n  </maxp>\n</ttFont>", into: face)
+            Issue.record("no error")
+        } catch let e as XMLError {
+            #expect(e.line == 6 && e.message.contains("UInt16"), "\(e)")
+        }
+        #expect(try face.hhea.int("ascender") == 1901)
+        #expect(!face.isEdited)
     }
 }

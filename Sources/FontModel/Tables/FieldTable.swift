@@ -22,8 +22,8 @@ public enum FieldKind: Sendable, Equatable {
         }
     }
 
-    /// Valid raw range for integer kinds.
-    var rawRange: ClosedRange<Int64> {
+    /// Valid range of the stored integer bits.
+    public var rawRange: ClosedRange<Int64> {
         switch self {
         case .uint8: 0...0xFF
         case .int8: -0x80...0x7F
