@@ -75,11 +75,14 @@ public func makeRegistry() throws -> FontRegistry {
     #endif
 }
 
-/// What every backend checks before registering: the file is a supported, readable font. Returns
-/// the PostScript name of each face.
+/// What every backend checks before registering: the file is a supported font that the validator
+/// finds no errors in (the first error is the reason given). Returns each face's PostScript name.
 func validatedPostScriptNames(_ path: String) throws -> [String] {
     let font: Font
     do { font = try Font(path: path) } catch { throw RegistryError("refusing \(path): \(error)") }
+    if let problem = Validator.validate(font).first(where: { $0.severity == .error }) {
+        throw RegistryError("refusing \(path): \(problem)")
+    }
     var names: [String] = []
     for face in font.faces {
         do {

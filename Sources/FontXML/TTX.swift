@@ -158,16 +158,7 @@ public enum TTX {
     }
 
     /// Fixed-point as fontTools writes it: the shortest decimal that maps back ("2.37", "1.0").
-    static func decimalText(_ raw: Int64, scale: Double) -> String {
-        let exact = Double(raw) / scale
-        var factor = 1.0
-        for _ in 0...6 {
-            let candidate = (exact * factor).rounded() / factor
-            if (candidate * scale).rounded() == Double(raw) { return String(candidate) }
-            factor *= 10
-        }
-        return String(exact)
-    }
+    static func decimalText(_ raw: Int64, scale: Double) -> String { String(shortestDecimal(raw, scale: scale)) }
 
     static func nameTable(_ name: NameTable) -> String {
         var out = "  <name>\n"

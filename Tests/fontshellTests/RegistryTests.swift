@@ -39,6 +39,15 @@ final class PrivateFontconfig {
     func folderContents() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: fontsFolder))?.sorted() ?? [] }
     func manifest() -> String { (try? String(contentsOfFile: folder.file("data") + "/fontshell/registered.json", encoding: .utf8)) ?? "" }
 
+    /// DejaVu Sans renamed (so its name is free) with a wrong head.magicNumber: it opens, but the
+    /// validator finds an error.
+    func brokenChecksumCopy() throws -> String {
+        let out = folder.file("BadMagic.ttf")
+        let r = try fontshell("edit", dejavuPath, "-o", out, "--rename", "Bad Magic", "--set", "head.magicNumber=0")
+        guard r.status == 0 else { throw NSError(domain: r.err, code: 1) }
+        return out
+    }
+
     /// The all-caps, renamed copy of DejaVu Sans (so it can coexist with the original).
     func capsCopy() throws -> String {
         let out = folder.file("DejaVuSansCaps.ttf")
@@ -82,6 +91,7 @@ final class PrivateFontconfig {
             (["registry", "register", caps], "already registered"),                                    // same file twice
             (["registry", "register", dejavuPath], "PostScript name DejaVuSans is already installed"), // duplicate name
             (["registry", "register", broken], "refusing"),                                            // malformed font
+            (["registry", "register", try fc.brokenChecksumCopy()], "head-magic"),                      // opens, fails validation
             (["registry", "unregister", "DejaVuSans"], "was not registered by FontShell"),             // a system font
             (["registry", "register", caps, "--scope", "global"], "unknown scope 'global'"),
             (["registry", "register", caps, "--scope", "session"], "not available on this platform"),

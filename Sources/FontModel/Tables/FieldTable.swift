@@ -333,7 +333,7 @@ open class FieldTable: FontTable {
 
 /// The shortest decimal that stores back as the same fixed-point value (2.37, not
 /// 2.3700103759765625), as fontTools shows fixed-point numbers.
-func shortestDecimal(_ raw: Int64, scale: Double) -> Double {
+public func shortestDecimal(_ raw: Int64, scale: Double) -> Double {
     let exact = Double(raw) / scale
     var factor = 1.0
     for _ in 0...6 {
