@@ -56,6 +56,16 @@ func tablesToCheck(_ face: Face) -> [FontModel.Tag] {
             var a = try #require(try theirs.rawTable(tag)), b = try #require(try fused.rawTable(tag))
             // checkSumAdjustment depends on the file; ttx -m stamps `modified` with the time of the merge.
             if tag == "head" { for i in Array(8..<12) + Array(28..<36) { a[i] = 0; b[i] = 0 } }
+            if tag == "cmap" && a != b {
+                // fontTools lays out format 4 segments its own way: the same mappings, other bytes.
+                let ours = try #require(try fused.cmap), theirs = try #require(try theirs.cmap)
+                #expect(ours.records.count == theirs.records.count)
+                for (x, y) in zip(ours.records, theirs.records) {
+                    #expect(x.platformID == y.platformID && x.encodingID == y.encodingID && x.subtable.format == y.subtable.format)
+                    #expect(try x.subtable.mapping() == y.subtable.mapping(), "\(id) cmap \(x.platformID)/\(x.encodingID) maps differently")
+                }
+                continue
+            }
             if tag == "name" && a != b {
                 // fontTools trims whitespace at the ends of name strings (DejaVu's copyright ends in a
                 // newline), so it cannot round-trip them; that must be the only difference.
@@ -101,10 +111,16 @@ func tablesToCheck(_ face: Face) -> [FontModel.Tag] {
         }
         let reread = try Font(data: try font.serialized().bytes)
         for (a, b) in zip(original.faces, reread.faces) {
-            for tag in a.tags where tag != "name" {
+            for tag in a.tags where tag != "name" && tag != "cmap" {
                 var x = try a.rawTable(tag) ?? [], y = try b.rawTable(tag) ?? []
                 if tag == "head", !original.isCollection { for i in 8..<12 { x[i] = 0; y[i] = 0 } }  // follows the re-encoded name
                 #expect(x == y, "\(id) face \(a.index) \(tag) changed")
+            }
+            // cmap keeps each unchanged subtable's bytes but lays the table out again: same mappings.
+            if let ca = try a.cmap, let cb = try b.cmap {
+                for (x, y) in zip(ca.records.sorted { ($0.platformID, $0.encodingID) < ($1.platformID, $1.encodingID) }, cb.records) {
+                    #expect(x.subtable.bytes == y.subtable.bytes, "\(id) face \(a.index) cmap \(x.platformID)/\(x.encodingID) subtable changed")
+                }
             }
             // name is written canonically (sorted, shared strings): the same records, maybe other bytes.
             #expect(try a.name.records.sorted { ($0.platformID, $0.encodingID, $0.languageID, $0.nameID) < ($1.platformID, $1.encodingID, $1.languageID, $1.nameID) }
@@ -125,6 +141,34 @@ func tablesToCheck(_ face: Face) -> [FontModel.Tag] {
         try font.save(to: out)
         let (_, printed) = try shell(["python3", "-c", "from fontTools.ttLib import TTFont; f = TTFont('\(out)'); print(f['hhea'].ascent, f['OS/2'].achVendID, f['name'].getDebugName(1))"])
         #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "1777 FSHL DejaVu XML")
+    }
+
+    @Test func cmapEditsThroughXML() throws {
+        let path = try #require(corpus["dejavu-sans"])
+        let font = try Font(path: path)
+        var xml = try TTX.dump(font.faces[0], tags: ["cmap"])
+        #expect(xml.contains("<cmap_format_4 platformID=\"3\" platEncID=\"1\" language=\"0\">"))
+        // Map U+E000 to A and drop 'b'. The Mac format 6 subtable cannot hold U+E000: a clear error.
+        xml = xml.replacingOccurrences(of: "<map code=\"0x62\" name=\"b\"/>\n", with: "")
+        let everywhere = xml.replacingOccurrences(of: "<map code=\"0x41\" name=\"A\"/>", with: "<map code=\"0x41\" name=\"A\"/>\n      <map code=\"0xe000\" name=\"A\"/>")
+        do {
+            try TTX.fuse(everywhere, into: font.faces[0])
+            Issue.record("format 6 accepted U+E000")
+        } catch let e as XMLError {
+            #expect(e.message.contains("cmap format 6 cannot hold"), "\(e)")
+        }
+        #expect(!font.faces[0].isEdited)
+        // Only in the Unicode subtables (format 4 and 12).
+        var parts = xml.components(separatedBy: "<cmap_format_6")
+        parts[0] = parts[0].replacingOccurrences(of: "<map code=\"0x41\" name=\"A\"/>", with: "<map code=\"0x41\" name=\"A\"/>\n      <map code=\"0xe000\" name=\"A\"/>")
+        let tail = parts[1].components(separatedBy: "</cmap_format_6>")
+        parts[1] = tail[0] + "</cmap_format_6>" + tail[1].replacingOccurrences(of: "<map code=\"0x41\" name=\"A\"/>", with: "<map code=\"0x41\" name=\"A\"/>\n      <map code=\"0xe000\" name=\"A\"/>")
+        try TTX.fuse(parts.joined(separator: "<cmap_format_6"), into: font.faces[0])
+        let out = temporaryPath("cmap.ttf")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try font.save(to: out)
+        let (_, printed) = try shell(["python3", "-c", "from fontTools.ttLib import TTFont; c = TTFont('\(out)').getBestCmap(); print(c.get(0xE000), c.get(0x62), c.get(0x41))"])
+        #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "A None A")
     }
 
     @Test func errorsNameLineAndColumn() throws {

@@ -14,6 +14,23 @@ public final class CmapSubtable {
         self.format = format
     }
 
+    /// A new subtable of `format` holding `mapping` (and for format 14 `variations`), encoded now.
+    /// Formats 0, 4, 6, 10, 12, 13 and 14 can be built.
+    public convenience init(format: Int, language: Int, mapping: [UInt32: Int],
+                            variations: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])] = [:]) throws {
+        let bytes: [UInt8]
+        switch format {
+        case 4: bytes = try CmapSubtable.encodeFormat4(mapping, language: language)
+        case 12: bytes = CmapSubtable.encodeFormat12(mapping, language: language)
+        case 0, 6, 10, 13: bytes = try CmapSubtable.encodeSimple(format, mapping, language: language)
+        case 14: bytes = CmapSubtable.encodeFormat14(variations)
+        default: throw FontError("cmap format \(format) cannot be written", table: "cmap")
+        }
+        self.init(bytes: bytes, format: format)
+        decoded = mapping
+        if format == 14 { self.variations = variations }
+    }
+
     /// Whether this format maps characters to glyphs in a way we can read.
     public var isMapping: Bool { [0, 4, 6, 10, 12, 13].contains(format) }
     /// Whether edits can be written back in this format.
@@ -43,7 +60,7 @@ public final class CmapSubtable {
         return format == 4 ? try CmapSubtable.encodeFormat4(m, language: language) : CmapSubtable.encodeFormat12(m, language: language)
     }
 
-    var language: Int {
+    public var language: Int {
         bytes.withUnsafeBytes { b in
             let r = BinaryReader(b)
             switch format {
@@ -172,6 +189,65 @@ public final class CmapSubtable {
         return w.bytes
     }
 
+    /// Formats 0 (256 byte codes), 6 and 10 (one range of codes), 13 (groups sharing a glyph).
+    static func encodeSimple(_ format: Int, _ m: [UInt32: Int], language: Int) throws -> [UInt8] {
+        var w = BinaryWriter()
+        let codes = m.keys.sorted()
+        switch format {
+        case 0:
+            guard codes.allSatisfy({ $0 < 256 }), m.values.allSatisfy({ $0 < 256 }) else { throw FontError("cmap format 0 holds codes and glyphs below 256", table: "cmap") }
+            w.u16(0); w.u16(262); w.u16(UInt16(truncatingIfNeeded: language))
+            for c in 0..<256 { w.u8(UInt8(m[UInt32(c)] ?? 0)) }
+        case 6, 10:
+            let first = codes.first ?? 0, count = codes.isEmpty ? 0 : Int((codes.last ?? 0) - first) + 1
+            // Format 6 holds one range of BMP codes in at most 64 KB; format 10 one range of 32-bit codes.
+            guard format == 10 ? count <= 0x7FFF_FFF0 : ((codes.last ?? 0) <= 0xFFFF && 10 + 2 * count <= 0xFFFF) else {
+                throw FontError("cmap format \(format) cannot hold codes U+\(String(first, radix: 16, uppercase: true))…U+\(String(codes.last ?? 0, radix: 16, uppercase: true)) (one range, at most 64 KB)", table: "cmap")
+            }
+            if format == 6 {
+                w.u16(6); w.u16(UInt16(10 + 2 * count)); w.u16(UInt16(truncatingIfNeeded: language)); w.u16(UInt16(first)); w.u16(UInt16(count))
+            } else {
+                w.u16(10); w.u16(0); w.u32(UInt32(20 + 2 * count)); w.u32(UInt32(truncatingIfNeeded: language)); w.u32(first); w.u32(UInt32(count))
+            }
+            for i in 0..<count { w.u16(UInt16(truncatingIfNeeded: m[first + UInt32(i)] ?? 0)) }
+        default: // 13: runs of consecutive codes mapped to one glyph
+            var groups: [(start: UInt32, end: UInt32, glyph: Int)] = []
+            for c in codes {
+                let g = m[c] ?? 0
+                if let last = groups.last, c == last.end + 1, g == last.glyph { groups[groups.count - 1].end = c } else { groups.append((c, c, g)) }
+            }
+            w.u16(13); w.u16(0); w.u32(UInt32(16 + 12 * groups.count)); w.u32(UInt32(truncatingIfNeeded: language)); w.u32(UInt32(groups.count))
+            for g in groups { w.u32(g.start); w.u32(g.end); w.u32(UInt32(g.glyph)) }
+        }
+        return w.bytes
+    }
+
+    /// Format 14: per variation selector, default ranges (use the cmap's glyph) and explicit glyphs.
+    static func encodeFormat14(_ variations: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])]) -> [UInt8] {
+        let selectors = variations.keys.sorted()
+        var records = BinaryWriter(), data = BinaryWriter()
+        let headerSize = 10 + 11 * selectors.count
+        for selector in selectors {
+            guard let v = variations[selector] else { continue }
+            var defaultOffset = 0, nonDefaultOffset = 0
+            if !v.defaults.isEmpty {
+                defaultOffset = headerSize + data.count
+                data.u32(UInt32(v.defaults.count))
+                for r in v.defaults.sorted(by: { $0.lowerBound < $1.lowerBound }) { data.u24(r.lowerBound); data.u8(UInt8(truncatingIfNeeded: r.upperBound - r.lowerBound)) }
+            }
+            if !v.glyphs.isEmpty {
+                nonDefaultOffset = headerSize + data.count
+                data.u32(UInt32(v.glyphs.count))
+                for c in v.glyphs.keys.sorted() { data.u24(c); data.u16(UInt16(truncatingIfNeeded: v.glyphs[c] ?? 0)) }
+            }
+            records.u24(selector); records.u32(UInt32(defaultOffset)); records.u32(UInt32(nonDefaultOffset))
+        }
+        var w = BinaryWriter()
+        w.u16(14); w.u32(UInt32(headerSize + data.count)); w.u32(UInt32(selectors.count))
+        w.append(records.bytes); w.append(data.bytes)
+        return w.bytes
+    }
+
     static func encodeFormat12(_ m: [UInt32: Int], language: Int) -> [UInt8] {
         let groups = runs(m)
         var w = BinaryWriter(capacity: 16 + 12 * groups.count)
@@ -190,6 +266,9 @@ public final class CmapTable: DecodableTable {
         public let platformID: Int
         public let encodingID: Int
         public let subtable: CmapSubtable
+        public init(platformID: Int, encodingID: Int, subtable: CmapSubtable) {
+            self.platformID = platformID; self.encodingID = encodingID; self.subtable = subtable
+        }
     }
 
     public let version: Int
@@ -200,7 +279,7 @@ public final class CmapTable: DecodableTable {
         self.records = records
     }
 
-    public var isEdited: Bool { records.contains { $0.subtable.isEdited } }
+    public var isEdited: Bool { replaced || records.contains { $0.subtable.isEdited } }
 
     public static func decode(_ reader: BinaryReader, face: Face) throws -> CmapTable {
         var r = reader
@@ -252,6 +331,8 @@ public final class CmapTable: DecodableTable {
 
     /// Maps (or with nil unmaps) a character in every Unicode subtable we can write (formats 4 and 12).
     public func set(_ char: UInt32, glyph: Int?) throws {
+        if let glyph { guard (0...0xFFFF).contains(glyph) else { throw FontError("glyph id \(glyph) out of range (0...65535)", table: "cmap") } }
+        guard char <= 0x10FFFF else { throw FontError("U+\(String(char, radix: 16, uppercase: true)) is beyond Unicode", table: "cmap") }
         var done = false
         for r in records where r.platformID == 0 || (r.platformID == 3 && (r.encodingID == 1 || r.encodingID == 10)) {
             if r.subtable.isWritable { try r.subtable.set(char, glyph); done = true }
@@ -259,20 +340,33 @@ public final class CmapTable: DecodableTable {
         guard done else { throw FontError("the font has no Unicode cmap subtable in format 4 or 12 to edit", table: "cmap") }
     }
 
+    /// Replaces every encoding record (a fused cmap). Subtables equal to the current ones should be
+    /// passed as those objects, so their bytes are kept.
+    public func replaceRecords(_ new: [EncodingRecord]) {
+        records = new
+        replaced = true
+    }
+    private var replaced = false
+
     public func encode() throws -> [UInt8] {
         var w = BinaryWriter()
         w.u16(UInt16(version)); w.u16(UInt16(records.count))
         let sorted = records.sorted { ($0.platformID, $0.encodingID) < ($1.platformID, $1.encodingID) }
+        // Records pointing at one subtable, or at subtables with identical bytes, share its data.
         var offsets: [ObjectIdentifier: Int] = [:]
+        var offsetOfBytes: [[UInt8]: Int] = [:]
         var data: [UInt8] = []
         var position = 4 + 8 * records.count
         for r in sorted {
             let id = ObjectIdentifier(r.subtable)
             if offsets[id] == nil {
                 let bytes = try r.subtable.encode()
-                offsets[id] = position
-                data.append(contentsOf: bytes)
-                position += bytes.count
+                if let same = offsetOfBytes[bytes] { offsets[id] = same } else {
+                    offsets[id] = position
+                    offsetOfBytes[bytes] = position
+                    data.append(contentsOf: bytes)
+                    position += bytes.count
+                }
             }
             w.u16(UInt16(r.platformID)); w.u16(UInt16(r.encodingID)); w.u32(UInt32(offsets[id] ?? 0))
         }

@@ -231,6 +231,9 @@ public struct TrueTypeGlyph: Equatable, Sendable {
             var flags: [UInt8] = [], xBytes = BinaryWriter(), yBytes = BinaryWriter()
             var px = 0, py = 0
             for (i, p) in points.enumerated() {
+                guard (-32768...32767).contains(p.x - px), (-32768...32767).contains(p.y - py) else {
+                    throw FontError("point \(i) is \(p.x - px), \(p.y - py) units from the previous one; TrueType stores at most ±32767")
+                }
                 var f: UInt8 = p.onCurve ? 0x01 : 0
                 if i == 0 && overlapSimple { f |= 0x40 }
                 let dx = p.x - px, dy = p.y - py

@@ -119,7 +119,9 @@ public final class NameTable: DecodableTable {
     /// is updated; when there is none, a Windows English record is added (and a Mac Roman one if
     /// the table has Mac records and the text can be written in Mac Roman). With a platform, that one record is set or added.
     public func set(_ nameID: Int, _ text: String, platformID: Int? = nil, encodingID: Int? = nil, languageID: Int? = nil) throws {
-        guard (0...0xFFFF).contains(nameID) else { throw FontError("name ID \(nameID) out of range (0...65535)", table: "name") }
+        for (what, v) in [("name ID", nameID), ("platform ID", platformID ?? 0), ("encoding ID", encodingID ?? 0), ("language ID", languageID ?? 0)] {
+            guard (0...0xFFFF).contains(v) else { throw FontError("\(what) \(v) out of range (0...65535)", table: "name") }
+        }
         if let platformID {
             let encoding = encodingID ?? (platformID == 3 ? 1 : 0)
             let language = languageID ?? (platformID == 3 ? 0x409 : 0)
@@ -189,6 +191,9 @@ public final class NameTable: DecodableTable {
         w.u16(UInt16(format)); w.u16(UInt16(sorted.count)); w.u16(UInt16(headerSize))
         for r in sorted {
             guard r.bytes.count <= 0xFFFF else { throw FontError("name record \(r.nameID) is longer than 65535 bytes", table: "name") }
+            guard [r.platformID, r.encodingID, r.languageID, r.nameID].allSatisfy({ (0...0xFFFF).contains($0) }) else {
+                throw FontError("name record IDs must be 0...65535 (\(r.platformID)/\(r.encodingID)/\(r.languageID)/\(r.nameID))", table: "name")
+            }
             w.u16(UInt16(r.platformID)); w.u16(UInt16(r.encodingID)); w.u16(UInt16(r.languageID)); w.u16(UInt16(r.nameID))
             w.u16(UInt16(r.bytes.count)); w.u16(UInt16(try place(r.bytes)))
         }

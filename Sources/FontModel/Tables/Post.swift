@@ -77,6 +77,7 @@ public final class PostTable: FieldTable {
 
     /// Stores glyph names as format 2.
     public func setGlyphNames(_ names: [String]) throws {
+        guard names.count <= 0xFFFF else { throw FontError("post holds at most 65535 glyph names", table: "post") }
         var standard: [String: Int] = [:]
         for (i, n) in standardMacGlyphNames.enumerated() { standard[n] = i }
         var w = BinaryWriter()
@@ -86,6 +87,7 @@ public final class PostTable: FieldTable {
             if let s = standard[name] { w.u16(UInt16(s)); continue }
             if let c = customIndex[name] { w.u16(UInt16(258 + c)); continue }
             guard name.utf8.count <= 255 else { throw FontError("glyph name '\(name.prefix(20))…' is longer than 255 bytes", table: "post") }
+            guard 258 + custom.count <= 0xFFFF else { throw FontError("too many distinct glyph names for post format 2", table: "post") }
             customIndex[name] = custom.count
             w.u16(UInt16(258 + custom.count))
             custom.append(name)
