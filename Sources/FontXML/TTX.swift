@@ -11,7 +11,7 @@ import Darwin
 /// `<TAG raw="True"><hexdata>`, which fontTools reads back as raw bytes.
 public enum TTX {
     /// Tables written as typed XML (the rest as hexdata).
-    public static let typedTags: Set<Tag> = ["head", "hhea", "vhea", "maxp", "OS/2", "post", "name", "cmap", "hmtx", "vmtx", "loca"]
+    public static let typedTags: Set<Tag> = ["head", "hhea", "vhea", "maxp", "OS/2", "post", "name", "cmap", "hmtx", "vmtx", "loca", "glyf"]
     /// cmap subtable formats written as typed XML (a cmap with others is written as hexdata).
     static let cmapFormats: Set<Int> = [0, 4, 6, 10, 12, 13, 14]
 
@@ -95,6 +95,8 @@ public enum TTX {
         case "loca": return "  <loca>\n    <!-- The 'loca' table will be calculated by the compiler -->\n  </loca>\n"
         case "cmap":
             if let cmap = try face.cmap, cmap.records.allSatisfy({ cmapFormats.contains($0.subtable.format) }) { return try cmapTable(cmap, face) }
+        case "glyf":
+            if let glyf = try face.glyf { return try glyfTable(glyf, face) }
         default: break
         }
         return "  <\(name) raw=\"True\">\n    <hexdata>\n" + hexLines(try face.rawTable(tag) ?? []) + "    </hexdata>\n  </\(name)>\n"
@@ -239,6 +241,47 @@ public enum TTX {
         return out + "  </cmap>\n"
     }
 
+    /// Component flags fontTools keeps in XML; the others follow from the data and are recomputed.
+    static let keptComponentFlags: UInt16 = GlyphComponent.roundXYToGrid | GlyphComponent.useMyMetrics
+        | GlyphComponent.overlapCompound | GlyphComponent.scaledComponentOffset | GlyphComponent.unscaledComponentOffset
+
+    /// glyf as fontTools writes it: TTGlyph elements in glyph-name order; instructions as bytecode.
+    static func glyfTable(_ glyf: GlyfTable, _ face: Face) throws -> String {
+        let names = try face.glyphNames()
+        var out = "  <glyf>\n    <!-- The xMin, yMin, xMax and yMax values\n         will be recalculated by the compiler. -->\n\n"
+        for id in names.indices.sorted(by: { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }) where id < glyf.glyphCount {
+            let g = try glyf.glyph(id)
+            let name = xmlEscaped(names[id])
+            guard !g.isEmpty || !g.instructions.isEmpty, let b = g.bounds ?? (g.isEmpty ? GlyphBounds(xMin: 0, yMin: 0, xMax: 0, yMax: 0) : nil) else {
+                out += "    <TTGlyph name=\"\(name)\"/><!-- contains no outline data -->\n\n"
+                continue
+            }
+            out += "    <TTGlyph name=\"\(name)\" xMin=\"\(b.xMin)\" yMin=\"\(b.yMin)\" xMax=\"\(b.xMax)\" yMax=\"\(b.yMax)\">\n"
+            for (ci, contour) in g.contours.enumerated() {
+                out += "      <contour>\n"
+                for (pi, p) in contour.enumerated() {
+                    out += "        <pt x=\"\(p.x)\" y=\"\(p.y)\" on=\"\(p.onCurve ? 1 : 0)\"\(ci == 0 && pi == 0 && g.overlapSimple ? " overlap=\"1\"" : "")/>\n"
+                }
+                out += "      </contour>\n"
+            }
+            for c in g.components {
+                var attributes = "glyphName=\"\(xmlEscaped(c.glyphID < names.count ? names[c.glyphID] : "glyph\(c.glyphID)"))\""
+                attributes += c.flags & GlyphComponent.argsAreXYValues != 0 ? " x=\"\(c.arg1)\" y=\"\(c.arg2)\"" : " firstPt=\"\(c.arg1)\" secondPt=\"\(c.arg2)\""
+                let t = c.transform
+                func f(_ v: Int) -> String { decimalText(Int64(v), scale: 16384) }
+                if t.xy != 0 || t.yx != 0 { attributes += " scalex=\"\(f(t.xx))\" scale01=\"\(f(t.xy))\" scale10=\"\(f(t.yx))\" scaley=\"\(f(t.yy))\"" }
+                else if t.xx != t.yy { attributes += " scalex=\"\(f(t.xx))\" scaley=\"\(f(t.yy))\"" }
+                else if t.xx != 16384 { attributes += " scale=\"\(f(t.xx))\"" }
+                attributes += " flags=\"0x\(String(c.flags & keptComponentFlags, radix: 16))\""
+                out += "      <component \(attributes)/>\n"
+            }
+            if g.instructions.isEmpty { out += "      <instructions/>\n" }
+            else { out += "      <instructions>\n        <bytecode>\n" + hexLines(g.instructions).replacingLeading("      ", with: "          ") + "        </bytecode>\n      </instructions>\n" }
+            out += "    </TTGlyph>\n\n"
+        }
+        return out + "  </glyf>\n"
+    }
+
     static func hexLines(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")
         var out = ""
@@ -283,7 +326,9 @@ public enum TTX {
                 throw XMLError("<\(element.name)> is not a table name", line: element.line, column: element.column)
             }
             try fuseTable(tag, element, into: face, apply: apply)
-            if apply { face.reencode(tag) }   // written canonically, as fontTools writes a table it read from XML
+            // Written canonically, as fontTools writes a table it read from XML; glyf keeps every
+            // glyph that did not change byte for byte.
+            if apply && tag != "glyf" { face.reencode(tag) }
             fused.append(tag)
         }
         return fused
@@ -322,6 +367,7 @@ public enum TTX {
             try fuseMetrics(v, face, element, "height", "tsb", apply: apply)
         case "loca": return // computed from glyf on save
         case "cmap": try fuseCmap(face, element, apply: apply)
+        case "glyf": try fuseGlyf(face, element, apply: apply)
         default:
             throw XMLError("<\(element.name)> has no typed XML yet; give it as <\(element.name) raw=\"True\"><hexdata>…", line: element.line, column: element.column)
         }
@@ -483,6 +529,91 @@ public enum TTX {
         if apply { cmap.replaceRecords(records) }
     }
 
+    /// TTGlyph elements replace those glyphs (glyphs not listed stay as they are); a glyph whose
+    /// outline, components and instructions did not change keeps its bytes.
+    static func fuseGlyf(_ face: Face, _ element: XMLElement, apply: Bool) throws {
+        guard let glyf = try face.glyf else { throw XMLError("the face has no glyf table to fuse into", line: element.line, column: element.column) }
+        for e in element.children {
+            guard e.name == "TTGlyph" else { throw XMLError("<\(e.name)> in <glyf>: expected <TTGlyph>", line: e.line, column: e.column) }
+            func fail(_ message: String, _ at: XMLElement) -> XMLError { XMLError(message, line: at.line, column: at.column) }
+            func int(_ x: XMLElement, _ key: String) throws -> Int {
+                let text = try x.attribute(key)
+                guard let v = parseInteger(text), (-0x8000...0xFFFF).contains(v) else { throw fail("\(key)=\"\(text)\" is not a 16-bit integer", x) }
+                return Int(v)
+            }
+            func f2dot14(_ x: XMLElement, _ key: String) throws -> Int? {
+                guard let text = x.value(key) else { return nil }
+                guard let d = Double(text), (-2.0..<2.0).contains(d) else { throw fail("\(key)=\"\(text)\" is not a 2.14 number (-2 to 2)", x) }
+                return Int((d * 16384).rounded())
+            }
+            let name = try e.attribute("name")
+            guard let id = try face.glyphID(named: name) else { throw fail("glyph '\(name)' does not exist in this font", e) }
+            var glyph = TrueTypeGlyph()
+            for child in e.children {
+                switch child.name {
+                case "contour":
+                    var points: [GlyphPoint] = []
+                    for pt in child.children {
+                        guard pt.name == "pt" else { throw fail("<\(pt.name)> in <contour>: expected <pt>", pt) }
+                        points.append(GlyphPoint(x: try int(pt, "x"), y: try int(pt, "y"), onCurve: (pt.value("on") ?? "1") != "0"))
+                        if pt.value("overlap") == "1" { glyph.overlapSimple = true }
+                        if pt.value("cubic") == "1" { throw fail("cubic points need the glyf extensions fontshell does not write yet", pt) }
+                    }
+                    glyph.contours.append(points)
+                case "component":
+                    let componentName = try child.attribute("glyphName")
+                    guard let componentID = try face.glyphID(named: componentName) else { throw fail("component glyph '\(componentName)' does not exist in this font", child) }
+                    guard let flags = parseInteger(child.value("flags") ?? "0"), (0...0xFFFF).contains(flags) else { throw fail("flags must be a 16-bit number", child) }
+                    var c: GlyphComponent
+                    if child.value("firstPt") != nil {
+                        c = GlyphComponent(glyphID: componentID, flags: UInt16(flags) & ~GlyphComponent.argsAreXYValues, arg1: try int(child, "firstPt"), arg2: try int(child, "secondPt"))
+                    } else {
+                        c = GlyphComponent(glyphID: componentID, flags: UInt16(flags) | GlyphComponent.argsAreXYValues, arg1: try int(child, "x"), arg2: try int(child, "y"))
+                    }
+                    if let scale = try f2dot14(child, "scale") { c.transform = (scale, 0, 0, scale) }
+                    if let sx = try f2dot14(child, "scalex") {
+                        c.transform = (sx, try f2dot14(child, "scale01") ?? 0, try f2dot14(child, "scale10") ?? 0, try f2dot14(child, "scaley") ?? sx)
+                    }
+                    glyph.components.append(c)
+                case "instructions":
+                    for program in child.children {
+                        guard program.name == "bytecode" else {
+                            throw fail("instructions as <\(program.name)> are not supported yet; give them as <bytecode> (hex)", program)
+                        }
+                        let hex = program.text.filter { !$0.isWhitespace }
+                        guard hex.count % 2 == 0, hex.allSatisfy(\.isHexDigit) else { throw fail("bytecode must be pairs of hex digits", program) }
+                        var bytes: [UInt8] = []
+                        var it = hex.makeIterator()
+                        while let a = it.next(), let b = it.next() { bytes.append(UInt8(String([a, b]), radix: 16) ?? 0) }
+                        glyph.instructions = bytes
+                    }
+                default:
+                    throw fail("<\(child.name)> in <TTGlyph>: expected <contour>, <component> or <instructions>", child)
+                }
+            }
+            guard glyph.contours.isEmpty || glyph.components.isEmpty else { throw fail("a glyph has contours or components, not both", e) }
+            let current = try glyf.glyph(id)
+            let same = current.contours == glyph.contours && current.instructions == glyph.instructions && current.overlapSimple == glyph.overlapSimple
+                && current.components.count == glyph.components.count
+                && zip(current.components, glyph.components).allSatisfy { a, b in
+                    a.glyphID == b.glyphID && a.arg1 == b.arg1 && a.arg2 == b.arg2 && a.transform == b.transform
+                        && (a.flags & (keptComponentFlags | GlyphComponent.argsAreXYValues)) == (b.flags & (keptComponentFlags | GlyphComponent.argsAreXYValues))
+                }
+            if same { continue }
+            do {
+                if glyph.isEmpty && glyph.instructions.isEmpty {
+                    if apply { try glyf.setGlyphData(id, []) }
+                } else if apply {
+                    try glyf.setGlyph(id, glyph)
+                } else {
+                    _ = try glyph.encode(compositeBounds: GlyphBounds(xMin: 0, yMin: 0, xMax: 0, yMax: 0))   // checks it can be stored
+                }
+            } catch let error as FontError {
+                throw fail(error.message, e)
+            }
+        }
+    }
+
     /// Default variation ranges merged into runs (the XML lists single code points).
     static func mergedDefaults(_ v: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])]) -> [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])] {
         v.mapValues { entry in
@@ -570,6 +701,13 @@ func paddedHex(_ v: UInt32, _ width: Int) -> String {
 }
 
 extension String {
+    /// Replaces `prefix` at the start of every line.
+    func replacingLeading(_ prefix: String, with replacement: String) -> String {
+        split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix(prefix) ? replacement + line.dropFirst(prefix.count) : String(line)
+        }.joined(separator: "\n")
+    }
+
     func trimmingWhitespace() -> String {
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s = s.dropFirst() }
