@@ -346,15 +346,8 @@ public enum TTX {
 
     /// Checks (apply: false) or fuses (apply: true) one table element.
     static func fuseTable(_ tag: Tag, _ element: XMLElement, into face: Face, apply: Bool) throws {
-        if element.children.first?.name == "hexdata" {
-            let hex = element.children[0].text.filter { !$0.isWhitespace }
-            guard hex.count % 2 == 0, hex.allSatisfy(\.isHexDigit) else {
-                throw XMLError("hexdata must be pairs of hex digits", line: element.children[0].line, column: element.children[0].column)
-            }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(hex.count / 2)
-            var it = hex.makeIterator()
-            while let a = it.next(), let b = it.next() { bytes.append(UInt8(String([a, b]), radix: 16) ?? 0) }
+        if let hexdata = element.children.first, hexdata.name == "hexdata" {
+            let bytes = try hexBytes(hexdata)
             if apply { face.setRawTable(tag, bytes) }
             return
         }
@@ -580,12 +573,7 @@ public enum TTX {
                         guard program.name == "bytecode" else {
                             throw fail("instructions as <\(program.name)> are not supported yet; give them as <bytecode> (hex)", program)
                         }
-                        let hex = program.text.filter { !$0.isWhitespace }
-                        guard hex.count % 2 == 0, hex.allSatisfy(\.isHexDigit) else { throw fail("bytecode must be pairs of hex digits", program) }
-                        var bytes: [UInt8] = []
-                        var it = hex.makeIterator()
-                        while let a = it.next(), let b = it.next() { bytes.append(UInt8(String([a, b]), radix: 16) ?? 0) }
-                        glyph.instructions = bytes
+                        glyph.instructions = try hexBytes(program)
                     }
                 default:
                     throw fail("<\(child.name)> in <TTGlyph>: expected <contour>, <component> or <instructions>", child)
@@ -657,6 +645,29 @@ public enum TTX {
                 throw XMLError(error.message, line: e.line, column: e.column)
             }
         }
+    }
+
+    /// The bytes written as hex digits in an element (<hexdata>, <bytecode>); whitespace ignored.
+    static func hexBytes(_ element: XMLElement) throws -> [UInt8] {
+        let hex = Array(element.text.utf8.filter { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) })
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: c - 0x30
+            case 0x61...0x66: c - 0x61 + 10
+            case 0x41...0x46: c - 0x41 + 10
+            default: nil
+            }
+        }
+        guard hex.count % 2 == 0 else { throw XMLError("<\(element.name)> must hold pairs of hex digits", line: element.line, column: element.column) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(hex.count / 2)
+        for i in stride(from: 0, to: hex.count, by: 2) {
+            guard let high = value(hex[i]), let low = value(hex[i + 1]) else {
+                throw XMLError("<\(element.name)> must hold pairs of hex digits", line: element.line, column: element.column)
+            }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
     }
 
     static func parseInteger(_ text: String) -> Int64? {
