@@ -61,9 +61,12 @@ func fontTools(_ arguments: String...) throws -> Any {
     return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
 }
 
-/// ots-sanitize's verdict on one face.
+/// ots-sanitize's verdict on one face of a collection (or the whole font). Its arguments are
+/// `font_file [dest_font_file] [font_index]`: the sanitized copy goes to a scratch file.
 func otsAccepts(_ path: String, face: Int? = nil) throws -> (Bool, String) {
-    let r = try run("ots-sanitize", [path] + (face.map { [String($0)] } ?? []))
+    let scratch = NSTemporaryDirectory() + "ots-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let r = try run("ots-sanitize", [path, scratch] + (face.map { [String($0)] } ?? []))
     return (r.status == 0, r.stdout + r.stderr)
 }
 

@@ -101,7 +101,7 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         let oldNames = Set(old.compactMap { ($0["debug"] as? [String: Any])?["6"] as? String })
         #expect(newNames.count == 3 && newNames.isDisjoint(with: oldNames), "\(newNames) vs \(oldNames)")
         for face in 0..<3 {
-            let ots = try runProcess("/usr/bin/env", ["ots-sanitize", out, String(face)])
+            let ots = try runProcess("/usr/bin/env", ["ots-sanitize", out, tmp.file("ots-\(face).ttc"), String(face)])
             #expect(ots.status == 0, "face \(face): \(ots.out)\(ots.err)")
         }
         let size = (try FileManager.default.attributesOfItem(atPath: out)[.size] as? NSNumber)?.doubleValue ?? 0
