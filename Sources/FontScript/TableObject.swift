@@ -58,16 +58,8 @@ enum TableObject {
             let part = try call.methodSelf(className, as: FacePart.self)
             let t = try table(part)
             let shown = try t.fieldNames.prefix(6).map { "\($0)=\(try t.value($0))" }.joined(separator: ", ")
-            call.stack.push("<\(part.tag.description.trimmingSuffix()) \(shown)\(t.fieldNames.count > 6 ? ", …" : "")>")
+            call.stack.push("<\(part.tag.trimmed) \(shown)\(t.fieldNames.count > 6 ? ", …" : "")>")
             return 1
         }
-    }
-}
-
-extension String {
-    func trimmingSuffix() -> String {
-        var s = self
-        while s.last == " " { s.removeLast() }
-        return s
     }
 }

@@ -20,7 +20,7 @@ public enum TTX {
     public static func xmlName(_ tag: Tag) -> String {
         let text = tag.description
         if text == "OS/2" { return "OS_2" }
-        let trimmed = String(text.reversed().drop { $0 == " " }.reversed())
+        let trimmed = tag.trimmed
         let identifier = trimmed.first.map { $0.isLetter || $0 == "_" } == true && trimmed.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
         if identifier { return trimmed }
         // fontTools' tagToIdentifier: a-z0-9 as "_c", A-Z as "C_", anything else as its hex code.

@@ -29,7 +29,7 @@ struct Dump: ParsableCommand {
                 for fc in faces {
                     let name = (try fc.postScriptName) ?? "face\(fc.index)"
                     for tag in tags.isEmpty ? fc.tags : tags {
-                        let file = "\(dir)/\(name).\(tag.description.trimmingCharacters(" ").replacing("/", with: "_")).ttx"
+                        let file = "\(dir)/\(name).\(tag.trimmed.replacing("/", with: "_")).ttx"
                         try writeText(try TTX.dump(fc, tags: [tag]), to: file)
                     }
                 }
@@ -99,14 +99,6 @@ func writeText(_ text: String, to path: String) throws {
     defer { fclose(f) }
     let bytes = Array(text.utf8)
     guard fwrite(bytes, 1, bytes.count, f) == bytes.count else { throw FontError("cannot write", path: path) }
-}
-
-extension String {
-    func trimmingCharacters(_ c: Character) -> String {
-        var s = Substring(self)
-        while s.last == c { s = s.dropLast() }
-        return String(s)
-    }
 }
 
 /// File names in a folder, sorted.

@@ -37,5 +37,12 @@ public struct Tag: Hashable, Comparable, Sendable, CustomStringConvertible, Expr
         return s
     }
 
+    /// The tag without its trailing spaces ("cvt ", "CFF " → "cvt", "CFF"), for names and files.
+    public var trimmed: String {
+        var s = description
+        while s.count > 1 && s.last == " " { s.removeLast() }
+        return s
+    }
+
     public static func < (a: Tag, b: Tag) -> Bool { a.rawValue < b.rawValue }
 }

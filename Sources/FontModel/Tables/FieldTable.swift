@@ -211,9 +211,12 @@ open class FieldTable: FontTable {
         return Int(raw[i])
     }
 
-    /// Integer value of the field at a fixed position (fields every version has at that position),
-    /// for hot accessors such as maxp.numGlyphs.
-    func int(at position: Int) -> Int { position < raw.count ? Int(raw[position]) : 0 }
+    /// Integer value of the field at a position found once in the description (see `position`),
+    /// for hot accessors such as maxp.numGlyphs that should not hash a name on every read.
+    func int(at position: Int) -> Int { (0..<raw.count).contains(position) ? Int(raw[position]) : 0 }
+
+    /// Where a field sits in a field list; -1 (reads as 0) if absent.
+    static func position(of name: String, in fields: [Field]) -> Int { fields.firstIndex { $0.name == name } ?? -1 }
 
     /// Sets an integer field from the model's own recalculation, clamped to the field's range.
     /// Returns "name old → new" when the value changed, for the save report.

@@ -17,8 +17,10 @@ public final class HeadTable: FieldTable {
         return fieldList
     }
 
-    public var unitsPerEm: Int { int(at: 6) }
-    public var indexToLocFormat: Int { int(at: 16) }
+    static let unitsPerEmAt = position(of: "unitsPerEm", in: fieldList)
+    static let indexToLocFormatAt = position(of: "indexToLocFormat", in: fieldList)
+    public var unitsPerEm: Int { int(at: Self.unitsPerEmAt) }
+    public var indexToLocFormat: Int { int(at: Self.indexToLocFormatAt) }
     /// Byte offset of checkSumAdjustment in the table, zeroed when the table's checksum is taken.
     static let checkSumAdjustmentOffset = 8
 }

@@ -17,5 +17,6 @@ public final class HheaTable: FieldTable {
         return fieldList
     }
 
-    public var numberOfHMetrics: Int { int(at: 17) }
+    static let numberOfHMetricsAt = position(of: "numberOfHMetrics", in: fieldList)
+    public var numberOfHMetrics: Int { int(at: Self.numberOfHMetricsAt) }
 }

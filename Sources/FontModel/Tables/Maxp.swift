@@ -30,5 +30,7 @@ public final class MaxpTable: FieldTable {
         }
     }
 
-    public var numGlyphs: Int { int(at: 1) }  // second field in both versions
+    /// numGlyphs has the same position in both versions.
+    static let numGlyphsAt = position(of: "numGlyphs", in: version05)
+    public var numGlyphs: Int { int(at: Self.numGlyphsAt) }
 }
