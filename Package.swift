@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "FontModel", targets: ["FontModel"]),
+        .library(name: "FontRender", targets: ["FontRender"]),
         .executable(name: "fontshell", targets: ["fontshell"]),
     ],
     dependencies: [
@@ -18,22 +19,30 @@ let package = Package(
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]),
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"]), .brew(["fontconfig"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .target(name: "LuaShim", dependencies: ["CLua"]),
+        // libpng reports errors by longjmp: the setjmp stays in C.
+        .target(name: "PNGShim", dependencies: ["CPNG"]),
+        // Previews: FreeType rasterizes, HarfBuzz shapes, libpng writes; labels, sheets, diffs, styles.
+        .target(name: "FontRender", dependencies: ["FontModel", "CFreeType", "CHarfBuzz", "PNGShim"]),
         // fontconfig (Linux) and CoreText (macOS) behind one protocol.
         .target(name: "FontRegistry", dependencies: ["FontModel", .target(name: "CFontconfig", condition: .when(platforms: [.linux]))]),
         // Generic Swift <-> Lua machinery (no font words), then the Lua API over the font model.
         .target(name: "LuaBridge", dependencies: ["CLua", "LuaShim"]),
         // TTX-dialect XML dump and fuse, from the table descriptions.
         .target(name: "FontXML", dependencies: ["FontModel"]),
-        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontXML", "LuaBridge"]),
+        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontRender", "FontXML", "LuaBridge"]),
         .executableTarget(
             name: "fontshell",
             dependencies: [
-                "FontModel", "FontScript", "FontRegistry", "FontXML", "LuaBridge", "CEditLine",
+                "FontModel", "FontScript", "FontRegistry", "FontRender", "FontXML", "LuaBridge", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "FontModelTests", dependencies: ["FontModel"]),
+        .testTarget(name: "FontRenderTests", dependencies: ["FontRender", "FontModel"], resources: [.copy("Golden")]),
         .testTarget(name: "FontXMLTests", dependencies: ["FontXML", "FontModel"]),
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge", "LuaShim", "CLua"]),
         .testTarget(name: "FontScriptTests", dependencies: ["FontScript", "LuaBridge", "FontModel"]),

@@ -14,7 +14,8 @@ enum FaceObject {
         c.fields = ["index", "postscriptName", "familyName", "fullName", "format", "tags", "glyphCount", "unitsPerEm",
                     "font", "name", "cmap", "glyphs"] + fieldTables
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
-                     "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate]
+                     "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
+                     "sweep": PreviewModule.sweep]
         c.tostring = tostring
         return c
     }

@@ -3,12 +3,12 @@ import FontModel
 import LuaBridge
 import LuaShim
 
-/// The Lua API: module `fontshell`, the classes Font, Face, Table, Name, Cmap, Glyphs, Glyph, and
-/// `help`. docs/lua-api.md is the reference; a test checks that every name here is in it.
+/// The Lua API: modules `fontshell`, `registry` and `preview`, the classes Font, Face, Table,
+/// Name, Cmap, Glyphs, Glyph, Image, and `help`. docs/lua-api.md is the reference; a test checks that every name here is in it.
 public enum FontScript {
     /// Every class, for registration, help and the reference check.
     static let classes: [LuaClass] = [FontObject.luaClass, FaceObject.luaClass, TableObject.luaClass, NameObject.luaClass,
-                                      CmapObject.luaClass, GlyphsObject.luaClass, GlyphObject.luaClass]
+                                      CmapObject.luaClass, GlyphsObject.luaClass, GlyphObject.luaClass, ImageObject.luaClass]
     /// Functions of the `fontshell` module.
     static let moduleFunctions: [(String, LuaFunction)] = [("open", open), ("members", members)]
 
@@ -16,6 +16,7 @@ public enum FontScript {
     public static var boundNames: [String] {
         var names = moduleFunctions.map { "fontshell.\($0.0)" } + ["help", "fontshell.pretty", "fontshell.complete", "fontshell.version"]
         names += RegistryModule.functions.map { "registry.\($0.0)" }
+        names += PreviewModule.functions.map { "preview.\($0.0)" }
         for c in classes {
             names += c.fields.map { $0.contains("/") ? "\(c.name)[\"\($0)\"]" : "\(c.name).\($0)" }
             names += c.methods.keys.map { "\(c.name):\($0)" }
@@ -36,6 +37,7 @@ public enum FontScript {
         s.setGlobal("fontshell")
         lua.register("help", help)
         RegistryModule.install(in: lua)
+        PreviewModule.install(in: lua)
         try Prelude.install(in: lua)
     }
 

@@ -57,6 +57,10 @@ private struct SavePlan {
     var directoryStarts: [Int]
     var headerSize: Int
     var report: SaveReport
+    /// The faces written, and whether as a collection (a single face of a collection can be
+    /// written on its own, as a standalone sfnt).
+    var faces: [Face]
+    var isCollection: Bool
 }
 
 extension Font {
@@ -98,6 +102,17 @@ extension Font {
         return (sink.bytes, plan.report)
     }
 
+    /// One face, edits included, written as a standalone font (what a renderer loads): the same
+    /// recalculation and encoding as a save, without the other faces of a collection.
+    public func serialized(face: Face) throws -> (bytes: [UInt8], report: SaveReport) {
+        guard faces.contains(where: { $0 === face }) else { throw FontError("the face is not part of this font", path: path) }
+        var plan = try makePlan(only: face)
+        var sink = ArraySink()
+        try emit(&plan, into: &sink)
+        plan.report.bytesWritten = sink.bytes.count
+        return (sink.bytes, plan.report)
+    }
+
     static func sameFile(_ a: String, _ b: String) -> Bool {
         var sa = stat(), sb = stat()
         guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
@@ -108,8 +123,10 @@ extension Font {
 
     /// Recalculates derived values, encodes edited tables, shares identical blocks and lays out
     /// every directory before any table data, tables 4-byte aligned.
-    private func makePlan() throws -> SavePlan {
+    private func makePlan(only single: Face? = nil) throws -> SavePlan {
         var report = SaveReport()
+        let faces = single.map { [$0] } ?? self.faces
+        let isCollection = single == nil && self.isCollection
         func label(_ face: Face, _ text: String) -> String { isCollection ? "face \(face.index): \(text)" : text }
         for face in faces {
             report.recalculated += try face.recalculateDerived().map { label(face, $0) }
@@ -192,18 +209,19 @@ extension Font {
         }
         report.tableRecords = directories.reduce(0) { $0 + $1.count }
         report.distinctTables = blocks.count
-        return SavePlan(blocks: blocks, directories: directories, directoryStarts: directoryStarts, headerSize: headerSize, report: report)
+        return SavePlan(blocks: blocks, directories: directories, directoryStarts: directoryStarts, headerSize: headerSize,
+                        report: report, faces: faces, isCollection: isCollection)
     }
 
     /// The collection header and every face's table directory, once all checksums are known.
     private func directoryBytes(_ plan: SavePlan) -> [UInt8] {
         var w = BinaryWriter(capacity: plan.headerSize)
-        if isCollection {
-            w.u32(0x7474_6366); w.u32(collectionVersion ?? 0x0001_0000); w.u32(UInt32(faces.count))
+        if plan.isCollection {
+            w.u32(0x7474_6366); w.u32(collectionVersion ?? 0x0001_0000); w.u32(UInt32(plan.faces.count))
             for s in plan.directoryStarts { w.u32(UInt32(s)) }
             if collectionVersion == 0x0002_0000 { w.u32(0); w.u32(0); w.u32(0) } // no DSIG: a signature is invalid after a save
         }
-        for (face, entries) in zip(faces, plan.directories) {
+        for (face, entries) in zip(plan.faces, plan.directories) {
             let n = entries.count
             var selector = 0
             while (1 << (selector + 1)) <= n { selector += 1 }
@@ -237,7 +255,7 @@ extension Font {
         // A single font's checkSumAdjustment makes the whole file sum to 0xB1B0AFBA. In a
         // collection the spec says the field is invalidated by the file structure and must be
         // ignored, so it is left as it is (and faces keep sharing equal head tables).
-        guard !isCollection, let head = plan.directories.first?.first(where: { $0.tag == "head" })?.block,
+        guard !plan.isCollection, let head = plan.directories.first?.first(where: { $0.tag == "head" })?.block,
               case .owned(let headBytes) = head.chunks[0], headBytes.count >= 12 else { return }
         let total = plan.directories[0].reduce(sfntChecksum(header)) { $0 &+ ($1.block.checksum ?? 0) }
         let adjustment = 0xB1B0_AFBA &- total

@@ -1,0 +1,73 @@
+/// Options shared by text and label previews. Sizes are in points; `scale` gives pixels per
+/// point (2 and 3 for @2x/@3x screens).
+public struct PreviewOptions: Sendable {
+    /// Font size in points (pixels at scale 1).
+    public var size: Double = 48
+    public var scale: Double = 1
+    /// iOS sizes as given, or as standard (macOS) text scaling shows them: 17 pt body ↔ 13 pt.
+    public var scaling: TextScaling = .ios
+    public var style = TextStyle()
+    public var background: Color = .white
+    public var shaping = ShapingOptions()
+    /// FreeType's hinting (TrueType bytecode or the auto-hinter); off draws outlines as designed.
+    public var hinting = false
+    public var platform: Platform = .apple
+    /// Forces one set of vertical metrics instead of the platform's.
+    public var metrics: MetricsSource?
+    /// Text previews: the image width in points (lines wrap at spaces to fit). Labels: the box width.
+    public var width: Double?
+    /// Labels: the box height in points.
+    public var height: Double?
+    /// Text previews: space around the text in points (default a quarter of the size, plus the style's reach).
+    public var margin: Double?
+    /// Default: left for text previews, centre for labels.
+    public var textAlign: TextAlign?
+    /// Labels: where the line box sits in the box.
+    public var verticalAlign: VerticalAlign = .center
+    /// Labels: draw the box, its centre, baseline, x-height, cap height, ascender and descender lines.
+    public var guides = false
+    /// Labels: a legend strip under the box naming each guide colour (default: with guides).
+    public var legend: Bool?
+
+    public init() {}
+
+    /// Pixels per em after scale and text scaling.
+    public var pixelSize: Double { size * scale * scaling.factor }
+
+    func validate() throws {
+        guard size.isFinite, size > 0 else { throw RenderError("size must be a positive number of points, got \(size)") }
+        guard scale.isFinite, scale > 0, scale <= 16 else { throw RenderError("scale must be in (0, 16], got \(scale)") }
+        guard pixelSize <= 2000 else { throw RenderError("size × scale is \(pixelSize) px; the limit is 2000 px") }
+        if let width, !(width.isFinite && width > 0 && width * scale <= 16384) { throw RenderError("width must be in (0, 16384] px, got \(width) pt × \(scale)") }
+        if let height, !(height.isFinite && height > 0 && height * scale <= 16384) { throw RenderError("height must be in (0, 16384] px, got \(height) pt × \(scale)") }
+        if let margin, !(margin.isFinite && margin >= 0 && margin <= 1000) { throw RenderError("margin must be in 0...1000 points, got \(margin)") }
+        try style.validate()
+    }
+}
+
+public enum TextScaling: String, CaseIterable, Sendable {
+    case ios, standard
+    /// Mac Catalyst's standard text scaling shows an iOS 17 pt body at 13 pt.
+    public var factor: Double { self == .ios ? 1 : 13.0 / 17.0 }
+
+    public init(parsing text: String) throws {
+        guard let s = TextScaling(rawValue: text.lowercased()) else { throw RenderError("unknown scaling '\(text)': use ios or standard") }
+        self = s
+    }
+}
+
+public enum TextAlign: String, CaseIterable, Sendable {
+    case left, center, right
+    public init(parsing text: String) throws {
+        guard let a = TextAlign(rawValue: text.lowercased()) else { throw RenderError("unknown textAlign '\(text)': use left, center or right") }
+        self = a
+    }
+}
+
+public enum VerticalAlign: String, CaseIterable, Sendable {
+    case center, top, bottom
+    public init(parsing text: String) throws {
+        guard let a = VerticalAlign(rawValue: text.lowercased()) else { throw RenderError("unknown align '\(text)': use center, top or bottom") }
+        self = a
+    }
+}

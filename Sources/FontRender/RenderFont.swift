@@ -1,0 +1,167 @@
+import CFreeType
+import CHarfBuzz
+import FontModel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One glyph placed by HarfBuzz, in pixels (y up, as HarfBuzz and FreeType count).
+struct ShapedGlyph {
+    var id: UInt32
+    /// Index of the first character of the glyph's cluster in the shaped text.
+    var cluster: Int
+    var xAdvance: Double, yAdvance: Double
+    var xOffset: Double, yOffset: Double
+}
+
+/// How text is shaped: OpenType features and segment properties (guessed from the text when nil).
+public struct ShapingOptions: Sendable {
+    /// HarfBuzz feature strings: "kern=0", "-liga", "ss01", "+smcp".
+    public var features: [String] = []
+    public var direction: String?
+    public var script: String?
+    public var language: String?
+    public init() {}
+}
+
+/// A face loaded into FreeType (rasterizing) and HarfBuzz (shaping) from sfnt bytes: the face
+/// as it is in memory, edits included (an unedited face is read straight from its mapped file).
+final class RenderFont {
+    private var library: FT_Library?
+    private var ftFace: FT_Face?
+    private var hbFont: OpaquePointer?
+    private var stroker: FT_Stroker?
+    /// The bytes FreeType and HarfBuzz read from; they must outlive both.
+    private let storage: UnsafeMutableRawBufferPointer?
+    private let owner: AnyObject?
+    private var pixelSize = 0.0
+    let name: String
+
+    /// Loads a model face. Serializes it when edited, so the preview also proves the writer.
+    convenience init(face: Face) throws {
+        guard face.has("glyf") || face.has("CFF ") || face.has("CFF2") else {
+            let name = (try? face.postScriptName) ?? nil
+            throw RenderError("face \(name ?? String(face.index)) has no outlines (no glyf, CFF or CFF2 table): nothing to draw")
+        }
+        let name = ((try? face.postScriptName) ?? nil) ?? "face \(face.index)"
+        guard let font = face.font else { throw RenderError("the font of face \(face.index) was closed") }
+        if face.isEdited {
+            let bytes: [UInt8]
+            do { bytes = try font.serialized(face: face).bytes } catch { throw RenderError("\(name): cannot serialize the edited face for rendering: \(error)") }
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 8)
+            bytes.withUnsafeBytes { copy.copyMemory(from: $0) }
+            try self.init(bytes: UnsafeRawBufferPointer(rebasing: copy[0..<bytes.count]), faceIndex: 0, name: name, storage: copy, owner: nil)
+        } else {
+            try self.init(bytes: UnsafeRawBufferPointer(font.bytes.buffer), faceIndex: face.index, name: name, storage: nil, owner: font.bytes)
+        }
+    }
+
+    /// Loads a font file (the UI font for captions).
+    convenience init(path: String) throws {
+        let font: Font
+        do { font = try Font(path: path) } catch { throw RenderError("cannot open the UI font: \(error)") }
+        try self.init(face: font.faces[0])
+    }
+
+    private init(bytes: UnsafeRawBufferPointer, faceIndex: Int, name: String, storage: UnsafeMutableRawBufferPointer?, owner: AnyObject?) throws {
+        self.storage = storage
+        self.owner = owner
+        self.name = name
+        guard FT_Init_FreeType(&library) == 0, let library else { throw RenderError("FreeType could not start") }
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: FT_Byte.self),
+              FT_New_Memory_Face(library, base, FT_Long(bytes.count), FT_Long(faceIndex), &ftFace) == 0 else {
+            throw RenderError("\(name): FreeType cannot load the face")
+        }
+        let blob = hb_blob_create(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
+        let hbFace = hb_face_create(blob, UInt32(faceIndex))
+        hbFont = hb_font_create(hbFace)
+        hb_face_destroy(hbFace)
+        hb_blob_destroy(blob)
+    }
+
+    deinit {
+        if let hbFont { hb_font_destroy(hbFont) }
+        if let stroker { FT_Stroker_Done(stroker) }
+        if let ftFace { FT_Done_Face(ftFace) }
+        if let library { FT_Done_FreeType(library) }
+        storage?.deallocate()
+    }
+
+    private func setSize(_ px: Double) throws {
+        guard px != pixelSize else { return }
+        guard let ftFace, FT_Set_Char_Size(ftFace, 0, FT_F26Dot6((px * 64).rounded()), 72, 72) == 0 else {
+            throw RenderError("\(name): FreeType cannot set size \(px) px")
+        }
+        hb_font_set_scale(hbFont, Int32((px * 64).rounded()), Int32((px * 64).rounded()))
+        pixelSize = px
+    }
+
+    /// Shapes one line of text at `px` pixels per em.
+    func shape(_ text: [Unicode.Scalar], px: Double, options: ShapingOptions) throws -> [ShapedGlyph] {
+        try setSize(px)
+        guard let buffer = hb_buffer_create() else { throw RenderError("HarfBuzz could not allocate a buffer") }
+        defer { hb_buffer_destroy(buffer) }
+        let codepoints = text.map(\.value)
+        codepoints.withUnsafeBufferPointer { hb_buffer_add_utf32(buffer, $0.baseAddress, Int32($0.count), 0, Int32($0.count)) }
+        if let d = options.direction {
+            let direction = hb_direction_from_string(d, -1)
+            guard direction != HB_DIRECTION_INVALID else { throw RenderError("direction '\(d)' is not one of ltr, rtl, ttb, btt") }
+            hb_buffer_set_direction(buffer, direction)
+        }
+        if let s = options.script { hb_buffer_set_script(buffer, hb_script_from_string(s, -1)) }
+        if let l = options.language { hb_buffer_set_language(buffer, hb_language_from_string(l, -1)) }
+        hb_buffer_guess_segment_properties(buffer)
+        var features: [hb_feature_t] = []
+        for f in options.features {
+            var feature = hb_feature_t()
+            guard hb_feature_from_string(f, -1, &feature) != 0 else {
+                throw RenderError("feature '\(f)' is not HarfBuzz feature syntax (e.g. \"kern=0\", \"-liga\", \"ss01\")")
+            }
+            features.append(feature)
+        }
+        features.withUnsafeBufferPointer { hb_shape(hbFont, buffer, $0.baseAddress, UInt32($0.count)) }
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
+        return (0..<Int(count)).map { i in
+            let p = positions[i]
+            return ShapedGlyph(id: infos[i].codepoint, cluster: Int(infos[i].cluster),
+                               xAdvance: Double(p.x_advance) / 64, yAdvance: Double(p.y_advance) / 64,
+                               xOffset: Double(p.x_offset) / 64, yOffset: Double(p.y_offset) / 64)
+        }
+    }
+
+    /// Rasterizes a glyph with its origin at (x, y) in image pixels (y down) and adds its
+    /// coverage to `mask`. `strokeRadius` > 0 draws the glyph grown by that radius (the outside
+    /// border of FreeType's stroker) instead: what a stroke style paints under the fill.
+    func rasterize(_ glyphID: UInt32, px: Double, x: Double, y: Double, hinting: Bool, strokeRadius: Double = 0, into mask: inout CoverageMask) throws {
+        try setSize(px)
+        guard let ftFace, let library else { return }
+        let flags = hinting ? Int32(FT_LOAD_DEFAULT) | Int32(FT_LOAD_NO_BITMAP) : Int32(FT_LOAD_NO_HINTING) | Int32(FT_LOAD_NO_BITMAP)
+        guard FT_Load_Glyph(ftFace, glyphID, flags) == 0 else { throw RenderError("\(name): FreeType cannot load glyph \(glyphID)") }
+        guard let slot = ftFace.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else {
+            throw RenderError("\(name): glyph \(glyphID) has no outline (bitmap-only faces are not drawn)")
+        }
+        var glyph: FT_Glyph?
+        guard FT_Get_Glyph(slot, &glyph) == 0, glyph != nil else { throw RenderError("\(name): cannot copy glyph \(glyphID)") }
+        defer { FT_Done_Glyph(glyph) }
+        if strokeRadius > 0 {
+            if stroker == nil { FT_Stroker_New(library, &stroker) }
+            FT_Stroker_Set(stroker, FT_Fixed((strokeRadius * 64).rounded()), FT_STROKER_LINECAP_ROUND, FT_STROKER_LINEJOIN_ROUND, 0)
+            guard FT_Glyph_StrokeBorder(&glyph, stroker, 0, 1) == 0 else { throw RenderError("\(name): FreeType cannot stroke glyph \(glyphID)") }
+        }
+        // Whole pixels place the bitmap; the fraction moves the outline (sub-pixel positioning).
+        let ox = hinting ? x.rounded() : x.rounded(.down), oy = hinting ? y.rounded() : y.rounded(.down)
+        var shift = FT_Vector(x: FT_Pos(((x - ox) * 64).rounded()), y: FT_Pos((-(y - oy) * 64).rounded()))
+        guard FT_Glyph_To_Bitmap(&glyph, FT_RENDER_MODE_NORMAL, &shift, 1) == 0, let rendered = glyph else {
+            throw RenderError("\(name): FreeType cannot render glyph \(glyphID)")
+        }
+        let bitmapGlyph = UnsafeMutableRawPointer(rendered).assumingMemoryBound(to: FT_BitmapGlyphRec.self).pointee
+        let bitmap = bitmapGlyph.bitmap
+        guard bitmap.rows > 0, bitmap.width > 0, let buffer = bitmap.buffer, bitmap.pitch > 0 else { return }
+        let bytes = UnsafeBufferPointer(start: buffer, count: Int(bitmap.rows) * Int(bitmap.pitch))
+        mask.add(bytes, width: Int(bitmap.width), rows: Int(bitmap.rows), pitch: Int(bitmap.pitch),
+                 at: Int(ox) + Int(bitmapGlyph.left), Int(oy) - Int(bitmapGlyph.top))
+    }
+}

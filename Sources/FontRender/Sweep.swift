@@ -1,0 +1,47 @@
+import FontModel
+
+/// One value of a sweep and where it put the capitals.
+public struct SweepCell: Sendable {
+    public var value: Int
+    public var measurements: LabelMeasurements
+}
+
+public struct SweepResult: Sendable {
+    public var sheet: Image
+    public var cells: [SweepCell]
+    /// The value whose capitals sit closest to the box centre.
+    public var best: SweepCell? { cells.min { abs($0.measurements.capCenterOffset) < abs($1.measurements.capCenterOffset) } }
+}
+
+extension Preview {
+    /// Sets `field` ("hhea.ascender", "OS/2.usWinAscent") to each value in turn, renders the
+    /// label, and puts the field back as it was, even when a render fails.
+    public static func sweep(_ face: Face, field: String, values: [Int], text: String, label options: PreviewOptions,
+                             columns: Int? = nil) throws -> SweepResult {
+        guard !values.isEmpty else { throw RenderError("a sweep needs at least one value") }
+        guard let dot = field.lastIndex(of: ".") else { throw RenderError("field '\(field)' must be table.field, e.g. hhea.ascender") }
+        let tagName = String(field[..<dot]), fieldName = String(field[field.index(after: dot)...])
+        guard let tag = Tag(string: tagName), let table = try face.fieldTable(tag) else {
+            throw RenderError("sweep field '\(field)': the face has no table '\(tagName)' with typed fields")
+        }
+        let original = try table.rawValue(fieldName)
+        // The table stays marked edited after the restore; a save re-encodes it to the same bytes.
+        defer { try? table.setRaw(fieldName, original) }
+        // One legend per cell would repeat itself: the sheet shows guides without it unless asked.
+        var options = options
+        if options.legend == nil { options.legend = false }
+        var images: [Image] = [], cells: [SweepCell] = []
+        for v in values {
+            try table.set(fieldName, FieldValue.int(Int64(v)))
+            let label = try Preview.label(face, text, options: options)
+            images.append(label.image)
+            cells.append(SweepCell(value: v, measurements: label.measurements))
+        }
+        let captions = cells.map { c in
+            let o = c.measurements.capCenterOffset
+            return "\(fieldName) \(c.value): caps \(o > 0 ? "+" : "")\(rounded(o)) px"
+        }
+        let sheet = try Preview.sheet(images, columns: columns, captions: captions, captionSize: 12 * options.scale)
+        return SweepResult(sheet: sheet, cells: cells)
+    }
+}

@@ -1,0 +1,83 @@
+import CLua
+import FontRender
+import LuaBridge
+
+/// What an Image userdata holds: the pixels, and for a label its measurements.
+final class ImageBox: LuaEquatable {
+    let image: Image
+    let measurements: LabelMeasurements?
+    /// Characters drawn as .notdef.
+    let missing: [String]
+
+    init(_ image: Image, measurements: LabelMeasurements? = nil, missing: [String] = []) {
+        self.image = image
+        self.measurements = measurements
+        self.missing = missing
+    }
+
+    func isSame(as other: AnyObject) -> Bool { self === other }
+}
+
+/// Lua class `Image`: a rendered preview. `img.width`, `img.height`, `img:save(path)`,
+/// `img:pixel(x, y)` → r, g, b, a; labels also carry `img.measurements`.
+enum ImageObject {
+    static let className = "Image"
+    static let classID: Int32 = 8
+
+    static var luaClass: LuaClass {
+        var c = LuaClass(id: classID, name: className, summary: "a rendered preview: img.width, img.height, img:save('out.png'), img:pixel(x, y), img.measurements (labels)", get: get)
+        c.fields = ["width", "height", "measurements", "missing"]
+        c.methods = ["save": save, "pixel": pixel]
+        c.tostring = tostring
+        return c
+    }
+
+    static func push(_ s: LuaStack, _ box: ImageBox) { s.push(object: box, classID: classID) }
+
+    static let get: LuaFunction = { L in
+        LuaCall.run(L, className) { call in
+            let box = try call.trustedSelf(className, as: ImageBox.self)
+            let s = call.stack
+            switch try call.integer(3) {
+            case 1: s.push(box.image.width)
+            case 2: s.push(box.image.height)
+            case 3: if let m = box.measurements { PreviewModule.push(s, m) } else { s.pushNil() }
+            case 4: s.push(strings: box.missing)
+            default: throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
+            }
+            return 1
+        }
+    }
+
+    /// img:save(path): a PNG with tEXt chunks naming the face and the parameters.
+    static let save: LuaFunction = { L in
+        LuaCall.run(L, "save") { call in
+            let box = try call.methodSelf(className, as: ImageBox.self)
+            try box.image.savePNG(to: try call.string(2))
+            return 0
+        }
+    }
+
+    /// img:pixel(x, y) → r, g, b, a (0-based, from the top left).
+    static let pixel: LuaFunction = { L in
+        LuaCall.run(L, "pixel") { call in
+            let box = try call.methodSelf(className, as: ImageBox.self)
+            let x = try call.integer(2), y = try call.integer(3)
+            guard let c = box.image.pixel(x, y) else {
+                throw LuaArgumentError(x < 0 || x >= box.image.width ? 2 : 3, "pixel (\(x), \(y)) is outside the \(box.image.width)x\(box.image.height) image")
+            }
+            for v in [c.r, c.g, c.b, c.a] { call.stack.push(Int(v)) }
+            return 4
+        }
+    }
+
+    static let tostring: LuaFunction = { L in
+        LuaCall.run(L, "tostring") { call in
+            let box = try call.methodSelf(className, as: ImageBox.self)
+            var text = "<Image \(box.image.width)x\(box.image.height)"
+            if let m = box.measurements { text += ": baseline \(Preview.rounded(m.baseline)) px, capCenterOffset \(Preview.rounded(m.capCenterOffset)) px" }
+            call.stack.push(text + ">")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,447 @@
+import CLua
+import FontModel
+import FontRender
+import LuaBridge
+import LuaShim
+
+extension RenderError: LuaMessageError {}
+
+/// Lua module `preview`: text, labels, sheets, comparisons and styles, rendered from a face as
+/// it is in memory. Options come from three places, each overriding the one before: the
+/// defaults set by `preview.appearance{...}`, the kind's (`preview.appearance("points", {...})`,
+/// used with `kind = "points"`), and the call's own table.
+enum PreviewModule {
+    static let functions: [(String, LuaFunction)] = [
+        ("text", text), ("label", label), ("sheet", sheet), ("compare", compare), ("load", load),
+        ("appearance", appearance), ("resetAppearance", resetAppearance), ("sweep", sweep),
+    ]
+
+    /// Every option a text or label preview reads (anything else is refused as a likely typo).
+    static let optionNames = ["size", "scale", "scaling", "color", "background", "gradient", "stroke", "shadow", "glow",
+                              "features", "direction", "script", "language", "hinting", "platform", "metrics", "width",
+                              "height", "margin", "textAlign", "align", "guides", "legend", "kind"]
+
+    /// Registry key of {defaults = {...}, kinds = {name = {...}}}.
+    static let appearanceKey = "fontshell.preview.appearance"
+
+    static func install(in lua: LuaState) {
+        let s = lua.stack
+        s.pushTable(fieldCount: Int32(functions.count))
+        for (name, fn) in functions {
+            fs_pushfunction(lua.L, fn, 0)
+            s.setField(name, in: -2)
+        }
+        s.setGlobal("preview")
+        resetAppearance(lua.L)
+    }
+
+    // MARK: options
+
+    /// Pushes the appearance store, creating it if needed.
+    static func pushAppearance(_ L: OpaquePointer) {
+        if lua_getfield(L, fs_registryindex(), appearanceKey) != LUA_TTABLE {
+            fs_pop(L, 1)
+            resetAppearance(L)
+            lua_getfield(L, fs_registryindex(), appearanceKey)
+        }
+    }
+
+    static func resetAppearance(_ L: OpaquePointer) {
+        lua_createtable(L, 0, 2)
+        lua_createtable(L, 0, 0); lua_setfield(L, -2, "defaults")
+        lua_createtable(L, 0, 0); lua_setfield(L, -2, "kinds")
+        lua_setfield(L, fs_registryindex(), appearanceKey)
+    }
+
+    /// Copies the fields of the table at `source` into the table at `target` (raw, shallow).
+    static func copyFields(_ L: OpaquePointer, from source: Int32, to target: Int32) {
+        let source = lua_absindex(L, source), target = lua_absindex(L, target)
+        lua_pushnil(L)
+        while lua_next(L, source) != 0 {
+            lua_pushvalue(L, -2)
+            fs_insert(L, -2)
+            lua_rawset(L, target)
+        }
+    }
+
+    /// Reads the options at argument `i` (a table or nil) merged over the appearance defaults
+    /// and the kind's overrides.
+    static func options(_ call: LuaCall, _ i: Int32) throws -> PreviewOptions {
+        let L = call.L
+        let given = try call.table(i, optional: true)
+        pushAppearance(L)
+        let store = lua_gettop(L)
+        defer { lua_settop(L, store - 1) }
+        lua_createtable(L, 0, 16)
+        let merged = lua_gettop(L)
+        lua_getfield(L, store, "defaults")
+        copyFields(L, from: -1, to: merged)
+        fs_pop(L, 1)
+        var kind: String?
+        if given {
+            if lua_getfield(L, i, "kind") == LUA_TSTRING { kind = call.stack.string(at: -1) }
+            fs_pop(L, 1)
+        }
+        if kind == nil {
+            if lua_getfield(L, merged, "kind") == LUA_TSTRING { kind = call.stack.string(at: -1) }
+            fs_pop(L, 1)
+        }
+        if let kind {
+            lua_getfield(L, store, "kinds")
+            guard lua_getfield(L, -1, kind) == LUA_TTABLE else {
+                throw LuaArgumentError(i, "no appearance for kind '\(kind)'; define it with preview.appearance(\"\(kind)\", {...})")
+            }
+            copyFields(L, from: -1, to: merged)
+            fs_pop(L, 2)
+        }
+        if given { copyFields(L, from: i, to: merged) }
+        return try read(call, merged, argument: i)
+    }
+
+    static func read(_ call: LuaCall, _ t: Int32, argument: Int32) throws -> PreviewOptions {
+        let L = call.L, s = call.stack
+        var o = PreviewOptions()
+        func fail(_ key: String, _ what: String) -> LuaArgumentError {
+            LuaArgumentError(argument, "option '\(key)' must be \(what), got \(s.typeName(at: -1))")
+        }
+        func number(_ key: String) throws -> Double {
+            guard lua_type(L, -1) == LUA_TNUMBER else { throw fail(key, "a number") }
+            return lua_tonumberx(L, -1, nil)
+        }
+        func string(_ key: String) throws -> String {
+            guard lua_type(L, -1) == LUA_TSTRING, let v = s.string(at: -1) else { throw fail(key, "a string") }
+            return v
+        }
+        func bool(_ key: String) throws -> Bool {
+            guard lua_type(L, -1) == LUA_TBOOLEAN else { throw fail(key, "a boolean") }
+            return lua_toboolean(L, -1) != 0
+        }
+        func field(_ key: String, _ body: () throws -> Void) rethrows {
+            lua_getfield(L, -1, key)
+            defer { fs_pop(L, 1) }
+            if lua_type(L, -1) != LUA_TNIL { try body() }
+        }
+        lua_pushnil(L)
+        while lua_next(L, t) != 0 {
+            defer { fs_pop(L, 1) }
+            guard lua_type(L, -2) == LUA_TSTRING, let key = s.string(at: -2) else {
+                throw LuaArgumentError(argument, "options are named (size = 48, ...); found a \(s.typeName(at: -2)) key")
+            }
+            do {
+                switch key {
+                case "size": o.size = try number(key)
+                case "scale": o.scale = try number(key)
+                case "scaling": o.scaling = try TextScaling(parsing: try string(key))
+                case "color": o.style.color = try color(call, key)
+                case "background": o.background = try color(call, key)
+                case "gradient":
+                    guard lua_type(L, -1) == LUA_TTABLE else { throw fail(key, "a list of colours") }
+                    let n = Int(lua_rawlen(L, -1))
+                    o.style.gradient = try (1...max(1, n)).compactMap { k in
+                        guard n > 0 else { return nil }
+                        lua_rawgeti(L, -1, lua_Integer(k))
+                        defer { fs_pop(L, 1) }
+                        return try color(call, "gradient[\(k)]")
+                    }
+                case "stroke":
+                    if lua_type(L, -1) == LUA_TNUMBER { o.style.stroke = .init(width: try number(key), color: .white); break }
+                    guard lua_type(L, -1) == LUA_TTABLE else { throw fail(key, "a width or {width=, color=}") }
+                    var stroke = TextStyle.Stroke(width: 2, color: .white)
+                    try field("width") { stroke.width = try number("stroke.width") }
+                    try field("color") { stroke.color = try color(call, "stroke.color") }
+                    o.style.stroke = stroke
+                case "shadow":
+                    if lua_type(L, -1) == LUA_TBOOLEAN { o.style.shadow = lua_toboolean(L, -1) != 0 ? .init() : nil; break }
+                    guard lua_type(L, -1) == LUA_TTABLE else { throw fail(key, "true or {dx=, dy=, blur=, color=}") }
+                    var shadow = TextStyle.Shadow()
+                    try field("dx") { shadow.dx = try number("shadow.dx") }
+                    try field("dy") { shadow.dy = try number("shadow.dy") }
+                    try field("blur") { shadow.blur = try number("shadow.blur") }
+                    try field("color") { shadow.color = try color(call, "shadow.color") }
+                    o.style.shadow = shadow
+                case "glow":
+                    if lua_type(L, -1) == LUA_TBOOLEAN { o.style.glow = lua_toboolean(L, -1) != 0 ? .init() : nil; break }
+                    guard lua_type(L, -1) == LUA_TTABLE else { throw fail(key, "true or {radius=, color=}") }
+                    var glow = TextStyle.Glow()
+                    try field("radius") { glow.radius = try number("glow.radius") }
+                    try field("color") { glow.color = try color(call, "glow.color") }
+                    o.style.glow = glow
+                case "features": o.shaping.features = try features(call, key)
+                case "direction": o.shaping.direction = try string(key)
+                case "script": o.shaping.script = try string(key)
+                case "language": o.shaping.language = try string(key)
+                case "hinting": o.hinting = try bool(key)
+                case "platform": o.platform = try Platform(parsing: try string(key))
+                case "metrics": o.metrics = try MetricsSource(parsing: try string(key))
+                case "width": o.width = try number(key)
+                case "height": o.height = try number(key)
+                case "margin": o.margin = try number(key)
+                case "textAlign": o.textAlign = try TextAlign(parsing: try string(key))
+                case "align": o.verticalAlign = try VerticalAlign(parsing: try string(key))
+                case "guides": o.guides = try bool(key)
+                case "legend": o.legend = try bool(key)
+                case "kind": break
+                default:
+                    var message = "unknown option '\(key)'"
+                    if let near = closestName(to: key, in: optionNames) { message += " (did you mean '\(near)'?)" }
+                    throw LuaArgumentError(argument, message)
+                }
+            } catch let e as RenderError {
+                throw LuaArgumentError(argument, e.description)
+            }
+        }
+        return o
+    }
+
+    /// A colour: "#rrggbb", "#rrggbbaa", a name, or {r, g, b [, a]} (0–255).
+    static func color(_ call: LuaCall, _ key: String) throws -> Color {
+        let L = call.L
+        if lua_type(L, -1) == LUA_TSTRING, let text = call.stack.string(at: -1) { return try Color(parsing: text) }
+        guard lua_type(L, -1) == LUA_TTABLE else { throw RenderError("option '\(key)' must be a colour (\"#rrggbb\", a name or {r, g, b, a}), got \(call.stack.typeName(at: -1))") }
+        var parts: [UInt8] = []
+        for k in 1...4 {
+            lua_rawgeti(L, -1, lua_Integer(k))
+            defer { fs_pop(L, 1) }
+            if k == 4 && lua_type(L, -1) == LUA_TNIL { parts.append(255); break }
+            guard lua_isinteger(L, -1) != 0, case let v = lua_tointegerx(L, -1, nil), (0...255).contains(v) else {
+                throw RenderError("option '\(key)' component \(k) must be an integer 0...255")
+            }
+            parts.append(UInt8(v))
+        }
+        return Color(parts[0], parts[1], parts[2], parts[3])
+    }
+
+    /// "kern=0,-liga", {"kern=0", "-liga"} or {kern = false, ss01 = true, salt = 2}.
+    static func features(_ call: LuaCall, _ key: String) throws -> [String] {
+        let L = call.L, s = call.stack
+        if let text = s.string(at: -1), lua_type(L, -1) == LUA_TSTRING {
+            return text.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+        }
+        guard lua_type(L, -1) == LUA_TTABLE else { throw RenderError("option 'features' must be a string or a table") }
+        var out: [String] = []
+        let t = lua_absindex(L, -1)
+        lua_pushnil(L)
+        while lua_next(L, t) != 0 {
+            defer { fs_pop(L, 1) }
+            if lua_type(L, -2) == LUA_TNUMBER, let f = s.string(at: -1) { out.append(f); continue }
+            guard lua_type(L, -2) == LUA_TSTRING, let tag = s.string(at: -2) else { throw RenderError("option 'features' has a key that is not a feature tag") }
+            switch lua_type(L, -1) {
+            case LUA_TBOOLEAN: out.append("\(tag)=\(lua_toboolean(L, -1) != 0 ? 1 : 0)")
+            case LUA_TNUMBER where lua_isinteger(L, -1) != 0: out.append("\(tag)=\(lua_tointegerx(L, -1, nil))")
+            default: throw RenderError("feature '\(tag)' must be true, false or an integer")
+            }
+        }
+        return out.sorted()
+    }
+
+    static func face(_ call: LuaCall, _ i: Int32) throws -> Face {
+        try call.object(i, FaceObject.classID, FaceObject.className, as: FaceRef.self).get()
+    }
+
+    static func push(_ s: LuaStack, _ m: LabelMeasurements) {
+        s.pushTable(fieldCount: 14)
+        for (key, v) in [("baseline", m.baseline), ("lineTop", m.lineTop), ("lineBottom", m.lineBottom), ("boxCenter", m.boxCenter),
+                         ("capHeight", m.capHeight), ("xHeight", m.xHeight), ("capCenterOffset", m.capCenterOffset),
+                         ("ascent", m.ascent), ("descent", m.descent), ("lineGap", m.lineGap), ("textWidth", m.textWidth)] {
+            s.push(v); s.setField(key, in: -2)
+        }
+        s.push(m.metrics.rawValue); s.setField("metrics", in: -2)
+        s.push(strings: m.missing); s.setField("missing", in: -2)
+    }
+
+    // MARK: functions
+
+    /// preview.text(face, text [, options]) → Image, {missing = {...}, baselines = {...}}
+    static let text: LuaFunction = { L in
+        LuaCall.run(L, "text") { call in
+            let face = try face(call, 1)
+            let text = try call.string(2)
+            let rendered = try Preview.text(face, text, options: try options(call, 3))
+            ImageObject.push(call.stack, ImageBox(rendered.image, missing: rendered.missing))
+            call.stack.pushTable(fieldCount: 2)
+            call.stack.push(strings: rendered.missing); call.stack.setField("missing", in: -2)
+            call.stack.pushTable(arrayCount: Int32(rendered.baselines.count))
+            for (k, b) in rendered.baselines.enumerated() { call.stack.push(b); call.stack.setIndex(k + 1, in: -2) }
+            call.stack.setField("baselines", in: -2)
+            return 2
+        }
+    }
+
+    /// preview.label(face, text, {width=, height=, ...}) → Image, measurements
+    static let label: LuaFunction = { L in
+        LuaCall.run(L, "label") { call in
+            let face = try face(call, 1)
+            let text = try call.string(2)
+            _ = try call.table(3)
+            let rendered = try Preview.label(face, text, options: try options(call, 3))
+            ImageObject.push(call.stack, ImageBox(rendered.image, measurements: rendered.measurements, missing: rendered.measurements.missing))
+            push(call.stack, rendered.measurements)
+            return 2
+        }
+    }
+
+    static func images(_ call: LuaCall, _ i: Int32) throws -> [Image] {
+        _ = try call.table(i)
+        let n = Int(lua_rawlen(call.L, i))
+        guard n > 0 else { throw LuaArgumentError(i, "a list of images expected, got an empty table") }
+        return try (1...n).map { k in
+            lua_rawgeti(call.L, i, lua_Integer(k))
+            defer { fs_pop(call.L, 1) }
+            guard fs_is_class(call.L, -1, ImageObject.classID) != 0 else {
+                throw LuaArgumentError(i, "item \(k) is a \(call.stack.typeName(at: -1)), not an Image")
+            }
+            let box: ImageBox = try call.object(lua_gettop(call.L), ImageObject.classID, ImageObject.className)
+            return box.image
+        }
+    }
+
+    /// preview.sheet(images [, {columns=, captions=, captionSize=, gap=, background=}]) → Image
+    static let sheet: LuaFunction = { L in
+        LuaCall.run(L, "sheet") { call in
+            let L = call.L
+            let list = try images(call, 1)
+            _ = try call.table(2, optional: true)
+            var captions: [String] = []
+            if lua_type(L, 2) == LUA_TTABLE, lua_getfield(L, 2, "captions") != LUA_TNIL {
+                guard lua_type(L, -1) == LUA_TTABLE else { throw LuaArgumentError(2, "option 'captions' must be a list of strings") }
+                for k in 0..<Int(lua_rawlen(L, -1)) {
+                    lua_rawgeti(L, -1, lua_Integer(k + 1))
+                    captions.append(call.stack.string(at: -1) ?? call.stack.describe(at: -1))
+                    fs_pop(L, 1)
+                }
+                fs_pop(L, 1)
+            } else if lua_type(L, 2) == LUA_TTABLE { fs_pop(L, 1) }
+            var background = Color.white, captionSize = 12.0
+            if lua_type(L, 2) == LUA_TTABLE {
+                if lua_getfield(L, 2, "background") != LUA_TNIL { background = try color(call, "background") }
+                fs_pop(L, 1)
+                if lua_getfield(L, 2, "captionSize") != LUA_TNIL {
+                    guard lua_type(L, -1) == LUA_TNUMBER else { throw LuaArgumentError(2, "option 'captionSize' must be a number") }
+                    captionSize = lua_tonumberx(L, -1, nil)
+                }
+                fs_pop(L, 1)
+            }
+            let image = try Preview.sheet(list, columns: try call.intOption(2, "columns"), captions: captions, captionSize: captionSize,
+                                          gap: try call.intOption(2, "gap") ?? 12, background: background)
+            ImageObject.push(call.stack, ImageBox(image))
+            return 1
+        }
+    }
+
+    /// preview.compare(a, b) → Image (a | b | difference), {changedPixels, totalPixels, maxDifference, bounds}
+    static let compare: LuaFunction = { L in
+        LuaCall.run(L, "compare") { call in
+            let a: ImageBox = try call.object(1, ImageObject.classID, ImageObject.className)
+            let b: ImageBox = try call.object(2, ImageObject.classID, ImageObject.className)
+            let c = Preview.compare(a.image, b.image)
+            ImageObject.push(call.stack, ImageBox(c.image))
+            pushStats(call.stack, c)
+            return 2
+        }
+    }
+
+    static func pushStats(_ s: LuaStack, _ c: Comparison) {
+        s.pushTable(fieldCount: 4)
+        s.push(c.changedPixels); s.setField("changedPixels", in: -2)
+        s.push(c.totalPixels); s.setField("totalPixels", in: -2)
+        s.push(c.maxDifference); s.setField("maxDifference", in: -2)
+        if let b = c.changedBounds {
+            s.pushTable(fieldCount: 4)
+            for (key, v) in [("x", b.x), ("y", b.y), ("width", b.width), ("height", b.height)] { s.push(v); s.setField(key, in: -2) }
+            s.setField("bounds", in: -2)
+        }
+    }
+
+    /// preview.load(path) → Image (any PNG, as 8-bit RGBA)
+    static let load: LuaFunction = { L in
+        LuaCall.run(L, "load") { call in
+            ImageObject.push(call.stack, ImageBox(try Image.loadPNG(try call.string(1))))
+            return 1
+        }
+    }
+
+    /// preview.appearance{...} merges into the defaults; preview.appearance(kind, {...}) into a
+    /// kind's overrides; preview.appearance() returns {defaults = ..., kinds = ...}.
+    static let appearance: LuaFunction = { L in
+        LuaCall.run(L, "appearance") { call in
+            let L = call.L
+            pushAppearance(L)
+            let store = lua_gettop(L)
+            if call.isNoneOrNil(1) { return 1 }
+            if lua_type(L, 1) == LUA_TTABLE {
+                _ = try read(call, 1, argument: 1)  // refuse typos and bad values now, not at the next render
+                lua_getfield(L, store, "defaults")
+                copyFields(L, from: 1, to: -1)
+                return 0
+            }
+            let kind = try call.string(1)
+            _ = try call.table(2)
+            _ = try read(call, 2, argument: 2)
+            lua_getfield(L, store, "kinds")
+            if lua_getfield(L, -1, kind) != LUA_TTABLE {
+                fs_pop(L, 1)
+                lua_createtable(L, 0, 8)
+                lua_pushvalue(L, -1)
+                lua_setfield(L, -3, kind)
+            }
+            copyFields(L, from: 2, to: -1)
+            return 0
+        }
+    }
+
+    /// preview.resetAppearance(): forget the defaults and every kind.
+    static let resetAppearance: LuaFunction = { L in
+        LuaCall.run(L, "resetAppearance") { call in
+            resetAppearance(call.L)
+            return 0
+        }
+    }
+
+    /// preview.sweep(face, {field = "hhea.ascender", values = {...}, text = "Hello", label = {...},
+    /// columns = 4}) → sheet Image, {{value=, capCenterOffset=, baseline=}, ...}, best value.
+    /// The field is restored afterwards. Also `face:sweep{...}`.
+    static let sweep: LuaFunction = { L in
+        LuaCall.run(L, "sweep") { call in
+            let L = call.L
+            let face = try face(call, 1)
+            _ = try call.table(2)
+            guard let field = try call.stringOption(2, "field") else { throw LuaArgumentError(2, "option 'field' (e.g. \"hhea.ascender\") is required") }
+            guard let text = try call.stringOption(2, "text") else { throw LuaArgumentError(2, "option 'text' is required") }
+            var values: [Int] = []
+            lua_getfield(L, 2, "values")
+            guard lua_type(L, -1) == LUA_TTABLE else { throw LuaArgumentError(2, "option 'values' must be a list of integers") }
+            for k in 0..<Int(lua_rawlen(L, -1)) {
+                lua_rawgeti(L, -1, lua_Integer(k + 1))
+                guard lua_isinteger(L, -1) != 0 else { throw LuaArgumentError(2, "values[\(k + 1)] must be an integer") }
+                values.append(Int(lua_tointegerx(L, -1, nil)))
+                fs_pop(L, 1)
+            }
+            fs_pop(L, 1)
+            lua_getfield(L, 2, "label")
+            let labelIndex = lua_gettop(L)
+            guard [LUA_TNIL, LUA_TTABLE].contains(lua_type(L, labelIndex)) else { throw LuaArgumentError(2, "option 'label' must be a table of label options") }
+            let label = try options(call, labelIndex)
+            let result = try Preview.sweep(face, field: field, values: values, text: text, label: label,
+                                           columns: try call.intOption(2, "columns"))
+            let s = call.stack
+            ImageObject.push(s, ImageBox(result.sheet))
+            s.pushTable(arrayCount: Int32(result.cells.count))
+            for (k, cell) in result.cells.enumerated() {
+                s.pushTable(fieldCount: 3)
+                s.push(cell.value); s.setField("value", in: -2)
+                s.push(cell.measurements.capCenterOffset); s.setField("capCenterOffset", in: -2)
+                s.push(cell.measurements.baseline); s.setField("baseline", in: -2)
+                s.setIndex(k + 1, in: -2)
+            }
+            if let best = result.best { s.push(best.value) } else { s.pushNil() }
+            return 3
+        }
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        let scalars = unicodeScalars.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+        return String(String.UnicodeScalarView(scalars))
+    }
+}
