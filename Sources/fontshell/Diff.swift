@@ -1,5 +1,6 @@
 import ArgumentParser
 import FontModel
+import FontRender
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -7,11 +8,15 @@ import Foundation
 #endif
 
 /// `fontshell diff A B`: what changed between two fonts. Exit status as diff(1): 0 same, 1 different, 2 trouble.
+/// With `--png OUT A B TEXT` it also renders TEXT in both and writes the before/after/difference image.
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show what changed between two fonts (exit 0 same, 1 different, 2 trouble).")
 
     @Argument var first: String
     @Argument var second: String
+    @Argument(help: "Text to render with --png.") var text: String?
+    @Option(help: "Also render TEXT in both fonts and write A | B | difference to this PNG.") var png: String?
+    @Option(help: "Font size in points for --png.") var size: Double = 48
     @Option(help: "Compare only this face (0-based index); default: every face.") var face: Int?
     @Flag(help: "Print the differences as JSON.") var json = false
 
@@ -26,6 +31,18 @@ struct Diff: ParsableCommand {
             for i in face.map({ [$0] }) ?? Array(a.faces.indices) {
                 guard a.faces.indices.contains(i), b.faces.indices.contains(i) else { throw FontError("no face \(i) in both fonts") }
                 all += try FontDiff.compare(a.faces[i], b.faces[i]).map { (i, $0) }
+            }
+            if let png {
+                guard let text else { throw FontError("--png needs the TEXT to render: fontshell diff --png OUT A B \"text\"") }
+                var options = PreviewOptions()
+                options.size = size
+                let i = face ?? 0
+                let c = Preview.compare(try Preview.text(a.faces[i], text, options: options).image,
+                                        try Preview.text(b.faces[i], text, options: options).image)
+                try c.image.savePNG(to: png)
+                print("preview: \(comparisonReport(c)) (\(png))")
+            } else if text != nil {
+                throw FontError("TEXT is only used with --png OUT")
             }
         } catch let e as ExitCode {
             throw e

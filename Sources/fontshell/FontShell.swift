@@ -1,5 +1,6 @@
 import ArgumentParser
 import FontModel
+import FontRender
 
 /// The system font opened when none is given, so a newcomer sees something at once.
 let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -14,7 +15,7 @@ struct FontShell: ParsableCommand {
         fontshell -e 'CHUNK' [FONT ...] run a chunk with the fonts bound
         fontshell run SCRIPT.lua [ARG ...]   run a script (arg as in lua.c)
         """,
-        subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self, Dump.self, Fuse.self, Validate.self, Diff.self, Registry.self],
+        subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self, Dump.self, Fuse.self, Validate.self, Diff.self, PreviewCommand.self, Registry.self],
         defaultSubcommand: Repl.self
     )
 }
@@ -24,6 +25,8 @@ func runReportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as FontError {
+        throw ValidationFailureMessage(message: error.description)
+    } catch let error as RenderError {
         throw ValidationFailureMessage(message: error.description)
     }
 }
