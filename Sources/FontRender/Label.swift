@@ -124,8 +124,10 @@ private struct Legend {
         pad = 4 * scale
         entries = try Guide.allCases.map { ($0, try Caption($0.rawValue, font: font, px: px)) }
         let sign = m.capCenterOffset > 0 ? "+" : ""
-        summary = try Caption("\(m.metrics.rawValue): baseline \(Preview.rounded(m.baseline)), caps \(sign)\(Preview.rounded(m.capCenterOffset)) px",
-                              font: font, px: px)
+        let parts = ["\(m.metrics.rawValue): baseline \(Preview.rounded(m.baseline)) px", "caps \(sign)\(Preview.rounded(m.capCenterOffset)) px from centre"]
+        let oneLine = try Caption(parts.joined(separator: ", "), font: font, px: px)
+        // Narrow labels get the summary on two lines rather than cut off.
+        summary = oneLine.width <= Double(width) - 2 * pad ? oneLine : try Caption(parts.joined(separator: "\n"), font: font, px: px)
         // Entries flow left to right and wrap to the label's width.
         var rows: [[Int]] = [[]]
         var x = 4 * scale
@@ -138,7 +140,7 @@ private struct Legend {
         self.rows = rows
     }
 
-    var height: Int { Int((Double(rows.count + 1) * rowHeight + pad).rounded(.up)) }
+    var height: Int { Int((Double(rows.count + summary.layout.lines.count) * rowHeight + pad).rounded(.up)) }
 
     func draw(into image: inout Image, font: RenderFont, top: Int) throws {
         image.fill(x: 0, y: top, width: image.width, height: height, Color(248, 248, 248))

@@ -47,3 +47,41 @@ import Testing
         #expect(info.out.contains("face 0: DejaVuCaps\n"))
     }
 }
+
+@Suite struct PreviewCommandTests {
+    @Test func previewWritesAPNGAndReportsTheLabel() throws {
+        let tmp = try TemporaryFolder()
+        let r = try runFontshell(["preview", dejavuPath, "Hello", "--label", "200x44", "--scale", "2", "--size", "17", "--guides", "-o", tmp.file("l.png")])
+        #expect(r.status == 0 && r.out.contains("wrote 400x") && r.out.contains("capCenterOffset"), "\(r.out)\(r.err)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: tmp.file("l.png")))
+        #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+    }
+
+    @Test func compareExitsLikeDiff() throws {
+        let tmp = try TemporaryFolder()
+        let lowered = tmp.file("low.ttf")
+        #expect(try runFontshell(["edit", dejavuPath, "--set", "hhea.ascender=1500", "-o", lowered]).status == 0)
+        let same = try runFontshell(["preview", "--compare", dejavuPath, dejavuPath, "Hamburg", "--label", "200x44", "-o", tmp.file("same.png")])
+        #expect(same.status == 0 && same.out.contains("changed pixels: 0 of"), "\(same.out)\(same.err)")
+        let changed = try runFontshell(["preview", "--compare", dejavuPath, lowered, "Hamburg", "--label", "200x44", "-o", tmp.file("c.png")])
+        #expect(changed.status == 1 && changed.out.contains("changed area"), "\(changed.out)\(changed.err)")
+        let diff = try runFontshell(["diff", "--png", tmp.file("d.png"), dejavuPath, lowered, "Hamburg"])
+        #expect(diff.status == 1 && diff.out.contains("hhea.ascender: 1901 → 1500") && diff.out.contains("preview: changed pixels"), "\(diff.out)\(diff.err)")
+        #expect(FileManager.default.fileExists(atPath: tmp.file("d.png")))
+    }
+
+    @Test func badInputFailsWithoutWritingAFile() throws {
+        let tmp = try TemporaryFolder()
+        let out = tmp.file("x.png")
+        for (args, message) in [(["--platform", "mac", "--label", "20x20"], "unknown platform 'mac'"), (["--size=-2"], "size must be a positive"),
+                                (["--label", "20by20"], "--label must be WIDTHxHEIGHT")] {
+            let r = try runFontshell(["preview", dejavuPath, "x", "-o", out] + args)
+            #expect(r.status != 0 && r.err.contains(message), "\(args): \(r.err)")
+        }
+        let empty = try runFontshell(["preview", dejavuPath, "", "-o", out])
+        #expect(empty.status != 0 && empty.err.contains("text is empty"))
+        let noDir = try runFontshell(["preview", dejavuPath, "x", "-o", tmp.file("missing/x.png")])
+        #expect(noDir.status != 0 && noDir.err.contains("missing/x.png"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty)
+    }
+}
