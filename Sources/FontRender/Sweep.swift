@@ -25,8 +25,8 @@ extension Preview {
             throw RenderError("sweep field '\(field)': the face has no table '\(tagName)' with typed fields")
         }
         let original = try table.rawValue(fieldName)
-        // The table stays marked edited after the restore; a save re-encodes it to the same bytes.
-        defer { try? table.setRaw(fieldName, original) }
+        let wasEdited = table.isEdited
+        defer { try? table.restore(fieldName, raw: original, wasEdited: wasEdited) }
         // One legend per cell would repeat itself: the sheet shows guides without it unless asked.
         var options = options
         if options.legend == nil { options.legend = false }

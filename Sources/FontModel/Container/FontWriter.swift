@@ -108,7 +108,8 @@ extension Font {
         guard faces.contains(where: { $0 === face }) else { throw FontError("the face is not part of this font", path: path) }
         var plan = try makePlan(only: face)
         var sink = ArraySink()
-        try emit(&plan, into: &sink)
+        // A renderer serializes the same face again and again: keep its pages mapped.
+        try emit(&plan, into: &sink, releasingPages: false)
         plan.report.bytesWritten = sink.bytes.count
         return (sink.bytes, plan.report)
     }
@@ -236,7 +237,7 @@ extension Font {
 
     /// Writes the table data in one pass (checksumming borrowed bytes as they go by and letting
     /// their pages go), then the directories at the front, then a single font's checkSumAdjustment.
-    private func emit<S: ByteSink>(_ plan: inout SavePlan, into sink: inout S) throws {
+    private func emit<S: ByteSink>(_ plan: inout SavePlan, into sink: inout S, releasingPages: Bool = true) throws {
         try sink.write(zeros: plan.headerSize)
         var position = plan.headerSize
         for b in plan.blocks {
@@ -244,7 +245,7 @@ extension Font {
             if b.checksum == nil { b.checksum = sfntChecksum(b.chunks) }  // pages fault in once, here
             for c in b.chunks {
                 try c.withBytes { try sink.write($0) }
-                if case .borrowed(let region) = c { try sink.flush(); bytes.dropPages(region) }
+                if releasingPages, case .borrowed(let region) = c { try sink.flush(); bytes.dropPages(region) }
             }
             position = b.offset + b.length
         }

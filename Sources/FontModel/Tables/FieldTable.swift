@@ -205,6 +205,13 @@ open class FieldTable: FontTable {
         if name == Self.versionFieldName { try relayout(version: UInt32(truncatingIfNeeded: stored)) }
     }
 
+    /// Puts a field back to its stored bits after a temporary change (a preview sweep), and
+    /// forgets the edit if the table had none before, so the face reads from its file again.
+    public func restore(_ name: String, raw value: Int64, wasEdited: Bool) throws {
+        try setRaw(name, value)
+        if !wasEdited { isEdited = false }
+    }
+
     /// Integer value of a field, 0 when the version lacks it. For the model's own calculations.
     public func int(_ name: String) -> Int {
         guard let i = index[name] else { return 0 }
