@@ -33,9 +33,11 @@ final class RenderFont {
     private var ftFace: FT_Face?
     private var hbFont: OpaquePointer?
     private var stroker: FT_Stroker?
-    /// The bytes FreeType and HarfBuzz read from; they must outlive both.
-    private let storage: UnsafeMutableRawBufferPointer?
-    private let owner: AnyObject?
+    /// What FreeType and HarfBuzz read from (the mapped file or an edited face's view); it
+    /// must outlive both.
+    private let owner: AnyObject
+    /// FreeType's stream over an edited face's view (nil for a mapped file).
+    private let stream: UnsafeMutablePointer<FT_StreamRec>?
     private var pixelSize = 0.0
     let name: String
 
@@ -48,13 +50,11 @@ final class RenderFont {
         let name = ((try? face.postScriptName) ?? nil) ?? "face \(face.index)"
         guard let font = face.font else { throw RenderError("the font of face \(face.index) was closed") }
         if face.isEdited {
-            let bytes: [UInt8]
-            do { bytes = try font.serialized(face: face).bytes } catch { throw RenderError("\(name): cannot serialize the edited face for rendering: \(error)") }
-            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 8)
-            bytes.withUnsafeBytes { copy.copyMemory(from: $0) }
-            try self.init(bytes: UnsafeRawBufferPointer(rebasing: copy[0..<bytes.count]), faceIndex: 0, name: name, storage: copy, owner: nil)
+            let view: StandaloneFace
+            do { view = try font.standalone(face: face) } catch { throw RenderError("\(name): cannot lay out the edited face for rendering: \(error)") }
+            try self.init(view: view, name: name)
         } else {
-            try self.init(bytes: UnsafeRawBufferPointer(font.bytes.buffer), faceIndex: face.index, name: name, storage: nil, owner: font.bytes)
+            try self.init(bytes: UnsafeRawBufferPointer(font.bytes.buffer), faceIndex: face.index, name: name, owner: font.bytes)
         }
     }
 
@@ -65,10 +65,10 @@ final class RenderFont {
         try self.init(face: font.faces[0])
     }
 
-    private init(bytes: UnsafeRawBufferPointer, faceIndex: Int, name: String, storage: UnsafeMutableRawBufferPointer?, owner: AnyObject?) throws {
-        self.storage = storage
+    private init(bytes: UnsafeRawBufferPointer, faceIndex: Int, name: String, owner: AnyObject) throws {
         self.owner = owner
         self.name = name
+        stream = nil
         guard FT_Init_FreeType(&library) == 0, let library else { throw RenderError("FreeType could not start") }
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: FT_Byte.self),
               FT_New_Memory_Face(library, base, FT_Long(bytes.count), FT_Long(faceIndex), &ftFace) == 0 else {
@@ -81,12 +81,45 @@ final class RenderFont {
         hb_blob_destroy(blob)
     }
 
+    /// An edited face, read in place: FreeType through a stream over the laid-out view,
+    /// HarfBuzz table by table, so nothing unchanged is copied.
+    private init(view: StandaloneFace, name: String) throws {
+        owner = view
+        self.name = name
+        let stream = UnsafeMutablePointer<FT_StreamRec>.allocate(capacity: 1)
+        stream.initialize(to: FT_StreamRec())
+        stream.pointee.size = UInt(view.length)
+        stream.pointee.descriptor.pointer = Unmanaged.passUnretained(view).toOpaque()
+        stream.pointee.read = { stream, offset, buffer, count in
+            guard let stream, let pointer = stream.pointee.descriptor.pointer else { return count == 0 ? 1 : 0 }
+            let view = Unmanaged<StandaloneFace>.fromOpaque(pointer).takeUnretainedValue()
+            if count == 0 { return offset <= UInt(view.length) ? 0 : 1 }  // a seek: 0 is success
+            guard let buffer else { return 0 }
+            return UInt(view.read(from: Int(offset), count: Int(count), into: buffer))
+        }
+        self.stream = stream
+        guard FT_Init_FreeType(&library) == 0, let library else { throw RenderError("FreeType could not start") }
+        var args = FT_Open_Args()
+        args.flags = FT_UInt(FT_OPEN_STREAM)
+        args.stream = stream
+        guard FT_Open_Face(library, &args, 0, &ftFace) == 0 else { throw RenderError("\(name): FreeType cannot load the edited face") }
+        let hbFace = hb_face_create_for_tables({ _, tag, user in
+            guard let user else { return nil }
+            let view = Unmanaged<StandaloneFace>.fromOpaque(user).takeUnretainedValue()
+            guard let bytes = view.table(Tag(tag)), let base = bytes.baseAddress else { return nil }
+            return hb_blob_create(base.assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
+        }, Unmanaged.passUnretained(view).toOpaque(), nil)
+        hbFont = hb_font_create(hbFace)
+        hb_face_destroy(hbFace)
+    }
+
     deinit {
         if let hbFont { hb_font_destroy(hbFont) }
         if let stroker { FT_Stroker_Done(stroker) }
         if let ftFace { FT_Done_Face(ftFace) }
         if let library { FT_Done_FreeType(library) }
-        storage?.deallocate()
+        stream?.deinitialize(count: 1)
+        stream?.deallocate()
     }
 
     private func setSize(_ px: Double) throws {

@@ -150,14 +150,17 @@ enum Fixtures {
 @Suite struct PreviewBehaviourTests {
     /// An unsaved caps edit: "abc" now draws the capitals' outlines and advances, pixel for pixel
     /// what "ABC" drew before (kerning off, since kern pairs are per glyph).
-    @Test func previewShowsAnUnsavedGlyphEdit() throws {
+    /// TrueType (glyf re-encoded) and a CFF collection face (CFF re-serialized, read through the
+    /// in-place view of the edited face).
+    @Test(arguments: [(Fixtures.dejavu, 0), (Fixtures.noto, 3)])
+    func previewShowsAnUnsavedGlyphEdit(path: String, index: Int) throws {
         var o = PreviewOptions()
         o.size = 32
-        o.shaping.features = ["kern=0"]
-        let original = try Fixtures.face()
+        o.shaping.features = ["kern=0", "palt=0"]
+        let original = try Fixtures.face(path, index)
         let capitals = try Preview.text(original, "abcxyz", options: o).image
         let upper = try Preview.text(original, "ABCXYZ", options: o).image
-        let edited = try Fixtures.face()
+        let edited = try Fixtures.face(path, index)
         #expect(try edited.copyCapitalsOntoLowercase() >= 26)
         let after = try Preview.text(edited, "abcxyz", options: o).image
         #expect(Preview.compare(after, upper).changedPixels == 0)

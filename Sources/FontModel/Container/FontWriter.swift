@@ -114,6 +114,12 @@ extension Font {
         return (sink.bytes, plan.report)
     }
 
+    func standaloneView(of face: Face) throws -> StandaloneFace {
+        let plan = try makePlan(only: face)
+        let tables = plan.directories[0].map { (tag: $0.tag, offset: $0.block.offset, chunks: $0.block.chunks) }
+        return StandaloneFace(header: directoryBytes(plan), tables: tables, source: bytes)
+    }
+
     static func sameFile(_ a: String, _ b: String) -> Bool {
         var sa = stat(), sb = stat()
         guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
