@@ -42,7 +42,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FontModelTests", dependencies: ["FontModel"]),
-        .testTarget(name: "FontRenderTests", dependencies: ["FontRender", "FontModel"]),
+        .testTarget(name: "FontRenderTests", dependencies: ["FontRender", "FontModel"], exclude: ["Golden"]),
         .testTarget(name: "FontXMLTests", dependencies: ["FontXML", "FontModel"]),
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge", "LuaShim", "CLua"]),
         .testTarget(name: "FontScriptTests", dependencies: ["FontScript", "LuaBridge", "FontModel"]),
