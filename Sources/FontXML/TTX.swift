@@ -625,12 +625,18 @@ public enum TTX {
     }
 
     static func fuseMetrics(_ m: MetricsTable, _ face: Face, _ element: XMLElement, _ advance: String, _ bearing: String, apply: Bool) throws {
+        // Rows usually come in glyph order (ttx sorts by name, which is glyph order for CID
+        // fonts' cidNNNNN): try the glyph after the last one before hashing the name.
+        let names = try face.glyphNames()
+        var next = 0
         for e in element.children {
             guard e.name == "mtx" else { throw XMLError("<\(e.name)> in <\(element.name)>: expected <mtx>", line: e.line, column: e.column) }
             let glyph = try e.attribute("name")
-            guard let id = try face.glyphID(named: glyph) else {
+            let guess: Int? = next < names.count && names[next] == glyph ? next : nil
+            guard let id = try guess ?? face.glyphID(named: glyph) else {
                 throw XMLError("glyph '\(glyph)' does not exist in this font", line: e.line, column: e.column)
             }
+            next = id + 1
             do {
                 guard let a = parseInteger(try e.attribute(advance)), let b = parseInteger(try e.attribute(bearing)) else {
                     throw XMLError("\(advance) and \(bearing) must be integers", line: e.line, column: e.column)

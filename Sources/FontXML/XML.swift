@@ -147,7 +147,11 @@ struct XMLReader {
             var value = ""
             while let c = peek(), c != quote {
                 if c == UInt8(ascii: "<") { throw error("'<' inside the value of attribute '\(key)'") }
-                if c == UInt8(ascii: "&") { value += try reference() } else { let s = i; advance(); while let d = peek(), d & 0xC0 == 0x80 { advance() }; value += String(decoding: bytes[s..<i], as: UTF8.self) }
+                if c == UInt8(ascii: "&") { value += try reference(); continue }
+                // A run of plain characters, decoded at once.
+                let s = i
+                while let d = peek(), d != quote, d != UInt8(ascii: "&"), d != UInt8(ascii: "<") { advance() }
+                if value.isEmpty { value = String(decoding: bytes[s..<i], as: UTF8.self) } else { value += String(decoding: bytes[s..<i], as: UTF8.self) }
             }
             guard peek() == quote else { throw error("unterminated value of attribute '\(key)'") }
             advance()
@@ -200,9 +204,18 @@ struct XMLReader {
                 text += Array(try reference().utf8)
                 significant(before..<text.count)
             } else {
-                text.append(c)
-                if !(c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D) { significant(text.count - 1..<text.count) }
-                advance()
+                // A run of character data up to the next markup, appended at once.
+                let s = i, before = text.count
+                var lastSignificant = -1
+                while let d = peek(), d != UInt8(ascii: "<"), d != UInt8(ascii: "&") {
+                    if !(d == 0x20 || d == 0x09 || d == 0x0A || d == 0x0D) {
+                        if lastSignificant < 0 { significant(before + i - s..<before + i - s + 1) }
+                        lastSignificant = i - s
+                    }
+                    advance()
+                }
+                text += bytes[s..<i]
+                if lastSignificant >= 0 { endSignificant = before + lastSignificant + 1 }
             }
         }
     }
