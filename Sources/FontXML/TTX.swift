@@ -570,10 +570,12 @@ public enum TTX {
                     glyph.components.append(c)
                 case "instructions":
                     for program in child.children {
-                        guard program.name == "bytecode" else {
-                            throw fail("instructions as <\(program.name)> are not supported yet; give them as <bytecode> (hex)", program)
+                        switch program.name {
+                        case "bytecode": glyph.instructions = try hexBytes(program)
+                        case "assembly":
+                            do { glyph.instructions = try TrueTypeAssembly.assemble(program.text) } catch let e as AssemblyError { throw fail(e.description, program) }
+                        default: throw fail("<\(program.name)> in <instructions>: expected <assembly> or <bytecode>", program)
                         }
-                        glyph.instructions = try hexBytes(program)
                     }
                 default:
                     throw fail("<\(child.name)> in <TTGlyph>: expected <contour>, <component> or <instructions>", child)

@@ -104,7 +104,7 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         for tag in tablesToCheck(face) where tag != "GPOS" && tag != "gasp" && tag != "cvt " && tag != "glyf" {
             let theirs = temporaryPath("theirs.ttx"), saved = temporaryPath("saved.ttf")
             defer { for p in [theirs, saved] { try? FileManager.default.removeItem(atPath: p) } }
-            // -i: instructions as bytecode (fusing <assembly> is not supported yet).
+            // -i: instructions as bytecode (assembly is covered by the glyf test).
             #expect(try shell(["python3", "-m", "fontTools.ttx", "-q", "-i", "-t", tag.description, "-o", theirs, path]).0 == 0)
             let font = try Font(path: path)
             try TTX.fuse(try String(contentsOfFile: theirs, encoding: .utf8), into: font.faces[0])
@@ -165,13 +165,18 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
 
     @Test func glyfEditsThroughXMLAndFontToolsDumpsFuse() throws {
         let path = try #require(corpus["dejavu-sans"])
-        // fontTools' own dump (instructions as bytecode) fused by us changes nothing.
-        let theirs = temporaryPath("glyf.ttx")
-        defer { try? FileManager.default.removeItem(atPath: theirs) }
-        #expect(try shell(["python3", "-m", "fontTools.ttx", "-q", "-i", "-t", "glyf", "-o", theirs, path]).0 == 0)
+        // fontTools' own dumps fused by us change nothing: instructions as bytecode (-i) and as
+        // assembly (the default; every hinted glyph of DejaVu reassembles to the same bytes).
         let font = try Font(path: path)
-        try TTX.fuse(try String(contentsOfFile: theirs, encoding: .utf8), into: font.faces[0])
-        #expect(!font.faces[0].isEdited)
+        for flags in [["-i"], []] {
+            let theirs = temporaryPath("glyf.ttx")
+            defer { try? FileManager.default.removeItem(atPath: theirs) }
+            #expect(try shell(["python3", "-m", "fontTools.ttx", "-q"] + flags + ["-t", "glyf", "-o", theirs, path]).0 == 0)
+            let text = try String(contentsOfFile: theirs, encoding: .utf8)
+            #expect(text.contains(flags.isEmpty ? "<assembly>" : "<bytecode>"))
+            try TTX.fuse(text, into: font.faces[0])
+            #expect(!font.faces[0].isEdited, "fusing ttx \(flags) changed glyphs")
+        }
         // Our dump with 'a' replaced by a triangle is read by fontTools with that outline.
         var xml = try TTX.dump(font.faces[0], tags: ["glyf"])
         let start = try #require(xml.range(of: "<TTGlyph name=\"a\""))
@@ -183,11 +188,20 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         try font.save(to: out)
         let (_, printed) = try shell(["python3", "-c", "from fontTools.ttLib import TTFont; f = TTFont('\(out)'); g = f['glyf']['a']; print(list(g.getCoordinates(f['glyf'])[0]), g.yMax)"])
         #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "[(0, 0), (500, 0), (250, 700)] 700")
-        // fontTools' assembly is refused with a clear error.
-        do {
-            try TTX.fuse("<ttFont><glyf><TTGlyph name=\"a\"><contour><pt x=\"0\" y=\"0\" on=\"1\"/></contour><instructions><assembly>SVTCA[0]</assembly></instructions></TTGlyph></glyf></ttFont>", into: font.faces[0])
-            Issue.record("assembly accepted")
-        } catch let e as XMLError { #expect(e.message.contains("<assembly> are not supported yet")) }
+        // Assembly is assembled as fontTools does; mistakes are refused with the element's position.
+        func fuseInstructions(_ assembly: String) throws -> [UInt8] {
+            try TTX.fuse("<ttFont><glyf><TTGlyph name=\"a\"><contour><pt x=\"0\" y=\"0\" on=\"1\"/></contour><instructions><assembly>\(assembly)</assembly></instructions></TTGlyph></glyf></ttFont>", into: font.faces[0])
+            let id = try #require(try font.faces[0].glyphID(named: "a"))
+            return try #require(try font.faces[0].glyf).glyph(id).instructions
+        }
+        #expect(try fuseInstructions("SVTCA[0] /* y */ PUSHB[ ] 1 2 MDRP[10100] PUSH[ ] 300 7 -2 1 2 NPUSHB[ ] 9 IUP[1]")
+                == [0x00, 0xB1, 1, 2, 0xD4, 0xBA, 0x01, 0x2C, 0x00, 0x07, 0xFF, 0xFE, 0xB1, 1, 2, 0x40, 1, 9, 0x31])
+        for (bad, message) in [("FOO[ ]", "unknown instruction FOO"), ("SVTCA[01]", "SVTCA takes 1 argument bit"), ("PUSHB[ ] 300", "not a byte"), ("5", "outside a push")] {
+            do {
+                _ = try fuseInstructions(bad)
+                Issue.record("accepted \(bad)")
+            } catch let e as XMLError { #expect(e.message.contains(message) && e.line == 1, "\(e)") }
+        }
     }
 
     @Test func cmapEditsThroughXML() throws {
