@@ -262,3 +262,38 @@ final class Locked<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
     func withLock<T>(_ body: (inout Value) -> T) -> T { lock.lock(); defer { lock.unlock() }; return body(&value) }
 }
+
+@Suite struct ShapingTests {
+    /// HarfBuzz shapes with the face's tables: Arabic joins and runs right to left, kerning and
+    /// ligatures apply unless switched off.
+    @Test func arabicJoinsAndRunsRightToLeft() throws {
+        let font = try RenderFont(face: try Fixtures.face())
+        let beh: Unicode.Scalar = "\u{0628}"
+        let alone = try font.shape([beh], px: 32, options: ShapingOptions())
+        let joined = try font.shape([beh, beh, beh], px: 32, options: ShapingOptions())
+        #expect(joined.count == 3)
+        #expect(Set(joined.map(\.id)).count == 3, "initial, medial and final forms differ: \(joined.map(\.id))")
+        #expect(!joined.contains { $0.id == alone[0].id })
+        #expect(joined.map(\.cluster) == [2, 1, 0])  // visual order: the first character is drawn rightmost
+    }
+
+    @Test func kerningAndLigaturesFollowFeatures() throws {
+        let font = try RenderFont(face: try Fixtures.face())
+        var off = ShapingOptions()
+        off.features = ["kern=0", "liga=0"]
+        let width = { (g: [ShapedGlyph]) in g.reduce(0) { $0 + $1.xAdvance } }
+        #expect(width(try font.shape(Array("AVAV".unicodeScalars), px: 48, options: ShapingOptions()))
+                < width(try font.shape(Array("AVAV".unicodeScalars), px: 48, options: off)))
+        #expect(try font.shape(Array("ffi".unicodeScalars), px: 48, options: ShapingOptions()).count == 1)
+        #expect(try font.shape(Array("ffi".unicodeScalars), px: 48, options: off).count == 3)
+    }
+
+    @Test func hintingChangesThePixels() throws {
+        var o = PreviewOptions()
+        o.size = 12
+        let plain = try Preview.text(try Fixtures.face(), "Hamburg", options: o).image
+        o.hinting = true
+        let hinted = try Preview.text(try Fixtures.face(), "Hamburg", options: o).image
+        #expect(Preview.compare(plain, hinted).changedPixels > 0)
+    }
+}
