@@ -130,10 +130,10 @@ private struct Legend {
         summary = oneLine.width <= Double(width) - 2 * pad ? oneLine : try Caption(parts.joined(separator: "\n"), font: font, px: px)
         // Entries flow left to right and wrap to the label's width.
         var rows: [[Int]] = [[]]
-        var x = 4 * scale
+        var x = pad
         for (i, e) in entries.enumerated() {
-            let w = 12 * scale + 4 * scale + e.1.width + 8 * scale  // swatch, pad, caption, 2 pads
-            if x + w > Double(width), !(rows[rows.count - 1].isEmpty) { rows.append([]); x = 4 * scale }
+            let w = swatch + pad + e.1.width + 2 * pad
+            if x + w > Double(width), !(rows[rows.count - 1].isEmpty) { rows.append([]); x = pad }
             rows[rows.count - 1].append(i)
             x += w
         }
@@ -149,14 +149,12 @@ private struct Legend {
             let y = Double(top) + pad + Double(r) * rowHeight
             for i in row {
                 let (guide, caption) = entries[i]
-                let mid = Int((y + px * 0.5).rounded())
-                image.fill(x: Int(x), y: mid - Int(scale2(1)), width: Int(swatch), height: Int(scale2(2)), guide.color)
+                let thickness = max(2, Int((2 * px / 11).rounded()))
+                image.fill(x: Int(x), y: Int((y + px * 0.5).rounded()) - thickness / 2, width: Int(swatch), height: thickness, guide.color)
                 try caption.draw(into: &image, font: font, x: x + swatch + pad, top: y)
                 x += swatch + pad + caption.width + 2 * pad
             }
         }
         try summary.draw(into: &image, font: font, x: pad, top: Double(top) + pad + Double(rows.count) * rowHeight)
     }
-
-    private func scale2(_ v: Double) -> Double { max(1, (v * px / 11).rounded()) }
 }
