@@ -45,13 +45,13 @@ extension Preview {
     /// descent + line gap) centred in the box (or at its top or bottom), the baseline `ascent`
     /// below the line box's top. See docs/previews.md for each platform's rule.
     public static func label(_ face: Face, _ text: String, options: PreviewOptions) throws -> RenderedLabel {
-        try options.validate()
+        try options.validate(label: true)
         guard !text.isEmpty else { throw RenderError("text is empty: nothing to draw") }
         guard let boxWidth = options.width, let boxHeight = options.height else {
             throw RenderError("a label needs width and height (in points)")
         }
         let font = try RenderFont(face: face)
-        let px = options.pixelSize
+        let px = options.pixelSize(label: true)
         let metrics = try LineMetrics.of(face, platform: options.platform, forced: options.metrics)
         let k = px / metrics.unitsPerEm
         let w = Int((boxWidth * options.scale).rounded()), h = Int((boxHeight * options.scale).rounded())
@@ -85,7 +85,7 @@ extension Preview {
         if options.guides { drawGuides(&image, measurements, width: w, height: h) }
         if let legend, let ui { try legend.draw(into: &image, font: ui, top: h) }
         image.metadata = [("Software", "FontShell"), ("Title", font.name),
-                          ("Comment", "label \(boxWidth)x\(boxHeight) pt @\(options.scale)x, size \(options.size) pt, \(options.platform.rawValue) platform, \(metrics.source.rawValue) metrics, \(options.verticalAlign.rawValue), baseline \(rounded(baseline)) px, capCenterOffset \(rounded(measurements.capCenterOffset)) px")]
+                          ("Comment", "label \(boxWidth)x\(boxHeight) pt @\(options.scale)x, size \(options.pointSize(label: true)) pt, \(options.platform.rawValue) platform, \(metrics.source.rawValue) metrics, \(options.verticalAlign.rawValue), baseline \(rounded(baseline)) px, capCenterOffset \(rounded(measurements.capCenterOffset)) px")]
         return RenderedLabel(image: image, measurements: measurements)
     }
 

@@ -1,8 +1,8 @@
 /// Options shared by text and label previews. Sizes are in points; `scale` gives pixels per
 /// point (2 and 3 for @2x/@3x screens).
 public struct PreviewOptions: Sendable {
-    /// Font size in points (pixels at scale 1).
-    public var size: Double = 48
+    /// Font size in points (pixels at scale 1). Default: 48 for text, 17 (iOS body text) for labels.
+    public var size: Double?
     public var scale: Double = 1
     /// iOS sizes as given, or as standard (macOS) text scaling shows them: 17 pt body ↔ 13 pt.
     public var scaling: TextScaling = .ios
@@ -31,13 +31,16 @@ public struct PreviewOptions: Sendable {
 
     public init() {}
 
-    /// Pixels per em after scale and text scaling.
-    public var pixelSize: Double { size * scale * scaling.factor }
+    /// The size in points, or the default for a text preview or a label.
+    public func pointSize(label: Bool) -> Double { size ?? (label ? 17 : 48) }
 
-    func validate() throws {
-        guard size.isFinite, size > 0 else { throw RenderError("size must be a positive number of points, got \(size)") }
+    /// Pixels per em after scale and text scaling.
+    public func pixelSize(label: Bool) -> Double { pointSize(label: label) * scale * scaling.factor }
+
+    func validate(label: Bool) throws {
+        if let size, !(size.isFinite && size > 0) { throw RenderError("size must be a positive number of points, got \(size)") }
         guard scale.isFinite, scale > 0, scale <= 16 else { throw RenderError("scale must be in (0, 16], got \(scale)") }
-        guard pixelSize <= 2000 else { throw RenderError("size × scale is \(pixelSize) px; the limit is 2000 px") }
+        guard pixelSize(label: label) <= 2000 else { throw RenderError("size × scale is \(pixelSize(label: label)) px; the limit is 2000 px") }
         if let width, !(width.isFinite && width > 0 && width * scale <= 16384) { throw RenderError("width must be in (0, 16384] px, got \(width) pt × \(scale)") }
         if let height, !(height.isFinite && height > 0 && height * scale <= 16384) { throw RenderError("height must be in (0, 16384] px, got \(height) pt × \(scale)") }
         if let margin, !(margin.isFinite && margin >= 0 && margin <= 1000) { throw RenderError("margin must be in 0...1000 points, got \(margin)") }

@@ -13,10 +13,10 @@ public enum Preview {
     /// Renders text in a face as it is in memory (edits included), multi-line with the face's
     /// line spacing (the platform's metrics: hhea on apple).
     public static func text(_ face: Face, _ text: String, options: PreviewOptions = PreviewOptions()) throws -> RenderedText {
-        try options.validate()
+        try options.validate(label: false)
         guard !text.isEmpty else { throw RenderError("text is empty: nothing to draw") }
         let font = try RenderFont(face: face)
-        let px = options.pixelSize
+        let px = options.pixelSize(label: false)
         let metrics = try LineMetrics.of(face, platform: options.platform, forced: options.metrics)
         let k = px / metrics.unitsPerEm
         let margin = (options.margin.map { $0 * options.scale } ?? (px / 4).rounded(.up)) + options.style.overhang.rounded(.up)
@@ -34,7 +34,7 @@ public enum Preview {
         }
         try image.draw(layout, placements: placements, font: font, px: px, style: options.style, hinting: options.hinting)
         image.metadata = [("Software", "FontShell"), ("Title", font.name),
-                          ("Comment", "text preview: size \(options.size) pt, scale \(options.scale), \(options.scaling.rawValue) scaling, \(metrics.source.rawValue) metrics")]
+                          ("Comment", "text preview: size \(options.pointSize(label: false)) pt, scale \(options.scale), \(options.scaling.rawValue) scaling, \(metrics.source.rawValue) metrics")]
         return RenderedText(image: image, missing: layout.missing, baselines: placements.map(\.baseline))
     }
 

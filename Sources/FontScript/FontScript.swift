@@ -90,6 +90,10 @@ public enum FontScript {
           face.cmap["a"], face.glyphs.A, face.glyphs[36], face:glyphFor("a")
           glyph.advance, glyph.bounds, glyph.contours, glyph:copyFrom(other, {metrics = true})
           face:rename{family = "New Family"}, face:rawTable("GSUB"), face:setRawTable(tag, bytes)
+          face:dump("hhea"), face:fuse(xml), face:validate()                   (TTX XML, checks)
+          preview.label(face, "Sign In", {width = 200, height = 44, scale = 2, guides = true}):save("l.png")
+          preview.text(face, "Hello"), preview.compare(a, b), face:sweep{field = "hhea.ascender", values = {...}, text = "Hi", label = {...}}
+          registry.find("DejaVuSans"), registry.register(path), registry.missing{"Futura"}
         help(object) lists what an object offers; docs/lua-api.md is the full reference.
         """
 

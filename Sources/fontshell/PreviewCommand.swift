@@ -17,7 +17,7 @@ struct PreviewCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output PNG.") var output: String
     @Flag(help: "Compare the text rendered in two fonts: OLD NEW TEXT.") var compare = false
     @Option(help: "Face index (0-based) or PostScript name; default the first.") var face: String?
-    @Option(help: "Font size in points.") var size: Double = 48
+    @Option(help: "Font size in points (default 48; 17 for a label).") var size: Double?
     @Option(help: "Pixels per point (2 for @2x).") var scale: Double = 1
     @Option(help: "A fixed-size label, WIDTHxHEIGHT in points (e.g. 240x44).") var label: String?
     @Option(help: "Label layout: apple (hhea) or windows (OS/2 win, or typo with USE_TYPO_METRICS).") var platform: String = "apple"

@@ -97,7 +97,7 @@ enum Fixtures {
     func loweringTheAscenderRaisesTheBaseline(align: VerticalAlign) throws {
         let face = try Fixtures.face()
         let options = Fixtures.label(width: 120, height: 60, size: 24, scale: 2, align: align)
-        let upem = Double(try face.head.unitsPerEm), px = options.pixelSize
+        let upem = Double(try face.head.unitsPerEm), px = options.pixelSize(label: true)
         let before = try Preview.label(face, "HHH", options: options)
         let n = 400
         try face.hhea.set("ascender", .int(Int64(try face.hhea.int("ascender") - n)))
@@ -139,7 +139,7 @@ enum Fixtures {
         var o = Fixtures.label()
         o.size = 17
         o.scaling = .standard
-        #expect(abs(o.pixelSize - 13 * 2) < 1e-9)
+        #expect(abs(o.pixelSize(label: true) - 13 * 2) < 1e-9)
         let face = try Fixtures.face()
         let ios = try Preview.label(face, "H", options: Fixtures.label(size: 17)).measurements
         let standard = try Preview.label(face, "H", options: o).measurements

@@ -55,7 +55,7 @@ import Testing
         #expect(Double(r[0]).map { abs($0 - 20.0 / 30.0) < 1e-9 } == true, "\(r)")
         #expect(Double(r[1]).map { abs($0 - 40.0 / 30.0) < 1e-9 } == true, "\(r)")
         #expect(r[2] == "255,0,0 0,255,0 0,0,255")
-        #expect(Double(r[3]).map { abs($0 - 48.0 / 20.0) < 1e-9 } == true, "\(r)")  // back to the 48 pt default
+        #expect(Double(r[3]).map { abs($0 - 17.0 / 20.0) < 1e-9 } == true, "\(r)")  // back to a label's 17 pt default
     }
 
     @Test func sweepFromLuaRestoresTheField() throws {
