@@ -57,8 +57,8 @@ private struct SavePlan {
     var directoryStarts: [Int]
     var headerSize: Int
     var report: SaveReport
-    /// The faces written, and whether as a collection (a single face of a collection can be
-    /// written on its own, as a standalone sfnt).
+    /// The faces laid out, and whether as a collection (a renderer lays one face of a
+    /// collection out on its own, as a standalone sfnt: `Font.standalone(face:)`).
     var faces: [Face]
     var isCollection: Bool
 }
@@ -98,18 +98,6 @@ extension Font {
         var plan = try makePlan()
         var sink = ArraySink()
         try emit(&plan, into: &sink)
-        plan.report.bytesWritten = sink.bytes.count
-        return (sink.bytes, plan.report)
-    }
-
-    /// One face, edits included, written as a standalone font (what a renderer loads): the same
-    /// recalculation and encoding as a save, without the other faces of a collection.
-    public func serialized(face: Face) throws -> (bytes: [UInt8], report: SaveReport) {
-        guard faces.contains(where: { $0 === face }) else { throw FontError("the face is not part of this font", path: path) }
-        var plan = try makePlan(only: face)
-        var sink = ArraySink()
-        // A renderer serializes the same face again and again: keep its pages mapped.
-        try emit(&plan, into: &sink, releasingPages: false)
         plan.report.bytesWritten = sink.bytes.count
         return (sink.bytes, plan.report)
     }
@@ -243,7 +231,7 @@ extension Font {
 
     /// Writes the table data in one pass (checksumming borrowed bytes as they go by and letting
     /// their pages go), then the directories at the front, then a single font's checkSumAdjustment.
-    private func emit<S: ByteSink>(_ plan: inout SavePlan, into sink: inout S, releasingPages: Bool = true) throws {
+    private func emit<S: ByteSink>(_ plan: inout SavePlan, into sink: inout S) throws {
         try sink.write(zeros: plan.headerSize)
         var position = plan.headerSize
         for b in plan.blocks {
@@ -251,7 +239,7 @@ extension Font {
             if b.checksum == nil { b.checksum = sfntChecksum(b.chunks) }  // pages fault in once, here
             for c in b.chunks {
                 try c.withBytes { try sink.write($0) }
-                if releasingPages, case .borrowed(let region) = c { try sink.flush(); bytes.dropPages(region) }
+                if case .borrowed(let region) = c { try sink.flush(); bytes.dropPages(region) }
             }
             position = b.offset + b.length
         }
