@@ -41,7 +41,8 @@ final class RenderFont {
     private var pixelSize = 0.0
     let name: String
 
-    /// Loads a model face. Serializes it when edited, so the preview also proves the writer.
+    /// Loads a model face: unedited, straight from its mapped file; edited, as the writer lays it
+    /// out (`Font.standalone(face:)`), read in place, so the preview also proves the writer.
     convenience init(face: Face) throws {
         guard face.has("glyf") || face.has("CFF ") || face.has("CFF2") else {
             let name = (try? face.postScriptName) ?? nil
