@@ -27,14 +27,7 @@ public enum FontScript {
     /// Registers the classes, the `fontshell` module and `help` in a state.
     public static func install(in lua: LuaState) throws {
         for c in classes { lua.register(c) }
-        let s = lua.stack
-        s.pushTable(fieldCount: 4)
-        for (name, fn) in moduleFunctions {
-            fs_pushfunction(lua.L, fn, 0)
-            s.setField(name, in: -2)
-        }
-        s.push("0.1"); s.setField("version", in: -2)
-        s.setGlobal("fontshell")
+        lua.registerModule("fontshell", functions: moduleFunctions, strings: [("version", "0.1")])
         lua.register("help", help)
         RegistryModule.install(in: lua)
         PreviewModule.install(in: lua)

@@ -27,13 +27,7 @@ enum RegistryModule {
     }
 
     static func install(in lua: LuaState) {
-        let s = lua.stack
-        s.pushTable(fieldCount: Int32(functions.count))
-        for (name, fn) in functions {
-            fs_pushfunction(lua.L, fn, 0)
-            s.setField(name, in: -2)
-        }
-        s.setGlobal("registry")
+        lua.registerModule("registry", functions: functions)
     }
 
     static func push(_ s: LuaStack, _ d: FontDescriptor?) {

@@ -89,6 +89,18 @@ public final class LuaState {
         fs_pushfunction(L, function, 0)
         stack.setGlobal(name)
     }
+
+    /// Registers a module: `_G[name]` = a table of Swift functions (plus string fields).
+    public func registerModule(_ name: String, functions: [(String, LuaFunction)], strings: [(String, String)] = []) {
+        let s = stack
+        s.pushTable(fieldCount: Int32(functions.count + strings.count))
+        for (key, fn) in functions {
+            fs_pushfunction(L, fn, 0)
+            s.setField(key, in: -2)
+        }
+        for (key, value) in strings { s.push(value); s.setField(key, in: -2) }
+        s.setGlobal(name)
+    }
 }
 
 /// Non-owning helpers over a state's stack: reading and pushing values without raising.
