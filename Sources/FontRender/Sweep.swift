@@ -19,11 +19,7 @@ extension Preview {
     public static func sweep(_ face: Face, field: String, values: [Int], text: String, label options: PreviewOptions,
                              columns: Int? = nil) throws -> SweepResult {
         guard !values.isEmpty else { throw RenderError("a sweep needs at least one value") }
-        guard let dot = field.lastIndex(of: ".") else { throw RenderError("field '\(field)' must be table.field, e.g. hhea.ascender") }
-        let tagName = String(field[..<dot]), fieldName = String(field[field.index(after: dot)...])
-        guard let tag = Tag(string: tagName), let table = try face.fieldTable(tag) else {
-            throw RenderError("sweep field '\(field)': the face has no table '\(tagName)' with typed fields")
-        }
+        let (table, fieldName) = try face.field(path: field)
         let original = try table.rawValue(fieldName)
         let wasEdited = table.isEdited
         defer { try? table.restore(fieldName, raw: original, wasEdited: wasEdited) }

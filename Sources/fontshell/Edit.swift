@@ -51,13 +51,8 @@ func selectFaces(_ font: Font, _ selector: String?) throws -> [Face] {
 /// Applies "table.field=value" through the table's field description (range-checked).
 func applyAssignment(_ text: String, to face: Face) throws {
     let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-    guard parts.count == 2, let dot = parts[0].lastIndex(of: ".") else {
-        throw FontError("expected TABLE.FIELD=VALUE, got '\(text)'")
-    }
-    let tagText = String(parts[0][..<dot]), fieldName = String(parts[0][parts[0].index(after: dot)...])
-    guard let tag = Tag(string: tagText), let table = try face.fieldTable(tag) else {
-        throw FontError("'\(tagText)' is not a table with fields in this face (head, hhea, vhea, maxp, OS/2, post)")
-    }
+    guard parts.count == 2, parts[0].contains(".") else { throw FontError("expected TABLE.FIELD=VALUE, got '\(text)'") }
+    let (table, fieldName) = try face.field(path: parts[0])
     let value: FieldValue = Int64(parts[1]).map(FieldValue.int) ?? Double(parts[1]).map(FieldValue.double) ?? .string(parts[1])
     try table.set(fieldName, value)
 }

@@ -172,6 +172,17 @@ public final class Face {
     public var cff: CFFTable? { get throws { try table(CFFTable.self) } }
     public var gvar: GvarTable? { get throws { try table(GvarTable.self) } }
 
+    /// The table and field named by a path such as "hhea.ascender" or "OS/2.usWinAscent" (the
+    /// field itself is checked when it is read or set).
+    public func field(path: String) throws -> (table: FieldTable, name: String) {
+        guard let dot = path.lastIndex(of: ".") else { throw FontError("expected TABLE.FIELD (e.g. hhea.ascender), got '\(path)'") }
+        let tagText = String(path[..<dot])
+        guard let tag = Tag(string: tagText), let table = try fieldTable(tag) else {
+            throw FontError("'\(tagText)' is not a table with fields in this face (head, hhea, vhea, maxp, OS/2, post)")
+        }
+        return (table, String(path[path.index(after: dot)...]))
+    }
+
     /// A fixed-layout table by tag (head, hhea, vhea, maxp, OS/2, post), for access by field name.
     public func fieldTable(_ tag: Tag) throws -> FieldTable? {
         switch tag {
