@@ -25,13 +25,7 @@ enum PreviewModule {
     static let appearanceKey = "fontshell.preview.appearance"
 
     static func install(in lua: LuaState) {
-        let s = lua.stack
-        s.pushTable(fieldCount: Int32(functions.count))
-        for (name, fn) in functions {
-            fs_pushfunction(lua.L, fn, 0)
-            s.setField(name, in: -2)
-        }
-        s.setGlobal("preview")
+        lua.registerModule("preview", functions: functions)
         resetAppearance(lua.L)
     }
 
@@ -136,13 +130,7 @@ enum PreviewModule {
                 case "background": o.background = try color(call, key)
                 case "gradient":
                     guard lua_type(L, -1) == LUA_TTABLE else { throw fail(key, "a list of colours") }
-                    let n = Int(lua_rawlen(L, -1))
-                    o.style.gradient = try (1...max(1, n)).compactMap { k in
-                        guard n > 0 else { return nil }
-                        lua_rawgeti(L, -1, lua_Integer(k))
-                        defer { fs_pop(L, 1) }
-                        return try color(call, "gradient[\(k)]")
-                    }
+                    o.style.gradient = try items(L) { k in try color(call, "gradient[\(k)]") }
                 case "stroke":
                     if lua_type(L, -1) == LUA_TNUMBER { o.style.stroke = .init(width: try number(key), color: .white); break }
                     guard lua_type(L, -1) == LUA_TTABLE else { throw fail(key, "a width or {width=, color=}") }
@@ -193,6 +181,16 @@ enum PreviewModule {
         return o
     }
 
+    /// The items of the list on top of the stack, each read by `body` (given its 1-based
+    /// index) while it is on top.
+    static func items<T>(_ L: OpaquePointer, _ body: (Int) throws -> T) rethrows -> [T] {
+        try (0..<Int(lua_rawlen(L, -1))).map { k in
+            lua_rawgeti(L, -1, lua_Integer(k + 1))
+            defer { fs_pop(L, 1) }
+            return try body(k + 1)
+        }
+    }
+
     /// A colour: "#rrggbb", "#rrggbbaa", a name, or {r, g, b [, a]} (0–255).
     static func color(_ call: LuaCall, _ key: String) throws -> Color {
         let L = call.L
@@ -215,7 +213,8 @@ enum PreviewModule {
     static func features(_ call: LuaCall, _ key: String) throws -> [String] {
         let L = call.L, s = call.stack
         if let text = s.string(at: -1), lua_type(L, -1) == LUA_TSTRING {
-            return text.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+            // HarfBuzz's parser skips spaces around a feature itself.
+            return text.split(separator: ",").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
         }
         guard lua_type(L, -1) == LUA_TTABLE else { throw RenderError("option 'features' must be a string or a table") }
         var out: [String] = []
@@ -300,26 +299,19 @@ enum PreviewModule {
         LuaCall.run(L, "sheet") { call in
             let L = call.L
             let list = try images(call, 1)
-            _ = try call.table(2, optional: true)
-            var captions: [String] = []
-            if lua_type(L, 2) == LUA_TTABLE, lua_getfield(L, 2, "captions") != LUA_TNIL {
-                guard lua_type(L, -1) == LUA_TTABLE else { throw LuaArgumentError(2, "option 'captions' must be a list of strings") }
-                for k in 0..<Int(lua_rawlen(L, -1)) {
-                    lua_rawgeti(L, -1, lua_Integer(k + 1))
-                    captions.append(call.stack.string(at: -1) ?? call.stack.describe(at: -1))
-                    fs_pop(L, 1)
+            var captions: [String] = [], background = Color.white, captionSize = 12.0
+            if try call.table(2, optional: true) {
+                try call.field(2, "captions") { _ in
+                    guard lua_type(L, -1) != LUA_TNIL else { return }
+                    guard lua_type(L, -1) == LUA_TTABLE else { throw LuaArgumentError(2, "option 'captions' must be a list of strings") }
+                    captions = items(L) { _ in call.stack.string(at: -1) ?? call.stack.describe(at: -1) }
                 }
-                fs_pop(L, 1)
-            } else if lua_type(L, 2) == LUA_TTABLE { fs_pop(L, 1) }
-            var background = Color.white, captionSize = 12.0
-            if lua_type(L, 2) == LUA_TTABLE {
-                if lua_getfield(L, 2, "background") != LUA_TNIL { background = try color(call, "background") }
-                fs_pop(L, 1)
-                if lua_getfield(L, 2, "captionSize") != LUA_TNIL {
+                try call.field(2, "background") { _ in if lua_type(L, -1) != LUA_TNIL { background = try color(call, "background") } }
+                try call.field(2, "captionSize") { _ in
+                    guard lua_type(L, -1) != LUA_TNIL else { return }
                     guard lua_type(L, -1) == LUA_TNUMBER else { throw LuaArgumentError(2, "option 'captionSize' must be a number") }
                     captionSize = lua_tonumberx(L, -1, nil)
                 }
-                fs_pop(L, 1)
             }
             let image = try Preview.sheet(list, columns: try call.intOption(2, "columns"), captions: captions, captionSize: captionSize,
                                           gap: try call.intOption(2, "gap") ?? 12, background: background)
@@ -407,16 +399,13 @@ enum PreviewModule {
             _ = try call.table(2)
             guard let field = try call.stringOption(2, "field") else { throw LuaArgumentError(2, "option 'field' (e.g. \"hhea.ascender\") is required") }
             guard let text = try call.stringOption(2, "text") else { throw LuaArgumentError(2, "option 'text' is required") }
-            var values: [Int] = []
-            lua_getfield(L, 2, "values")
-            guard lua_type(L, -1) == LUA_TTABLE else { throw LuaArgumentError(2, "option 'values' must be a list of integers") }
-            for k in 0..<Int(lua_rawlen(L, -1)) {
-                lua_rawgeti(L, -1, lua_Integer(k + 1))
-                guard lua_isinteger(L, -1) != 0 else { throw LuaArgumentError(2, "values[\(k + 1)] must be an integer") }
-                values.append(Int(lua_tointegerx(L, -1, nil)))
-                fs_pop(L, 1)
+            let values: [Int] = try call.field(2, "values") { _ in
+                guard lua_type(L, -1) == LUA_TTABLE else { throw LuaArgumentError(2, "option 'values' must be a list of integers") }
+                return try items(L) { k in
+                    guard lua_isinteger(L, -1) != 0 else { throw LuaArgumentError(2, "values[\(k)] must be an integer") }
+                    return Int(lua_tointegerx(L, -1, nil))
+                }
             }
-            fs_pop(L, 1)
             lua_getfield(L, 2, "label")
             let labelIndex = lua_gettop(L)
             guard [LUA_TNIL, LUA_TTABLE].contains(lua_type(L, labelIndex)) else { throw LuaArgumentError(2, "option 'label' must be a table of label options") }
@@ -436,12 +425,5 @@ enum PreviewModule {
             if let best = result.best { s.push(best.value) } else { s.pushNil() }
             return 3
         }
-    }
-}
-
-extension String {
-    func trimmingSpaces() -> String {
-        let scalars = unicodeScalars.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
-        return String(String.UnicodeScalarView(scalars))
     }
 }

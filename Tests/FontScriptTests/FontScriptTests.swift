@@ -22,21 +22,23 @@ func eval(_ lua: LuaState, _ code: String) throws -> [String] {
     return (0..<n).map { lua.stack.describe(at: -n + $0) }
 }
 
-@Suite struct FontScriptTests {
-    func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) {
-        let before = lua.top
-        do {
-            _ = try eval(lua, code)
-            Issue.record("no error for \(code)", sourceLocation: sourceLocation)
-        } catch let e as LuaError {
-            #expect(e.message.contains(expected), "\(e.message)", sourceLocation: sourceLocation)
-            #expect(e.message.hasPrefix("test:") == positioned, "position: \(e.message)", sourceLocation: sourceLocation)
-        } catch {
-            Issue.record("\(error)", sourceLocation: sourceLocation)
-        }
-        #expect(lua.top == before, "stack not balanced", sourceLocation: sourceLocation)
+/// Runs `code` expecting a Lua error containing `expected`, positioned at the chunk ("test:")
+/// unless told otherwise, with the stack as it was.
+func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) {
+    let before = lua.top
+    do {
+        _ = try eval(lua, code)
+        Issue.record("no error for \(code)", sourceLocation: sourceLocation)
+    } catch let e as LuaError {
+        #expect(e.message.contains(expected), "\(e.message)", sourceLocation: sourceLocation)
+        #expect(e.message.hasPrefix("test:") == positioned, "position: \(e.message)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("\(error)", sourceLocation: sourceLocation)
     }
+    #expect(lua.top == before, "stack not balanced", sourceLocation: sourceLocation)
+}
 
+@Suite struct FontScriptTests {
     @Test func readsFieldsNamesGlyphs() throws {
         let lua = try makeState()
         #expect(try eval(lua, "return face.hhea.ascender, face['OS/2'].usWinAscent, face.head.unitsPerEm, face.head.fontRevision")

@@ -4,20 +4,6 @@ import Testing
 @testable import LuaBridge
 
 @Suite struct PreviewModuleTests {
-    func expectError(_ lua: LuaState, _ code: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let before = lua.top
-        do {
-            _ = try eval(lua, code)
-            Issue.record("no error for \(code)", sourceLocation: sourceLocation)
-        } catch let e as LuaError {
-            #expect(e.message.contains(expected), "\(e.message)", sourceLocation: sourceLocation)
-            #expect(e.message.hasPrefix("test:"), "position: \(e.message)", sourceLocation: sourceLocation)
-        } catch {
-            Issue.record("\(error)", sourceLocation: sourceLocation)
-        }
-        #expect(lua.top == before, "stack not balanced", sourceLocation: sourceLocation)
-    }
-
     @Test func labelReturnsImageAndMeasurements() throws {
         let lua = try makeState()
         let r = try eval(lua, """
