@@ -26,6 +26,30 @@ public struct BinaryWriter {
     public mutating func append<S: Sequence>(_ s: S) where S.Element == UInt8 { bytes.append(contentsOf: s) }
     public mutating func append(_ buffer: UnsafeRawBufferPointer) { bytes.append(contentsOf: buffer) }
 
+    // Checked writes of computed values: a value that does not fit its field throws a FontError
+    // naming the field instead of trapping (counts, offsets and lengths grow with user edits).
+
+    public mutating func u8(_ v: Int, _ what: @autoclosure () -> String) throws {
+        u8(UInt8(try BinaryWriter.fit(v, 0...0xFF, what)))
+    }
+    public mutating func u16(_ v: Int, _ what: @autoclosure () -> String) throws {
+        u16(UInt16(try BinaryWriter.fit(v, 0...0xFFFF, what)))
+    }
+    public mutating func i16(_ v: Int, _ what: @autoclosure () -> String) throws {
+        i16(Int16(try BinaryWriter.fit(v, -0x8000...0x7FFF, what)))
+    }
+    public mutating func u32(_ v: Int, _ what: @autoclosure () -> String) throws {
+        u32(UInt32(try BinaryWriter.fit(v, 0...0xFFFF_FFFF, what)))
+    }
+
+    /// `v` when it lies in `range`, else a FontError saying which value overflowed.
+    public static func fit(_ v: Int, _ range: ClosedRange<Int>, _ what: () -> String) throws -> Int {
+        guard range.contains(v) else {
+            throw FontError("\(what()) is \(v), outside what the format can store (\(range.lowerBound)...\(range.upperBound))")
+        }
+        return v
+    }
+
     /// An unsigned offset of `size` bytes (1–4), as in CFF INDEXes.
     public mutating func offsetValue(_ v: Int, size: Int) {
         switch size {

@@ -29,7 +29,10 @@ public final class FontBytes: @unchecked Sendable {
 
     /// Maps the file read-only. Pages are read by the kernel only when a table touches them.
     public init(mapping path: String) throws {
-        let fd = open(path, O_RDONLY)
+        try FontBytes.checkPath(path)
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer for ever;
+        // fstat below then refuses it like any other file that is not a regular file.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             throw FontError("cannot open: \(String(cString: strerror(errno)))", path: path)
         }
@@ -71,6 +74,14 @@ public final class FontBytes: @unchecked Sendable {
     }
 
     deinit { release() }
+
+    /// Refuses a path the C library would read differently: a NUL byte would cut it short.
+    public static func checkPath(_ path: String) throws {
+        guard !path.isEmpty else { throw FontError("empty path") }
+        guard !path.utf8.contains(0) else {
+            throw FontError("path contains a NUL byte: \"\(path.split(separator: "\0", omittingEmptySubsequences: false).joined(separator: "\\0"))\"")
+        }
+    }
 
     /// A copy of `range`, which the caller has bounds-checked.
     func copy(_ range: Range<Int>) -> [UInt8] {

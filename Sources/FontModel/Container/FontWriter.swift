@@ -105,7 +105,7 @@ extension Font {
     func standaloneView(of face: Face) throws -> StandaloneFace {
         let plan = try makePlan(only: face)
         let tables = plan.directories[0].map { (tag: $0.tag, offset: $0.block.offset, chunks: $0.block.chunks) }
-        return StandaloneFace(header: directoryBytes(plan), tables: tables, source: bytes)
+        return StandaloneFace(header: try directoryBytes(plan), tables: tables, source: bytes)
     }
 
     static func sameFile(_ a: String, _ b: String) -> Bool {
@@ -209,21 +209,25 @@ extension Font {
     }
 
     /// The collection header and every face's table directory, once all checksums are known.
-    private func directoryBytes(_ plan: SavePlan) -> [UInt8] {
+    private func directoryBytes(_ plan: SavePlan) throws -> [UInt8] {
         var w = BinaryWriter(capacity: plan.headerSize)
         if plan.isCollection {
-            w.u32(0x7474_6366); w.u32(collectionVersion ?? 0x0001_0000); w.u32(UInt32(plan.faces.count))
-            for s in plan.directoryStarts { w.u32(UInt32(s)) }
+            w.u32(0x7474_6366); w.u32(collectionVersion ?? 0x0001_0000); try w.u32(plan.faces.count, "number of faces")
+            for s in plan.directoryStarts { try w.u32(s, "table directory offset") }
             if collectionVersion == 0x0002_0000 { w.u32(0); w.u32(0); w.u32(0) } // no DSIG: a signature is invalid after a save
         }
         for (face, entries) in zip(plan.faces, plan.directories) {
             let n = entries.count
+            guard n > 0 else { throw FontError("face \(face.index) has no tables; a font needs at least head, maxp, cmap and its outlines") }
             var selector = 0
             while (1 << (selector + 1)) <= n { selector += 1 }
             let searchRange = (1 << selector) * 16
-            w.u32(face.sfntVersion); w.u16(UInt16(n)); w.u16(UInt16(searchRange)); w.u16(UInt16(selector)); w.u16(UInt16(n * 16 - searchRange))
+            w.u32(face.sfntVersion); try w.u16(n, "number of tables"); try w.u16(searchRange, "searchRange")
+            w.u16(UInt16(selector)); try w.u16(n * 16 - searchRange, "rangeShift")
             for e in entries.sorted(by: { $0.tag < $1.tag }) {
-                w.tag(e.tag); w.u32(e.block.checksum ?? 0); w.u32(UInt32(e.block.offset)); w.u32(UInt32(e.block.length))
+                w.tag(e.tag); w.u32(e.block.checksum ?? 0)
+                try w.u32(e.block.offset, "offset of table '\(e.tag)' (a font file is limited to 4 GB)")
+                try w.u32(e.block.length, "length of table '\(e.tag)'")
             }
         }
         return w.bytes
@@ -244,7 +248,7 @@ extension Font {
             position = b.offset + b.length
         }
         if position % 4 != 0 { try sink.write(zeros: 4 - position % 4) }
-        let header = directoryBytes(plan)
+        let header = try directoryBytes(plan)
         try header.withUnsafeBytes { try sink.write($0, at: 0) }
 
         // A single font's checkSumAdjustment makes the whole file sum to 0xB1B0AFBA. In a

@@ -27,8 +27,8 @@ struct CFFIndex {
         return CFFIndex(items: items, range: start..<dataStart + previous)
     }
 
-    static func encode(_ items: [[UInt8]], into w: inout BinaryWriter) {
-        w.u16(UInt16(items.count))
+    static func encode(_ items: [[UInt8]], into w: inout BinaryWriter) throws {
+        try w.u16(items.count, "CFF INDEX count")
         guard !items.isEmpty else { return }
         let total = items.reduce(0) { $0 + $1.count } + 1
         let offSize = total <= 0xFF ? 1 : total <= 0xFFFF ? 2 : total <= 0xFF_FFFF ? 3 : 4
@@ -424,7 +424,7 @@ public final class CFFTable: DecodableTable, ReadsSourceLazily {
             if p.localSubrs != nil { dict.set(Self.privateSubrs, [.int(size)]) }
             return dict.encode()
         }
-        let charStringsChunks = encodeCharStrings()
+        let charStringsChunks = try encodeCharStrings()
         let charStringsSize = charStringsChunks.reduce(0) { $0 + $1.count }
 
         // Layout: DICT sizes do not depend on offset values (offsets are 5-byte integers).
@@ -466,15 +466,15 @@ public final class CFFTable: DecodableTable, ReadsSourceLazily {
 
         var front = BinaryWriter(capacity: 4096)
         front.append(UnsafeRawBufferPointer(rebasing: data.bytes[0..<headerSize]))
-        CFFIndex.encode(nameItems, into: &front)
-        CFFIndex.encode([top.encode()], into: &front)
-        CFFIndex.encode(stringItems, into: &front)
+        try CFFIndex.encode(nameItems, into: &front)
+        try CFFIndex.encode([top.encode()], into: &front)
+        try CFFIndex.encode(stringItems, into: &front)
         var chunks: [ByteChunk] = [.owned(front.bytes), raw(globalSubrs.range)]
         for r in [charsetRange, encodingRange, fdSelectRange].compactMap({ $0 }) { chunks.append(raw(r)) }
         chunks += charStringsChunks
         if !fontDicts.isEmpty {
             var w = BinaryWriter()
-            CFFIndex.encode(fontDictItems(privateAt), into: &w)
+            try CFFIndex.encode(fontDictItems(privateAt), into: &w)
             chunks.append(.owned(w.bytes))
         }
         for (i, p) in privates.enumerated() {
@@ -489,7 +489,7 @@ public final class CFFTable: DecodableTable, ReadsSourceLazily {
     }
 
     /// The CharStrings INDEX: header and offsets rebuilt, unchanged charstrings borrowed in runs.
-    private func encodeCharStrings() -> [ByteChunk] {
+    private func encodeCharStrings() throws -> [ByteChunk] {
         let n = glyphCount
         var lengths = [Int](repeating: 0, count: n)
         var total = 0
@@ -499,7 +499,7 @@ public final class CFFTable: DecodableTable, ReadsSourceLazily {
         }
         let offSize = total + 1 <= 0xFF ? 1 : total + 1 <= 0xFFFF ? 2 : total + 1 <= 0xFF_FFFF ? 3 : 4
         var head = BinaryWriter(capacity: 3 + (n + 1) * offSize)
-        head.u16(UInt16(n))
+        try head.u16(n, "CFF glyph count")
         guard n > 0 else { return [.owned(head.bytes)] }
         head.u8(UInt8(offSize))
         var offset = 1

@@ -169,12 +169,70 @@ public final class CmapSubtable {
         return runs
     }
 
+    /// A format 4 segment: codes start...end, either mapped by idDelta (glyph = code + delta) or,
+    /// when `glyphs` is set, through the glyph id array (idRangeOffset).
+    struct Format4Segment {
+        var start: Int, end: Int, delta: Int
+        var glyphs: [Int]?
+    }
+
+    /// Segments as small as format 4 allows: within each stretch of consecutive codes, runs whose
+    /// glyphs also follow on are idDelta segments (8 bytes each); neighbouring short runs are merged
+    /// into one idRangeOffset segment (8 bytes + 2 per code) where that is smaller. Chosen by a
+    /// linear-time minimum over the runs of each stretch.
+    static func format4Segments(_ m: [UInt32: Int]) -> [Format4Segment] {
+        let all = runs(m.filter { $0.key < 0xFFFF && $0.value != 0 })
+        var segments: [Format4Segment] = []
+        var i = 0
+        while i < all.count {
+            // One stretch of consecutive codes: runs i..<j.
+            var j = i + 1
+            while j < all.count && all[j].start == all[j - 1].end + 1 { j += 1 }
+            let stretch = Array(all[i..<j])
+            let n = stretch.count
+            // best[k]: smallest size of the first k runs; from[k]: where the last segment starts
+            // (negative: run k-1 alone as an idDelta segment).
+            var best = [Int](repeating: 0, count: n + 1), from = [Int](repeating: 0, count: n + 1)
+            var codesBefore = 0                      // codes in runs 0..<k
+            var bestMergeStart = 0, bestMergeValue = 0 // min over s of best[s] - 2 * codes in runs 0..<s
+            for k in 1...n {
+                let run = stretch[k - 1]
+                codesBefore += Int(run.end - run.start) + 1
+                let alone = best[k - 1] + 8
+                let merged = bestMergeValue + 8 + 2 * codesBefore
+                if merged < alone { best[k] = merged; from[k] = bestMergeStart } else { best[k] = alone; from[k] = -1 }
+                if best[k] - 2 * codesBefore < bestMergeValue { bestMergeValue = best[k] - 2 * codesBefore; bestMergeStart = k }
+            }
+            var pieces: [Format4Segment] = []
+            var k = n
+            while k > 0 {
+                if from[k] < 0 {
+                    let run = stretch[k - 1]
+                    pieces.append(Format4Segment(start: Int(run.start), end: Int(run.end), delta: run.glyph - Int(run.start)))
+                    k -= 1
+                } else {
+                    let first = from[k]
+                    var glyphs: [Int] = []
+                    for run in stretch[first..<k] { for c in run.start...run.end { glyphs.append(run.glyph + Int(c - run.start)) } }
+                    pieces.append(Format4Segment(start: Int(stretch[first].start), end: Int(stretch[k - 1].end), delta: 0, glyphs: glyphs))
+                    k = first
+                }
+            }
+            segments += pieces.reversed()
+            i = j
+        }
+        segments.append(Format4Segment(start: 0xFFFF, end: 0xFFFF, delta: 1))
+        return segments
+    }
+
     static func encodeFormat4(_ m: [UInt32: Int], language: Int) throws -> [UInt8] {
-        var segments = runs(m.filter { $0.key < 0xFFFF }).map { (start: Int($0.start), end: Int($0.end), glyph: $0.glyph) }
-        segments.append((0xFFFF, 0xFFFF, 1))
+        let segments = format4Segments(m)
         let segCount = segments.count
-        let length = 16 + 8 * segCount
-        guard length <= 0xFFFF else { throw FontError("cmap format 4 subtable would exceed 64 KB", table: "cmap") }
+        let arrayCount = segments.reduce(0) { $0 + ($1.glyphs?.count ?? 0) }
+        let length = 16 + 8 * segCount + 2 * arrayCount
+        guard length <= 0xFFFF else {
+            throw FontError("cmap format 4 subtable would be \(length) bytes, over its 64 KB limit, even with idRangeOffset segments; the BMP mapping is too fragmented (keep only format 12 for it)", table: "cmap")
+        }
         var w = BinaryWriter(capacity: length)
         var searchRange = 1, entrySelector = 0
         while searchRange * 2 <= segCount { searchRange *= 2; entrySelector += 1 }
@@ -184,8 +242,15 @@ public final class CmapSubtable {
         for s in segments { w.u16(UInt16(s.end)) }
         w.u16(0)
         for s in segments { w.u16(UInt16(s.start)) }
-        for s in segments { w.u16(UInt16(truncatingIfNeeded: s.glyph - s.start)) }
-        for _ in segments { w.u16(0) }
+        for s in segments { w.u16(UInt16(truncatingIfNeeded: s.delta)) }
+        // idRangeOffset counts bytes from the entry itself to the segment's first glyph in the array.
+        var arrayPosition = 0
+        for (index, s) in segments.enumerated() {
+            guard let glyphs = s.glyphs else { w.u16(0); continue }
+            try w.u16(2 * (segCount - index) + 2 * arrayPosition, "cmap format 4 idRangeOffset")
+            arrayPosition += glyphs.count
+        }
+        for s in segments { for g in s.glyphs ?? [] { try w.u16(g, "cmap glyph id") } }
         return w.bytes
     }
 
@@ -350,7 +415,7 @@ public final class CmapTable: DecodableTable {
 
     public func encode() throws -> [UInt8] {
         var w = BinaryWriter()
-        w.u16(UInt16(version)); w.u16(UInt16(records.count))
+        try w.u16(version, "cmap version"); try w.u16(records.count, "number of cmap encoding records")
         let sorted = records.sorted { ($0.platformID, $0.encodingID) < ($1.platformID, $1.encodingID) }
         // Records pointing at one subtable, or at subtables with identical bytes, share its data.
         var offsets: [ObjectIdentifier: Int] = [:]
@@ -368,7 +433,7 @@ public final class CmapTable: DecodableTable {
                     position += bytes.count
                 }
             }
-            w.u16(UInt16(r.platformID)); w.u16(UInt16(r.encodingID)); w.u32(UInt32(offsets[id] ?? 0))
+            try w.u16(r.platformID, "cmap platformID"); try w.u16(r.encodingID, "cmap encodingID"); try w.u32(offsets[id] ?? 0, "cmap subtable offset")
         }
         w.append(data)
         return w.bytes

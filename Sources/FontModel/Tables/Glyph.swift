@@ -199,7 +199,7 @@ public struct TrueTypeGlyph: Equatable, Sendable {
                 if t.xy != 0 || t.yx != 0 { flags |= GlyphComponent.weHaveATwoByTwo }
                 else if t.xx != t.yy { flags |= GlyphComponent.weHaveAnXAndYScale }
                 else if t.xx != 16384 { flags |= GlyphComponent.weHaveAScale }
-                w.u16(flags); w.u16(UInt16(c.glyphID))
+                w.u16(flags); try w.u16(c.glyphID, "component glyph id")
                 if fitsByte {
                     w.u8(UInt8(truncatingIfNeeded: c.arg1)); w.u8(UInt8(truncatingIfNeeded: c.arg2))
                 } else {
@@ -218,7 +218,7 @@ public struct TrueTypeGlyph: Equatable, Sendable {
                     }
                 }
             }
-            if !instructions.isEmpty { w.u16(UInt16(instructions.count)); w.append(instructions) }
+            if !instructions.isEmpty { try w.u16(instructions.count, "glyph instruction length"); w.append(instructions) }
         } else {
             guard contours.count <= 0x7FFF, pointCount <= 0xFFFF else { throw FontError("glyph has too many contours or points") }
             guard instructions.count <= 0xFFFF else { throw FontError("glyph instructions longer than 65535 bytes") }

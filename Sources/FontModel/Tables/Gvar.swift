@@ -52,14 +52,14 @@ public final class GvarTable: DecodableTable {
         let headerSize = 20 + (glyphData.count + 1) * (long ? 4 : 2)
         var w = BinaryWriter(capacity: headerSize + sharedTuples.count + total)
         w.u16(majorVersion); w.u16(minorVersion); w.u16(axisCount); w.u16(sharedTupleCount)
-        w.u32(UInt32(headerSize)); w.u16(UInt16(glyphData.count)); w.u16(long ? flags | 1 : flags & ~1)
-        w.u32(UInt32(headerSize + sharedTuples.count))
+        try w.u32(headerSize, "gvar shared tuples offset"); try w.u16(glyphData.count, "gvar glyph count"); w.u16(long ? flags | 1 : flags & ~1)
+        try w.u32(headerSize + sharedTuples.count, "gvar variation data offset")
         var position = 0
         for d in padded {
-            if long { w.u32(UInt32(position)) } else { w.u16(UInt16(position / 2)) }
+            if long { try w.u32(position, "gvar data offset") } else { try w.u16(position / 2, "gvar data offset") }
             position += d.count
         }
-        if long { w.u32(UInt32(position)) } else { w.u16(UInt16(position / 2)) }
+        if long { try w.u32(position, "gvar data offset") } else { try w.u16(position / 2, "gvar data offset") }
         w.append(sharedTuples)
         for d in padded { w.append(d) }
         return w.bytes

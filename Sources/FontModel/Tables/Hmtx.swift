@@ -56,8 +56,8 @@ public class MetricsTable: FontTable {
         let long = longMetricsCount
         var w = BinaryWriter(capacity: long * 4 + (advances.count - long) * 2)
         for i in 0..<advances.count {
-            if i < long { w.u16(UInt16(advances[i])) }
-            w.i16(Int16(sideBearings[i]))
+            if i < long { try w.u16(advances[i], "advance of glyph \(i)") }
+            try w.i16(sideBearings[i], "side bearing of glyph \(i)")
         }
         return w.bytes
     }

@@ -46,7 +46,7 @@ public final class LocaTable: DecodableTable {
         let compiled = try glyf.compile()
         var w = BinaryWriter(capacity: compiled.offsets.count * 4)
         for o in compiled.offsets {
-            if compiled.isShortLoca { w.u16(UInt16(o / 2)) } else { w.u32(UInt32(o)) }
+            if compiled.isShortLoca { try w.u16(o / 2, "short loca offset") } else { try w.u32(o, "loca offset") }
         }
         return w.bytes
     }

@@ -188,7 +188,7 @@ public final class NameTable: DecodableTable {
         let format = languageTags.isEmpty ? 0 : 1
         let headerSize = 6 + 12 * sorted.count + (format == 1 ? 2 + 4 * languageTags.count : 0)
         var w = BinaryWriter(capacity: headerSize + 1024)
-        w.u16(UInt16(format)); w.u16(UInt16(sorted.count)); w.u16(UInt16(headerSize))
+        w.u16(UInt16(format)); try w.u16(sorted.count, "number of name records"); try w.u16(headerSize, "name storage offset")
         for r in sorted {
             guard r.bytes.count <= 0xFFFF else { throw FontError("name record \(r.nameID) is longer than 65535 bytes", table: "name") }
             guard [r.platformID, r.encodingID, r.languageID, r.nameID].allSatisfy({ (0...0xFFFF).contains($0) }) else {
@@ -198,10 +198,10 @@ public final class NameTable: DecodableTable {
             w.u16(UInt16(r.bytes.count)); w.u16(UInt16(try place(r.bytes)))
         }
         if format == 1 {
-            w.u16(UInt16(languageTags.count))
+            try w.u16(languageTags.count, "number of language tags")
             for tag in languageTags {
                 let bytes = tag.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
-                w.u16(UInt16(bytes.count)); w.u16(UInt16(try place(bytes)))
+                try w.u16(bytes.count, "language tag length"); w.u16(UInt16(try place(bytes)))
             }
         }
         w.append(storage)

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import FontModel
+
+/// Attacks from the hardening issue, each reproduced before it was fixed: writes that trapped,
+/// opens that blocked, encodings that overflowed.
+@Suite struct HardeningTests {
+    @Test func savingAFaceWithNoTablesThrowsInsteadOfTrapping() throws {
+        let tmp = try TemporaryFolder()
+        let font = try Font(path: Corpus.dejavu)
+        for tag in font.faces[0].tags { font.faces[0].removeTable(tag) }
+        #expect(throws: FontError.self) { try font.save(to: tmp.file("empty.ttf")) }
+        #expect(!FileManager.default.fileExists(atPath: tmp.file("empty.ttf")))
+    }
+
+    @Test func tooManyNameRecordsThrowsNamingTheLimit() throws {
+        let font = try Font(path: Corpus.dejavu)
+        let name = try font.faces[0].name
+        var records = name.records
+        for i in 0..<6000 {
+            records.append(NameRecord(platformID: 3, encodingID: 1, languageID: 0x409, nameID: 256 + i, bytes: [0, 0x41]))
+        }
+        name.replaceRecords(records)
+        do {
+            _ = try font.serialized()
+            Issue.record("6000 extra name records were encoded")
+        } catch let error as FontError {
+            #expect(error.description.contains("name"), "\(error)")
+            #expect(error.description.contains("outside what the format can store"), "\(error)")
+        }
+    }
+
+    @Test func openingAFifoIsRefusedWithoutBlocking() throws {
+        let tmp = try TemporaryFolder()
+        let fifo = tmp.file("pipe.ttf")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Before the fix open() blocked for ever waiting for a writer.
+        #expect { try Font(path: fifo) } throws: { "\($0)".contains("not a regular file") }
+        #expect { try Font(path: tmp.path) } throws: { "\($0)".contains("not a regular file") }
+    }
+
+    @Test func cmapEditOfNotoCJKSavesWithACompactFormat4() throws {
+        let tmp = try TemporaryFolder()
+        let font = try Font(path: Corpus.noto)
+        let face = font.faces[0]
+        let cmap = try #require(try face.cmap)
+        let b = try #require(try cmap.glyph(for: 0x42))
+        try cmap.set(0x41, glyph: b)
+        let out = tmp.file("noto-a.ttc")
+        try font.save(to: out)
+
+        // fontTools reads the edit; its own encoding of the same edit takes 46,554 bytes.
+        let script = """
+        import sys; from fontTools.ttLib import TTFont
+        f = TTFont(sys.argv[1], fontNumber=0)
+        t = f['cmap'].getcmap(3, 1)
+        print(t.cmap[0x41] == t.cmap[0x42], f.reader.tables['cmap'].length)
+        for st in f['cmap'].tables:
+            if st.format == 4: print('format4', len(st.compile(f)))
+        """
+        let r = try run("python3", ["-c", script, out])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("True"), "\(r.stdout)")
+        let ours = try #require(try Font(path: out).faces[0].cmap?.records.first { $0.subtable.format == 4 }?.subtable.bytes.count)
+        #expect(ours <= 46_554, "format 4 is \(ours) bytes")
+        let (ok, message) = try otsAccepts(out, face: 0)
+        #expect(ok, "\(message)")
+    }
+
+    @Test func format4SegmentsRoundTripEveryMapping() throws {
+        // Scattered glyphs (array segments), runs (delta segments) and both mixed.
+        var m: [UInt32: Int] = [:]
+        for c in UInt32(0x20)...0x7E { m[c] = Int(c) - 29 }
+        for c in UInt32(0x4E00)...0x4FFF { m[c] = Int((c * 7919) % 5000) + 1 }
+        for c in UInt32(0x3000)...0x3010 where c % 3 != 0 { m[c] = 900 + Int(c) }
+        let bytes = try CmapSubtable.encodeFormat4(m, language: 0)
+        let decoded = try CmapSubtable(bytes: bytes, format: 4).mapping()
+        #expect(decoded == m)
+        #expect(bytes.count < 16 + 8 * CmapSubtable.runs(m).count, "no smaller than one segment per run")
+    }
+}
