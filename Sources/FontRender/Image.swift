@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import PNGShim
+import FontModel
 
 /// An 8-bit RGBA image (straight alpha), rows top to bottom. What every preview returns.
 public struct Image: Sendable {
@@ -130,31 +131,24 @@ public struct Image: Sendable {
         }
     }
 
-    /// Writes a PNG (8-bit RGBA, tEXt chunks from `metadata`) atomically: to a temporary file
-    /// beside the target, then renamed, so a failed write never leaves half a file.
+    /// Writes a PNG (8-bit RGBA, tEXt chunks from `metadata`) through `AtomicFile`: a failed
+    /// write never leaves half a file, and a font open in this session is never replaced.
     public func savePNG(to path: String, compression: Int = 1) throws {
         guard width > 0, height > 0 else { throw RenderError("cannot save an empty image (\(width)x\(height))") }
-        let temporary = path + ".fontshell-\(getpid()).tmp"
         var message = [CChar](repeating: 0, count: 256)
         let keys = metadata.map { strdup($0.key) }, values = metadata.map { strdup($0.value) }
         defer { keys.forEach { free($0) }; values.forEach { free($0) } }
         let keyPointers = keys.map { UnsafePointer($0) }, valuePointers = values.map { UnsafePointer($0) }
-        let status = pixels.withUnsafeBufferPointer { rgba in
-            keyPointers.withUnsafeBufferPointer { k in
-                valuePointers.withUnsafeBufferPointer { v in
-                    fs_png_write(temporary, rgba.baseAddress, UInt32(width), UInt32(height), k.baseAddress, v.baseAddress,
-                                 Int32(metadata.count), Int32(compression), &message, message.count)
+        try AtomicFile.write(to: path) { fd in
+            let status = pixels.withUnsafeBufferPointer { rgba in
+                keyPointers.withUnsafeBufferPointer { k in
+                    valuePointers.withUnsafeBufferPointer { v in
+                        fs_png_write(fd, rgba.baseAddress, UInt32(width), UInt32(height), k.baseAddress, v.baseAddress,
+                                     Int32(metadata.count), Int32(compression), &message, message.count)
+                    }
                 }
             }
-        }
-        guard status == 0 else {
-            unlink(temporary)
-            throw RenderError("\(path): \(cText(message))")
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw RenderError("\(path): cannot move the PNG into place: \(reason)")
+            guard status == 0 else { throw RenderError("\(path): \(cText(message))") }
         }
     }
 

@@ -142,9 +142,9 @@ enum FaceObject {
     static let fuse: LuaFunction = { L in
         LuaCall.run(L, "fuse") { call in
             let face = try call.methodSelf(className, as: FaceRef.self).get()
-            let xml = try call.string(2)
+            let xml = try call.bytes(2)   // checked as UTF-8 by the reader, not repaired
             do {
-                call.stack.push(strings: try TTX.fuse(xml, into: face).map(\.description))
+                call.stack.push(strings: try TTX.fuse(TTX.parse(bytes: xml), into: face).map(\.description))
             } catch let e as XMLError {
                 throw LuaBridgeError("XML \(e)")
             }

@@ -310,6 +310,8 @@ public enum TTX {
 
     /// Parses a TTX document once, to fuse it into several faces.
     public static func parse(_ xml: String) throws -> XMLElement { try XMLReader.parse(xml) }
+    /// Parses a file's bytes: UTF-8 only, checked (invalid bytes are an error with a position).
+    public static func parse(bytes: [UInt8]) throws -> XMLElement { try XMLReader.parse(bytes: bytes) }
 
     @discardableResult
     public static func fuse(_ root: XMLElement, into face: Face) throws -> [Tag] {

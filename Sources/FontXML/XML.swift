@@ -48,17 +48,50 @@ public struct XMLError: Error, CustomStringConvertible {
 
 /// A small, strict XML reader for TTX files: elements, attributes, text, comments, the XML
 /// declaration, CDATA and the predefined and numeric character references. No DTDs.
+/// Only UTF-8 is read (invalid bytes, NUL and other encodings are refused with their position),
+/// and what could grow without bound is limited (see docs/reliability.md).
 struct XMLReader {
+    /// Deepest nesting of elements (TTX needs about 6); the reader recurses once per level.
+    static let maximumDepth = 256
+    /// Most attributes on one element (TTX uses at most about 10).
+    static let maximumAttributes = 256
+
     private let bytes: [UInt8]
     private var i = 0
     private var line = 1
     private var column = 1
+    private var depth = 0
 
-    init(_ text: String) { bytes = Array(text.utf8) }
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     static func parse(_ text: String) throws -> XMLElement {
-        var reader = XMLReader(text)
+        try parse(bytes: Array(text.utf8))
+    }
+
+    static func parse(bytes: [UInt8]) throws -> XMLElement {
+        try checkCharacters(bytes)
+        var reader = XMLReader(bytes)
         return try reader.document()
+    }
+
+    /// Refuses bytes that are not UTF-8, and NUL (which XML does not allow and C strings would
+    /// cut at), naming the line and column instead of silently replacing them.
+    static func checkCharacters(_ bytes: [UInt8]) throws {
+        var line = 1, column = 1, offset = 0
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar.value == 0 { throw XMLError("NUL character (XML does not allow it)", line: line, column: column) }
+                if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+                offset += UTF8.width(scalar)
+            case .emptyInput:
+                return
+            case .error:
+                throw XMLError("invalid UTF-8 at byte \(offset) (TTX files are UTF-8)", line: line, column: column)
+            }
+        }
     }
 
     private var atEnd: Bool { i >= bytes.count }
@@ -96,10 +129,25 @@ struct XMLReader {
     private mutating func skipMisc() throws {
         while true {
             skipWhitespace()
-            if starts(with: "<?") { try skipUntil("?>", what: "processing instruction") }
+            if starts(with: "<?xml") { try declaration() }
+            else if starts(with: "<?") { try skipUntil("?>", what: "processing instruction") }
             else if starts(with: "<!--") { try skipUntil("-->", what: "comment") }
             else if starts(with: "<!DOCTYPE") { try skipUntil(">", what: "DOCTYPE") }
             else { return }
+        }
+    }
+
+    /// `<?xml version="1.0" encoding="…"?>`: any encoding but UTF-8 is refused, not misread.
+    private mutating func declaration() throws {
+        let (l, c) = (line, column)
+        let start = i
+        try skipUntil("?>", what: "XML declaration")
+        let text = String(decoding: bytes[start..<i], as: UTF8.self)
+        guard let range = text.firstRange(of: "encoding=") else { return }
+        let rest = text[range.upperBound...].dropFirst()
+        let name = rest.prefix { $0 != "\"" && $0 != "'" }
+        guard ["utf-8", "utf8"].contains(name.lowercased()) else {
+            throw XMLError("encoding \"\(name)\" is not supported: TTX files are read as UTF-8 (convert it, e.g. iconv -t UTF-8)", line: l, column: c)
         }
     }
 
@@ -124,6 +172,9 @@ struct XMLReader {
 
     private mutating func element() throws -> XMLElement {
         let (startLine, startColumn) = (line, column)
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= XMLReader.maximumDepth else { throw error("elements nested deeper than \(XMLReader.maximumDepth) levels") }
         advance() // <
         let tag = try name()
         var attributes: [(key: String, value: String)] = []
@@ -156,6 +207,9 @@ struct XMLReader {
             guard peek() == quote else { throw error("unterminated value of attribute '\(key)'") }
             advance()
             guard !attributes.contains(where: { $0.key == key }) else { throw error("attribute '\(key)' repeated in <\(tag)>") }
+            guard attributes.count < XMLReader.maximumAttributes else {
+                throw error("<\(tag)> has more than \(XMLReader.maximumAttributes) attributes")
+            }
             attributes.append((key, value))
         }
         let node = XMLElement(name: tag, attributes: attributes, line: startLine, column: startColumn)
@@ -240,6 +294,10 @@ struct XMLReader {
             else if body.hasPrefix("#") { number = UInt32(body.dropFirst()) }
             else { number = nil }
             guard let n = number, let scalar = Unicode.Scalar(n) else { throw XMLError("unknown entity '&\(body);'", line: l, column: c) }
+            // XML 1.0 allows no references to NUL or the C0 controls other than tab, LF and CR.
+            guard n >= 0x20 || n == 0x09 || n == 0x0A || n == 0x0D else {
+                throw XMLError("&\(body); is not a character XML allows", line: l, column: c)
+            }
             return String(Character(scalar))
         }
     }

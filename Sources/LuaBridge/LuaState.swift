@@ -43,7 +43,7 @@ public final class LuaState {
     public var stack: LuaStack { LuaStack(L) }
 
     public init() {
-        // fs_newstate's allocator aborts on failure; nil would mean Lua could not start at all.
+        // nil would mean Lua could not start at all (no memory for the state itself).
         guard let state = fs_newstate() else {
             print("fontshell: cannot create a Lua state")
             exit(70)
@@ -51,7 +51,28 @@ public final class LuaState {
         L = state
     }
 
-    deinit { lua_close(L) }
+    deinit { fs_closestate(L) }
+
+    /// The heap limit in bytes (FONTSHELL_LUA_MEMORY, default 1 GiB): past it allocations fail
+    /// with Lua's "not enough memory" error, which scripts can catch with pcall.
+    public var memoryLimit: Int {
+        get { fs_memory_limit(L) }
+        set { fs_set_memory_limit(L, max(newValue, 1 << 20)) }
+    }
+    public var memoryUsed: Int { fs_memory_used(L) }
+
+    /// Installs the process's Ctrl-C handler: code running through `callInterruptible` (in any
+    /// coroutine) then stops with "interrupted!"; otherwise the signal is only noted.
+    public static func installInterruptHandler() { fs_install_interrupt_handler() }
+    /// Whether Ctrl-C arrived since the last call (clears it).
+    public static func takeInterrupt() -> Bool { fs_take_interrupt() != 0 }
+
+    /// `call`, with Ctrl-C interrupting the code it runs.
+    public func callInterruptible(arguments nargs: Int32 = 0, results nresults: Int32 = LUA_MULTRET) throws {
+        fs_set_running(1)
+        defer { fs_set_running(0) }
+        try call(arguments: nargs, results: nresults)
+    }
 
     public var top: Int32 { lua_gettop(L) }
 

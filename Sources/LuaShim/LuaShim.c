@@ -4,12 +4,74 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The heap of one state. A failed allocation makes Lua raise "not enough memory", which is a
+   longjmp: allowed while Lua or C code is innermost, never through a Swift frame. So `in_swift`
+   says which is innermost (the host starts in Swift; fs_pcall enters Lua; the trampoline and the
+   index dispatchers enter Swift). Inside Swift an allocation over the limit succeeds but is
+   noted, and the trampoline raises the memory error once the Swift function has returned. */
+typedef struct {
+    size_t used, limit;
+    int in_swift;
+    int over_limit;
+} fs_heap;
+
 static void *fs_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-    (void)ud; (void)osize;
-    if (nsize == 0) { free(ptr); return NULL; }
+    fs_heap *heap = ud;
+    if (ptr == NULL) osize = 0; /* then osize is a type tag, not a size */
+    if (nsize == 0) { free(ptr); heap->used -= osize; return NULL; }
+    if (nsize > osize && heap->used - osize + nsize > heap->limit) {
+        if (!heap->in_swift) return NULL;
+        heap->over_limit = 1;
+    }
     void *p = realloc(ptr, nsize);
-    if (p == NULL) { fputs("fontshell: out of memory\n", stderr); abort(); }
+    if (p == NULL) {
+        if (!heap->in_swift) return NULL;
+        /* The system itself is out of memory inside a Swift call: nothing safe is left to do. */
+        fputs("fontshell: out of memory\n", stderr);
+        abort();
+    }
+    heap->used = heap->used - osize + nsize;
     return p;
+}
+
+static fs_heap *fs_heap_of(lua_State *L) {
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    return ud;
+}
+
+/* Enters a Swift frame (returns the previous mode, for fs_leave_swift). */
+static int fs_enter_swift(lua_State *L) {
+    fs_heap *heap = fs_heap_of(L);
+    int saved = heap->in_swift;
+    heap->in_swift = 1;
+    return saved;
+}
+
+/* Leaves it; raises the memory error an over-limit allocation inside it deferred. */
+static void fs_leave_swift(lua_State *L, int saved) {
+    fs_heap *heap = fs_heap_of(L);
+    heap->in_swift = saved;
+    if (heap->over_limit && !saved) {
+        heap->over_limit = 0;
+        luaL_error(L, "not enough memory (the Lua heap limit is %I bytes; FONTSHELL_LUA_MEMORY sets it)",
+                   (lua_Integer)heap->limit);
+    }
+}
+
+/* FONTSHELL_LUA_MEMORY: bytes, or a number with K, M or G. Default 1 GiB. */
+static size_t fs_heap_limit_from_environment(void) {
+    const char *text = getenv("FONTSHELL_LUA_MEMORY");
+    if (text == NULL || *text == 0) return (size_t)1 << 30;
+    char *end = NULL;
+    unsigned long long value = strtoull(text, &end, 10);
+    switch (end ? *end : 0) {
+    case 'k': case 'K': value <<= 10; break;
+    case 'm': case 'M': value <<= 20; break;
+    case 'g': case 'G': value <<= 30; break;
+    default: break;
+    }
+    return value < ((size_t)1 << 20) ? ((size_t)1 << 20) : (size_t)value;
 }
 
 static int fs_panic(lua_State *L) {
@@ -18,18 +80,38 @@ static int fs_panic(lua_State *L) {
     abort();
 }
 
+static void fs_interrupt_hook(lua_State *L, lua_Debug *ar);
+
 lua_State *fs_newstate(void) {
-    lua_State *L = lua_newstate(fs_alloc, NULL);
-    if (L == NULL) return NULL;
+    fs_heap *heap = calloc(1, sizeof *heap);
+    if (heap == NULL) return NULL;
+    heap->limit = fs_heap_limit_from_environment();
+    heap->in_swift = 1;
+    lua_State *L = lua_newstate(fs_alloc, heap);
+    if (L == NULL) { free(heap); return NULL; }
     lua_atpanic(L, fs_panic);
     luaL_openlibs(L);
+    /* Every thread gets the interrupt check: coroutines inherit their creator's hook. */
+    lua_sethook(L, fs_interrupt_hook, LUA_MASKCOUNT, 1000);
     return L;
 }
+
+void fs_closestate(lua_State *L) {
+    fs_heap *heap = fs_heap_of(L);
+    lua_close(L);
+    free(heap);
+}
+
+void fs_set_memory_limit(lua_State *L, size_t bytes) { fs_heap_of(L)->limit = bytes; }
+size_t fs_memory_limit(lua_State *L) { return fs_heap_of(L)->limit; }
+size_t fs_memory_used(lua_State *L) { return fs_heap_of(L)->used; }
 
 /* Calls the Swift function (upvalue 1) and raises on its behalf once it has returned. */
 static int fs_trampoline(lua_State *L) {
     fs_function fn = (fs_function)lua_touserdata(L, lua_upvalueindex(1));
+    int saved = fs_enter_swift(L);
     int status = fn(L);
+    fs_leave_swift(L, saved);
     if (status >= 0) return status;
     if (status == FS_RAISE_MESSAGE) {
         luaL_where(L, 1);
@@ -59,7 +141,12 @@ int fs_pcall(lua_State *L, int nargs, int nresults) {
     int base = lua_gettop(L) - nargs;
     lua_pushcfunction(L, fs_traceback);
     lua_insert(L, base);
+    fs_heap *heap = fs_heap_of(L);
+    int saved = heap->in_swift;
+    heap->in_swift = 0;
     int status = lua_pcall(L, nargs, nresults, base);
+    heap->in_swift = saved;
+    heap->over_limit = 0;
     lua_remove(L, base);
     return status;
 }
@@ -73,7 +160,12 @@ int fs_tostring(lua_State *L, int idx) {
     idx = lua_absindex(L, idx);
     lua_pushcfunction(L, fs_tostring_body);
     lua_pushvalue(L, idx);
-    return lua_pcall(L, 1, 1, 0);
+    fs_heap *heap = fs_heap_of(L);
+    int saved = heap->in_swift;
+    heap->in_swift = 0;
+    int status = lua_pcall(L, 1, 1, 0);
+    heap->in_swift = saved;
+    return status;
 }
 
 static int fs_check_self(lua_State *L) {
@@ -95,7 +187,9 @@ static int fs_index(lua_State *L) {
     if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNUMBER) { lua_pop(L, 1); lua_pushinteger(L, 0); }
     lua_settop(L, 3);
     fs_function getter = (fs_function)lua_touserdata(L, lua_upvalueindex(4));
+    int saved = fs_enter_swift(L);
     int status = getter(L);
+    fs_leave_swift(L, saved);
     if (status >= 0) return status;
     if (status == FS_RAISE_MESSAGE) { luaL_where(L, 1); lua_insert(L, -2); lua_concat(L, 2); }
     return lua_error(L);
@@ -107,7 +201,9 @@ static int fs_newindex(lua_State *L) {
     if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNUMBER) { lua_pop(L, 1); lua_pushinteger(L, 0); }
     lua_settop(L, 4);
     fs_function setter = (fs_function)lua_touserdata(L, lua_upvalueindex(4));
+    int saved = fs_enter_swift(L);
     int status = setter(L);
+    fs_leave_swift(L, saved);
     if (status >= 0) return 0;
     if (status == FS_RAISE_MESSAGE) { luaL_where(L, 1); lua_insert(L, -2); lua_concat(L, 2); }
     return lua_error(L);
@@ -138,45 +234,59 @@ void fs_push_argerror(lua_State *L, int arg, const char *extramsg, const char *f
     lua_pushfstring(L, "bad argument #%d to '%s' (%s)", arg, name, extramsg);
 }
 
-/* Ctrl-C, as lua.c does it: the handler only sets a hook; the hook raises in Lua's own frame. */
-static lua_State *volatile interrupt_target = NULL;
+/* Ctrl-C. The handler only notes the signal; a count hook that every thread carries (set on the
+   main state at creation, inherited by coroutines) raises "interrupted!" in Lua's own frame.
+   The request stays set while the code runs, so a pcall cannot swallow it for good. */
+static volatile sig_atomic_t interrupt_requested = 0;
 static volatile sig_atomic_t interrupt_pending = 0;
 static volatile sig_atomic_t lua_running = 0;
 
 static void fs_interrupt_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
-    lua_sethook(L, NULL, 0, 0);
+    if (!interrupt_requested) {
+        /* Back to the cheap check once an interrupt is over. */
+        if (lua_gethookcount(L) == 1) lua_sethook(L, fs_interrupt_hook, LUA_MASKCOUNT, 1000);
+        return;
+    }
+    /* From now on this thread also raises at every call: a call to pcall is checked before
+       pcall protects anything, so `while true do pcall(f) end` cannot swallow the interrupt. */
+    lua_sethook(L, fs_interrupt_hook, LUA_MASKCOUNT | LUA_MASKCALL, 1);
     luaL_error(L, "interrupted!");
 }
 
 static void fs_on_sigint(int sig) {
     (void)sig;
-    if (lua_running && interrupt_target != NULL) {
-        lua_sethook(interrupt_target, fs_interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
-    } else {
-        interrupt_pending = 1;
-    }
+    if (lua_running) interrupt_requested = 1;
+    else interrupt_pending = 1;
 }
 
-void fs_install_interrupt_handler(lua_State *L) {
-    interrupt_target = L;
+void fs_install_interrupt_handler(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = fs_on_sigint;
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0; /* no SA_RESTART: a blocking read at the prompt returns EINTR */
     sigaction(SIGINT, &action, NULL);
+    /* A parent may have started us with SIGINT blocked (the mask is inherited across exec). */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 int fs_take_interrupt(void) {
-    int pending = interrupt_pending;
+    int pending = interrupt_pending || interrupt_requested;
     interrupt_pending = 0;
+    interrupt_requested = 0;
     return pending;
 }
 
+int fs_interrupted(void) { return interrupt_requested; }
+
 void fs_set_running(int running) {
+    /* Ctrl-C just before the code started (while fonts were opening) still stops it. */
+    if (running && interrupt_pending) { interrupt_pending = 0; interrupt_requested = 1; }
     lua_running = running;
-    if (!running && interrupt_target != NULL) lua_sethook(interrupt_target, NULL, 0, 0);
 }
 
 static const char fs_classes_key = 0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <unistd.h>
 
 typedef struct { char *buffer; size_t size; } ErrorSink;
 
@@ -16,12 +17,13 @@ static void on_error(png_structp png, png_const_charp message) {
 
 static void on_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
 
-int fs_png_write(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
+int fs_png_write(int fd, const uint8_t *rgba, uint32_t width, uint32_t height,
                  const char *const *keys, const char *const *values, int textCount,
                  int compression, char *error, size_t errorSize) {
     ErrorSink sink = { error, errorSize };
-    FILE *file = fopen(path, "wb");
-    if (!file) { snprintf(error, errorSize, "cannot create: %s", strerror(errno)); return 1; }
+    int own = dup(fd);
+    FILE *file = own >= 0 ? fdopen(own, "wb") : NULL;
+    if (!file) { snprintf(error, errorSize, "cannot write: %s", strerror(errno)); if (own >= 0) close(own); return 1; }
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, on_error, on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     png_textp volatile texts = NULL; // volatile: set after setjmp, freed after a longjmp

@@ -66,7 +66,7 @@ struct Fuse: ParsableCommand {
                     let prefix = ((try fc.postScriptName) ?? "face\(fc.index)") + "."
                     for name in files where name.hasPrefix(prefix) && name.hasSuffix(".ttx") {
                         guard let bytes = readFile(dir + "/" + name) else { throw FontError("cannot read \(dir)/\(name)") }
-                        do { try TTX.fuse(String(decoding: bytes, as: UTF8.self), into: fc) } catch var e as XMLError {
+                        do { try TTX.fuse(TTX.parse(bytes: bytes), into: fc) } catch var e as XMLError {
                             e.file = dir + "/" + name
                             throw e
                         }
@@ -76,7 +76,7 @@ struct Fuse: ParsableCommand {
             for file in xmlFiles {
                 guard let bytes = readFile(file) else { throw FontError("cannot read \(file)") }
                 do {
-                    let document = try TTX.parse(String(decoding: bytes, as: UTF8.self))
+                    let document = try TTX.parse(bytes: bytes)
                     for fc in faces { try TTX.fuse(document, into: fc) }
                 } catch var e as XMLError {
                     e.file = file
@@ -94,11 +94,9 @@ struct Fuse: ParsableCommand {
     }
 }
 
+/// Writes text atomically (a partial dump never replaces a good file; an input font is never replaced).
 func writeText(_ text: String, to path: String) throws {
-    guard let f = fopen(path, "w") else { throw FontError("cannot write: \(String(cString: strerror(errno)))", path: path) }
-    defer { fclose(f) }
-    let bytes = Array(text.utf8)
-    guard fwrite(bytes, 1, bytes.count, f) == bytes.count else { throw FontError("cannot write", path: path) }
+    try AtomicFile.write(Array(text.utf8), to: path)
 }
 
 /// File names in a folder, sorted.

@@ -20,7 +20,7 @@ struct REPL {
 
     func run() {
         let interactive = isatty(0) != 0
-        fs_install_interrupt_handler(lua.L)
+        LuaState.installInterruptHandler()
         if interactive { setUpLineEditor() }
         let history = historyPath()
         if interactive, let history { _ = read_history(history) }
@@ -34,7 +34,7 @@ struct REPL {
         while true {
             let prompt = buffer.isEmpty ? "> " : ">> "
             guard let line = interactive ? readEditedLine(prompt) : readLine() else {
-                if interactive && fs_take_interrupt() != 0 {
+                if interactive && LuaState.takeInterrupt() {
                     // Ctrl-C at the prompt: drop the line (and any unfinished statement).
                     print("")
                     buffer = ""
@@ -77,10 +77,9 @@ struct REPL {
         } catch {
             return .done
         }
-        fs_set_running(1)
-        defer { fs_set_running(0); fflush(nil) }
+        defer { fflush(nil) }
         do {
-            try lua.call()
+            try lua.callInterruptible()
         } catch let e as LuaError {
             printError(e.description)
             return .done
@@ -134,7 +133,7 @@ struct REPL {
     }
 
     func readEditedLine(_ prompt: String) -> String? {
-        _ = fs_take_interrupt()
+        _ = LuaState.takeInterrupt()
         guard let raw = readline(prompt) else { return nil }
         defer { free(raw) }
         return String(cString: raw)

@@ -1,9 +1,7 @@
 import ArgumentParser
-import CLua
 import FontModel
 import FontScript
 import LuaBridge
-import LuaShim
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,13 +27,14 @@ struct Repl: ParsableCommand {
         let lua = LuaState()
         let paths = fonts.isEmpty ? [defaultFontPath] : fonts
         guard setUp(lua, fontPaths: paths) else { throw ExitCode(1) }
+        if !chunks.isEmpty { LuaState.installInterruptHandler() }
         for (i, chunk) in chunks.enumerated() {
             do {
-                try lua.run(chunk, name: "=(command line)")
+                try lua.load(chunk, name: "=(command line)")
+                try lua.callInterruptible()
                 lua.stack.pop(lua.top)
             } catch let e as LuaError {
-                reportError(e)
-                throw ExitCode(1)
+                throw ExitCode(reportScriptError(e))
             } catch {
                 printError("fontshell: -e chunk \(i + 1): \(error)")
                 throw ExitCode(1)
@@ -91,18 +90,29 @@ func runScript(_ path: String, arguments: [String], interpreterArguments: [Strin
     s.push(path); s.setIndex(0, in: -2)
     for (i, a) in arguments.enumerated() { s.push(a); s.setIndex(i + 1, in: -2) }
     s.setGlobal("arg")
+    LuaState.installInterruptHandler()
     do {
         try lua.load(bytes: source, name: "@" + path)
         for a in arguments { s.push(a) }
-        try lua.call(arguments: Int32(arguments.count), results: 0)
+        try lua.callInterruptible(arguments: Int32(arguments.count), results: 0)
         return 0
     } catch let e as LuaError {
-        reportError(e)
-        return 1
+        return reportScriptError(e)
     } catch {
         printError("fontshell: \(error)")
         return 1
     }
+}
+
+/// Reports a script's error and returns the exit status: 130 (as shells report SIGINT) when
+/// Ctrl-C stopped it, 1 otherwise. Anything it was writing was abandoned atomically.
+func reportScriptError(_ e: LuaError) -> Int32 {
+    if LuaState.takeInterrupt() {
+        printError("fontshell: interrupted")
+        return 130
+    }
+    reportError(e)
+    return 1
 }
 
 func reportError(_ e: LuaError) {

@@ -78,4 +78,57 @@ import Testing
         #expect(decoded == m)
         #expect(bytes.count < 16 + 8 * CmapSubtable.runs(m).count, "no smaller than one segment per run")
     }
+
+    // MARK: the one write path
+
+    @Test func savingOntoADeviceIsRefusedAndTheDeviceStays() throws {
+        let font = try Font(path: Corpus.dejavu)
+        #expect { try font.save(to: "/dev/full") } throws: { "\($0)".contains("not a regular file") }
+        var info = stat()
+        #expect(stat("/dev/full", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+    }
+
+    @Test func savingThroughASymlinkReplacesTheTargetAndKeepsLinkAndMode() throws {
+        let tmp = try TemporaryFolder()
+        let real = tmp.file("real.ttf"), link = tmp.file("link.ttf")
+        try Font(path: Corpus.dejavu).save(to: real)
+        #expect(chmod(real, 0o640) == 0)
+        #expect(symlink(real, link) == 0)
+        let font = try Font(path: Corpus.dejavu)
+        try font.faces[0].hhea.set("ascender", .int(1234))
+        try font.save(to: link)
+        var info = stat()
+        #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
+        #expect(stat(real, &info) == 0 && info.st_mode & 0o777 == 0o640)
+        #expect(try Font(path: real).faces[0].hhea.int("ascender") == 1234)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).sorted() == ["link.ttf", "real.ttf"])
+    }
+
+    @Test func aFontOpenInThisProcessIsNotReplacedByAnyWriter() throws {
+        let tmp = try TemporaryFolder()
+        let copy = tmp.file("copy.ttf")
+        try Font(path: Corpus.dejavu).save(to: copy)
+        let open = try Font(path: copy)
+        #expect { try AtomicFile.write(Array("<ttFont/>".utf8), to: copy) } throws: { "\($0)".contains("refusing to overwrite") }
+        #expect(try Font(path: copy).faces.count == 1)
+        try AtomicFile.write(Array("x".utf8), to: copy, overwrite: true)   // asked for: allowed
+        #expect(fileSize(copy) == 1)
+        _ = open
+    }
+
+    @Test func aFailedWriteLeavesNoTemporaryAndTheOldFile() throws {
+        let tmp = try TemporaryFolder()
+        let target = tmp.file("out.xml")
+        try AtomicFile.write(Array("old".utf8), to: target)
+        struct Full: Error {}
+        #expect(throws: Full.self) {
+            try AtomicFile.write(to: target) { fd in
+                _ = "partial".withCString { Glibc.write(fd, $0, 7) }
+                throw Full()
+            }
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "old")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == ["out.xml"])
+        #expect { try AtomicFile.write(Array("x".utf8), to: "/dev/full") } throws: { "\($0)".contains("not a regular file") }
+    }
 }

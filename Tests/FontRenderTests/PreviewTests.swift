@@ -250,7 +250,7 @@ enum Fixtures {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(bytes.range(of: Data("tEXtTitle\0DejaVuSans".utf8)) != nil)
         #expect(bytes.range(of: Data("capCenterOffset".utf8)) != nil)
-        #expect(throws: RenderError.self) { try r.image.savePNG(to: folder + "/no/such/dir/x.png") }
+        #expect { try r.image.savePNG(to: folder + "/no/such/dir/x.png") } throws: { "\($0)".contains("no/such/dir/x.png") }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["label.png"])  // no temporary left behind
         #expect(throws: RenderError.self) { try Image.loadPNG(Fixtures.dejavu) }
     }

@@ -47,6 +47,14 @@ enum Fixture {
         }
     }
 
+    /// Pushes a string of n bytes from Swift: an allocation inside a Swift frame.
+    static let big: LuaFunction = { L in
+        LuaCall.run(L, "big") { call in
+            call.stack.push(bytes: [UInt8](repeating: 0x78, count: try call.integer(1)))
+            return 1
+        }
+    }
+
     static func state() -> LuaState {
         let lua = LuaState()
         var cls = LuaClass(id: 1, name: "Counted", summary: "a counted test object", get: get)
@@ -56,6 +64,7 @@ enum Fixture {
         lua.register(cls)
         lua.register("make", make)
         lua.register("fail", fail)
+        lua.register("big", big)
         return lua
     }
 }
@@ -73,6 +82,30 @@ enum Fixture {
             Issue.record("\(error)", sourceLocation: sourceLocation)
         }
         #expect(lua.top == before, "stack not balanced", sourceLocation: sourceLocation)
+    }
+
+    @Test func aFailedAllocationIsAnOrdinaryErrorNotAnAbort() throws {
+        let lua = Fixture.state()
+        lua.memoryLimit = 64 << 20
+        // In Lua's own frames: string.rep fails and pcall catches it (before: abort()).
+        try lua.run("ok, e = pcall(string.rep, 'x', 2^30)")
+        #expect(try lua.run("return ok, e") == 2)
+        #expect(lua.stack.describe(at: -2) == "false")
+        #expect(lua.stack.describe(at: -1).contains("not enough memory"))
+        lua.stack.pop(2)
+        // Inside a Swift function the allocation goes through, and the error is raised once it returns.
+        try lua.run("ok, e = pcall(big, 80 * 2^20)")
+        #expect(try lua.run("return ok, e") == 2)
+        #expect(lua.stack.describe(at: -2) == "false")
+        #expect(lua.stack.describe(at: -1).contains("not enough memory"))
+        lua.stack.pop(2)
+        // Unprotected, the error reaches Swift as a LuaError; the state is still usable.
+        expectError(lua, "local t = {} for i = 1, 1e9 do t[i] = ('y'):rep(1000) .. i end", "not enough memory", traceback: false)
+        try lua.run("t = nil; collectgarbage()")
+        #expect(try lua.run("return #big(1000)") == 1)
+        #expect(lua.stack.describe(at: -1) == "1000")
+        lua.stack.pop()
+        #expect(lua.memoryUsed < 8 << 20)
     }
 
     @Test func valuesMethodsAndFields() throws {

@@ -45,18 +45,21 @@ public final class FontBytes: @unchecked Sendable {
             throw FontError("not a regular file", path: path)
         }
         let size = Int(info.st_size)
+        let device = UInt64(info.st_dev), inode = UInt64(info.st_ino)
+        OpenFontFiles.add(device: device, inode: inode)
         if size == 0 {
             let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 8)
             buffer = UnsafeRawBufferPointer(rebasing: storage[0..<0])
-            release = { storage.deallocate() }
+            release = { storage.deallocate(); OpenFontFiles.remove(device: device, inode: inode) }
             isMapped = false
             return
         }
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
+            OpenFontFiles.remove(device: device, inode: inode)
             throw FontError("cannot map: \(String(cString: strerror(errno)))", path: path)
         }
         buffer = UnsafeRawBufferPointer(start: address, count: size)
-        release = { munmap(address, size) }
+        release = { munmap(address, size); OpenFontFiles.remove(device: device, inode: inode) }
         isMapped = true
     }
 

@@ -64,8 +64,8 @@ private struct SavePlan {
 }
 
 extension Font {
-    /// Saves every face to `path` atomically: written to a temporary file in the same folder,
-    /// flushed to disk (fsync), then renamed over the target. Refuses to replace the input unless asked.
+    /// Saves every face to `path` atomically (`AtomicFile`: a temporary file in the same folder,
+    /// flushed, renamed over the target). Refuses to replace the input unless asked.
     @discardableResult
     public func save(to path: String, options: SaveOptions = SaveOptions()) throws -> SaveReport {
         if let input = self.path, !options.overwriteInput, Font.sameFile(input, path) {
@@ -73,23 +73,14 @@ extension Font {
         }
         var plan = try makePlan()
         plan.report.path = path
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        var template = Array(((directory.isEmpty ? "/" : directory) + "/.fontshell-save-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { throw FontError("cannot create a temporary file next to the output: \(String(cString: strerror(errno)))", path: path) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var sink = FileSink(fd: fd)
-        do {
+        var written = 0
+        try AtomicFile.write(to: path, overwrite: options.overwriteInput) { fd in
+            var sink = FileSink(fd: fd)
             try emit(&plan, into: &sink)
-            guard fsync(fd) == 0 else { throw FontError("cannot flush: \(String(cString: strerror(errno)))", path: path) }
-            guard fchmod(fd, 0o644) == 0, close(fd) == 0 else { throw FontError("cannot close: \(String(cString: strerror(errno)))", path: path) }
-            guard rename(temporary, path) == 0 else { throw FontError("cannot move the saved file into place: \(String(cString: strerror(errno)))", path: path) }
-        } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
+            try sink.flush()
+            written = sink.written
         }
-        plan.report.bytesWritten = sink.written
+        plan.report.bytesWritten = written
         return plan.report
     }
 

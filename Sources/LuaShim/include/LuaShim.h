@@ -13,9 +13,14 @@
 /// A Lua-callable function written in Swift. Called only through the trampoline.
 typedef int (*fs_function)(lua_State *L);
 
-/// A new state with an allocator that aborts on failure (so no memory error can raise from
-/// Swift frames), the standard libraries opened.
+/// A new state, the standard libraries opened, with a heap limit (FONTSHELL_LUA_MEMORY, default
+/// 1 GiB) whose failures become Lua's "not enough memory" error without ever raising through a
+/// Swift frame (see fs_alloc), and the interrupt hook. Close it with fs_closestate.
 lua_State *fs_newstate(void);
+void fs_closestate(lua_State *L);
+void fs_set_memory_limit(lua_State *L, size_t bytes);
+size_t fs_memory_limit(lua_State *L);
+size_t fs_memory_used(lua_State *L);
 
 /// Pushes a C closure that calls `fn` through the trampoline; pops `nup` values which become the
 /// function's upvalues 1...nup (read them with fs_upvalueindex).
@@ -43,11 +48,13 @@ void fs_pushnewindexer(lua_State *L, fs_function setter);
 /// 'copyFrom' (Glyph expected, got number)", counting `self` out for method calls.
 void fs_push_argerror(lua_State *L, int arg, const char *extramsg, const char *fallback_name);
 
-/// Ctrl-C: a SIGINT handler that makes the running Lua code raise "interrupted!" at its next
-/// instruction (lua.c's technique). Install once; it targets the state given last.
-void fs_install_interrupt_handler(lua_State *L);
-/// 1 if SIGINT arrived since the last call (used while no Lua code runs, at the prompt).
+/// Ctrl-C: a SIGINT handler after which running Lua code, in any coroutine, raises "interrupted!"
+/// within 1000 instructions (and again, until it stops running). Install once per process.
+void fs_install_interrupt_handler(void);
+/// 1 if SIGINT arrived since the last call (clears it).
 int fs_take_interrupt(void);
+/// 1 if SIGINT arrived while Lua code was running (until fs_take_interrupt or the next run).
+int fs_interrupted(void);
 /// Marks whether Lua code is running (SIGINT then interrupts it) or not (SIGINT is only noted).
 void fs_set_running(int running);
 

@@ -6,8 +6,9 @@
 /// libpng reports errors by longjmp; these wrappers keep the setjmp on the C side so no jump
 /// ever crosses a Swift frame. Each returns 0 on success, else writes a message to `error`.
 
-/// Writes 8-bit RGBA (straight alpha) rows to `path`, with tEXt chunks (keys[i] = values[i]).
-int fs_png_write(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
+/// Writes 8-bit RGBA (straight alpha) rows to the open file `fd` (not closed), with tEXt chunks
+/// (keys[i] = values[i]).
+int fs_png_write(int fd, const uint8_t *rgba, uint32_t width, uint32_t height,
                  const char *const *keys, const char *const *values, int textCount,
                  int compression, char *error, size_t errorSize);
 

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one way FontShell writes a file (fonts, XML, PNGs, manifests): the new contents go to a
+/// temporary file in the target's folder, are flushed, and then renamed over the target, so a
+/// reader sees the old file or the new one, never half of one.
+///
+/// - Only a regular file (or a new path) is replaced: devices, FIFOs and folders are refused.
+/// - A symlink is written through: its target is replaced and the link stays.
+/// - A replaced file keeps its mode and (where permitted) owner and group.
+/// - A file open as a font in this process (an input) is refused unless `overwrite` is set.
+/// - On Linux the temporary file is anonymous (`O_TMPFILE`) until the instant before the rename,
+///   so a kill -9 or a full disk leaves nothing behind; elsewhere it is named
+///   `.fontshell-save-<pid>-…` and a later write to that folder removes those whose process is gone.
+public enum AtomicFile {
+    /// Writes `path` through `body`, which receives the temporary file's descriptor.
+    public static func write(to path: String, overwrite: Bool = false, _ body: (Int32) throws -> Void) throws {
+        let target = try resolveTarget(path)
+        var existing = stat()
+        let exists = stat(target, &existing) == 0
+        if exists {
+            guard (existing.st_mode & S_IFMT) == S_IFREG else {
+                throw FontError("not a regular file (a device, FIFO or folder); refusing to replace it", path: path)
+            }
+            if !overwrite, OpenFontFiles.contains(device: UInt64(existing.st_dev), inode: UInt64(existing.st_ino)) {
+                throw FontError("refusing to overwrite the input file (a font open in this session); save elsewhere or allow overwriting explicitly", path: path)
+            }
+        }
+        let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
+        let directory = folder.isEmpty ? "/" : folder
+
+        var named: String?
+        var fd = anonymousFile(in: directory)
+        if fd < 0 {
+            removeAbandoned(in: directory)
+            var template = Array((directory + "/.fontshell-save-\(getpid())-XXXXXX").utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { b in b.baseAddress.map { mkstemp($0) } ?? -1 }
+            guard fd >= 0 else { throw FontError("cannot create a temporary file next to the output: \(lastError())", path: path) }
+            named = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        var open = true
+        do {
+            try body(fd)
+            guard fsync(fd) == 0 else { throw FontError("cannot flush: \(lastError())", path: path) }
+            if exists {
+                _ = fchmod(fd, existing.st_mode & 0o7777)
+                _ = fchown(fd, existing.st_uid, existing.st_gid) // keeps them when permitted (root, or same owner)
+            } else if named != nil {
+                let mask = umask(0); umask(mask)
+                _ = fchmod(fd, 0o666 & ~mask)
+            }
+            if named == nil { named = try link(fd, in: directory, for: path) }
+            open = false
+            guard close(fd) == 0 else { throw FontError("cannot close: \(lastError())", path: path) }
+            guard let named, rename(named, target) == 0 else {
+                throw FontError("cannot move the written file into place: \(lastError())", path: path)
+            }
+        } catch {
+            if open { close(fd) }
+            if let named { unlink(named) }
+            throw error
+        }
+    }
+
+    /// Writes `bytes` to `path` atomically.
+    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool = false) throws {
+        try write(to: path, overwrite: overwrite) { fd in
+            try bytes.withUnsafeBytes { try FileSink.writeAll(fd, $0, at: nil) }
+        }
+    }
+
+    /// The file a write to `path` replaces: `path` itself, or the target of a symlink.
+    static func resolveTarget(_ path: String) throws -> String {
+        try FontBytes.checkPath(path)
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
+        guard let resolved = realpath(path, nil) else {
+            throw FontError("a symlink whose target cannot be reached (\(lastError())); refusing to replace the link", path: path)
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// An unnamed file in `directory` (Linux O_TMPFILE), or -1 where that is not available.
+    private static func anonymousFile(in directory: String) -> Int32 {
+        #if os(Linux)
+        // O_TMPFILE is __O_TMPFILE | O_DIRECTORY; Glibc's macro is not imported into Swift.
+        return open(directory, 0o2000_0000 | O_DIRECTORY | O_WRONLY | O_CLOEXEC, 0o666)
+        #else
+        return -1
+        #endif
+    }
+
+    /// Gives the anonymous file a temporary name in `directory`, for the rename.
+    private static func link(_ fd: Int32, in directory: String, for path: String) throws -> String {
+        #if os(Linux)
+        for _ in 0..<16 {
+            let name = directory + "/.fontshell-save-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 { return name }
+            if errno != EEXIST { break }
+        }
+        #endif
+        throw FontError("cannot name the written file: \(lastError())", path: path)
+    }
+
+    /// Removes `.fontshell-save-<pid>-…` files whose process no longer exists.
+    private static func removeAbandoned(in directory: String) {
+        guard let d = opendir(directory) else { return }
+        defer { closedir(d) }
+        let prefix = ".fontshell-save-"
+        while let entry = readdir(d) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }),
+                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(directory + "/" + name)
+        }
+    }
+
+    static func lastError() -> String { String(cString: strerror(errno)) }
+}
+
+/// Files open as fonts in this process, by device and inode, so no writer replaces an input
+/// by accident. `FontBytes` adds a file when it maps it and removes it when released.
+enum OpenFontFiles {
+    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(m, nil)
+        return m
+    }()
+    nonisolated(unsafe) private static var counts: [FileID: Int] = [:]
+
+    struct FileID: Hashable { let device: UInt64, inode: UInt64 }
+
+    static func add(device: UInt64, inode: UInt64) {
+        pthread_mutex_lock(lock); defer { pthread_mutex_unlock(lock) }
+        counts[FileID(device: device, inode: inode), default: 0] += 1
+    }
+
+    static func remove(device: UInt64, inode: UInt64) {
+        pthread_mutex_lock(lock); defer { pthread_mutex_unlock(lock) }
+        let id = FileID(device: device, inode: inode)
+        if let n = counts[id], n > 1 { counts[id] = n - 1 } else { counts[id] = nil }
+    }
+
+    static func contains(device: UInt64, inode: UInt64) -> Bool {
+        pthread_mutex_lock(lock); defer { pthread_mutex_unlock(lock) }
+        return counts[FileID(device: device, inode: inode)] != nil
+    }
+}
