@@ -32,10 +32,13 @@ struct CoverageMask {
     }
 
     /// Union with another mask of the same size.
-    mutating func add(_ other: CoverageMask) {
-        for i in 0..<min(values.count, other.values.count) {
-            let a = Int(values[i]), b = Int(other.values[i])
-            if b > 0 { values[i] = UInt8(a + b - a * b / 255) }
+    /// Adds another mask of the same width whose row 0 is this mask's row `top`.
+    mutating func add(_ other: CoverageMask, at top: Int = 0) {
+        guard other.width == width, top >= 0 else { return }
+        let start = top * width
+        for i in 0..<max(0, min(other.values.count, values.count - start)) {
+            let a = Int(values[start + i]), b = Int(other.values[i])
+            if b > 0 { values[start + i] = UInt8(a + b - a * b / 255) }
         }
     }
 

@@ -21,6 +21,25 @@ public struct Image: Sendable {
         if background != .clear { fill(x: 0, y: 0, width: self.width, height: self.height, background) }
     }
 
+    /// Most pixels one preview may have (160 MB of RGBA). Options are bounded one by one; this
+    /// bounds what they make together, and what a font's metrics make of them.
+    public static let maximumPixels = 40_000_000
+
+    /// Refuses a size over `maximumPixels`, saying which image and why it is so large.
+    public static func checkSize(width: Int, height: Int, _ what: String) throws {
+        let pixels = width.multipliedReportingOverflow(by: height)
+        guard width >= 0, height >= 0, !pixels.overflow, pixels.partialValue <= maximumPixels else {
+            throw RenderError("\(what) would be \(width)×\(height) px, over the limit of \(maximumPixels / 1_000_000) million pixels")
+        }
+    }
+
+    /// A pixel dimension computed from font data, as an Int: refuses infinite, NaN or absurd
+    /// values (Int(Double) would trap on them).
+    public static func pixels(_ value: Double, _ what: @autoclosure () -> String) throws -> Int {
+        guard value.isFinite, abs(value) < 1e9 else { throw RenderError("\(what()) is \(value) px: check the face's metrics and unitsPerEm") }
+        return Int(value)
+    }
+
     public init(width: Int, height: Int, pixels: [UInt8]) {
         self.width = width
         self.height = height

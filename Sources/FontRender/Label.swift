@@ -79,6 +79,7 @@ extension Preview {
         let showLegend = options.guides && (options.legend ?? true)
         let ui = showLegend ? try UIFont.load() : nil
         let legend = try ui.map { try Legend(measurements: measurements, font: $0, scale: options.scale, width: w) }
+        try Image.checkSize(width: w, height: h + (legend?.height ?? 0), "the label")
         var image = Image(width: w, height: h + (legend?.height ?? 0), background: options.background)
         let x = aligned(lineWidth, in: Double(w), margin: 0, options.textAlign ?? .center)
         try image.draw(layout, placements: [LinePlacement(x: x, baseline: baseline)], font: font, px: px, style: options.style, hinting: options.hinting)

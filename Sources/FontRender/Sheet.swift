@@ -19,6 +19,7 @@ extension Preview {
         let rows = (images.count + columns - 1) / columns
         let width = gap + columns * (cellWidth + gap), height = gap + rows * (cellHeight + gap)
         guard width <= 32768, height <= 32768 else { throw RenderError("the sheet would be \(width)x\(height) px; use more or fewer columns") }
+        try Image.checkSize(width: width, height: height, "the sheet of \(images.count) images")
         var sheet = Image(width: width, height: height, background: background)
         for (i, image) in images.enumerated() {
             let x = gap + (i % columns) * (cellWidth + gap), y = gap + (i / columns) * (cellHeight + gap)

@@ -495,7 +495,8 @@ public enum TTX {
             let language = Int(try number(child, "language", default: 0))
             var mapping: [UInt32: Int] = [:]
             var variations: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])] = [:]
-            for m in child.children where m.name == "map" {
+            for m in child.children {
+                guard m.name == "map" else { throw XMLError("<\(m.name)> in <\(child.name)>: expected <map>", line: m.line, column: m.column) }
                 if format == 14 {
                     let uv = UInt32(truncatingIfNeeded: try number(m, "uv")), selector = UInt32(truncatingIfNeeded: try number(m, "uvs"))
                     var v = variations[selector] ?? ([], [:])
