@@ -16,9 +16,15 @@ public struct SweepResult: Sendable {
 extension Preview {
     /// Sets `field` ("hhea.ascender", "OS/2.usWinAscent") to each value in turn, renders the
     /// label, and puts the field back as it was, even when a render fails.
+    /// Most cells one sweep draws: each is a full label render.
+    public static let maximumSweepValues = 256
+
     public static func sweep(_ face: Face, field: String, values: [Int], text: String, label options: PreviewOptions,
                              columns: Int? = nil) throws -> SweepResult {
         guard !values.isEmpty else { throw RenderError("a sweep needs at least one value") }
+        guard values.count <= maximumSweepValues else {
+            throw RenderError("a sweep draws at most \(maximumSweepValues) values (one cell each), got \(values.count); sweep in steps")
+        }
         let (table, fieldName) = try face.field(path: field)
         let original = try table.rawValue(fieldName)
         let wasEdited = table.isEdited

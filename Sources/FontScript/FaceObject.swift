@@ -15,7 +15,7 @@ enum FaceObject {
                     "font", "name", "cmap", "glyphs"] + fieldTables
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
                      "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
-                     "sweep": PreviewModule.sweep]
+                     "sweep": PreviewModule.sweep, "save": save]
         c.tostring = tostring
         return c
     }
@@ -91,6 +91,20 @@ enum FaceObject {
         }
     }
 
+    /// face:save(path [, {overwrite = true}]) → report: this face alone as a .ttf/.otf, e.g. one
+    /// face taken out of a collection (shared tables are copied into it).
+    static let save: LuaFunction = { L in
+        LuaCall.run(L, "save") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            let path = try call.string(2)
+            try call.options(3, ["overwrite"])
+            guard let font = face.font else { throw LuaBridgeError("the face's font is closed") }
+            let report = try font.save(face: face, to: path, options: SaveOptions(overwriteInput: try call.boolOption(3, "overwrite", default: false)))
+            FontObject.pushReport(call.stack, report)
+            return 1
+        }
+    }
+
     /// face:rename{family = "New Family"} or face:rename("New Family") → the new PostScript name.
     static let rename: LuaFunction = { L in
         LuaCall.run(L, "rename") { call in
@@ -98,7 +112,7 @@ enum FaceObject {
             let family: String
             var style: String?
             if let s = call.stack.string(at: 2) { family = s } else {
-                _ = try call.table(2)
+                try call.options(2, ["family", "style"], optional: false)
                 guard let f = try call.stringOption(2, "family") else { throw LuaArgumentError(2, "rename needs {family = \"New Family\"}") }
                 family = f
                 style = try call.stringOption(2, "style")

@@ -65,7 +65,7 @@ enum FontObject {
         LuaCall.run(L, "save") { call in
             let handle = try call.methodSelf(className, as: FontHandle.self)
             let path = try call.string(2)
-            _ = try call.table(3, optional: true)
+            try call.options(3, ["overwrite"])
             let overwrite = try call.boolOption(3, "overwrite", default: false)
             let report = try handle.get().save(to: path, options: SaveOptions(overwriteInput: overwrite))
             pushReport(call.stack, report)

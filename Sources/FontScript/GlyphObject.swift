@@ -170,7 +170,7 @@ enum GlyphObject {
         LuaCall.run(L, "copyFrom") { call in
             let target = try call.methodSelf(className, as: FaceRef.self)
             let source = try call.object(2, classID, className, as: FaceRef.self)
-            _ = try call.table(3, optional: true)
+            try call.options(3, ["metrics"])
             let metrics = try call.boolOption(3, "metrics", default: true)
             guard source.isSame(as: target) else {
                 throw LuaArgumentError(2, "glyph from another face; copyFrom works within one face")

@@ -67,7 +67,7 @@ enum NameObject {
         LuaCall.run(L, "set") { call in
             let name = try table(call, method: true)
             let id = try call.integer(2), text = try call.string(3)
-            _ = try call.table(4, optional: true)
+            try call.options(4, ["platform", "encoding", "language"])
             try name.set(id, text, platformID: try call.intOption(4, "platform"), encodingID: try call.intOption(4, "encoding"),
                          languageID: try call.intOption(4, "language"))
             return 0
@@ -79,7 +79,7 @@ enum NameObject {
         LuaCall.run(L, "remove") { call in
             let name = try table(call, method: true)
             let id = try call.integer(2)
-            _ = try call.table(3, optional: true)
+            try call.options(3, ["platform", "encoding", "language"])
             call.stack.push(name.remove(id, platformID: try call.intOption(3, "platform"), encodingID: try call.intOption(3, "encoding"),
                                         languageID: try call.intOption(3, "language")))
             return 1

@@ -300,7 +300,7 @@ enum PreviewModule {
             let L = call.L
             let list = try images(call, 1)
             var captions: [String] = [], background = Color.white, captionSize = 12.0
-            if try call.table(2, optional: true) {
+            if try call.options(2, ["columns", "captions", "captionSize", "gap", "background"]) {
                 try call.field(2, "captions") { _ in
                     guard lua_type(L, -1) != LUA_TNIL else { return }
                     guard lua_type(L, -1) == LUA_TTABLE else { throw LuaArgumentError(2, "option 'captions' must be a list of strings") }
@@ -396,7 +396,7 @@ enum PreviewModule {
         LuaCall.run(L, "sweep") { call in
             let L = call.L
             let face = try face(call, 1)
-            _ = try call.table(2)
+            try call.options(2, ["field", "values", "text", "label", "columns"], optional: false)
             guard let field = try call.stringOption(2, "field") else { throw LuaArgumentError(2, "option 'field' (e.g. \"hhea.ascender\") is required") }
             guard let text = try call.stringOption(2, "text") else { throw LuaArgumentError(2, "option 'text' is required") }
             let values: [Int] = try call.field(2, "values") { _ in

@@ -63,7 +63,7 @@ enum RegistryModule {
                 path = temporaryFolder() + "/" + name + (font.isCollection ? ".ttc" : font.format == .cff ? ".otf" : ".ttf")
                 try font.save(to: path)
             }
-            _ = try call.table(2, optional: true)
+            try call.options(2, ["scope", "replace"])
             let scope = try RegistryScope(name: try call.stringOption(2, "scope") ?? "process")
             let replace = try call.boolOption(2, "replace", default: false)
             push(call.stack, try registry().register(path: path, scope: scope, replace: replace))
@@ -81,7 +81,7 @@ enum RegistryModule {
     /// registry.list{scope =, family =}
     static let list: LuaFunction = { L in
         LuaCall.run(L, "list") { call in
-            _ = try call.table(1, optional: true)
+            try call.options(1, ["scope", "family"])
             let scope = try call.stringOption(1, "scope").map(RegistryScope.init(name:))
             push(call.stack, try registry().list(scope: scope, family: try call.stringOption(1, "family")))
             return 1
@@ -122,7 +122,7 @@ enum RegistryModule {
     /// registry.system{design = "default" | "serif" | "monospaced" | "rounded"} → descriptor or nil
     static let system: LuaFunction = { L in
         LuaCall.run(L, "system") { call in
-            _ = try call.table(1, optional: true)
+            try call.options(1, ["design"])
             push(call.stack, try registry().systemFont(design: try call.stringOption(1, "design") ?? "default"))
             return 1
         }

@@ -67,6 +67,20 @@ extension LuaCall {
         return c.value
     }
 
+    /// Checks the options argument `i`: nil/absent (when `optional`) or a table whose keys are
+    /// all in `known`. An unknown key (a typo) is an error with a suggestion, never ignored.
+    /// Returns whether a table was given.
+    @discardableResult
+    func options(_ i: Int32, _ known: [String], optional: Bool = true) throws -> Bool {
+        guard try table(i, optional: optional) else { return false }
+        for key in stack.keys(ofTableAt: i) where !known.contains(key) {
+            var message = "unknown option '\(key)'"
+            if let near = closestName(to: key, in: known) { message += " (did you mean '\(near)'?)" }
+            throw LuaArgumentError(i, message + "; options: " + known.joined(separator: ", "))
+        }
+        return true
+    }
+
     /// Reads an optional integer option `key` from the options table at `i`.
     func intOption(_ i: Int32, _ key: String) throws -> Int? {
         guard lua_type(L, i) == LUA_TTABLE else { return nil }

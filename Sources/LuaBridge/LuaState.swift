@@ -198,6 +198,19 @@ public struct LuaStack {
         return lua_rawget(L, t)
     }
 
+    /// The keys of the table at `table` (raw traversal), as strings; a key that is not a string
+    /// is returned as its type name in angle brackets ("<number>"), for the caller to refuse.
+    public func keys(ofTableAt table: Int32) -> [String] {
+        let t = lua_absindex(L, table)
+        var keys: [String] = []
+        pushNil()
+        while lua_next(L, t) != 0 {
+            pop()
+            keys.append(type(at: -1) == LUA_TSTRING ? (string(at: -1) ?? "") : "<\(typeName(at: -1))>")
+        }
+        return keys
+    }
+
     /// Sets `_G[name]` to the value on top (popped), without metamethods.
     public func setGlobal(_ name: String) {
         fs_pushglobaltable(L)

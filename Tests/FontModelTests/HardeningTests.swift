@@ -131,4 +131,62 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == ["out.xml"])
         #expect { try AtomicFile.write(Array("x".utf8), to: "/dev/full") } throws: { "\($0)".contains("not a regular file") }
     }
+
+    // MARK: work that fans out
+
+    @Test func cffSubroutinesThatFanOutStopAtTheOperationBudget() throws {
+        let tmp = try TemporaryFolder()
+        let font = try Font(path: try builtFont("cff-fanout", in: tmp))
+        let face = font.faces[0]
+        let a = try #require(try face.glyphID(named: "a"))
+        // Before: 60^10 subroutine calls (a hang). Now an error naming the budget.
+        #expect { _ = try CharStringInterpreter.run(cff: try #require(try face.cff), glyph: a) } throws: {
+            "\($0)".contains("more than \(CharStringInterpreter.maximumOperations) operations")
+        }
+        let findings = Validator.validate(font)
+        #expect(findings.contains { $0.check == "glyph-data" && $0.severity == .error && $0.message.contains("fan out") }, "\(findings)")
+        // The caps edit replaces a's outline, so it no longer needs the hostile charstring.
+        try face.copyCapitalsOntoLowercase()
+        _ = try font.serialized()
+    }
+
+    @Test func compositesThatFanOutAreBoundedAndReported() throws {
+        let tmp = try TemporaryFolder()
+        let font = try Font(path: try builtFont("composite-fanout", in: tmp))
+        let face = font.faces[0]
+        let glyf = try #require(try face.glyf)
+        let a = try #require(try face.glyphID(named: "a"))
+        // 4^29 points: flattening them used to exhaust memory.
+        #expect { _ = try glyf.flattenedPoints(a, depth: 0, visiting: [a]) } throws: { "\($0)".contains("more than 65535 points") }
+        let findings = Validator.validate(font)
+        #expect(findings.contains { $0.check == "glyph-data" && $0.severity == .error && $0.message.contains("fan out") }, "\(findings)")
+    }
+
+    // MARK: collections and extensions
+
+    @Test func oneFaceOfACollectionSavesAsASingleFontThatFontToolsAndOTSRead() throws {
+        let tmp = try TemporaryFolder()
+        let font = try Font(path: Corpus.noto)
+        let out = tmp.file("face3.otf")
+        try font.save(face: font.faces[3], to: out)
+        let single = try Font(path: out)
+        #expect(!single.isCollection && single.faces.count == 1)
+        #expect(try single.faces[0].postScriptName == font.faces[3].postScriptName)
+        for tag in font.faces[3].tags where tag != "head" {
+            #expect(try single.faces[0].rawTable(tag) == font.faces[3].rawTable(tag), "\(tag)")
+        }
+        let r = try run("python3", ["-c", "import sys; from fontTools.ttLib import TTFont; print(TTFont(sys.argv[1])['name'].getDebugName(6))", out])
+        #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == (try font.faces[3].postScriptName))
+        #expect(try otsAccepts(out).0)
+    }
+
+    @Test func anExtensionThatPromisesAnotherFormatIsRefused() throws {
+        let tmp = try TemporaryFolder()
+        let single = try Font(path: Corpus.dejavu), collection = try Font(path: Corpus.wqy)
+        #expect { try single.save(to: tmp.file("x.woff2")) } throws: { "\($0)".contains("not woff2") }
+        #expect { try single.save(to: tmp.file("x.ttc")) } throws: { "\($0)".contains("not a collection") }
+        #expect { try collection.save(to: tmp.file("x.ttf")) } throws: { "\($0)".contains("this is a collection") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty)
+        try single.save(to: tmp.file("x.otf"))   // TrueType outlines in .otf are common and valid
+    }
 }

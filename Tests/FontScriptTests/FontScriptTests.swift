@@ -133,3 +133,18 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         #expect(try eval(lua, "return fontshell.pretty({1, 'a', {b = true}})") == ["{1, \"a\", {b = true}}"])
     }
 }
+
+/// Options tables are checked: a typo is an error with a suggestion, not silently ignored.
+@Suite struct OptionKeyTests {
+    @Test func unknownOptionKeysAreRefusedWithASuggestion() throws {
+        let lua = try makeState()
+        expectError(lua, "face.glyphs.a:copyFrom(face.glyphs.A, {layuot = true})", "unknown option 'layuot'")
+        expectError(lua, "face.glyphs.a:copyFrom(face.glyphs.A, {metric = true})", "did you mean 'metrics'?")
+        expectError(lua, "font:save('/tmp/never-written.ttf', {overwirte = true})", "did you mean 'overwrite'?")
+        expectError(lua, "face:rename{famly = 'X'}", "did you mean 'family'?")
+        expectError(lua, "face.name:set(1, 'X', {platfrom = 3})", "did you mean 'platform'?")
+        expectError(lua, "preview.sheet({(preview.text(face, 'a'))}, {colums = 2})", "did you mean 'columns'?")
+        expectError(lua, "face.glyphs.a:copyFrom(face.glyphs.A, {[1] = true})", "unknown option '<number>'")
+        #expect(try eval(lua, "face.glyphs.a:copyFrom(face.glyphs.A, {metrics = false}); return 1") == ["1"])
+    }
+}

@@ -2,6 +2,8 @@
 """Builds small fonts with fontTools for what the corpus lacks. Usage: make_test_fonts.py KIND OUT
   cff       non-CID CFF (OTTO) with .notdef, A, a, B, b; a and b call a local subroutine
   variable  TrueType with fvar/gvar: A and a have different variation deltas; post format 3
+  cff-fanout        hostile CFF: a calls subr 0, each subr calls the next 60 times, 10 deep
+  composite-fanout  hostile TrueType: a is 4 copies of c28, each c(k) 4 copies of c(k-1), c0 a box
 """
 import sys
 
@@ -69,5 +71,65 @@ def variable(path):
     fb.save(path)
 
 
+def cff_fanout(path):
+    fb = FontBuilder(1000, isTTF=False)
+    order = list(BOXES)
+    common(fb, order)
+    charstrings = {name: T2CharString(program=[BOXES[name][0] - 500, 10, 10, "rmoveto", 100, 100, "rlineto", "endchar"]) for name in order}
+    charstrings["a"] = T2CharString(program=[0, 10, 10, "rmoveto", -107, "callsubr", "endchar"])
+    fb.setupCFF("FanOut-Regular", {"FullName": "Fan Out", "FamilyName": "Fan Out"}, charstrings,
+                {"defaultWidthX": 500, "nominalWidthX": 500})
+    private = fb.font["CFF "].cff.topDictIndex[0].Private
+    private.Subrs = subrs = __import__("fontTools.cffLib", fromlist=["SubrsIndex"]).SubrsIndex()
+    for i in range(10):
+        body = [1, 1, "rlineto"] if i == 9 else [i + 1 - 107, "callsubr"] * 60
+        subrs.append(T2CharString(program=body + ["return"]))
+    for cs in charstrings.values():
+        cs.private = private
+    fb.setupNameTable({"familyName": "Fan Out", "styleName": "Regular", "psName": "FanOut-Regular"})
+    fb.setupPost()
+    fb.font.recalcBBoxes = False   # fontTools would run the charstrings too
+    fb.save(path)
+
+
+def composite_fanout(path):
+    from fontTools.ttLib.tables._g_l_y_f import GlyphComponent, Glyph
+    fb = FontBuilder(1000, isTTF=True)
+    levels = [f"c{k}" for k in range(29)]
+    order = list(BOXES) + levels
+    boxes = dict(BOXES, **{n: (500, (0, 0, 100, 100)) for n in levels})
+    fb.setupGlyphOrder(order)
+    fb.setupCharacterMap(CMAP)
+    fb.setupHorizontalMetrics({n: (boxes[n][0], 0) for n in order})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
+    glyphs = {}
+    for name in order:
+        pen = TTGlyphPen(None)
+        x0, y0, x1, y1 = boxes[name][1]
+        pen.moveTo((x0, y0)); pen.lineTo((x0, y1)); pen.lineTo((x1, y1)); pen.lineTo((x1, y0)); pen.closePath()
+        glyphs[name] = pen.glyph()
+        glyphs[name].xMin, glyphs[name].yMin, glyphs[name].xMax, glyphs[name].yMax = x0, y0, x1, y1
+    def composite(base):
+        g = Glyph()
+        g.numberOfContours = -1
+        g.components = []
+        for k in range(4):
+            c = GlyphComponent()
+            c.glyphName, c.x, c.y, c.flags = base, 10 * k, 0, 0x4
+            g.components.append(c)
+        g.xMin = g.yMin = 0; g.xMax = g.yMax = 100
+        return g
+    for k in range(1, 29):
+        glyphs[f"c{k}"] = composite(f"c{k - 1}")
+    glyphs["a"] = composite("c28")
+    fb.setupGlyf(glyphs, calcGlyphBounds=False)
+    fb.setupNameTable({"familyName": "Fan Out TT", "styleName": "Regular", "psName": "FanOutTT-Regular"})
+    fb.setupPost()
+    fb.font.recalcBBoxes = False
+    fb.save(path)
+
+
 if __name__ == "__main__":
-    {"cff": cff, "variable": variable}[sys.argv[1]](sys.argv[2])
+    {"cff": cff, "variable": variable, "cff-fanout": cff_fanout,
+     "composite-fanout": composite_fanout}[sys.argv[1]](sys.argv[2])

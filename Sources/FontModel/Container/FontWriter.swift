@@ -68,10 +68,38 @@ extension Font {
     /// flushed, renamed over the target). Refuses to replace the input unless asked.
     @discardableResult
     public func save(to path: String, options: SaveOptions = SaveOptions()) throws -> SaveReport {
+        try write(try makePlan(), to: path, options: options)
+    }
+
+    /// Saves one face on its own, as a single TrueType/OpenType font (e.g. out of a collection).
+    @discardableResult
+    public func save(face: Face, to path: String, options: SaveOptions = SaveOptions()) throws -> SaveReport {
+        guard faces.contains(where: { $0 === face }) else { throw FontError("the face is not one of this font's faces", path: path) }
+        return try write(try makePlan(only: face), to: path, options: options)
+    }
+
+    /// Refuses a file name whose extension promises another format than the one written.
+    static func checkExtension(_ path: String, collection: Bool) throws {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: ".") else { return }
+        let ext = name[name.index(after: dot)...].lowercased()
+        if ["woff", "woff2", "eot"].contains(ext) {
+            throw FontError("FontShell writes TrueType/OpenType, not \(ext) (not yet): save as .ttf, .otf or .ttc", path: path)
+        }
+        if ["ttc", "otc"].contains(ext) && !collection {
+            throw FontError("this is a single font, not a collection: save it as .ttf or .otf", path: path)
+        }
+        if ["ttf", "otf"].contains(ext) && collection {
+            throw FontError("this is a collection: save it as .ttc (or one face with face:save / --face)", path: path)
+        }
+    }
+
+    private func write(_ planned: SavePlan, to path: String, options: SaveOptions) throws -> SaveReport {
         if let input = self.path, !options.overwriteInput, Font.sameFile(input, path) {
             throw FontError("refusing to overwrite the input file; save elsewhere or allow overwriting explicitly", path: path)
         }
-        var plan = try makePlan()
+        try Font.checkExtension(path, collection: planned.isCollection)
+        var plan = planned
         plan.report.path = path
         var written = 0
         try AtomicFile.write(to: path, overwrite: options.overwriteInput) { fd in

@@ -99,7 +99,25 @@ public enum Validator {
                 run("loca-monotonic") { _ = try face.glyf }
                 run("glyph-data") {
                     guard let glyf = try face.glyf else { return }
-                    _ = try glyf.statistics()   // decodes every glyph header, follows composites, finds loops
+                    let s = try glyf.statistics()   // decodes every glyph header, follows composites, finds loops
+                    if s.maxCompositePoints > GlyfTable.maximumFlattenedPoints {
+                        add("glyph-data", .error, "a composite glyph flattens to more than \(GlyfTable.maximumFlattenedPoints) points, which maxp cannot count: its components fan out")
+                    }
+                }
+            }
+            if let cffSource = face.slots["CFF "]?.source, checkedSources.insert(-1 - cffSource.lowerBound).inserted {
+                run("glyph-data") {
+                    // Every charstring runs (each within its operation budget) once per CFF table.
+                    guard let cff = try face.cff else { return }
+                    var failures: [String] = []
+                    for id in 0..<cff.glyphCount {
+                        do { _ = try CharStringInterpreter.run(cff: cff, glyph: id) } catch let e as FontError {
+                            failures.append(e.message)
+                        }
+                    }
+                    if let first = failures.first {
+                        add("glyph-data", .error, "\(failures.count) CFF charstrings do not run, e.g. \(first)")
+                    }
                 }
             }
             run("glyph-bounds") {

@@ -28,6 +28,11 @@ struct CharStringInterpreter {
     private var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
     private var result = Result()
     private var depth = 0
+    /// Operators and operands executed so far for this glyph, subroutine calls included.
+    private var operations = 0
+    /// Most a glyph may execute: real glyphs need a few thousand; subroutines that call each
+    /// other many times (within the nesting limit) would otherwise run for ever.
+    static let maximumOperations = 200_000
 
     init(cff: CFFTable, glyph: Int, recordPath: Bool = false) {
         self.cff = cff
@@ -60,6 +65,25 @@ struct CharStringInterpreter {
         return result
     }
 
+    /// The lowest and highest values a cubic Bézier coordinate takes inside (0, 1).
+    static func extrema(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> (Double, Double) {
+        var low = Double.infinity, high = -Double.infinity
+        func at(_ t: Double) {
+            guard t > 0 && t < 1 else { return }
+            let mt = 1 - t
+            let v = mt * mt * mt * a + 3 * mt * mt * t * b + 3 * mt * t * t * c + t * t * t * d
+            low = min(low, v); high = max(high, v)
+        }
+        let qa = -a + 3 * b - 3 * c + d, qb = 2 * (a - 2 * b + c), qc = b - a
+        if abs(qa) < 1e-12 {
+            if abs(qb) > 1e-12 { at(-qc / qb) }
+        } else {
+            let disc = qb * qb - 4 * qa * qc
+            if disc >= 0 { let s = disc.squareRoot(); at((-qb + s) / (2 * qa)); at((-qb - s) / (2 * qa)) }
+        }
+        return (low, high)
+    }
+
     static func bias(_ count: Int) -> Int { count < 1240 ? 107 : count < 33900 ? 1131 : 32768 }
 
     private mutating func point(_ px: Double, _ py: Double) {
@@ -84,20 +108,16 @@ struct CharStringInterpreter {
         let x0 = x, y0 = y
         let x1 = x0 + d1x, y1 = y0 + d1y, x2 = x1 + d2x, y2 = y1 + d2y, x3 = x2 + d3x, y3 = y2 + d3y
         point(x0, y0); point(x3, y3)
-        // Exact bounds: add the curve's extrema where the derivative is zero.
-        for (a, b, c, d, isX) in [(x0, x1, x2, x3, true), (y0, y1, y2, y3, false)] {
-            let qa = -a + 3 * b - 3 * c + d, qb = 2 * (a - 2 * b + c), qc = b - a
-            var roots: [Double] = []
-            if abs(qa) < 1e-12 { if abs(qb) > 1e-12 { roots.append(-qc / qb) } }
-            else {
-                let disc = qb * qb - 4 * qa * qc
-                if disc >= 0 { let s = disc.squareRoot(); roots += [(-qb + s) / (2 * qa), (-qb - s) / (2 * qa)] }
-            }
-            for t in roots where t > 0 && t < 1 {
-                let mt = 1 - t
-                let v = mt * mt * mt * a + 3 * mt * mt * t * b + 3 * mt * t * t * c + t * t * t * d
-                if isX { minX = min(minX, v); maxX = max(maxX, v) } else { minY = min(minY, v); maxY = max(maxY, v) }
-            }
+        // Exact bounds: a curve whose control points lie between its ends stays between them
+        // (the usual case); otherwise add its extrema, where the derivative is zero.
+        let (xLow, xHigh) = x0 < x3 ? (x0, x3) : (x3, x0), (yLow, yHigh) = y0 < y3 ? (y0, y3) : (y3, y0)
+        if x1 < xLow || x1 > xHigh || x2 < xLow || x2 > xHigh {
+            let (low, high) = Self.extrema(x0, x1, x2, x3)
+            minX = min(minX, low); maxX = max(maxX, high)
+        }
+        if y1 < yLow || y1 > yHigh || y2 < yLow || y2 > yHigh {
+            let (low, high) = Self.extrema(y0, y1, y2, y3)
+            minY = min(minY, low); maxY = max(maxY, high)
         }
         x = x3; y = y3
         if recordPath { result.path.append(.curveTo(x1, y1, x2, y2, x3, y3)) }
@@ -122,6 +142,10 @@ struct CharStringInterpreter {
         guard depth <= 11 else { throw code.error("subroutines nest deeper than 10") }
         var r = code
         while r.remaining > 0 {
+            operations += 1
+            guard operations <= Self.maximumOperations else {
+                throw r.error("more than \(Self.maximumOperations) operations (subroutines fan out)")
+            }
             let b0 = Int(try r.u8())
             switch b0 {
             case 32...246: stack.append(Double(b0 - 139))

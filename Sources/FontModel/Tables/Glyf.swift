@@ -3,6 +3,8 @@
 public final class GlyfTable: DecodableTable, ReadsSourceLazily {
     public static let tableTag: Tag = "glyf"
     public static let maxComponentDepth = 32
+    /// Most points a composite may have once flattened: maxp.maxCompositePoints is 16 bits.
+    public static let maximumFlattenedPoints = 65535
 
     /// Points into `sourceBytes`, which this table keeps alive.
     let data: BinaryReader
@@ -228,8 +230,9 @@ public final class GlyfTable: DecodableTable, ReadsSourceLazily {
                             throw FontError("composite glyph \(id) uses glyph \(c.glyphID), which does not exist", table: "glyf")
                         }
                         let m = try measure(c.glyphID, level: level + 1)
-                        result.points += m.points
-                        result.contours += m.contours
+                        // Saturating: components that fan out must not overflow the count.
+                        result.points = min(result.points + m.points, 1 << 40)
+                        result.contours = min(result.contours + m.contours, 1 << 40)
                         depth = max(depth, m.depth)
                     }
                     result.depth = depth + 1
@@ -281,6 +284,9 @@ public final class GlyfTable: DecodableTable, ReadsSourceLazily {
                 }
                 let (cx, cy) = apply(child[c.arg2])
                 dx = Double(result[c.arg1].x) - cx; dy = Double(result[c.arg1].y) - cy
+            }
+            guard result.count + child.count <= Self.maximumFlattenedPoints else {
+                throw FontError("a composite glyph flattens to more than \(Self.maximumFlattenedPoints) points (components fan out)", table: "glyf")
             }
             for p in child {
                 let (x, y) = apply(p)
