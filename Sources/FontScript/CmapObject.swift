@@ -36,7 +36,8 @@ enum CmapObject {
     static let set: LuaFunction = { L in
         LuaCall.run(L, "Cmap") { call in
             let c = try cmap(call, method: false)
-            try c.set(try call.character(2), glyph: call.isNoneOrNil(3) ? nil : try call.integer(3))
+            let face = try call.trustedSelf(className, as: FacePart.self).face.get()
+            try c.set(try call.character(2), glyph: call.isNoneOrNil(3) ? nil : try call.integer(3), glyphCount: try face.glyphCount)
             return 0
         }
     }

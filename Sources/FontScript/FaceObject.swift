@@ -97,9 +97,11 @@ enum FaceObject {
         LuaCall.run(L, "save") { call in
             let face = try call.methodSelf(className, as: FaceRef.self).get()
             let path = try call.string(2)
-            try call.options(3, ["overwrite"])
+            try call.options(3, ["overwrite", "force"])
             guard let font = face.font else { throw LuaBridgeError("the face's font is closed") }
-            let report = try font.save(face: face, to: path, options: SaveOptions(overwriteInput: try call.boolOption(3, "overwrite", default: false)))
+            let options = SaveOptions(overwriteInput: try call.boolOption(3, "overwrite", default: false),
+                                      force: try call.boolOption(3, "force", default: false))
+            let report = try font.save(face: face, to: path, options: options)
             FontObject.pushReport(call.stack, report)
             return 1
         }

@@ -65,9 +65,10 @@ enum FontObject {
         LuaCall.run(L, "save") { call in
             let handle = try call.methodSelf(className, as: FontHandle.self)
             let path = try call.string(2)
-            try call.options(3, ["overwrite"])
-            let overwrite = try call.boolOption(3, "overwrite", default: false)
-            let report = try handle.get().save(to: path, options: SaveOptions(overwriteInput: overwrite))
+            try call.options(3, ["overwrite", "force"])
+            let options = SaveOptions(overwriteInput: try call.boolOption(3, "overwrite", default: false),
+                                      force: try call.boolOption(3, "force", default: false))
+            let report = try handle.get().save(to: path, options: options)
             pushReport(call.stack, report)
             return 1
         }

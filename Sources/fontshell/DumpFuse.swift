@@ -53,6 +53,7 @@ struct Fuse: ParsableCommand {
     @Flag(help: "Fuse into every face of a collection.") var allFaces = false
     @Option(name: .shortAndLong, help: "Where to save.") var output: String?
     @Flag(help: "Save over the input font.") var inPlace = false
+    @Flag(help: "Save even if the validator finds errors the fused tables introduced.") var force = false
 
     func run() throws {
         guard output != nil || inPlace else { throw ValidationError("give -o OUTPUT or --in-place") }
@@ -83,7 +84,7 @@ struct Fuse: ParsableCommand {
                     throw e
                 }
             }
-            print(try f.save(to: output ?? font, options: SaveOptions(overwriteInput: inPlace)))
+            print(try f.save(to: output ?? font, options: SaveOptions(overwriteInput: inPlace, force: force)))
         } catch let e as XMLError {
             printError("fontshell fuse: \(e)")
             throw ExitCode(1)

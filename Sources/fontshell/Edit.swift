@@ -15,6 +15,7 @@ struct Edit: ParsableCommand {
     @Argument(help: "Font to read (never replaced unless --in-place).") var input: String
     @Option(name: .shortAndLong, help: "Where to write the edited font.") var output: String?
     @Flag(help: "Write over the input file.") var inPlace = false
+    @Flag(help: "Save even if the validator finds errors the edits introduced.") var force = false
     @Option(help: "Only edit this face (0-based index or PostScript name); default: every face.") var face: String?
     @Option(name: .customLong("set"), help: "TABLE.FIELD=VALUE, e.g. hhea.ascender=900 (repeatable).") var assignments: [String] = []
     @Flag(help: "All caps: a–z take the outline, advance and side bearing of A–Z.") var caps = false
@@ -32,7 +33,7 @@ struct Edit: ParsableCommand {
                 if let rename { try f.rename(family: rename) }
                 if let familySuffix { try f.rename(family: (try f.familyName ?? "") + familySuffix) }
             }
-            let report = try font.save(to: output ?? input, options: SaveOptions(overwriteInput: inPlace))
+            let report = try font.save(to: output ?? input, options: SaveOptions(overwriteInput: inPlace, force: force))
             print(report)
         }
     }

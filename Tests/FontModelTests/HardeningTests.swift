@@ -189,4 +189,33 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty)
         try single.save(to: tmp.file("x.otf"))   // TrueType outlines in .otf are common and valid
     }
+
+    // MARK: edits that would make the font invalid
+
+    @Test func invalidEditsAreRefusedAtTheEdit() throws {
+        let font = try Font(path: Corpus.dejavu)
+        let face = font.faces[0]
+        #expect { try face.maxp.set("numGlyphs", .int(65535)) } throws: { "\($0)".contains("recalculated on save") }
+        #expect { try face.head.set("unitsPerEm", .int(0)) } throws: { "\($0)".contains("16...16384") }
+        #expect { try face.os2?.set("version", .int(100)) } throws: { "\($0)".contains("0...5") }
+        let count = try face.glyphCount
+        #expect { try face.cmap?.set(0x41, glyph: 60000, glyphCount: count) } throws: { "\($0)".contains("does not exist") }
+        #expect(!face.isEdited)
+    }
+
+    @Test func aSaveThatWouldBeInvalidIsRefusedUnlessForced() throws {
+        let tmp = try TemporaryFolder()
+        let font = try Font(path: Corpus.dejavu)
+        let face = font.faces[0]
+        // hhea says more long metrics than glyphs: the validator's hhea-metrics-count error.
+        try face.cmap?.set(0x41, glyph: try face.glyphCount + 5)   // the model alone cannot know the count here
+        let out = tmp.file("bad.ttf")
+        #expect { try font.save(to: out) } throws: { "\($0)".contains("would not be valid") && "\($0)".contains("cmap-subtables") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty)
+        try font.save(to: out, options: SaveOptions(force: true))
+        #expect(Validator.validate(try Font(path: out)).contains { $0.check == "cmap-subtables" && $0.severity == .error })
+        // The face is still usable after the refused save: undo the edit and save.
+        try face.cmap?.set(0x41, glyph: 36)
+        try font.save(to: tmp.file("good.ttf"))
+    }
 }

@@ -83,7 +83,7 @@ import Testing
         // USE_TYPO_METRICS with typo values that differ from hhea.
         try expect("vertical-metrics", .warning, in: try edited { try $0.os2?.set("fsSelection", .int(0x80)) }, mentioning: "USE_TYPO_METRICS")
         let font = try Font(path: Corpus.wqy)
-        try font.faces[1].maxp.set("numGlyphs", .int(Int64(try font.faces[1].glyphCount - 1)))
+        try font.faces[1].maxp.setRaw("numGlyphs", Int64(try font.faces[1].glyphCount - 1))   // set() refuses it
         let found = Validator.validate(try Font(data: try font.serialized().bytes))
         #expect(found.contains { $0.check == "shared-tables" && $0.severity == .error }, "\(found.filter { $0.severity == .error })")
     }

@@ -99,7 +99,7 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         expectError(lua, "font:save('\(dejavu)')", "refusing to overwrite the input file")
         expectError(lua, "font:face(7)", "bad argument #1 to 'face' (no face 7")
         // Values no font can store are refused, not trapped on when encoding.
-        expectError(lua, "face.cmap['a'] = -5", "glyph id -5 out of range")
+        expectError(lua, "face.cmap['a'] = -5", "glyph id -5 does not exist")
         expectError(lua, "face.name:set(1, 'x', {platform = 70000})", "platform ID 70000 out of range")
         expectError(lua, "face.glyphs.c.contours = {{{x = -30000, y = 0}, {x = 30000, y = 0}, {x = 0, y = 100}}}", "at most ±32767")
     }

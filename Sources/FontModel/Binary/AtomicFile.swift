@@ -16,7 +16,8 @@ import Darwin
 ///   so a kill -9 or a full disk leaves nothing behind; elsewhere it is named
 ///   `.fontshell-save-<pid>-…` and a later write to that folder removes those whose process is gone.
 public enum AtomicFile {
-    /// Writes `path` through `body`, which receives the temporary file's descriptor.
+    /// Writes `path` through `body`, which receives the temporary file's descriptor (open for
+    /// reading too, so what was written can be checked before it replaces anything).
     public static func write(to path: String, overwrite: Bool = false, _ body: (Int32) throws -> Void) throws {
         let target = try resolveTarget(path)
         var existing = stat()
@@ -88,7 +89,7 @@ public enum AtomicFile {
     private static func anonymousFile(in directory: String) -> Int32 {
         #if os(Linux)
         // O_TMPFILE is __O_TMPFILE | O_DIRECTORY; Glibc's macro is not imported into Swift.
-        return open(directory, 0o2000_0000 | O_DIRECTORY | O_WRONLY | O_CLOEXEC, 0o666)
+        return open(directory, 0o2000_0000 | O_DIRECTORY | O_RDWR | O_CLOEXEC, 0o666)
         #else
         return -1
         #endif

@@ -63,6 +63,17 @@ public final class FontBytes: @unchecked Sendable {
         isMapped = true
     }
 
+    /// Maps `count` bytes of an open file (one being written, to read it back before it is
+    /// renamed into place). The descriptor stays the caller's.
+    public init(mapping fd: Int32, count: Int) throws {
+        guard count > 0, let address = mmap(nil, count, PROT_READ, MAP_SHARED, fd, 0), address != MAP_FAILED else {
+            throw FontError("cannot read back the written file: \(String(cString: strerror(errno)))")
+        }
+        buffer = UnsafeRawBufferPointer(start: address, count: count)
+        release = { munmap(address, count) }
+        isMapped = true
+    }
+
     /// Lets the kernel drop the mapped pages wholly inside `region` from this process (they are
     /// re-read from the file if touched again), so streaming a large file through a save does not
     /// keep it all resident. Does nothing for owned bytes or memory outside the mapping.

@@ -8,7 +8,12 @@ import Darwin
 public struct SaveOptions: Sendable {
     /// Allow the output path to be the file the font was opened from.
     public var overwriteInput: Bool
-    public init(overwriteInput: Bool = false) { self.overwriteInput = overwriteInput }
+    /// Save even when the validator finds errors the edits introduced (normally refused).
+    public var force: Bool
+    public init(overwriteInput: Bool = false, force: Bool = false) {
+        self.overwriteInput = overwriteInput
+        self.force = force
+    }
 }
 
 /// What a save did: which tables were re-encoded, which derived values changed, how much was written.
@@ -107,9 +112,26 @@ extension Font {
             try emit(&plan, into: &sink)
             try sink.flush()
             written = sink.written
+            // An edited font is read back and validated before it replaces anything.
+            if !options.force && !plan.report.reencodedTables.isEmpty {
+                try refuseNewErrors(in: Font(bytes: FontBytes(mapping: fd, count: written), path: path), path: path)
+            }
         }
         plan.report.bytesWritten = written
         return plan.report
+    }
+
+    /// Throws when the written font has validator errors that the font as opened did not have
+    /// (so a font that was already imperfect can still be edited).
+    private func refuseNewErrors(in written: Font, path: String) throws {
+        let errors = Validator.validate(written, runCharStrings: false).filter { $0.severity == .error }
+        guard !errors.isEmpty else { return }
+        // The font as opened: a fresh view of the same bytes, without this one's edits.
+        let original = try Font(bytes: bytes, path: self.path)
+        let before = Set(Validator.validate(original, runCharStrings: false).filter { $0.severity == .error }.map { "\($0.check) \($0.message)" })
+        let new = errors.filter { !before.contains("\($0.check) \($0.message)") }
+        guard let first = new.first else { return }
+        throw FontError("not saved: the edited font would not be valid: \(first)\(new.count > 1 ? " (and \(new.count - 1) more)" : ""); fix it, or force the save (force = true, --force)", path: path)
     }
 
     /// The saved font as bytes in memory (what `save` would write).

@@ -395,8 +395,14 @@ public final class CmapTable: DecodableTable {
     }
 
     /// Maps (or with nil unmaps) a character in every Unicode subtable we can write (formats 4 and 12).
-    public func set(_ char: UInt32, glyph: Int?) throws {
-        if let glyph { guard (0...0xFFFF).contains(glyph) else { throw FontError("glyph id \(glyph) out of range (0...65535)", table: "cmap") } }
+    /// `glyphCount`, when known, bounds the glyph id: a mapping to a glyph the font lacks is refused.
+    public func set(_ char: UInt32, glyph: Int?, glyphCount: Int? = nil) throws {
+        if let glyph {
+            let limit = (glyphCount ?? 0x10000) - 1
+            guard (0...limit).contains(glyph) else {
+                throw FontError("glyph id \(glyph) does not exist (0...\(limit)\(glyphCount.map { ": the face has \($0) glyphs" } ?? ""))", table: "cmap")
+            }
+        }
         guard char <= 0x10FFFF else { throw FontError("U+\(String(char, radix: 16, uppercase: true)) is beyond Unicode", table: "cmap") }
         var done = false
         for r in records where r.platformID == 0 || (r.platformID == 3 && (r.encodingID == 1 || r.encodingID == 10)) {

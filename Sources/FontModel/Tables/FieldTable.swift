@@ -80,13 +80,21 @@ public struct Field: Sendable, Equatable {
     public let ttxFormat: TTXFormat
     /// An enclosing TTX element (OS/2's PANOSE bytes sit inside <panose>).
     public let ttxGroup: String?
+    /// What the OpenType spec allows when narrower than the binary type (unitsPerEm 16...16384).
+    public let valid: ClosedRange<Int64>?
+    /// Set when the value follows from other data and is recalculated on save: says from what.
+    /// Setting it to anything but its current value is refused.
+    public let derivedFrom: String?
 
-    public init(_ name: String, _ kind: FieldKind, ttx: String? = nil, format: TTXFormat = .plain, group: String? = nil) {
+    public init(_ name: String, _ kind: FieldKind, ttx: String? = nil, format: TTXFormat = .plain, group: String? = nil,
+                valid: ClosedRange<Int64>? = nil, derivedFrom: String? = nil) {
         self.name = name
         self.kind = kind
         ttxName = ttx ?? name
         ttxFormat = format
         ttxGroup = group
+        self.valid = valid
+        self.derivedFrom = derivedFrom
     }
 }
 
@@ -200,6 +208,12 @@ open class FieldTable: FontTable {
         let field = fields[i]
         let stored = try Self.stored(value, field, table: tag)
         guard raw[i] != stored else { return }
+        if let source = field.derivedFrom {
+            throw FontError("\(tag).\(name) follows \(source) and is recalculated on save; it cannot be set (it is \(raw[i]))")
+        }
+        if let valid = field.valid, !valid.contains(stored) {
+            throw FontError("\(tag).\(name) must be \(valid.lowerBound)...\(valid.upperBound) (OpenType spec), got \(stored)")
+        }
         raw[i] = stored
         isEdited = true
         if name == Self.versionFieldName { try relayout(version: UInt32(truncatingIfNeeded: stored)) }

@@ -9,7 +9,7 @@ public final class HheaTable: FieldTable {
         Field("minRightSideBearing", .int16), Field("xMaxExtent", .int16),
         Field("caretSlopeRise", .int16), Field("caretSlopeRun", .int16), Field("caretOffset", .int16),
         Field("reserved0", .int16), Field("reserved1", .int16), Field("reserved2", .int16), Field("reserved3", .int16),
-        Field("metricDataFormat", .int16), Field("numberOfHMetrics", .uint16),
+        Field("metricDataFormat", .int16), Field("numberOfHMetrics", .uint16, derivedFrom: "the advances in hmtx"),
     ]
 
     public override class func layout(version: UInt32, length: Int) throws -> [Field] {

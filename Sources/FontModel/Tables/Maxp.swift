@@ -3,7 +3,7 @@ public final class MaxpTable: FieldTable {
     public override class var tableTag: Tag { "maxp" }
     public override class var versionFieldName: String? { "version" }
 
-    static let version05: [Field] = [Field("version", .version32, ttx: "tableVersion", format: .hex), Field("numGlyphs", .uint16)]
+    static let version05: [Field] = [Field("version", .version32, ttx: "tableVersion", format: .hex), Field("numGlyphs", .uint16, derivedFrom: "the glyph count (glyf/loca or CFF charstrings)")]
     static let version10: [Field] = version05 + [
         Field("maxPoints", .uint16), Field("maxContours", .uint16),
         Field("maxCompositePoints", .uint16), Field("maxCompositeContours", .uint16),

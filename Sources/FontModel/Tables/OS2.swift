@@ -4,8 +4,8 @@ public final class OS2Table: FieldTable {
     public override class var versionFieldName: String? { "version" }
 
     static let version0Short: [Field] = [
-        Field("version", .uint16), Field("xAvgCharWidth", .int16),
-        Field("usWeightClass", .uint16), Field("usWidthClass", .uint16), Field("fsType", .uint16, format: .binary),
+        Field("version", .uint16, valid: 0...5), Field("xAvgCharWidth", .int16),
+        Field("usWeightClass", .uint16, valid: 1...1000), Field("usWidthClass", .uint16, valid: 1...9), Field("fsType", .uint16, format: .binary),
         Field("ySubscriptXSize", .int16), Field("ySubscriptYSize", .int16),
         Field("ySubscriptXOffset", .int16), Field("ySubscriptYOffset", .int16),
         Field("ySuperscriptXSize", .int16), Field("ySuperscriptYSize", .int16),
