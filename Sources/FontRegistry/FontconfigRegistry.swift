@@ -46,6 +46,7 @@ public final class FontconfigRegistry: FontRegistry {
             processFiles[absolute] = names
             return try names.compactMap { try find($0) }
         case .user:
+          return try withManifestLock {
             var manifest = try Manifest.load(from: manifestPath)
             guard let checksum = fingerprint(path) else { throw RegistryError("cannot read \(path)") }
             if let same = manifest.fonts.first(where: { $0.checksum == checksum }) {
@@ -57,7 +58,9 @@ public final class FontconfigRegistry: FontRegistry {
             try FileManager.default.createDirectory(atPath: folder(of: manifestPath), withIntermediateDirectories: true)
             let target = uniqueTarget(for: path)
             do {
-                try FileManager.default.copyItem(atPath: path, toPath: target)
+                // Atomic: a killed copy leaves no truncated font for fontconfig to find.
+                guard let bytes = FileManager.default.contents(atPath: path) else { throw RegistryError("cannot read \(path)") }
+                try AtomicFile.write([UInt8](bytes), to: target)
             } catch {
                 throw RegistryError("cannot copy \(path) into \(fontsFolder): \(error)")
             }
@@ -65,10 +68,29 @@ public final class FontconfigRegistry: FontRegistry {
             try manifest.save(to: manifestPath)
             rescanFontsFolder()
             return try names.compactMap { try find($0) }
+          }
         }
     }
 
+    /// Runs `body` holding an exclusive lock on the manifest (a lock file beside it), so
+    /// concurrent registrations in several processes each see the others' entries.
+    private func withManifestLock<T>(_ body: () throws -> T) throws -> T {
+        try FileManager.default.createDirectory(atPath: folder(of: manifestPath), withIntermediateDirectories: true)
+        let fd = open(manifestPath + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw RegistryError("cannot open the registry lock \(manifestPath).lock: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw RegistryError("cannot lock the registry manifest: \(String(cString: strerror(errno)))") }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
     public func unregister(_ pathOrName: String) throws -> [FontDescriptor] {
+        try withManifestLock { try unregisterLocked(pathOrName) }
+    }
+
+    private func unregisterLocked(_ pathOrName: String) throws -> [FontDescriptor] {
         var manifest = try Manifest.load(from: manifestPath)
         let absolute = absolutePath(pathOrName)
         if let (file, _) = processFiles.first(where: { $0.key == absolute || $0.value.contains(pathOrName) }) {
@@ -104,8 +126,23 @@ public final class FontconfigRegistry: FontRegistry {
         return toReplace
     }
 
+    /// Deletes an entry's file, but only a regular file directly inside FontShell's folder whose
+    /// content is still what was registered: a manifest edited to point elsewhere, or a file
+    /// replaced since, is never deleted.
     private func remove(_ entry: Manifest.Entry, from manifest: inout Manifest) throws {
-        if FileManager.default.fileExists(atPath: entry.path) {
+        var info = stat()
+        if lstat(entry.path, &info) == 0 {
+            let inside = realpath(folder(of: entry.path), nil).map { p in defer { free(p) }; return String(cString: p) }
+            let ours = realpath(fontsFolder, nil).map { p in defer { free(p) }; return String(cString: p) }
+            guard let inside, let ours, inside == ours, !entry.path.split(separator: "/").contains("..") else {
+                throw RegistryError("the manifest entry for \(entry.postScriptNames.joined(separator: ", ")) points at \(entry.path), outside \(fontsFolder); refusing to delete it (remove the entry from \(manifestPath) by hand)")
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw RegistryError("\(entry.path) is not a regular file; refusing to delete it")
+            }
+            guard fingerprint(entry.path) == entry.checksum else {
+                throw RegistryError("\(entry.path) was replaced by another file since FontShell registered it; refusing to delete it")
+            }
             do { try FileManager.default.removeItem(atPath: entry.path) } catch {
                 throw RegistryError("cannot remove \(entry.path): \(error)")
             }
@@ -205,7 +242,7 @@ public final class FontconfigRegistry: FontRegistry {
         var result = FcResultMatch
         guard let match = FcFontMatch(config, pattern, &result) else { return nil }
         defer { FcPatternDestroy(match) }
-        return descriptor(match)
+        return descriptor(match, registered: manifestFiles())
     }
 
     private func fontList(_ pattern: OpaquePointer?, destroy: Bool = false) -> [FontDescriptor] {
@@ -216,13 +253,14 @@ public final class FontconfigRegistry: FontRegistry {
         guard let set = FcFontList(config, pattern, objects) else { return [] }
         defer { FcFontSetDestroy(set) }
         var out: [FontDescriptor] = []
+        let registered = manifestFiles()
         for i in 0..<Int(set.pointee.nfont) {
-            if let p = set.pointee.fonts[i], let d = descriptor(p) { out.append(d) }
+            if let p = set.pointee.fonts[i], let d = descriptor(p, registered: registered) { out.append(d) }
         }
         return out
     }
 
-    private func descriptor(_ p: OpaquePointer) -> FontDescriptor? {
+    private func descriptor(_ p: OpaquePointer, registered: Set<String>) -> FontDescriptor? {
         func string(_ key: String) -> String? {
             var value: UnsafeMutablePointer<FcChar8>?
             guard FcPatternGetString(p, key, 0, &value) == FcResultMatch, let value else { return nil }
@@ -236,10 +274,16 @@ public final class FontconfigRegistry: FontRegistry {
         }
         guard let file = string("file") else { return nil }
         let ps = string("postscriptname") ?? ""
-        let ours = file.hasPrefix(fontsFolder + "/") ? "user" : (processFiles[file] != nil ? "process" : nil)
+        // "user" only for files the manifest lists: a font copied into the folder by hand is not ours.
+        let ours = file.hasPrefix(fontsFolder + "/") && registered.contains(file) ? "user" : (processFiles[file] != nil ? "process" : nil)
         return FontDescriptor(postScriptName: ps, fullName: string("fullname") ?? ps, family: string("family") ?? "",
                               style: string("style") ?? "", weight: integer("weight"), width: integer("width"),
                               path: file, faceIndex: integer("index"), scope: ours, registeredByFontShell: ours != nil)
+    }
+
+    /// Paths the manifest lists (read once per query batch is cheap: the manifest is small).
+    private func manifestFiles() -> Set<String> {
+        Set(((try? Manifest.load(from: manifestPath))?.fonts ?? []).map(\.path))
     }
 
     private func absolutePath(_ path: String) -> String {

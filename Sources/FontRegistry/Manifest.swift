@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FontModel
 
 /// What FontShell installed at user scope, so it only ever removes its own fonts. Kept as JSON
 /// next to the fonts folder: `$XDG_DATA_HOME/fontshell/registered.json`.
@@ -27,12 +28,9 @@ struct Manifest: Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(self)
-        let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-            throw RegistryError("cannot write the registry manifest \(path)")
+        do { try AtomicFile.write([UInt8](data), to: path) } catch {
+            throw RegistryError("cannot write the registry manifest \(path): \(error)")
         }
-        _ = try? FileManager.default.removeItem(atPath: path)
-        try FileManager.default.moveItem(atPath: temporary, toPath: path)
     }
 
     func entry(named name: String) -> Entry? { fonts.first { $0.postScriptNames.contains(name) || $0.path == name } }

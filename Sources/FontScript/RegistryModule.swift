@@ -53,19 +53,26 @@ enum RegistryModule {
     /// A Font (edits included) is saved to a temporary file first, which is what gets registered.
     static let register: LuaFunction = { L in
         LuaCall.run(L, "register") { call in
+            try call.options(2, ["scope", "replace"])
+            let scope = try RegistryScope(name: try call.stringOption(2, "scope") ?? "process")
+            let replace = try call.boolOption(2, "replace", default: false)
             var path: String
+            var scratch: String?
             if let p = call.stack.string(at: 1) {
                 path = p
             } else {
                 let handle = try call.object(1, FontObject.classID, "Font (or a path)", as: FontHandle.self)
                 let font = try handle.get()
-                let name = (try font.faces.first?.postScriptName) ?? "font"
-                path = temporaryFolder() + "/" + name + (font.isCollection ? ".ttc" : font.format == .cff ? ".otf" : ".ttf")
+                // The PostScript name comes from the font: only its safe characters make the file name.
+                let name = String(((try font.faces.first?.postScriptName) ?? "font").filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }.prefix(63))
+                let folder = try privateTemporaryFolder()
+                scratch = folder
+                path = folder + "/" + (name.isEmpty ? "font" : name) + (font.isCollection ? ".ttc" : font.format == .cff ? ".otf" : ".ttf")
                 try font.save(to: path)
             }
-            try call.options(2, ["scope", "replace"])
-            let scope = try RegistryScope(name: try call.stringOption(2, "scope") ?? "process")
-            let replace = try call.boolOption(2, "replace", default: false)
+            // A user-scope font is copied into the registry's folder: the scratch copy can go.
+            // A process-scope one is read by fontconfig while the process runs: it goes at exit.
+            defer { if let scratch { if scope == .user { removeFolder(scratch) } else { removeAtExit(scratch) } } }
             push(call.stack, try registry().register(path: path, scope: scope, replace: replace))
             return 1
         }
@@ -135,10 +142,33 @@ enum RegistryModule {
         }
     }
 
-    static func temporaryFolder() -> String {
+    /// A new folder only this user can read, with an unpredictable name (mkdtemp).
+    static func privateTemporaryFolder() throws -> String {
         let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        let folder = base + "/fontshell-\(getpid())"
-        mkdir(folder, 0o700)
-        return folder
+        var template = Array((base + "/fontshell-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw LuaBridgeError("cannot make a temporary folder in \(base): \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made)
+    }
+
+    static func removeFolder(_ folder: String) {
+        if let d = opendir(folder) {
+            var names: [String] = []
+            while let entry = readdir(d) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." { names.append(name) }
+            }
+            closedir(d)
+            for name in names { unlink(folder + "/" + name) }
+        }
+        rmdir(folder)
+    }
+
+    nonisolated(unsafe) static var foldersToRemove: [String] = []
+
+    static func removeAtExit(_ folder: String) {
+        if foldersToRemove.isEmpty { atexit { for f in RegistryModule.foldersToRemove { RegistryModule.removeFolder(f) } } }
+        foldersToRemove.append(folder)
     }
 }

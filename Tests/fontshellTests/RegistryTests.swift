@@ -43,7 +43,7 @@ final class PrivateFontconfig {
     /// validator finds an error.
     func brokenChecksumCopy() throws -> String {
         let out = folder.file("BadMagic.ttf")
-        let r = try fontshell("edit", dejavuPath, "-o", out, "--rename", "Bad Magic", "--set", "head.magicNumber=0")
+        let r = try fontshell("edit", dejavuPath, "-o", out, "--rename", "Bad Magic", "--set", "head.magicNumber=0", "--force")
         guard r.status == 0 else { throw NSError(domain: r.err, code: 1) }
         return out
     }
