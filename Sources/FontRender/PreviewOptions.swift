@@ -44,6 +44,11 @@ public struct PreviewOptions: Sendable {
         if let width, !(width.isFinite && width > 0 && width * scale <= 16384) { throw RenderError("width must be in (0, 16384] px, got \(width) pt × \(scale)") }
         if let height, !(height.isFinite && height > 0 && height * scale <= 16384) { throw RenderError("height must be in (0, 16384] px, got \(height) pt × \(scale)") }
         if let margin, !(margin.isFinite && margin >= 0 && margin <= 1000) { throw RenderError("margin must be in 0...1000 points, got \(margin)") }
+        // HarfBuzz applies each feature to every glyph: a flood of them is refused, not shaped for minutes.
+        guard shaping.features.count <= 256 else { throw RenderError("at most 256 features, got \(shaping.features.count)") }
+        if let long = shaping.features.first(where: { $0.utf8.count > 64 }) {
+            throw RenderError("feature '\(long.prefix(20))…' is longer than 64 characters")
+        }
         try style.validate()
     }
 }

@@ -24,11 +24,20 @@ struct FontShell: ParsableCommand {
 func runReportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
+        if let message = truncationMessage() { throw ValidationFailureMessage(message: message) }
     } catch let error as FontError {
         throw ValidationFailureMessage(message: error.description)
     } catch let error as RenderError {
         throw ValidationFailureMessage(message: error.description)
     }
+}
+
+/// Fonts another program truncated while they were open (reads past the new end gave zeros):
+/// what the command printed about them cannot be trusted, so it fails.
+func truncationMessage() -> String? {
+    let files = TruncationGuard.truncatedFiles()
+    guard !files.isEmpty else { return nil }
+    return files.map { "\($0): truncated by another program while open; what was read past its new end is zeros" }.joined(separator: "\n")
 }
 
 struct ValidationFailureMessage: Error, CustomStringConvertible {

@@ -17,6 +17,8 @@ struct REPL {
     let lua: LuaState
     /// The state completion asks; the REPL is single-threaded.
     nonisolated(unsafe) static var current: LuaState?
+    /// The truncation warning last printed, so it is not repeated after every line.
+    nonisolated(unsafe) static var reportedTruncation: String?
 
     func run() {
         let interactive = isatty(0) != 0
@@ -89,6 +91,10 @@ struct REPL {
         let count = lua.top - base
         if count > 0 { print((1...count).map { pretty(at: base + $0) }.joined(separator: "\t")) }
         lua.stack.pop(count)
+        if let message = truncationMessage(), message != REPL.reportedTruncation {
+            printError("warning: " + message)
+            REPL.reportedTruncation = message
+        }
         return .done
     }
 

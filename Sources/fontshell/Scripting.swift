@@ -33,6 +33,7 @@ struct Repl: ParsableCommand {
                 try lua.load(chunk, name: "=(command line)")
                 try lua.callInterruptible()
                 lua.stack.pop(lua.top)
+                if let message = truncationMessage() { printError("fontshell: " + message); throw ExitCode(1) }
             } catch let e as LuaError {
                 throw ExitCode(reportScriptError(e))
             } catch {
@@ -95,6 +96,7 @@ func runScript(_ path: String, arguments: [String], interpreterArguments: [Strin
         try lua.load(bytes: source, name: "@" + path)
         for a in arguments { s.push(a) }
         try lua.callInterruptible(arguments: Int32(arguments.count), results: 0)
+        if let message = truncationMessage() { printError("fontshell: " + message); return 1 }
         return 0
     } catch let e as LuaError {
         return reportScriptError(e)
@@ -112,6 +114,7 @@ func reportScriptError(_ e: LuaError) -> Int32 {
         return 130
     }
     reportError(e)
+    if let message = truncationMessage() { printError("fontshell: " + message) }
     return 1
 }
 

@@ -126,28 +126,23 @@ public enum AtomicFile {
 /// Files open as fonts in this process, by device and inode, so no writer replaces an input
 /// by accident. `FontBytes` adds a file when it maps it and removes it when released.
 enum OpenFontFiles {
-    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
-        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(m, nil)
-        return m
-    }()
+    private static let lock = PosixLock()
     nonisolated(unsafe) private static var counts: [FileID: Int] = [:]
 
     struct FileID: Hashable { let device: UInt64, inode: UInt64 }
 
     static func add(device: UInt64, inode: UInt64) {
-        pthread_mutex_lock(lock); defer { pthread_mutex_unlock(lock) }
-        counts[FileID(device: device, inode: inode), default: 0] += 1
+        lock.withLock { counts[FileID(device: device, inode: inode), default: 0] += 1 }
     }
 
     static func remove(device: UInt64, inode: UInt64) {
-        pthread_mutex_lock(lock); defer { pthread_mutex_unlock(lock) }
-        let id = FileID(device: device, inode: inode)
-        if let n = counts[id], n > 1 { counts[id] = n - 1 } else { counts[id] = nil }
+        lock.withLock {
+            let id = FileID(device: device, inode: inode)
+            if let n = counts[id], n > 1 { counts[id] = n - 1 } else { counts[id] = nil }
+        }
     }
 
     static func contains(device: UInt64, inode: UInt64) -> Bool {
-        pthread_mutex_lock(lock); defer { pthread_mutex_unlock(lock) }
-        return counts[FileID(device: device, inode: inode)] != nil
+        lock.withLock { counts[FileID(device: device, inode: inode)] != nil }
     }
 }

@@ -11,6 +11,21 @@ public final class FontBytes: @unchecked Sendable {
     private let release: () -> Void
     /// True when `buffer` maps the file (pages can be dropped and re-read), false when owned.
     public let isMapped: Bool
+    /// The TruncationGuard slot watching the mapping (-1: none).
+    private var guardSlot = -1
+    /// The file the mapping came from.
+    public private(set) var path: String?
+
+    /// True when another program truncated the mapped file while it was open: reads past its
+    /// new end returned zeros instead of crashing, so nothing read since can be trusted.
+    public var wasTruncated: Bool { TruncationGuard.isTruncated(guardSlot) }
+
+    /// Throws when the file was truncated while open (see `wasTruncated`).
+    public func checkIntact() throws {
+        guard wasTruncated else { return }
+        throw FontError("the file was truncated by another program while open; what was read past its new end is zeros, so nothing is written from it: open it again", path: path)
+    }
+
 
     public var count: Int { buffer.count }
 
@@ -59,8 +74,11 @@ public final class FontBytes: @unchecked Sendable {
             throw FontError("cannot map: \(String(cString: strerror(errno)))", path: path)
         }
         buffer = UnsafeRawBufferPointer(start: address, count: size)
-        release = { munmap(address, size); OpenFontFiles.remove(device: device, inode: inode) }
+        let slot = TruncationGuard.watch(address, count: size, path: path)
+        release = { TruncationGuard.forget(slot); munmap(address, size); OpenFontFiles.remove(device: device, inode: inode) }
         isMapped = true
+        guardSlot = slot
+        self.path = path
     }
 
     /// Maps `count` bytes of an open file (one being written, to read it back before it is

@@ -112,6 +112,7 @@ extension Font {
             try emit(&plan, into: &sink)
             try sink.flush()
             written = sink.written
+            try bytes.checkIntact()   // a source truncated while open would have given zeros
             // An edited font is read back and validated before it replaces anything.
             if !options.force && !plan.report.reencodedTables.isEmpty {
                 try refuseNewErrors(in: Font(bytes: FontBytes(mapping: fd, count: written), path: path), path: path)
@@ -139,6 +140,7 @@ extension Font {
         var plan = try makePlan()
         var sink = ArraySink()
         try emit(&plan, into: &sink)
+        try bytes.checkIntact()
         plan.report.bytesWritten = sink.bytes.count
         return (sink.bytes, plan.report)
     }
