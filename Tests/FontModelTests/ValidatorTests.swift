@@ -87,4 +87,25 @@ import Testing
         let found = Validator.validate(try Font(data: try font.serialized().bytes))
         #expect(found.contains { $0.check == "shared-tables" && $0.severity == .error }, "\(found.filter { $0.severity == .error })")
     }
+
+    @Test func checksTheHardeningIssueFoundMissing() throws {
+        // unitsPerEm 0 (written under the field description's range check, as a hostile file would have it).
+        try expect("units-per-em", .error, in: try edited { try $0.head.setRaw("unitsPerEm", 0) }, mentioning: "is 0")
+        // An hhea ascender below the cap height (Liberation Sans has OS/2 v3 with sCapHeight 1409).
+        let liberation = try Font(path: Corpus.path("liberation-sans"))
+        try liberation.faces[0].hhea.set("ascender", .int(1000))
+        let found = Validator.validate(try Font(data: try liberation.serialized().bytes))
+        #expect(found.contains { $0.check == "vertical-metrics" && $0.message.contains("below the cap height 1409") }, "\(found)")
+        #expect(!Validator.validate(try Font(path: Corpus.path("liberation-sans"))).contains { $0.message.contains("cap height") })
+    }
+
+    @Test func cffFontNameMustMatchNameID6() throws {
+        let tmp = try TemporaryFolder()
+        let font = try Font(path: try builtFont("cff", in: tmp))
+        try font.faces[0].name.set(6, "Renamed-Regular")   // the CFF FontName stays TestCFF-Regular
+        let found = Validator.validate(try Font(data: try font.serialized().bytes))
+        #expect(found.contains { $0.check == "postscript-name" && $0.severity == .error && $0.message.contains("TestCFF-Regular") }, "\(found)")
+        // And the save gate refuses what the edit introduced.
+        #expect { try font.save(to: tmp.file("renamed.otf")) } throws: { "\($0)".contains("CFF FontName") }
+    }
 }

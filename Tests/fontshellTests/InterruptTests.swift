@@ -45,3 +45,35 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == ["loop.lua"])
     }
 }
+
+/// Every writer of the command goes through the guarded atomic path.
+@Suite struct WriterGuardTests {
+    @Test func noCommandWritesOverItsInputFont() throws {
+        let tmp = try TemporaryFolder()
+        let font = tmp.file("input.ttf")
+        try FileManager.default.copyItem(atPath: dejavuPath, toPath: font)
+        let before = try Data(contentsOf: URL(fileURLWithPath: font))
+        for args in [["dump", font, "-o", font], ["preview", font, "Hi", "-o", font],
+                     ["preview", "--compare", font, dejavuPath, "Hi", "-o", font], ["diff", font, dejavuPath, "--png", font, "Hi"],
+                     ["save", font, font], ["edit", font, "-o", font, "--caps"]] {
+            let r = try runFontshell(args)
+            #expect(r.status != 0, "\(args)")
+            #expect(r.err.contains("refusing to overwrite"), "\(args): \(r.err)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: font)) == before, "\(args) changed the input")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == ["input.ttf"])
+    }
+
+    @Test func dumpToADeviceOrThroughASymlinkBehaves() throws {
+        let tmp = try TemporaryFolder()
+        let r = try runFontshell(["dump", dejavuPath, "-t", "hhea", "-o", "/dev/full"])
+        #expect(r.status != 0 && r.err.contains("not a regular file"), "\(r.err)")
+        let real = tmp.file("real.ttx"), link = tmp.file("link.ttx")
+        _ = try tmp.write("real.ttx", "old")
+        #expect(symlink(real, link) == 0)
+        let ok = try runFontshell(["dump", dejavuPath, "-t", "hhea", "-o", link])
+        #expect(ok.status == 0, "\(ok.err)")
+        #expect(try String(contentsOfFile: real, encoding: .utf8).contains("<hhea>"))
+        #expect((try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType) == .typeSymbolicLink)
+    }
+}

@@ -11,7 +11,7 @@ import Darwin
 /// - Only a regular file (or a new path) is replaced: devices, FIFOs and folders are refused.
 /// - A symlink is written through: its target is replaced and the link stays.
 /// - A replaced file keeps its mode and (where permitted) owner and group.
-/// - A file open as a font in this process (an input) is refused unless `overwrite` is set.
+/// - A file opened as a font in this process (an input) is refused unless `overwrite` is set.
 /// - On Linux the temporary file is anonymous (`O_TMPFILE`) until the instant before the rename,
 ///   so a kill -9 or a full disk leaves nothing behind; elsewhere it is named
 ///   `.fontshell-save-<pid>-…` and a later write to that folder removes those whose process is gone.
@@ -26,7 +26,7 @@ public enum AtomicFile {
             guard (existing.st_mode & S_IFMT) == S_IFREG else {
                 throw FontError("not a regular file (a device, FIFO or folder); refusing to replace it", path: path)
             }
-            if !overwrite, OpenFontFiles.contains(device: UInt64(existing.st_dev), inode: UInt64(existing.st_ino)) {
+            if !overwrite, OpenFontFiles.contains(existing) {
                 throw FontError("refusing to overwrite the input file (a font open in this session); save elsewhere or allow overwriting explicitly", path: path)
             }
         }
@@ -123,26 +123,33 @@ public enum AtomicFile {
     static func lastError() -> String { String(cString: strerror(errno)) }
 }
 
-/// Files open as fonts in this process, by device and inode, so no writer replaces an input
-/// by accident. `FontBytes` adds a file when it maps it and removes it when released.
+/// Files opened as fonts in this process, so no writer replaces an input by accident.
+/// `FontBytes` adds a file when it maps it. Files stay listed after the font is released:
+/// Swift may release an object before the end of its scope, and an input read moments ago is
+/// still the user's input (`dump -o INPUT` must not replace it). A file is known by device,
+/// inode, size and modification time, so a new file that reuses a deleted input's inode is not
+/// mistaken for it.
 enum OpenFontFiles {
     private static let lock = PosixLock()
-    nonisolated(unsafe) private static var counts: [FileID: Int] = [:]
+    nonisolated(unsafe) private static var opened = Set<FileID>()
 
-    struct FileID: Hashable { let device: UInt64, inode: UInt64 }
-
-    static func add(device: UInt64, inode: UInt64) {
-        lock.withLock { counts[FileID(device: device, inode: inode), default: 0] += 1 }
-    }
-
-    static func remove(device: UInt64, inode: UInt64) {
-        lock.withLock {
-            let id = FileID(device: device, inode: inode)
-            if let n = counts[id], n > 1 { counts[id] = n - 1 } else { counts[id] = nil }
+    struct FileID: Hashable {
+        let device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
+        init(_ s: stat) {
+            device = UInt64(s.st_dev); inode = UInt64(s.st_ino); size = Int64(s.st_size)
+            #if canImport(Darwin)
+            seconds = s.st_mtimespec.tv_sec; nanoseconds = s.st_mtimespec.tv_nsec
+            #else
+            seconds = s.st_mtim.tv_sec; nanoseconds = s.st_mtim.tv_nsec
+            #endif
         }
     }
 
-    static func contains(device: UInt64, inode: UInt64) -> Bool {
-        lock.withLock { counts[FileID(device: device, inode: inode)] != nil }
+    static func add(_ info: stat) {
+        _ = lock.withLock { opened.insert(FileID(info)) }
+    }
+
+    static func contains(_ info: stat) -> Bool {
+        lock.withLock { opened.contains(FileID(info)) }
     }
 }

@@ -60,22 +60,20 @@ public final class FontBytes: @unchecked Sendable {
             throw FontError("not a regular file", path: path)
         }
         let size = Int(info.st_size)
-        let device = UInt64(info.st_dev), inode = UInt64(info.st_ino)
-        OpenFontFiles.add(device: device, inode: inode)
+        OpenFontFiles.add(info)
         if size == 0 {
             let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 8)
             buffer = UnsafeRawBufferPointer(rebasing: storage[0..<0])
-            release = { storage.deallocate(); OpenFontFiles.remove(device: device, inode: inode) }
+            release = { storage.deallocate() }
             isMapped = false
             return
         }
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
-            OpenFontFiles.remove(device: device, inode: inode)
             throw FontError("cannot map: \(String(cString: strerror(errno)))", path: path)
         }
         buffer = UnsafeRawBufferPointer(start: address, count: size)
         let slot = TruncationGuard.watch(address, count: size, path: path)
-        release = { TruncationGuard.forget(slot); munmap(address, size); OpenFontFiles.remove(device: device, inode: inode) }
+        release = { TruncationGuard.forget(slot); munmap(address, size) }
         isMapped = true
         guardSlot = slot
         self.path = path

@@ -23,6 +23,7 @@ public enum Validator {
         ("table-checksum", "each table's checksum in the directory matches its data"),
         ("checksum-adjustment", "head.checkSumAdjustment makes a single font sum to 0xB1B0AFBA"),
         ("head-magic", "head.magicNumber is 0x5F0F3CF5"),
+        ("units-per-em", "head.unitsPerEm is 16...16384, as the spec requires"),
         ("required-tables", "cmap, head, hhea, hmtx, maxp, name, OS/2, post and outlines (glyf+loca or CFF) are present"),
         ("table-alignment", "every table starts on a 4-byte boundary"),
         ("glyph-count", "maxp.numGlyphs agrees with loca, hmtx and the CFF charstrings"),
@@ -32,9 +33,9 @@ public enum Validator {
         ("glyph-bounds", "glyph bounding boxes lie inside head's xMin/yMin/xMax/yMax"),
         ("cmap-subtables", "cmap subtables are sorted and map to existing glyphs"),
         ("name-decodable", "Unicode and Windows name records are valid UTF-16"),
-        ("postscript-name", "the PostScript name is valid (ASCII 33–126 minus [](){}<>/%, ≤ 63) and the same on every platform"),
+        ("postscript-name", "the PostScript name is valid (ASCII 33–126 minus [](){}<>/%, ≤ 63), the same on every platform and the CFF FontName"),
         ("family-names", "the full name (ID 4) starts with the family (ID 16 or 1)"),
-        ("vertical-metrics", "hhea, OS/2 typo and win metrics agree (USE_TYPO_METRICS) and win metrics do not clip"),
+        ("vertical-metrics", "hhea, OS/2 typo and win metrics agree (USE_TYPO_METRICS), win metrics do not clip, and the hhea ascender reaches the cap height"),
         ("shared-tables", "in a collection, tables shared by faces decode for every face"),
     ]
 
@@ -161,7 +162,7 @@ public enum Validator {
                 if Face.postScriptName(from: ps) != ps || ps.utf8.count > 63 { add("postscript-name", .error, "'\(ps)' is not a valid PostScript name") }
                 if values.count > 1 { add("postscript-name", .error, "differs between platforms: \(values.sorted().joined(separator: " / "))") }
                 if let cff = try face.cff, let cffName = cff.fontNames.first, cffName != ps, font.faces.count == 1 {
-                    add("postscript-name", .warning, "the CFF FontName '\(cffName)' differs from '\(ps)'")
+                    add("postscript-name", .error, "the CFF FontName '\(cffName)' differs from name ID 6 '\(ps)' (apps find the font by one, PostScript printers by the other)")
                 }
             }
             run("family-names") {
@@ -171,9 +172,16 @@ public enum Validator {
                     add("family-names", .warning, "full name '\(full)' does not start with the family '\(family)'")
                 }
             }
+            run("units-per-em") {
+                let upem = try face.head.int("unitsPerEm")
+                if !(16...16384).contains(upem) { add("units-per-em", .error, "head.unitsPerEm is \(upem); it must be 16...16384 (nothing can be laid out at 0)") }
+            }
             run("vertical-metrics") {
                 guard let os2 = try face.os2, os2.has("usWinAscent") else { return }
                 let hhea = try face.hhea, head = try face.head
+                if os2.has("sCapHeight"), os2.int("sCapHeight") > 0, hhea.int("ascender") < os2.int("sCapHeight") {
+                    add("vertical-metrics", .warning, "hhea ascender \(hhea.int("ascender")) is below the cap height \(os2.int("sCapHeight")): capitals reach above the line box (clipped or colliding on Apple platforms)")
+                }
                 if os2.useTypoMetrics && (hhea.int("ascender") != os2.int("sTypoAscender") || hhea.int("descender") != os2.int("sTypoDescender") || hhea.int("lineGap") != os2.int("sTypoLineGap")) {
                     add("vertical-metrics", .warning, "USE_TYPO_METRICS is set but hhea (\(hhea.int("ascender"))/\(hhea.int("descender"))/\(hhea.int("lineGap"))) differs from typo (\(os2.int("sTypoAscender"))/\(os2.int("sTypoDescender"))/\(os2.int("sTypoLineGap")))")
                 }
