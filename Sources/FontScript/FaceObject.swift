@@ -15,7 +15,7 @@ enum FaceObject {
                     "font", "name", "cmap", "glyphs"] + fieldTables
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
                      "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
-                     "sweep": PreviewModule.sweep, "save": save]
+                     "sweep": PreviewModule.sweep, "save": save, "unshare": unshare]
         c.tostring = tostring
         return c
     }
@@ -103,6 +103,16 @@ enum FaceObject {
                                       force: try call.boolOption(3, "force", default: false))
             let report = try font.save(face: face, to: path, options: options)
             FontObject.pushReport(call.stack, report)
+            return 1
+        }
+    }
+
+    /// face:unshare() → tags: this face gets its own copy of the glyph data it shares with other
+    /// faces of a collection, so glyph edits through it change no other face.
+    static let unshare: LuaFunction = { L in
+        LuaCall.run(L, "unshare") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            call.stack.push(strings: try face.unshareGlyphData().map(\.description))
             return 1
         }
     }

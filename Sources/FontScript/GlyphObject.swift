@@ -2,6 +2,11 @@ import CLua
 import FontModel
 import LuaBridge
 import LuaShim
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Lua class `Glyph`: one glyph of a face (a face and a 0-based id). Outline, metrics and names;
 /// `advance`, `lsb`, `contours` and `instructions` are writable; `g:copyFrom(other, {metrics=true})`.
@@ -175,9 +180,25 @@ enum GlyphObject {
             guard source.isSame(as: target) else {
                 throw LuaArgumentError(2, "glyph from another face; copyFrom works within one face")
             }
-            try target.get().copyOutline(from: call.payload(2), to: call.payload(1), metrics: metrics)
+            let face = try target.get()
+            try face.copyOutline(from: call.payload(2), to: call.payload(1), metrics: metrics)
+            warnIfShared(face)
             return 0
         }
+    }
+
+    /// Faces already warned about, so a loop over glyphs warns once.
+    nonisolated(unsafe) static var warnedFaces = Set<ObjectIdentifier>()
+
+    /// Glyph edits through one face of a collection change every face sharing its glyph data:
+    /// say so (once per face) on stderr.
+    static func warnIfShared(_ face: Face) {
+        let others = face.facesSharingGlyphData
+        guard !others.isEmpty, warnedFaces.insert(ObjectIdentifier(face)).inserted else { return }
+        let message = "fontshell: warning: face \(face.index) shares its glyph data with face\(others.count > 1 ? "s" : "") \(others.map(String.init).joined(separator: ", ")); this edit changes them too (face:unshare() gives it its own copy)\n"
+        fflush(nil)
+        let bytes = Array(message.utf8)
+        bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
     }
 
     static let tostring: LuaFunction = { L in

@@ -21,14 +21,21 @@ struct Edit: ParsableCommand {
     @Flag(help: "All caps: a–z take the outline, advance and side bearing of A–Z.") var caps = false
     @Option(help: "New family name (name IDs 1, 3, 4, 6, 16 ... and CFF names).") var rename: String?
     @Option(help: "Append to each face's own family name, e.g. \" Caps\" (for collections whose faces differ).") var familySuffix: String?
+    @Flag(help: "Give each edited face its own copy of the glyph data it shares with other faces (collections).") var unshare = false
 
     func run() throws {
         guard output != nil || inPlace else { throw ValidationError("give -o OUTPUT or --in-place") }
         try runReportingErrors {
             let font = try Font(path: input)
             let faces = try selectFaces(font, face)
+            let selected = Set(faces.map(\.index))
             for f in faces {
                 for assignment in assignments { try applyAssignment(assignment, to: f) }
+                if unshare { try f.unshareGlyphData() }
+                let others = f.facesSharingGlyphData.filter { !selected.contains($0) }
+                if caps && !others.isEmpty {
+                    printError("warning: face \(f.index) shares its glyph data with face\(others.count > 1 ? "s" : "") \(others.map(String.init).joined(separator: ", ")): --caps changes them too (--unshare gives face \(f.index) its own copy)")
+                }
                 if caps { try f.copyCapitalsOntoLowercase() }
                 if let rename { try f.rename(family: rename) }
                 if let familySuffix { try f.rename(family: (try f.familyName ?? "") + familySuffix) }

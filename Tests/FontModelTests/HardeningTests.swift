@@ -218,4 +218,45 @@ import Testing
         try face.cmap?.set(0x41, glyph: 36)
         try font.save(to: tmp.file("good.ttf"))
     }
+
+    // MARK: glyph edits in collections
+
+    @Test func unsharedFaceTakesTheCapsEditAloneAndTheCollectionStaysValid() throws {
+        let tmp = try TemporaryFolder()
+        let font = try Font(path: Corpus.wqy)
+        let face = font.faces[1]
+        #expect(face.facesSharingGlyphData == [0, 2])
+        #expect(try face.unshareGlyphData().contains("glyf"))
+        #expect(face.facesSharingGlyphData.isEmpty)
+        try face.copyCapitalsOntoLowercase()
+        let out = tmp.file("wqy-caps1.ttc")
+        try font.save(to: out)
+        let saved = try Font(path: out)
+        func outline(_ f: Face, _ c: Unicode.Scalar) throws -> [[GlyphPoint]] {
+            try f.glyf?.glyph(try #require(try f.glyphID(for: c))).contours ?? []
+        }
+        #expect(try outline(saved.faces[1], "a") == outline(saved.faces[1], "A"))
+        #expect(try outline(saved.faces[0], "a") != outline(saved.faces[0], "A"))
+        #expect(try outline(saved.faces[2], "a") == outline(try Font(path: Corpus.wqy).faces[2], "a"))
+        for i in 0..<3 { #expect(try otsAccepts(out, face: i).0, "face \(i)") }
+    }
+
+    @Test func unsharingAfterAnEditKeepsTheEditInTheCopyOnly() throws {
+        let tmp = try TemporaryFolder()
+        let font = try Font(path: Corpus.wqy)
+        try font.faces[1].copyCapitalsOntoLowercase()   // through the shared tables: every face
+        try font.faces[1].unshareGlyphData()
+        let face0 = font.faces[0]
+        let a = try #require(try face0.glyphID(for: "a")), b = try #require(try face0.glyphID(for: "b"))
+        let glyf0 = try #require(try face0.glyf)
+        try glyf0.setGlyph(a, try glyf0.glyph(b))
+        let out = tmp.file("wqy-mixed.ttc")
+        try font.save(to: out)
+        let saved = try Font(path: out)
+        let a1 = try #require(try saved.faces[1].glyphID(for: "a")), A1 = try #require(try saved.faces[1].glyphID(for: "A"))
+        #expect(try saved.faces[1].glyf?.glyph(a1).contours == saved.faces[1].glyf?.glyph(A1).contours)
+        let a0 = try #require(try saved.faces[0].glyphID(for: "a")), b0 = try #require(try saved.faces[0].glyphID(for: "b"))
+        #expect(try saved.faces[0].glyf?.glyph(a0).contours == saved.faces[0].glyf?.glyph(b0).contours)
+        for i in 0..<3 { #expect(try otsAccepts(out, face: i).0, "face \(i)") }
+    }
 }

@@ -115,6 +115,40 @@ public final class Face {
         slots[tag]?.reencode = true
     }
 
+    /// Other faces of the collection that use this face's glyph data (outlines, metrics,
+    /// variations): a glyph edit through this face changes them too.
+    public var facesSharingGlyphData: [Int] {
+        guard let font else { return [] }
+        return font.faces.filter { other in
+            other !== self && Font.sharedEditTags.contains { tag in slots[tag].map { $0 === other.slots[tag] } ?? false }
+        }.map(\.index)
+    }
+
+    /// Gives this face its own copy of its glyph-data tables (`Font.sharedEditTags`: glyf and
+    /// loca go together), so glyph edits through it leave the other faces as they are. Edits
+    /// already made are carried into the copy. Returns the tags unshared.
+    @discardableResult
+    public func unshareGlyphData() throws -> [Tag] {
+        var unshared: [Tag] = []
+        let font = self.font
+        for tag in Font.sharedEditTags.sorted() where has(tag) {
+            guard let slot = slots[tag], font?.faces.contains(where: { $0 !== self && $0.slots[tag] === slot }) ?? false else { continue }
+            let copy: TableSlot
+            // loca follows glyf: once glyf is edited its offsets must be re-encoded with it.
+            let glyfEdited = tag == "loca" && (slots["glyf"]?.isEdited ?? false)
+            if slot.isEdited || glyfEdited {
+                copy = TableSlot(tag: tag, source: nil)
+                copy.replacement = glyfEdited ? try required(LocaTable.self).encode() : try rawTable(tag)
+            } else {
+                copy = TableSlot(tag: tag, source: slot.source)
+            }
+            unshared.append(tag)
+            slots[tag] = copy
+        }
+        invalidateCaches()
+        return unshared
+    }
+
     /// Removes a table from this face.
     public func removeTable(_ tag: Tag) {
         slots[tag] = nil
