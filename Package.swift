@@ -50,3 +50,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets, one per input surface, built only by Scripts/fuzz (FONTSHELL_FUZZ=1 with
+// -sanitize=fuzzer): libFuzzer supplies their main.
+if Context.environment["FONTSHELL_FUZZ"] != nil {
+    package.targets += [
+        .executableTarget(name: "fuzz-font", dependencies: ["FontModel"], path: "Fuzz/FuzzFont",
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(name: "fuzz-xml", dependencies: ["FontModel", "FontXML"], path: "Fuzz/FuzzXML",
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+    ]
+}

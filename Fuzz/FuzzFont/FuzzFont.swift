@@ -1,0 +1,23 @@
+import FontModel
+
+/// libFuzzer target: font bytes → open, walk every table and glyph, validate, save to memory.
+/// Any crash, trap or hang is a bug; thrown FontErrors are the expected outcome for bad input.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzFont(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    guard let font = try? Font(data: Array(UnsafeBufferPointer(start: data, count: size))) else { return 0 }
+    for face in font.faces {
+        _ = try? face.postScriptName
+        for tag in face.tags { _ = try? face.rawTable(tag) }
+        _ = try? face.hhea; _ = try? face.os2; _ = try? face.post; _ = try? face.cmap?.bestUnicodeSubtable()?.mapping()
+        if let count = try? face.glyphCount {
+            for id in 0..<min(count, 2000) {
+                _ = try? face.glyf?.glyph(id)
+                _ = try? face.glyphName(id)
+            }
+        }
+        _ = try? face.glyf?.statistics()
+    }
+    _ = Validator.validate(font)
+    _ = try? font.serialized()
+    return 0
+}

@@ -1,0 +1,17 @@
+import FontModel
+import FontXML
+
+/// libFuzzer target: TTX XML → parse and fuse into a copy of DejaVu Sans, then save to memory.
+/// XMLErrors and FontErrors are the expected outcome for bad input; crashes and hangs are bugs.
+nonisolated(unsafe) let dejavu: [UInt8] = {
+    guard let f = try? Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"), let bytes = try? f.serialized().bytes else { return [] }
+    return bytes
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzXML(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let document = try? TTX.parse(bytes: bytes), let font = try? Font(data: dejavu) else { return 0 }
+    if (try? TTX.fuse(document, into: font.faces[0])) != nil { _ = try? font.serialized() }
+    return 0
+}
