@@ -15,3 +15,15 @@ public func fuzzXML(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     if (try? TTX.fuse(document, into: font.faces[0])) != nil { _ = try? font.serialized() }
     return 0
 }
+
+// SwiftPM links an executable's entry point (main) as fuzz_xml_main: hand libFuzzer's driver the target.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32) -> Int32
+
+@_cdecl("fuzz_xml_main")
+public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    var count = argc
+    var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
+    return runFuzzerDriver(&count, &arguments) { data, size in fuzzXML(data, size) }
+}
