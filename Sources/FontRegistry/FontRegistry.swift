@@ -43,7 +43,7 @@ public struct MissingFont: Equatable, Sendable, Codable {
     public var fallback: FontDescriptor?
 }
 
-public struct RegistryError: Error, CustomStringConvertible, Sendable {
+public struct RegistryError: ToolError, Sendable {
     public let description: String
     public init(_ message: String) { description = message }
 }

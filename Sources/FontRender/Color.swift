@@ -1,3 +1,5 @@
+import FontModel
+
 /// An 8-bit sRGB colour with straight (not premultiplied) alpha.
 public struct Color: Equatable, Sendable, CustomStringConvertible {
     public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
@@ -64,7 +66,7 @@ public struct Color: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A rendering failure: bad options, a face that cannot be drawn, a file that cannot be written.
-public struct RenderError: Error, CustomStringConvertible, Sendable {
+public struct RenderError: ToolError, Sendable {
     public let description: String
     public init(_ message: String) { description = message }
 }

@@ -1,3 +1,5 @@
+import FontModel
+
 /// A parsed XML element with the line and column where it starts, for error messages.
 public final class XMLElement {
     public let name: String
@@ -31,7 +33,7 @@ public final class XMLElement {
 }
 
 /// A problem in an XML file, with its position.
-public struct XMLError: Error, CustomStringConvertible {
+public struct XMLError: ToolError {
     public let message: String
     public let line: Int
     public let column: Int

@@ -17,18 +17,19 @@ struct Diff: ParsableCommand {
     @Argument(help: "Text to render with --png.") var text: String?
     @Option(help: "Also render TEXT in both fonts and write A | B | difference to this PNG.") var png: String?
     @Option(help: "Font size in points for --png.") var size: Double = 48
-    @Option(help: "Compare only this face (0-based index); default: every face.") var face: Int?
+    @OptionGroup var selection: FaceSelection
     @Flag(help: "Print the differences as JSON.") var json = false
 
     func run() throws {
         var all: [(face: Int, difference: Difference)] = []
         do {
             let a = try Font(path: first), b = try Font(path: second)
-            guard a.faces.count == b.faces.count || face != nil else {
+            let selected = try selection.faces(in: a, otherwise: a.faces).map(\.index)
+            guard a.faces.count == b.faces.count || selection.face != nil else {
                 print("faces: \(a.faces.count) → \(b.faces.count)")
                 throw ExitCode(1)
             }
-            for i in face.map({ [$0] }) ?? Array(a.faces.indices) {
+            for i in selected {
                 guard a.faces.indices.contains(i), b.faces.indices.contains(i) else { throw FontError("no face \(i) in both fonts") }
                 all += try FontDiff.compare(a.faces[i], b.faces[i]).map { (i, $0) }
             }
@@ -36,7 +37,7 @@ struct Diff: ParsableCommand {
                 guard let text else { throw FontError("--png needs the TEXT to render: fontshell diff --png OUT A B \"text\"") }
                 var options = PreviewOptions()
                 options.size = size
-                let i = face ?? 0
+                let i = selected.first ?? 0
                 let c = Preview.compare(try Preview.text(a.faces[i], text, options: options).image,
                                         try Preview.text(b.faces[i], text, options: options).image)
                 try c.image.savePNG(to: png)
@@ -57,7 +58,7 @@ struct Diff: ParsableCommand {
             let items = all.map { Item(face: $0.face, kind: $0.difference.kind.rawValue, table: $0.difference.table, item: $0.difference.item, old: $0.difference.old, new: $0.difference.new) }
             print(String(decoding: try encoder.encode(items), as: UTF8.self))
         } else {
-            let multi = Set(all.map(\.face)).count > 1 || (face == nil && all.contains { $0.face > 0 })
+            let multi = Set(all.map(\.face)).count > 1 || (selection.face == nil && all.contains { $0.face > 0 })
             for (i, d) in all { print(multi ? "face \(i): \(d)" : d.description) }
         }
         if !all.isEmpty { throw ExitCode(1) }

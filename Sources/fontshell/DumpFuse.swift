@@ -11,7 +11,7 @@ struct Dump: ParsableCommand {
 
     @Argument(help: "Font file.") var font: String
     @Option(name: .customShort("t"), help: "A table to dump (repeatable); default: every table.") var tables: [String] = []
-    @Option(help: "Face: 0-based index or PostScript name (default 0).") var face: String?
+    @OptionGroup var selection: FaceSelection
     @Flag(help: "Every face of a collection (with --dir: one file per face and table).") var allFaces = false
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
     @Option(help: "Write one file per face and table, named <PostScriptName>.<tag>.ttx, into this folder.") var dir: String?
@@ -19,7 +19,7 @@ struct Dump: ParsableCommand {
     func run() throws {
         try runReportingErrors {
             let f = try Font(path: font)
-            let faces = allFaces ? f.faces : try selectFaces(f, face ?? "0")
+            let faces = allFaces ? f.faces : [try selection.face(in: f)]
             let tags = try tables.map { text -> Tag in
                 guard let t = Tag(string: text) else { throw FontError("'\(text)' is not a table tag") }
                 return t
@@ -49,7 +49,7 @@ struct Fuse: ParsableCommand {
     @Argument(help: "Font file.") var font: String
     @Argument(help: "TTX files with the tables to fuse.") var xmlFiles: [String] = []
     @Option(help: "Fuse each face's files <PostScriptName>.<tag>.ttx from this folder (what dump --dir writes).") var dir: String?
-    @Option(help: "Face: 0-based index or PostScript name (default 0).") var face: String?
+    @OptionGroup var selection: FaceSelection
     @Flag(help: "Fuse into every face of a collection.") var allFaces = false
     @Option(name: .shortAndLong, help: "Where to save.") var output: String?
     @Flag(help: "Save over the input font.") var inPlace = false
@@ -58,9 +58,9 @@ struct Fuse: ParsableCommand {
     func run() throws {
         guard output != nil || inPlace else { throw ValidationError("give -o OUTPUT or --in-place") }
         guard !xmlFiles.isEmpty || dir != nil else { throw ValidationError("give TTX files or --dir") }
-        do {
+        try runReportingErrors("fuse") {
             let f = try Font(path: font)
-            let faces = allFaces || dir != nil ? f.faces : try selectFaces(f, face ?? "0")
+            let faces = allFaces || dir != nil ? f.faces : [try selection.face(in: f)]
             if let dir {
                 let files = listFolder(dir)
                 for fc in faces {
@@ -85,12 +85,6 @@ struct Fuse: ParsableCommand {
                 }
             }
             print(try f.save(to: output ?? font, options: SaveOptions(overwriteInput: inPlace, force: force)))
-        } catch let e as XMLError {
-            printError("fontshell fuse: \(e)")
-            throw ExitCode(1)
-        } catch let e as FontError {
-            printError("fontshell fuse: \(e)")
-            throw ExitCode(1)
         }
     }
 }

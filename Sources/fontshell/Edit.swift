@@ -16,7 +16,7 @@ struct Edit: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the edited font.") var output: String?
     @Flag(help: "Write over the input file.") var inPlace = false
     @Flag(help: "Save even if the validator finds errors the edits introduced.") var force = false
-    @Option(help: "Only edit this face (0-based index or PostScript name); default: every face.") var face: String?
+    @OptionGroup var selection: FaceSelection
     @Option(name: .customLong("set"), help: "TABLE.FIELD=VALUE, e.g. hhea.ascender=900 (repeatable).") var assignments: [String] = []
     @Flag(help: "All caps: a–z take the outline, advance and side bearing of A–Z.") var caps = false
     @Option(help: "New family name (name IDs 1, 3, 4, 6, 16 ... and CFF names).") var rename: String?
@@ -27,7 +27,7 @@ struct Edit: ParsableCommand {
         guard output != nil || inPlace else { throw ValidationError("give -o OUTPUT or --in-place") }
         try runReportingErrors {
             let font = try Font(path: input)
-            let faces = try selectFaces(font, face)
+            let faces = try selection.faces(in: font, otherwise: font.faces)
             let selected = Set(faces.map(\.index))
             for f in faces {
                 for assignment in assignments { try applyAssignment(assignment, to: f) }
@@ -44,16 +44,6 @@ struct Edit: ParsableCommand {
             print(report)
         }
     }
-}
-
-func selectFaces(_ font: Font, _ selector: String?) throws -> [Face] {
-    guard let selector else { return font.faces }
-    if let i = Int(selector) {
-        guard font.faces.indices.contains(i) else { throw FontError("no face \(i): the font has \(font.faces.count)") }
-        return [font.faces[i]]
-    }
-    guard let f = font.face(named: selector) else { throw FontError("no face named '\(selector)'") }
-    return [f]
 }
 
 /// Applies "table.field=value" through the table's field description (range-checked).

@@ -20,15 +20,17 @@ struct FontShell: ParsableCommand {
     )
 }
 
-/// Turns model errors into a one-line message and exit status 1 (ArgumentParser prints it).
-func runReportingErrors(_ body: () throws -> Void) throws {
+/// The command's one error path: any ToolError (font, XML, render, registry) becomes one
+/// message and exit status 1, printed as "fontshell COMMAND: …" when a command is named, else by
+/// ArgumentParser ("Error: …").
+func runReportingErrors(_ command: String? = nil, _ body: () throws -> Void) throws {
     do {
         try body()
         if let message = truncationMessage() { throw ValidationFailureMessage(message: message) }
-    } catch let error as FontError {
-        throw ValidationFailureMessage(message: error.description)
-    } catch let error as RenderError {
-        throw ValidationFailureMessage(message: error.description)
+    } catch let error as any ToolError {
+        guard let command else { throw ValidationFailureMessage(message: error.description) }
+        printError("fontshell \(command): \(error)")
+        throw ExitCode(1)
     }
 }
 

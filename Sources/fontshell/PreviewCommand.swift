@@ -16,7 +16,7 @@ struct PreviewCommand: ParsableCommand {
     @Argument(help: "FONT TEXT, or with --compare OLD NEW TEXT.") var arguments: [String]
     @Option(name: .shortAndLong, help: "Output PNG.") var output: String
     @Flag(help: "Compare the text rendered in two fonts: OLD NEW TEXT.") var compare = false
-    @Option(help: "Face index (0-based) or PostScript name; default the first.") var face: String?
+    @OptionGroup var selection: FaceSelection
     @Option(help: "Font size in points (default 48; 17 for a label).") var size: Double?
     @Option(help: "Pixels per point (2 for @2x).") var scale: Double = 1
     @Option(help: "A fixed-size label, WIDTHxHEIGHT in points (e.g. 240x44).") var label: String?
@@ -57,7 +57,7 @@ struct PreviewCommand: ParsableCommand {
     /// Renders `text` in the selected face of the font at `path`.
     func render(_ path: String, _ text: String, _ options: PreviewOptions) throws -> (image: Image, report: String) {
         let font = try Font(path: path)
-        guard let f = try selectFaces(font, face).first else { throw FontError("the font has no faces", path: path) }
+        let f = try selection.face(in: font)
         if label != nil {
             let l = try Preview.label(f, text, options: options)
             let m = l.measurements

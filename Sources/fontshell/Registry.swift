@@ -101,10 +101,7 @@ struct Registry: ParsableCommand {
 }
 
 private func reporting(_ body: () throws -> Void) throws {
-    do { try body() } catch let e as RegistryError {
-        printError("fontshell registry: \(e.description)")
-        throw ExitCode(1)
-    }
+    try runReportingErrors("registry", body)
 }
 
 private func json<T: Encodable>(_ value: T) throws -> String {

@@ -9,15 +9,14 @@ struct Save: ParsableCommand {
     @Argument(help: "Where to write.") var output: String
     @Flag(help: "Allow OUTPUT to be INPUT.") var overwrite = false
     @Flag(help: "Save even if the validator finds errors.") var force = false
-    @Option(help: "Save only this face (0-based index or PostScript name) as a single font, e.g. out of a collection.") var face: String?
+    @OptionGroup var selection: FaceSelection
 
     func run() throws {
         try runReportingErrors {
             let font = try Font(path: input)
             let options = SaveOptions(overwriteInput: overwrite, force: force)
-            if let face {
-                guard let selected = try selectFaces(font, face).first else { return }
-                print(try font.save(face: selected, to: output, options: options))
+            if selection.face != nil {
+                print(try font.save(face: try selection.face(in: font), to: output, options: options))
             } else {
                 print(try font.save(to: output, options: options))
             }

@@ -1,6 +1,10 @@
+/// A problem to show the user as one message (file, position, what is wrong). FontError,
+/// XMLError, RenderError and RegistryError adopt it, so the command has one error path.
+public protocol ToolError: Error, CustomStringConvertible {}
+
 /// Every problem the font model reports: which file, face, table and offset, and what is wrong.
 /// Reading never traps on bad data; it throws one of these.
-public struct FontError: Error, CustomStringConvertible, Equatable, Sendable {
+public struct FontError: ToolError, Equatable, Sendable {
     public var path: String?
     public var face: Int?
     public var table: String?
