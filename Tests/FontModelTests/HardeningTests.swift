@@ -259,4 +259,18 @@ import Testing
         #expect(try saved.faces[0].glyf?.glyph(a0).contours == saved.faces[0].glyf?.glyph(b0).contours)
         for i in 0..<3 { #expect(try otsAccepts(out, face: i).0, "face \(i)") }
     }
+
+    @Test func aPreviewLayoutOfAnEditedCFFFaceSkipsBoundsButTheSaveRecalculatesThem() throws {
+        let tmp = try TemporaryFolder()
+        let font = try Font(path: try builtFont("cff", in: tmp))
+        let face = font.faces[0]
+        let notdef = 0
+        for name in ["A", "B", "a", "b"] { try face.copyOutline(from: notdef, to: try #require(try face.glyphID(named: name))) }
+        let xMaxBefore = try face.head.int("xMax")
+        _ = try font.standalone(face: face)                 // what a preview renders: no CFF bounds pass
+        #expect(try face.head.int("xMax") == xMaxBefore)
+        let report = try font.save(to: tmp.file("shrunk.otf"))
+        #expect(report.recalculated.contains { $0.hasPrefix("head.xMax") }, "\(report.recalculated)")
+        #expect(try Font(path: tmp.file("shrunk.otf")).faces[0].head.int("xMax") == 450)
+    }
 }

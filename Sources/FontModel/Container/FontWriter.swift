@@ -146,7 +146,7 @@ extension Font {
     }
 
     func standaloneView(of face: Face) throws -> StandaloneFace {
-        let plan = try makePlan(only: face)
+        let plan = try makePlan(only: face, forRendering: true)
         let tables = plan.directories[0].map { (tag: $0.tag, offset: $0.block.offset, chunks: $0.block.chunks) }
         return StandaloneFace(header: try directoryBytes(plan), tables: tables, source: bytes)
     }
@@ -161,13 +161,13 @@ extension Font {
 
     /// Recalculates derived values, encodes edited tables, shares identical blocks and lays out
     /// every directory before any table data, tables 4-byte aligned.
-    private func makePlan(only single: Face? = nil) throws -> SavePlan {
+    private func makePlan(only single: Face? = nil, forRendering: Bool = false) throws -> SavePlan {
         var report = SaveReport()
         let faces = single.map { [$0] } ?? self.faces
         let isCollection = single == nil && self.isCollection
         func label(_ face: Face, _ text: String) -> String { isCollection ? "face \(face.index): \(text)" : text }
         for face in faces {
-            report.recalculated += try face.recalculateDerived().map { label(face, $0) }
+            report.recalculated += try face.recalculateDerived(forRendering: forRendering).map { label(face, $0) }
         }
 
         var blockForSlot: [ObjectIdentifier: Block] = [:]
