@@ -115,7 +115,8 @@ extension Font {
             try bytes.checkIntact()   // a source truncated while open would have given zeros
             // An edited font is read back and validated before it replaces anything.
             if !options.force && !plan.report.reencodedTables.isEmpty {
-                try refuseNewErrors(in: Font(bytes: FontBytes(mapping: fd, count: written), path: path), path: path)
+                try refuseNewErrors(in: Font(bytes: FontBytes(mapping: fd, count: written), path: path),
+                                    reencoded: plan.report.reencodedTables, path: path)
             }
         }
         plan.report.bytesWritten = written
@@ -124,12 +125,14 @@ extension Font {
 
     /// Throws when the written font has validator errors that the font as opened did not have
     /// (so a font that was already imperfect can still be edited).
-    private func refuseNewErrors(in written: Font, path: String) throws {
-        let errors = Validator.validate(written, runCharStrings: false).filter { $0.severity == .error }
+    private func refuseNewErrors(in written: Font, reencoded: [String], path: String) throws {
+        let cffOutlines = faces.contains { ($0.slots["CFF "]?.decoded as? CFFTable)?.outlinesEdited ?? false }
+        let checks = Validator.checksAffected(byEditsTo: Set(reencoded.map { String($0.split(separator: " ").last ?? "") }), cffOutlines: cffOutlines)
+        let errors = Validator.validate(written, runCharStrings: false, checks: checks).filter { $0.severity == .error }
         guard !errors.isEmpty else { return }
         // The font as opened: a fresh view of the same bytes, without this one's edits.
         let original = try Font(bytes: bytes, path: self.path)
-        let before = Set(Validator.validate(original, runCharStrings: false).filter { $0.severity == .error }.map { "\($0.check) \($0.message)" })
+        let before = Set(Validator.validate(original, runCharStrings: false, checks: checks).filter { $0.severity == .error }.map { "\($0.check) \($0.message)" })
         let new = errors.filter { !before.contains("\($0.check) \($0.message)") }
         guard let first = new.first else { return }
         throw FontError("not saved: the edited font would not be valid: \(first)\(new.count > 1 ? " (and \(new.count - 1) more)" : ""); fix it, or force the save (force = true, --force)", path: path)

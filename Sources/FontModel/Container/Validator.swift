@@ -39,10 +39,25 @@ public enum Validator {
         ("shared-tables", "in a collection, tables shared by faces decode for every face"),
     ]
 
+    /// The checks whose verdict edits to these tables can change (`cffOutlines`: the CFF edit
+    /// touched charstrings, not only names). Checksums, alignment and the checksum adjustment are
+    /// the writer's own work, and warnings cannot refuse a save, so neither is rerun before one.
+    static func checksAffected(byEditsTo tags: Set<String>, cffOutlines: Bool) -> Set<String> {
+        var checks: Set<String> = ["head-magic", "units-per-em", "required-tables", "glyph-count", "hhea-metrics-count"]
+        let cff = tags.contains("CFF") || tags.contains("CFF ")
+        if !tags.isDisjoint(with: ["glyf", "loca", "maxp"]) || (cff && cffOutlines) {
+            checks.formUnion(["loca-monotonic", "glyph-data", "shared-tables", "cmap-subtables"])
+        }
+        if tags.contains("head") { checks.formUnion(["loca-monotonic", "glyph-data"]) }
+        if tags.contains("cmap") { checks.insert("cmap-subtables") }
+        if tags.contains("name") || cff { checks.formUnion(["name-decodable", "postscript-name"]) }
+        return checks
+    }
+
     /// Every finding for every face of the font.
-    /// `runCharStrings: false` skips running every CFF charstring (the slowest check), as the
-    /// check before a save does.
-    public static func validate(_ font: Font, runCharStrings: Bool = true) -> [Finding] {
+    /// `runCharStrings: false` skips running every CFF charstring (the slowest check); `checks`
+    /// runs only those ids (the check before a save runs those its edits can affect).
+    public static func validate(_ font: Font, runCharStrings: Bool = true, checks: Set<String>? = nil) -> [Finding] {
         var findings: [Finding] = []
         let bytes = font.bytes.buffer
         var checkedSources = Set<Int>()   // a table shared by faces is checked once
@@ -53,6 +68,7 @@ public enum Validator {
             }
             // Checks run one by one: a failure in one is reported and the others still run.
             func run(_ check: String, _ body: () throws -> Void) {
+                guard checks?.contains(check) ?? true else { return }
                 do { try body() } catch { add(check, .error, "\(error)") }
             }
             run("table-checksum") {
@@ -190,7 +206,7 @@ public enum Validator {
                 }
             }
         }
-        if font.isCollection {
+        if font.isCollection, checks?.contains("shared-tables") ?? true {
             for tag in Set(font.faces.flatMap(\.tags)) where Font.sharedEditTags.contains(tag) {
                 let users = font.faces.filter { $0.has(tag) }
                 guard users.count > 1 else { continue }
@@ -198,7 +214,8 @@ public enum Validator {
                 if counts.count > 1 { findings.append(Finding(check: "shared-tables", severity: .error, face: nil, message: "faces sharing '\(tag)' disagree on the glyph count: \(counts.sorted())")) }
             }
         }
-        if !font.isCollection, let face = font.faces.first, let source = face.slots["head"]?.source, source.count >= 12 {
+        if checks?.contains("checksum-adjustment") ?? true, !font.isCollection, let face = font.faces.first,
+           let source = face.slots["head"]?.source, source.count >= 12 {
             let total = sfntChecksum(UnsafeRawBufferPointer(font.bytes.buffer))
             if total != 0xB1B0_AFBA {
                 findings.append(Finding(check: "checksum-adjustment", severity: .warning, face: nil, message: "the file sums to 0x\(String(total, radix: 16)), not 0xb1b0afba"))
