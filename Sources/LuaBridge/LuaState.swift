@@ -164,7 +164,12 @@ public struct LuaStack {
         return "<error in __tostring: \(popString())>"
     }
 
-    public func push(_ s: String) { _ = s.withCString { lua_pushstring(L, $0) } }
+    /// Pushes the whole string: Lua strings hold NUL bytes, so the length is passed (a C-string
+    /// push would cut "a\0b" to "a").
+    public func push(_ s: String) {
+        var s = s
+        s.withUTF8 { _ = lua_pushlstring(L, UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), $0.count) }
+    }
     public func push(bytes: [UInt8]) {
         bytes.withUnsafeBytes { _ = lua_pushlstring(L, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count) }
     }

@@ -147,4 +147,12 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         expectError(lua, "face.glyphs.a:copyFrom(face.glyphs.A, {[1] = true})", "unknown option '<number>'")
         #expect(try eval(lua, "face.glyphs.a:copyFrom(face.glyphs.A, {metrics = false}); return 1") == ["1"])
     }
+
+    @Test func stringsWithNULAreKeptOrRefusedNeverCut() throws {
+        let lua = try makeState()
+        // Name strings keep U+0000 (UTF-16 holds it) and read back whole.
+        #expect(try eval(lua, "face.name[1] = 'a\\0b'; return #face.name[1], face.name[1] == 'a\\0b'") == ["3", "true"])
+        // A path with NUL would open a different file: refused.
+        expectError(lua, "fontshell.open('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf\\0junk')", "NUL byte")
+    }
 }

@@ -23,7 +23,7 @@ public final class CmapSubtable {
         case 4: bytes = try CmapSubtable.encodeFormat4(mapping, language: language)
         case 12: bytes = CmapSubtable.encodeFormat12(mapping, language: language)
         case 0, 6, 10, 13: bytes = try CmapSubtable.encodeSimple(format, mapping, language: language)
-        case 14: bytes = CmapSubtable.encodeFormat14(variations)
+        case 14: bytes = try CmapSubtable.encodeFormat14(variations)
         default: throw FontError("cmap format \(format) cannot be written", table: "cmap")
         }
         self.init(bytes: bytes, format: format)
@@ -238,7 +238,8 @@ public final class CmapSubtable {
         while searchRange * 2 <= segCount { searchRange *= 2; entrySelector += 1 }
         searchRange *= 2
         w.u16(4); w.u16(UInt16(length)); w.u16(UInt16(truncatingIfNeeded: language))
-        w.u16(UInt16(segCount * 2)); w.u16(UInt16(searchRange)); w.u16(UInt16(entrySelector)); w.u16(UInt16(segCount * 2 - searchRange))
+        try w.u16(segCount * 2, "cmap format 4 segCountX2"); try w.u16(searchRange, "cmap format 4 searchRange")
+        w.u16(UInt16(entrySelector)); try w.u16(segCount * 2 - searchRange, "cmap format 4 rangeShift")
         for s in segments { w.u16(UInt16(s.end)) }
         w.u16(0)
         for s in segments { w.u16(UInt16(s.start)) }
@@ -288,7 +289,7 @@ public final class CmapSubtable {
     }
 
     /// Format 14: per variation selector, default ranges (use the cmap's glyph) and explicit glyphs.
-    static func encodeFormat14(_ variations: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])]) -> [UInt8] {
+    static func encodeFormat14(_ variations: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])]) throws -> [UInt8] {
         let selectors = variations.keys.sorted()
         var records = BinaryWriter(), data = BinaryWriter()
         let headerSize = 10 + 11 * selectors.count
@@ -308,7 +309,7 @@ public final class CmapSubtable {
             records.u24(selector); records.u32(UInt32(defaultOffset)); records.u32(UInt32(nonDefaultOffset))
         }
         var w = BinaryWriter()
-        w.u16(14); w.u32(UInt32(headerSize + data.count)); w.u32(UInt32(selectors.count))
+        w.u16(14); try w.u32(headerSize + data.count, "cmap format 14 length"); try w.u32(selectors.count, "cmap format 14 selector count")
         w.append(records.bytes); w.append(data.bytes)
         return w.bytes
     }

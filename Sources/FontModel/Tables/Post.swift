@@ -85,11 +85,11 @@ public final class PostTable: FieldTable {
         var custom: [String] = [], customIndex: [String: Int] = [:]
         for name in names {
             if let s = standard[name] { w.u16(UInt16(s)); continue }
-            if let c = customIndex[name] { w.u16(UInt16(258 + c)); continue }
+            if let c = customIndex[name] { try w.u16(258 + c, "post glyph name index"); continue }
             guard name.utf8.count <= 255 else { throw FontError("glyph name '\(name.prefix(20))…' is longer than 255 bytes", table: "post") }
             guard 258 + custom.count <= 0xFFFF else { throw FontError("too many distinct glyph names for post format 2", table: "post") }
             customIndex[name] = custom.count
-            w.u16(UInt16(258 + custom.count))
+            try w.u16(258 + custom.count, "post glyph name index")
             custom.append(name)
         }
         for name in custom { w.u8(UInt8(name.utf8.count)); w.append(Array(name.utf8)) }
