@@ -55,7 +55,6 @@ public final class FontconfigRegistry: FontRegistry {
             let replaced = try refuseTakenNames(names, replace: replace, replacing: manifest)
             for entry in replaced { try remove(entry, from: &manifest) }
             try FileManager.default.createDirectory(atPath: fontsFolder, withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: folder(of: manifestPath), withIntermediateDirectories: true)
             let target = uniqueTarget(for: path)
             do {
                 // Atomic: a killed copy leaves no truncated font for fontconfig to find.

@@ -153,15 +153,7 @@ enum RegistryModule {
     }
 
     static func removeFolder(_ folder: String) {
-        if let d = opendir(folder) {
-            var names: [String] = []
-            while let entry = readdir(d) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { names.append(name) }
-            }
-            closedir(d)
-            for name in names { unlink(folder + "/" + name) }
-        }
+        for name in listFolder(folder) { unlink(folder + "/" + name) }
         rmdir(folder)
     }
 

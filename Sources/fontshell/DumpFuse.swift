@@ -94,14 +94,3 @@ func writeText(_ text: String, to path: String) throws {
     try AtomicFile.write(Array(text.utf8), to: path)
 }
 
-/// File names in a folder, sorted.
-func listFolder(_ path: String) -> [String] {
-    guard let d = opendir(path) else { return [] }
-    defer { closedir(d) }
-    var names: [String] = []
-    while let entry = readdir(d) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names.sorted()
-}

@@ -109,11 +109,8 @@ public enum AtomicFile {
 
     /// Removes `.fontshell-save-<pid>-…` files whose process no longer exists.
     private static func removeAbandoned(in directory: String) {
-        guard let d = opendir(directory) else { return }
-        defer { closedir(d) }
         let prefix = ".fontshell-save-"
-        while let entry = readdir(d) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in listFolder(directory) {
             guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }),
                   pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
             unlink(directory + "/" + name)
@@ -121,6 +118,18 @@ public enum AtomicFile {
     }
 
     static func lastError() -> String { String(cString: strerror(errno)) }
+}
+
+/// File names in a folder ("." and ".." left out), sorted; empty when it cannot be read.
+public func listFolder(_ path: String) -> [String] {
+    guard let d = opendir(path) else { return [] }
+    defer { closedir(d) }
+    var names: [String] = []
+    while let entry = readdir(d) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
 }
 
 /// Files opened as fonts in this process, so no writer replaces an input by accident.

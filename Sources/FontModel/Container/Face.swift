@@ -119,9 +119,14 @@ public final class Face {
     /// variations): a glyph edit through this face changes them too.
     public var facesSharingGlyphData: [Int] {
         guard let font else { return [] }
-        return font.faces.filter { other in
-            other !== self && Font.sharedEditTags.contains { tag in slots[tag].map { $0 === other.slots[tag] } ?? false }
-        }.map(\.index)
+        return font.faces.filter { other in Font.sharedEditTags.contains { sharesSlot($0, with: other) } }.map(\.index)
+    }
+
+    /// Whether `other` (another face) holds this face's very slot for `tag`: one object, so an
+    /// edit through either face is seen by both.
+    private func sharesSlot(_ tag: Tag, with other: Face) -> Bool {
+        guard other !== self, let slot = slots[tag] else { return false }
+        return other.slots[tag] === slot
     }
 
     /// Gives this face its own copy of its glyph-data tables (`Font.sharedEditTags`: glyf and
@@ -130,9 +135,8 @@ public final class Face {
     @discardableResult
     public func unshareGlyphData() throws -> [Tag] {
         var unshared: [Tag] = []
-        let font = self.font
-        for tag in Font.sharedEditTags.sorted() where has(tag) {
-            guard let slot = slots[tag], font?.faces.contains(where: { $0 !== self && $0.slots[tag] === slot }) ?? false else { continue }
+        for tag in Font.sharedEditTags.sorted() {
+            guard let slot = slots[tag], font?.faces.contains(where: { sharesSlot(tag, with: $0) }) ?? false else { continue }
             let copy: TableSlot
             // loca follows glyf: once glyf is edited its offsets must be re-encoded with it.
             let glyfEdited = tag == "loca" && (slots["glyf"]?.isEdited ?? false)
