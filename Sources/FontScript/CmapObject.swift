@@ -1,7 +1,5 @@
-import CLua
 import FontModel
 import LuaBridge
-import LuaShim
 
 /// Lua class `Cmap`: characters to glyphs through the best Unicode subtable. `cmap["A"]` or
 /// `cmap[0x41]` → glyph id; `cmap:chars(id)` → the characters mapped to a glyph.

@@ -1,7 +1,5 @@
-import CLua
 import FontModel
 import LuaBridge
-import LuaShim
 
 /// The Lua API: modules `fontshell`, `registry` and `preview`, the classes Font, Face, Table,
 /// Name, Cmap, Glyphs, Glyph, Image, and `help`. docs/lua-api.md is the reference; a test checks that every name here is in it.
@@ -106,7 +104,7 @@ public enum FontScript {
                 text = "\(c.name): \(c.summary)"
                 if !c.fields.isEmpty { text += "\n  fields:  " + c.fields.joined(separator: ", ") }
                 if !c.methods.isEmpty { text += "\n  methods: " + c.methods.keys.sorted().joined(separator: ", ") }
-            } else if !call.isNoneOrNil(1) && s.type(at: 1) != LUA_TTABLE {
+            } else if !call.isNoneOrNil(1) && s.type(at: 1) != .table {
                 text = "help: no help for a \(s.typeName(at: 1)) value; try help() or help(face)"
             }
             print(text)

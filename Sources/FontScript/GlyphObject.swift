@@ -1,7 +1,5 @@
-import CLua
 import FontModel
 import LuaBridge
-import LuaShim
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -110,39 +108,25 @@ enum GlyphObject {
     }
 
     static func readContours(_ call: LuaCall, _ arg: Int32) throws -> [[GlyphPoint]] {
-        let L = call.L
-        guard lua_type(L, arg) == LUA_TTABLE else { throw LuaBridgeError("contours must be a list of contours, each a list of {x=, y=, on=}") }
-        var contours: [[GlyphPoint]] = []
-        for c in 1...max(1, Int(lua_rawlen(L, arg))) where lua_rawlen(L, arg) > 0 {
-            lua_rawgeti(L, arg, lua_Integer(c))
-            defer { fs_pop(L, 1) }
-            guard lua_type(L, -1) == LUA_TTABLE else { throw LuaBridgeError("contour \(c) must be a list of points") }
-            var points: [GlyphPoint] = []
-            let contourIndex = lua_gettop(L)
-            for k in 1...max(1, Int(lua_rawlen(L, contourIndex))) where lua_rawlen(L, contourIndex) > 0 {
-                lua_rawgeti(L, contourIndex, lua_Integer(k))
-                defer { fs_pop(L, 1) }
-                let point = lua_gettop(L)
+        let s = call.stack
+        guard s.type(at: arg) == .table else { throw LuaBridgeError("contours must be a list of contours, each a list of {x=, y=, on=}") }
+        return try s.items(ofListAt: arg) { c in
+            guard s.type(at: -1) == .table else { throw LuaBridgeError("contour \(c) must be a list of points") }
+            return try s.items(ofListAt: -1) { k in
                 func coordinate(_ key: String) throws -> Int {
-                    call.stack.getField(key, in: point)
-                    defer { fs_pop(L, 1) }
-                    var ok: Int32 = 0
-                    let v = fs_tointeger(L, -1, &ok)
-                    guard lua_type(L, -1) == LUA_TNUMBER, ok != 0, (-32768...32767).contains(Int(v)) else {
-                        throw LuaBridgeError("contour \(c) point \(k): \(key) must be an integer in -32768...32767")
+                    try s.withField(key, in: -1) { _ in
+                        guard let v = s.integer(at: -1), (-32768...32767).contains(v) else {
+                            throw LuaBridgeError("contour \(c) point \(k): \(key) must be an integer in -32768...32767")
+                        }
+                        return v
                     }
-                    return Int(v)
                 }
-                guard lua_type(L, point) == LUA_TTABLE else { throw LuaBridgeError("contour \(c) point \(k) must be a table {x=, y=, on=}") }
+                guard s.type(at: -1) == .table else { throw LuaBridgeError("contour \(c) point \(k) must be a table {x=, y=, on=}") }
                 let x = try coordinate("x"), y = try coordinate("y")
-                call.stack.getField("on", in: point)
-                let on = lua_type(L, -1) == LUA_TNIL || lua_toboolean(L, -1) != 0
-                fs_pop(L, 1)
-                points.append(GlyphPoint(x: x, y: y, onCurve: on))
+                let on = s.withField("on", in: -1) { type in type == .nil || s.truthy(at: -1) }
+                return GlyphPoint(x: x, y: y, onCurve: on)
             }
-            contours.append(points)
         }
-        return contours
     }
 
     static func pushComponents(_ s: LuaStack, _ face: Face, _ id: Int) throws {

@@ -1,7 +1,5 @@
-import CLua
 import FontModel
 import LuaBridge
-import LuaShim
 
 /// Lua class `Glyphs`: the glyphs of a face by name (`glyphs.A`) or 0-based id (`glyphs[36]`);
 /// `#glyphs` counts them and `for id, g in pairs(glyphs)` walks them in id order.
@@ -21,7 +19,7 @@ enum GlyphsObject {
         LuaCall.run(L, "Glyphs") { call in
             let ref = try call.trustedSelf(className, as: FacePart.self).face
             let face = try ref.get()
-            if lua_type(call.L, 2) == LUA_TNUMBER {
+            if call.stack.type(at: 2) == .number {
                 let id = try call.integer(2)
                 guard id >= 0, id < (try face.glyphCount) else { call.stack.pushNil(); return 1 }
                 GlyphObject.push(call.stack, ref, id)
@@ -45,7 +43,7 @@ enum GlyphsObject {
     static let pairs: LuaFunction = { L in
         LuaCall.run(L, "__pairs") { call in
             _ = try call.methodSelf(className, as: FacePart.self)
-            fs_pushfunction(call.L, next, 0)
+            call.stack.push(function: next)
             call.stack.pushValue(at: 1)
             call.stack.push(-1)
             return 3

@@ -1,7 +1,5 @@
-import CLua
 import FontModel
 import LuaBridge
-import LuaShim
 
 /// Lua class `Name`: the name table. `name[id]` reads the best record and assigning updates every
 /// platform's record (or adds Windows and Mac ones); `:records()`, `:set()`, `:remove()` for detail.
@@ -26,7 +24,7 @@ enum NameObject {
     static let get: LuaFunction = { L in
         LuaCall.run(L, "Name") { call in
             let name = try table(call, method: false)
-            guard call.stack.type(at: 2) == LUA_TNUMBER else {
+            guard call.stack.type(at: 2) == .number else {
                 throw LuaBridgeError("name is indexed by name ID (a number), e.g. name[4]; methods: records, set, remove, ids")
             }
             if let s = name.string(try call.integer(2)) { call.stack.push(s) } else { call.stack.pushNil() }

@@ -1,20 +1,18 @@
-import CLua
 import LuaBridge
-import LuaShim
 
 /// `__pairs` for objects whose keys have an order (table fields in binary order): returns an
 /// iterator over a successor table (key → next key, `true` → first key) and a values table.
 enum OrderedPairs {
     static func push(_ call: LuaCall, names: [String], value: (String) throws -> Void) rethrows -> Int32 {
-        let s = call.stack, L = call.L
+        let s = call.stack
         s.pushTable(fieldCount: Int32(names.count))
         for name in names { try value(name); s.setField(name, in: -2) }
-        fs_pushfunction(L, next, 1) // the values table becomes upvalue 1
+        s.push(function: next, upvalues: 1) // the values table becomes upvalue 1
         s.pushTable(fieldCount: Int32(names.count + 1))
         var previous: String?
         for name in names {
             if let p = previous { s.push(name); s.setField(p, in: -2) } else {
-                lua_pushboolean(L, 1); s.push(name); lua_rawset(L, -3)
+                s.push(true); s.push(name); s.setPair(in: -3)
             }
             previous = name
         }
@@ -24,12 +22,12 @@ enum OrderedPairs {
 
     static let next: LuaFunction = { L in
         LuaCall.run(L, "next") { call in
-            let L = call.L
-            guard lua_type(L, 1) == LUA_TTABLE else { throw LuaArgumentError(1, "table expected") }
-            if lua_type(L, 2) == LUA_TNIL { lua_pushboolean(L, 1) } else { lua_pushvalue(L, 2) }
-            guard lua_rawget(L, 1) != LUA_TNIL else { return 1 }
-            lua_pushvalue(L, -1)
-            lua_rawget(L, fs_upvalueindex(1))
+            let s = call.stack
+            guard s.type(at: 1) == .table else { throw LuaArgumentError(1, "table expected") }
+            if s.type(at: 2) == .nil { s.push(true) } else { s.pushValue(at: 2) }
+            guard s.getPair(in: 1) != .nil else { return 1 }
+            s.pushValue(at: -1)
+            s.getPair(in: LuaStack.upvalue(1))
             return 2
         }
     }

@@ -1,8 +1,6 @@
-import CLua
 import FontModel
 import FontRender
 import LuaBridge
-import LuaShim
 
 extension RenderError: LuaMessageError {}
 
@@ -26,99 +24,76 @@ enum PreviewModule {
 
     static func install(in lua: LuaState) {
         lua.registerModule("preview", functions: functions)
-        resetAppearance(lua.L)
+        resetAppearance(lua.stack)
     }
 
     // MARK: options
 
     /// Pushes the appearance store, creating it if needed.
-    static func pushAppearance(_ L: OpaquePointer) {
-        if lua_getfield(L, fs_registryindex(), appearanceKey) != LUA_TTABLE {
-            fs_pop(L, 1)
-            resetAppearance(L)
-            lua_getfield(L, fs_registryindex(), appearanceKey)
+    static func pushAppearance(_ s: LuaStack) {
+        if s.getRegistryField(appearanceKey) != .table {
+            s.pop()
+            resetAppearance(s)
+            s.getRegistryField(appearanceKey)
         }
     }
 
-    static func resetAppearance(_ L: OpaquePointer) {
-        lua_createtable(L, 0, 2)
-        lua_createtable(L, 0, 0); lua_setfield(L, -2, "defaults")
-        lua_createtable(L, 0, 0); lua_setfield(L, -2, "kinds")
-        lua_setfield(L, fs_registryindex(), appearanceKey)
-    }
-
-    /// Copies the fields of the table at `source` into the table at `target` (raw, shallow).
-    static func copyFields(_ L: OpaquePointer, from source: Int32, to target: Int32) {
-        let source = lua_absindex(L, source), target = lua_absindex(L, target)
-        lua_pushnil(L)
-        while lua_next(L, source) != 0 {
-            lua_pushvalue(L, -2)
-            fs_insert(L, -2)
-            lua_rawset(L, target)
-        }
+    static func resetAppearance(_ s: LuaStack) {
+        s.pushTable(fieldCount: 2)
+        s.pushTable(); s.setField("defaults", in: -2)
+        s.pushTable(); s.setField("kinds", in: -2)
+        s.setRegistryField(appearanceKey)
     }
 
     /// Reads the options at argument `i` (a table or nil) merged over the appearance defaults
     /// and the kind's overrides.
     static func options(_ call: LuaCall, _ i: Int32) throws -> PreviewOptions {
-        let L = call.L
+        let s = call.stack
         let given = try call.table(i, optional: true)
-        pushAppearance(L)
-        let store = lua_gettop(L)
-        defer { lua_settop(L, store - 1) }
-        lua_createtable(L, 0, 16)
-        let merged = lua_gettop(L)
-        lua_getfield(L, store, "defaults")
-        copyFields(L, from: -1, to: merged)
-        fs_pop(L, 1)
+        pushAppearance(s)
+        let store = s.top
+        defer { s.truncate(to: store - 1) }
+        s.pushTable(fieldCount: 16)
+        let merged = s.top
+        s.withField("defaults", in: store) { _ in s.copyFields(from: -1, to: merged) }
         var kind: String?
-        if given {
-            if lua_getfield(L, i, "kind") == LUA_TSTRING { kind = call.stack.string(at: -1) }
-            fs_pop(L, 1)
-        }
-        if kind == nil {
-            if lua_getfield(L, merged, "kind") == LUA_TSTRING { kind = call.stack.string(at: -1) }
-            fs_pop(L, 1)
-        }
+        if given { kind = s.withField("kind", in: i) { _ in s.string(at: -1) } }
+        if kind == nil { kind = s.withField("kind", in: merged) { _ in s.string(at: -1) } }
         if let kind {
-            lua_getfield(L, store, "kinds")
-            guard lua_getfield(L, -1, kind) == LUA_TTABLE else {
+            s.getField("kinds", in: store)
+            guard s.getField(kind, in: -1) == .table else {
                 throw LuaArgumentError(i, "no appearance for kind '\(kind)'; define it with preview.appearance(\"\(kind)\", {...})")
             }
-            copyFields(L, from: -1, to: merged)
-            fs_pop(L, 2)
+            s.copyFields(from: -1, to: merged)
+            s.pop(2)
         }
-        if given { copyFields(L, from: i, to: merged) }
+        if given { s.copyFields(from: i, to: merged) }
         return try read(call, merged, argument: i)
     }
 
     static func read(_ call: LuaCall, _ t: Int32, argument: Int32) throws -> PreviewOptions {
-        let L = call.L, s = call.stack
+        let s = call.stack
         var o = PreviewOptions()
         func fail(_ key: String, _ what: String) -> LuaArgumentError {
             LuaArgumentError(argument, "option '\(key)' must be \(what), got \(s.typeName(at: -1))")
         }
         func number(_ key: String) throws -> Double {
-            guard lua_type(L, -1) == LUA_TNUMBER else { throw fail(key, "a number") }
-            return lua_tonumberx(L, -1, nil)
+            guard let v = s.number(at: -1) else { throw fail(key, "a number") }
+            return v
         }
         func string(_ key: String) throws -> String {
-            guard lua_type(L, -1) == LUA_TSTRING, let v = s.string(at: -1) else { throw fail(key, "a string") }
+            guard let v = s.string(at: -1) else { throw fail(key, "a string") }
             return v
         }
         func bool(_ key: String) throws -> Bool {
-            guard lua_type(L, -1) == LUA_TBOOLEAN else { throw fail(key, "a boolean") }
-            return lua_toboolean(L, -1) != 0
+            guard s.type(at: -1) == .boolean else { throw fail(key, "a boolean") }
+            return s.truthy(at: -1)
         }
         func field(_ key: String, _ body: () throws -> Void) rethrows {
-            lua_getfield(L, -1, key)
-            defer { fs_pop(L, 1) }
-            if lua_type(L, -1) != LUA_TNIL { try body() }
+            try s.withField(key, in: -1) { type in if type != .nil { try body() } }
         }
-        lua_pushnil(L)
-        while lua_next(L, t) != 0 {
-            defer { fs_pop(L, 1) }
-            guard lua_type(L, -2) == LUA_TSTRING, let key = s.string(at: -2) else {
+        try s.forEachPair(inTableAt: t) {
+            guard let key = s.string(at: -2) else {
                 throw LuaArgumentError(argument, "options are named (size = 48, ...); found a \(s.typeName(at: -2)) key")
             }
             do {
@@ -129,18 +104,18 @@ enum PreviewModule {
                 case "color": o.style.color = try color(call, key)
                 case "background": o.background = try color(call, key)
                 case "gradient":
-                    guard lua_type(L, -1) == LUA_TTABLE else { throw fail(key, "a list of colours") }
-                    o.style.gradient = try items(L) { k in try color(call, "gradient[\(k)]") }
+                    guard s.type(at: -1) == .table else { throw fail(key, "a list of colours") }
+                    o.style.gradient = try s.items(ofListAt: -1) { k in try color(call, "gradient[\(k)]") }
                 case "stroke":
-                    if lua_type(L, -1) == LUA_TNUMBER { o.style.stroke = .init(width: try number(key), color: .white); break }
-                    guard lua_type(L, -1) == LUA_TTABLE else { throw fail(key, "a width or {width=, color=}") }
+                    if s.type(at: -1) == .number { o.style.stroke = .init(width: try number(key), color: .white); break }
+                    guard s.type(at: -1) == .table else { throw fail(key, "a width or {width=, color=}") }
                     var stroke = TextStyle.Stroke(width: 2, color: .white)
                     try field("width") { stroke.width = try number("stroke.width") }
                     try field("color") { stroke.color = try color(call, "stroke.color") }
                     o.style.stroke = stroke
                 case "shadow":
-                    if lua_type(L, -1) == LUA_TBOOLEAN { o.style.shadow = lua_toboolean(L, -1) != 0 ? .init() : nil; break }
-                    guard lua_type(L, -1) == LUA_TTABLE else { throw fail(key, "true or {dx=, dy=, blur=, color=}") }
+                    if s.type(at: -1) == .boolean { o.style.shadow = s.truthy(at: -1) ? .init() : nil; break }
+                    guard s.type(at: -1) == .table else { throw fail(key, "true or {dx=, dy=, blur=, color=}") }
                     var shadow = TextStyle.Shadow()
                     try field("dx") { shadow.dx = try number("shadow.dx") }
                     try field("dy") { shadow.dy = try number("shadow.dy") }
@@ -148,8 +123,8 @@ enum PreviewModule {
                     try field("color") { shadow.color = try color(call, "shadow.color") }
                     o.style.shadow = shadow
                 case "glow":
-                    if lua_type(L, -1) == LUA_TBOOLEAN { o.style.glow = lua_toboolean(L, -1) != 0 ? .init() : nil; break }
-                    guard lua_type(L, -1) == LUA_TTABLE else { throw fail(key, "true or {radius=, color=}") }
+                    if s.type(at: -1) == .boolean { o.style.glow = s.truthy(at: -1) ? .init() : nil; break }
+                    guard s.type(at: -1) == .table else { throw fail(key, "true or {radius=, color=}") }
                     var glow = TextStyle.Glow()
                     try field("radius") { glow.radius = try number("glow.radius") }
                     try field("color") { glow.color = try color(call, "glow.color") }
@@ -181,27 +156,17 @@ enum PreviewModule {
         return o
     }
 
-    /// The items of the list on top of the stack, each read by `body` (given its 1-based
-    /// index) while it is on top.
-    static func items<T>(_ L: OpaquePointer, _ body: (Int) throws -> T) rethrows -> [T] {
-        try (0..<Int(lua_rawlen(L, -1))).map { k in
-            lua_rawgeti(L, -1, lua_Integer(k + 1))
-            defer { fs_pop(L, 1) }
-            return try body(k + 1)
-        }
-    }
-
     /// A colour: "#rrggbb", "#rrggbbaa", a name, or {r, g, b [, a]} (0–255).
     static func color(_ call: LuaCall, _ key: String) throws -> Color {
-        let L = call.L
-        if lua_type(L, -1) == LUA_TSTRING, let text = call.stack.string(at: -1) { return try Color(parsing: text) }
-        guard lua_type(L, -1) == LUA_TTABLE else { throw RenderError("option '\(key)' must be a colour (\"#rrggbb\", a name or {r, g, b, a}), got \(call.stack.typeName(at: -1))") }
+        let s = call.stack
+        if let text = s.string(at: -1) { return try Color(parsing: text) }
+        guard s.type(at: -1) == .table else { throw RenderError("option '\(key)' must be a colour (\"#rrggbb\", a name or {r, g, b, a}), got \(call.stack.typeName(at: -1))") }
         var parts: [UInt8] = []
         for k in 1...4 {
-            lua_rawgeti(L, -1, lua_Integer(k))
-            defer { fs_pop(L, 1) }
-            if k == 4 && lua_type(L, -1) == LUA_TNIL { parts.append(255); break }
-            guard lua_isinteger(L, -1) != 0, case let v = lua_tointegerx(L, -1, nil), (0...255).contains(v) else {
+            s.getIndex(k, in: -1)
+            defer { s.pop() }
+            if k == 4 && s.type(at: -1) == .nil { parts.append(255); break }
+            guard s.isInteger(at: -1), let v = s.integer(at: -1), (0...255).contains(v) else {
                 throw RenderError("option '\(key)' component \(k) must be an integer 0...255")
             }
             parts.append(UInt8(v))
@@ -211,22 +176,19 @@ enum PreviewModule {
 
     /// "kern=0,-liga", {"kern=0", "-liga"} or {kern = false, ss01 = true, salt = 2}.
     static func features(_ call: LuaCall, _ key: String) throws -> [String] {
-        let L = call.L, s = call.stack
-        if let text = s.string(at: -1), lua_type(L, -1) == LUA_TSTRING {
+        let s = call.stack
+        if let text = s.string(at: -1) {
             // HarfBuzz's parser skips spaces around a feature itself.
             return text.split(separator: ",").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
         }
-        guard lua_type(L, -1) == LUA_TTABLE else { throw RenderError("option 'features' must be a string or a table") }
+        guard s.type(at: -1) == .table else { throw RenderError("option 'features' must be a string or a table") }
         var out: [String] = []
-        let t = lua_absindex(L, -1)
-        lua_pushnil(L)
-        while lua_next(L, t) != 0 {
-            defer { fs_pop(L, 1) }
-            if lua_type(L, -2) == LUA_TNUMBER, let f = s.string(at: -1) { out.append(f); continue }
-            guard lua_type(L, -2) == LUA_TSTRING, let tag = s.string(at: -2) else { throw RenderError("option 'features' has a key that is not a feature tag") }
-            switch lua_type(L, -1) {
-            case LUA_TBOOLEAN: out.append("\(tag)=\(lua_toboolean(L, -1) != 0 ? 1 : 0)")
-            case LUA_TNUMBER where lua_isinteger(L, -1) != 0: out.append("\(tag)=\(lua_tointegerx(L, -1, nil))")
+        try s.forEachPair(inTableAt: -1) {
+            if s.type(at: -2) == .number, let f = s.string(at: -1) { out.append(f); return }
+            guard let tag = s.string(at: -2) else { throw RenderError("option 'features' has a key that is not a feature tag") }
+            switch s.type(at: -1) {
+            case .boolean: out.append("\(tag)=\(s.truthy(at: -1) ? 1 : 0)")
+            case .number where s.isInteger(at: -1): out.append("\(tag)=\(s.integer(at: -1) ?? 0)")
             default: throw RenderError("feature '\(tag)' must be true, false or an integer")
             }
         }
@@ -281,15 +243,13 @@ enum PreviewModule {
 
     static func images(_ call: LuaCall, _ i: Int32) throws -> [Image] {
         _ = try call.table(i)
-        let n = Int(lua_rawlen(call.L, i))
-        guard n > 0 else { throw LuaArgumentError(i, "a list of images expected, got an empty table") }
-        return try (1...n).map { k in
-            lua_rawgeti(call.L, i, lua_Integer(k))
-            defer { fs_pop(call.L, 1) }
-            guard fs_is_class(call.L, -1, ImageObject.classID) != 0 else {
-                throw LuaArgumentError(i, "item \(k) is a \(call.stack.typeName(at: -1)), not an Image")
+        let s = call.stack
+        guard s.length(at: i) > 0 else { throw LuaArgumentError(i, "a list of images expected, got an empty table") }
+        return try s.items(ofListAt: i) { k in
+            guard s.isObject(at: -1, classID: ImageObject.classID) else {
+                throw LuaArgumentError(i, "item \(k) is a \(s.typeName(at: -1)), not an Image")
             }
-            let box: ImageBox = try call.object(lua_gettop(call.L), ImageObject.classID, ImageObject.className)
+            let box: ImageBox = try call.object(s.top, ImageObject.classID, ImageObject.className)
             return box.image
         }
     }
@@ -297,20 +257,20 @@ enum PreviewModule {
     /// preview.sheet(images [, {columns=, captions=, captionSize=, gap=, background=}]) → Image
     static let sheet: LuaFunction = { L in
         LuaCall.run(L, "sheet") { call in
-            let L = call.L
+            let s = call.stack
             let list = try images(call, 1)
             var captions: [String] = [], background = Color.white, captionSize = 12.0
             if try call.options(2, ["columns", "captions", "captionSize", "gap", "background"]) {
                 try call.field(2, "captions") { _ in
-                    guard lua_type(L, -1) != LUA_TNIL else { return }
-                    guard lua_type(L, -1) == LUA_TTABLE else { throw LuaArgumentError(2, "option 'captions' must be a list of strings") }
-                    captions = items(L) { _ in call.stack.string(at: -1) ?? call.stack.describe(at: -1) }
+                    guard s.type(at: -1) != .nil else { return }
+                    guard s.type(at: -1) == .table else { throw LuaArgumentError(2, "option 'captions' must be a list of strings") }
+                    captions = s.items(ofListAt: -1) { _ in s.string(at: -1) ?? s.describe(at: -1) }
                 }
-                try call.field(2, "background") { _ in if lua_type(L, -1) != LUA_TNIL { background = try color(call, "background") } }
+                try call.field(2, "background") { _ in if s.type(at: -1) != .nil { background = try color(call, "background") } }
                 try call.field(2, "captionSize") { _ in
-                    guard lua_type(L, -1) != LUA_TNIL else { return }
-                    guard lua_type(L, -1) == LUA_TNUMBER else { throw LuaArgumentError(2, "option 'captionSize' must be a number") }
-                    captionSize = lua_tonumberx(L, -1, nil)
+                    guard s.type(at: -1) != .nil else { return }
+                    guard let size = s.number(at: -1) else { throw LuaArgumentError(2, "option 'captionSize' must be a number") }
+                    captionSize = size
                 }
             }
             let image = try Preview.sheet(list, columns: try call.intOption(2, "columns"), captions: captions, captionSize: captionSize,
@@ -356,27 +316,27 @@ enum PreviewModule {
     /// kind's overrides; preview.appearance() returns {defaults = ..., kinds = ...}.
     static let appearance: LuaFunction = { L in
         LuaCall.run(L, "appearance") { call in
-            let L = call.L
-            pushAppearance(L)
-            let store = lua_gettop(L)
+            let s = call.stack
+            pushAppearance(s)
+            let store = s.top
             if call.isNoneOrNil(1) { return 1 }
-            if lua_type(L, 1) == LUA_TTABLE {
+            if s.type(at: 1) == .table {
                 _ = try read(call, 1, argument: 1)  // refuse typos and bad values now, not at the next render
-                lua_getfield(L, store, "defaults")
-                copyFields(L, from: 1, to: -1)
+                s.getField("defaults", in: store)
+                s.copyFields(from: 1, to: -1)
                 return 0
             }
             let kind = try call.string(1)
             _ = try call.table(2)
             _ = try read(call, 2, argument: 2)
-            lua_getfield(L, store, "kinds")
-            if lua_getfield(L, -1, kind) != LUA_TTABLE {
-                fs_pop(L, 1)
-                lua_createtable(L, 0, 8)
-                lua_pushvalue(L, -1)
-                lua_setfield(L, -3, kind)
+            s.getField("kinds", in: store)
+            if s.getField(kind, in: -1) != .table {
+                s.pop()
+                s.pushTable(fieldCount: 8)
+                s.pushValue(at: -1)
+                s.setField(kind, in: -3)
             }
-            copyFields(L, from: 2, to: -1)
+            s.copyFields(from: 2, to: -1)
             return 0
         }
     }
@@ -384,7 +344,7 @@ enum PreviewModule {
     /// preview.resetAppearance(): forget the defaults and every kind.
     static let resetAppearance: LuaFunction = { L in
         LuaCall.run(L, "resetAppearance") { call in
-            resetAppearance(call.L)
+            resetAppearance(call.stack)
             return 0
         }
     }
@@ -394,25 +354,24 @@ enum PreviewModule {
     /// The field is restored afterwards. Also `face:sweep{...}`.
     static let sweep: LuaFunction = { L in
         LuaCall.run(L, "sweep") { call in
-            let L = call.L
+            let s = call.stack
             let face = try face(call, 1)
             try call.options(2, ["field", "values", "text", "label", "columns"], optional: false)
             guard let field = try call.stringOption(2, "field") else { throw LuaArgumentError(2, "option 'field' (e.g. \"hhea.ascender\") is required") }
             guard let text = try call.stringOption(2, "text") else { throw LuaArgumentError(2, "option 'text' is required") }
             let values: [Int] = try call.field(2, "values") { _ in
-                guard lua_type(L, -1) == LUA_TTABLE else { throw LuaArgumentError(2, "option 'values' must be a list of integers") }
-                return try items(L) { k in
-                    guard lua_isinteger(L, -1) != 0 else { throw LuaArgumentError(2, "values[\(k)] must be an integer") }
-                    return Int(lua_tointegerx(L, -1, nil))
+                guard s.type(at: -1) == .table else { throw LuaArgumentError(2, "option 'values' must be a list of integers") }
+                return try s.items(ofListAt: -1) { k in
+                    guard s.isInteger(at: -1), let v = s.integer(at: -1) else { throw LuaArgumentError(2, "values[\(k)] must be an integer") }
+                    return v
                 }
             }
-            lua_getfield(L, 2, "label")
-            let labelIndex = lua_gettop(L)
-            guard [LUA_TNIL, LUA_TTABLE].contains(lua_type(L, labelIndex)) else { throw LuaArgumentError(2, "option 'label' must be a table of label options") }
+            s.getField("label", in: 2)
+            let labelIndex = s.top
+            guard [.nil, .table].contains(s.type(at: labelIndex)) else { throw LuaArgumentError(2, "option 'label' must be a table of label options") }
             let label = try options(call, labelIndex)
             let result = try Preview.sweep(face, field: field, values: values, text: text, label: label,
                                            columns: try call.intOption(2, "columns"))
-            let s = call.stack
             ImageObject.push(s, ImageBox(result.sheet))
             s.pushTable(arrayCount: Int32(result.cells.count))
             for (k, cell) in result.cells.enumerated() {

@@ -1,8 +1,6 @@
-import CLua
 import FontModel
 import FontRegistry
 import LuaBridge
-import LuaShim
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -106,12 +104,9 @@ enum RegistryModule {
     static let missing: LuaFunction = { L in
         LuaCall.run(L, "missing") { call in
             _ = try call.table(1)
-            var names: [String] = []
-            for i in 1...max(1, Int(lua_rawlen(call.L, 1))) where lua_rawlen(call.L, 1) > 0 {
-                lua_rawgeti(call.L, 1, lua_Integer(i))
-                defer { call.stack.pop() }
+            let names = try call.stack.items(ofListAt: 1) { i in
                 guard let name = call.stack.string(at: -1) else { throw LuaArgumentError(1, "names must be strings (item \(i) is \(call.stack.typeName(at: -1)))") }
-                names.append(name)
+                return name
             }
             let result = try registry().missing(names)
             let s = call.stack

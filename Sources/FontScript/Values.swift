@@ -1,7 +1,5 @@
-import CLua
 import FontModel
 import LuaBridge
-import LuaShim
 
 /// Pushing model values and reading Lua values for the model, shared by the objects.
 extension LuaStack {
@@ -36,25 +34,25 @@ extension LuaCall {
     /// `__pairs` over a snapshot: with the snapshot table on top, returns (next, snapshot, nil).
     func returnNextOverSnapshot() -> Int32 {
         stack.getGlobal("next")
-        fs_insert(L, -2)
+        stack.insert(at: -2)
         stack.pushNil()
         return 3
     }
 
     /// A Lua value as a field value: integers, floats and strings.
     func fieldValue(_ i: Int32) throws -> FieldValue {
-        switch lua_type(L, i) {
-        case LUA_TNUMBER:
-            if lua_isinteger(L, i) != 0 { return .int(Int64(try integer(i))) }
+        switch stack.type(at: i) {
+        case .number:
+            if stack.isInteger(at: i) { return .int(Int64(try integer(i))) }
             return .double(try number(i))
-        case LUA_TSTRING: return .string(try string(i))
+        case .string: return .string(try string(i))
         default: throw expected(i, "number or string")
         }
     }
 
     /// A character given as a one-character string or a code point.
     func character(_ i: Int32) throws -> UInt32 {
-        if lua_type(L, i) == LUA_TNUMBER {
+        if stack.type(at: i) == .number {
             let v = try integer(i)
             guard (0...0x10FFFF).contains(v) else { throw LuaArgumentError(i, "code point \(v) out of range") }
             return UInt32(v)
@@ -83,33 +81,33 @@ extension LuaCall {
 
     /// Reads an optional integer option `key` from the options table at `i`.
     func intOption(_ i: Int32, _ key: String) throws -> Int? {
-        guard lua_type(L, i) == LUA_TTABLE else { return nil }
+        guard stack.type(at: i) == .table else { return nil }
         return try field(i, key) { idx in
-            switch lua_type(L, idx) {
-            case LUA_TNIL: return nil
-            case LUA_TNUMBER where lua_isinteger(L, idx) != 0: return Int(lua_tointegerx(L, idx, nil))
+            switch stack.type(at: idx) {
+            case .nil: return nil
+            case .number where stack.isInteger(at: idx): return stack.integer(at: idx)
             default: throw LuaArgumentError(i, "option '\(key)' must be an integer, got \(stack.typeName(at: idx))")
             }
         }
     }
 
     func boolOption(_ i: Int32, _ key: String, default value: Bool) throws -> Bool {
-        guard lua_type(L, i) == LUA_TTABLE else { return value }
+        guard stack.type(at: i) == .table else { return value }
         return try field(i, key) { idx in
-            switch lua_type(L, idx) {
-            case LUA_TNIL: return value
-            case LUA_TBOOLEAN: return lua_toboolean(L, idx) != 0
+            switch stack.type(at: idx) {
+            case .nil: return value
+            case .boolean: return stack.truthy(at: idx)
             default: throw LuaArgumentError(i, "option '\(key)' must be a boolean, got \(stack.typeName(at: idx))")
             }
         }
     }
 
     func stringOption(_ i: Int32, _ key: String) throws -> String? {
-        guard lua_type(L, i) == LUA_TTABLE else { return nil }
+        guard stack.type(at: i) == .table else { return nil }
         return try field(i, key) { idx in
-            switch lua_type(L, idx) {
-            case LUA_TNIL: return nil
-            case LUA_TSTRING: return stack.string(at: idx)
+            switch stack.type(at: idx) {
+            case .nil: return nil
+            case .string: return stack.string(at: idx)
             default: throw LuaArgumentError(i, "option '\(key)' must be a string, got \(stack.typeName(at: idx))")
             }
         }

@@ -169,16 +169,9 @@ extension LuaStack {
     public func members(at index: Int32) -> [String] {
         guard lua_type(L, index) == LUA_TUSERDATA, lua_getmetatable(L, index) != 0 else { return [] }
         defer { pop() }
-        guard getField("__members", in: -1) == LUA_TTABLE else { pop(); return [] }
+        guard getField("__members", in: -1) == .table else { pop(); return [] }
         defer { pop() }
-        var names: [String] = []
-        let n = lua_rawlen(L, -1)
-        for i in 1...max(Int(n), 1) where n > 0 {
-            lua_rawgeti(L, -1, lua_Integer(i))
-            if let s = string(at: -1) { names.append(s) }
-            pop()
-        }
-        return names
+        return items(ofListAt: -1) { _ in string(at: -1) }.compactMap { $0 }
     }
 
     /// The class summary and name of the userdata at `index`, if it is one of ours.

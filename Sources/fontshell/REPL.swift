@@ -1,8 +1,6 @@
 @preconcurrency import CEditLine
-import CLua
 import FontScript
 import LuaBridge
-import LuaShim
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,7 +27,7 @@ struct REPL {
         if interactive {
             print("FontShell \(version) — Lua 5.4. help() for the API, Ctrl-D to leave.")
             lua.stack.getGlobal("face")
-            if lua.stack.type(at: -1) != LUA_TNIL { print("face = \(lua.stack.describe(at: -1))") }
+            if lua.stack.type(at: -1) != .nil { print("face = \(lua.stack.describe(at: -1))") }
             lua.stack.pop()
         }
         var buffer = ""
@@ -157,12 +155,7 @@ struct REPL {
         var candidates: [String] = []
         do {
             try lua.call(arguments: 1, results: 1)
-            let n = Int(lua_rawlen(lua.L, -1))
-            for i in 0..<n {
-                lua_rawgeti(lua.L, -1, lua_Integer(i + 1))
-                if let c = s.string(at: -1) { candidates.append(c) }
-                s.pop()
-            }
+            candidates = s.items(ofListAt: -1) { _ in s.string(at: -1) }.compactMap { $0 }
             s.pop(2)
         } catch {
             s.pop()

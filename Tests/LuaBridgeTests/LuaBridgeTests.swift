@@ -156,4 +156,39 @@ enum Fixture {
         #expect(lua.stack.classInfo(at: -1)?.name == "Counted")
         lua.stack.pop()
     }
+
+    /// The readers modules use instead of the raw C API: lists, records, pairs, copies; all raw,
+    /// so a table whose metamethods raise cannot unwind through the reading Swift frame.
+    @Test func listAndRecordReadersAreRawAndKeepTheStack() throws {
+        let lua = Fixture.state()
+        let s = lua.stack
+        let base = s.top
+        try lua.run("""
+            local trap = {__index = function() error("metamethod ran") end,
+                          __newindex = function() error("metamethod ran") end}
+            return setmetatable({10, 20.5, "x", n = 3, [true] = 1}, trap), setmetatable({}, trap)
+            """)
+        #expect(s.top == base + 2)
+        let t = s.absolute(-2)
+        #expect(s.type(at: t) == .table)
+        #expect(s.items(ofListAt: t) { _ in s.number(at: -1) } == [10, 20.5, nil])
+        #expect(s.items(ofListAt: t) { k in k } == [1, 2, 3])
+        #expect(s.withField("n", in: t) { type in type == .number ? s.integer(at: -1) : nil } == 3)
+        #expect(s.withField("missing", in: t) { $0 } == .nil)                   // __index not called
+        #expect(Set(s.keys(ofTableAt: t)) == ["<number>", "n", "<boolean>"])
+        var pairs = 0
+        s.forEachPair(inTableAt: t) { pairs += 1 }
+        #expect(pairs == 5)
+        s.copyFields(from: t, to: -1)                                           // __newindex not called
+        #expect(s.length(at: -1) == 3)
+        #expect(s.withField("n", in: -1) { _ in s.integer(at: -1) } == 3)
+        #expect(s.integer(at: t) == nil && s.string(at: t) == nil)
+        s.push(2.0); #expect(s.integer(at: -1) == 2 && !s.isInteger(at: -1)); s.pop()
+        s.push(2.5); #expect(s.integer(at: -1) == nil); s.pop()
+        struct Stop: Error {}
+        #expect(throws: Stop.self) { try s.items(ofListAt: t) { k in if k == 2 { throw Stop() } } }
+        #expect(throws: Stop.self) { try s.forEachPair(inTableAt: t) { throw Stop() } }
+        #expect(s.top == base + 2)                                              // readers that threw popped what they pushed
+        s.truncate(to: base)
+    }
 }
