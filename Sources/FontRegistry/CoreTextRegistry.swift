@@ -28,6 +28,9 @@ public final class CoreTextRegistry: FontRegistry {
         return try names.compactMap { try find($0) }
     }
 
+    /// CoreText keeps its own record of registrations and FontShell copies nothing on macOS.
+    public func repair() throws -> RegistryRepair { RegistryRepair() }
+
     public func unregister(_ pathOrName: String) throws -> [FontDescriptor] {
         let url: URL
         if pathOrName.hasPrefix("/") { url = URL(fileURLWithPath: pathOrName) }

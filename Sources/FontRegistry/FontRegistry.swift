@@ -64,6 +64,28 @@ public protocol FontRegistry: AnyObject {
     func systemFont(design: String) throws -> FontDescriptor?
     /// Whether the registry changed since the last call (fonts added or removed by anyone).
     func changed() -> Bool
+    /// Brings the record of what FontShell installed back in line with its folder: fonts in the
+    /// folder that the record lacks are adopted, entries whose file is gone are forgotten.
+    func repair() throws -> RegistryRepair
+}
+
+/// What `repair` did. Nothing is ever deleted: a file it cannot adopt is left where it is, with why.
+public struct RegistryRepair: Equatable, Sendable, Codable {
+    public struct LeftAlone: Equatable, Sendable, Codable {
+        public var path: String
+        public var reason: String
+    }
+    /// Files now recorded as registered by FontShell (each with its PostScript names).
+    public var adopted: [FontFile] = []
+    /// Recorded files that no longer exist, now dropped from the record.
+    public var forgotten: [FontFile] = []
+    public var leftAlone: [LeftAlone] = []
+
+    public struct FontFile: Equatable, Sendable, Codable {
+        public var path: String
+        public var postScriptNames: [String]
+    }
+    public init() {}
 }
 
 /// The registry of this platform.

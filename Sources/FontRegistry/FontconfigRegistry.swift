@@ -52,6 +52,14 @@ public final class FontconfigRegistry: FontRegistry {
             if let same = manifest.fonts.first(where: { $0.checksum == checksum }) {
                 throw RegistryError("\(path) is already registered (as \(same.path))")
             }
+            // The same bytes already in our folder but not recorded (a registration killed
+            // between copy and record, or an older FontShell's race): adopt that copy.
+            if let orphan = orphans(of: manifest).first(where: { fingerprint($0) == checksum }) {
+                manifest.fonts.append(Manifest.Entry(path: orphan, source: absolutePath(path), postScriptNames: names, checksum: checksum, date: timestamp()))
+                try manifest.save(to: manifestPath)
+                rescanFontsFolder()
+                return try names.compactMap { try find($0) }
+            }
             let replaced = try refuseTakenNames(names, replace: replace, replacing: manifest)
             for entry in replaced { try remove(entry, from: &manifest) }
             try FileManager.default.createDirectory(atPath: fontsFolder, withIntermediateDirectories: true)
@@ -107,6 +115,46 @@ public final class FontconfigRegistry: FontRegistry {
         return removed
     }
 
+    public func repair() throws -> RegistryRepair {
+        try withManifestLock {
+            var manifest = try Manifest.load(from: manifestPath)
+            var report = RegistryRepair()
+            for entry in manifest.fonts where access(entry.path, F_OK) != 0 && errno == ENOENT {
+                report.forgotten.append(.init(path: entry.path, postScriptNames: entry.postScriptNames))
+            }
+            manifest.fonts.removeAll { entry in report.forgotten.contains { $0.path == entry.path } }
+            for file in orphans(of: manifest) {
+                do {
+                    let names = try validatedPostScriptNames(file)
+                    if let holder = manifest.fonts.first(where: { !Set($0.postScriptNames).isDisjoint(with: names) }) {
+                        report.leftAlone.append(.init(path: file, reason: "its PostScript names are already registered by FontShell as \(holder.path)"))
+                        continue
+                    }
+                    guard let checksum = fingerprint(file) else { throw RegistryError("cannot read it") }
+                    manifest.fonts.append(Manifest.Entry(path: file, source: file, postScriptNames: names, checksum: checksum, date: timestamp()))
+                    report.adopted.append(.init(path: file, postScriptNames: names))
+                } catch {
+                    report.leftAlone.append(.init(path: file, reason: "\(error)"))
+                }
+            }
+            if !report.adopted.isEmpty || !report.forgotten.isEmpty {
+                try manifest.save(to: manifestPath)
+                rescanFontsFolder()
+            }
+            return report
+        }
+    }
+
+    /// Regular files in our folder that the manifest does not list (dot files, such as
+    /// fontconfig's .uuid and unfinished saves, are not fonts).
+    private func orphans(of manifest: Manifest) -> [String] {
+        let listed = Set(manifest.fonts.map(\.path))
+        return listFolder(fontsFolder).filter { !$0.hasPrefix(".") }.map { fontsFolder + "/" + $0 }.filter { path in
+            var info = stat()
+            return !listed.contains(path) && lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        }.sorted()
+    }
+
     /// Refuses PostScript names that are already installed (by anyone), unless `replace` and the
     /// holder is a font FontShell installed; returns those to replace.
     @discardableResult
@@ -117,6 +165,10 @@ public final class FontconfigRegistry: FontRegistry {
             if replace, let entry = manifest?.fonts.first(where: { $0.path == holder.path }) {
                 if !toReplace.contains(entry) { toReplace.append(entry) }
                 continue
+            }
+            if holder.path.hasPrefix(fontsFolder + "/") && !holder.registeredByFontShell {
+                throw RegistryError("PostScript name \(name) is held by \(holder.path), a file in FontShell's folder that its record does not list "
+                    + "(left by an interrupted registration, or copied there by hand); run `fontshell registry repair` to adopt it")
             }
             let how = holder.registeredByFontShell ? "registered by FontShell" : "installed"
             throw RegistryError("PostScript name \(name) is already \(how) at \(holder.path)"

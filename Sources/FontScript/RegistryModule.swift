@@ -11,7 +11,7 @@ import Glibc
 enum RegistryModule {
     static let functions: [(String, LuaFunction)] = [
         ("register", register), ("unregister", unregister), ("list", list), ("find", find),
-        ("missing", missing), ("system", system), ("changed", changed),
+        ("missing", missing), ("system", system), ("changed", changed), ("repair", repair),
     ]
 
     /// fontconfig's configuration is process-wide, so one registry serves every state.
@@ -133,6 +133,37 @@ enum RegistryModule {
     static let changed: LuaFunction = { L in
         LuaCall.run(L, "changed") { call in
             call.stack.push(try registry().changed())
+            return 1
+        }
+    }
+
+    /// registry.repair() → {adopted = {{path=, postscriptNames={...}}, ...}, forgotten = {...},
+    /// leftAlone = {{path=, reason=}, ...}}: fonts in FontShell's folder missing from its record
+    /// are adopted, records of vanished files dropped; nothing is deleted.
+    static let repair: LuaFunction = { L in
+        LuaCall.run(L, "repair") { call in
+            let report = try registry().repair()
+            let s = call.stack
+            func push(_ files: [RegistryRepair.FontFile]) {
+                s.pushTable(arrayCount: Int32(files.count))
+                for (i, f) in files.enumerated() {
+                    s.pushTable(fieldCount: 2)
+                    s.push(f.path); s.setField("path", in: -2)
+                    s.push(strings: f.postScriptNames); s.setField("postscriptNames", in: -2)
+                    s.setIndex(i + 1, in: -2)
+                }
+            }
+            s.pushTable(fieldCount: 3)
+            push(report.adopted); s.setField("adopted", in: -2)
+            push(report.forgotten); s.setField("forgotten", in: -2)
+            s.pushTable(arrayCount: Int32(report.leftAlone.count))
+            for (i, f) in report.leftAlone.enumerated() {
+                s.pushTable(fieldCount: 2)
+                s.push(f.path); s.setField("path", in: -2)
+                s.push(f.reason); s.setField("reason", in: -2)
+                s.setIndex(i + 1, in: -2)
+            }
+            s.setField("leftAlone", in: -2)
             return 1
         }
     }

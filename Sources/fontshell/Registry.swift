@@ -10,7 +10,7 @@ import Foundation
 struct Registry: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Register, list, find and unregister fonts (fontconfig on Linux, CoreText on macOS).",
-        subcommands: [List.self, Find.self, Missing.self, Register.self, Unregister.self, System.self]
+        subcommands: [List.self, Find.self, Missing.self, Register.self, Unregister.self, Repair.self, System.self]
     )
 
     struct Output: ParsableArguments {
@@ -81,6 +81,25 @@ struct Registry: ParsableCommand {
         @OptionGroup var output: Output
         func run() throws {
             try reporting { try show(try makeRegistry().unregister(pathOrName), json: output.json) }
+        }
+    }
+
+    struct Repair: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Adopt fonts in FontShell's folder that its record lacks; forget records of files that are gone.",
+            discussion: "Nothing is deleted: a file that cannot be adopted (not a valid font, or a name clash) is listed with the reason.")
+        @OptionGroup var output: Output
+        func run() throws {
+            try reporting {
+                let report = try makeRegistry().repair()
+                if output.json { print(try json(report)); return }
+                for f in report.adopted { print("adopted   \(f.path) (\(f.postScriptNames.joined(separator: ", ")))") }
+                for f in report.forgotten { print("forgotten \(f.path) (\(f.postScriptNames.joined(separator: ", "))): the file is gone") }
+                for f in report.leftAlone { print("left      \(f.path): \(f.reason)") }
+                if report.adopted.isEmpty && report.forgotten.isEmpty && report.leftAlone.isEmpty {
+                    print("nothing to repair: the record matches the folder")
+                }
+            }
         }
     }
 

@@ -63,4 +63,54 @@ import Testing
         for i in 0..<8 { #expect(manifest.contains("ParallelTest\(i)"), "entry \(i) lost") }
         #expect(fc.folderContents().count == 8)
     }
+
+    /// Fonts in FontShell's folder that its record lacks (left by a registration killed between
+    /// copy and record, or copied by hand) and records whose file is gone: the next registration
+    /// of the same bytes adopts the copy, a clash points at `registry repair`, and repair adopts,
+    /// forgets and leaves alone (never deletes) so every orphan can be unregistered again.
+    @Test func orphansAreAdoptedAndStaleRecordsForgotten() throws {
+        let fc = try PrivateFontconfig()
+        let stale = try renamedCopy(fc, "Stale Test")
+        #expect(try fc.fontshell("registry", "register", stale, "--scope", "user").status == 0)
+        let staleCopy = try #require(fc.folderContents().first)
+        try FileManager.default.removeItem(atPath: fc.fontsFolder + "/" + staleCopy)
+        // Two orphans copied in behind the record's back, and a truncated one.
+        let same = try renamedCopy(fc, "Same Bytes Test"), clash = try renamedCopy(fc, "Clash Test")
+        for font in [same, clash] {
+            try FileManager.default.copyItem(atPath: font, toPath: fc.fontsFolder + "/orphan-" + (font as NSString).lastPathComponent)
+        }
+        let truncated = fc.fontsFolder + "/truncated.ttf"
+        try Data(try Data(contentsOf: URL(fileURLWithPath: same)).prefix(300)).write(to: URL(fileURLWithPath: truncated))
+
+        // Registering the very bytes of an orphan adopts it instead of copying again.
+        let adopt = try fc.fontshell("registry", "register", same, "--scope", "user")
+        #expect(adopt.status == 0, "\(adopt.err)")
+        #expect(fc.folderContents().count == 3)
+        #expect(fc.manifest().contains("orphan-SameBytesTest.ttf"))
+        // Another file under an orphan's name: refused, pointing at repair.
+        let other = fc.folder.file("elsewhere")
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        let edited = other + "/Clash.ttf"
+        #expect(try fc.fontshell("edit", clash, "-o", edited, "--set", "head.fontRevision=2").status == 0)
+        let refused = try fc.fontshell("registry", "register", edited, "--scope", "user")
+        #expect(refused.status != 0 && refused.err.contains("registry repair"), "\(refused.err)")
+
+        let repair = try fc.fontshell("registry", "repair", "--json")
+        #expect(repair.status == 0, "\(repair.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(repair.out.utf8)) as? [String: Any])
+        let adopted = (report["adopted"] as? [[String: Any]])?.compactMap { $0["path"] as? String } ?? []
+        let forgotten = (report["forgotten"] as? [[String: Any]])?.compactMap { $0["path"] as? String } ?? []
+        let left = (report["leftAlone"] as? [[String: Any]])?.compactMap { $0["path"] as? String } ?? []
+        #expect(adopted == [fc.fontsFolder + "/orphan-ClashTest.ttf"])
+        #expect(forgotten == [fc.fontsFolder + "/" + staleCopy])
+        #expect(left == [truncated])
+        #expect(!fc.manifest().contains(staleCopy))
+        // The adopted orphan is FontShell's now: listed as such, and unregister removes it.
+        #expect(try fc.fontshell("registry", "find", "ClashTest").out.contains("user"))
+        #expect(try fc.fontshell("registry", "unregister", "ClashTest").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: fc.fontsFolder + "/orphan-ClashTest.ttf"))
+        #expect(FileManager.default.fileExists(atPath: truncated))               // never deleted
+        let again = try fc.fontshell("registry", "repair")
+        #expect(again.status == 0 && again.out.contains("truncated.ttf") && !again.out.contains("adopted"), "\(again.out)")
+    }
 }
