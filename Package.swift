@@ -59,5 +59,7 @@ if Context.environment["FONTSHELL_FUZZ"] != nil {
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(name: "fuzz-xml", dependencies: ["FontModel", "FontXML"], path: "Fuzz/FuzzXML",
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(name: "fuzz-lua", dependencies: ["FontScript", "LuaBridge"], path: "Fuzz/FuzzLua",
+                          exclude: ["lua.dict"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]
 }

@@ -23,14 +23,34 @@ public enum FontScript {
     }
 
     /// Registers the classes, the `fontshell` module and `help` in a state.
-    public static func install(in lua: LuaState) throws {
+    ///
+    /// `sandboxed`, for chunks nobody vouches for (the Lua fuzz target): no file is written by
+    /// anything in the process from then on, the registry module is left out, and Lua's own
+    /// ways out are removed (io, os but its clocks, package/require, dofile/loadfile, debug,
+    /// precompiled chunks through `load`). Bound the work with `LuaState.limitInstructions`
+    /// and `memoryLimit`.
+    public static func install(in lua: LuaState, sandboxed: Bool = false) throws {
         for c in classes { lua.register(c) }
         lua.registerModule("fontshell", functions: moduleFunctions, strings: [("version", "0.1")])
         lua.register("help", help)
-        RegistryModule.install(in: lua)
+        if !sandboxed { RegistryModule.install(in: lua) }
         PreviewModule.install(in: lua)
         try Prelude.install(in: lua)
+        if sandboxed {
+            AtomicFile.refuseWrites()
+            try lua.run(sandboxChunk, name: "=(sandbox)")
+        }
     }
+
+    static let sandboxChunk = """
+        local clock, time, date, difftime, baseLoad = os.clock, os.time, os.date, os.difftime, load
+        io, package, require, dofile, loadfile, debug = nil, nil, nil, nil, nil, nil
+        os = {clock = clock, time = time, date = date, difftime = difftime}
+        load = function(chunk, name, _, ...)   -- an explicit nil env is not the same as none
+            if select("#", ...) > 0 then return baseLoad(chunk, name, "t", ...) end
+            return baseLoad(chunk, name, "t")
+        end
+        """
 
     /// fontshell.members(object) → names of its fields, and methods as "name()"; for tables of
     /// fields (hhea, OS/2 ...) the fields of that table's version.

@@ -61,6 +61,11 @@ public final class LuaState {
     }
     public var memoryUsed: Int { fs_memory_used(L) }
 
+    /// Stops the code this state runs, in any coroutine, with "instruction limit reached" after
+    /// about `count` more VM instructions (a pcall cannot catch it for good); nil: no limit.
+    /// Bounds untrusted chunks; time spent inside Swift functions is bounded by their own limits.
+    public func limitInstructions(to count: Int?) { fs_set_instruction_limit(L, Int64(count ?? -1)) }
+
     /// Installs the process's Ctrl-C handler: code running through `callInterruptible` (in any
     /// coroutine) then stops with "interrupted!"; otherwise the signal is only noted.
     public static func installInterruptHandler() { fs_install_interrupt_handler() }
@@ -78,14 +83,15 @@ public final class LuaState {
 
     /// Compiles `code` and pushes the chunk; throws the syntax error without raising.
     public func load(_ code: String, name: String) throws {
-        let status = code.withCString { fs_loadbuffer(L, $0, strlen($0), name) }
+        let status = code.withCString { fs_loadbuffer(L, $0, strlen($0), name, nil) }
         guard status == LUA_OK else { throw LuaError(raw: stack.popString()) }
     }
 
-    /// Compiles bytes (which may contain zeros) and pushes the chunk.
-    public func load(bytes: [UInt8], name: String) throws {
+    /// Compiles bytes (which may contain zeros) and pushes the chunk. `textOnly` refuses
+    /// precompiled chunks, which Lua does not verify (malformed bytecode can crash the VM).
+    public func load(bytes: [UInt8], name: String, textOnly: Bool = false) throws {
         let status = bytes.withUnsafeBytes { b in
-            name.withCString { fs_loadbuffer(L, b.baseAddress?.assumingMemoryBound(to: CChar.self), b.count, $0) }
+            name.withCString { fs_loadbuffer(L, b.baseAddress?.assumingMemoryBound(to: CChar.self), b.count, $0, textOnly ? "t" : nil) }
         }
         guard status == LUA_OK else { throw LuaError(raw: stack.popString()) }
     }

@@ -13,6 +13,9 @@ typedef struct {
     size_t used, limit;
     int in_swift;
     int over_limit;
+    /* Instructions left before the state stops with "instruction limit reached" (-1: no limit);
+       counted by the interrupt hook, 1000 at a time. Kept here: every thread shares the heap. */
+    long long instructions_left;
 } fs_heap;
 
 static void *fs_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -87,6 +90,7 @@ lua_State *fs_newstate(void) {
     if (heap == NULL) return NULL;
     heap->limit = fs_heap_limit_from_environment();
     heap->in_swift = 1;
+    heap->instructions_left = -1;
     lua_State *L = lua_newstate(fs_alloc, heap);
     if (L == NULL) { free(heap); return NULL; }
     lua_atpanic(L, fs_panic);
@@ -242,17 +246,25 @@ static volatile sig_atomic_t interrupt_pending = 0;
 static volatile sig_atomic_t lua_running = 0;
 
 static void fs_interrupt_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
-    if (!interrupt_requested) {
+    fs_heap *heap = fs_heap_of(L);
+    int exhausted = 0;
+    if (heap->instructions_left >= 0) {
+        if (ar->event == LUA_HOOKCOUNT) heap->instructions_left -= lua_gethookcount(L);
+        exhausted = heap->instructions_left <= 0;
+    }
+    if (!interrupt_requested && !exhausted) {
         /* Back to the cheap check once an interrupt is over. */
         if (lua_gethookcount(L) == 1) lua_sethook(L, fs_interrupt_hook, LUA_MASKCOUNT, 1000);
         return;
     }
     /* From now on this thread also raises at every call: a call to pcall is checked before
-       pcall protects anything, so `while true do pcall(f) end` cannot swallow the interrupt. */
+       pcall protects anything, so `while true do pcall(f) end` cannot swallow the stop. */
     lua_sethook(L, fs_interrupt_hook, LUA_MASKCOUNT | LUA_MASKCALL, 1);
-    luaL_error(L, "interrupted!");
+    if (exhausted) heap->instructions_left = 0;
+    luaL_error(L, exhausted ? "instruction limit reached" : "interrupted!");
 }
+
+void fs_set_instruction_limit(lua_State *L, long long count) { fs_heap_of(L)->instructions_left = count; }
 
 static void fs_on_sigint(int sig) {
     (void)sig;

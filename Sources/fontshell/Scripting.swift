@@ -49,19 +49,21 @@ struct Repl: ParsableCommand {
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run a Lua script: arg[0] is the script, arg[1...] and ... its arguments.")
 
+    @Flag(help: "For a script you do not trust: nothing is written to disk, no registry, no io or os (but its clocks), no precompiled chunks.")
+    var sandbox = false
     @Argument(help: "The script.") var script: String
     @Argument(parsing: .captureForPassthrough, help: "Arguments for the script.") var arguments: [String] = []
 
     func run() throws {
-        throw ExitCode(runScript(script, arguments: arguments, interpreterArguments: ["run"]))
+        throw ExitCode(runScript(script, arguments: arguments, interpreterArguments: ["run"] + (sandbox ? ["--sandbox"] : []), sandboxed: sandbox))
     }
 }
 
 /// A Lua state with the fontshell API and these fonts bound; prints the problem and returns
 /// false when a font cannot be opened.
-func setUp(_ lua: LuaState, fontPaths: [String]) -> Bool {
+func setUp(_ lua: LuaState, fontPaths: [String], sandboxed: Bool = false) -> Bool {
     do {
-        try FontScript.install(in: lua)
+        try FontScript.install(in: lua, sandboxed: sandboxed)
         try FontScript.bind(fontPaths: fontPaths, in: lua)
         return true
     } catch {
@@ -72,7 +74,7 @@ func setUp(_ lua: LuaState, fontPaths: [String]) -> Bool {
 
 /// Runs a script file as lua.c does: `arg` table, `...` = arguments, exit status 1 on error
 /// (message then traceback on stderr); os.exit codes pass through.
-func runScript(_ path: String, arguments: [String], interpreterArguments: [String]) -> Int32 {
+func runScript(_ path: String, arguments: [String], interpreterArguments: [String], sandboxed: Bool = false) -> Int32 {
     guard var source = readFile(path) else {
         printError("fontshell: cannot open \(path) (\(String(cString: strerror(errno))))")
         return 1
@@ -83,7 +85,7 @@ func runScript(_ path: String, arguments: [String], interpreterArguments: [Strin
         source.removeSubrange(source.startIndex..<end)
     }
     let lua = LuaState()
-    guard setUp(lua, fontPaths: []) else { return 1 }
+    guard setUp(lua, fontPaths: [], sandboxed: sandboxed) else { return 1 }
     let s = lua.stack
     s.pushTable(arrayCount: Int32(arguments.count), fieldCount: Int32(interpreterArguments.count + 1))
     s.push("fontshell"); s.setIndex(-interpreterArguments.count - 1, in: -2)
@@ -93,7 +95,7 @@ func runScript(_ path: String, arguments: [String], interpreterArguments: [Strin
     s.setGlobal("arg")
     LuaState.installInterruptHandler()
     do {
-        try lua.load(bytes: source, name: "@" + path)
+        try lua.load(bytes: source, name: "@" + path, textOnly: sandboxed)
         for a in arguments { s.push(a) }
         try lua.callInterruptible(arguments: Int32(arguments.count), results: 0)
         if let message = truncationMessage() { printError("fontshell: " + message); return 1 }

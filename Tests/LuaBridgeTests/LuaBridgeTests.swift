@@ -108,6 +108,22 @@ enum Fixture {
         #expect(lua.memoryUsed < 8 << 20)
     }
 
+    /// The bound for untrusted chunks: a loop that swallows errors with pcall, or hides in a
+    /// coroutine, still stops; the state is usable again once the limit is lifted.
+    @Test func anInstructionLimitStopsLoopsThatPcallCannotSwallow() throws {
+        let lua = Fixture.state()
+        lua.limitInstructions(to: 200_000)
+        expectError(lua, "while true do pcall(function() end) end", "instruction limit reached")
+        lua.limitInstructions(to: 200_000)
+        expectError(lua, "coroutine.wrap(function() while true do pcall(error, 'x') end end)()", "instruction limit reached")
+        lua.limitInstructions(to: 200_000)
+        try lua.run("for i = 1, 1000 do end")                       // well within the limit
+        lua.limitInstructions(to: nil)
+        #expect(try lua.run("local n = 0; for i = 1, 1e6 do n = n + 1 end; return n") == 1)
+        #expect(lua.stack.integer(at: -1) == 1_000_000)
+        lua.stack.pop()
+    }
+
     @Test func valuesMethodsAndFields() throws {
         let lua = Fixture.state()
         let n = try lua.run("local a, b = make(2), make(40); return a:add(b), a.value, tostring(b), a == a, a == b")

@@ -64,6 +64,33 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// `run --sandbox`: the script reads fonts and renders, but cannot write a file (by saving,
+    /// by an image, or through Lua's io/os), reach the registry, or load bytecode.
+    @Test func sandboxedScriptsReadAndRenderButWriteNothing() throws {
+        let folder = try TemporaryFolder()
+        let out = folder.file("out.ttf"), png = folder.file("out.png")
+        let script = try folder.write("untrusted.lua", """
+            local f = fontshell.open(arg[1])
+            print(f.faces[1].postscriptName, preview.text(f.faces[1], "Hi").width > 0)
+            print(io == nil, os.execute == nil, registry == nil, debug == nil, require == nil, type(os.clock))
+            print(load("return 6 * 7")(), select(2, load(string.dump(function() end))))
+            print(select(2, pcall(f.save, f, arg[2])))
+            print(select(2, pcall(function() preview.text(f.faces[1], "Hi"):save(arg[3]) end)))
+            """)
+        let r = try runFontshell(["run", "--sandbox", script, dejavuPath, out, png])
+        #expect(r.status == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5)
+        #expect(lines.first == "DejaVuSans\ttrue")
+        #expect(lines.dropFirst().first == "true\ttrue\ttrue\ttrue\ttrue\tfunction")
+        #expect(lines.dropFirst(2).first == "42\tattempt to load a binary chunk (mode is 't')")
+        #expect(lines.dropFirst(3).allSatisfy { $0.contains("writing files is disabled in this sandbox") }, "\(r.out)")
+        #expect(!FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: png))
+        // Without --sandbox the same save works (the refusal came from the sandbox).
+        #expect(try runFontshell(["-e", "font:save('\(out)')"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: out))
+    }
+
     @Test func helpDescribesObjects() throws {
         let r = try runFontshell(["-e", "help(face.glyphs.A); help(); help(3)"])
         #expect(r.out.contains("Glyph: a glyph") && r.out.contains("methods: copyFrom"))

@@ -16,9 +16,15 @@ import Darwin
 ///   so a kill -9 or a full disk leaves nothing behind; elsewhere it is named
 ///   `.fontshell-save-<pid>-…` and a later write to that folder removes those whose process is gone.
 public enum AtomicFile {
+    /// Set once by a sandbox for untrusted code (FontScript's, used by the Lua fuzz target):
+    /// every later write fails, for the whole process. Never cleared.
+    nonisolated(unsafe) public private(set) static var writesRefused = false
+    public static func refuseWrites() { writesRefused = true }
+
     /// Writes `path` through `body`, which receives the temporary file's descriptor (open for
     /// reading too, so what was written can be checked before it replaces anything).
     public static func write(to path: String, overwrite: Bool = false, _ body: (Int32) throws -> Void) throws {
+        guard !writesRefused else { throw FontError("writing files is disabled in this sandbox", path: path) }
         let target = try resolveTarget(path)
         var existing = stat()
         let exists = stat(target, &existing) == 0

@@ -19,6 +19,9 @@ typedef int (*fs_function)(lua_State *L);
 lua_State *fs_newstate(void);
 void fs_closestate(lua_State *L);
 void fs_set_memory_limit(lua_State *L, size_t bytes);
+/* Stops the state (every thread) with "instruction limit reached" after about `count` more VM
+   instructions; -1 removes the limit. */
+void fs_set_instruction_limit(lua_State *L, long long count);
 size_t fs_memory_limit(lua_State *L);
 size_t fs_memory_used(lua_State *L);
 
@@ -77,8 +80,8 @@ static inline int fs_registryindex(void) { return LUA_REGISTRYINDEX; }
 static inline int fs_isnoneornil(lua_State *L, int idx) { return lua_type(L, idx) <= 0; }
 static inline const char *fs_typename(lua_State *L, int idx) { return lua_typename(L, lua_type(L, idx)); }
 static inline void fs_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
-static inline int fs_loadbuffer(lua_State *L, const char *buf, size_t size, const char *name) {
-    return luaL_loadbufferx(L, buf, size, name, NULL);
+static inline int fs_loadbuffer(lua_State *L, const char *buf, size_t size, const char *name, const char *mode) {
+    return luaL_loadbufferx(L, buf, size, name, mode);
 }
 static inline lua_Integer fs_tointeger(lua_State *L, int idx, int *isnum) { return lua_tointegerx(L, idx, isnum); }
 static inline lua_Number fs_tonumber(lua_State *L, int idx, int *isnum) { return lua_tonumberx(L, idx, isnum); }
