@@ -132,6 +132,12 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         let reread = try Font(data: try font.serialized().bytes)
         for (a, b) in zip(original.faces, reread.faces) {
             for tag in a.tags where tag != "name" && tag != "cmap" {
+                // A structured table is written as fontTools would write it (formats chosen by
+                // size), not as the original tool did: the same values, not the same bytes.
+                if let sa = try a.structuredTable(tag) {
+                    #expect(try b.structuredTable(tag)?.root == sa.root, "\(id) face \(a.index) \(tag) changed")
+                    continue
+                }
                 var x = try a.rawTable(tag) ?? [], y = try b.rawTable(tag) ?? []
                 if tag == "head", !original.isCollection { for i in 8..<12 { x[i] = 0; y[i] = 0 } }  // follows the re-encoded name
                 #expect(x == y, "\(id) face \(a.index) \(tag) changed")

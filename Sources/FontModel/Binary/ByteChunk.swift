@@ -42,8 +42,3 @@ func sfntChecksum(_ chunks: [ByteChunk]) -> UInt32 {
     if filled > 0 { sum &+= word << UInt32(8 * (4 - filled)) }
     return sum
 }
-
-extension FontTable {
-    /// Tables that can borrow most of their bytes from the file (glyf, CFF) implement their own.
-    public func encodeChunks() throws -> [ByteChunk] { [.owned(try encode())] }
-}

@@ -209,6 +209,7 @@ public final class Face {
     public var glyf: GlyfTable? { get throws { try table(GlyfTable.self) } }
     public var cff: CFFTable? { get throws { try table(CFFTable.self) } }
     public var gvar: GvarTable? { get throws { try table(GvarTable.self) } }
+    public var gdef: GDEFTable? { get throws { try table(GDEFTable.self) } }
 
     /// The table and field named by a path such as "hhea.ascender" or "OS/2.usWinAscent" (the
     /// field itself is checked when it is read or set).
@@ -216,22 +217,29 @@ public final class Face {
         guard let dot = path.lastIndex(of: ".") else { throw FontError("expected TABLE.FIELD (e.g. hhea.ascender), got '\(path)'") }
         let tagText = String(path[..<dot])
         guard let tag = Tag(string: tagText), let table = try fieldTable(tag) else {
-            throw FontError("'\(tagText)' is not a table with fields in this face (head, hhea, vhea, maxp, OS/2, post)")
+            let known = TableRegistry.fieldTableTags.map(\.trimmed).joined(separator: ", ")
+            throw FontError("'\(tagText)' is not a table with fields in this face (\(known))")
         }
         return (table, String(path[path.index(after: dot)...]))
     }
 
+    /// Any registered table by tag, decoded on first use; nil when the face lacks it or FontShell
+    /// keeps that tag as bytes.
+    public func decodedTable(_ tag: Tag) throws -> FontTable? {
+        guard let type = TableRegistry.type(for: tag) else { return nil }
+        return try table(type)
+    }
+
     /// A fixed-layout table by tag (head, hhea, vhea, maxp, OS/2, post), for access by field name.
     public func fieldTable(_ tag: Tag) throws -> FieldTable? {
-        switch tag {
-        case "head": try table(HeadTable.self)
-        case "hhea": try table(HheaTable.self)
-        case "vhea": try table(VheaTable.self)
-        case "maxp": try table(MaxpTable.self)
-        case "OS/2": try table(OS2Table.self)
-        case "post": try table(PostTable.self)
-        default: nil
-        }
+        guard TableRegistry.fieldTableTags.contains(tag) else { return nil }
+        return try decodedTable(tag) as? FieldTable
+    }
+
+    /// A structured table by tag (GDEF …), for access by member.
+    public func structuredTable(_ tag: Tag) throws -> StructuredTable? {
+        guard TableRegistry.structuredTags.contains(tag) else { return nil }
+        return try decodedTable(tag) as? StructuredTable
     }
 
     public var glyphCount: Int { get throws { try maxp.numGlyphs } }

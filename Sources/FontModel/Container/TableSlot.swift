@@ -37,21 +37,3 @@ final class TableSlot {
 
     var isEdited: Bool { replacement != nil || (decoded != nil && reencode) || decoded?.isEdited == true }
 }
-
-/// A decoded table that keeps reading its source bytes lazily (glyphs, charstrings) and so must
-/// keep them alive for as long as it lives, even after its Font and Face are gone.
-protocol ReadsSourceLazily: AnyObject {
-    var sourceBytes: FontBytes? { get set }
-}
-
-/// A table that can be decoded from its bytes in the context of its face.
-public protocol DecodableTable: FontTable {
-    static var tableTag: Tag { get }
-    static func decode(_ reader: BinaryReader, face: Face) throws -> Self
-}
-
-extension FieldTable: DecodableTable {
-    public static func decode(_ reader: BinaryReader, face: Face) throws -> Self {
-        try self.init(reader: reader)
-    }
-}

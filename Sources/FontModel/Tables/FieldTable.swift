@@ -113,15 +113,6 @@ public enum FieldValue: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Anything that lives in a table slot and can be re-encoded when edited.
-public protocol FontTable: AnyObject {
-    /// True once anything in the table changed since it was read.
-    var isEdited: Bool { get }
-    func encode() throws -> [UInt8]
-    /// The encoding as pieces, so large unchanged runs can be copied from the file (glyf, CFF).
-    func encodeChunks() throws -> [ByteChunk]
-}
-
 /// A table made of fixed fields (head, hhea, vhea, maxp, OS/2, the post header). Subclasses give
 /// the field list per version; reading, writing, range checks, lookup by name and the Lua/XML
 /// access all come from that one description. Bytes after the known fields are kept as they are.

@@ -1,0 +1,49 @@
+/// GDEF, the glyph definition table: which glyphs are bases, ligatures, marks and components,
+/// attachment points, ligature caret positions, mark attachment classes and mark glyph sets.
+/// Described once; binary, TTX XML, Lua (`face.GDEF.GlyphClassDef`) and diff follow from it.
+/// Member names are fontTools' (its otData), so dumps interoperate.
+public final class GDEFTable: StructuredTable {
+    override public class var tableTag: Tag { "GDEF" }
+    override public class var shape: Shape { description }
+
+    static let description: Shape = .record(Record("GDEF", [
+        Member("Version", .scalar(.version32), ttx: .hex8),
+        Member("GlyphClassDef", .offset16(.classDef)),
+        Member("AttachList", .offset16(.record(attachList))),
+        Member("LigCaretList", .offset16(.record(ligCaretList))),
+        Member("MarkAttachClassDef", .offset16(.classDef)),
+        Member("MarkGlyphSetsDef", .offset16(.record(markGlyphSets)), since: 0x0001_0002),
+        Member("VarStore", .offset32(.undescribed("an ItemVariationStore (variable fonts)")), since: 0x0001_0003),
+    ]))
+
+    static let attachList = Record("AttachList", [
+        Member("Coverage", .offset16(.coverage)),
+        Member("GlyphCount", .scalar(.uint16)),
+        Member("AttachPoint", .offset16(.record(Record("AttachPoint", [
+            Member("PointCount", .scalar(.uint16)),
+            Member("PointIndex", .scalar(.uint16), count: "PointCount"),
+        ]))), count: "GlyphCount"),
+    ])
+
+    static let ligCaretList = Record("LigCaretList", [
+        Member("Coverage", .offset16(.coverage)),
+        Member("LigGlyphCount", .scalar(.uint16)),
+        Member("LigGlyph", .offset16(.record(Record("LigGlyph", [
+            Member("CaretCount", .scalar(.uint16)),
+            Member("CaretValue", .offset16(caretValue), count: "CaretCount"),
+        ]))), count: "LigGlyphCount"),
+    ])
+
+    /// A caret as a coordinate, a contour point, or a coordinate with a Device table.
+    static let caretValue: Shape = .formats(name: "CaretValue", [
+        1: Record("CaretValueFormat1", [Member("Coordinate", .scalar(.int16))]),
+        2: Record("CaretValueFormat2", [Member("CaretValuePoint", .scalar(.uint16))]),
+        3: Record("CaretValueFormat3", [Member("Coordinate", .scalar(.int16)), Member("DeviceTable", .offset16(.device))]),
+    ])
+
+    static let markGlyphSets = Record("MarkGlyphSetsDef", [
+        Member("MarkSetTableFormat", .scalar(.uint16)),
+        Member("MarkSetCount", .scalar(.uint16)),
+        Member("Coverage", .offset32(.coverage), count: "MarkSetCount"),
+    ])
+}

@@ -1,0 +1,178 @@
+/// How a structured OpenType table is drawn in the spec (GDEF, GSUB, GPOS, BASE, JSTF …):
+/// records of members, arrays whose length another member holds, Offset16/Offset32 links to
+/// subtables, subtables that come in formats, and the shared Coverage, ClassDef and Device
+/// tables. A table described this way gets its binary reading and writing (`StructureCodec`),
+/// TTX XML (FontXML), Lua access (FontScript) and diff (`StructureDiff`) from the description.
+public indirect enum Shape: Sendable {
+    /// A number of a fixed binary type.
+    case scalar(FieldKind)
+    /// A record laid out inline.
+    case record(Record)
+    /// An Offset16 or Offset32 (from the start of the enclosing subtable) to a subtable;
+    /// offset 0 means none.
+    case offset(Shape, bytes: Int)
+    /// A subtable that starts with a uint16 format number selecting one of several records.
+    case formats(name: String, [Int: Record])
+    /// A Coverage table (formats 1 and 2): glyph ids in coverage order.
+    case coverage
+    /// A ClassDef table (formats 1 and 2): glyph id → class; class 0 is not stored.
+    case classDef
+    /// A Device table (hinting deltas, formats 1–3) or a VariationIndex (format 0x8000).
+    case device
+    /// A structure not described yet: a table that has one (non-null) cannot be decoded, and
+    /// is kept, dumped and compared as bytes. The text says what it is.
+    case undescribed(String)
+
+    static func offset16(_ s: Shape) -> Shape { .offset(s, bytes: 2) }
+    static func offset32(_ s: Shape) -> Shape { .offset(s, bytes: 4) }
+
+    /// The shape an offset leads to (itself for everything else).
+    public var target: Shape {
+        if case .offset(let s, _) = self { return s.target }
+        return self
+    }
+}
+
+/// One member of a record: a name as fontTools and the spec spell it, a shape, and when it
+/// repeats, the earlier member holding the count.
+public struct Member: Sendable {
+    public let name: String
+    public let shape: Shape
+    /// For an array: the name of the earlier member of the same record that holds its length.
+    /// That member is not stored: it is the array's length, rewritten on save.
+    public let count: String?
+    /// Present only when the record's first member (the table version) is at least this.
+    public let since: UInt32?
+    /// How a scalar is written in TTX (versions are hex).
+    public let ttxFormat: TTXFormat
+
+    public init(_ name: String, _ shape: Shape, count: String? = nil, since: UInt32? = nil, ttx: TTXFormat = .plain) {
+        self.name = name
+        self.shape = shape
+        self.count = count
+        self.since = since
+        ttxFormat = ttx
+    }
+}
+
+/// A record: its members in binary order. For a format of a `formats` subtable, the members
+/// after the format number.
+public struct Record: Sendable {
+    public let name: String
+    public let members: [Member]
+    /// Names of members that only hold another member's length.
+    public let countNames: Set<String>
+
+    public init(_ name: String, _ members: [Member]) {
+        self.name = name
+        self.members = members
+        countNames = Set(members.compactMap(\.count))
+    }
+
+    /// The members stored as values (count members are derived from their arrays).
+    public var valueMembers: [Member] { members.filter { !countNames.contains($0.name) } }
+}
+
+/// A decoded structured value. Records keep their members in description order, without the
+/// count members and without members their version lacks.
+public indirect enum StructValue: Equatable, Sendable {
+    case int(Int64)
+    case record(StructFields)
+    case list([StructValue])
+    /// A null offset: no subtable.
+    case none
+    /// A subtable in one of its formats.
+    case formatted(Int, StructFields)
+    /// Coverage: glyph ids in coverage order, kept as runs (a format-2 range of 30,000 glyphs
+    /// is one run, so memory follows the table's bytes, not the glyphs it names).
+    case glyphs(GlyphRuns)
+    /// ClassDef: runs of glyphs with their class, ascending by glyph, class 0 left out.
+    case classes([ClassRun])
+    /// Device: sizes and deltas (formats 1–3), or a VariationIndex (format 0x8000: outer, inner).
+    case device(DeviceValue)
+
+    public var int: Int64? { if case .int(let v) = self { return v } else { return nil } }
+    public var fields: StructFields? {
+        switch self {
+        case .record(let f), .formatted(_, let f): f
+        default: nil
+        }
+    }
+}
+
+/// Glyph ids in order, as runs of consecutive ids; equal sets of glyphs in the same order are
+/// equal however they were split.
+public struct GlyphRuns: Equatable, Sendable {
+    public private(set) var runs: [ClosedRange<Int>] = []
+    public private(set) var count = 0
+
+    public init() {}
+    public init<S: Sequence>(_ glyphs: S) where S.Element == Int { for g in glyphs { append(g...g) } }
+
+    public mutating func append(_ run: ClosedRange<Int>) {
+        if let last = runs.last, run.lowerBound == last.upperBound + 1 {
+            runs[runs.count - 1] = last.lowerBound...run.upperBound
+        } else {
+            runs.append(run)
+        }
+        count += run.count
+    }
+
+    /// Every glyph id, in order (as long as the coverage is).
+    public var glyphs: [Int] { runs.flatMap { Array($0) } }
+    public var isAscending: Bool { zip(runs, runs.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound } }
+}
+
+/// Glyphs `first...last` of one class.
+public struct ClassRun: Equatable, Sendable {
+    public var first: Int
+    public var last: Int
+    public var glyphClass: Int
+    public init(first: Int, last: Int, glyphClass: Int) { self.first = first; self.last = last; self.glyphClass = glyphClass }
+
+    /// Sorted runs with adjacent runs of one class merged and class 0 left out, so equal class
+    /// assignments compare equal. Overlaps keep the first run's class for the shared glyphs.
+    public static func normalized(_ runs: [ClassRun]) -> [ClassRun] {
+        var out: [ClassRun] = []
+        for r in runs.filter({ $0.glyphClass != 0 && $0.first <= $0.last }).sorted(by: { $0.first < $1.first }) {
+            var r = r
+            if let last = out.last {
+                if r.first <= last.last { r.first = last.last + 1; if r.first > r.last { continue } }
+                if r.first == last.last + 1 && r.glyphClass == last.glyphClass { out[out.count - 1].last = r.last; continue }
+            }
+            out.append(r)
+        }
+        return out
+    }
+}
+
+public struct DeviceValue: Equatable, Sendable {
+    public var startSize: Int
+    public var endSize: Int
+    public var deltaFormat: Int
+    public var deltas: [Int]
+    public init(startSize: Int, endSize: Int, deltaFormat: Int, deltas: [Int]) {
+        self.startSize = startSize; self.endSize = endSize; self.deltaFormat = deltaFormat; self.deltas = deltas
+    }
+}
+
+/// The stored members of a record, by name, in description order.
+public struct StructFields: Equatable, Sendable {
+    public private(set) var names: [String] = []
+    public private(set) var values: [StructValue] = []
+
+    public init() {}
+
+    public subscript(name: String) -> StructValue? {
+        get { names.firstIndex(of: name).map { values[$0] } }
+        set {
+            if let i = names.firstIndex(of: name) {
+                if let newValue { values[i] = newValue } else { names.remove(at: i); values.remove(at: i) }
+            } else if let newValue {
+                names.append(name); values.append(newValue)
+            }
+        }
+    }
+
+    public var count: Int { names.count }
+}

@@ -1,0 +1,61 @@
+/// What every typed table is, and the one list of them by tag. Adding a table: write its type
+/// in `Tables/` (a `FieldTable` or `StructuredTable` subclass gets Lua, XML and diff from its
+/// description), then add it to `TableRegistry.types` below (docs/architecture.md).
+
+/// Anything that lives in a table slot and can be re-encoded when edited.
+public protocol FontTable: AnyObject {
+    /// True once anything in the table changed since it was read.
+    var isEdited: Bool { get }
+    func encode() throws -> [UInt8]
+    /// The encoding as pieces, so large unchanged runs can be copied from the file (glyf, CFF).
+    func encodeChunks() throws -> [ByteChunk]
+}
+
+extension FontTable {
+    /// Tables that can borrow most of their bytes from the file (glyf, CFF) implement their own.
+    public func encodeChunks() throws -> [ByteChunk] { [.owned(try encode())] }
+}
+
+/// A table that can be decoded from its bytes in the context of its face.
+public protocol DecodableTable: FontTable {
+    static var tableTag: Tag { get }
+    static func decode(_ reader: BinaryReader, face: Face) throws -> Self
+}
+
+/// A decoded table that keeps reading its source bytes lazily (glyphs, charstrings) and so must
+/// keep them alive for as long as it lives, even after its Font and Face are gone.
+protocol ReadsSourceLazily: AnyObject {
+    var sourceBytes: FontBytes? { get set }
+}
+
+extension FieldTable: DecodableTable {
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> Self {
+        try self.init(reader: reader)
+    }
+}
+
+/// Every table FontShell decodes, by tag. Tables not listed are kept as bytes (and dumped as
+/// hex), which is also what happens to a listed table that fails to decode when only its
+/// bytes are needed.
+public enum TableRegistry {
+    /// In the order the documentation lists them.
+    public static let types: [any DecodableTable.Type] = [
+        HeadTable.self, HheaTable.self, VheaTable.self, MaxpTable.self, OS2Table.self, PostTable.self,
+        NameTable.self, CmapTable.self, HmtxTable.self, VmtxTable.self, LocaTable.self, GlyfTable.self,
+        CFFTable.self, GvarTable.self,
+        GDEFTable.self,
+    ]
+
+    static let byTag: [Tag: any DecodableTable.Type] = Dictionary(uniqueKeysWithValues: types.map { ($0.tableTag, $0) })
+
+    public static func type(for tag: Tag) -> (any DecodableTable.Type)? { byTag[tag] }
+
+    /// Tables of fixed fields (head, hhea …): `face.hhea.ascender` in Lua, one element per field in XML.
+    public static let fieldTableTags: [Tag] = types.filter { $0 is FieldTable.Type }.map { $0.tableTag }
+
+    /// Tables described as records, offsets and arrays (GDEF …).
+    public static let structuredTags: [Tag] = types.filter { $0 is StructuredTable.Type }.map { $0.tableTag }
+
+    /// Tables reachable by name from Lua and field paths: the field tables, then the structured ones.
+    public static var describedTags: [Tag] { fieldTableTags + structuredTags }
+}

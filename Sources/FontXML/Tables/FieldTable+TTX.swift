@@ -1,0 +1,137 @@
+import FontModel
+
+/// Tables of fixed fields (head, hhea, vhea, maxp, OS/2, post's header) in TTX: one element per
+/// field, named and formatted as each field's description says.
+extension TTX {
+    static func fieldTable(_ t: FieldTable, _ element: String) throws -> String {
+        var out = "  <\(element)>\n"
+        var group: String?
+        for field in t.fields {
+            if field.ttxGroup != group {
+                if let g = group { out += "    </\(g)>\n" }
+                if let g = field.ttxGroup { out += "    <\(g)>\n" }
+                group = field.ttxGroup
+            }
+            guard let text = try fieldText(t, field) else { continue }
+            out += "\(group == nil ? "    " : "      ")<\(field.ttxName) value=\"\(xmlEscaped(text))\"/>\n"
+        }
+        if let g = group { out += "    </\(g)>\n" }
+        return out + "  </\(element)>\n"
+    }
+
+    /// A field's TTX value text, or nil when it is written as part of another field.
+    static func fieldText(_ t: FieldTable, _ field: Field) throws -> String? {
+        let raw = try t.rawValue(field.name)
+        switch field.ttxFormat {
+        case .omitted: return nil
+        case .hex: return "0x" + String(UInt32(truncatingIfNeeded: raw), radix: 16)
+        case .hex8: return "0x" + paddedHex(UInt32(truncatingIfNeeded: raw), 8)
+        case .binary:
+            let bits = field.kind.size * 8
+            let digits = String(UInt64(UInt32(truncatingIfNeeded: raw)), radix: 2)
+            let padded = String(repeating: "0", count: max(0, bits - digits.count)) + digits
+            return stride(from: 0, to: bits, by: 8).map { start in
+                String(padded.dropFirst(start).prefix(8))
+            }.joined(separator: " ")
+        case .versionFixed, .versionHex:
+            let minorName = t.fields.first { $0.ttxFormat == .omitted }?.name
+            let minor = try minorName.map { try t.rawValue($0) } ?? 0
+            let combined = UInt32(truncatingIfNeeded: raw) << 16 | UInt32(truncatingIfNeeded: minor)
+            return field.ttxFormat == .versionHex ? "0x" + paddedHex(combined, 8) : decimalText(Int64(combined), scale: 65536)
+        case .plain:
+            switch field.kind {
+            case .fixed, .version32: return decimalText(raw, scale: 65536)
+            case .f2dot14: return decimalText(raw, scale: 16384)
+            case .longDateTime: return asctime1904(raw)
+            case .tag: return Tag(UInt32(truncatingIfNeeded: raw)).description
+            default: return String(raw)
+            }
+        }
+    }
+
+    static func fuseFields(_ t: FieldTable, _ element: XMLElement, apply: Bool) throws {
+        var byTTXName: [String: Field] = [:]
+        for f in type(of: t).allFields { byTTXName[f.ttxName] = f }
+        func fuseChild(_ child: XMLElement) throws {
+            if t.tag == "post" && (child.name == "psNames" || child.name == "extraNames") { return } // names come from the font
+            if child.value("value") == nil, !child.children.isEmpty {
+                for grandchild in child.children { try fuseChild(grandchild) }   // <panose>
+                return
+            }
+            guard let field = byTTXName[child.name], field.ttxFormat != .omitted else {
+                let known = type(of: t).allFields.filter { $0.ttxFormat != .omitted }.map(\.ttxName)
+                var message = "<\(child.name)> is not a field of \(element.name)"
+                if let near = closestName(to: child.name, in: known) { message += " (did you mean <\(near)>?)" }
+                throw XMLError(message, line: child.line, column: child.column)
+            }
+            let text = try child.attribute("value")
+            do {
+                try setField(t, field, text, apply: apply)
+            } catch let e as FontError {
+                throw XMLError(e.message, line: child.line, column: child.column)
+            } catch let e as XMLError {
+                throw XMLError(e.message, line: child.line, column: child.column)
+            }
+        }
+        for child in element.children { try fuseChild(child) }
+    }
+
+    /// Parses a field's TTX value and checks it fits the field's type; sets it when `apply`.
+    static func setField(_ t: FieldTable, _ field: Field, _ text: String, apply: Bool) throws {
+        func bad(_ what: String) -> XMLError { XMLError("\(field.ttxName) value '\(text)' is not \(what)", line: 0, column: 0) }
+        func store(_ name: String, _ v: Int64, kind: FieldKind? = nil) throws {
+            let k = kind ?? field.kind
+            guard k.rawRange.contains(v) else {
+                throw FontError("\(t.tag).\(name) is \(k.typeName) (\(k.rawRange.lowerBound)...\(k.rawRange.upperBound)), got \(v)")
+            }
+            if apply { try t.setRaw(name, v) }
+        }
+        let trimmed = text.trimmingWhitespace()
+        switch field.ttxFormat {
+        case .omitted: return
+        case .hex, .hex8:
+            guard let v = parseInteger(trimmed) else { throw bad("a number") }
+            try store(field.name, v)
+        case .binary:
+            let digits = trimmed.filter { $0 != " " }
+            guard let v = Int64(digits, radix: 2) ?? parseInteger(trimmed) else { throw bad("binary digits") }
+            try store(field.name, v)
+        case .versionFixed, .versionHex:
+            let combined: Int64
+            if trimmed.hasPrefix("0x") { guard let v = parseInteger(trimmed) else { throw bad("a version") }; combined = v }
+            else { guard let d = Double(trimmed) else { throw bad("a version") }; combined = Int64((d * 65536).rounded()) }
+            guard (0...0xFFFF_FFFF).contains(combined) else { throw bad("a version") }
+            try store(field.name, combined >> 16)
+            if let minor = t.fields.first(where: { $0.ttxFormat == .omitted }) { try t.setRaw(minor.name, combined & 0xFFFF) }
+        case .plain:
+            switch field.kind {
+            case .fixed, .version32:
+                if trimmed.hasPrefix("0x") { guard let v = parseInteger(trimmed) else { throw bad("a number") }; try store(field.name, v) }
+                else { guard let d = Double(trimmed) else { throw bad("a number") }; try store(field.name, Int64((d * 65536).rounded())) }
+            case .f2dot14:
+                guard let d = Double(trimmed) else { throw bad("a number") }
+                try store(field.name, Int64((d * 16384).rounded()))
+            case .longDateTime:
+                guard let v = parseAsctime1904(trimmed) else { throw bad("a date like 'Fri Mar 10 08:35:35 2023'") }
+                try store(field.name, v)
+            case .tag:
+                guard let tagValue = Tag(string: text) else { throw bad("1 to 4 ASCII characters") }
+                try store(field.name, Int64(tagValue.rawValue))
+            default:
+                guard let v = parseInteger(trimmed) else { throw bad("an integer") }
+                try store(field.name, v)
+            }
+        }
+    }
+
+    static func fieldTableConverter(_ tag: Tag) -> Converter {
+        Converter(
+            dump: { face in try face.fieldTable(tag).map { try fieldTable($0, xmlName(tag)) } },
+            fuse: { element, face, apply in
+                guard let table = try face.fieldTable(tag) else {
+                    throw XMLError("the face has no \(tag.trimmed) table to fuse into", line: element.line, column: element.column)
+                }
+                try fuseFields(table, element, apply: apply)
+            })
+    }
+}
