@@ -1,8 +1,10 @@
 import FontModel
 import LuaBridge
 
-/// Lua class `Table`: a fixed-layout table (head, hhea, vhea, maxp, OS/2, post) whose fields are
-/// read and written by their spec names, range-checked by the model's table description.
+/// Lua class `Table`: a described table. Fixed-layout tables (head, hhea, vhea, maxp, OS/2, post)
+/// have fields read and written by their spec names, range-checked by the model's description;
+/// structured tables (GDEF …) have members read as plain Lua values and replaced whole
+/// (`StructValues`), checked against the description.
 enum TableObject {
     static let className = "Table"
     static let classID: Int32 = 3
@@ -21,10 +23,39 @@ enum TableObject {
         return t
     }
 
+    /// The described table behind a Table object: one of fields, or a structured one.
+    enum Described {
+        case fields(FieldTable)
+        case structured(StructuredTable, Face)
+
+        init(_ part: FacePart) throws {
+            let face = try part.face.get()
+            if let t = try face.fieldTable(part.tag) { self = .fields(t); return }
+            if let t = try face.structuredTable(part.tag) { self = .structured(t, face); return }
+            throw LuaBridgeError("the face has no '\(part.tag)' table")
+        }
+
+        var names: [String] {
+            switch self {
+            case .fields(let t): t.fieldNames
+            case .structured(let t, _): t.memberNames
+            }
+        }
+
+        func push(_ s: LuaStack, _ name: String) throws {
+            switch self {
+            case .fields(let t): s.push(try t.value(name))
+            case .structured(let t, let face):
+                guard let value = try t.value(name) else { s.pushNil(); return }
+                try StructValues(face).push(s, member: try t.member(name), value)
+            }
+        }
+    }
+
     static let get: LuaFunction = { L in
         LuaCall.run(L, "Table") { call in
             let part = try call.trustedSelf(className, as: FacePart.self)
-            call.stack.push(try table(part).value(try call.string(2)))
+            try Described(part).push(call.stack, try call.string(2))
             return 1
         }
     }
@@ -32,15 +63,23 @@ enum TableObject {
     static let set: LuaFunction = { L in
         LuaCall.run(L, "Table") { call in
             let part = try call.trustedSelf(className, as: FacePart.self)
-            try table(part).set(try call.string(2), try call.fieldValue(3))
+            let name = try call.string(2)
+            switch try Described(part) {
+            case .fields(let t): try t.set(name, try call.fieldValue(3))
+            case .structured(let t, let face):
+                let member = try t.member(name)
+                let path = "\(part.tag.trimmed).\(name)"
+                let value = try StructValues(face).read(call.stack, at: 3, member: member, path: path)
+                try t.set(name, value)
+            }
             return 0
         }
     }
 
-    /// t:fields() → the field names of this table's version, in binary order.
+    /// t:fields() → the field (or member) names of this table's version, in binary order.
     static let fields: LuaFunction = { L in
         LuaCall.run(L, "fields") { call in
-            call.stack.push(strings: try table(try call.methodSelf(className, as: FacePart.self)).fieldNames)
+            call.stack.push(strings: try Described(try call.methodSelf(className, as: FacePart.self)).names)
             return 1
         }
     }
@@ -48,17 +87,21 @@ enum TableObject {
     /// pairs(t): field name → value, in binary order.
     static let pairs: LuaFunction = { L in
         LuaCall.run(L, "__pairs") { call in
-            let t = try table(try call.methodSelf(className, as: FacePart.self))
-            return try OrderedPairs.push(call, names: t.fieldNames) { call.stack.push(try t.value($0)) }
+            let t = try Described(try call.methodSelf(className, as: FacePart.self))
+            return try OrderedPairs.push(call, names: t.names) { try t.push(call.stack, $0) }
         }
     }
 
     static let tostring: LuaFunction = { L in
         LuaCall.run(L, "__tostring") { call in
             let part = try call.methodSelf(className, as: FacePart.self)
-            let t = try table(part)
-            let shown = try t.fieldNames.prefix(6).map { "\($0)=\(try t.value($0))" }.joined(separator: ", ")
-            call.stack.push("<\(part.tag.trimmed) \(shown)\(t.fieldNames.count > 6 ? ", …" : "")>")
+            switch try Described(part) {
+            case .fields(let t):
+                let shown = try t.fieldNames.prefix(6).map { "\($0)=\(try t.value($0))" }.joined(separator: ", ")
+                call.stack.push("<\(part.tag.trimmed) \(shown)\(t.fieldNames.count > 6 ? ", …" : "")>")
+            case .structured(let t, _):
+                call.stack.push("<\(part.tag.trimmed) \(t.memberNames.joined(separator: ", "))>")
+            }
             return 1
         }
     }

@@ -42,6 +42,10 @@ public enum FontDiff {
                 }
                 continue
             }
+            if let sa = try? a.structuredTable(tag), let sb = try? b.structuredTable(tag) {
+                out += StructureDiff.compare(sa, sb, namesA: try a.glyphNames(), namesB: try b.glyphNames())
+                continue
+            }
             switch tag {
             case "name": out += try nameDifferences(a.name, b.name)
             case "glyf", "loca", "hmtx", "vmtx", "CFF ", "gvar": glyphDataChanged = true

@@ -37,6 +37,7 @@ public enum Validator {
         ("family-names", "the full name (ID 4) starts with the family (ID 16 or 1)"),
         ("vertical-metrics", "hhea, OS/2 typo and win metrics agree (USE_TYPO_METRICS), win metrics do not clip, and the hhea ascender reaches the cap height"),
         ("shared-tables", "in a collection, tables shared by faces decode for every face"),
+        ("layout-structure", "structured tables (GDEF …) decode: offsets, counts and formats fit the bytes; Coverage glyphs ascend; glyph ids exist"),
     ]
 
     /// The checks whose verdict edits to these tables can change (`cffOutlines`: the CFF edit
@@ -50,6 +51,7 @@ public enum Validator {
         }
         if tags.contains("head") { checks.formUnion(["loca-monotonic", "glyph-data"]) }
         if tags.contains("cmap") { checks.insert("cmap-subtables") }
+        if !tags.isDisjoint(with: TableRegistry.structuredTags.map(\.description)) { checks.insert("layout-structure") }
         if tags.contains("name") || cff { checks.formUnion(["name-decodable", "postscript-name"]) }
         return checks
     }
@@ -113,6 +115,15 @@ public enum Validator {
                 let m = try face.hhea.numberOfHMetrics, n = try face.glyphCount
                 if m < 1 || m > n { add("hhea-metrics-count", .error, "numberOfHMetrics is \(m), must be 1...\(n)") }
                 else { _ = try face.hmtx }
+            }
+            for tag in TableRegistry.structuredTags where face.has(tag) {
+                run("layout-structure") {
+                    let table: StructuredTable
+                    do { guard let t = try face.structuredTable(tag) else { return }; table = t } catch is UndescribedStructure { return }
+                    for problem in try StructureCheck.problems(table, glyphCount: try face.glyphCount).prefix(20) {
+                        add("layout-structure", .error, "\(tag.trimmed).\(problem)")
+                    }
+                }
             }
             if face.has("glyf") {
                 run("loca-monotonic") { _ = try face.glyf }

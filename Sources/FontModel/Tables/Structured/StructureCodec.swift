@@ -72,7 +72,7 @@ public enum StructureCodec {
             case .coverage: return try coverage(at: position, path)
             case .classDef: return try classDef(at: position, path)
             case .device: return try device(at: position, path)
-            case .undescribed(let what): throw fail("\(what) is not decoded yet", path, at: position)
+            case .undescribed(let what): throw UndescribedStructure(description: "\(path): \(what) is not decoded yet; the table is kept as bytes")
             }
         }
 
@@ -344,4 +344,10 @@ extension BinaryWriter {
     mutating func patch(_ value: Int, size: Int, at position: Int) {
         for k in 0..<size { bytes[position + k] = UInt8(truncatingIfNeeded: value >> (8 * (size - 1 - k))) }
     }
+}
+
+/// A table that uses a structure FontShell does not describe yet (GDEF's ItemVariationStore):
+/// not a fault of the font. The table is still saved, dumped and compared as bytes.
+public struct UndescribedStructure: ToolError, Sendable {
+    public let description: String
 }

@@ -1,0 +1,33 @@
+/// What the validator checks in a decoded structured table beyond what decoding proves:
+/// Coverage glyphs in ascending order (lookups binary-search them) and glyph ids that exist.
+enum StructureCheck {
+    static func problems(_ table: StructuredTable, glyphCount: Int) throws -> [String] {
+        var out: [String] = []
+        func walk(_ value: StructValue, _ shape: Shape, _ path: String) {
+            switch (shape, value) {
+            case (.offset(let target, _), _): walk(value, target, path)
+            case (.record(let r), .record(let f)): fields(r, f, path)
+            case (.formats(_, let records), .formatted(let n, let f)): if let r = records[n] { fields(r, f, path) }
+            case (.coverage, .glyphs(let g)):
+                if !g.isAscending { out.append("\(path): Coverage glyphs are not in ascending glyph order") }
+                if let last = g.runs.map(\.upperBound).max(), last >= glyphCount { out.append("\(path): glyph id \(last) is not in the font (\(glyphCount) glyphs)") }
+            case (.classDef, .classes(let c)):
+                if let last = c.last?.last, last >= glyphCount { out.append("\(path): glyph id \(last) is not in the font (\(glyphCount) glyphs)") }
+            default: break
+            }
+        }
+        func fields(_ record: Record, _ f: StructFields, _ path: String) {
+            for member in record.valueMembers {
+                guard let v = f[member.name] else { continue }
+                let here = path.isEmpty ? member.name : path + "." + member.name
+                if member.count != nil, case .list(let items) = v {
+                    for (k, item) in items.enumerated() { walk(item, member.shape, "\(here)[\(k)]") }
+                } else {
+                    walk(v, member.shape, here)
+                }
+            }
+        }
+        fields(table.record, table.root, "")
+        return out
+    }
+}

@@ -1,0 +1,91 @@
+/// What changed between two versions of a structured table, member by member, down to
+/// scalars, list items, glyphs added to or removed from a Coverage and glyphs whose class
+/// changed. Glyphs are compared by name, so faces with different glyph orders compare fairly.
+public struct StructureDiff {
+    let namesA: [String], namesB: [String]
+    let table: String
+    var out: [Difference] = []
+
+    public static func compare(_ a: StructuredTable, _ b: StructuredTable, namesA: [String], namesB: [String]) -> [Difference] {
+        var diff = StructureDiff(namesA: namesA, namesB: namesB, table: a.tag.trimmed)
+        diff.record(a.record, a.root, b.root, path: "")
+        return diff.out
+    }
+
+    static func name(_ id: Int, _ names: [String]) -> String { id >= 0 && id < names.count ? names[id] : "glyph\(id)" }
+
+    mutating func note(_ kind: Difference.Kind, _ path: String, _ old: String?, _ new: String?) {
+        out.append(Difference(kind: kind, table: table, item: path, old: old, new: new))
+    }
+
+    mutating func record(_ record: Record, _ a: StructFields, _ b: StructFields, path: String) {
+        for member in record.valueMembers {
+            let here = path.isEmpty ? member.name : path + "." + member.name
+            switch (a[member.name], b[member.name]) {
+            case (nil, nil): continue
+            case (let x?, nil): note(.removed, here, summary(x), nil)
+            case (nil, let y?): note(.added, here, nil, summary(y))
+            case (let x?, let y?):
+                if member.count != nil, case .list(let xs) = x, case .list(let ys) = y {
+                    for k in 0..<max(xs.count, ys.count) {
+                        let item = "\(here)[\(k)]"
+                        if k >= ys.count { note(.removed, item, summary(xs[k]), nil) }
+                        else if k >= xs.count { note(.added, item, nil, summary(ys[k])) }
+                        else { value(xs[k], ys[k], member.shape, path: item) }
+                    }
+                } else {
+                    value(x, y, member.shape, path: here)
+                }
+            }
+        }
+    }
+
+    mutating func value(_ a: StructValue, _ b: StructValue, _ shape: Shape, path: String) {
+        switch (shape, a, b) {
+        case (.offset(let target, _), _, _):
+            if case .none = a, case .none = b { return }
+            if case .none = a { note(.added, path, nil, summary(b)); return }
+            if case .none = b { note(.removed, path, summary(a), nil); return }
+            value(a, b, target, path: path)
+        case (.record(let r), .record(let x), .record(let y)):
+            record(r, x, y, path: path)
+        case (.formats(_, let records), .formatted(let fx, let x), .formatted(let fy, let y)):
+            if fx == fy, let r = records[fx] { record(r, x, y, path: path) }
+            else if fx != fy { note(.changed, path, "format \(fx)", "format \(fy)") }
+        case (.coverage, .glyphs(let x), .glyphs(let y)):
+            let gx = x.glyphs.map { Self.name($0, namesA) }, gy = y.glyphs.map { Self.name($0, namesB) }
+            guard gx != gy else { return }
+            let sx = Set(gx), sy = Set(gy)
+            let added = gy.filter { !sx.contains($0) }, removed = gx.filter { !sy.contains($0) }
+            if added.isEmpty && removed.isEmpty { note(.changed, path, "glyph order", "glyph order"); return }
+            if !removed.isEmpty { note(.removed, path, Self.list(removed), nil) }
+            if !added.isEmpty { note(.added, path, nil, Self.list(added)) }
+        case (.classDef, .classes(let x), .classes(let y)):
+            var cx: [String: Int] = [:], cy: [String: Int] = [:]
+            for r in x { for g in r.first...r.last { cx[Self.name(g, namesA)] = r.glyphClass } }
+            for r in y { for g in r.first...r.last { cy[Self.name(g, namesB)] = r.glyphClass } }
+            for glyph in Set(cx.keys).union(cy.keys).sorted() where cx[glyph] != cy[glyph] {
+                note(.changed, "\(path)[\(glyph)]", "class \(cx[glyph] ?? 0)", "class \(cy[glyph] ?? 0)")
+            }
+        default:
+            if a != b { note(.changed, path, summary(a), summary(b)) }
+        }
+    }
+
+    static func list(_ glyphs: [String]) -> String {
+        glyphs.count <= 8 ? glyphs.joined(separator: " ") : glyphs.prefix(8).joined(separator: " ") + " … (\(glyphs.count) glyphs)"
+    }
+
+    func summary(_ v: StructValue) -> String {
+        switch v {
+        case .int(let i): String(i)
+        case .record(let f): "{\(f.names.joined(separator: ", "))}"
+        case .formatted(let n, _): "format \(n)"
+        case .list(let items): "\(items.count) items"
+        case .none: "none"
+        case .glyphs(let g): "\(g.count) glyphs"
+        case .classes(let c): "\(c.reduce(0) { $0 + $1.last - $1.first + 1 }) classed glyphs"
+        case .device(let d): "device \(d.startSize)…\(d.endSize) format \(d.deltaFormat)"
+        }
+    }
+}

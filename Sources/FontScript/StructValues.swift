@@ -1,0 +1,177 @@
+import FontModel
+import LuaBridge
+
+/// Structured table values (GDEF …) as plain Lua values, both ways, driven by the description:
+/// a record is a table keyed by member name (counts are the lengths of their lists), a subtable
+/// in one of several formats also has `Format`, a list is a list (a missing subtable in it is
+/// `false`), a Coverage is a list of glyph names, a ClassDef is `{glyphName = class}`, a Device is
+/// `{StartSize =, EndSize =, DeltaFormat =, DeltaValue = {...}}`. Glyphs are read back by name
+/// or id.
+struct StructValues {
+    let face: Face
+    let names: [String]
+
+    init(_ face: Face) throws {
+        self.face = face
+        names = try face.glyphNames()
+    }
+
+    func glyphName(_ id: Int) -> String { id >= 0 && id < names.count ? names[id] : "glyph\(id)" }
+
+    // MARK: to Lua
+
+    func push(_ s: LuaStack, _ value: StructValue, _ shape: Shape) {
+        switch (shape, value) {
+        case (.offset, .none): s.pushNil()
+        case (.offset(let target, _), _): push(s, value, target)
+        case (.scalar(let kind), .int(let v)):
+            switch kind {
+            case .fixed: s.push(Double(v) / 65536)
+            case .f2dot14: s.push(Double(v) / 16384)
+            default: s.push(Int(v))
+            }
+        case (.record(let record), .record(let fields)): push(s, record, fields, format: nil)
+        case (.formats(_, let records), .formatted(let f, let fields)):
+            if let record = records[f] { push(s, record, fields, format: f) } else { s.pushNil() }
+        case (.coverage, .glyphs(let glyphs)):
+            s.pushTable(arrayCount: Int32(min(glyphs.count, 1 << 20)))
+            var k = 1
+            for run in glyphs.runs { for g in run { s.push(glyphName(g)); s.setIndex(k, in: -2); k += 1 } }
+        case (.classDef, .classes(let runs)):
+            s.pushTable(fieldCount: Int32(min(runs.count, 1 << 20)))
+            for run in runs { for g in run.first...run.last { s.push(run.glyphClass); s.setField(glyphName(g), in: -2) } }
+        case (.device, .device(let d)):
+            s.pushTable(fieldCount: 4)
+            s.push(d.startSize); s.setField("StartSize", in: -2)
+            s.push(d.endSize); s.setField("EndSize", in: -2)
+            s.push(d.deltaFormat); s.setField("DeltaFormat", in: -2)
+            if (1...3).contains(d.deltaFormat) { s.push(integers: d.deltas); s.setField("DeltaValue", in: -2) }
+        default:
+            s.pushNil()
+        }
+    }
+
+    func push(_ s: LuaStack, _ record: Record, _ fields: StructFields, format: Int?) {
+        s.pushTable(fieldCount: Int32(fields.count + 1))
+        if let format { s.push(format); s.setField("Format", in: -2) }
+        for member in record.valueMembers {
+            guard let value = fields[member.name] else { continue }
+            push(s, member: member, value)
+            s.setField(member.name, in: -2)
+        }
+    }
+
+    /// A member's value: a list for a repeated member (a missing subtable in it is `false`).
+    func push(_ s: LuaStack, member: Member, _ value: StructValue) {
+        guard member.count != nil, case .list(let items) = value else { push(s, value, member.shape); return }
+        s.pushTable(arrayCount: Int32(items.count))
+        for (k, item) in items.enumerated() {
+            if case .none = item { s.push(false) } else { push(s, item, member.shape) }
+            s.setIndex(k + 1, in: -2)
+        }
+    }
+
+    /// Reads a member's value at `index` (a list for a repeated member).
+    func read(_ s: LuaStack, at index: Int32, member: Member, path: String) throws -> StructValue {
+        guard member.count != nil else { return try read(s, at: index, member.shape, path: path) }
+        guard s.type(at: index) == .table else {
+            if s.type(at: index) == .nil { return .list([]) }
+            throw FontError("\(path) must be a list")
+        }
+        return .list(try s.items(ofListAt: index) { k in try read(s, at: -1, member.shape, path: "\(path)[\(k)]") })
+    }
+
+    // MARK: from Lua
+
+    /// Reads the value at `index` as `shape`; `path` names it in errors ("GDEF.AttachList.Coverage").
+    func read(_ s: LuaStack, at index: Int32, _ shape: Shape, path: String) throws -> StructValue {
+        let index = s.absolute(index)
+        switch shape {
+        case .offset(let target, _):
+            if s.type(at: index) == .nil || (s.type(at: index) == .boolean && !s.truthy(at: index)) { return .none }
+            return try read(s, at: index, target, path: path)
+        case .scalar(let kind):
+            guard let number = s.number(at: index) else { throw FontError("\(path) must be a number, got \(s.typeName(at: index))") }
+            let stored: Double
+            switch kind {
+            case .fixed: stored = (number * 65536).rounded()
+            case .f2dot14: stored = (number * 16384).rounded()
+            default:
+                guard let v = s.integer(at: index) else { throw FontError("\(path) must be an integer, got \(number)") }
+                stored = Double(v)
+            }
+            guard let v = Int64(exactly: stored), kind.rawRange.contains(v) else { throw FontError("\(path) is \(kind.typeName), got \(number)") }
+            return .int(v)
+        case .record(let record):
+            return .record(try fields(s, at: index, record, path: path, format: false))
+        case .formats(let name, let records):
+            try requireTable(s, index, path)
+            let format = s.withField("Format", in: index) { _ in s.integer(at: -1) }
+            guard let format, let record = records[format] else {
+                throw FontError("\(path) needs Format = \(records.keys.sorted().map(String.init).joined(separator: " or ")) (a \(name))")
+            }
+            return .formatted(format, try fields(s, at: index, record, path: path, format: true))
+        case .coverage:
+            try requireTable(s, index, path)
+            return .glyphs(GlyphRuns(try s.items(ofListAt: index) { k in try glyph(s, -1, "\(path)[\(k)]") }))
+        case .classDef:
+            try requireTable(s, index, path)
+            var runs: [ClassRun] = []
+            try s.forEachPair(inTableAt: index) {
+                let g = try glyph(s, -2, "\(path) key")
+                guard let c = s.integer(at: -1), (0...0xFFFF).contains(c) else { throw FontError("\(path)[\(s.describe(at: -2))] must be a class 0…65535") }
+                runs.append(ClassRun(first: g, last: g, glyphClass: c))
+            }
+            return .classes(ClassRun.normalized(runs))
+        case .device:
+            try requireTable(s, index, path)
+            func number(_ key: String) throws -> Int {
+                guard let v = s.withField(key, in: index, { _ in s.integer(at: -1) }), (0...0xFFFF).contains(v) else { throw FontError("\(path).\(key) must be an integer 0…65535") }
+                return v
+            }
+            let deltas: [Int] = try s.withField("DeltaValue", in: index) { type in
+                guard type == .table else { return [] }
+                return try s.items(ofListAt: -1) { k in
+                    guard let v = s.integer(at: -1) else { throw FontError("\(path).DeltaValue[\(k)] must be an integer") }
+                    return v
+                }
+            }
+            return .device(DeviceValue(startSize: try number("StartSize"), endSize: try number("EndSize"), deltaFormat: try number("DeltaFormat"), deltas: deltas))
+        case .undescribed(let what):
+            throw FontError("\(path): \(what) cannot be set from Lua yet")
+        }
+    }
+
+    func fields(_ s: LuaStack, at index: Int32, _ record: Record, path: String, format: Bool) throws -> StructFields {
+        try requireTable(s, index, path)
+        let members = record.valueMembers
+        let known = members.map(\.name) + (format ? ["Format"] : [])
+        for key in s.keys(ofTableAt: index) where !known.contains(key) {
+            var message = "\(path) has no member '\(key)'"
+            if let near = closestName(to: key, in: known) { message += " (did you mean '\(near)'?)" }
+            throw FontError(message)
+        }
+        var out = StructFields()
+        for member in members {
+            let here = path + "." + member.name
+            try s.withField(member.name, in: index) { type in
+                if type != .nil || member.since == nil { out[member.name] = try read(s, at: -1, member: member, path: here) }
+            }
+        }
+        return out
+    }
+
+    func requireTable(_ s: LuaStack, _ index: Int32, _ path: String) throws {
+        guard s.type(at: index) == .table else { throw FontError("\(path) must be a table, got \(s.typeName(at: index))") }
+    }
+
+    func glyph(_ s: LuaStack, _ index: Int32, _ path: String) throws -> Int {
+        if let id = s.integer(at: index) {
+            guard id >= 0, id < names.count else { throw FontError("\(path): glyph id \(id) is not in the font (0…\(names.count - 1))") }
+            return id
+        }
+        guard let name = s.string(at: index) else { throw FontError("\(path) must be a glyph name or id, got \(s.typeName(at: index))") }
+        guard let id = try face.glyphID(named: name) else { throw FontError("\(path): no glyph named '\(name)'") }
+        return id
+    }
+}
