@@ -55,7 +55,9 @@ func run(_ program: String, _ arguments: [String], environment: [String: String]
 }
 
 /// fontTools' view of a font, as JSON decoded to Foundation objects.
-func fontTools(_ arguments: String...) throws -> Any {
+func fontTools(_ arguments: String...) throws -> Any { try fontTools(arguments) }
+
+func fontTools(_ arguments: [String]) throws -> Any {
     let r = try run("python3", [Corpus.oracle] + arguments)
     guard r.status == 0 else { throw FontError("fontTools check failed: \(r.stderr.suffix(2000))") }
     return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
@@ -83,4 +85,25 @@ func builtFont(_ kind: String, in folder: TemporaryFolder) throws -> String {
     let r = try run("python3", [Corpus.builder, kind, path])
     guard r.status == 0 else { throw FontError("building the \(kind) test font failed: \(r.stderr)") }
     return path
+}
+
+/// Peers' conformance data, fetched by `../shared/corpus/conformance.sh` (Scripts/test runs it):
+/// the Adobe OpenType Test Suite fonts with fontTools' expected dumps.
+enum Conformance {
+    static let folder = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
+
+    /// AOTS fonts that have an expected dump of `tag` (`name.ttx.GDEF` beside `name.otf`). Missing
+    /// data is a failure, not a skip: the suite is the oracle.
+    static func aots(expecting tag: String) throws -> [(font: String, expected: String)] {
+        let aots = folder + "/aots"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: aots)) ?? []
+        let pairs = names.filter { $0.hasSuffix(".ttx." + tag) }.sorted().map { name in
+            (aots + "/" + name.dropLast(".ttx.\(tag)".count) + ".otf", aots + "/" + name)
+        }
+        guard !pairs.isEmpty else {
+            throw FontError("no AOTS conformance data in \(aots): run ../shared/corpus/conformance.sh (Scripts/test does)")
+        }
+        return pairs
+    }
 }

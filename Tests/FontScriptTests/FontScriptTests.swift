@@ -117,6 +117,40 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         #expect(handle == nil)
     }
 
+    /// GDEF from Lua: members as plain values, assignment checked against the description,
+    /// errors positioned, and the edit saved and read back (by us and by fontTools).
+    @Test func structuredTablesFromLua() throws {
+        let lua = try makeState(fonts: ["/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf"])
+        #expect(try eval(lua, "return face.GDEF.Version, face.GDEF.GlyphClassDef.A, face.GDEF.GlyphClassDef.acutecomb") == ["65538", "1", "3"])
+        #expect(try eval(lua, "return #face.GDEF.MarkGlyphSetsDef.Coverage, face.GDEF.MarkGlyphSetsDef.Coverage[1][1]") == ["2", "gravecomb"])
+        #expect(try eval(lua, "local t = {} for k in pairs(face.GDEF) do t[#t + 1] = k end return table.concat(t, ' ')")
+                == ["Version GlyphClassDef AttachList LigCaretList MarkAttachClassDef MarkGlyphSetsDef"])
+        #expect(try eval(lua, "return table.concat(face.GDEF:fields(), ' ')") == ["Version GlyphClassDef AttachList LigCaretList MarkAttachClassDef MarkGlyphSetsDef"])
+        expectError(lua, "face.GDEF.GlyphClasDef = {}", "GDEF has no member 'GlyphClasDef' (did you mean 'GlyphClassDef'?)")
+        expectError(lua, "face.GDEF.GlyphClassDef = {nope = 1}", "GDEF.GlyphClassDef key: no glyph named 'nope'")
+        expectError(lua, "face.GDEF.AttachList = {Coverage = {'A'}, AttachPoint = {{PointIndex = {1.5}}}}", "GDEF.AttachList.AttachPoint[1].PointIndex[1] must be an integer")
+        expectError(lua, "face.GDEF.LigCaretList = {Coverage = {}, LigGlyph = {{CaretValue = {{Format = 4}}}}}", "needs Format = 1 or 2 or 3")
+        expectError(lua, "face.GDEF.AttachList = {Coverage = {}, Typo = 1}", "GDEF.AttachList has no member 'Typo'")
+        #expect(try eval(lua, "return face.GDEF.GlyphClassDef.A") == ["1"])     // failed assignments changed nothing
+        let out = NSTemporaryDirectory() + "gdef-lua-\(UUID().uuidString).ttf"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        _ = try eval(lua, """
+            local g = face.GDEF
+            local classes = g.GlyphClassDef
+            classes.A, classes.B = 3, nil
+            g.GlyphClassDef = classes
+            g.LigCaretList = {Coverage = {"f"}, LigGlyph = {{CaretValue = {{Format = 1, Coordinate = 300}, {Format = 2, CaretValuePoint = 4}}}}}
+            font:save("\(out)")
+            """)
+        let check = try python(["-c", """
+            from fontTools.ttLib import TTFont
+            g = TTFont("\(out)")["GDEF"].table
+            c = g.LigCaretList.LigGlyph[0].CaretValue
+            print(g.GlyphClassDef.classDefs.get("A"), g.GlyphClassDef.classDefs.get("B"), g.LigCaretList.Coverage.glyphs, c[0].Format, c[0].Coordinate, c[1].Format, c[1].CaretValuePoint)
+            """])
+        #expect(check == "3 None ['f'] 1 300 2 4\n")
+    }
+
     @Test func everyBoundNameIsDocumented() throws {
         let doc = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/lua-api.md"), encoding: .utf8)
         let missing = FontScript.boundNames.filter { !doc.contains("`\($0)") }
@@ -155,4 +189,18 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         // A path with NUL would open a different file: refused.
         expectError(lua, "fontshell.open('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf\\0junk')", "NUL byte")
     }
+}
+
+/// Runs python3 (fontTools as the oracle) and returns its standard output and error.
+func python(_ arguments: [String]) throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3"] + arguments
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = out
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
 }

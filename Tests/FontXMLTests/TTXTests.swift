@@ -271,3 +271,58 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         #expect(!face.isEdited)
     }
 }
+
+/// GDEF in TTX against fontTools' own expectations: the AOTS suite's expected dumps.
+@Suite struct StructuredTTXTests {
+    static let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
+
+    static func aotsGDEF() throws -> [(font: String, expected: String)] {
+        let aots = conformance + "/aots"
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: aots)) ?? []).filter { $0.hasSuffix(".ttx.GDEF") }.sorted()
+        guard !names.isEmpty else { throw XMLError("no AOTS conformance data in \(aots): run ../shared/corpus/conformance.sh", line: 0, column: 0) }
+        return names.map { (aots + "/" + $0.dropLast(".ttx.GDEF".count) + ".otf", aots + "/" + $0) }
+    }
+
+    /// The table element with indentation and blank lines dropped (the suite's files were made by
+    /// an older fontTools; only the XML is compared).
+    static func lines(_ xml: String) -> [String] {
+        xml.split(separator: "\n").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("<?xml") && !$0.hasPrefix("<ttFont") && $0 != "</ttFont>" }
+    }
+
+    /// Every AOTS font's GDEF dumps exactly as fontTools' expected dump, and fusing that expected
+    /// dump gives back the same values.
+    @Test func aotsDumpsEqualFontToolsExpectedAndFuseBack() throws {
+        let cases = try Self.aotsGDEF()
+        #expect(cases.count == 148)
+        for (path, expectedPath) in cases {
+            let face = try Font(path: path).faces[0]
+            let expected = try String(contentsOfFile: expectedPath, encoding: .utf8)
+            #expect(Self.lines(try TTX.dump(face, tags: ["GDEF"])) == Self.lines(expected), "\(path)")
+            let fused = try Font(path: path)
+            try TTX.fuse(expected, into: fused.faces[0])
+            let reread = try Font(data: try fused.serialized().bytes)
+            #expect(try reread.faces[0].gdef?.root == face.gdef?.root, "\(path)")
+        }
+    }
+
+    /// Hostile or wrong GDEF XML: a clear error with a position, and the face unchanged.
+    @Test func badGDEFXMLIsRefusedWithAPosition() throws {
+        let path = try #require(corpus["roboto"])
+        let cases: [(String, String)] = [
+            ("<GDEF><Version value=\"0x00010000\"/><GlyphClasDef/></GDEF>", "did you mean <GlyphClassDef>"),
+            ("<GDEF><Version value=\"0x00010000\"/><GlyphClassDef><ClassDef glyph=\"nope\" class=\"1\"/></GlyphClassDef></GDEF>", "no glyph named 'nope'"),
+            ("<GDEF><Version value=\"0x00010000\"/><LigCaretList><Coverage/><LigGlyph index=\"0\"><CaretValue index=\"0\" Format=\"7\"/></LigGlyph></LigCaretList></GDEF>", "known CaretValue format"),
+            ("<GDEF><Version value=\"banana\"/></GDEF>", "is not a Version16Dot16"),
+        ]
+        for (table, message) in cases {
+            let font = try Font(path: path)
+            let before = try font.faces[0].rawTable("GDEF")
+            #expect { try TTX.fuse("<ttFont>\(table)</ttFont>", into: font.faces[0]) } throws: { error in
+                guard let e = error as? XMLError else { return false }
+                return e.description.contains(message) && e.line > 0
+            }
+            #expect(try font.faces[0].rawTable("GDEF") == before)
+        }
+    }
+}

@@ -7,7 +7,9 @@ reports facts as JSON on stdout. Usage:
   fonttools_check.py order FONT         per face: the glyph order (names) fontTools derives
   fonttools_check.py gvar FONT          per face: {glyph: [[axes, coordinates], ...]} of gvar
   fonttools_check.py cffnames FONT      per face: CFF FontName, FullName, FamilyName
+  fonttools_check.py tablexml TAG FONT...   {font: fontTools' XML of its table TAG (first face)}
 """
+import io
 import json
 import sys
 
@@ -88,9 +90,21 @@ def cffnames(path):
     return out
 
 
+def tablexml(tag, paths):
+    """What fontTools decompiles each font's table to, as XML (its own version line left out)."""
+    out = {}
+    for path in paths:
+        buffer = io.StringIO()
+        TTFont(path, fontNumber=0).saveXML(buffer, tables=[tag])
+        out[path] = "\n".join(l for l in buffer.getvalue().splitlines() if "ttLibVersion" not in l)
+    return out
+
+
 if __name__ == "__main__":
     command, path = sys.argv[1], sys.argv[2]
-    if command == "caps":
+    if command == "tablexml":
+        print(json.dumps(tablexml(path, sys.argv[3:])))
+    elif command == "caps":
         print(json.dumps(caps(path)))
     elif command == "field":
         print(json.dumps(field(path, sys.argv[3], sys.argv[4])))

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import FontModel
+
+/// Structured tables (GDEF first): decoding, re-encoding, laziness, and malformed data, with
+/// fontTools as the oracle for what the bytes mean.
+@Suite struct StructuredTableTests {
+    /// Every corpus face with a GDEF: decode → encode → decode gives the same values, and
+    /// fontTools decompiles our encoding to exactly what it decompiles the original to.
+    @Test func corpusGDEFReencodesToWhatFontToolsReadsAsTheOriginal() throws {
+        let folder = try TemporaryFolder()
+        var pairs: [(String, String)] = []
+        for (id, path) in Corpus.fonts {
+            let font = try Font(path: path)
+            for face in font.faces.prefix(2) {
+                guard let gdef = try face.gdef else { continue }
+                let bytes = try gdef.encode()
+                let again = try StructureCodec.decode(BinaryReader(bytes.withUnsafeBytes { UnsafeRawBufferPointer(start: $0.baseAddress, count: $0.count) }), GDEFTable.shape, name: "GDEF")
+                #expect(again == .record(gdef.root), "\(id) face \(face.index)")
+                if face.index == 0 {
+                    face.reencode("GDEF")
+                    let out = folder.file("\(id).\(font.isCollection ? "ttc" : "ttf")")
+                    try font.save(to: out)
+                    pairs.append((path, out))
+                }
+            }
+        }
+        #expect(pairs.count >= 4)
+        try expectFontToolsReadsEqual(pairs)
+    }
+
+    /// The 148 AOTS fonts with expected GDEF dumps: each decodes, and a forced rewrite is read
+    /// by fontTools as the original.
+    @Test func aotsGDEFReencodesToWhatFontToolsReadsAsTheOriginal() throws {
+        let folder = try TemporaryFolder()
+        var pairs: [(String, String)] = []
+        for (path, _) in try Conformance.aots(expecting: "GDEF") {
+            let font = try Font(path: path)
+            #expect(try font.faces[0].gdef != nil)
+            font.faces[0].reencode("GDEF")
+            let out = folder.file((path as NSString).lastPathComponent)
+            try font.save(to: out)
+            pairs.append((path, out))
+        }
+        #expect(pairs.count == 148)
+        try expectFontToolsReadsEqual(pairs)
+    }
+
+    func expectFontToolsReadsEqual(_ pairs: [(original: String, saved: String)]) throws {
+        let xml = try #require(try fontTools(["tablexml", "GDEF"] + pairs.flatMap { [$0.original, $0.saved] }) as? [String: String])
+        for (original, saved) in pairs {
+            let a = try #require(xml[original]), b = try #require(xml[saved])
+            #expect(a == b, "fontTools reads \((saved as NSString).lastPathComponent)'s GDEF differently from the original's")
+        }
+    }
+
+    /// Opening and saving an unedited font decodes no GDEF and keeps its bytes.
+    @Test func unusedGDEFIsNeitherDecodedNorRewritten() throws {
+        let font = try Font(path: Corpus.path("roboto"))
+        let saved = try Font(data: try font.serialized().bytes)
+        #expect(!font.faces[0].decodedTags.contains("GDEF"))
+        #expect(try saved.faces[0].rawTable("GDEF") == (try font.faces[0].rawTable("GDEF")))
+    }
+
+    /// A GDEF 1.0 header followed by `body`, with the four offsets given.
+    func gdef(glyphClassDef: Int = 0, attachList: Int = 0, ligCaretList: Int = 0, markAttach: Int = 0, body: [UInt8]) -> [UInt8] {
+        var w = BinaryWriter()
+        w.u32(0x0001_0000)
+        for o in [glyphClassDef, attachList, ligCaretList, markAttach] { w.u16(UInt16(o)) }
+        w.append(body)
+        return w.bytes
+    }
+
+    /// Malformed GDEFs give a FontError naming the table, the member and the offset; the font
+    /// still opens, everything else works, validate reports it, and an unedited save keeps it.
+    @Test func malformedGDEFIsAClearErrorAndTheFontStillWorks() throws {
+        var fanOut = BinaryWriter()
+        // AttachList: Coverage → 0 glyphs; 2000 AttachPoint offsets all at one list of 30,000 points.
+        fanOut.u16(4 + 2 * 2000 + 2); fanOut.u16(2000)
+        for _ in 0..<2000 { fanOut.u16(UInt16(4 + 2 * 2000 + 2 + 4)) }
+        fanOut.u16(0) // (padding so the coverage lands where the first offset said)
+        fanOut.u16(1); fanOut.u16(0)
+        fanOut.u16(30000); fanOut.append([UInt8](repeating: 0, count: 60000))
+        let cases: [(String, [UInt8], String)] = [
+            ("offset past the end", gdef(glyphClassDef: 900, body: []), "GDEF.GlyphClassDef"),
+            ("unknown ClassDef format", gdef(glyphClassDef: 12, body: [0, 7, 0, 0]), "unknown ClassDef format 7"),
+            ("truncated coverage", gdef(attachList: 12, body: [0, 4, 0, 0, 0, 1, 0, 200]), "GDEF.AttachList.Coverage"),
+            ("unknown caret format", gdef(ligCaretList: 12, body: [0, 0, 0, 1, 0, 6, 0, 1, 0, 4, 0, 9]), "unknown CaretValue format 9"),
+            ("fan-out", gdef(attachList: 12, body: fanOut.bytes), "fan out"),
+        ]
+        for (what, bytes, expected) in cases {
+            let font = try Font(path: Corpus.dejavu)
+            let face = font.faces[0]
+            face.setRawTable("GDEF", bytes)
+            #expect(throws: FontError.self, "\(what)") { _ = try face.gdef }
+            do { _ = try face.gdef } catch let e as FontError {
+                #expect(e.description.contains(expected) && e.table == "GDEF" && e.offset != nil, "\(what): \(e)")
+            }
+            #expect(try face.glyphCount > 0 && face.hhea.int("ascender") > 0)
+            let saved = try Font(data: try font.serialized().bytes)
+            #expect(try saved.faces[0].rawTable("GDEF") == bytes, "\(what): kept as it was")
+            let findings = Validator.validate(saved, checks: ["layout-structure"])
+            #expect(findings.contains { $0.severity == .error && $0.message.contains(expected) }, "\(what): \(findings)")
+        }
+    }
+
+    /// An edit keeps what was not edited, fails whole when the value does not fit, and goes
+    /// through the save gate (a Coverage out of order is refused).
+    @Test func editsAreCheckedAndRoundTrip() throws {
+        let font = try Font(path: Corpus.path("roboto"))
+        let face = font.faces[0]
+        let gdef = try #require(try face.gdef)
+        let a = try #require(try face.glyphID(named: "A")), c = try #require(try face.glyphID(named: "C"))
+        guard case .classes(var classes)? = try gdef.value("GlyphClassDef") else { Issue.record("no GlyphClassDef"); return }
+        classes.append(ClassRun(first: a, last: a, glyphClass: 3))
+        try gdef.set("GlyphClassDef", .classes(ClassRun.normalized(classes.filter { $0.first != a || $0.last != a } + [ClassRun(first: a, last: a, glyphClass: 3)])))
+        #expect(throws: FontError.self) { try gdef.set("GlyphClassDef", .int(3)) }
+        #expect(throws: FontError.self) { try gdef.set("GlyphClasDef", .none) }
+        var point = StructFields(); point["PointIndex"] = .list([.int(4)])
+        var attach = StructFields()
+        attach["Coverage"] = .glyphs(GlyphRuns([c]))
+        attach["AttachPoint"] = .list([.record(point)])
+        try gdef.set("AttachList", .record(attach))
+        let reread = try #require(try Font(data: try font.serialized().bytes).faces[0].gdef)
+        #expect(reread.root == gdef.root)
+        #expect(try reread.value("MarkGlyphSetsDef") != nil)
+        // A Coverage out of glyph order is refused at save, naming it.
+        attach["Coverage"] = .glyphs(GlyphRuns([c, a]))
+        attach["AttachPoint"] = .list([.record(point), .record(point)])
+        try gdef.set("AttachList", .record(attach))
+        let folder = try TemporaryFolder()
+        #expect { try font.save(to: folder.file("out.ttf")) } throws: { "\($0)".contains("Coverage glyphs are not in ascending glyph order") }
+    }
+}
