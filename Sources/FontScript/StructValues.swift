@@ -5,18 +5,21 @@ import LuaBridge
 /// a record is a table keyed by member name (counts are the lengths of their lists), a subtable
 /// in one of several formats also has `Format`, a list is a list (a missing subtable in it is
 /// `false`), a Coverage is a list of glyph names, a ClassDef is `{glyphName = class}`, a Device is
-/// `{StartSize =, EndSize =, DeltaFormat =, DeltaValue = {...}}`. Glyphs are read back by name
-/// or id.
-struct StructValues {
+/// `{StartSize =, EndSize =, DeltaFormat =, DeltaValue = {...}}`, a ValueRecord is
+/// `{XAdvance = -40, ...}`, GSUB types 1–4 are a list of `{in = {...}, out = {...}}` (glyph names).
+/// Glyphs are read back by name or id.
+final class StructValues {
     let face: Face
     let names: [String]
+    /// Scalars read so far in the enclosing records (a lookup's subtables follow its LookupType).
+    var scope: [[String: Int64]] = []
 
     init(_ face: Face) throws {
         self.face = face
         names = try face.glyphNames()
     }
 
-    func glyphName(_ id: Int) -> String { id >= 0 && id < names.count ? names[id] : "glyph\(id)" }
+    func glyphName(_ id: Int) -> String { id >= 0 && id < names.count ? names[id] : StructureDiff.placeholderName(id) }
 
     // MARK: to Lua
 
@@ -24,6 +27,24 @@ struct StructValues {
         switch (shape, value) {
         case (.offset, .none): s.pushNil()
         case (.offset(let target, _), _): push(s, value, target)
+        case (.switched(_, let cases), .switched(let k, let inner)):
+            if let chosen = cases[k] { push(s, inner, chosen.shape) } else { s.pushNil() }
+        case (.glyph, .int(let g)): s.push(glyphName(Int(g)))
+        case (.valueRecord, .record(let fields)):
+            s.pushTable(fieldCount: Int32(fields.count))
+            for (bit, name) in StructureCodec.valueRecordFields.enumerated() {
+                guard let v = fields[name] else { continue }
+                push(s, v, bit < 4 ? .scalar(.int16) : .offset16(.device))
+                s.setField(name, in: -2)
+            }
+        case (.substitutions, .substitutions(let subs)):
+            s.pushTable(arrayCount: Int32(subs.count))
+            for (k, sub) in subs.enumerated() {
+                s.pushTable(fieldCount: 2)
+                s.push(strings: sub.input.map(glyphName)); s.setField("in", in: -2)
+                s.push(strings: sub.output.map(glyphName)); s.setField("out", in: -2)
+                s.setIndex(k + 1, in: -2)
+            }
         case (.scalar(let kind), .int(let v)):
             switch kind {
             case .fixed: s.push(Double(v) / 65536)
@@ -104,6 +125,40 @@ struct StructValues {
             return .int(v)
         case .record(let record):
             return .record(try fields(s, at: index, record, path: path, format: false))
+        case .switched(let selector, let cases):
+            guard let key = lookup(selector).map(Int.init), let chosen = cases[key] else { throw FontError("\(path): \(selector) must be set first") }
+            return .switched(key, try read(s, at: index, chosen.shape, path: path))
+        case .glyph:
+            return .int(Int64(try glyph(s, index, path)))
+        case .valueRecord:
+            try requireTable(s, index, path)
+            var fields = StructFields()
+            for key in s.keys(ofTableAt: index) where !StructureCodec.valueRecordFields.contains(key) {
+                var message = "\(path) has no field '\(key)'"
+                if let near = closestName(to: key, in: StructureCodec.valueRecordFields) { message += " (did you mean '\(near)'?)" }
+                throw FontError(message)
+            }
+            for (bit, name) in StructureCodec.valueRecordFields.enumerated() {
+                try s.withField(name, in: index) { type in
+                    guard type != .nil else { return }
+                    fields[name] = try read(s, at: -1, bit < 4 ? .scalar(.int16) : .offset16(.device), path: "\(path).\(name)")
+                }
+            }
+            return .record(fields)
+        case .substitutions:
+            try requireTable(s, index, path)
+            return .substitutions(try s.items(ofListAt: index) { k in
+                let here = "\(path)[\(k)]"
+                try requireTable(s, -1, here)
+                func glyphs(_ key: String) throws -> [Int] {
+                    try s.withField(key, in: -1) { type in
+                        if type == .string || type == .number { return [try glyph(s, -1, "\(here).\(key)")] }
+                        guard type == .table else { throw FontError("\(here).\(key) must be a glyph or a list of glyphs") }
+                        return try s.items(ofListAt: -1) { j in try glyph(s, -1, "\(here).\(key)[\(j)]") }
+                    }
+                }
+                return Substitution(try glyphs("in"), try glyphs("out"))
+            })
         case .formats(let name, let records):
             try requireTable(s, index, path)
             let format = s.withField("Format", in: index) { _ in s.integer(at: -1) }
@@ -152,13 +207,24 @@ struct StructValues {
             throw FontError(message)
         }
         var out = StructFields()
+        scope.append([:])
+        defer { scope.removeLast() }
         for member in members {
             let here = path + "." + member.name
+            if let condition = member.when, (lookup(condition.name) ?? 0) & condition.mask == 0 { continue }
             try s.withField(member.name, in: index) { type in
-                if type != .nil || member.since == nil { out[member.name] = try read(s, at: -1, member: member, path: here) }
+                guard type != .nil || member.since == nil else { return }
+                let value = try read(s, at: -1, member: member, path: here)
+                if case .int(let raw) = value { scope[scope.count - 1][member.name] = raw }
+                out[member.name] = value
             }
         }
         return out
+    }
+
+    func lookup(_ name: String) -> Int64? {
+        for frame in scope.reversed() { if let v = frame[name] { return v } }
+        return nil
     }
 
     func requireTable(_ s: LuaStack, _ index: Int32, _ path: String) throws {

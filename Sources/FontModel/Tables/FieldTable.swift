@@ -68,6 +68,8 @@ public enum TTXFormat: Sendable, Equatable {
     case versionFixed, versionHex
     /// Not written on its own (the minor half of a version pair).
     case omitted
+    /// A lookup's flags: the number, then a comment naming the flags set, as fontTools writes it.
+    case lookupFlag
 }
 
 /// One field of a fixed-layout table, declared once: its spec name (the Lua name), binary type,

@@ -24,6 +24,7 @@ extension TTX {
         let raw = try t.rawValue(field.name)
         switch field.ttxFormat {
         case .omitted: return nil
+        case .lookupFlag: return String(raw)
         case .hex: return "0x" + String(UInt32(truncatingIfNeeded: raw), radix: 16)
         case .hex8: return "0x" + paddedHex(UInt32(truncatingIfNeeded: raw), 8)
         case .binary:
@@ -89,6 +90,9 @@ extension TTX {
         let trimmed = text.trimmingWhitespace()
         switch field.ttxFormat {
         case .omitted: return
+        case .lookupFlag:
+            guard let v = parseInteger(trimmed) else { throw bad("a number") }
+            try store(field.name, v)
         case .hex, .hex8:
             guard let v = parseInteger(trimmed) else { throw bad("a number") }
             try store(field.name, v)

@@ -34,7 +34,8 @@ struct StructuredWriter {
     let names: [String]
     var out = ""
 
-    func glyphName(_ id: Int) -> String { id >= 0 && id < names.count ? names[id] : "glyph\(id)" }
+    func glyphName(_ id: Int) -> String { id >= 0 && id < names.count ? names[id] : StructureDiff.placeholderName(id) }
+    func glyphName(_ id: Int64) -> String { glyphName(Int(id)) }
 
     mutating func line(_ indent: Int, _ text: String) {
         out += String(repeating: " ", count: indent) + text + "\n"
@@ -43,10 +44,10 @@ struct StructuredWriter {
     mutating func members(_ record: Record, _ fields: StructFields, indent: Int) throws {
         for member in record.members {
             if record.countNames.contains(member.name) {
-                guard let array = record.members.first(where: { $0.count == member.name }), fields[array.name] != nil || member.since == nil else { continue }
-                var n = 0
-                if case .list(let items)? = fields[array.name] { n = items.count }
-                line(indent, "<!-- \(member.name)=\(n) -->")
+                // Written where the count sits, as fontTools does, unless its arrays are absent.
+                let users = record.members.filter { $0.count == member.name }
+                guard users.isEmpty || users.contains(where: { fields[$0.name] != nil }) else { continue }
+                line(indent, "<!-- \(member.name)=\(StructureCodec.count(member.name, in: record, fields)) -->")
                 continue
             }
             guard let value = fields[member.name] else { continue }
@@ -66,8 +67,15 @@ struct StructuredWriter {
             if index != nil { line(indent, "<\(name)\(indexAttribute) empty=\"1\"/>") }
         case (.offset(let target, _), _):
             try element(name, value, target, format, indent: indent, index: index)
+        case (.switched(_, let cases), .switched(let k, let inner)):
+            guard let chosen = cases[k] else { throw FontError("\(name): no case \(k)") }
+            try element(chosen.name, inner, chosen.shape, format, indent: indent, index: index)
         case (.scalar(let kind), .int(let v)):
-            line(indent, "<\(name)\(indexAttribute) value=\"\(Self.scalarText(v, kind, format))\"/>")
+            var text = "<\(name)\(indexAttribute) value=\"\(Self.scalarText(v, kind, format))\"/>"
+            if format == .lookupFlag, let flags = Self.lookupFlagNames(v) { text += "<!-- \(flags) -->" }
+            line(indent, text)
+        case (.glyph, .int(let g)):
+            line(indent, "<\(name)\(indexAttribute) value=\"\(xmlEscaped(glyphName(g)))\"/>")
         case (.record(let record), .record(let fields)):
             line(indent, "<\(name)\(indexAttribute)>")
             try members(record, fields, indent: indent + 2)
@@ -77,6 +85,19 @@ struct StructuredWriter {
             line(indent, "<\(name)\(indexAttribute) Format=\"\(f)\">")
             try members(record, fields, indent: indent + 2)
             line(indent, "</\(name)>")
+        case (.valueRecord, .record(let fields)):
+            guard fields.count > 0 else { break }   // ValueFormat 0: fontTools writes nothing
+            var attributes = indexAttribute
+            var devices: [(String, StructValue)] = []
+            for (bit, field) in StructureCodec.valueRecordFields.enumerated() {
+                guard let v = fields[field] else { continue }
+                if bit < 4, case .int(let n) = v { attributes += " \(field)=\"\(n)\"" }
+                else if case .device = v { devices.append((field, v)) }
+            }
+            if devices.isEmpty { line(indent, "<\(name)\(attributes)/>"); break }
+            line(indent, "<\(name)\(attributes)>")
+            for (field, device) in devices { try element(field, device, .device, .plain, indent: indent + 2, index: nil) }
+            line(indent, "</\(name)>")
         case (.coverage, .glyphs(let glyphs)):
             line(indent, "<\(name)\(indexAttribute)>")
             for run in glyphs.runs { for g in run { line(indent + 2, "<Glyph value=\"\(xmlEscaped(glyphName(g)))\"/>") } }
@@ -85,7 +106,7 @@ struct StructuredWriter {
             line(indent, "<\(name)\(indexAttribute)>")
             // By glyph name, as fontTools sorts them (Python's code-point order).
             let entries = classes.flatMap { run in (run.first...run.last).map { (glyphName($0), run.glyphClass) } }
-            for c in entries.sorted(by: { $0.0.unicodeScalars.lexicographicallyPrecedes($1.0.unicodeScalars) }) {
+            for c in entries.sorted(by: { Self.precedes($0.0, $1.0) }) {
                 line(indent + 2, "<ClassDef glyph=\"\(xmlEscaped(c.0))\" class=\"\(c.1)\"/>")
             }
             line(indent, "</\(name)>")
@@ -96,9 +117,59 @@ struct StructuredWriter {
             line(indent + 2, "<DeltaFormat value=\"\(d.deltaFormat)\"/>")
             if (1...3).contains(d.deltaFormat) { line(indent + 2, "<DeltaValue value=\"[\(d.deltas.map(String.init).joined(separator: ", "))]\"/>") }
             line(indent, "</\(name)>")
+        case (.substitutions(let kind), .substitutions(let subs)):
+            line(indent, "<\(name)\(indexAttribute)>")
+            substitutions(kind, subs, indent: indent + 2)
+            line(indent, "</\(name)>")
         default:
             throw FontError("\(name): the value does not have the shape its description gives")
         }
+    }
+
+    /// GSUB 1–4 as fontTools writes its mappings: by input glyph name; a ligature set's
+    /// ligatures in their stored order.
+    mutating func substitutions(_ kind: SubstitutionKind, _ subs: [Substitution], indent: Int) {
+        let named = subs.map { (input: $0.input.map(glyphName), output: $0.output.map(glyphName)) }
+        switch kind {
+        case .single, .multiple:
+            for s in named.sorted(by: { Self.precedes($0.input[0], $1.input[0]) }) {
+                line(indent, "<Substitution in=\"\(xmlEscaped(s.input[0]))\" out=\"\(xmlEscaped(s.output.joined(separator: ",")))\"/>")
+            }
+        case .alternate:
+            for s in named.sorted(by: { Self.precedes($0.input[0], $1.input[0]) }) {
+                line(indent, "<AlternateSet glyph=\"\(xmlEscaped(s.input[0]))\">")
+                for a in s.output { line(indent + 2, "<Alternate glyph=\"\(xmlEscaped(a))\"/>") }
+                line(indent, "</AlternateSet>")
+            }
+        case .ligature:
+            var firsts: [String] = []
+            var sets: [String: [(input: [String], output: [String])]] = [:]
+            for s in named {
+                if sets[s.input[0]] == nil { firsts.append(s.input[0]) }
+                sets[s.input[0], default: []].append(s)
+            }
+            for first in firsts.sorted(by: Self.precedes) {
+                line(indent, "<LigatureSet glyph=\"\(xmlEscaped(first))\">")
+                for lig in sets[first] ?? [] {
+                    line(indent + 2, "<Ligature components=\"\(xmlEscaped(lig.input.dropFirst().joined(separator: ",")))\" glyph=\"\(xmlEscaped(lig.output[0]))\"/>")
+                }
+                line(indent, "</LigatureSet>")
+            }
+        }
+    }
+
+    /// Python's string order (by code point), which fontTools' sorted() uses.
+    static func precedes(_ a: String, _ b: String) -> Bool { a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) }
+
+    static func lookupFlagNames(_ v: Int64) -> String? {
+        var flags: [String] = []
+        if v & 0x01 != 0 { flags.append("rightToLeft") }
+        if v & 0x02 != 0 { flags.append("ignoreBaseGlyphs") }
+        if v & 0x04 != 0 { flags.append("ignoreLigatures") }
+        if v & 0x08 != 0 { flags.append("ignoreMarks") }
+        if v & 0x10 != 0 { flags.append("useMarkFilteringSet") }
+        if v & 0xFF00 != 0 { flags.append("markAttachmentType[\(v >> 8)]") }
+        return flags.isEmpty ? nil : flags.joined(separator: " ")
     }
 
     static func scalarText(_ v: Int64, _ kind: FieldKind, _ format: TTXFormat) -> String {
@@ -114,28 +185,55 @@ struct StructuredWriter {
 }
 
 /// Reads structured values from TTX, checking names and values with the element's position.
-struct StructuredReader {
+final class StructuredReader {
     let face: Face
+    /// Scalars read so far in the enclosing records (what switches, conditions and counts use).
+    var scope: [[String: Int64]] = []
+
+    init(face: Face) { self.face = face }
 
     func fail(_ message: String, _ at: XMLElement) -> XMLError { XMLError(message, line: at.line, column: at.column) }
+
+    func lookup(_ name: String) -> Int64? {
+        for frame in scope.reversed() { if let v = frame[name] { return v } }
+        return nil
+    }
+
+    /// The element names a member's values take: its own, or for a switched subtable each case's.
+    static func elementNames(_ member: Member) -> Set<String> {
+        if case .switched(_, let cases) = member.shape.target { return Set(cases.values.map(\.name)) }
+        return [member.name]
+    }
 
     func fields(_ record: Record, _ element: XMLElement) throws -> StructFields {
         var out = StructFields()
         let members = record.valueMembers
-        for child in element.children where !members.contains(where: { $0.name == child.name }) {
+        let known = members.reduce(into: Set<String>()) { $0.formUnion(Self.elementNames($1)) }
+        for child in element.children where !known.contains(child.name) {
             var message = "<\(child.name)> is not a member of \(record.name)"
-            if let near = closestName(to: child.name, in: members.map(\.name)) { message += " (did you mean <\(near)>?)" }
+            if let near = closestName(to: child.name, in: Array(known)) { message += " (did you mean <\(near)>?)" }
             throw fail(message, child)
         }
+        scope.append([:])
+        defer { scope.removeLast() }
         for member in members {
-            let children = element.children.filter { $0.name == member.name }
+            let names = Self.elementNames(member)
+            let children = element.children.filter { names.contains($0.name) }
+            if let condition = member.when, (lookup(condition.name) ?? 0) & condition.mask == 0 {
+                if let extra = children.first { throw fail("<\(extra.name)> is only allowed when \(condition.name) has 0x\(String(condition.mask, radix: 16)) set", extra) }
+                continue
+            }
             if member.count != nil {
                 out[member.name] = .list(try children.map { try value(member.shape, $0) })
             } else if let child = children.first {
                 guard children.count == 1 else { throw fail("<\(member.name)> is given \(children.count) times in <\(element.name)>", children[1]) }
-                out[member.name] = try value(member.shape, child)
+                let v = try value(member.shape, child)
+                if case .int(let raw) = v { scope[scope.count - 1][member.name] = raw }
+                out[member.name] = v
             } else if case .offset = member.shape {
                 out[member.name] = StructValue.none
+            } else if case .valueRecord = member.shape {
+                out[member.name] = .record(StructFields())
             } else if member.since == nil {
                 throw fail("<\(element.name)> lacks <\(member.name)>", element)
             }
@@ -148,6 +246,12 @@ struct StructuredReader {
         case .offset(let target, _):
             if e.value("empty") == "1" { return .none }
             return try value(target, e)
+        case .switched(let selector, let cases):
+            guard let key = lookup(selector).map(Int.init), let chosen = cases[key] else {
+                throw fail("<\(e.name)> needs a known \(selector) before it", e)
+            }
+            guard chosen.name == e.name else { throw fail("<\(e.name)> in a lookup whose \(selector) \(key) makes it <\(chosen.name)>", e) }
+            return .switched(key, try value(chosen.shape, e))
         case .scalar(let kind):
             let text = try e.attribute("value").trimmingWhitespace()
             let v: Int64?
@@ -159,6 +263,8 @@ struct StructuredReader {
             }
             guard let v, kind.rawRange.contains(v) else { throw fail("<\(e.name)> value '\(text)' is not a \(kind.typeName)", e) }
             return .int(v)
+        case .glyph:
+            return .int(Int64(try glyph(try e.attribute("value"), e)))
         case .record(let record):
             return .record(try fields(record, e))
         case .formats(let name, let records):
@@ -166,6 +272,18 @@ struct StructuredReader {
                 throw fail("<\(e.name)> needs Format=\"n\" with a known \(name) format (\(records.keys.sorted().map(String.init).joined(separator: ", ")))", e)
             }
             return .formatted(f, try fields(record, e))
+        case .valueRecord:
+            var fields = StructFields()
+            for (bit, name) in StructureCodec.valueRecordFields.enumerated() where bit < 4 {
+                guard let text = e.value(name) else { continue }
+                guard let v = Int(text), (-32768...32767).contains(v) else { throw fail("\(name) '\(text)' is not an int16", e) }
+                fields[name] = .int(Int64(v))
+            }
+            for child in e.children {
+                guard StructureCodec.valueRecordFields.dropFirst(4).contains(child.name) else { throw fail("<\(child.name)> is not a device of a ValueRecord", child) }
+                fields[child.name] = try value(.device, child)
+            }
+            return .record(fields)
         case .coverage:
             return .glyphs(GlyphRuns(try e.children.map { g in
                 guard g.name == "Glyph" else { throw fail("<\(g.name)> in <\(e.name)>: expected <Glyph value=…/>", g) }
@@ -196,13 +314,46 @@ struct StructuredReader {
                 }
             }
             return .device(DeviceValue(startSize: try number("StartSize"), endSize: try number("EndSize"), deltaFormat: try number("DeltaFormat"), deltas: deltas))
+        case .substitutions(let kind):
+            return .substitutions(try substitutions(kind, e))
         case .undescribed(let what):
             throw fail("\(what) cannot be read from XML yet; give the whole table as hexdata", e)
         }
     }
 
+    func substitutions(_ kind: SubstitutionKind, _ e: XMLElement) throws -> [Substitution] {
+        func glyphs(_ text: String, _ at: XMLElement) throws -> [Int] {
+            try text.split(separator: ",").map { try glyph(String($0).trimmingWhitespace(), at) }
+        }
+        var out: [Substitution] = []
+        for child in e.children {
+            switch (kind, child.name) {
+            case (.single, "Substitution"), (.multiple, "Substitution"):
+                out.append(Substitution([try glyph(try child.attribute("in"), child)], try glyphs(try child.attribute("out"), child)))
+            case (.alternate, "AlternateSet"):
+                let alternates = try child.children.map { a in
+                    guard a.name == "Alternate" else { throw fail("<\(a.name)> in <AlternateSet>: expected <Alternate glyph=…/>", a) }
+                    return try glyph(try a.attribute("glyph"), a)
+                }
+                out.append(Substitution([try glyph(try child.attribute("glyph"), child)], alternates))
+            case (.ligature, "LigatureSet"):
+                let first = try glyph(try child.attribute("glyph"), child)
+                for lig in child.children {
+                    guard lig.name == "Ligature" else { throw fail("<\(lig.name)> in <LigatureSet>: expected <Ligature components=… glyph=…/>", lig) }
+                    let components = try lig.attribute("components")
+                    out.append(Substitution([first] + (components.isEmpty ? [] : try glyphs(components, lig)), [try glyph(try lig.attribute("glyph"), lig)]))
+                }
+            default:
+                throw fail("<\(child.name)> is not part of <\(e.name)>", child)
+            }
+        }
+        return out
+    }
+
     func glyph(_ name: String, _ at: XMLElement) throws -> Int {
-        guard let id = try face.glyphID(named: name) else { throw fail("no glyph named '\(name)' in the font", at) }
-        return id
+        if let id = try face.glyphID(named: name) { return id }
+        // fontTools' name for an id past the font's glyphs (validate reports the id).
+        if name.hasPrefix("glyph"), name.count == 10, let id = Int(name.dropFirst(5)), id <= 0xFFFF { return id }
+        throw fail("no glyph named '\(name)' in the font", at)
     }
 }

@@ -22,9 +22,19 @@ public indirect enum Shape: Sendable {
     /// A structure not described yet: a table that has one (non-null) cannot be decoded, and
     /// is kept, dumped and compared as bytes. The text says what it is.
     case undescribed(String)
+    /// A glyph id (uint16), shown by glyph name in XML and Lua.
+    case glyph
+    /// One of several shapes, chosen by the value of an earlier scalar member (a lookup's
+    /// subtables by its LookupType). Each case has the name XML gives its element.
+    case switched(on: String, [Int: SwitchCase])
+    /// A GPOS ValueRecord whose fields the named ValueFormat member (of this record or an
+    /// enclosing one) selects.
+    case valueRecord(format: String)
+    /// GSUB lookup types 1–4 as fontTools presents them: input glyphs → output glyphs.
+    case substitutions(SubstitutionKind)
 
-    static func offset16(_ s: Shape) -> Shape { .offset(s, bytes: 2) }
-    static func offset32(_ s: Shape) -> Shape { .offset(s, bytes: 4) }
+    public static func offset16(_ s: Shape) -> Shape { .offset(s, bytes: 2) }
+    public static func offset32(_ s: Shape) -> Shape { .offset(s, bytes: 4) }
 
     /// The shape an offset leads to (itself for everything else).
     public var target: Shape {
@@ -33,24 +43,49 @@ public indirect enum Shape: Sendable {
     }
 }
 
+public struct SwitchCase: Sendable {
+    public let name: String
+    public let shape: Shape
+    public init(_ name: String, _ shape: Shape) { self.name = name; self.shape = shape }
+}
+
+public enum SubstitutionKind: Sendable {
+    /// One glyph for one (lookup type 1, formats 1 and 2).
+    case single
+    /// A sequence for one (type 2).
+    case multiple
+    /// A choice of alternates for one (type 3).
+    case alternate
+    /// One glyph for a sequence (type 4).
+    case ligature
+}
+
 /// One member of a record: a name as fontTools and the spec spell it, a shape, and when it
-/// repeats, the earlier member holding the count.
+/// repeats, the member holding the count.
 public struct Member: Sendable {
     public let name: String
     public let shape: Shape
-    /// For an array: the name of the earlier member of the same record that holds its length.
-    /// That member is not stored: it is the array's length, rewritten on save.
+    /// For an array: the name of the member that holds its length: an earlier member of the
+    /// same record, or of an enclosing one (MarkBasePos's ClassCount counts each BaseRecord's
+    /// anchors). That member is not stored: it is derived from the arrays, rewritten on save.
     public let count: String?
+    /// The array holds count + bias items (an Input sequence lists all glyphs but the first: -1).
+    public let countBias: Int
     /// Present only when the record's first member (the table version) is at least this.
     public let since: UInt32?
+    /// Present only when the named earlier scalar has one of these bits set (MarkFilteringSet).
+    public let when: (name: String, mask: Int64)?
     /// How a scalar is written in TTX (versions are hex).
     public let ttxFormat: TTXFormat
 
-    public init(_ name: String, _ shape: Shape, count: String? = nil, since: UInt32? = nil, ttx: TTXFormat = .plain) {
+    public init(_ name: String, _ shape: Shape, count: String? = nil, bias: Int = 0, since: UInt32? = nil,
+                when: (name: String, mask: Int64)? = nil, ttx: TTXFormat = .plain) {
         self.name = name
         self.shape = shape
         self.count = count
+        countBias = bias
         self.since = since
+        self.when = when
         ttxFormat = ttx
     }
 }
@@ -66,7 +101,20 @@ public struct Record: Sendable {
     public init(_ name: String, _ members: [Member]) {
         self.name = name
         self.members = members
-        countNames = Set(members.compactMap(\.count))
+        // A member is a count when an array here or in any record inside counts by it.
+        let used = Set(members.flatMap { [$0.count].compactMap { $0 } + Self.nestedCounts($0.shape) })
+        countNames = Set(members.map(\.name).filter { used.contains($0) })
+    }
+
+    /// Count names used by arrays anywhere inside a shape.
+    static func nestedCounts(_ shape: Shape) -> [String] {
+        switch shape {
+        case .record(let r): r.members.flatMap { [$0.count].compactMap { $0 } + nestedCounts($0.shape) }
+        case .offset(let s, _): nestedCounts(s)
+        case .formats(_, let records): records.values.flatMap { r in r.members.flatMap { [$0.count].compactMap { $0 } + nestedCounts($0.shape) } }
+        case .switched(_, let cases): cases.values.flatMap { nestedCounts($0.shape) }
+        default: []
+        }
     }
 
     /// The members stored as values (count members are derived from their arrays).
@@ -90,14 +138,25 @@ public indirect enum StructValue: Equatable, Sendable {
     case classes([ClassRun])
     /// Device: sizes and deltas (formats 1–3), or a VariationIndex (format 0x8000: outer, inner).
     case device(DeviceValue)
+    /// The value of a `switched` shape, with the case it takes.
+    case switched(Int, StructValue)
+    /// Substitutions in binary order (coverage order; ligatures by first glyph, then as stored).
+    case substitutions([Substitution])
 
     public var int: Int64? { if case .int(let v) = self { return v } else { return nil } }
     public var fields: StructFields? {
         switch self {
         case .record(let f), .formatted(_, let f): f
+        case .switched(_, let v): v.fields
         default: nil
         }
     }
+}
+
+public struct Substitution: Equatable, Sendable {
+    public var input: [Int]
+    public var output: [Int]
+    public init(_ input: [Int], _ output: [Int]) { self.input = input; self.output = output }
 }
 
 /// Glyph ids in order, as runs of consecutive ids; equal sets of glyphs in the same order are

@@ -11,6 +11,13 @@ enum StructureCheck {
             case (.coverage, .glyphs(let g)):
                 if !g.isAscending { out.append("\(path): Coverage glyphs are not in ascending glyph order") }
                 if let last = g.runs.map(\.upperBound).max(), last >= glyphCount { out.append("\(path): glyph id \(last) is not in the font (\(glyphCount) glyphs)") }
+            case (.switched(_, let cases), .switched(let k, let inner)): if let c = cases[k] { walk(inner, c.shape, path) }
+            case (.substitutions, .substitutions(let subs)):
+                if let bad = subs.lazy.flatMap({ $0.input + $0.output }).first(where: { $0 >= glyphCount }) {
+                    out.append("\(path): glyph id \(bad) is not in the font (\(glyphCount) glyphs)")
+                }
+            case (.glyph, .int(let g)):
+                if g >= glyphCount { out.append("\(path): glyph id \(g) is not in the font (\(glyphCount) glyphs)") }
             case (.classDef, .classes(let c)):
                 if let last = c.last?.last, last >= glyphCount { out.append("\(path): glyph id \(last) is not in the font (\(glyphCount) glyphs)") }
             default: break

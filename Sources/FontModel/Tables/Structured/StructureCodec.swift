@@ -16,8 +16,22 @@ public enum StructureCodec {
 
     public static func encode(_ value: StructValue, _ shape: Shape, name: String) throws -> [UInt8] {
         var encoder = Encoder()
-        return try encoder.subtable(value, shape, version: nil, path: name)
+        return try encoder.subtable(value, shape, scope: Scope(), version: nil, path: name)
     }
+
+    /// The scalars of the records being read or written, innermost last: what counts, switches,
+    /// conditions and ValueRecords look up by name.
+    struct Scope {
+        var frames: [[String: Int64]] = []
+        func lookup(_ name: String) -> Int64? {
+            for frame in frames.reversed() { if let v = frame[name] { return v } }
+            return nil
+        }
+    }
+
+    /// ValueRecord fields by ValueFormat bit, in binary order (the last four are Device offsets).
+    public static let valueRecordFields = ["XPlacement", "YPlacement", "XAdvance", "YAdvance",
+                                           "XPlaDevice", "YPlaDevice", "XAdvDevice", "YAdvDevice"]
 
     // MARK: reading
 
@@ -25,6 +39,7 @@ public enum StructureCodec {
         let table: BinaryReader
         /// Values left to decode before the table is refused as fanning out.
         var budget: Int
+        var scope = Scope()
 
         func fail(_ message: String, _ path: String, at position: Int) -> FontError {
             table.error("\(path): \(message)", at: min(max(position, 0), table.count))
@@ -44,6 +59,8 @@ public enum StructureCodec {
             return try FieldTable.read(kind, &r)
         }
 
+        func u16(_ position: Int, _ path: String) throws -> Int { Int(try scalar(.uint16, at: position, path)) }
+
         mutating func value(_ shape: Shape, at position: inout Int, base: Int, version: UInt32?, depth: Int, path: String) throws -> StructValue {
             try spend(1, path, at: position)
             switch shape {
@@ -51,6 +68,10 @@ public enum StructureCodec {
                 let v = try scalar(kind, at: position, path)
                 position += kind.size
                 return .int(v)
+            case .glyph:
+                let v = try u16(position, path)
+                position += 2
+                return .int(Int64(v))
             case .record(let record):
                 return .record(try fields(record, at: &position, base: base, version: version, depth: depth, path: path))
             case .offset(let target, let size):
@@ -63,34 +84,50 @@ public enum StructureCodec {
                 var p = start
                 return try value(target, at: &p, base: start, version: version, depth: depth + 1, path: path)
             case .formats(let name, let records):
-                let format = Int(try scalar(.uint16, at: position, path))
+                let format = try u16(position, path)
                 guard let record = records[format] else {
                     throw fail("unknown \(name) format \(format) (known: \(records.keys.sorted().map(String.init).joined(separator: ", ")))", path, at: position)
                 }
                 position += 2
                 return .formatted(format, try fields(record, at: &position, base: base, version: version, depth: depth, path: path))
+            case .switched(let selector, let cases):
+                guard let key = scope.lookup(selector).map(Int.init) else { throw fail("\(selector) is not known here", path, at: position) }
+                guard let chosen = cases[key] else {
+                    throw fail("\(selector) \(key) is not one of \(cases.keys.sorted().map(String.init).joined(separator: ", "))", path, at: position)
+                }
+                return .switched(key, try value(chosen.shape, at: &position, base: base, version: version, depth: depth, path: path))
+            case .valueRecord(let formatName):
+                let format = Int(scope.lookup(formatName) ?? 0)
+                var fields = StructFields()
+                for (bit, name) in StructureCodec.valueRecordFields.enumerated() where format & (1 << bit) != 0 {
+                    if bit < 4 {
+                        fields[name] = .int(try scalar(.int16, at: position, "\(path).\(name)"))
+                        position += 2
+                    } else {
+                        fields[name] = try value(.offset16(.device), at: &position, base: base, version: version, depth: depth, path: "\(path).\(name)")
+                    }
+                }
+                return .record(fields)
             case .coverage: return try coverage(at: position, path)
             case .classDef: return try classDef(at: position, path)
             case .device: return try device(at: position, path)
+            case .substitutions(let kind): return try substitutions(kind, at: position, depth: depth, path: path)
             case .undescribed(let what): throw UndescribedStructure(description: "\(path): \(what) is not decoded yet; the table is kept as bytes")
             }
         }
 
         mutating func fields(_ record: Record, at position: inout Int, base: Int, version: UInt32?, depth: Int, path: String) throws -> StructFields {
             var out = StructFields()
-            var counts: [String: Int] = [:]
             var version = version
+            scope.frames.append([:])
+            defer { scope.frames.removeLast() }
             for (i, member) in record.members.enumerated() {
                 if let since = member.since, (version ?? 0) < since { continue }
+                if let condition = member.when, (scope.lookup(condition.name) ?? 0) & condition.mask == 0 { continue }
                 let here = path + "." + member.name
-                if record.countNames.contains(member.name) {
-                    guard case .scalar(let kind) = member.shape else { throw fail("count \(member.name) is not a number", here, at: position) }
-                    counts[member.name] = Int(try scalar(kind, at: position, here))
-                    position += kind.size
-                    continue
-                }
                 if let countName = member.count {
-                    let n = counts[countName] ?? 0
+                    let n = Int(scope.lookup(countName) ?? 0) + member.countBias
+                    guard n >= 0 else { throw fail("\(countName) is 0; at least \(-member.countBias) expected", here, at: position) }
                     try spend(n, here, at: position)
                     var items: [StructValue] = []
                     items.reserveCapacity(n)
@@ -101,9 +138,10 @@ public enum StructureCodec {
                     continue
                 }
                 let v = try value(member.shape, at: &position, base: base, version: version, depth: depth, path: here)
+                if case .int(let raw) = v { scope.frames[scope.frames.count - 1][member.name] = raw }
                 // The first member of a table is its version: later members may depend on it.
                 if i == 0, depth == 0, version == nil, let raw = v.int { version = UInt32(truncatingIfNeeded: raw) }
-                out[member.name] = v
+                if !record.countNames.contains(member.name) { out[member.name] = v }
             }
             return out
         }
@@ -111,17 +149,17 @@ public enum StructureCodec {
         /// Ranges are kept as runs and cost one unit of the budget each, so a range naming
         /// 60,000 glyphs in 6 bytes costs what its bytes cost.
         mutating func coverage(at start: Int, _ path: String) throws -> StructValue {
-            let format = try scalar(.uint16, at: start, path)
-            let count = Int(try scalar(.uint16, at: start + 2, path))
+            let format = try u16(start, path)
+            let count = try u16(start + 2, path)
             try spend(count, path, at: start)
             var glyphs = GlyphRuns()
             switch format {
             case 1:
-                for k in 0..<count { let g = Int(try scalar(.uint16, at: start + 4 + 2 * k, path)); glyphs.append(g...g) }
+                for k in 0..<count { let g = try u16(start + 4 + 2 * k, path); glyphs.append(g...g) }
             case 2:
                 for k in 0..<count {
                     let at = start + 4 + 6 * k
-                    let first = Int(try scalar(.uint16, at: at, path)), last = Int(try scalar(.uint16, at: at + 2, path))
+                    let first = try u16(at, path), last = try u16(at + 2, path)
                     guard first <= last else { throw fail("Coverage range \(k) runs backwards (\(first)…\(last))", path, at: at) }
                     glyphs.append(first...last)
                 }
@@ -132,24 +170,23 @@ public enum StructureCodec {
         }
 
         mutating func classDef(at start: Int, _ path: String) throws -> StructValue {
-            let format = try scalar(.uint16, at: start, path)
+            let format = try u16(start, path)
             var runs: [ClassRun] = []
             switch format {
             case 1:
-                let first = Int(try scalar(.uint16, at: start + 2, path)), count = Int(try scalar(.uint16, at: start + 4, path))
+                let first = try u16(start + 2, path), count = try u16(start + 4, path)
                 try spend(count, path, at: start)
                 for k in 0..<count {
-                    let c = Int(try scalar(.uint16, at: start + 6 + 2 * k, path))
-                    runs.append(ClassRun(first: first + k, last: first + k, glyphClass: c))
+                    runs.append(ClassRun(first: first + k, last: first + k, glyphClass: try u16(start + 6 + 2 * k, path)))
                 }
             case 2:
-                let count = Int(try scalar(.uint16, at: start + 2, path))
+                let count = try u16(start + 2, path)
                 try spend(count, path, at: start)
                 for k in 0..<count {
                     let at = start + 4 + 6 * k
-                    let first = Int(try scalar(.uint16, at: at, path)), last = Int(try scalar(.uint16, at: at + 2, path))
+                    let first = try u16(at, path), last = try u16(at + 2, path)
                     guard first <= last else { throw fail("ClassDef range \(k) runs backwards (\(first)…\(last))", path, at: at) }
-                    runs.append(ClassRun(first: first, last: last, glyphClass: Int(try scalar(.uint16, at: at + 4, path))))
+                    runs.append(ClassRun(first: first, last: last, glyphClass: try u16(at + 4, path)))
                 }
             default:
                 throw fail("unknown ClassDef format \(format)", path, at: start)
@@ -158,35 +195,93 @@ public enum StructureCodec {
         }
 
         mutating func device(at start: Int, _ path: String) throws -> StructValue {
-            let first = Int(try scalar(.uint16, at: start, path)), second = Int(try scalar(.uint16, at: start + 2, path))
-            let format = Int(try scalar(.uint16, at: start + 4, path))
+            let first = try u16(start, path), second = try u16(start + 2, path)
+            let format = try u16(start + 4, path)
             var deltas: [Int] = []
             if (1...3).contains(format) {
                 guard first <= second else { throw fail("Device sizes run backwards (\(first)…\(second))", path, at: start) }
                 let bits = 1 << format, perWord = 16 / bits, count = second - first + 1
                 try spend(count, path, at: start)
                 for k in 0..<count {
-                    let word = try scalar(.uint16, at: start + 6 + 2 * (k / perWord), path)
+                    let word = try u16(start + 6 + 2 * (k / perWord), path)
                     let shift = 16 - bits * (k % perWord + 1)
-                    let raw = Int((word >> Int64(shift)) & Int64((1 << bits) - 1))
+                    let raw = (word >> shift) & ((1 << bits) - 1)
                     deltas.append(raw >= 1 << (bits - 1) ? raw - (1 << bits) : raw)
                 }
             }
             return .device(DeviceValue(startSize: first, endSize: second, deltaFormat: format, deltas: deltas))
         }
+
+        /// GSUB types 1–4: a Coverage of input glyphs and, per covered glyph, what it becomes.
+        mutating func substitutions(_ kind: SubstitutionKind, at start: Int, depth: Int, path: String) throws -> StructValue {
+            let format = try u16(start, path)
+            guard case .glyphs(let covered) = try coverageAt(start, offsetAt: start + 2, path: path + ".Coverage") else { return .substitutions([]) }
+            let inputs = covered.glyphs
+            var out: [Substitution] = []
+            func glyphList(at position: Int, count: Int, _ what: String) throws -> [Int] {
+                try spend(count, what, at: position)
+                return try (0..<count).map { try u16(position + 2 * $0, what) }
+            }
+            switch (kind, format) {
+            case (.single, 1):
+                let delta = try u16(start + 4, path)
+                out = inputs.map { Substitution([$0], [($0 + delta) & 0xFFFF]) }
+            case (.single, 2):
+                let count = try u16(start + 4, path)
+                guard count == inputs.count else { throw fail("\(count) substitutes for \(inputs.count) covered glyphs", path, at: start + 4) }
+                let outputs = try glyphList(at: start + 6, count: count, path)
+                out = zip(inputs, outputs).map { Substitution([$0], [$1]) }
+            case (.multiple, 1), (.alternate, 1):
+                let count = try u16(start + 4, path)
+                guard count == inputs.count else { throw fail("\(count) sets for \(inputs.count) covered glyphs", path, at: start + 4) }
+                for (k, input) in inputs.enumerated() {
+                    let set = start + (try u16(start + 6 + 2 * k, path))
+                    let n = try u16(set, path)
+                    out.append(Substitution([input], try glyphList(at: set + 2, count: n, "\(path)[\(k)]")))
+                }
+            case (.ligature, 1):
+                let count = try u16(start + 4, path)
+                guard count == inputs.count else { throw fail("\(count) ligature sets for \(inputs.count) covered glyphs", path, at: start + 4) }
+                for (k, first) in inputs.enumerated() {
+                    let set = start + (try u16(start + 6 + 2 * k, path))
+                    let n = try u16(set, path)
+                    try spend(n, path, at: set)
+                    for j in 0..<n {
+                        let lig = set + (try u16(set + 2 + 2 * j, path))
+                        let glyph = try u16(lig, path), components = try u16(lig + 2, path)
+                        guard components >= 1 else { throw fail("a ligature of no components", "\(path)[\(k)][\(j)]", at: lig + 2) }
+                        out.append(Substitution([first] + (try glyphList(at: lig + 4, count: components - 1, "\(path)[\(k)][\(j)]")), [glyph]))
+                    }
+                }
+            default:
+                throw fail("unknown format \(format)", path, at: start)
+            }
+            return .substitutions(out)
+        }
+
+        mutating func coverageAt(_ base: Int, offsetAt position: Int, path: String) throws -> StructValue {
+            let offset = try u16(position, path)
+            guard offset != 0, base + offset < table.count else { throw fail("Coverage offset \(offset) points outside the table", path, at: position) }
+            return try coverage(at: base + offset, path)
+        }
     }
 
     // MARK: writing
 
+    struct Pending {
+        let at: Int, size: Int, value: StructValue, shape: Shape, scope: Scope, path: String
+    }
+
     struct Encoder {
         /// Encodes a subtable (what an offset points at): its fixed part, then its subtables.
-        mutating func subtable(_ value: StructValue, _ shape: Shape, version: UInt32?, path: String) throws -> [UInt8] {
+        mutating func subtable(_ value: StructValue, _ shape: Shape, scope: Scope, version: UInt32?, path: String) throws -> [UInt8] {
             var w = BinaryWriter(capacity: 64)
-            var pending: [(at: Int, size: Int, value: StructValue, shape: Shape, path: String)] = []
-            try inline(value, shape, into: &w, pending: &pending, version: version, depth: 0, path: path)
+            var pending: [Pending] = []
+            var scope = scope
+            try inline(value, shape, into: &w, pending: &pending, scope: &scope, version: version, depth: 0, path: path)
             var placed: [[UInt8]: Int] = [:]
             for link in pending {
-                let block = try subtable(link.value, link.shape, version: version, path: link.path)
+                let block = try subtable(link.value, link.shape, scope: link.scope, version: version, path: link.path)
                 let offset: Int
                 if let same = placed[block] { offset = same } else {
                     offset = w.count
@@ -201,27 +296,45 @@ public enum StructureCodec {
             return w.bytes
         }
 
-        mutating func inline(_ value: StructValue, _ shape: Shape, into w: inout BinaryWriter,
-                             pending: inout [(at: Int, size: Int, value: StructValue, shape: Shape, path: String)],
-                             version: UInt32?, depth: Int, path: String) throws {
+        mutating func inline(_ value: StructValue, _ shape: Shape, into w: inout BinaryWriter, pending: inout [Pending],
+                             scope: inout Scope, version: UInt32?, depth: Int, path: String) throws {
             func mismatch() -> FontError { FontError("\(path): the value does not have the shape its description gives") }
             switch shape {
             case .scalar(let kind):
                 guard case .int(let v) = value else { throw mismatch() }
                 guard kind.rawRange.contains(v) else { throw FontError("\(path) is \(kind.typeName), got \(v)") }
                 FieldTable.write(v, kind, &w)
+            case .glyph:
+                guard case .int(let v) = value else { throw mismatch() }
+                try w.u16(Int(v), path)
             case .record(let record):
                 guard case .record(let fields) = value else { throw mismatch() }
-                try members(record, fields, into: &w, pending: &pending, version: version, depth: depth, path: path)
+                try members(record, fields, into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: path)
             case .offset(let target, let size):
                 if case .none = value { FieldTable.write(0, size == 2 ? .uint16 : .uint32, &w); return }
-                pending.append((w.count, size, value, target, path))
+                pending.append(Pending(at: w.count, size: size, value: value, shape: target, scope: scope, path: path))
                 FieldTable.write(0, size == 2 ? .uint16 : .uint32, &w)
             case .formats(let name, let records):
                 guard case .formatted(let format, let fields) = value else { throw mismatch() }
                 guard let record = records[format] else { throw FontError("\(path): \(name) has no format \(format)") }
                 try w.u16(format, "\(path) format")
-                try members(record, fields, into: &w, pending: &pending, version: version, depth: depth, path: path)
+                try members(record, fields, into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: path)
+            case .switched(let selector, let cases):
+                guard case .switched(let key, let inner) = value, let chosen = cases[key] else { throw mismatch() }
+                guard scope.lookup(selector).map(Int.init) == key else {
+                    throw FontError("\(path) is a \(chosen.name) but \(selector) is \(scope.lookup(selector).map(String.init) ?? "missing")")
+                }
+                try inline(inner, chosen.shape, into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: path)
+            case .valueRecord(let formatName):
+                guard case .record(let fields) = value else { throw mismatch() }
+                let format = Int(scope.lookup(formatName) ?? 0)
+                for name in fields.names where !StructureCodec.valueRecordFields.enumerated().contains(where: { $0.element == name && format & (1 << $0.offset) != 0 }) {
+                    throw FontError("\(path).\(name) is given but \(formatName) (\(format)) does not include it")
+                }
+                for (bit, name) in StructureCodec.valueRecordFields.enumerated() where format & (1 << bit) != 0 {
+                    let field = fields[name] ?? (bit < 4 ? .int(0) : .none)
+                    try inline(field, bit < 4 ? .scalar(.int16) : .offset16(.device), into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: "\(path).\(name)")
+                }
             case .coverage:
                 guard case .glyphs(let glyphs) = value else { throw mismatch() }
                 try StructureCodec.writeCoverage(glyphs, into: &w, path: path)
@@ -231,48 +344,89 @@ public enum StructureCodec {
             case .device:
                 guard case .device(let d) = value else { throw mismatch() }
                 try StructureCodec.writeDevice(d, into: &w, path: path)
+            case .substitutions(let kind):
+                guard case .substitutions(let subs) = value else { throw mismatch() }
+                try StructureCodec.writeSubstitutions(kind, subs, into: &w, path: path)
             case .undescribed(let what):
                 throw FontError("\(path): \(what) cannot be written yet")
             }
         }
 
-        mutating func members(_ record: Record, _ fields: StructFields, into w: inout BinaryWriter,
-                              pending: inout [(at: Int, size: Int, value: StructValue, shape: Shape, path: String)],
-                              version: UInt32?, depth: Int, path: String) throws {
+        mutating func members(_ record: Record, _ fields: StructFields, into w: inout BinaryWriter, pending: inout [Pending],
+                              scope: inout Scope, version: UInt32?, depth: Int, path: String) throws {
             var version = version
+            scope.frames.append([:])
+            defer { scope.frames.removeLast() }
             for (i, member) in record.members.enumerated() {
                 if let since = member.since, (version ?? 0) < since { continue }
+                if let condition = member.when, (scope.lookup(condition.name) ?? 0) & condition.mask == 0 { continue }
                 let here = path + "." + member.name
                 if record.countNames.contains(member.name) {
-                    guard case .scalar(let kind) = member.shape,
-                          let array = record.members.first(where: { $0.count == member.name }) else { throw FontError("\(here): a count without its array") }
-                    var length = 0
-                    if case .list(let items)? = fields[array.name] { length = items.count }
-                    guard kind.rawRange.contains(Int64(length)) else { throw FontError("\(path).\(array.name) has \(length) items, more than \(member.name) (\(kind.typeName)) can count") }
+                    guard case .scalar(let kind) = member.shape else { throw FontError("\(here): a count that is not a number") }
+                    let length = StructureCodec.count(member.name, in: record, fields)
+                    guard kind.rawRange.contains(Int64(length)) else { throw FontError("\(here): \(length) items, more than a \(kind.typeName) can count") }
                     FieldTable.write(Int64(length), kind, &w)
+                    scope.frames[scope.frames.count - 1][member.name] = Int64(length)
                     continue
                 }
                 let value = fields[member.name] ?? (member.count != nil ? .list([]) : Self.empty(member.shape))
-                if member.count != nil {
+                if let countName = member.count {
                     guard case .list(let items) = value else { throw FontError("\(here): expected a list") }
+                    if let expected = scope.lookup(countName), items.count != Int(expected) + member.countBias {
+                        throw FontError("\(here) has \(items.count) items; \(countName) (\(expected)) calls for \(Int(expected) + member.countBias)")
+                    }
                     for (k, item) in items.enumerated() {
-                        try inline(item, member.shape, into: &w, pending: &pending, version: version, depth: depth, path: "\(here)[\(k)]")
+                        try inline(item, member.shape, into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: "\(here)[\(k)]")
                     }
                     continue
                 }
                 if i == 0, depth == 0, version == nil, let raw = value.int { version = UInt32(truncatingIfNeeded: raw) }
-                try inline(value, member.shape, into: &w, pending: &pending, version: version, depth: depth, path: here)
+                try inline(value, member.shape, into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: here)
+                if case .int(let raw) = value { scope.frames[scope.frames.count - 1][member.name] = raw }
             }
         }
 
         /// What a missing member is written as: zero, or a null offset.
         static func empty(_ shape: Shape) -> StructValue {
             switch shape {
-            case .scalar: .int(0)
+            case .scalar, .glyph: .int(0)
             case .offset: .none
-            case .record: .record(StructFields())
+            case .record, .valueRecord: .record(StructFields())
             default: .none
             }
+        }
+    }
+
+    /// The value of a count member: the length (less its bias) of the first array that counts
+    /// by it, in this record or in the records inside it (0 when there is none).
+    public static func count(_ name: String, in record: Record, _ fields: StructFields) -> Int {
+        arrayLength(name, in: record, fields) ?? 0
+    }
+
+    static func arrayLength(_ name: String, in record: Record, _ fields: StructFields) -> Int? {
+        for member in record.members where member.count == name {
+            if case .list(let items)? = fields[member.name] { return max(0, items.count - member.countBias) }
+        }
+        for member in record.members {
+            if let value = fields[member.name], let n = nestedLength(name, value, member.shape) { return n }
+        }
+        return nil
+    }
+
+    static func nestedLength(_ name: String, _ value: StructValue, _ shape: Shape) -> Int? {
+        switch (shape, value) {
+        case (_, .list(let items)):
+            for item in items { if let n = nestedLength(name, item, shape) { return n } }
+            return nil
+        case (.offset(let target, _), _): return nestedLength(name, value, target)
+        case (.record(let r), .record(let f)):
+            // A record with its own member of that name counts its own arrays.
+            return r.members.contains { $0.name == name } ? nil : arrayLength(name, in: r, f)
+        case (.formats(_, let records), .formatted(let n, let f)):
+            guard let r = records[n], !r.members.contains(where: { $0.name == name }) else { return nil }
+            return arrayLength(name, in: r, f)
+        case (.switched(_, let cases), .switched(let k, let inner)): return cases[k].flatMap { nestedLength(name, inner, $0.shape) }
+        default: return nil
         }
     }
 
@@ -350,4 +504,82 @@ extension BinaryWriter {
 /// not a fault of the font. The table is still saved, dumped and compared as bytes.
 public struct UndescribedStructure: ToolError, Sendable {
     public let description: String
+}
+
+extension StructureCodec {
+    /// GSUB types 1–4 as fontTools compiles them: inputs sorted by glyph id, a single
+    /// substitution as format 1 (one delta) when every delta agrees, else format 2.
+    static func writeSubstitutions(_ kind: SubstitutionKind, _ subs: [Substitution], into w: inout BinaryWriter, path: String) throws {
+        for s in subs {
+            guard !s.input.isEmpty, !s.output.isEmpty || kind == .multiple || kind == .alternate else {
+                throw FontError("\(path): a substitution needs input and output glyphs")
+            }
+            if kind != .ligature, s.input.count != 1 { throw FontError("\(path): \(s.input.count) input glyphs; this lookup type substitutes one") }
+            if kind == .single || kind == .ligature, s.output.count != 1 { throw FontError("\(path): \(s.output.count) output glyphs; this lookup type makes one") }
+        }
+        // One entry per first glyph (ligatures group by it), in glyph order.
+        var firsts: [Int] = []
+        var groups: [Int: [Substitution]] = [:]
+        for s in subs {
+            if groups[s.input[0]] == nil { firsts.append(s.input[0]) }
+            groups[s.input[0], default: []].append(s)
+        }
+        firsts.sort()
+        if kind != .ligature, let duplicate = firsts.first(where: { groups[$0]!.count > 1 }) {
+            throw FontError("\(path): glyph \(duplicate) is substituted twice")
+        }
+        var coverage = BinaryWriter()
+        try writeCoverage(GlyphRuns(firsts), into: &coverage, path: path + ".Coverage")
+        var body = BinaryWriter()
+        var header = 0
+        switch kind {
+        case .single:
+            let deltas = Set(firsts.map { (groups[$0]![0].output[0] - $0) & 0xFFFF })
+            if deltas.count == 1, let delta = deltas.first {
+                w.u16(1); header = 6
+                w.u16(UInt16(header)); w.u16(UInt16(delta))
+            } else {
+                w.u16(2); header = 6 + 2 * firsts.count
+                try w.u16(header, "\(path) coverage offset"); try w.u16(firsts.count, "\(path) glyph count")
+                for g in firsts { try w.u16(groups[g]![0].output[0], "\(path) substitute") }
+            }
+            w.append(coverage.bytes)
+            return
+        case .multiple, .alternate:
+            header = 6 + 2 * firsts.count
+            var offsets: [Int] = []
+            for g in firsts {
+                offsets.append(header + coverage.count + body.count)
+                let out = groups[g]![0].output
+                try body.u16(out.count, "\(path) sequence length")
+                for o in out { try body.u16(o, "\(path) glyph") }
+            }
+            w.u16(1); try w.u16(header, "\(path) coverage offset"); try w.u16(firsts.count, "\(path) set count")
+            for o in offsets { try w.u16(o, "\(path) set offset") }
+        case .ligature:
+            header = 6 + 2 * firsts.count
+            var offsets: [Int] = []
+            for g in firsts {
+                let set = header + coverage.count + body.count
+                offsets.append(set)
+                let ligatures = groups[g]!
+                var table = BinaryWriter()
+                try table.u16(ligatures.count, "\(path) ligature count")
+                var ligatureBytes = BinaryWriter()
+                for lig in ligatures {
+                    try table.u16(2 + 2 * ligatures.count + ligatureBytes.count, "\(path) ligature offset")
+                    try ligatureBytes.u16(lig.output[0], "\(path) ligature glyph")
+                    try ligatureBytes.u16(lig.input.count, "\(path) component count")
+                    for c in lig.input.dropFirst() { try ligatureBytes.u16(c, "\(path) component") }
+                }
+                body.append(table.bytes)
+                body.append(ligatureBytes.bytes)
+                guard set + table.count + ligatureBytes.count <= 0xFFFF else { throw FontError("\(path): the ligature sets do not fit in Offset16 (split the lookup)") }
+            }
+            w.u16(1); try w.u16(header, "\(path) coverage offset"); try w.u16(firsts.count, "\(path) set count")
+            for o in offsets { try w.u16(o, "\(path) set offset") }
+        }
+        w.append(coverage.bytes)
+        w.append(body.bytes)
+    }
 }

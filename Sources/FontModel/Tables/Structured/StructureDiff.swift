@@ -12,7 +12,13 @@ public struct StructureDiff {
         return diff.out
     }
 
-    static func name(_ id: Int, _ names: [String]) -> String { id >= 0 && id < names.count ? names[id] : "glyph\(id)" }
+    static func name(_ id: Int, _ names: [String]) -> String { id >= 0 && id < names.count ? names[id] : placeholderName(id) }
+
+    /// fontTools' name for a glyph id the font does not have ("glyph00100").
+    public static func placeholderName(_ id: Int) -> String {
+        let digits = String(id)
+        return "glyph" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits
+    }
 
     mutating func note(_ kind: Difference.Kind, _ path: String, _ old: String?, _ new: String?) {
         out.append(Difference(kind: kind, table: table, item: path, old: old, new: new))
@@ -60,6 +66,26 @@ public struct StructureDiff {
             if added.isEmpty && removed.isEmpty { note(.changed, path, "glyph order", "glyph order"); return }
             if !removed.isEmpty { note(.removed, path, Self.list(removed), nil) }
             if !added.isEmpty { note(.added, path, nil, Self.list(added)) }
+        case (.switched(_, let cases), .switched(let kx, let x), .switched(let ky, let y)):
+            if kx == ky, let c = cases[kx] { value(x, y, c.shape, path: path) }
+            else { note(.changed, path, cases[kx]?.name ?? "type \(kx)", cases[ky]?.name ?? "type \(ky)") }
+        case (.valueRecord, .record(let x), .record(let y)):
+            for name in StructureCodec.valueRecordFields where x[name] != y[name] {
+                note(x[name] == nil ? .added : y[name] == nil ? .removed : .changed, "\(path).\(name)", x[name].map(summary), y[name].map(summary))
+            }
+        case (.glyph, .int(let x), .int(let y)):
+            let nx = Self.name(Int(x), namesA), ny = Self.name(Int(y), namesB)
+            if nx != ny { note(.changed, path, nx, ny) }
+        case (.substitutions, .substitutions(let x), .substitutions(let y)):
+            func text(_ s: Substitution, _ names: [String]) -> (String, String) {
+                (s.input.map { Self.name($0, names) }.joined(separator: " "), s.output.map { Self.name($0, names) }.joined(separator: " "))
+            }
+            var before: [String: String] = [:], after: [String: String] = [:]
+            for s in x { let t = text(s, namesA); before[t.0] = t.1 }
+            for s in y { let t = text(s, namesB); after[t.0] = t.1 }
+            for input in Set(before.keys).union(after.keys).sorted() where before[input] != after[input] {
+                note(before[input] == nil ? .added : after[input] == nil ? .removed : .changed, "\(path)[\(input)]", before[input], after[input])
+            }
         case (.classDef, .classes(let x), .classes(let y)):
             var cx: [String: Int] = [:], cy: [String: Int] = [:]
             for r in x { for g in r.first...r.last { cx[Self.name(g, namesA)] = r.glyphClass } }
@@ -86,6 +112,8 @@ public struct StructureDiff {
         case .glyphs(let g): "\(g.count) glyphs"
         case .classes(let c): "\(c.reduce(0) { $0 + $1.last - $1.first + 1 }) classed glyphs"
         case .device(let d): "device \(d.startSize)…\(d.endSize) format \(d.deltaFormat)"
+        case .switched(_, let inner): summary(inner)
+        case .substitutions(let subs): "\(subs.count) substitutions"
         }
     }
 }
