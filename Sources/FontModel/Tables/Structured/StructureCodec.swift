@@ -16,7 +16,8 @@ public enum StructureCodec {
 
     public static func encode(_ value: StructValue, _ shape: Shape, name: String) throws -> [UInt8] {
         var encoder = Encoder()
-        return try encoder.subtable(value, shape, scope: Scope(), version: nil, path: name)
+        let root = try encoder.node(value, shape, scope: Scope(), version: nil, path: name)
+        return try encoder.graph.layout(root: root)
     }
 
     /// The scalars of the records being read or written, innermost last: what counts, switches,
@@ -273,27 +274,22 @@ public enum StructureCodec {
     }
 
     struct Encoder {
-        /// Encodes a subtable (what an offset points at): its fixed part, then its subtables.
-        mutating func subtable(_ value: StructValue, _ shape: Shape, scope: Scope, version: UInt32?, path: String) throws -> [UInt8] {
+        var graph = SubtableGraph()
+
+        /// Encodes a subtable (what an offset points at) and, first, the subtables it points at:
+        /// returns its node in the graph, identical subtables being one node.
+        mutating func node(_ value: StructValue, _ shape: Shape, scope: Scope, version: UInt32?, path: String) throws -> Int {
             var w = BinaryWriter(capacity: 64)
             var pending: [Pending] = []
             var scope = scope
             try inline(value, shape, into: &w, pending: &pending, scope: &scope, version: version, depth: 0, path: path)
-            var placed: [[UInt8]: Int] = [:]
+            var links: [SubtableGraph.Link] = []
+            links.reserveCapacity(pending.count)
             for link in pending {
-                let block = try subtable(link.value, link.shape, scope: link.scope, version: version, path: link.path)
-                let offset: Int
-                if let same = placed[block] { offset = same } else {
-                    offset = w.count
-                    placed[block] = offset
-                    w.append(block)
-                }
-                guard offset <= (link.size == 2 ? 0xFFFF : 0xFFFF_FFFF) else {
-                    throw FontError("\(link.path): offset \(offset) does not fit in Offset\(link.size * 8) (the subtable is too far from its parent)")
-                }
-                w.patch(offset, size: link.size, at: link.at)
+                let child = try node(link.value, link.shape, scope: link.scope, version: version, path: link.path)
+                links.append(SubtableGraph.Link(at: link.at, size: link.size, child: child))
             }
-            return w.bytes
+            return graph.intern(SubtableGraph.Node(bytes: w.bytes, links: links), path: path)
         }
 
         mutating func inline(_ value: StructValue, _ shape: Shape, into w: inout BinaryWriter, pending: inout [Pending],

@@ -1,0 +1,123 @@
+/// The subtables of a table being written, as a graph: each node is a subtable's own bytes with
+/// links (offsets) to its children; identical subtables (same bytes, same children) are one node,
+/// so a Coverage used by forty lookups is written once. `layout` orders the nodes so every
+/// offset points forward, and so that Offset16s stay short: a node's Offset16 children are
+/// placed together right after it and then their own children, group by group, and the targets
+/// of Offset32s (extension subtables) after everything else, as font compilers do.
+struct SubtableGraph {
+    struct Link: Hashable {
+        let at: Int, size: Int, child: Int
+    }
+    struct Node: Hashable {
+        let bytes: [UInt8]
+        let links: [Link]
+    }
+
+    private(set) var nodes: [Node] = []
+    /// Where each node was first met, for messages.
+    private(set) var paths: [String] = []
+    private var index: [Node: Int] = [:]
+
+    mutating func intern(_ node: Node, path: String) -> Int {
+        if let id = index[node] { return id }
+        nodes.append(node)
+        paths.append(path)
+        index[node] = nodes.count - 1
+        return nodes.count - 1
+    }
+
+    /// The table's bytes: nodes in an order where parents come before children, offsets patched.
+    func layout(root: Int) throws -> [UInt8] {
+        // 1. A preferred order (rank): sibling groups of Offset16 children, far (Offset32) ones last.
+        var rank = [Int](repeating: -1, count: nodes.count)
+        var next = 0
+        var far: [Int] = []
+        var farHead = 0
+        func visit(_ start: Int) {
+            var stack = [start]
+            while let n = stack.popLast() {
+                var near: [Int] = []
+                for link in nodes[n].links where rank[link.child] < 0 {
+                    if link.size == 4 { far.append(link.child); continue }
+                    rank[link.child] = next; next += 1
+                    near.append(link.child)
+                }
+                stack.append(contentsOf: near.reversed())
+            }
+        }
+        rank[root] = next; next += 1
+        visit(root)
+        while farHead < far.count {
+            let f = far[farHead]; farHead += 1
+            guard rank[f] < 0 else { continue }
+            rank[f] = next; next += 1
+            visit(f)
+        }
+        // 2. Place in rank order, but a node only after all its parents (offsets are unsigned).
+        var parents = [Int](repeating: 0, count: nodes.count)
+        for node in nodes { for link in node.links { parents[link.child] += 1 } }
+        var ready = RankHeap()
+        ready.push(rank: rank[root], id: root)
+        var position = [Int](repeating: -1, count: nodes.count)
+        var order: [Int] = []
+        var total = 0
+        while let n = ready.pop() {
+            position[n] = total
+            total += nodes[n].bytes.count
+            order.append(n)
+            for link in nodes[n].links {
+                parents[link.child] -= 1
+                if parents[link.child] == 0 { ready.push(rank: rank[link.child], id: link.child) }
+            }
+        }
+        // 3. Write and patch.
+        var w = BinaryWriter(capacity: total)
+        for n in order {
+            let start = w.count
+            w.append(nodes[n].bytes)
+            for link in nodes[n].links {
+                let offset = position[link.child] - position[n]
+                guard offset > 0, offset <= (link.size == 2 ? 0xFFFF : 0xFFFF_FFFF) else {
+                    throw FontError("\(paths[link.child]): offset \(offset) does not fit in Offset\(link.size * 8) (the subtable is too far from its parent)")
+                }
+                w.patch(offset, size: link.size, at: start + link.at)
+            }
+        }
+        return w.bytes
+    }
+}
+
+/// A min-heap of node ids by rank.
+struct RankHeap {
+    private var items: [(rank: Int, id: Int)] = []
+
+    mutating func push(rank: Int, id: Int) {
+        items.append((rank, id))
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard items[i].rank < items[parent].rank else { break }
+            items.swapAt(i, parent)
+            i = parent
+        }
+    }
+
+    mutating func pop() -> Int? {
+        guard let top = items.first else { return nil }
+        let last = items.removeLast()
+        if !items.isEmpty {
+            items[0] = last
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < items.count && items[l].rank < items[m].rank { m = l }
+                if r < items.count && items[r].rank < items[m].rank { m = r }
+                if m == i { break }
+                items.swapAt(i, m)
+                i = m
+            }
+        }
+        return top.id
+    }
+}
