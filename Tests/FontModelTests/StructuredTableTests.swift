@@ -5,20 +5,21 @@ import Testing
 /// Structured tables (GDEF first): decoding, re-encoding, laziness, and malformed data, with
 /// fontTools as the oracle for what the bytes mean.
 @Suite struct StructuredTableTests {
-    /// Every corpus face with a GDEF: decode → encode → decode gives the same values, and
-    /// fontTools decompiles our encoding to exactly what it decompiles the original to.
-    @Test func corpusGDEFReencodesToWhatFontToolsReadsAsTheOriginal() throws {
+    /// Every corpus face's GDEF, GSUB and GPOS: decode → encode → decode gives the same values,
+    /// and fontTools decompiles our encoding to exactly what it decompiles the original to.
+    @Test(arguments: ["GDEF", "GSUB", "GPOS"])
+    func corpusReencodesToWhatFontToolsReadsAsTheOriginal(tag: String) throws {
         let folder = try TemporaryFolder()
         var pairs: [(String, String)] = []
         for (id, path) in Corpus.fonts {
             let font = try Font(path: path)
             for face in font.faces.prefix(2) {
-                guard let gdef = try face.gdef else { continue }
-                let bytes = try gdef.encode()
-                let again = try StructureCodec.decode(BinaryReader(bytes.withUnsafeBytes { UnsafeRawBufferPointer(start: $0.baseAddress, count: $0.count) }), GDEFTable.shape, name: "GDEF")
-                #expect(again == .record(gdef.root), "\(id) face \(face.index)")
+                guard let table = try face.structuredTable(Tag(stringLiteral: tag)) else { continue }
+                let bytes = try table.encode()
+                let again = try bytes.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), type(of: table).shape, name: tag) }
+                #expect(again == .record(table.root), "\(id) face \(face.index)")
                 if face.index == 0 {
-                    face.reencode("GDEF")
+                    face.reencode(Tag(stringLiteral: tag))
                     let out = folder.file("\(id).\(font.isCollection ? "ttc" : "ttf")")
                     try font.save(to: out)
                     pairs.append((path, out))
@@ -26,31 +27,43 @@ import Testing
             }
         }
         #expect(pairs.count >= 4)
-        try expectFontToolsReadsEqual(pairs)
+        try expectFontToolsReadsEqual(pairs, tag: tag)
     }
 
-    /// The 148 AOTS fonts with expected GDEF dumps: each decodes, and a forced rewrite is read
-    /// by fontTools as the original.
-    @Test func aotsGDEFReencodesToWhatFontToolsReadsAsTheOriginal() throws {
+    /// Every AOTS font with an expected dump of GDEF (148), GSUB (94) or GPOS (93): each decodes,
+    /// and a forced rewrite is read by fontTools as the original and shaped by HarfBuzz as the
+    /// original (the suite ships fonts, not strings: the text is every character a font maps,
+    /// in order and reversed, with the suite's `test` feature on).
+    @Test(arguments: [("GDEF", 148), ("GSUB", 94), ("GPOS", 93)])
+    func aotsReencodesToWhatFontToolsAndHarfBuzzReadAsTheOriginal(tag: String, expected: Int) throws {
         let folder = try TemporaryFolder()
         var pairs: [(String, String)] = []
-        for (path, _) in try Conformance.aots(expecting: "GDEF") {
+        var shaped = 0
+        for (path, _) in try Conformance.aots(expecting: tag) {
             let font = try Font(path: path)
-            #expect(try font.faces[0].gdef != nil)
-            font.faces[0].reencode("GDEF")
+            #expect(try font.faces[0].structuredTable(Tag(stringLiteral: tag)) != nil)
+            font.faces[0].reencode(Tag(stringLiteral: tag))
             let out = folder.file((path as NSString).lastPathComponent)
             try font.save(to: out)
             pairs.append((path, out))
+            let characters = try font.faces[0].cmap?.bestUnicodeSubtable()?.mapping().keys.sorted() ?? []
+            let scalars = characters.compactMap(Unicode.Scalar.init).filter { $0.value > 0x20 }
+            guard !scalars.isEmpty else { continue }
+            let text = String(String.UnicodeScalarView(scalars)) + String(String.UnicodeScalarView(scalars.reversed()))
+            let before = try run("hb-shape", ["--features=test", path, text]), after = try run("hb-shape", ["--features=test", out, text])
+            #expect(before.status == 0 && before.stdout == after.stdout, "HarfBuzz shapes \((path as NSString).lastPathComponent) differently after the rewrite")
+            shaped += 1
         }
-        #expect(pairs.count == 148)
-        try expectFontToolsReadsEqual(pairs)
+        #expect(pairs.count == expected)
+        #expect(shaped > expected / 2)
+        try expectFontToolsReadsEqual(pairs, tag: tag)
     }
 
-    func expectFontToolsReadsEqual(_ pairs: [(original: String, saved: String)]) throws {
-        let xml = try #require(try fontTools(["tablexml", "GDEF"] + pairs.flatMap { [$0.original, $0.saved] }) as? [String: String])
+    func expectFontToolsReadsEqual(_ pairs: [(original: String, saved: String)], tag: String = "GDEF") throws {
+        let xml = try #require(try fontTools(["tablexml", tag] + pairs.flatMap { [$0.original, $0.saved] }) as? [String: String])
         for (original, saved) in pairs {
             let a = try #require(xml[original]), b = try #require(xml[saved])
-            #expect(a == b, "fontTools reads \((saved as NSString).lastPathComponent)'s GDEF differently from the original's")
+            #expect(a == b, "fontTools reads \((saved as NSString).lastPathComponent)'s \(tag) differently from the original's")
         }
     }
 

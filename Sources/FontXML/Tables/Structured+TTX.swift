@@ -258,7 +258,7 @@ final class StructuredReader {
             switch kind {
             case .fixed: v = text.hasPrefix("0x") ? TTX.parseInteger(text) : Double(text).map { Int64(($0 * 65536).rounded()) }
             case .f2dot14: v = Double(text).map { Int64(($0 * 16384).rounded()) }
-            case .tag: v = Tag(string: text).map { Int64($0.rawValue) }
+            case .tag: v = Tag(string: try e.attribute("value")).map { Int64($0.rawValue) }   // spaces are part of a tag (" RQD")
             default: v = TTX.parseInteger(text)
             }
             guard let v, kind.rawRange.contains(v) else { throw fail("<\(e.name)> value '\(text)' is not a \(kind.typeName)", e) }
