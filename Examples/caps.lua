@@ -1,5 +1,6 @@
 #!/usr/bin/env -S fontshell run
--- All caps: in every face, a–z draw the outline of A–Z with its advance and side bearing, and
+-- All caps: in every face, a–z draw the outline of A–Z with its advance and side bearing and
+-- take its layout (ligatures, kerning, marks: lowercase text shapes exactly as uppercase), and
 -- the family gets a suffix so the copy can be installed next to the original.
 -- Usage: fontshell run Examples/caps.lua IN OUT [SUFFIX]     (SUFFIX defaults to " Caps")
 local input, output, suffix = arg[1], arg[2], arg[3] or " Caps"
@@ -13,7 +14,7 @@ for _, face in ipairs(font.faces) do
   for code = string.byte("a"), string.byte("z") do
     local lower, upper = face:glyphFor(string.char(code)), face:glyphFor(string.char(code - 32))
     if lower and upper then
-      lower:copyFrom(upper, { metrics = true })
+      lower:copyFrom(upper, { metrics = true, layout = true })
       copied = copied + 1
     end
   end

@@ -13,7 +13,7 @@ enum GlyphObject {
     static let classID: Int32 = 7
 
     static var luaClass: LuaClass {
-        var c = LuaClass(id: classID, name: className, summary: "a glyph: g.name, g.advance, g.bounds, g.contours, g:copyFrom(other, {metrics=true})", get: get)
+        var c = LuaClass(id: classID, name: className, summary: "a glyph: g.name, g.advance, g.bounds, g.contours, g:copyFrom(other, {metrics=true, layout=true})", get: get)
         c.fields = ["id", "name", "unicodes", "advance", "lsb", "bounds", "contours", "components", "instructions", "isComposite", "face"]
         c.set = set
         c.methods = ["copyFrom": copyFrom]
@@ -153,19 +153,22 @@ enum GlyphObject {
         }
     }
 
-    /// g:copyFrom(other [, {metrics = true}]): this glyph takes other's outline (and by default its
-    /// advance and lsb). Both glyphs must be in the same face.
+    /// g:copyFrom(other [, {metrics = true, layout = false}]): this glyph takes other's outline
+    /// (and by default its advance and lsb; with `layout`, its behaviour in GDEF, GSUB and GPOS).
+    /// Both glyphs must be in the same face.
     static let copyFrom: LuaFunction = { L in
         LuaCall.run(L, "copyFrom") { call in
             let target = try call.methodSelf(className, as: FaceRef.self)
             let source = try call.object(2, classID, className, as: FaceRef.self)
-            try call.options(3, ["metrics"])
+            try call.options(3, ["metrics", "layout"])
             let metrics = try call.boolOption(3, "metrics", default: true)
+            let layout = try call.boolOption(3, "layout", default: false)
             guard source.isSame(as: target) else {
                 throw LuaArgumentError(2, "glyph from another face; copyFrom works within one face")
             }
             let face = try target.get()
             try face.copyOutline(from: call.payload(2), to: call.payload(1), metrics: metrics)
+            if layout { try face.copyLayout(from: call.payload(2), to: call.payload(1)) }
             warnIfShared(face)
             return 0
         }

@@ -111,14 +111,31 @@ extension Face {
 }
 
 extension Face {
-    /// The all-caps edit: each of a–z takes the outline, advance and side bearing of its capital
-    /// (where the cmap maps both). Returns how many letters were copied.
+    /// Glyph `target` takes glyph `source`'s layout behaviour in GDEF, GSUB and GPOS (and every
+    /// other structured table): wherever `source` is covered, classed, kerned, substituted or
+    /// anchored, so is `target`, and what `target` did before is dropped. Returns the tables
+    /// changed. Tables that cannot be decoded are left as they are and named in the error.
     @discardableResult
-    public func copyCapitalsOntoLowercase() throws -> Int {
+    public func copyLayout(from source: Int, to target: Int) throws -> [Tag] {
+        var changed: [Tag] = []
+        for tag in TableRegistry.structuredTags where has(tag) {
+            guard let table = try structuredTable(tag) else { continue }
+            if table.copyGlyphBehaviour(from: source, to: target) { changed.append(tag) }
+        }
+        return changed
+    }
+
+    /// The all-caps edit: each of a–z takes the outline, advance and side bearing of its capital
+    /// (where the cmap maps both) and, with `layout`, its layout behaviour, so lowercase text
+    /// shapes as uppercase (no lowercase ligatures, capital kerning). Returns how many letters
+    /// were copied.
+    @discardableResult
+    public func copyCapitalsOntoLowercase(layout: Bool = true) throws -> Int {
         var copied = 0
         for lower in UInt32(0x61)...0x7A {
             guard let target = try cmap?.glyph(for: lower), let source = try cmap?.glyph(for: lower - 0x20) else { continue }
             try copyOutline(from: source, to: target, metrics: true)
+            if layout { try copyLayout(from: source, to: target) }
             copied += 1
         }
         return copied

@@ -17,7 +17,7 @@ public final class GDEFTable: StructuredTable {
     ]))
 
     static let attachList = Record("AttachList", [
-        Member("Coverage", .offset16(.coverage)),
+        Member("Coverage", .offset16(.coverage), parallel: ["AttachPoint"]),
         Member("GlyphCount", .scalar(.uint16)),
         Member("AttachPoint", .offset16(.record(Record("AttachPoint", [
             Member("PointCount", .scalar(.uint16)),
@@ -26,7 +26,7 @@ public final class GDEFTable: StructuredTable {
     ])
 
     static let ligCaretList = Record("LigCaretList", [
-        Member("Coverage", .offset16(.coverage)),
+        Member("Coverage", .offset16(.coverage), parallel: ["LigGlyph"]),
         Member("LigGlyphCount", .scalar(.uint16)),
         Member("LigGlyph", .offset16(.record(Record("LigGlyph", [
             Member("CaretCount", .scalar(.uint16)),

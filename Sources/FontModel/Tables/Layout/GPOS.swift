@@ -22,8 +22,8 @@ public final class GPOSTable: StructuredTable {
     /// anchor per class; `ClassCount` counts those anchors.
     static func markAttachment(_ name: String, mark: String, base: String, array: String, record: String, count: String, anchorName: String) -> Shape {
         .formats(name: name, [1: Record("\(name)Format1", [
-            Member(mark + "Coverage", .offset16(.coverage)),
-            Member(base + "Coverage", .offset16(.coverage)),
+            Member(mark + "Coverage", .offset16(.coverage), parallel: [mark == "Mark" ? "MarkArray" : "Mark1Array", "MarkRecord"]),
+            Member(base + "Coverage", .offset16(.coverage), parallel: [array, record]),
             Member("ClassCount", .scalar(.uint16)),
             Member(mark == "Mark" ? "MarkArray" : "Mark1Array", .offset16(.record(markArray))),
             Member(array, .offset16(.record(Record(array, [
@@ -37,12 +37,12 @@ public final class GPOSTable: StructuredTable {
         1: SwitchCase("SinglePos", .formats(name: "SinglePos", [
             1: Record("SinglePosFormat1", [Member("Coverage", .offset16(.coverage)), Member("ValueFormat", .scalar(.uint16)),
                                            Member("Value", .valueRecord(format: "ValueFormat"))]),
-            2: Record("SinglePosFormat2", [Member("Coverage", .offset16(.coverage)), Member("ValueFormat", .scalar(.uint16)),
+            2: Record("SinglePosFormat2", [Member("Coverage", .offset16(.coverage), parallel: ["Value"]), Member("ValueFormat", .scalar(.uint16)),
                                            Member("ValueCount", .scalar(.uint16)), Member("Value", .valueRecord(format: "ValueFormat"), count: "ValueCount")]),
         ])),
         2: SwitchCase("PairPos", .formats(name: "PairPos", [
             1: Record("PairPosFormat1", [
-                Member("Coverage", .offset16(.coverage)),
+                Member("Coverage", .offset16(.coverage), parallel: ["PairSet"]),
                 Member("ValueFormat1", .scalar(.uint16)), Member("ValueFormat2", .scalar(.uint16)),
                 Member("PairSetCount", .scalar(.uint16)),
                 Member("PairSet", .offset16(.record(Record("PairSet", [
@@ -68,14 +68,14 @@ public final class GPOSTable: StructuredTable {
             ]),
         ])),
         3: SwitchCase("CursivePos", .formats(name: "CursivePos", [1: Record("CursivePosFormat1", [
-            Member("Coverage", .offset16(.coverage)),
+            Member("Coverage", .offset16(.coverage), parallel: ["EntryExitRecord"]),
             Member("EntryExitCount", .scalar(.uint16)),
             Member("EntryExitRecord", .record(Record("EntryExitRecord", [Member("EntryAnchor", anchor), Member("ExitAnchor", anchor)])), count: "EntryExitCount"),
         ])])),
         4: SwitchCase("MarkBasePos", markAttachment("MarkBasePos", mark: "Mark", base: "Base", array: "BaseArray", record: "BaseRecord", count: "BaseCount", anchorName: "BaseAnchor")),
         5: SwitchCase("MarkLigPos", .formats(name: "MarkLigPos", [1: Record("MarkLigPosFormat1", [
-            Member("MarkCoverage", .offset16(.coverage)),
-            Member("LigatureCoverage", .offset16(.coverage)),
+            Member("MarkCoverage", .offset16(.coverage), parallel: ["MarkArray", "MarkRecord"]),
+            Member("LigatureCoverage", .offset16(.coverage), parallel: ["LigatureArray", "LigatureAttach"]),
             Member("ClassCount", .scalar(.uint16)),
             Member("MarkArray", .offset16(.record(markArray))),
             Member("LigatureArray", .offset16(.record(Record("LigatureArray", [

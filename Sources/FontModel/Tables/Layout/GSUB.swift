@@ -14,7 +14,7 @@ public final class GSUBTable: StructuredTable {
         5: SwitchCase("ContextSubst", LayoutCommon.context("Subst")),
         6: SwitchCase("ChainContextSubst", LayoutCommon.chainContext("Subst")),
         8: SwitchCase("ReverseChainSingleSubst", .formats(name: "ReverseChainSingleSubst", [1: Record("ReverseChainSingleSubstFormat1", [
-            Member("Coverage", .offset16(.coverage)),
+            Member("Coverage", .offset16(.coverage), parallel: ["Substitute"]),
             Member("BacktrackGlyphCount", .scalar(.uint16)), Member("BacktrackCoverage", .offset16(.coverage), count: "BacktrackGlyphCount"),
             Member("LookAheadGlyphCount", .scalar(.uint16)), Member("LookAheadCoverage", .offset16(.coverage), count: "LookAheadGlyphCount"),
             Member("GlyphCount", .scalar(.uint16)), Member("Substitute", .glyph, count: "GlyphCount"),

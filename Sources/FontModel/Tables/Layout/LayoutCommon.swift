@@ -87,7 +87,7 @@ enum LayoutCommon {
         ])
         return .formats(name: "Context\(prefix)", [
             1: Record("Context\(prefix)Format1", [
-                Member("Coverage", .offset16(.coverage)),
+                Member("Coverage", .offset16(.coverage), parallel: ["\(short)RuleSet"]),
                 Member("\(short)RuleSetCount", .scalar(.uint16)),
                 Member("\(short)RuleSet", .offset16(.record(Record("\(short)RuleSet", [
                     Member("\(short)RuleCount", .scalar(.uint16)),
@@ -123,7 +123,7 @@ enum LayoutCommon {
         }
         return .formats(name: "ChainContext\(prefix)", [
             1: Record("ChainContext\(prefix)Format1", [
-                Member("Coverage", .offset16(.coverage)),
+                Member("Coverage", .offset16(.coverage), parallel: ["Chain\(short)RuleSet"]),
                 Member("Chain\(short)RuleSetCount", .scalar(.uint16)),
                 Member("Chain\(short)RuleSet", .offset16(.record(Record("Chain\(short)RuleSet", [
                     Member("Chain\(short)RuleCount", .scalar(.uint16)),

@@ -77,9 +77,13 @@ public struct Member: Sendable {
     public let when: (name: String, mask: Int64)?
     /// How a scalar is written in TTX (versions are hex).
     public let ttxFormat: TTXFormat
+    /// For a Coverage: the list whose items belong to its glyphs, one per covered glyph (a
+    /// PairPos's PairSet; a MarkBasePos's MarkArray.MarkRecord), as member names from this
+    /// record. Glyph edits that add or remove a covered glyph keep the two in step.
+    public let parallel: [String]?
 
     public init(_ name: String, _ shape: Shape, count: String? = nil, bias: Int = 0, since: UInt32? = nil,
-                when: (name: String, mask: Int64)? = nil, ttx: TTXFormat = .plain) {
+                when: (name: String, mask: Int64)? = nil, ttx: TTXFormat = .plain, parallel: [String]? = nil) {
         self.name = name
         self.shape = shape
         self.count = count
@@ -87,6 +91,7 @@ public struct Member: Sendable {
         self.since = since
         self.when = when
         ttxFormat = ttx
+        self.parallel = parallel
     }
 }
 

@@ -60,6 +60,15 @@ open class StructuredTable: DecodableTable {
         isEdited = true
     }
 
+    /// Replaces the whole value (a model operation that has kept it to the description; it is
+    /// checked when the table is encoded). Returns whether anything changed.
+    func replaceRoot(_ fields: StructFields) -> Bool {
+        guard fields != root else { return false }
+        root = fields
+        isEdited = true
+        return true
+    }
+
     public func encode() throws -> [UInt8] {
         try StructureCodec.encode(.record(root), Self.shape, name: tag.trimmed)
     }
