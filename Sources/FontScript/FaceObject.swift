@@ -16,7 +16,8 @@ enum FaceObject {
                     "font", "name", "cmap", "glyphs"] + fieldTables
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
                      "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
-                     "sweep": PreviewModule.sweep, "save": save, "unshare": unshare]
+                     "sweep": PreviewModule.sweep, "save": save, "unshare": unshare,
+                     "features": features, "lookups": lookups, "substitutions": substitutions, "kerning": kerning]
         c.tostring = tostring
         return c
     }

@@ -67,6 +67,19 @@ import Testing
         }
     }
 
+    /// A GDEF 1.3 with an ItemVariationStore (not described yet) is kept as bytes: access names
+    /// what is missing, validation does not call it broken, and the font saves unchanged.
+    @Test func undescribedStructuresKeepTheTableAsBytes() throws {
+        let path = Conformance.folder + "/variable/Amstelvar-avar2.subset.ttf"
+        let font = try Font(path: path)
+        let face = font.faces[0]
+        #expect { _ = try face.gdef } throws: { "\($0)".contains("ItemVariationStore") && "\($0)".contains("kept as bytes") }
+        #expect(try face.structuredTable("GPOS") != nil)
+        #expect(!Validator.validate(font, checks: ["layout-structure"]).contains { $0.severity == .error })
+        let saved = try Font(data: try font.serialized().bytes)
+        #expect(try saved.faces[0].rawTable("GDEF") == (try face.rawTable("GDEF")))
+    }
+
     /// Opening and saving an unedited font decodes no GDEF and keeps its bytes.
     @Test func unusedGDEFIsNeitherDecodedNorRewritten() throws {
         let font = try Font(path: Corpus.path("roboto"))

@@ -151,6 +151,31 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         #expect(check == "3 None ['f'] 1 300 2 4\n")
     }
 
+    /// Layout questions from Lua, checked against HarfBuzz: the kerning face:kerning reports is
+    /// the advance HarfBuzz takes off with `kern` on versus off.
+    @Test func featuresLookupsSubstitutionsAndKerning() throws {
+        let roboto = "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf"
+        let lua = try makeState(fonts: [roboto])
+        #expect(try eval(lua, "local n = 0 for _, f in ipairs(face:features('kern')) do n = n + 1 assert(f.table == 'GPOS') end return n") == ["4"])
+        #expect(try eval(lua, "local l = face:lookups('GPOS') return #l, l[2].typeName, l[13].typeName, l[13].extension") == ["14", "PairPos", "MarkMarkPos", "true"])
+        #expect(try eval(lua, "local s = face:substitutions('liga')[1] return table.concat(s['in'], ' '), s.out[1]") == ["f f i", "uniFB03"])
+        expectError(lua, "face:lookups('kern')", "\"GSUB\" or \"GPOS\" expected")
+        expectError(lua, "face:kerning('A', 'nope')", "no glyph named 'nope'")
+        for pair in ["AV", "To", "Ta", "LT", "ab"] {
+            let first = String(pair.prefix(1)), second = String(pair.suffix(1))
+            let ours = try eval(lua, "return face:kerning(face:glyphFor('\(first)'), face:glyphFor('\(second)'))")
+            func advance(_ features: String) throws -> Int {
+                let out = try python(["-c", """
+                    import subprocess
+                    r = subprocess.run(["hb-shape", "--no-glyph-names", "--no-clusters", "--features=\(features)", "\(roboto)", "\(pair)"], capture_output=True, text=True)
+                    print(r.stdout.strip().strip("[]").split("|")[0].split("+")[1])
+                    """])
+                return Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .min
+            }
+            #expect(ours == [String(try advance("kern") - advance("-kern"))], "\(pair)")
+        }
+    }
+
     @Test func everyBoundNameIsDocumented() throws {
         let doc = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/lua-api.md"), encoding: .utf8)
         let missing = FontScript.boundNames.filter { !doc.contains("`\($0)") }

@@ -9,7 +9,10 @@ extension TTX {
     static func structuredConverter(_ tag: Tag) -> Converter {
         Converter(
             dump: { face in
-                guard let table = try face.structuredTable(tag) else { return nil }
+                let decoded: StructuredTable?
+                // A structure not described yet (FeatureVariations …): the table goes out as hexdata.
+                do { decoded = try face.structuredTable(tag) } catch is UndescribedStructure { return nil }
+                guard let table = decoded else { return nil }
                 var writer = StructuredWriter(names: try face.glyphNames())
                 let name = xmlName(tag)
                 writer.out = "  <\(name)>\n"

@@ -1,0 +1,93 @@
+import FontModel
+import LuaBridge
+
+/// Face methods about layout (GSUB, GPOS): features, lookups, substitutions, kerning. The
+/// tables themselves are `face.GSUB`, `face.GPOS`, `face.GDEF` (`Table`).
+extension FaceObject {
+    /// face:features([tag]) → {{table=, script=, language=, feature=, lookups={...}, required=}, ...}
+    static let features: LuaFunction = { L in
+        LuaCall.run(L, "features") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            let only = call.isNoneOrNil(2) ? nil : try call.string(2)
+            let rows = try face.layoutFeatures().filter { only == nil || $0.feature == only }
+            let s = call.stack
+            s.pushTable(arrayCount: Int32(rows.count))
+            for (k, row) in rows.enumerated() {
+                s.pushTable(fieldCount: 6)
+                for (key, value) in [("table", row.table), ("script", row.script), ("language", row.language), ("feature", row.feature)] {
+                    s.push(value); s.setField(key, in: -2)
+                }
+                s.push(integers: row.lookups); s.setField("lookups", in: -2)
+                s.push(row.required); s.setField("required", in: -2)
+                s.setIndex(k + 1, in: -2)
+            }
+            return 1
+        }
+    }
+
+    /// face:lookups("GSUB" | "GPOS") → {{index=, type=, typeName=, flag=, subtables=, extension=}, ...}
+    /// (index 0-based, as features list them).
+    static let lookups: LuaFunction = { L in
+        LuaCall.run(L, "lookups") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            let tagText = try call.string(2)
+            guard tagText == "GSUB" || tagText == "GPOS" else { throw LuaArgumentError(2, "\"GSUB\" or \"GPOS\" expected, got '\(tagText)'") }
+            let rows = try face.layoutLookups(Tag(stringLiteral: tagText))
+            let s = call.stack
+            s.pushTable(arrayCount: Int32(rows.count))
+            for (k, row) in rows.enumerated() {
+                s.pushTable(fieldCount: 6)
+                s.push(row.index); s.setField("index", in: -2)
+                s.push(row.type); s.setField("type", in: -2)
+                s.push(row.typeName); s.setField("typeName", in: -2)
+                s.push(row.flag); s.setField("flag", in: -2)
+                s.push(row.subtables); s.setField("subtables", in: -2)
+                s.push(row.isExtension); s.setField("extension", in: -2)
+                s.setIndex(k + 1, in: -2)
+            }
+            return 1
+        }
+    }
+
+    /// face:substitutions(featureTag) → {{lookup=, ["in"]={names}, out={names}}, ...}
+    static let substitutions: LuaFunction = { L in
+        LuaCall.run(L, "substitutions") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            let rows = try face.substitutions(feature: try call.string(2))
+            let names = try face.glyphNames()
+            func name(_ id: Int) -> String { id < names.count ? names[id] : StructureDiff.placeholderName(id) }
+            let s = call.stack
+            s.pushTable(arrayCount: Int32(rows.count))
+            for (k, row) in rows.enumerated() {
+                s.pushTable(fieldCount: 3)
+                s.push(row.lookup); s.setField("lookup", in: -2)
+                s.push(strings: row.substitution.input.map(name)); s.setField("in", in: -2)
+                s.push(strings: row.substitution.output.map(name)); s.setField("out", in: -2)
+                s.setIndex(k + 1, in: -2)
+            }
+            return 1
+        }
+    }
+
+    /// face:kerning(left, right) → the kern feature's horizontal adjustment for the pair (glyph
+    /// names, ids, or Glyph objects).
+    static let kerning: LuaFunction = { L in
+        LuaCall.run(L, "kerning") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            call.stack.push(try face.kerning(try glyphArgument(call, face, 2), try glyphArgument(call, face, 3)))
+            return 1
+        }
+    }
+
+    static func glyphArgument(_ call: LuaCall, _ face: Face, _ i: Int32) throws -> Int {
+        if call.stack.isObject(at: i, classID: GlyphObject.classID) { return call.payload(i) }
+        if call.stack.type(at: i) == .number {
+            let id = try call.integer(i)
+            guard id >= 0, id < (try face.glyphCount) else { throw LuaArgumentError(i, "glyph id \(id) is not in the font") }
+            return id
+        }
+        let name = try call.string(i)
+        guard let id = try face.glyphID(named: name) else { throw LuaArgumentError(i, "no glyph named '\(name)'") }
+        return id
+    }
+}
