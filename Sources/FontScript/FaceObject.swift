@@ -17,7 +17,8 @@ enum FaceObject {
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
                      "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
                      "sweep": PreviewModule.sweep, "save": save, "unshare": unshare,
-                     "features": features, "lookups": lookups, "substitutions": substitutions, "kerning": kerning]
+                     "features": features, "lookups": lookups, "substitutions": substitutions, "kerning": kerning,
+                     "kerningPairs": kerningPairs]
         c.tostring = tostring
         return c
     }

@@ -79,6 +79,27 @@ extension FaceObject {
         }
     }
 
+    /// face:kerningPairs() → {{left, right, value}, ...} (glyph names), every pair the kern
+    /// feature kerns, class pairs expanded.
+    static let kerningPairs: LuaFunction = { L in
+        LuaCall.run(L, "kerningPairs") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            let pairs = try face.kerningPairs()
+            let names = try face.glyphNames()
+            func name(_ id: Int) -> String { id < names.count ? names[id] : StructureDiff.placeholderName(id) }
+            let s = call.stack
+            s.pushTable(arrayCount: Int32(min(pairs.count, 1 << 24)))
+            for (k, p) in pairs.enumerated() {
+                s.pushTable(arrayCount: 3)
+                s.push(name(p.left)); s.setIndex(1, in: -2)
+                s.push(name(p.right)); s.setIndex(2, in: -2)
+                s.push(p.value); s.setIndex(3, in: -2)
+                s.setIndex(k + 1, in: -2)
+            }
+            return 1
+        }
+    }
+
     static func glyphArgument(_ call: LuaCall, _ face: Face, _ i: Int32) throws -> Int {
         if call.stack.isObject(at: i, classID: GlyphObject.classID) { return call.payload(i) }
         if call.stack.type(at: i) == .number {

@@ -109,6 +109,24 @@ public struct Record: Sendable {
         // A member is a count when an array here or in any record inside counts by it.
         let used = Set(members.flatMap { [$0.count].compactMap { $0 } + Self.nestedCounts($0.shape) })
         countNames = Set(members.map(\.name).filter { used.contains($0) })
+        // Scalars something reads back by name: counts, switch selectors, conditions, ValueFormats.
+        let referenced = used.union(members.flatMap { [$0.when?.name].compactMap { $0 } + Self.nestedSelectors($0.shape) })
+        scopeNames = Set(members.map(\.name).filter { referenced.contains($0) })
+    }
+
+    /// Names of members whose values the decoder and encoder look up by name.
+    public let scopeNames: Set<String>
+
+    /// Switch selectors, conditions and ValueFormats named anywhere inside a shape.
+    static func nestedSelectors(_ shape: Shape) -> [String] {
+        switch shape {
+        case .record(let r): r.members.flatMap { [$0.when?.name].compactMap { $0 } + nestedSelectors($0.shape) }
+        case .offset(let s, _): nestedSelectors(s)
+        case .formats(_, let records): records.values.flatMap { r in r.members.flatMap { [$0.when?.name].compactMap { $0 } + nestedSelectors($0.shape) } }
+        case .switched(let selector, let cases): [selector] + cases.values.flatMap { nestedSelectors($0.shape) }
+        case .valueRecord(let format): [format]
+        default: []
+        }
     }
 
     /// Count names used by arrays anywhere inside a shape.
@@ -128,7 +146,7 @@ public struct Record: Sendable {
 
 /// A decoded structured value. Records keep their members in description order, without the
 /// count members and without members their version lacks.
-public indirect enum StructValue: Equatable, Sendable {
+public enum StructValue: Equatable, Sendable {
     case int(Int64)
     case record(StructFields)
     case list([StructValue])
@@ -144,7 +162,7 @@ public indirect enum StructValue: Equatable, Sendable {
     /// Device: sizes and deltas (formats 1–3), or a VariationIndex (format 0x8000: outer, inner).
     case device(DeviceValue)
     /// The value of a `switched` shape, with the case it takes.
-    case switched(Int, StructValue)
+    indirect case switched(Int, StructValue)
     /// Substitutions in binary order (coverage order; ligatures by first glyph, then as stored).
     case substitutions([Substitution])
 
@@ -226,6 +244,11 @@ public struct StructFields: Equatable, Sendable {
     public private(set) var values: [StructValue] = []
 
     public init() {}
+
+    init(capacity: Int) {
+        names.reserveCapacity(capacity)
+        values.reserveCapacity(capacity)
+    }
 
     public subscript(name: String) -> StructValue? {
         get { names.firstIndex(of: name).map { values[$0] } }

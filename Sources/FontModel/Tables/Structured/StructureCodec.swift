@@ -11,7 +11,14 @@ public enum StructureCodec {
     public static func decode(_ reader: BinaryReader, _ shape: Shape, name: String) throws -> StructValue {
         var decoder = Decoder(table: reader, budget: 16 * reader.count + 4096)
         var position = 0
-        return try decoder.value(shape, at: &position, base: 0, version: nil, depth: 0, path: name)
+        do {
+            return try decoder.value(shape, at: &position, base: 0, version: nil, depth: 0)
+        } catch let f as Decoder.Failure {
+            let path = f.components.reduce(name) { $1.hasPrefix("[") ? $0 + $1 : $0 + "." + $1 }
+            throw reader.error(path + ": " + f.message, at: f.position)
+        } catch let u as UndescribedStructure {
+            throw UndescribedStructure(description: name + ": " + u.description)
+        }
     }
 
     public static func encode(_ value: StructValue, _ shape: Shape, name: String) throws -> [UInt8] {
@@ -42,104 +49,126 @@ public enum StructureCodec {
         var budget: Int
         var scope = Scope()
 
-        func fail(_ message: String, _ path: String, at position: Int) -> FontError {
-            table.error("\(path): \(message)", at: min(max(position, 0), table.count))
+        /// Where decoding failed; the members it was in are added as the error goes up, so no
+        /// path is built while nothing fails.
+        struct Failure: Error {
+            var components: [String] = []
+            let message: String
+            let position: Int
+
+            /// The failure as seen from the record holding `member` ("Coverage", "PairSet[3]").
+            func within(_ member: String) -> Failure {
+                var f = self
+                if let bracket = member.firstIndex(of: "[") {
+                    f.components.insert(String(member[bracket...]), at: 0)
+                    f.components.insert(String(member[..<bracket]), at: 0)
+                } else {
+                    f.components.insert(member, at: 0)
+                }
+                return f
+            }
         }
 
-        mutating func spend(_ n: Int, _ path: String, at position: Int) throws {
+        func fail(_ message: String, at position: Int) -> Failure {
+            Failure(message: message, position: min(max(position, 0), table.count))
+        }
+
+        mutating func spend(_ n: Int, at position: Int) throws {
             budget -= n
-            guard budget >= 0 else { throw fail("more structure than the table's bytes can hold (offsets that fan out or loop)", path, at: position) }
+            guard budget >= 0 else { throw fail("more structure than the table's bytes can hold (offsets that fan out or loop)", at: position) }
         }
 
-        func scalar(_ kind: FieldKind, at position: Int, _ path: String) throws -> Int64 {
+        func scalar(_ kind: FieldKind, at position: Int) throws -> Int64 {
             guard position >= 0, position <= table.count - kind.size else {
-                throw fail("\(kind.typeName) at \(position) runs past the end of the table (\(table.count) bytes)", path, at: position)
+                throw fail("\(kind.typeName) at \(position) runs past the end of the table (\(table.count) bytes)", at: position)
             }
             var r = table
             r.offset = position
             return try FieldTable.read(kind, &r)
         }
 
-        func u16(_ position: Int, _ path: String) throws -> Int { Int(try scalar(.uint16, at: position, path)) }
+        func u16(_ position: Int) throws -> Int { Int(try scalar(.uint16, at: position)) }
 
-        mutating func value(_ shape: Shape, at position: inout Int, base: Int, version: UInt32?, depth: Int, path: String) throws -> StructValue {
-            try spend(1, path, at: position)
+        mutating func value(_ shape: Shape, at position: inout Int, base: Int, version: UInt32?, depth: Int) throws -> StructValue {
+            try spend(1, at: position)
             switch shape {
             case .scalar(let kind):
-                let v = try scalar(kind, at: position, path)
+                let v = try scalar(kind, at: position)
                 position += kind.size
                 return .int(v)
             case .glyph:
-                let v = try u16(position, path)
+                let v = try u16(position)
                 position += 2
                 return .int(Int64(v))
             case .record(let record):
-                return .record(try fields(record, at: &position, base: base, version: version, depth: depth, path: path))
+                return .record(try fields(record, at: &position, base: base, version: version, depth: depth))
             case .offset(let target, let size):
-                let offset = Int(try scalar(size == 2 ? .uint16 : .uint32, at: position, path))
+                let offset = Int(try scalar(size == 2 ? .uint16 : .uint32, at: position))
                 position += size
                 guard offset != 0 else { return .none }
-                guard depth < StructureCodec.maximumDepth else { throw fail("subtables nested deeper than \(StructureCodec.maximumDepth) (a cycle?)", path, at: position - size) }
+                guard depth < StructureCodec.maximumDepth else { throw fail("subtables nested deeper than \(StructureCodec.maximumDepth) (a cycle?)", at: position - size) }
                 let start = base + offset
-                guard start < table.count else { throw fail("offset \(offset) points past the end of the table (\(table.count) bytes)", path, at: position - size) }
+                guard start < table.count else { throw fail("offset \(offset) points past the end of the table (\(table.count) bytes)", at: position - size) }
                 var p = start
-                return try value(target, at: &p, base: start, version: version, depth: depth + 1, path: path)
+                return try value(target, at: &p, base: start, version: version, depth: depth + 1)
             case .formats(let name, let records):
-                let format = try u16(position, path)
+                let format = try u16(position)
                 guard let record = records[format] else {
-                    throw fail("unknown \(name) format \(format) (known: \(records.keys.sorted().map(String.init).joined(separator: ", ")))", path, at: position)
+                    throw fail("unknown \(name) format \(format) (known: \(records.keys.sorted().map(String.init).joined(separator: ", ")))", at: position)
                 }
                 position += 2
-                return .formatted(format, try fields(record, at: &position, base: base, version: version, depth: depth, path: path))
+                return .formatted(format, try fields(record, at: &position, base: base, version: version, depth: depth))
             case .switched(let selector, let cases):
-                guard let key = scope.lookup(selector).map(Int.init) else { throw fail("\(selector) is not known here", path, at: position) }
+                guard let key = scope.lookup(selector).map(Int.init) else { throw fail("\(selector) is not known here", at: position) }
                 guard let chosen = cases[key] else {
-                    throw fail("\(selector) \(key) is not one of \(cases.keys.sorted().map(String.init).joined(separator: ", "))", path, at: position)
+                    throw fail("\(selector) \(key) is not one of \(cases.keys.sorted().map(String.init).joined(separator: ", "))", at: position)
                 }
-                return .switched(key, try value(chosen.shape, at: &position, base: base, version: version, depth: depth, path: path))
+                return .switched(key, try value(chosen.shape, at: &position, base: base, version: version, depth: depth))
             case .valueRecord(let formatName):
                 let format = Int(scope.lookup(formatName) ?? 0)
                 var fields = StructFields()
                 for (bit, name) in StructureCodec.valueRecordFields.enumerated() where format & (1 << bit) != 0 {
                     if bit < 4 {
-                        fields[name] = .int(try scalar(.int16, at: position, "\(path).\(name)"))
+                        fields[name] = .int(try scalar(.int16, at: position))
                         position += 2
                     } else {
-                        fields[name] = try value(.offset16(.device), at: &position, base: base, version: version, depth: depth, path: "\(path).\(name)")
+                        fields[name] = try value(.offset16(.device), at: &position, base: base, version: version, depth: depth)
                     }
                 }
                 return .record(fields)
-            case .coverage: return try coverage(at: position, path)
-            case .classDef: return try classDef(at: position, path)
-            case .device: return try device(at: position, path)
-            case .substitutions(let kind): return try substitutions(kind, at: position, depth: depth, path: path)
-            case .undescribed(let what): throw UndescribedStructure(description: "\(path): \(what) is not decoded yet; the table is kept as bytes")
+            case .coverage: return try coverage(at: position)
+            case .classDef: return try classDef(at: position)
+            case .device: return try device(at: position)
+            case .substitutions(let kind): return try substitutions(kind, at: position, depth: depth)
+            case .undescribed(let what): throw UndescribedStructure(description: "\(what) is not decoded yet; the table is kept as bytes")
             }
         }
 
-        mutating func fields(_ record: Record, at position: inout Int, base: Int, version: UInt32?, depth: Int, path: String) throws -> StructFields {
-            var out = StructFields()
+        mutating func fields(_ record: Record, at position: inout Int, base: Int, version: UInt32?, depth: Int) throws -> StructFields {
+            var out = StructFields(capacity: record.members.count)
             var version = version
             scope.frames.append([:])
             defer { scope.frames.removeLast() }
             for (i, member) in record.members.enumerated() {
                 if let since = member.since, (version ?? 0) < since { continue }
                 if let condition = member.when, (scope.lookup(condition.name) ?? 0) & condition.mask == 0 { continue }
-                let here = path + "." + member.name
                 if let countName = member.count {
                     let n = Int(scope.lookup(countName) ?? 0) + member.countBias
-                    guard n >= 0 else { throw fail("\(countName) is 0; at least \(-member.countBias) expected", here, at: position) }
-                    try spend(n, here, at: position)
+                    guard n >= 0 else { throw fail("\(countName) is 0; at least \(-member.countBias) expected", at: position).within(member.name) }
+                    try spend(n, at: position)
                     var items: [StructValue] = []
                     items.reserveCapacity(n)
                     for k in 0..<n {
-                        items.append(try value(member.shape, at: &position, base: base, version: version, depth: depth, path: "\(here)[\(k)]"))
+                        do {
+                            items.append(try value(member.shape, at: &position, base: base, version: version, depth: depth))
+                        } catch let f as Failure { throw f.within("\(member.name)[\(k)]") }
                     }
                     out[member.name] = .list(items)
                     continue
                 }
-                let v = try value(member.shape, at: &position, base: base, version: version, depth: depth, path: here)
-                if case .int(let raw) = v { scope.frames[scope.frames.count - 1][member.name] = raw }
+                let v: StructValue
+                do { v = try value(member.shape, at: &position, base: base, version: version, depth: depth) } catch let f as Failure { throw f.within(member.name) }
+                if case .int(let raw) = v, record.scopeNames.contains(member.name) { scope.frames[scope.frames.count - 1][member.name] = raw }
                 // The first member of a table is its version: later members may depend on it.
                 if i == 0, depth == 0, version == nil, let raw = v.int { version = UInt32(truncatingIfNeeded: raw) }
                 if !record.countNames.contains(member.name) { out[member.name] = v }
@@ -149,62 +178,62 @@ public enum StructureCodec {
 
         /// Ranges are kept as runs and cost one unit of the budget each, so a range naming
         /// 60,000 glyphs in 6 bytes costs what its bytes cost.
-        mutating func coverage(at start: Int, _ path: String) throws -> StructValue {
-            let format = try u16(start, path)
-            let count = try u16(start + 2, path)
-            try spend(count, path, at: start)
+        mutating func coverage(at start: Int) throws -> StructValue {
+            let format = try u16(start)
+            let count = try u16(start + 2)
+            try spend(count, at: start)
             var glyphs = GlyphRuns()
             switch format {
             case 1:
-                for k in 0..<count { let g = try u16(start + 4 + 2 * k, path); glyphs.append(g...g) }
+                for k in 0..<count { let g = try u16(start + 4 + 2 * k); glyphs.append(g...g) }
             case 2:
                 for k in 0..<count {
                     let at = start + 4 + 6 * k
-                    let first = try u16(at, path), last = try u16(at + 2, path)
-                    guard first <= last else { throw fail("Coverage range \(k) runs backwards (\(first)…\(last))", path, at: at) }
+                    let first = try u16(at), last = try u16(at + 2)
+                    guard first <= last else { throw fail("Coverage range \(k) runs backwards (\(first)…\(last))", at: at) }
                     glyphs.append(first...last)
                 }
             default:
-                throw fail("unknown Coverage format \(format)", path, at: start)
+                throw fail("unknown Coverage format \(format)", at: start)
             }
             return .glyphs(glyphs)
         }
 
-        mutating func classDef(at start: Int, _ path: String) throws -> StructValue {
-            let format = try u16(start, path)
+        mutating func classDef(at start: Int) throws -> StructValue {
+            let format = try u16(start)
             var runs: [ClassRun] = []
             switch format {
             case 1:
-                let first = try u16(start + 2, path), count = try u16(start + 4, path)
-                try spend(count, path, at: start)
+                let first = try u16(start + 2), count = try u16(start + 4)
+                try spend(count, at: start)
                 for k in 0..<count {
-                    runs.append(ClassRun(first: first + k, last: first + k, glyphClass: try u16(start + 6 + 2 * k, path)))
+                    runs.append(ClassRun(first: first + k, last: first + k, glyphClass: try u16(start + 6 + 2 * k)))
                 }
             case 2:
-                let count = try u16(start + 2, path)
-                try spend(count, path, at: start)
+                let count = try u16(start + 2)
+                try spend(count, at: start)
                 for k in 0..<count {
                     let at = start + 4 + 6 * k
-                    let first = try u16(at, path), last = try u16(at + 2, path)
-                    guard first <= last else { throw fail("ClassDef range \(k) runs backwards (\(first)…\(last))", path, at: at) }
-                    runs.append(ClassRun(first: first, last: last, glyphClass: try u16(at + 4, path)))
+                    let first = try u16(at), last = try u16(at + 2)
+                    guard first <= last else { throw fail("ClassDef range \(k) runs backwards (\(first)…\(last))", at: at) }
+                    runs.append(ClassRun(first: first, last: last, glyphClass: try u16(at + 4)))
                 }
             default:
-                throw fail("unknown ClassDef format \(format)", path, at: start)
+                throw fail("unknown ClassDef format \(format)", at: start)
             }
             return .classes(ClassRun.normalized(runs))
         }
 
-        mutating func device(at start: Int, _ path: String) throws -> StructValue {
-            let first = try u16(start, path), second = try u16(start + 2, path)
-            let format = try u16(start + 4, path)
+        mutating func device(at start: Int) throws -> StructValue {
+            let first = try u16(start), second = try u16(start + 2)
+            let format = try u16(start + 4)
             var deltas: [Int] = []
             if (1...3).contains(format) {
-                guard first <= second else { throw fail("Device sizes run backwards (\(first)…\(second))", path, at: start) }
+                guard first <= second else { throw fail("Device sizes run backwards (\(first)…\(second))", at: start) }
                 let bits = 1 << format, perWord = 16 / bits, count = second - first + 1
-                try spend(count, path, at: start)
+                try spend(count, at: start)
                 for k in 0..<count {
-                    let word = try u16(start + 6 + 2 * (k / perWord), path)
+                    let word = try u16(start + 6 + 2 * (k / perWord))
                     let shift = 16 - bits * (k % perWord + 1)
                     let raw = (word >> shift) & ((1 << bits) - 1)
                     deltas.append(raw >= 1 << (bits - 1) ? raw - (1 << bits) : raw)
@@ -214,56 +243,56 @@ public enum StructureCodec {
         }
 
         /// GSUB types 1–4: a Coverage of input glyphs and, per covered glyph, what it becomes.
-        mutating func substitutions(_ kind: SubstitutionKind, at start: Int, depth: Int, path: String) throws -> StructValue {
-            let format = try u16(start, path)
-            guard case .glyphs(let covered) = try coverageAt(start, offsetAt: start + 2, path: path + ".Coverage") else { return .substitutions([]) }
+        mutating func substitutions(_ kind: SubstitutionKind, at start: Int, depth: Int) throws -> StructValue {
+            let format = try u16(start)
+            guard case .glyphs(let covered) = try coverageAt(start, offsetAt: start + 2) else { return .substitutions([]) }
             let inputs = covered.glyphs
             var out: [Substitution] = []
-            func glyphList(at position: Int, count: Int, _ what: String) throws -> [Int] {
-                try spend(count, what, at: position)
-                return try (0..<count).map { try u16(position + 2 * $0, what) }
+            func glyphList(at position: Int, count: Int) throws -> [Int] {
+                try spend(count, at: position)
+                return try (0..<count).map { try u16(position + 2 * $0) }
             }
             switch (kind, format) {
             case (.single, 1):
-                let delta = try u16(start + 4, path)
+                let delta = try u16(start + 4)
                 out = inputs.map { Substitution([$0], [($0 + delta) & 0xFFFF]) }
             case (.single, 2):
-                let count = try u16(start + 4, path)
-                guard count == inputs.count else { throw fail("\(count) substitutes for \(inputs.count) covered glyphs", path, at: start + 4) }
-                let outputs = try glyphList(at: start + 6, count: count, path)
+                let count = try u16(start + 4)
+                guard count == inputs.count else { throw fail("\(count) substitutes for \(inputs.count) covered glyphs", at: start + 4) }
+                let outputs = try glyphList(at: start + 6, count: count)
                 out = zip(inputs, outputs).map { Substitution([$0], [$1]) }
             case (.multiple, 1), (.alternate, 1):
-                let count = try u16(start + 4, path)
-                guard count == inputs.count else { throw fail("\(count) sets for \(inputs.count) covered glyphs", path, at: start + 4) }
+                let count = try u16(start + 4)
+                guard count == inputs.count else { throw fail("\(count) sets for \(inputs.count) covered glyphs", at: start + 4) }
                 for (k, input) in inputs.enumerated() {
-                    let set = start + (try u16(start + 6 + 2 * k, path))
-                    let n = try u16(set, path)
-                    out.append(Substitution([input], try glyphList(at: set + 2, count: n, "\(path)[\(k)]")))
+                    let set = start + (try u16(start + 6 + 2 * k))
+                    let n = try u16(set)
+                    out.append(Substitution([input], try glyphList(at: set + 2, count: n)))
                 }
             case (.ligature, 1):
-                let count = try u16(start + 4, path)
-                guard count == inputs.count else { throw fail("\(count) ligature sets for \(inputs.count) covered glyphs", path, at: start + 4) }
+                let count = try u16(start + 4)
+                guard count == inputs.count else { throw fail("\(count) ligature sets for \(inputs.count) covered glyphs", at: start + 4) }
                 for (k, first) in inputs.enumerated() {
-                    let set = start + (try u16(start + 6 + 2 * k, path))
-                    let n = try u16(set, path)
-                    try spend(n, path, at: set)
+                    let set = start + (try u16(start + 6 + 2 * k))
+                    let n = try u16(set)
+                    try spend(n, at: set)
                     for j in 0..<n {
-                        let lig = set + (try u16(set + 2 + 2 * j, path))
-                        let glyph = try u16(lig, path), components = try u16(lig + 2, path)
-                        guard components >= 1 else { throw fail("a ligature of no components", "\(path)[\(k)][\(j)]", at: lig + 2) }
-                        out.append(Substitution([first] + (try glyphList(at: lig + 4, count: components - 1, "\(path)[\(k)][\(j)]")), [glyph]))
+                        let lig = set + (try u16(set + 2 + 2 * j))
+                        let glyph = try u16(lig), components = try u16(lig + 2)
+                        guard components >= 1 else { throw fail("ligature \(j) of set \(k) has no components", at: lig + 2) }
+                        out.append(Substitution([first] + (try glyphList(at: lig + 4, count: components - 1)), [glyph]))
                     }
                 }
             default:
-                throw fail("unknown format \(format)", path, at: start)
+                throw fail("unknown format \(format)", at: start)
             }
             return .substitutions(out)
         }
 
-        mutating func coverageAt(_ base: Int, offsetAt position: Int, path: String) throws -> StructValue {
-            let offset = try u16(position, path)
-            guard offset != 0, base + offset < table.count else { throw fail("Coverage offset \(offset) points outside the table", path, at: position) }
-            return try coverage(at: base + offset, path)
+        mutating func coverageAt(_ base: Int, offsetAt position: Int) throws -> StructValue {
+            let offset = try u16(position)
+            guard offset != 0, base + offset < table.count else { throw fail("Coverage offset \(offset) points outside the table", at: position) }
+            return try coverage(at: base + offset)
         }
     }
 
@@ -378,7 +407,7 @@ public enum StructureCodec {
                 }
                 if i == 0, depth == 0, version == nil, let raw = value.int { version = UInt32(truncatingIfNeeded: raw) }
                 try inline(value, member.shape, into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: here)
-                if case .int(let raw) = value { scope.frames[scope.frames.count - 1][member.name] = raw }
+                if case .int(let raw) = value, record.scopeNames.contains(member.name) { scope.frames[scope.frames.count - 1][member.name] = raw }
             }
         }
 
