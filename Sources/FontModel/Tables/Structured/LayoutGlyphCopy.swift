@@ -78,13 +78,12 @@ struct LayoutGlyphCopy {
             return .list(items)   // a glyph sequence of a rule: handled with its rule
         }
         var out: [StructValue] = []
-        var sortBySecondGlyph = false
+        out.reserveCapacity(items.count)
+        let glyphMembers = Self.record(of: shape)?.glyphMembers ?? []
+        let sortBySecondGlyph = glyphMembers.contains { $0.name == "SecondGlyph" }
         for item in items {
             let transformed = self.value(item, shape)
-            guard let record = Self.record(of: shape), let fields = transformed.fields else { out.append(transformed); continue }
-            let glyphMembers = record.valueMembers.filter { if case .glyph = $0.shape { return true } else { return false } }
-            guard !glyphMembers.isEmpty else { out.append(transformed); continue }
-            if glyphMembers.contains(where: { $0.name == "SecondGlyph" }) { sortBySecondGlyph = true }
+            guard !glyphMembers.isEmpty, let fields = transformed.fields else { out.append(transformed); continue }
             let named = glyphMembers.flatMap { Self.glyphs(fields[$0.name]) }
             if named.contains(target) { continue }
             out.append(transformed)

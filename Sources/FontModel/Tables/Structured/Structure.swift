@@ -112,7 +112,12 @@ public struct Record: Sendable {
         // Scalars something reads back by name: counts, switch selectors, conditions, ValueFormats.
         let referenced = used.union(members.flatMap { [$0.when?.name].compactMap { $0 } + Self.nestedSelectors($0.shape) })
         scopeNames = Set(members.map(\.name).filter { referenced.contains($0) })
+        valueMembers = members.filter { [countNames] in !countNames.contains($0.name) }
+        glyphMembers = valueMembers.filter { if case .glyph = $0.shape { return true } else { return false } }
     }
+
+    /// Members that are glyph ids (a rule's sequences, a pair's second glyph).
+    public let glyphMembers: [Member]
 
     /// Names of members whose values the decoder and encoder look up by name.
     public let scopeNames: Set<String>
@@ -141,7 +146,7 @@ public struct Record: Sendable {
     }
 
     /// The members stored as values (count members are derived from their arrays).
-    public var valueMembers: [Member] { members.filter { !countNames.contains($0.name) } }
+    public let valueMembers: [Member]
 }
 
 /// A decoded structured value. Records keep their members in description order, without the
