@@ -117,10 +117,19 @@ extension Face {
     /// changed. Tables that cannot be decoded are left as they are and named in the error.
     @discardableResult
     public func copyLayout(from source: Int, to target: Int) throws -> [Tag] {
+        try copyLayout([(source, target)])
+    }
+
+    /// Several copies in one pass over each table (sources and targets must not overlap; a
+    /// glyph that is both is copied pair by pair instead).
+    @discardableResult
+    public func copyLayout(_ copies: [(source: Int, target: Int)]) throws -> [Tag] {
+        let sources = Set(copies.map(\.source)), targets = Set(copies.map(\.target))
+        let batches = sources.isDisjoint(with: targets) && targets.count == copies.count ? [copies] : copies.map { [$0] }
         var changed: [Tag] = []
         for tag in TableRegistry.structuredTags where has(tag) {
             guard let table = try structuredTable(tag) else { continue }
-            if table.copyGlyphBehaviour(from: source, to: target) { changed.append(tag) }
+            for batch in batches where table.copyGlyphBehaviour(batch) { if !changed.contains(tag) { changed.append(tag) } }
         }
         return changed
     }
@@ -131,13 +140,13 @@ extension Face {
     /// were copied.
     @discardableResult
     public func copyCapitalsOntoLowercase(layout: Bool = true) throws -> Int {
-        var copied = 0
+        var copies: [(source: Int, target: Int)] = []
         for lower in UInt32(0x61)...0x7A {
             guard let target = try cmap?.glyph(for: lower), let source = try cmap?.glyph(for: lower - 0x20) else { continue }
             try copyOutline(from: source, to: target, metrics: true)
-            if layout { try copyLayout(from: source, to: target) }
-            copied += 1
+            copies.append((source, target))
         }
-        return copied
+        if layout { try copyLayout(copies) }
+        return copies.count
     }
 }

@@ -1,11 +1,20 @@
-/// Makes glyph `target` behave in a structured table exactly as glyph `source` does, and drops
-/// what `target` did before: wherever `source` is covered (with the items that belong to it:
-/// its PairSet, its mark record …), classed, named in a rule or pair, or substituted, `target`
-/// is too. Driven by the description; Coverages that index a list are kept in step with it
-/// (`Member.parallel`), and stay in glyph order.
+/// Makes each target glyph behave in a structured table exactly as its source glyph does, and
+/// drops what the target did before: wherever a source is covered (with the items that belong to
+/// it: its PairSet, its mark record …), classed, named in a rule or pair, or substituted, its
+/// target is too. Driven by the description; Coverages that index a list are kept in step with
+/// it (`Member.parallel`) and in glyph order. Several copies go in one pass over the table (the
+/// caps edit's 26 letters); sources and targets must not overlap (else copy one pair at a time).
 struct LayoutGlyphCopy {
-    let source: Int
-    let target: Int
+    /// source → target
+    let targetOf: [Int: Int]
+    let targets: Set<Int>
+
+    init(_ copies: [(source: Int, target: Int)]) {
+        var map: [Int: Int] = [:]
+        for c in copies where c.source != c.target { map[c.source] = c.target }
+        targetOf = map
+        targets = Set(map.values)
+    }
 
     func apply(_ record: Record, _ fields: inout StructFields) {
         for member in record.valueMembers {
@@ -15,18 +24,14 @@ struct LayoutGlyphCopy {
         }
         for member in record.valueMembers {
             guard let path = member.parallel, case .glyphs(let glyphs)? = fields[member.name] else { continue }
-            var covered = glyphs.glyphs
-            var items = Self.get(path, fields)
+            let covered = glyphs.glyphs
+            let items = Self.get(path, fields)
             guard items.count == covered.count else { fields[member.name] = value(.glyphs(glyphs), .coverage); continue }
-            if let old = covered.firstIndex(of: target) { covered.remove(at: old); items.remove(at: old) }
-            if let from = covered.firstIndex(of: source) {
-                let item = items[from]
-                let at = covered.firstIndex { $0 > target } ?? covered.count
-                covered.insert(target, at: at)
-                items.insert(item, at: at)
-            }
-            fields[member.name] = .glyphs(GlyphRuns(covered))
-            Self.set(path, items, &fields)
+            var entries = zip(covered, items).filter { !targets.contains($0.0) }
+            entries += zip(covered, items).compactMap { glyph, item in targetOf[glyph].map { ($0, item) } }
+            entries.sort { $0.0 < $1.0 }
+            fields[member.name] = .glyphs(GlyphRuns(entries.map(\.0)))
+            Self.set(path, entries.map(\.1), &fields)
         }
     }
 
@@ -42,27 +47,29 @@ struct LayoutGlyphCopy {
             guard let c = cases[k] else { return value }
             return .switched(k, self.value(inner, c.shape))
         case (.coverage, .glyphs(let glyphs)):
-            var covered = glyphs.glyphs.filter { $0 != target }
-            if covered.contains(source) { covered.insert(target, at: covered.firstIndex { $0 > target } ?? covered.count) }
-            return .glyphs(GlyphRuns(covered))
+            let covered = glyphs.glyphs
+            var out = covered.filter { !targets.contains($0) } + covered.compactMap { targetOf[$0] }
+            if out.count != covered.count || out != covered { out.sort() }
+            return .glyphs(GlyphRuns(out))
         case (.classDef, .classes(let runs)):
-            let sourceClass = runs.first { $0.first <= source && source <= $0.last }?.glyphClass ?? 0
+            var classOf: [Int: Int] = [:]
+            for r in runs { for (source, _) in targetOf where r.first <= source && source <= r.last { classOf[source] = r.glyphClass } }
             var split: [ClassRun] = []
             for r in runs {
-                if r.first <= target && target <= r.last {
-                    if r.first < target { split.append(ClassRun(first: r.first, last: target - 1, glyphClass: r.glyphClass)) }
-                    if target < r.last { split.append(ClassRun(first: target + 1, last: r.last, glyphClass: r.glyphClass)) }
-                } else {
-                    split.append(r)
+                var first = r.first
+                for t in targets.filter({ r.first <= $0 && $0 <= r.last }).sorted() {
+                    if first < t { split.append(ClassRun(first: first, last: t - 1, glyphClass: r.glyphClass)) }
+                    first = t + 1
                 }
+                if first <= r.last { split.append(ClassRun(first: first, last: r.last, glyphClass: r.glyphClass)) }
             }
-            split.append(ClassRun(first: target, last: target, glyphClass: sourceClass))
+            for (source, target) in targetOf { split.append(ClassRun(first: target, last: target, glyphClass: classOf[source] ?? 0)) }
             return .classes(ClassRun.normalized(split))
         case (.substitutions, .substitutions(let subs)):
             var out: [Substitution] = []
-            for s in subs where !s.input.contains(target) {
+            for s in subs where !s.input.contains(where: targets.contains) {
                 out.append(s)
-                if s.input.contains(source) { out.append(Substitution(s.input.map { $0 == source ? target : $0 }, s.output)) }
+                for variant in variants(s.input).dropFirst() { out.append(Substitution(variant, s.output)) }
             }
             return .substitutions(out)
         default:
@@ -71,32 +78,49 @@ struct LayoutGlyphCopy {
     }
 
     /// A repeated member: each item transformed; items that name glyphs (rules, pairs) are
-    /// dropped when they name the target and copied, source → target, when they name the source.
+    /// dropped when they name a target and copied, sources → targets, when they name a source.
     func list(_ value: StructValue, _ shape: Shape) -> StructValue {
         guard case .list(let items) = value else { return value }
-        if case .glyph = shape {
-            return .list(items)   // a glyph sequence of a rule: handled with its rule
-        }
+        if case .glyph = shape { return .list(items) }   // a rule's glyph sequence: handled with its rule
+        let glyphMembers = Self.record(of: shape)?.glyphMembers ?? []
         var out: [StructValue] = []
         out.reserveCapacity(items.count)
-        let glyphMembers = Self.record(of: shape)?.glyphMembers ?? []
-        let sortBySecondGlyph = glyphMembers.contains { $0.name == "SecondGlyph" }
         for item in items {
             let transformed = self.value(item, shape)
             guard !glyphMembers.isEmpty, let fields = transformed.fields else { out.append(transformed); continue }
-            let named = glyphMembers.flatMap { Self.glyphs(fields[$0.name]) }
-            if named.contains(target) { continue }
+            let named = glyphMembers.map { Self.glyphs(fields[$0.name]) }
+            if named.joined().contains(where: targets.contains) { continue }
             out.append(transformed)
-            if named.contains(source) {
+            let lengths = named.map(\.count)
+            for variant in variants(Array(named.joined())).dropFirst() {
                 var copy = fields
-                for m in glyphMembers { copy[m.name] = Self.replace(fields[m.name], source, target) }
+                var start = 0
+                for (m, length) in zip(glyphMembers, lengths) {
+                    let part = variant[start..<start + length]
+                    copy[m.name] = Self.isList(fields[m.name]) ? .list(part.map { .int(Int64($0)) }) : .int(Int64(part.first ?? 0))
+                    start += length
+                }
                 out.append(Self.rewrap(transformed, copy))
             }
         }
-        if sortBySecondGlyph {
+        if glyphMembers.contains(where: { $0.name == "SecondGlyph" }) {
             out.sort { (Self.glyphs($0.fields?["SecondGlyph"]).first ?? 0) < (Self.glyphs($1.fields?["SecondGlyph"]).first ?? 0) }
         }
         return .list(out)
+    }
+
+    /// The sequence itself first, then every way of replacing some of its sources by their
+    /// targets (what copying one pair after another gives), at most 256.
+    func variants(_ glyphs: [Int]) -> [[Int]] {
+        let positions = glyphs.indices.filter { targetOf[glyphs[$0]] != nil }
+        guard !positions.isEmpty else { return [glyphs] }
+        var out: [[Int]] = []
+        for mask in 0..<(1 << min(positions.count, 8)) {
+            var v = glyphs
+            for (bit, p) in positions.prefix(8).enumerated() where mask & (1 << bit) != 0 { v[p] = targetOf[glyphs[p]]! }
+            out.append(v)
+        }
+        return out
     }
 
     static func record(of shape: Shape) -> Record? {
@@ -106,19 +130,13 @@ struct LayoutGlyphCopy {
         }
     }
 
+    static func isList(_ v: StructValue?) -> Bool { if case .list? = v { return true } else { return false } }
+
     static func glyphs(_ v: StructValue?) -> [Int] {
         switch v {
         case .int(let g)?: [Int(g)]
         case .list(let items)?: items.compactMap { $0.int.map(Int.init) }
         default: []
-        }
-    }
-
-    static func replace(_ v: StructValue?, _ from: Int, _ to: Int) -> StructValue? {
-        switch v {
-        case .int(let g)? where g == Int64(from): .int(Int64(to))
-        case .list(let items)?: .list(items.map { $0.int == Int64(from) ? .int(Int64(to)) : $0 })
-        default: v
         }
     }
 
@@ -147,13 +165,14 @@ struct LayoutGlyphCopy {
 }
 
 extension StructuredTable {
-    /// Glyph `target` takes glyph `source`'s behaviour in this table (see `LayoutGlyphCopy`).
-    /// Returns whether anything changed.
+    /// Each target glyph takes its source's behaviour in this table (see `LayoutGlyphCopy`), in
+    /// one pass. Sources and targets must not overlap. Returns whether anything changed.
     @discardableResult
-    public func copyGlyphBehaviour(from source: Int, to target: Int) -> Bool {
-        guard source != target else { return false }
+    public func copyGlyphBehaviour(_ copies: [(source: Int, target: Int)]) -> Bool {
+        let copy = LayoutGlyphCopy(copies)
+        guard !copy.targetOf.isEmpty else { return false }
         var fields = root
-        LayoutGlyphCopy(source: source, target: target).apply(record, &fields)
+        copy.apply(record, &fields)
         return replaceRoot(fields)
     }
 }
