@@ -101,6 +101,8 @@ public enum FontScript {
           face.cmap["a"], face.glyphs.A, face.glyphs[36], face:glyphFor("a")
           glyph.advance, glyph.bounds, glyph.contours, glyph:copyFrom(other, {metrics = true})
           face:rename{family = "New Family"}, face:rawTable("GSUB"), face:setRawTable(tag, bytes)
+          face.GSUB.LookupList, face:features("liga"), face:lookups("GPOS"), face:kerning("A", "V")
+          glyph:copyFrom(other, {metrics = true, layout = true})               (ligatures, kerning too)
           face:dump("hhea"), face:fuse(xml), face:validate()                   (TTX XML, checks)
           preview.label(face, "Sign In", {width = 200, height = 44, scale = 2, guides = true}):save("l.png")
           preview.text(face, "Hello"), preview.compare(a, b), face:sweep{field = "hhea.ascender", values = {...}, text = "Hi", label = {...}}

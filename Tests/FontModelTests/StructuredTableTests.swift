@@ -80,12 +80,14 @@ import Testing
         #expect(try saved.faces[0].rawTable("GDEF") == (try face.rawTable("GDEF")))
     }
 
-    /// Opening and saving an unedited font decodes no GDEF and keeps its bytes.
+    /// Opening and saving an unedited font decodes no layout table and keeps their bytes.
     @Test func unusedGDEFIsNeitherDecodedNorRewritten() throws {
         let font = try Font(path: Corpus.path("roboto"))
         let saved = try Font(data: try font.serialized().bytes)
-        #expect(!font.faces[0].decodedTags.contains("GDEF"))
-        #expect(try saved.faces[0].rawTable("GDEF") == (try font.faces[0].rawTable("GDEF")))
+        for tag in ["GDEF", "GSUB", "GPOS"] as [FontModel.Tag] {
+            #expect(!font.faces[0].decodedTags.contains(tag))
+            #expect(try saved.faces[0].rawTable(tag) == (try font.faces[0].rawTable(tag)))
+        }
     }
 
     /// A GDEF 1.0 header followed by `body`, with the four offsets given.
