@@ -1,4 +1,4 @@
-/// A table read and written from its `Shape` (GDEF, and the layout tables that follow). It is
+/// A table read and written from its `Shape` (GDEF, GSUB, GPOS). It is
 /// decoded whole on first use; unedited it is saved as the bytes it came from. Members of the
 /// top-level record are read and replaced by name; a replacement is checked against the
 /// description before it is accepted.
