@@ -117,7 +117,7 @@ struct LayoutGlyphCopy {
         var out: [[Int]] = []
         for mask in 0..<(1 << min(positions.count, 8)) {
             var v = glyphs
-            for (bit, p) in positions.prefix(8).enumerated() where mask & (1 << bit) != 0 { v[p] = targetOf[glyphs[p]]! }
+            for (bit, p) in positions.prefix(8).enumerated() where mask & (1 << bit) != 0 { v[p] = targetOf[glyphs[p]] ?? glyphs[p] }
             out.append(v)
         }
         return out

@@ -35,6 +35,13 @@ public enum StructureCodec {
             for frame in frames.reversed() { if let v = frame[name] { return v } }
             return nil
         }
+
+        /// Whether a member is there: its version has it and its condition holds.
+        func includes(_ member: Member, version: UInt32?) -> Bool {
+            if let since = member.since, (version ?? 0) < since { return false }
+            if let condition = member.when, (lookup(condition.name) ?? 0) & condition.mask == 0 { return false }
+            return true
+        }
     }
 
     /// ValueRecord fields by ValueFormat bit, in binary order (the last four are Device offsets).
@@ -150,8 +157,7 @@ public enum StructureCodec {
             scope.frames.append([:])
             defer { scope.frames.removeLast() }
             for (i, member) in record.members.enumerated() {
-                if let since = member.since, (version ?? 0) < since { continue }
-                if let condition = member.when, (scope.lookup(condition.name) ?? 0) & condition.mask == 0 { continue }
+                guard scope.includes(member, version: version) else { continue }
                 if let countName = member.count {
                     let n = Int(scope.lookup(countName) ?? 0) + member.countBias
                     guard n >= 0 else { throw fail("\(countName) is 0; at least \(-member.countBias) expected", at: position).within(member.name) }
@@ -383,8 +389,7 @@ public enum StructureCodec {
             scope.frames.append([:])
             defer { scope.frames.removeLast() }
             for (i, member) in record.members.enumerated() {
-                if let since = member.since, (version ?? 0) < since { continue }
-                if let condition = member.when, (scope.lookup(condition.name) ?? 0) & condition.mask == 0 { continue }
+                guard scope.includes(member, version: version) else { continue }
                 let here = path + "." + member.name
                 if record.countNames.contains(member.name) {
                     guard case .scalar(let kind) = member.shape else { throw FontError("\(here): a count that is not a number") }
@@ -512,9 +517,9 @@ public enum StructureCodec {
             guard (-limit..<limit).contains(delta) else { throw FontError("\(path): delta \(delta) does not fit DeltaFormat \(d.deltaFormat)") }
             word = (word << bits) | (delta & ((1 << bits) - 1))
             filled += 1
-            if filled == perWord { w.u16(UInt16(word)); word = 0; filled = 0 }
+            if filled == perWord { w.u16(UInt16(truncatingIfNeeded: word)); word = 0; filled = 0 }
         }
-        if filled > 0 { w.u16(UInt16(word << (bits * (perWord - filled)))) }
+        if filled > 0 { w.u16(UInt16(truncatingIfNeeded: word << (bits * (perWord - filled)))) }
     }
 }
 
@@ -550,7 +555,7 @@ extension StructureCodec {
             groups[s.input[0], default: []].append(s)
         }
         firsts.sort()
-        if kind != .ligature, let duplicate = firsts.first(where: { groups[$0]!.count > 1 }) {
+        if kind != .ligature, let duplicate = firsts.first(where: { (groups[$0]?.count ?? 0) > 1 }) {
             throw FontError("\(path): glyph \(duplicate) is substituted twice")
         }
         var coverage = BinaryWriter()
@@ -559,14 +564,15 @@ extension StructureCodec {
         var header = 0
         switch kind {
         case .single:
-            let deltas = Set(firsts.map { (groups[$0]![0].output[0] - $0) & 0xFFFF })
+            let outputs = firsts.map { groups[$0]?.first?.output.first ?? 0 }
+            let deltas = Set(zip(firsts, outputs).map { ($1 - $0) & 0xFFFF })
             if deltas.count == 1, let delta = deltas.first {
                 w.u16(1); header = 6
                 w.u16(UInt16(header)); w.u16(UInt16(delta))
             } else {
                 w.u16(2); header = 6 + 2 * firsts.count
                 try w.u16(header, "\(path) coverage offset"); try w.u16(firsts.count, "\(path) glyph count")
-                for g in firsts { try w.u16(groups[g]![0].output[0], "\(path) substitute") }
+                for o in outputs { try w.u16(o, "\(path) substitute") }
             }
             w.append(coverage.bytes)
             return
@@ -575,7 +581,7 @@ extension StructureCodec {
             var offsets: [Int] = []
             for g in firsts {
                 offsets.append(header + coverage.count + body.count)
-                let out = groups[g]![0].output
+                let out = groups[g]?.first?.output ?? []
                 try body.u16(out.count, "\(path) sequence length")
                 for o in out { try body.u16(o, "\(path) glyph") }
             }
@@ -587,7 +593,7 @@ extension StructureCodec {
             for g in firsts {
                 let set = header + coverage.count + body.count
                 offsets.append(set)
-                let ligatures = groups[g]!
+                let ligatures = groups[g] ?? []
                 var table = BinaryWriter()
                 try table.u16(ligatures.count, "\(path) ligature count")
                 var ligatureBytes = BinaryWriter()
