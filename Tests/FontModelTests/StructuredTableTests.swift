@@ -67,6 +67,47 @@ import Testing
         }
     }
 
+    /// A GPOS whose Offset16s cannot all fit (Roboto's kerning lookup copied five times, values
+    /// changed so nothing is shared) is saved with its lookups behind extension subtables: the
+    /// file is accepted by ots-sanitize, shapes as before, and reads back to the same lookups.
+    @Test func offsetOverflowPromotesLookupsToExtensions() throws {
+        let path = Corpus.path("roboto")
+        let font = try Font(path: path)
+        let gpos = try #require(try font.faces[0].structuredTable("GPOS"))
+        guard case .record(var list)? = gpos.root["LookupList"], case .list(var lookups)? = list["Lookup"] else { Issue.record("no lookups"); return }
+        let kerning = lookups[1]
+        for copy in 1...5 {
+            // Every XAdvance in the copy shifted by `copy`, so the copies differ from each other.
+            func shifted(_ v: StructValue) -> StructValue {
+                switch v {
+                case .record(let f):
+                    var g = f
+                    for name in f.names { if let inner = f[name] { g[name] = name == "XAdvance" ? .int((inner.int ?? 0) + Int64(copy)) : shifted(inner) } }
+                    return .record(g)
+                case .formatted(let n, let f): if case .record(let g) = shifted(.record(f)) { return .formatted(n, g) }; return v
+                case .switched(let k, let inner): return .switched(k, shifted(inner))
+                case .list(let items): return .list(items.map(shifted))
+                default: return v
+                }
+            }
+            lookups.append(shifted(kerning))
+        }
+        list["Lookup"] = .list(lookups)
+        #expect(throws: OffsetOverflow.self) { _ = try StructureCodec.encode(.record({ var r = gpos.root; r["LookupList"] = .record(list); return r }()), GPOSTable.shape, name: "GPOS") }
+        try gpos.set("LookupList", .record(list))
+        let folder = try TemporaryFolder()
+        let out = folder.file("overflow.ttf")
+        try font.save(to: out)
+        let (ok, message) = try otsAccepts(out)
+        #expect(ok, "\(message)")
+        let lookupsBack = try Font(path: out).faces[0].layoutLookups("GPOS")
+        #expect(lookupsBack.count == lookups.count && lookupsBack.allSatisfy(\.isExtension))
+        #expect(lookupsBack.map(\.typeName) == (try font.faces[0].layoutLookups("GPOS")).map(\.typeName))
+        for text in ["AVATAR", "Type Wave", "office"] {
+            #expect(try run("hb-shape", [out, text]).stdout == (try run("hb-shape", [path, text]).stdout), "\(text)")
+        }
+    }
+
     /// A GDEF 1.3 with an ItemVariationStore (not described yet) is kept as bytes: access names
     /// what is missing, validation does not call it broken, and the font saves unchanged.
     @Test func undescribedStructuresKeepTheTableAsBytes() throws {

@@ -91,6 +91,14 @@ public final class GPOSTable: StructuredTable {
         8: SwitchCase("ChainContextPos", LayoutCommon.chainContext("Pos")),
     ]
 
+    /// Lookups move behind extension subtables when the table's Offset16s overflow.
+    override public func encode() throws -> [UInt8] {
+        do { return try super.encode() } catch is OffsetOverflow {
+            let promoted = LayoutCommon.promotingToExtensions(root, extensionType: 9)
+            return try StructureCodec.encode(.record(promoted), Self.shape, name: "GPOS")
+        }
+    }
+
     static let description: Shape = {
         var types = subtables
         types[9] = SwitchCase("ExtensionPos", LayoutCommon.extensionSubtable(subtables))

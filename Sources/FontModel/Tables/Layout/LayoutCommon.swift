@@ -150,3 +150,27 @@ enum LayoutCommon {
         ])
     }
 }
+
+extension LayoutCommon {
+    /// The lookup list with every lookup that is not an extension turned into one (its
+    /// subtables behind Offset32s, placed after everything else), as font compilers do when
+    /// Offset16s overflow. `extensionType` is 7 (GSUB) or 9 (GPOS).
+    static func promotingToExtensions(_ root: StructFields, extensionType: Int) -> StructFields {
+        guard case .record(var list)? = root["LookupList"], case .list(let lookups)? = list["Lookup"] else { return root }
+        list["Lookup"] = .list(lookups.map { lookup in
+            guard case .record(var f) = lookup, let type = f["LookupType"]?.int.map(Int.init), type != extensionType,
+                  case .list(let subtables)? = f["SubTable"] else { return lookup }
+            f["LookupType"] = .int(Int64(extensionType))
+            f["SubTable"] = .list(subtables.map { subtable in
+                var ext = StructFields()
+                ext["ExtensionLookupType"] = .int(Int64(type))
+                ext["ExtSubTable"] = subtable
+                return .switched(extensionType, .formatted(1, ext))
+            })
+            return .record(f)
+        })
+        var out = root
+        out["LookupList"] = .record(list)
+        return out
+    }
+}

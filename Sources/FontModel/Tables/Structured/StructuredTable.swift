@@ -54,7 +54,7 @@ open class StructuredTable: DecodableTable {
         }
         var changed = root
         changed[name] = value
-        _ = try StructureCodec.encode(.record(changed), Self.shape, name: tag.trimmed)
+        _ = try Self(root: changed).encode()   // as saving would encode it (GSUB/GPOS may promote lookups)
         guard changed != root else { return }
         root = changed
         isEdited = true

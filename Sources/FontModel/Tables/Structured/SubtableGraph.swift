@@ -27,7 +27,43 @@ struct SubtableGraph {
     }
 
     /// The table's bytes: nodes in an order where parents come before children, offsets patched.
-    func layout(root: Int) throws -> [UInt8] {
+    /// A subtable shared by parents too far apart for an Offset16 is given to the far parents as
+    /// a copy of its own (a few passes at most); an offset that still does not fit throws
+    /// `OffsetOverflow`.
+    mutating func layout(root: Int) throws -> [UInt8] {
+        for _ in 0..<8 {
+            var overflows: [(parent: Int, link: Int)] = []
+            let bytes = try attempt(root: root, overflows: &overflows)
+            if overflows.isEmpty { return bytes }
+            var parentCount = [Int](repeating: 0, count: nodes.count)
+            for node in nodes { for link in node.links { parentCount[link.child] += 1 } }
+            var copied = false
+            for (parent, index) in overflows {
+                let link = nodes[parent].links[index]
+                guard parentCount[link.child] > 1 else { continue }
+                parentCount[link.child] -= 1
+                // A private copy (no interning: it must be a node of its own).
+                nodes.append(nodes[link.child])
+                paths.append(paths[link.child])
+                var links = nodes[parent].links
+                links[index] = Link(at: link.at, size: link.size, child: nodes.count - 1)
+                nodes[parent] = Node(bytes: nodes[parent].bytes, links: links)
+                copied = true
+            }
+            guard copied else { break }
+        }
+        var overflows: [(parent: Int, link: Int)] = []
+        _ = try attempt(root: root, overflows: &overflows)
+        if let (parent, index) = overflows.first {
+            let child = nodes[parent].links[index].child
+            throw OffsetOverflow(description: "\(paths[child]): does not fit in an Offset\(nodes[parent].links[index].size * 8) from its parent (the subtable is too far away)")
+        }
+        throw OffsetOverflow(description: "\(paths[root]): the subtables could not be laid out")
+    }
+
+    /// One layout; links whose offsets do not fit are listed in `overflows` (then the bytes are
+    /// not usable).
+    private func attempt(root: Int, overflows: inout [(parent: Int, link: Int)]) throws -> [UInt8] {
         // 1. A preferred order (rank): sibling groups of Offset16 children, far (Offset32) ones last.
         var rank = [Int](repeating: -1, count: nodes.count)
         var next = 0
@@ -75,10 +111,11 @@ struct SubtableGraph {
         for n in order {
             let start = w.count
             w.append(nodes[n].bytes)
-            for link in nodes[n].links {
+            for (index, link) in nodes[n].links.enumerated() {
                 let offset = position[link.child] - position[n]
                 guard offset > 0, offset <= (link.size == 2 ? 0xFFFF : 0xFFFF_FFFF) else {
-                    throw FontError("\(paths[link.child]): offset \(offset) does not fit in Offset\(link.size * 8) (the subtable is too far from its parent)")
+                    overflows.append((n, index))
+                    continue
                 }
                 w.patch(offset, size: link.size, at: start + link.at)
             }
@@ -120,4 +157,10 @@ struct RankHeap {
         }
         return top.id
     }
+}
+
+/// A table whose subtables cannot all be reached with their offsets' sizes, however they are
+/// ordered. GSUB and GPOS answer it by moving lookups behind extension subtables.
+public struct OffsetOverflow: ToolError, Sendable {
+    public let description: String
 }
