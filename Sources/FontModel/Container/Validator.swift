@@ -63,6 +63,7 @@ public enum Validator {
         var findings: [Finding] = []
         let bytes = font.bytes.buffer
         var checkedSources = Set<Int>()   // a table shared by faces is checked once
+        var checkedStructures = Set<String>()
         for face in font.faces {
             let f = font.isCollection ? face.index : nil
             func add(_ check: String, _ severity: Finding.Severity, _ message: String) {
@@ -116,7 +117,10 @@ public enum Validator {
                 if m < 1 || m > n { add("hhea-metrics-count", .error, "numberOfHMetrics is \(m), must be 1...\(n)") }
                 else { _ = try face.hmtx }
             }
+            // A structured table shared by faces (same bytes in the file) is checked once.
             for tag in TableRegistry.structuredTags where face.has(tag) {
+                if let slot = face.slots[tag], !slot.isEdited, let source = slot.source,
+                   !checkedStructures.insert("\(tag)@\(source.lowerBound)").inserted { continue }
                 run("layout-structure") {
                     let table: StructuredTable
                     do { guard let t = try face.structuredTable(tag) else { return }; table = t } catch is UndescribedStructure { return }
