@@ -24,6 +24,7 @@ final class StructValues {
     // MARK: to Lua
 
     func push(_ s: LuaStack, _ value: StructValue, _ shape: Shape) {
+        s.reserve(8)   // nested tables each keep one slot while their members are pushed
         switch (shape, value) {
         case (.offset, .none): s.pushNil()
         case (.offset(let target, _), _): push(s, value, target)

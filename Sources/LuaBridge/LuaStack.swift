@@ -162,6 +162,11 @@ public struct LuaStack {
     public func pushNil() { lua_pushnil(L) }
     public func pushValue(at index: Int32) { lua_pushvalue(L, index) }
 
+    /// Makes room for `n` more values on the stack (a C function may only count on 20): call it
+    /// before pushing values nested deeper than that. False when Lua cannot grow the stack.
+    @discardableResult
+    public func reserve(_ n: Int32) -> Bool { lua_checkstack(L, n) != 0 }
+
     /// Pushes a new empty table, with room for the given numbers of items and fields.
     public func pushTable(arrayCount: Int32 = 0, fieldCount: Int32 = 0) { lua_createtable(L, arrayCount, fieldCount) }
 
