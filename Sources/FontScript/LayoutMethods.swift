@@ -55,7 +55,7 @@ extension FaceObject {
             let face = try call.methodSelf(className, as: FaceRef.self).get()
             let rows = try face.substitutions(feature: try call.string(2))
             let names = try face.glyphNames()
-            func name(_ id: Int) -> String { id < names.count ? names[id] : StructureDiff.placeholderName(id) }
+            func name(_ id: Int) -> String { glyphName(id, in: names) }
             let s = call.stack
             s.pushTable(arrayCount: Int32(rows.count))
             for (k, row) in rows.enumerated() {
@@ -86,7 +86,7 @@ extension FaceObject {
             let face = try call.methodSelf(className, as: FaceRef.self).get()
             let pairs = try face.kerningPairs()
             let names = try face.glyphNames()
-            func name(_ id: Int) -> String { id < names.count ? names[id] : StructureDiff.placeholderName(id) }
+            func name(_ id: Int) -> String { glyphName(id, in: names) }
             let s = call.stack
             s.pushTable(arrayCount: Int32(min(pairs.count, 1 << 24)))
             for (k, p) in pairs.enumerated() {

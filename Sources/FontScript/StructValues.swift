@@ -12,14 +12,14 @@ final class StructValues {
     let face: Face
     let names: [String]
     /// Scalars read so far in the enclosing records (a lookup's subtables follow its LookupType).
-    var scope: [[String: Int64]] = []
+    var scope = StructScope()
 
     init(_ face: Face) throws {
         self.face = face
         names = try face.glyphNames()
     }
 
-    func glyphName(_ id: Int) -> String { id >= 0 && id < names.count ? names[id] : StructureDiff.placeholderName(id) }
+    func glyphName(_ id: Int) -> String { FontModel.glyphName(id, in: names) }
 
     // MARK: to Lua
 
@@ -127,7 +127,7 @@ final class StructValues {
         case .record(let record):
             return .record(try fields(s, at: index, record, path: path, format: false))
         case .switched(let selector, let cases):
-            guard let key = lookup(selector).map(Int.init), let chosen = cases[key] else { throw FontError("\(path): \(selector) must be set first") }
+            guard let key = scope.lookup(selector).map(Int.init), let chosen = cases[key] else { throw FontError("\(path): \(selector) must be set first") }
             return .switched(key, try read(s, at: index, chosen.shape, path: path))
         case .glyph:
             return .int(Int64(try glyph(s, index, path)))
@@ -208,24 +208,19 @@ final class StructValues {
             throw FontError(message)
         }
         var out = StructFields()
-        scope.append([:])
-        defer { scope.removeLast() }
+        scope.enter()
+        defer { scope.leave() }
         for member in members {
             let here = path + "." + member.name
-            if let condition = member.when, (lookup(condition.name) ?? 0) & condition.mask == 0 { continue }
+            if let condition = member.when, (scope.lookup(condition.name) ?? 0) & condition.mask == 0 { continue }
             try s.withField(member.name, in: index) { type in
                 guard type != .nil || member.since == nil else { return }
                 let value = try read(s, at: -1, member: member, path: here)
-                if case .int(let raw) = value { scope[scope.count - 1][member.name] = raw }
+                if case .int(let raw) = value { scope.note(member.name, raw) }
                 out[member.name] = value
             }
         }
         return out
-    }
-
-    func lookup(_ name: String) -> Int64? {
-        for frame in scope.reversed() { if let v = frame[name] { return v } }
-        return nil
     }
 
     func requireTable(_ s: LuaStack, _ index: Int32, _ path: String) throws {

@@ -37,7 +37,7 @@ struct StructuredWriter {
     let names: [String]
     var out = ""
 
-    func glyphName(_ id: Int) -> String { id >= 0 && id < names.count ? names[id] : StructureDiff.placeholderName(id) }
+    func glyphName(_ id: Int) -> String { FontModel.glyphName(id, in: names) }
     func glyphName(_ id: Int64) -> String { glyphName(Int(id)) }
 
     mutating func line(_ indent: Int, _ text: String) {
@@ -191,16 +191,11 @@ struct StructuredWriter {
 final class StructuredReader {
     let face: Face
     /// Scalars read so far in the enclosing records (what switches, conditions and counts use).
-    var scope: [[String: Int64]] = []
+    var scope = StructScope()
 
     init(face: Face) { self.face = face }
 
     func fail(_ message: String, _ at: XMLElement) -> XMLError { XMLError(message, line: at.line, column: at.column) }
-
-    func lookup(_ name: String) -> Int64? {
-        for frame in scope.reversed() { if let v = frame[name] { return v } }
-        return nil
-    }
 
     /// The element names a member's values take: its own, or for a switched subtable each case's.
     static func elementNames(_ member: Member) -> Set<String> {
@@ -217,12 +212,12 @@ final class StructuredReader {
             if let near = closestName(to: child.name, in: Array(known)) { message += " (did you mean <\(near)>?)" }
             throw fail(message, child)
         }
-        scope.append([:])
-        defer { scope.removeLast() }
+        scope.enter()
+        defer { scope.leave() }
         for member in members {
             let names = Self.elementNames(member)
             let children = element.children.filter { names.contains($0.name) }
-            if let condition = member.when, (lookup(condition.name) ?? 0) & condition.mask == 0 {
+            if let condition = member.when, (scope.lookup(condition.name) ?? 0) & condition.mask == 0 {
                 if let extra = children.first { throw fail("<\(extra.name)> is only allowed when \(condition.name) has 0x\(String(condition.mask, radix: 16)) set", extra) }
                 continue
             }
@@ -231,7 +226,7 @@ final class StructuredReader {
             } else if let child = children.first {
                 guard children.count == 1 else { throw fail("<\(member.name)> is given \(children.count) times in <\(element.name)>", children[1]) }
                 let v = try value(member.shape, child)
-                if case .int(let raw) = v { scope[scope.count - 1][member.name] = raw }
+                if case .int(let raw) = v { scope.note(member.name, raw) }
                 out[member.name] = v
             } else if case .offset = member.shape {
                 out[member.name] = StructValue.none
@@ -250,7 +245,7 @@ final class StructuredReader {
             if e.value("empty") == "1" { return .none }
             return try value(target, e)
         case .switched(let selector, let cases):
-            guard let key = lookup(selector).map(Int.init), let chosen = cases[key] else {
+            guard let key = scope.lookup(selector).map(Int.init), let chosen = cases[key] else {
                 throw fail("<\(e.name)> needs a known \(selector) before it", e)
             }
             guard chosen.name == e.name else { throw fail("<\(e.name)> in a lookup whose \(selector) \(key) makes it <\(chosen.name)>", e) }

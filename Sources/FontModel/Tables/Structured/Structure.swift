@@ -268,3 +268,40 @@ public struct StructFields: Equatable, Sendable {
 
     public var count: Int { names.count }
 }
+
+/// The scalars of the records being read or written (binary, XML or Lua), innermost last: what
+/// counts, switches, conditions and ValueRecords look up by name.
+public struct StructScope: Sendable {
+    private var frames: [[String: Int64]] = []
+
+    public init() {}
+
+    /// Starts a record (pair with `leave`).
+    public mutating func enter() { frames.append([:]) }
+    public mutating func leave() { frames.removeLast() }
+
+    /// Records a scalar of the current record.
+    public mutating func note(_ name: String, _ value: Int64) {
+        if !frames.isEmpty { frames[frames.count - 1][name] = value }
+    }
+
+    public func lookup(_ name: String) -> Int64? {
+        for frame in frames.reversed() { if let v = frame[name] { return v } }
+        return nil
+    }
+
+    /// Whether a member is there: its version has it and its condition holds.
+    public func includes(_ member: Member, version: UInt32?) -> Bool {
+        if let since = member.since, (version ?? 0) < since { return false }
+        if let condition = member.when, (lookup(condition.name) ?? 0) & condition.mask == 0 { return false }
+        return true
+    }
+}
+
+/// A glyph's name for XML, Lua and diff: the font's, or fontTools' "glyph00100" for an id the
+/// font does not have.
+public func glyphName(_ id: Int, in names: [String]) -> String {
+    if id >= 0 && id < names.count { return names[id] }
+    let digits = String(id)
+    return "glyph" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits
+}

@@ -23,25 +23,8 @@ public enum StructureCodec {
 
     public static func encode(_ value: StructValue, _ shape: Shape, name: String) throws -> [UInt8] {
         var encoder = Encoder()
-        let root = try encoder.node(value, shape, scope: Scope(), version: nil, path: name)
+        let root = try encoder.node(value, shape, scope: StructScope(), version: nil, path: name)
         return try encoder.graph.layout(root: root)
-    }
-
-    /// The scalars of the records being read or written, innermost last: what counts, switches,
-    /// conditions and ValueRecords look up by name.
-    struct Scope {
-        var frames: [[String: Int64]] = []
-        func lookup(_ name: String) -> Int64? {
-            for frame in frames.reversed() { if let v = frame[name] { return v } }
-            return nil
-        }
-
-        /// Whether a member is there: its version has it and its condition holds.
-        func includes(_ member: Member, version: UInt32?) -> Bool {
-            if let since = member.since, (version ?? 0) < since { return false }
-            if let condition = member.when, (lookup(condition.name) ?? 0) & condition.mask == 0 { return false }
-            return true
-        }
     }
 
     /// ValueRecord fields by ValueFormat bit, in binary order (the last four are Device offsets).
@@ -54,7 +37,7 @@ public enum StructureCodec {
         let table: BinaryReader
         /// Values left to decode before the table is refused as fanning out.
         var budget: Int
-        var scope = Scope()
+        var scope = StructScope()
 
         /// Where decoding failed; the members it was in are added as the error goes up, so no
         /// path is built while nothing fails.
@@ -154,8 +137,8 @@ public enum StructureCodec {
         mutating func fields(_ record: Record, at position: inout Int, base: Int, version: UInt32?, depth: Int) throws -> StructFields {
             var out = StructFields(capacity: record.members.count)
             var version = version
-            scope.frames.append([:])
-            defer { scope.frames.removeLast() }
+            scope.enter()
+            defer { scope.leave() }
             for (i, member) in record.members.enumerated() {
                 guard scope.includes(member, version: version) else { continue }
                 if let countName = member.count {
@@ -174,7 +157,7 @@ public enum StructureCodec {
                 }
                 let v: StructValue
                 do { v = try value(member.shape, at: &position, base: base, version: version, depth: depth) } catch let f as Failure { throw f.within(member.name) }
-                if case .int(let raw) = v, record.scopeNames.contains(member.name) { scope.frames[scope.frames.count - 1][member.name] = raw }
+                if case .int(let raw) = v, record.scopeNames.contains(member.name) { scope.note(member.name, raw) }
                 // The first member of a table is its version: later members may depend on it.
                 if i == 0, depth == 0, version == nil, let raw = v.int { version = UInt32(truncatingIfNeeded: raw) }
                 if !record.countNames.contains(member.name) { out[member.name] = v }
@@ -305,7 +288,7 @@ public enum StructureCodec {
     // MARK: writing
 
     struct Pending {
-        let at: Int, size: Int, value: StructValue, shape: Shape, scope: Scope, path: String
+        let at: Int, size: Int, value: StructValue, shape: Shape, scope: StructScope, path: String
     }
 
     struct Encoder {
@@ -313,7 +296,7 @@ public enum StructureCodec {
 
         /// Encodes a subtable (what an offset points at) and, first, the subtables it points at:
         /// returns its node in the graph, identical subtables being one node.
-        mutating func node(_ value: StructValue, _ shape: Shape, scope: Scope, version: UInt32?, path: String) throws -> Int {
+        mutating func node(_ value: StructValue, _ shape: Shape, scope: StructScope, version: UInt32?, path: String) throws -> Int {
             var w = BinaryWriter(capacity: 64)
             var pending: [Pending] = []
             var scope = scope
@@ -328,7 +311,7 @@ public enum StructureCodec {
         }
 
         mutating func inline(_ value: StructValue, _ shape: Shape, into w: inout BinaryWriter, pending: inout [Pending],
-                             scope: inout Scope, version: UInt32?, depth: Int, path: String) throws {
+                             scope: inout StructScope, version: UInt32?, depth: Int, path: String) throws {
             func mismatch() -> FontError { FontError("\(path): the value does not have the shape its description gives") }
             switch shape {
             case .scalar(let kind):
@@ -384,10 +367,10 @@ public enum StructureCodec {
         }
 
         mutating func members(_ record: Record, _ fields: StructFields, into w: inout BinaryWriter, pending: inout [Pending],
-                              scope: inout Scope, version: UInt32?, depth: Int, path: String) throws {
+                              scope: inout StructScope, version: UInt32?, depth: Int, path: String) throws {
             var version = version
-            scope.frames.append([:])
-            defer { scope.frames.removeLast() }
+            scope.enter()
+            defer { scope.leave() }
             for (i, member) in record.members.enumerated() {
                 guard scope.includes(member, version: version) else { continue }
                 let here = path + "." + member.name
@@ -396,7 +379,7 @@ public enum StructureCodec {
                     let length = StructureCodec.count(member.name, in: record, fields)
                     guard kind.rawRange.contains(Int64(length)) else { throw FontError("\(here): \(length) items, more than a \(kind.typeName) can count") }
                     FieldTable.write(Int64(length), kind, &w)
-                    scope.frames[scope.frames.count - 1][member.name] = Int64(length)
+                    scope.note(member.name, Int64(length))
                     continue
                 }
                 let value = fields[member.name] ?? (member.count != nil ? .list([]) : Self.empty(member.shape))
@@ -412,7 +395,7 @@ public enum StructureCodec {
                 }
                 if i == 0, depth == 0, version == nil, let raw = value.int { version = UInt32(truncatingIfNeeded: raw) }
                 try inline(value, member.shape, into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: here)
-                if case .int(let raw) = value, record.scopeNames.contains(member.name) { scope.frames[scope.frames.count - 1][member.name] = raw }
+                if case .int(let raw) = value, record.scopeNames.contains(member.name) { scope.note(member.name, raw) }
             }
         }
 

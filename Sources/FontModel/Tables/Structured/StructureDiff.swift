@@ -12,13 +12,7 @@ public struct StructureDiff {
         return diff.out
     }
 
-    static func name(_ id: Int, _ names: [String]) -> String { id >= 0 && id < names.count ? names[id] : placeholderName(id) }
-
-    /// fontTools' name for a glyph id the font does not have ("glyph00100").
-    public static func placeholderName(_ id: Int) -> String {
-        let digits = String(id)
-        return "glyph" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits
-    }
+    static func name(_ id: Int, _ names: [String]) -> String { glyphName(id, in: names) }
 
     mutating func note(_ kind: Difference.Kind, _ path: String, _ old: String?, _ new: String?) {
         out.append(Difference(kind: kind, table: table, item: path, old: old, new: new))
