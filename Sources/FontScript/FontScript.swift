@@ -2,11 +2,12 @@ import FontModel
 import LuaBridge
 
 /// The Lua API: modules `fontshell`, `registry` and `preview`, the classes Font, Face, Table,
-/// Name, Cmap, Glyphs, Glyph, Image, and `help`. docs/lua-api.md is the reference; a test checks that every name here is in it.
+/// Name, Cmap, Glyphs, Glyph, Image, KerningPairs, and `help`. docs/lua-api.md is the reference; a test checks that every name here is in it.
 public enum FontScript {
     /// Every class, for registration, help and the reference check.
     static let classes: [LuaClass] = [FontObject.luaClass, FaceObject.luaClass, TableObject.luaClass, NameObject.luaClass,
-                                      CmapObject.luaClass, GlyphsObject.luaClass, GlyphObject.luaClass, ImageObject.luaClass]
+                                      CmapObject.luaClass, GlyphsObject.luaClass, GlyphObject.luaClass, ImageObject.luaClass,
+                                      KerningObject.luaClass]
     /// Functions of the `fontshell` module.
     static let moduleFunctions: [(String, LuaFunction)] = [("open", open), ("members", members)]
 

@@ -79,23 +79,12 @@ extension FaceObject {
         }
     }
 
-    /// face:kerningPairs() → {{left, right, value}, ...} (glyph names), every pair the kern
-    /// feature kerns, class pairs expanded.
+    /// face:kerningPairs() → a `KerningPairs` list of every kerned pair (GPOS `kern` feature, or
+    /// the `kern` table), class pairs expanded as they are read.
     static let kerningPairs: LuaFunction = { L in
         LuaCall.run(L, "kerningPairs") { call in
-            let face = try call.methodSelf(className, as: FaceRef.self).get()
-            let pairs = try face.kerningPairs()
-            let names = try face.glyphNames()
-            func name(_ id: Int) -> String { glyphName(id, in: names) }
-            let s = call.stack
-            s.pushTable(arrayCount: Int32(min(pairs.count, 1 << 24)))
-            for (k, p) in pairs.enumerated() {
-                s.pushTable(arrayCount: 3)
-                s.push(name(p.left)); s.setIndex(1, in: -2)
-                s.push(name(p.right)); s.setIndex(2, in: -2)
-                s.push(p.value); s.setIndex(3, in: -2)
-                s.setIndex(k + 1, in: -2)
-            }
+            let ref = try call.methodSelf(className, as: FaceRef.self)
+            KerningObject.push(call.stack, KerningBox(try KerningPairs(face: try ref.get()), face: ref))
             return 1
         }
     }

@@ -1,0 +1,128 @@
+import FontModel
+import LuaBridge
+
+/// What a KerningPairs userdata holds: the pairs (worked out row by row as they are read) and
+/// the face's glyph names.
+final class KerningBox {
+    let pairs: KerningPairs
+    let face: FaceRef
+    init(_ pairs: KerningPairs, face: FaceRef) { self.pairs = pairs; self.face = face }
+
+    /// The face's glyph names, read when a name is first needed (counting needs none).
+    private var cachedNames: [String]?
+    var names: [String] {
+        get throws {
+            if let cachedNames { return cachedNames }
+            let names = try face.get().glyphNames()
+            cachedNames = names
+            return names
+        }
+    }
+    func name(_ id: Int) throws -> String { glyphName(id, in: try names) }
+}
+
+/// Lua class `KerningPairs` (`face:kerningPairs()`): every kerned pair of a face, class kerning
+/// expanded as it is read, so a font whose classes spell out a million pairs costs no more
+/// memory than its table. Reads like a list: `#kp`, `kp[i]` → `{"A", "V", -87}`, `ipairs(kp)`;
+/// `for left, right, value in kp:each()` walks without making a table per pair;
+/// `kp:row("A")` → `{V = -87, ...}`; `kp.source` is "GPOS", "kern" or "".
+enum KerningObject {
+    static let className = "KerningPairs"
+    static let classID: Int32 = 9
+
+    static var luaClass: LuaClass {
+        var c = LuaClass(id: classID, name: className, summary: "every kerned pair, class pairs expanded on demand: #kp, kp[i] → {left, right, value}, ipairs(kp), kp:each(), kp:row('A'), kp.source", get: get)
+        c.fields = ["source"]
+        c.methods = ["each": each, "row": row]
+        c.len = length
+        c.tostring = tostring
+        return c
+    }
+
+    static func push(_ s: LuaStack, _ box: KerningBox) { s.push(object: box, classID: classID) }
+
+    static let get: LuaFunction = { L in
+        LuaCall.run(L, className) { call in
+            let box = try call.trustedSelf(className, as: KerningBox.self)
+            let s = call.stack
+            if s.type(at: 2) == .number {
+                let i = try call.integer(2)
+                guard i >= 1, i <= box.pairs.count else { s.pushNil(); return 1 }
+                let p = box.pairs[i - 1]
+                s.pushTable(arrayCount: 3)
+                s.push(try box.name(p.left)); s.setIndex(1, in: -2)
+                s.push(try box.name(p.right)); s.setIndex(2, in: -2)
+                s.push(p.value); s.setIndex(3, in: -2)
+                return 1
+            }
+            switch try call.integer(3) {
+            case 1: s.push(box.pairs.source)
+            default: throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
+            }
+            return 1
+        }
+    }
+
+    static let length: LuaFunction = { L in
+        LuaCall.run(L, "__len") { call in
+            call.stack.push(try call.methodSelf(className, as: KerningBox.self).pairs.count)
+            return 1
+        }
+    }
+
+    /// kp:each() → iterator giving left, right, value (glyph names, font units) in order.
+    static let each: LuaFunction = { L in
+        LuaCall.run(L, "each") { call in
+            _ = try call.methodSelf(className, as: KerningBox.self)
+            call.stack.push(function: next)
+            call.stack.pushValue(at: 1)
+            call.stack.push(0)
+            return 3
+        }
+    }
+
+    /// The iterator's step: the control value is the 1-based index of the pair given last.
+    static let next: LuaFunction = { L in
+        LuaCall.run(L, "next") { call in
+            let box = try call.object(1, classID, className, as: KerningBox.self)
+            let i = call.stack.type(at: 2) == .number ? try call.integer(2) : 0
+            guard i >= 0, i < box.pairs.count else { call.stack.pushNil(); return 1 }
+            let p = box.pairs[i]
+            call.stack.push(i + 1)
+            call.stack.push(try box.name(p.left))
+            call.stack.push(try box.name(p.right))
+            call.stack.push(p.value)
+            return 4
+        }
+    }
+
+    /// kp:row(left) → {right = value, ...}: the pairs of one first glyph (name, id or Glyph).
+    static let row: LuaFunction = { L in
+        LuaCall.run(L, "row") { call in
+            let box = try call.methodSelf(className, as: KerningBox.self)
+            let left: Int
+            if call.stack.type(at: 2) == .number {
+                left = try call.integer(2)
+            } else if call.stack.isObject(at: 2, classID: GlyphObject.classID) {
+                left = call.payload(2)
+            } else {
+                let name = try call.string(2)
+                guard let id = try box.names.firstIndex(of: name) else { throw LuaArgumentError(2, "no glyph named '\(name)'") }
+                left = id
+            }
+            let r = box.pairs.row(for: left)
+            let s = call.stack
+            s.pushTable(fieldCount: Int32(min(r.rights.count, 1 << 20)))
+            for (right, v) in zip(r.rights, r.values) { s.push(v); s.setField(try box.name(right), in: -2) }
+            return 1
+        }
+    }
+
+    static let tostring: LuaFunction = { L in
+        LuaCall.run(L, "__tostring") { call in
+            let box = try call.methodSelf(className, as: KerningBox.self)
+            call.stack.push("<KerningPairs: \(box.pairs.count) pairs from \(box.pairs.source.isEmpty ? "no kerning table" : box.pairs.source)>")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import FontModel
+
+/// Flattened kerning (`KerningPairs`) against fontTools walking the same tables by the same
+/// rules, and against malformed pair tables.
+@Suite struct KerningTests {
+    static let roboto = Corpus.path("roboto"), liberation = Corpus.path("liberation-sans")
+
+    /// The count and an order-independent checksum of the pairs, as Scripts/bench-py/kerning_pairs.py prints them.
+    static func summary(_ pairs: [(left: Int, right: Int, value: Int)]) -> String {
+        let m = 1_000_000_007
+        var sum = 0
+        for p in pairs { sum = (sum + ((p.left * 65536 + p.right) % m) * (((p.value % m) + m) % m)) % m }
+        return "\(pairs.count) \(sum)"
+    }
+
+    @Test(arguments: [roboto, Corpus.noto, Corpus.dejavu, liberation])
+    func gposPairsAreWhatFontToolsFinds(path: String) throws {
+        let face = try Font(path: path).faces[0]
+        let pairs = try KerningPairs(face: face)
+        #expect(pairs.source == "GPOS")
+        let ours = Self.summary(pairs.all())
+        let script = Corpus.root.appendingPathComponent("Scripts/bench-py/kerning_pairs.py").path
+        let theirs = try run("python3", [script, path])
+        #expect(theirs.status == 0, "\(theirs.stderr)")
+        #expect(ours == theirs.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "\(path)")
+        // The list and indexed access agree, and single lookups agree with the rows.
+        #expect(pairs.count == pairs.all().count)
+        for i in stride(from: 0, to: pairs.count, by: max(1, pairs.count / 50)) {
+            let p = pairs[i]
+            #expect(pairs.value(p.left, p.right) == p.value)
+        }
+    }
+
+    /// Without a GPOS `kern` feature, the `kern` table is read (DejaVu's format 0, checked
+    /// against fontTools' reading of it).
+    @Test func kernTableIsReadWhenGPOSHasNoKernFeature() throws {
+        let face = try Font(path: Corpus.dejavu).faces[0]
+        face.removeTable("GPOS")
+        let pairs = try KerningPairs(face: face)
+        #expect(pairs.source == "kern")
+        let theirs = try run("python3", ["-c", """
+            import sys
+            from fontTools.ttLib import TTFont
+            f = TTFont(sys.argv[1]); order = {n: i for i, n in enumerate(f.getGlyphOrder())}
+            total = {}
+            for st in f["kern"].kernTables:
+                if st.format == 0 and st.coverage & 7 == 1:
+                    for (l, r), v in st.kernTable.items(): total[(order[l], order[r])] = total.get((order[l], order[r]), 0) + v
+            flat = [(l, r, v) for (l, r), v in total.items() if v]
+            print(len(flat), sum((l * 65536 + r) * v for l, r, v in flat) % 1000000007)
+            """, Corpus.dejavu])
+        #expect(theirs.status == 0, "\(theirs.stderr)")
+        #expect(Self.summary(pairs.all()) == theirs.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(pairs.count > 1000)
+    }
+
+    /// A pair table cut short is a FontError naming the table and an offset; bytes changed at
+    /// random never crash (they give pairs or an error).
+    @Test func malformedPairTablesGiveErrorsNotCrashes() throws {
+        let face = try Font(path: Self.roboto).faces[0]
+        let gpos = try #require(try face.rawTable("GPOS"))
+        face.setRawTable("GPOS", Array(gpos.prefix(gpos.count / 2)))
+        #expect(throws: FontError.self) { _ = try KerningPairs(face: face).count }
+        do { _ = try KerningPairs(face: face) } catch let e as FontError {
+            #expect(e.description.contains("GPOS") && e.description.contains("past the end"), "\(e)")
+        }
+        // Liberation's small GPOS for the random part (Roboto's 168k pairs are slow in debug builds).
+        let small = try Font(path: Self.liberation).faces[0]
+        let smallGPOS = try #require(try small.rawTable("GPOS"))
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            var bytes = smallGPOS
+            for _ in 0..<8 { bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            small.setRawTable("GPOS", bytes)
+            if let pairs = try? KerningPairs(face: small) { _ = pairs.count; if pairs.count > 0 { _ = pairs[pairs.count - 1] } }
+        }
+    }
+}
