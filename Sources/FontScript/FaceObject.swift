@@ -13,12 +13,13 @@ enum FaceObject {
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)
         c.fields = ["index", "postscriptName", "familyName", "fullName", "format", "tags", "glyphCount", "unitsPerEm",
-                    "font", "name", "cmap", "glyphs"] + fieldTables
+                    "font", "name", "cmap", "glyphs", "kern"] + fieldTables
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
                      "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
                      "sweep": PreviewModule.sweep, "save": save, "unshare": unshare,
                      "features": features, "lookups": lookups, "substitutions": substitutions, "kerning": kerning,
-                     "kerningPairs": kerningPairs]
+                     "kerningPairs": kerningPairs, "setKerning": setKerning, "addSubstitution": addSubstitution,
+                     "removeSubstitution": removeSubstitution, "setGlyphClass": setGlyphClass]
         c.tostring = tostring
         return c
     }
@@ -45,14 +46,45 @@ enum FaceObject {
                 guard try face.cmap != nil else { s.pushNil(); break }
                 s.push(object: FacePart(ref, "cmap"), classID: CmapObject.classID)
             case 12: s.push(object: FacePart(ref, "glyf"), classID: GlyphsObject.classID)
-            case let id where id >= 13:
-                try pushTable(s, ref, face, Tag(stringLiteral: fieldTables[id - 13]))
+            case 13: try pushKern(s, face)
+            case let id where id >= 14:
+                try pushTable(s, ref, face, Tag(stringLiteral: fieldTables[id - 14]))
             default:
                 let key = s.describe(at: 2)
                 throw unknownField(className, key, luaClass.fields + luaClass.methods.keys)
             }
             return 1
         }
+    }
+
+    /// face.kern → a copy of the kern table: {version = 0, subtables = {{format = 0, coverage = 1,
+    /// pairs = {{"A", "V", -80}, ...}}, ...}} (format 2 read as pairs too); nil without one.
+    /// Edit with face:setKerning.
+    static func pushKern(_ s: LuaStack, _ face: Face) throws {
+        guard let kern = try face.kern else { s.pushNil(); return }
+        let names = try face.glyphNames()
+        s.pushTable(fieldCount: 2)
+        s.push(kern.isApple ? 1 : 0); s.setField("version", in: -2)
+        s.pushTable(arrayCount: Int32(kern.subtables.count))
+        for (k, st) in kern.subtables.enumerated() {
+            _ = s.reserve(6)
+            s.pushTable(fieldCount: 4)
+            s.push(st.format); s.setField("format", in: -2)
+            s.push(st.coverage); s.setField("coverage", in: -2)
+            if let t = st.tupleIndex { s.push(t); s.setField("tupleIndex", in: -2) }
+            let pairs = st.format == 2 ? try kern.classPairs(k) : st.format == 0 ? st.pairs : []
+            s.pushTable(arrayCount: Int32(pairs.count))
+            for (n, p) in pairs.enumerated() {
+                s.pushTable(arrayCount: 3)
+                s.push(glyphName(p.left, in: names)); s.setIndex(1, in: -2)
+                s.push(glyphName(p.right, in: names)); s.setIndex(2, in: -2)
+                s.push(p.value); s.setIndex(3, in: -2)
+                s.setIndex(n + 1, in: -2)
+            }
+            s.setField("pairs", in: -2)
+            s.setIndex(k + 1, in: -2)
+        }
+        s.setField("subtables", in: -2)
     }
 
     static func pushOptional(_ s: LuaStack, _ value: String?) { if let value { s.push(value) } else { s.pushNil() } }

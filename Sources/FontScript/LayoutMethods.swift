@@ -89,6 +89,77 @@ extension FaceObject {
         }
     }
 
+    /// face:setKerning(left, right, value [, {class = true}]) → where the edit went (a string).
+    /// `value` nil removes the pair's kerning. Edits the table and subtable that kern the pair now.
+    static let setKerning: LuaFunction = { L in
+        LuaCall.run(L, "setKerning") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            let left = try glyphArgument(call, face, 2), right = try glyphArgument(call, face, 3)
+            let value: Int? = call.isNoneOrNil(4) ? nil : try call.integer(4)
+            try call.options(5, ["class"])
+            let classLevel = try call.boolOption(5, "class", default: false)
+            call.stack.push(try face.setKerning(left, right, value, classLevel: classLevel))
+            return 1
+        }
+    }
+
+    /// face:addSubstitution(feature, input, output) → where it went. `input` is a glyph (one for
+    /// one: a single substitution) or a list of glyphs, or names separated by spaces (a ligature).
+    static let addSubstitution: LuaFunction = { L in
+        LuaCall.run(L, "addSubstitution") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            let feature = try call.string(2)
+            let input = try glyphSequence(call, face, 3)
+            call.stack.push(try face.addSubstitution(feature: feature, input: input, output: try glyphArgument(call, face, 4)))
+            return 1
+        }
+    }
+
+    /// face:removeSubstitution(feature, input) → how many substitutions were removed.
+    static let removeSubstitution: LuaFunction = { L in
+        LuaCall.run(L, "removeSubstitution") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            call.stack.push(try face.removeSubstitution(feature: try call.string(2), input: try glyphSequence(call, face, 3)))
+            return 1
+        }
+    }
+
+    /// face:setGlyphClass(glyph, class): GDEF class by number (0 none, 1 base, 2 ligature,
+    /// 3 mark, 4 component) or name ("base", "ligature", "mark", "component", "none").
+    static let setGlyphClass: LuaFunction = { L in
+        LuaCall.run(L, "setGlyphClass") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            let glyph = try glyphArgument(call, face, 2)
+            let names = ["none", "base", "ligature", "mark", "component"]
+            let glyphClass: Int
+            if call.stack.type(at: 3) == .string {
+                let text = try call.string(3)
+                guard let k = names.firstIndex(of: text) else { throw LuaArgumentError(3, "glyph class '\(text)' is not one of \(names.joined(separator: ", "))") }
+                glyphClass = k
+            } else {
+                glyphClass = try call.integer(3)
+            }
+            try face.setGlyphClass(glyph, glyphClass)
+            return 0
+        }
+    }
+
+    /// A list of glyphs (names, ids or Glyphs), one glyph, or names separated by spaces.
+    static func glyphSequence(_ call: LuaCall, _ face: Face, _ i: Int32) throws -> [Int] {
+        let s = call.stack
+        if s.type(at: i) == .table {
+            return try s.items(ofListAt: i) { _ in try glyphArgument(call, face, s.top) }
+        }
+        if s.type(at: i) == .string {
+            let words = try call.string(i).split(separator: " ").map(String.init)
+            return try words.map { name in
+                guard let id = try face.glyphID(named: name) else { throw LuaArgumentError(i, "no glyph named '\(name)'") }
+                return id
+            }
+        }
+        return [try glyphArgument(call, face, i)]
+    }
+
     static func glyphArgument(_ call: LuaCall, _ face: Face, _ i: Int32) throws -> Int {
         if call.stack.isObject(at: i, classID: GlyphObject.classID) { return call.payload(i) }
         if call.stack.type(at: i) == .number {

@@ -23,7 +23,7 @@ public enum TTX {
     /// Converters of the tables that have their own XML; described tables are added by tag.
     static let ownConverters: [Tag: Converter] = [
         "post": postConverter, "name": nameConverter, "hmtx": hmtxConverter, "vmtx": vmtxConverter,
-        "cmap": cmapConverter, "glyf": glyfConverter, "loca": locaConverter,
+        "cmap": cmapConverter, "glyf": glyfConverter, "loca": locaConverter, "kern": kernConverter,
     ]
 
     static func converter(for tag: Tag) -> Converter? {

@@ -112,7 +112,7 @@ extension Face {
 
 extension Face {
     /// Glyph `target` takes glyph `source`'s layout behaviour in GDEF, GSUB and GPOS (and every
-    /// other structured table): wherever `source` is covered, classed, kerned, substituted or
+    /// other structured table) and the kern table: wherever `source` is covered, classed, kerned, substituted or
     /// anchored, so is `target`, and what `target` did before is dropped. Returns the tables
     /// changed. Tables that cannot be decoded are left as they are and named in the error.
     @discardableResult
@@ -131,6 +131,7 @@ extension Face {
             guard let table = try structuredTable(tag) else { continue }
             for batch in batches where table.copyGlyphBehaviour(batch) { if !changed.contains(tag) { changed.append(tag) } }
         }
+        if let kern = try kern, try context("kern", { try kern.copyGlyphBehaviour(copies) }) { changed.append("kern") }
         return changed
     }
 

@@ -206,6 +206,7 @@ public final class Face {
     public var cmap: CmapTable? { get throws { try table(CmapTable.self) } }
     public var hmtx: HmtxTable { get throws { try required(HmtxTable.self) } }
     public var vmtx: VmtxTable? { get throws { try table(VmtxTable.self) } }
+    public var kern: KernTable? { get throws { try table(KernTable.self) } }
     public var glyf: GlyfTable? { get throws { try table(GlyfTable.self) } }
     public var cff: CFFTable? { get throws { try table(CFFTable.self) } }
     public var gvar: GvarTable? { get throws { try table(GvarTable.self) } }

@@ -48,6 +48,12 @@ public enum FontDiff {
             }
             switch tag {
             case "name": out += try nameDifferences(a.name, b.name)
+            case "kern":
+                if let ka = try? a.kern, let kb = try? b.kern {
+                    out += kernDifferences(ka, kb, namesA: try a.glyphNames(), namesB: try b.glyphNames())
+                } else {
+                    out.append(Difference(kind: .changed, table: name, item: "", old: "\(bytesA?.count ?? 0) bytes", new: "\(bytesB?.count ?? 0) bytes"))
+                }
             case "glyf", "loca", "hmtx", "vmtx", "CFF ", "gvar": glyphDataChanged = true
             default: out.append(Difference(kind: .changed, table: name, item: "", old: "\(bytesA?.count ?? 0) bytes", new: "\(bytesB?.count ?? 0) bytes"))
             }
@@ -71,6 +77,30 @@ public enum FontDiff {
             guard x != y else { continue }
             let text = { (r: NameRecord?) in r.map { $0.text ?? "\($0.bytes.count) bytes" } }
             out.append(Difference(kind: x == nil ? .added : y == nil ? .removed : .changed, table: "name", item: k.label, old: text(x), new: text(y)))
+        }
+        return out
+    }
+
+    /// kern pairs added, removed or changed (by glyph names), per subtable; other changes to a
+    /// subtable (format, coverage, kept bytes) as one line.
+    static func kernDifferences(_ a: KernTable, _ b: KernTable, namesA: [String], namesB: [String]) -> [Difference] {
+        var out: [Difference] = []
+        let many = max(a.subtables.count, b.subtables.count) > 1
+        for k in 0..<max(a.subtables.count, b.subtables.count) {
+            let label = many ? "subtable \(k) " : ""
+            guard k < a.subtables.count else { out.append(Difference(kind: .added, table: "kern", item: "subtable \(k)", old: nil, new: nil)); continue }
+            guard k < b.subtables.count else { out.append(Difference(kind: .removed, table: "kern", item: "subtable \(k)", old: nil, new: nil)); continue }
+            let sa = a.subtables[k], sb = b.subtables[k]
+            if sa.format != sb.format || sa.coverage != sb.coverage || sa.body != sb.body {
+                out.append(Difference(kind: .changed, table: "kern", item: "subtable \(k)", old: "format \(sa.format), coverage \(sa.coverage)", new: "format \(sb.format), coverage \(sb.coverage)"))
+            }
+            var pa: [String: Int] = [:], pb: [String: Int] = [:]
+            for p in sa.pairs { pa[glyphName(p.left, in: namesA) + " " + glyphName(p.right, in: namesA)] = p.value }
+            for p in sb.pairs { pb[glyphName(p.left, in: namesB) + " " + glyphName(p.right, in: namesB)] = p.value }
+            for key in Set(pa.keys).union(pb.keys).sorted() where pa[key] != pb[key] {
+                out.append(Difference(kind: pa[key] == nil ? .added : pb[key] == nil ? .removed : .changed, table: "kern",
+                                      item: label + key, old: pa[key].map(String.init), new: pb[key].map(String.init)))
+            }
         }
         return out
     }

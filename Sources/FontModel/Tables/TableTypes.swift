@@ -43,7 +43,7 @@ public enum TableRegistry {
         HeadTable.self, HheaTable.self, VheaTable.self, MaxpTable.self, OS2Table.self, PostTable.self,
         NameTable.self, CmapTable.self, HmtxTable.self, VmtxTable.self, LocaTable.self, GlyfTable.self,
         CFFTable.self, GvarTable.self,
-        GDEFTable.self, GSUBTable.self, GPOSTable.self,
+        GDEFTable.self, GSUBTable.self, GPOSTable.self, KernTable.self,
     ]
 
     static let byTag: [Tag: any DecodableTable.Type] = Dictionary(uniqueKeysWithValues: types.map { ($0.tableTag, $0) })

@@ -1,0 +1,217 @@
+/// `kern` — the older pair-kerning table (Microsoft's version 0, Apple's version 1.0). Format 0
+/// subtables (sorted glyph pairs) are decoded and can be edited; other formats (2: class
+/// tables, 1 and 3: Apple's) are kept as their bytes, and format 2 can be read as pairs
+/// (`classPairs`). Unedited, the table is saved as the bytes it came from.
+public final class KernTable: DecodableTable {
+    public static let tableTag: Tag = "kern"
+
+    public struct Subtable: Equatable, Sendable {
+        /// 0 (pairs), 2 (classes) …
+        public var format: Int
+        /// The coverage flags: for version 0 the low byte (1 horizontal, 2 minimum, 4 cross-stream,
+        /// 8 override); for Apple's the high byte (0x80 vertical, 0x40 cross-stream, 0x20 variation).
+        public var coverage: Int
+        /// Apple's tuple index (nil in version 0 tables).
+        public var tupleIndex: Int?
+        /// Format 0: the pairs, sorted by left then right glyph id.
+        public var pairs: [KernPair]
+        /// Any other format: the subtable's bytes after its header, kept as they are.
+        public var body: [UInt8]
+
+        public init(format: Int = 0, coverage: Int = 1, tupleIndex: Int? = nil, pairs: [KernPair] = [], body: [UInt8] = []) {
+            self.format = format; self.coverage = coverage; self.tupleIndex = tupleIndex; self.pairs = pairs; self.body = body
+        }
+
+        /// Whether HarfBuzz applies it to horizontal text as plain kerning.
+        public func isHorizontalKerning(apple: Bool) -> Bool {
+            apple ? coverage & 0xE0 == 0 : coverage & 1 != 0 && coverage & 6 == 0
+        }
+    }
+
+    public struct KernPair: Equatable, Sendable {
+        public var left: Int
+        public var right: Int
+        public var value: Int
+        public init(_ left: Int, _ right: Int, _ value: Int) { self.left = left; self.right = right; self.value = value }
+    }
+
+    /// 0, or 1 for Apple's header (version 1.0 as 16.16).
+    public private(set) var version: Int
+    public private(set) var subtables: [Subtable]
+    public private(set) var isEdited = false
+
+    public init(version: Int = 0, subtables: [Subtable]) {
+        self.version = version
+        self.subtables = subtables
+    }
+
+    public var isApple: Bool { version == 1 }
+
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> KernTable {
+        var r = reader
+        let first = try r.u16()
+        let apple = first == 1 && reader.count >= 8
+        let count: Int
+        if apple {
+            r.offset = 0
+            guard try r.u32() == 0x0001_0000 else { throw reader.error("kern: Apple header version is not 1.0", at: 0) }
+            count = Int(try r.u32())
+        } else {
+            guard first == 0 else { throw reader.error("kern: unknown version \(first)", at: 0) }
+            count = Int(try r.u16())
+        }
+        var subtables: [Subtable] = []
+        for k in 0..<count {
+            let start = r.offset
+            guard r.remaining > 0 else { throw reader.error("kern: \(count) subtables claimed, the table holds \(k)", at: start) }
+            let length: Int, format: Int, coverage: Int, tupleIndex: Int?
+            if apple {
+                length = Int(try r.u32())
+                coverage = Int(try r.u8())
+                format = Int(try r.u8())
+                tupleIndex = Int(try r.u16())
+            } else {
+                let subVersion = try r.u16()
+                guard subVersion == 0 else { throw reader.error("kern subtable \(k): unknown version \(subVersion)", at: start) }
+                length = Int(try r.u16())
+                format = Int(try r.u8())
+                coverage = Int(try r.u8())
+                tupleIndex = nil
+            }
+            let headerSize = r.offset - start
+            if format == 0 {
+                let n = Int(try r.u16())
+                try r.skip(6)   // searchRange, entrySelector, rangeShift: derived, rewritten on save
+                guard n * 6 <= r.remaining else { throw reader.error("kern subtable \(k): \(n) pairs do not fit in the table", at: start + headerSize) }
+                var pairs: [KernPair] = []
+                pairs.reserveCapacity(n)
+                for _ in 0..<n { pairs.append(KernPair(Int(try r.u16()), Int(try r.u16()), Int(try r.i16()))) }
+                subtables.append(Subtable(format: 0, coverage: coverage, tupleIndex: tupleIndex, pairs: pairs))
+                // A version 0 subtable of more than 10,921 pairs overflows its 16-bit length: the
+                // pairs say where it ends (as fontTools and HarfBuzz read it); a longer length
+                // that fits (padding) is followed.
+                let used = r.offset - start
+                if length > used, length - used <= r.remaining { try r.seek(start + length) }
+            } else {
+                guard length >= headerSize, length - headerSize <= r.remaining else {
+                    throw reader.error("kern subtable \(k): length \(length) does not fit in the table", at: start)
+                }
+                subtables.append(Subtable(format: format, coverage: coverage, tupleIndex: tupleIndex, body: try r.bytes(length - headerSize)))
+            }
+        }
+        return KernTable(version: apple ? 1 : 0, subtables: subtables)
+    }
+
+    public func encode() throws -> [UInt8] {
+        var w = BinaryWriter()
+        if isApple { w.u32(0x0001_0000); w.u32(UInt32(subtables.count)) } else { w.u16(0); w.u16(UInt16(subtables.count)) }
+        for (k, st) in subtables.enumerated() {
+            var body = BinaryWriter()
+            if st.format == 0 {
+                guard st.pairs.count <= 0xFFFF else { throw FontError("kern subtable \(k) has \(st.pairs.count) pairs; a subtable holds at most 65,535", table: "kern") }
+                let n = st.pairs.count
+                var power = 1, log = 0
+                while power * 2 <= n { power *= 2; log += 1 }
+                body.u16(UInt16(n)); body.u16(UInt16(truncatingIfNeeded: n == 0 ? 0 : power * 6)); body.u16(UInt16(log))
+                body.u16(UInt16(truncatingIfNeeded: n * 6 - (n == 0 ? 0 : power * 6)))
+                for p in st.pairs {
+                    body.u16(UInt16(p.left)); body.u16(UInt16(p.right)); body.i16(Int16(p.value))
+                }
+            } else {
+                body.append(st.body)
+            }
+            if isApple {
+                w.u32(UInt32(body.bytes.count + 8)); w.u8(UInt8(st.coverage)); w.u8(UInt8(st.format)); w.u16(UInt16(st.tupleIndex ?? 0))
+            } else {
+                // Overflowing lengths are written wrapped, as fontTools does; readers use nPairs.
+                w.u16(0); w.u16(UInt16(truncatingIfNeeded: body.bytes.count + 6)); w.u8(UInt8(st.format)); w.u8(UInt8(st.coverage))
+            }
+            w.append(body.bytes)
+        }
+        return w.bytes
+    }
+
+    // MARK: editing
+
+    /// Replaces the subtables (pairs are sorted and checked: glyph ids 0–65535, values Int16).
+    public func setSubtables(_ new: [Subtable]) throws {
+        var checked = new
+        for (k, st) in new.enumerated() {
+            for p in st.pairs {
+                guard (0...0xFFFF).contains(p.left), (0...0xFFFF).contains(p.right) else { throw FontError("kern subtable \(k): glyph id out of range in pair \(p.left), \(p.right)", table: "kern") }
+                guard (-32768...32767).contains(p.value) else { throw FontError("kern subtable \(k): value is Int16 (-32768...32767), got \(p.value)", table: "kern") }
+            }
+            checked[k].pairs.sort { ($0.left, $0.right) < ($1.left, $1.right) }
+        }
+        guard checked != subtables else { return }
+        subtables = checked
+        isEdited = true
+    }
+
+    /// Sets (or with nil removes) one pair in the first horizontal format 0 subtable, adding
+    /// one when there is none.
+    public func setPair(_ left: Int, _ right: Int, _ value: Int?) throws {
+        var new = subtables
+        var k = new.firstIndex { $0.format == 0 && $0.isHorizontalKerning(apple: isApple) }
+        if k == nil {
+            guard value != nil else { return }
+            new.append(Subtable(format: 0, coverage: isApple ? 0 : 1, tupleIndex: isApple ? 0 : nil))
+            k = new.count - 1
+        }
+        new[k!].pairs.removeAll { $0.left == left && $0.right == right }
+        if let value { new[k!].pairs.append(KernPair(left, right, value)) }
+        try setSubtables(new)
+    }
+
+    /// Target glyphs take their sources' pairs (format 0), dropping their own.
+    func copyGlyphBehaviour(_ copies: [(source: Int, target: Int)]) throws -> Bool {
+        var map: [Int: Int] = [:]
+        for c in copies where c.source != c.target { map[c.source] = c.target }
+        let targets = Set(map.values)
+        var new = subtables
+        for k in new.indices where new[k].format == 0 {
+            let kept = new[k].pairs.filter { !targets.contains($0.left) && !targets.contains($0.right) }
+            // Each pair of untouched glyphs again with its sources replaced by their targets, on
+            // either side or both ("A" "V" gives "a" "V", "A" "v" and "a" "v").
+            var added: [KernPair] = []
+            for p in kept where map[p.left] != nil || map[p.right] != nil {
+                for l in [p.left] + [map[p.left]].compactMap({ $0 }) {
+                    for r in [p.right] + [map[p.right]].compactMap({ $0 }) where l != p.left || r != p.right {
+                        added.append(KernPair(l, r, p.value))
+                    }
+                }
+            }
+            var seen = Set<Int>()
+            new[k].pairs = (kept + added).filter { seen.insert($0.left << 16 | $0.right).inserted }
+        }
+        let before = subtables
+        try setSubtables(new)
+        return before != subtables
+    }
+
+    /// A format 2 subtable's pairs (left, right, value), non-zero values only, read from its bytes.
+    public func classPairs(_ k: Int) throws -> [KernPair] {
+        let st = subtables[k]
+        guard st.format == 2 else { return st.pairs }
+        let headerSize = isApple ? 8 : 6
+        // Offsets in the body count from the subtable's start, header included.
+        let data = [UInt8](repeating: 0, count: headerSize) + st.body
+        func u16(_ at: Int) throws -> Int {
+            guard at >= 0, at + 2 <= data.count else { throw FontError("kern subtable \(k): offset \(at) runs past the subtable (\(data.count) bytes)", table: "kern") }
+            return Int(data[at]) << 8 | Int(data[at + 1])
+        }
+        let leftTable = try u16(headerSize + 2), rightTable = try u16(headerSize + 4)
+        let firstLeft = try u16(leftTable), leftCount = try u16(leftTable + 2)
+        let firstRight = try u16(rightTable), rightCount = try u16(rightTable + 2)
+        var out: [KernPair] = []
+        for l in 0..<leftCount {
+            let row = try u16(leftTable + 4 + l * 2)
+            for r in 0..<rightCount {
+                let raw = try u16(row + (try u16(rightTable + 4 + r * 2)))
+                let v = raw >= 0x8000 ? raw - 0x10000 : raw
+                if v != 0 { out.append(KernPair(firstLeft + l, firstRight + r, v)) }
+            }
+        }
+        return out
+    }
+}

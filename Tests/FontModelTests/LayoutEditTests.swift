@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import FontModel
+
+/// Hand edits to layout (kerning, substitutions, GDEF classes), checked with HarfBuzz shaping
+/// the saved font, fontTools reading it and OTS accepting it.
+@Suite struct LayoutEditTests {
+    static let roboto = Corpus.path("roboto")
+
+    /// HarfBuzz's total advance of `text` (kerning included; HarfBuzz may split a kern table
+    /// value between the two glyphs).
+    static func advance(_ path: String, _ text: String) throws -> Int {
+        let r = try run("hb-shape", ["--no-glyph-names", "--no-clusters", path, text])
+        return r.stdout.trimmingCharacters(in: CharacterSet(charactersIn: "[]\n")).split(separator: "|").map { Int($0.split(separator: "+")[1]) ?? .min }.reduce(0, +)
+    }
+
+    /// How much HarfBuzz kerns a two-letter text.
+    static func kerned(_ path: String, _ pair: String) throws -> Int {
+        try advance(path, pair) - advance(path, String(pair.prefix(1))) - advance(path, String(pair.suffix(1)))
+    }
+
+    @Test func kerningEditsShapeAsSet() throws {
+        let folder = try TemporaryFolder()
+        let font = try Font(path: Self.roboto)
+        let face = font.faces[0]
+        func id(_ c: String) throws -> Int { try #require(try face.cmap?.glyph(for: c.unicodeScalars.first!.value)) }
+        let oBefore = try face.kerning(id("T"), id("o"))
+        #expect(oBefore != 0)
+        // A glyph pair (A V), a class-kerned pair given an exception (T o), an unkerned pair
+        // (a b), a class cell (L T: every pair of the two classes), and a removal (Y a).
+        let lClassmate = try id("Ĺ"), tClassmate = try id("Ť")
+        let classBefore = try face.kerning(lClassmate, tClassmate)
+        #expect(try face.kerning(id("L"), id("T")) == classBefore)
+        try face.setKerning(id("A"), id("V"), -120)
+        #expect(try face.setKerning(id("T"), id("o"), -50).contains("in front of the class subtable"))
+        try face.setKerning(id("a"), id("b"), 33)
+        #expect(try face.setKerning(id("L"), id("T"), -7, classLevel: true).contains("class"))
+        try face.setKerning(id("Y"), id("a"), nil)
+        #expect(try face.kerning(id("A"), id("V")) == -120)
+        #expect(try face.kerning(id("T"), id("o")) == -50)
+        #expect(try face.kerning(id("T"), id("e")) == oBefore, "an exception for T o leaves T e's class value")
+        #expect(try face.kerning(id("a"), id("b")) == 33)
+        #expect(try face.kerning(lClassmate, tClassmate) == -7, "a class edit changes every pair of the classes")
+        #expect(try face.kerning(id("Y"), id("a")) == 0)
+        let out = folder.file("kerned.ttf")
+        try font.save(to: out)
+        for (text, value) in [("AV", -120), ("To", -50), ("ab", 33), ("LT", -7), ("Ya", 0), ("Te", oBefore)] {
+            #expect(try Self.kerned(out, text) == value, "\(text)")
+        }
+        #expect(try otsAccepts(out).0)
+        // fontTools reads the edited GPOS and finds the same pairs.
+        let script = Corpus.root.appendingPathComponent("Scripts/bench-py/kerning_pairs.py").path
+        let theirs = try run("python3", [script, out])
+        #expect(theirs.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == KerningTests.summary(try Font(path: out).faces[0].kerningPairs()))
+    }
+
+    @Test func kernTableEdits() throws {
+        let folder = try TemporaryFolder()
+        let font = try Font(path: Corpus.dejavu)
+        let face = font.faces[0]
+        face.removeTable("GPOS")
+        func id(_ c: String) throws -> Int { try #require(try face.cmap?.glyph(for: c.unicodeScalars.first!.value)) }
+        #expect(try face.setKerning(id("A"), id("V"), -200) == "kern table")
+        try face.setKerning(id("A"), id("B"), -5)
+        try face.setKerning(id("T"), id("o"), nil)
+        let out = folder.file("kerned.ttf")
+        try font.save(to: out)
+        let r = try run("python3", ["-c", "import sys; from fontTools.ttLib import TTFont; k = TTFont(sys.argv[1])['kern'].kernTables[0].kernTable; print(k[('A','V')], k[('A','B')], ('T','o') in k)", out])
+        #expect(r.stdout == "-200 -5 False\n", "\(r.stderr)")
+        #expect(try Self.kerned(out, "AV") == -200)
+        #expect(try Self.kerned(out, "AB") == -5)
+        let differences = try FontDiff.compare(try Font(path: Corpus.dejavu).faces[0], try Font(path: out).faces[0]).map(\.description)
+        #expect(differences.contains("~ kern.A V: -131 → -200") && differences.contains("+ kern.A B: -5"), "\(differences)")
+    }
+
+    @Test func substitutionAndGlyphClassEdits() throws {
+        let folder = try TemporaryFolder()
+        let font = try Font(path: Self.roboto)
+        let face = font.faces[0]
+        func id(_ name: String) throws -> Int { try #require(try face.glyphID(named: name)) }
+        #expect(try face.addSubstitution(feature: "liga", input: [id("f"), id("f"), id("l")], output: id("A")).contains("ligature"))
+        #expect(try face.removeSubstitution(feature: "liga", input: [id("f"), id("f"), id("i")]) == 1)
+        #expect(try face.addSubstitution(feature: "smcp", input: [id("a")], output: id("B")).contains("single"))
+        try face.setGlyphClass(id("A"), 3)
+        #expect(throws: FontError.self) { try face.addSubstitution(feature: "nope", input: [0], output: 1) }
+        #expect(throws: FontError.self) { try face.setGlyphClass(id("A"), 7) }
+        let out = folder.file("subst.ttf")
+        try font.save(to: out)
+        let shape = ["--no-positions", "--no-clusters", "--no-glyph-names"]
+        let ffl = try run("hb-shape", shape + [out, "ffl"]).stdout
+        let ffi = try run("hb-shape", shape + [out, "ffi"]).stdout
+        let a = try run("hb-shape", shape + ["--features=smcp", out, "a"]).stdout
+        #expect(ffl == "[\(try id("A"))]\n")
+        #expect(ffi.contains("|"), "ffi no longer makes one ligature glyph: \(ffi)")
+        #expect(a == "[\(try id("B"))]\n")
+        let r = try run("python3", ["-c", "import sys; from fontTools.ttLib import TTFont; print(TTFont(sys.argv[1])['GDEF'].table.GlyphClassDef.classDefs['A'])", out])
+        #expect(r.stdout == "3\n", "\(r.stderr)")
+        #expect(try otsAccepts(out).0)
+    }
+}
