@@ -108,4 +108,42 @@ import Testing
         // And the save gate refuses what the edit introduced.
         #expect { try font.save(to: tmp.file("renamed.otf")) } throws: { "\($0)".contains("CFF FontName") }
     }
+
+    /// Contextual lookups that call each other round (Roboto's chained lookups 4 and 8 made to
+    /// call one another) and a feature naming a lookup that does not exist are reported.
+    @Test func layoutCyclesAndBadIndices() throws {
+        let font = try Font(path: Corpus.path("roboto"))
+        let face = font.faces[0]
+        #expect(!Validator.validate(font).contains { $0.check == "layout-structure" })
+        func pointCalls(_ v: StructValue, to target: Int) -> StructValue {
+            switch v {
+            case .record(var f):
+                for name in f.names { f[name] = name == "LookupListIndex" ? .int(Int64(target)) : pointCalls(f[name]!, to: target) }
+                return .record(f)
+            case .formatted(let n, var f):
+                for name in f.names { f[name] = name == "LookupListIndex" ? .int(Int64(target)) : pointCalls(f[name]!, to: target) }
+                return .formatted(n, f)
+            case .list(let items): return .list(items.map { pointCalls($0, to: target) })
+            case .switched(let k, let inner): return .switched(k, pointCalls(inner, to: target))
+            default: return v
+            }
+        }
+        let gsub = try #require(try face.structuredTable("GSUB"))
+        var root = gsub.root
+        guard case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"] else { Issue.record("no lookups"); return }
+        #expect(Face.realType(lookups[4]) == 6 && Face.realType(lookups[8]) == 6)
+        lookups[4] = pointCalls(lookups[4], to: 8)
+        lookups[8] = pointCalls(lookups[8], to: 4)
+        list["Lookup"] = .list(lookups)
+        root["LookupList"] = .record(list)
+        guard case .record(var features)? = root["FeatureList"], case .list(var records)? = features["FeatureRecord"],
+              case .record(var first) = records[0], case .record(var feature)? = first["Feature"] else { Issue.record("no features"); return }
+        feature["LookupListIndex"] = .list([.int(999)])
+        first["Feature"] = .record(feature); records[0] = .record(first)
+        features["FeatureRecord"] = .list(records); root["FeatureList"] = .record(features)
+        #expect(gsub.replaceRoot(root))
+        let messages = Validator.validate(font).filter { $0.check == "layout-structure" }.map(\.message)
+        #expect(messages.contains { $0.contains("cycle") && $0.contains("lookup 4 → lookup 8 → lookup 4") }, "\(messages)")
+        #expect(messages.contains { $0.contains("lookup 999 does not exist") }, "\(messages)")
+    }
 }

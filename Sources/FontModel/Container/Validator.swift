@@ -37,7 +37,7 @@ public enum Validator {
         ("family-names", "the full name (ID 4) starts with the family (ID 16 or 1)"),
         ("vertical-metrics", "hhea, OS/2 typo and win metrics agree (USE_TYPO_METRICS), win metrics do not clip, and the hhea ascender reaches the cap height"),
         ("shared-tables", "in a collection, tables shared by faces decode for every face"),
-        ("layout-structure", "structured tables (GDEF …) decode: offsets, counts and formats fit the bytes; Coverage glyphs ascend; glyph ids exist"),
+        ("layout-structure", "structured tables (GDEF …) decode: offsets, counts and formats fit the bytes; Coverage glyphs ascend; glyph ids exist; GSUB/GPOS lookup types, feature and lookup indices are valid, extensions agree, contextual lookups do not call each other in a cycle"),
     ]
 
     /// The checks whose verdict edits to these tables can change (`cffOutlines`: the CFF edit
@@ -124,7 +124,9 @@ public enum Validator {
                 run("layout-structure") {
                     let table: StructuredTable
                     do { guard let t = try face.structuredTable(tag) else { return }; table = t } catch is UndescribedStructure { return }
-                    for problem in try StructureCheck.problems(table, glyphCount: try face.glyphCount).prefix(20) {
+                    var problems = try StructureCheck.problems(table, glyphCount: try face.glyphCount)
+                    if tag == "GSUB" || tag == "GPOS" { problems += LayoutCheck.problems(table) }
+                    for problem in problems.prefix(20) {
                         add("layout-structure", .error, "\(tag.trimmed).\(problem)")
                     }
                 }
