@@ -129,7 +129,7 @@ import Testing
             }
         }
         let gsub = try #require(try face.structuredTable("GSUB"))
-        var root = gsub.root
+        var root = try gsub.root
         guard case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"] else { Issue.record("no lookups"); return }
         #expect(Face.realType(lookups[4]) == 6 && Face.realType(lookups[8]) == 6)
         lookups[4] = pointCalls(lookups[4], to: 8)

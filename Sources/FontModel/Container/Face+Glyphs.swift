@@ -129,7 +129,7 @@ extension Face {
         var changed: [Tag] = []
         for tag in TableRegistry.structuredTags where has(tag) {
             guard let table = try structuredTable(tag) else { continue }
-            for batch in batches where table.copyGlyphBehaviour(batch) { if !changed.contains(tag) { changed.append(tag) } }
+            for batch in batches where try context(tag, { try table.copyGlyphBehaviour(batch) }) { if !changed.contains(tag) { changed.append(tag) } }
         }
         if let kern = try kern, try context("kern", { try kern.copyGlyphBehaviour(copies) }) { changed.append("kern") }
         return changed

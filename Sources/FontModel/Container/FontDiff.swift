@@ -43,7 +43,7 @@ public enum FontDiff {
                 continue
             }
             if let sa = try? a.structuredTable(tag), let sb = try? b.structuredTable(tag) {
-                out += StructureDiff.compare(sa, sb, namesA: try a.glyphNames(), namesB: try b.glyphNames())
+                out += try StructureDiff.compare(sa, sb, namesA: try a.glyphNames(), namesB: try b.glyphNames())
                 continue
             }
             switch tag {

@@ -200,7 +200,7 @@ extension Font {
                     if let replacement = slot.replacement { chunks = [.owned(replacement)] }
                     else if let decoded = slot.decoded, slot.isEdited {
                         chunks = try face.context(tag) { try decoded.encodeChunks() }
-                        if !reencodedSlots.contains(id) { reencodedSlots.insert(id); report.reencodedTables.append(label(face, tag.description)) }
+                        if !reencodedSlots.contains(id) { reencodedSlots.insert(id); report.reencodedTables.append(label(face, tag.description + (decoded.encodingSummary.map { " (\($0))" } ?? ""))) }
                     } else if let source = slot.source { chunks = [.owned(bytes.copy(source))] }
                     else { chunks = [.owned([])] }
                     let single: [UInt8]? = chunks.count == 1 ? { if case .owned(let a) = chunks[0] { a } else { nil } }() : nil

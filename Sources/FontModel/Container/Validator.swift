@@ -125,7 +125,7 @@ public enum Validator {
                     let table: StructuredTable
                     do { guard let t = try face.structuredTable(tag) else { return }; table = t } catch is UndescribedStructure { return }
                     var problems = try StructureCheck.problems(table, glyphCount: try face.glyphCount)
-                    if tag == "GSUB" || tag == "GPOS" { problems += LayoutCheck.problems(table) }
+                    if tag == "GSUB" || tag == "GPOS" { problems += try LayoutCheck.problems(table) }
                     for problem in problems.prefix(20) {
                         add("layout-structure", .error, "\(tag.trimmed).\(problem)")
                     }

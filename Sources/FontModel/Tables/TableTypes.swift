@@ -9,9 +9,14 @@ public protocol FontTable: AnyObject {
     func encode() throws -> [UInt8]
     /// The encoding as pieces, so large unchanged runs can be copied from the file (glyf, CFF).
     func encodeChunks() throws -> [ByteChunk]
+    /// What of the table was re-encoded, for the save report ("lookups 3, 5 changed"); nil
+    /// says nothing beyond the tag.
+    var encodingSummary: String? { get }
 }
 
 extension FontTable {
+    public var encodingSummary: String? { nil }
+
     /// Tables that can borrow most of their bytes from the file (glyf, CFF) implement their own.
     public func encodeChunks() throws -> [ByteChunk] { [.owned(try encode())] }
 }

@@ -94,8 +94,10 @@ public final class GPOSTable: StructuredTable {
     /// Lookups move behind extension subtables when the table's Offset16s overflow.
     override public func encode() throws -> [UInt8] {
         do { return try super.encode() } catch is OffsetOverflow {
-            let promoted = LayoutCommon.promotingToExtensions(root, extensionType: 9)
-            return try StructureCodec.encode(.record(promoted), Self.shape, name: "GPOS")
+            let promoted = LayoutCommon.promotingToExtensions(try root, extensionType: 9)
+            let bytes = try StructureCodec.encode(.record(promoted), Self.shape, name: "GPOS")
+            promotedLookups = true
+            return bytes
         }
     }
 

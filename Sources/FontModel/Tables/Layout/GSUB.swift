@@ -24,8 +24,10 @@ public final class GSUBTable: StructuredTable {
     /// Lookups move behind extension subtables when the table's Offset16s overflow.
     override public func encode() throws -> [UInt8] {
         do { return try super.encode() } catch is OffsetOverflow {
-            let promoted = LayoutCommon.promotingToExtensions(root, extensionType: 7)
-            return try StructureCodec.encode(.record(promoted), Self.shape, name: "GSUB")
+            let promoted = LayoutCommon.promotingToExtensions(try root, extensionType: 7)
+            let bytes = try StructureCodec.encode(.record(promoted), Self.shape, name: "GSUB")
+            promotedLookups = true
+            return bytes
         }
     }
 

@@ -3,19 +3,20 @@
 /// contextual lookups that do not call themselves round in a cycle (HarfBuzz would give up at
 /// its nesting limit; other shapers may not).
 enum LayoutCheck {
-    static func problems(_ table: StructuredTable) -> [String] {
+    static func problems(_ table: StructuredTable) throws -> [String] {
+        let root = try table.root
         let tag = table.tag
         let extensionType = tag == "GSUB" ? 7 : 9
         let validTypes = tag == "GSUB" ? 1...8 : 1...9
         var out: [String] = []
-        let lookups = Face.items(table.root["LookupList"]?.fields?["Lookup"])
-        let features = Face.items(table.root["FeatureList"]?.fields?["FeatureRecord"])
+        let lookups = Face.items(root["LookupList"]?.fields?["Lookup"])
+        let features = Face.items(root["FeatureList"]?.fields?["FeatureRecord"])
         for (f, record) in features.enumerated() {
             for index in Face.items(record.fields?["Feature"]?.fields?["LookupListIndex"]).compactMap(\.int) where index >= lookups.count {
                 out.append("FeatureList.FeatureRecord[\(f)] (\(Face.tagText(record.fields?["FeatureTag"]))): lookup \(index) does not exist (\(lookups.count) lookups)")
             }
         }
-        for (s, script) in Face.items(table.root["ScriptList"]?.fields?["ScriptRecord"]).enumerated() {
+        for (s, script) in Face.items(root["ScriptList"]?.fields?["ScriptRecord"]).enumerated() {
             let fields = script.fields?["Script"]?.fields
             var systems = [fields?["DefaultLangSys"]]
             systems += Face.items(fields?["LangSysRecord"]).map { $0.fields?["LangSys"] }

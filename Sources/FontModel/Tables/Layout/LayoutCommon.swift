@@ -56,7 +56,7 @@ enum LayoutCommon {
                 Member("LookupType", .scalar(.uint16)),
                 Member("LookupFlag", .scalar(.uint16), ttx: .lookupFlag),
                 Member("SubTableCount", .scalar(.uint16)),
-                Member("SubTable", .offset16(.switched(on: "LookupType", types)), count: "SubTableCount"),
+                Member("SubTable", .offset16(.switched(on: "LookupType", types)), count: "SubTableCount", lazy: true),
                 Member("MarkFilteringSet", .scalar(.uint16), when: ("LookupFlag", 0x10)),
             ]))), count: "LookupCount"),
         ]))
@@ -66,7 +66,7 @@ enum LayoutCommon {
     static func extensionSubtable(_ types: [Int: SwitchCase]) -> Shape {
         .formats(name: "Extension", [1: Record("ExtensionFormat1", [
             Member("ExtensionLookupType", .scalar(.uint16)),
-            Member("ExtSubTable", .offset32(.switched(on: "ExtensionLookupType", types))),
+            Member("ExtSubTable", .offset32(.switched(on: "ExtensionLookupType", types)), lazy: true),
         ])])
     }
 

@@ -37,7 +37,7 @@ extension Face {
     private func setGPOSKerning(_ left: Int, _ right: Int, _ value: Int?, classLevel: Bool) throws -> String {
         guard let gpos = try structuredTable("GPOS") else { throw FontError("the face has no GPOS table") }
         let wanted = Set(try layoutFeatures().filter { $0.table == "GPOS" && $0.feature == "kern" }.flatMap(\.lookups)).sorted()
-        var root = gpos.root
+        var root = try gpos.root
         guard case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"] else {
             throw FontError("GPOS has no LookupList")
         }
@@ -157,7 +157,7 @@ extension Face {
         let features = try layoutFeatures().filter { $0.table == "GSUB" && $0.feature == feature }
         guard !features.isEmpty else { throw FontError("GSUB has no '\(feature)' feature") }
         let wanted = Set(features.flatMap(\.lookups)).sorted()
-        var root = gsub.root
+        var root = try gsub.root
         guard case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"] else { throw FontError("GSUB has no LookupList") }
         let kind = type == 1 ? "single substitution" : "ligature substitution"
         let matching = wanted.filter { $0 < lookups.count && Self.realType(lookups[$0]) == type }
@@ -189,7 +189,7 @@ extension Face {
         guard glyph >= 0, glyph < count else { throw FontError("glyph id \(glyph) is not in the face (\(count) glyphs)") }
         guard let gdef = try structuredTable("GDEF") else { throw FontError("the face has no GDEF table") }
         var runs: [ClassRun] = []
-        if case .classes(let existing)? = gdef.root["GlyphClassDef"] { runs = existing }
+        if case .classes(let existing)? = try gdef.root["GlyphClassDef"] { runs = existing }
         var split: [ClassRun] = []
         for r in runs {
             guard r.first <= glyph && glyph <= r.last else { split.append(r); continue }

@@ -28,12 +28,12 @@ extension Face {
         var out: [LayoutFeature] = []
         for tag in ["GSUB", "GPOS"] as [Tag] {
             guard let table = try structuredTable(tag) else { continue }
-            let features = Self.items(table.root["FeatureList"]?.fields?["FeatureRecord"]).map { record -> (String, [Int]) in
+            let features = Self.items(table.lazyRoot["FeatureList"]?.fields?["FeatureRecord"]).map { record -> (String, [Int]) in
                 let tag = Self.tagText(record.fields?["FeatureTag"])
                 let lookups = Self.items(record.fields?["Feature"]?.fields?["LookupListIndex"]).compactMap { $0.int.map(Int.init) }
                 return (tag, lookups)
             }
-            for script in Self.items(table.root["ScriptList"]?.fields?["ScriptRecord"]) {
+            for script in Self.items(table.lazyRoot["ScriptList"]?.fields?["ScriptRecord"]) {
                 let scriptTag = Self.tagText(script.fields?["ScriptTag"])
                 var systems: [(String, StructValue?)] = [("dflt", script.fields?["Script"]?.fields?["DefaultLangSys"])]
                 for lang in Self.items(script.fields?["Script"]?.fields?["LangSysRecord"]) {
@@ -58,14 +58,18 @@ extension Face {
     public func layoutLookups(_ tag: Tag) throws -> [LayoutLookup] {
         guard let table = try structuredTable(tag) else { return [] }
         let cases = Self.subtableCases(tag)
-        return Self.items(table.root["LookupList"]?.fields?["Lookup"]).enumerated().map { index, lookup in
+        // Lookup records only: their subtables stay undecoded, but an extension's first, for
+        // the type it wraps.
+        return try Self.items(table.lazyRoot["LookupList"]?.fields?["Lookup"]).enumerated().map { index, lookup in
             let f = lookup.fields
             let type = Int(f?["LookupType"]?.int ?? 0)
             let subtables = Self.items(f?["SubTable"])
-            let inner = subtables.first.map(Self.unwrapExtension)
             var name = cases[type]?.name ?? "type \(type)"
             let isExtension = (tag == "GSUB" && type == 7) || (tag == "GPOS" && type == 9)
-            if isExtension, let (real, _) = inner { name = cases[real]?.name ?? name }
+            if isExtension, let first = subtables.first, case .switched(_, let ext) = try context(tag, { try first.resolved() }),
+               let real = ext.fields?["ExtensionLookupType"]?.int {
+                name = cases[Int(real)]?.name ?? name
+            }
             return LayoutLookup(index: index, type: type, typeName: name, flag: Int(f?["LookupFlag"]?.int ?? 0),
                                 subtables: subtables.count, isExtension: isExtension)
         }
@@ -76,11 +80,11 @@ extension Face {
     public func substitutions(feature: String) throws -> [(lookup: Int, substitution: Substitution)] {
         guard let gsub = try structuredTable("GSUB") else { return [] }
         let wanted = Set(try layoutFeatures().filter { $0.table == "GSUB" && $0.feature == feature }.flatMap(\.lookups)).sorted()
-        let lookups = Self.items(gsub.root["LookupList"]?.fields?["Lookup"])
+        let lookups = Self.items(gsub.lazyRoot["LookupList"]?.fields?["Lookup"])
         var out: [(Int, Substitution)] = []
         for index in wanted where index < lookups.count {
-            for subtable in Self.items(lookups[index].fields?["SubTable"]) {
-                if case (_, .substitutions(let subs))? = Optional(Self.unwrapExtension(subtable)) {
+            for subtable in Self.items(lookups[index].fields?["SubTable"]) {   // only these lookups' subtables are decoded
+                if case (_, .substitutions(let subs))? = Optional(Self.unwrapExtension(try context("GSUB") { try subtable.resolvedDeep() })) {
                     out += subs.map { (index, $0) }
                 }
             }

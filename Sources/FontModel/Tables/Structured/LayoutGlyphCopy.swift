@@ -168,10 +168,10 @@ extension StructuredTable {
     /// Each target glyph takes its source's behaviour in this table (see `LayoutGlyphCopy`), in
     /// one pass. Sources and targets must not overlap. Returns whether anything changed.
     @discardableResult
-    public func copyGlyphBehaviour(_ copies: [(source: Int, target: Int)]) -> Bool {
+    public func copyGlyphBehaviour(_ copies: [(source: Int, target: Int)]) throws -> Bool {
         let copy = LayoutGlyphCopy(copies)
         guard !copy.targetOf.isEmpty else { return false }
-        var fields = root
+        var fields = try root
         copy.apply(record, &fields)
         return replaceRoot(fields)
     }

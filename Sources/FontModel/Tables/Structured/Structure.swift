@@ -75,6 +75,9 @@ public struct Member: Sendable {
     public let since: UInt32?
     /// Present only when the named earlier scalar has one of these bits set (MarkFilteringSet).
     public let when: (name: String, mask: Int64)?
+    /// For a list of offsets: each subtable is decoded when first used (`LazySubtable`), not
+    /// with the table (a lookup's subtables).
+    public let lazy: Bool
     /// How a scalar is written in TTX (versions are hex).
     public let ttxFormat: TTXFormat
     /// For a Coverage: the list whose items belong to its glyphs, one per covered glyph (a
@@ -83,7 +86,7 @@ public struct Member: Sendable {
     public let parallel: [String]?
 
     public init(_ name: String, _ shape: Shape, count: String? = nil, bias: Int = 0, since: UInt32? = nil,
-                when: (name: String, mask: Int64)? = nil, ttx: TTXFormat = .plain, parallel: [String]? = nil) {
+                when: (name: String, mask: Int64)? = nil, ttx: TTXFormat = .plain, parallel: [String]? = nil, lazy: Bool = false) {
         self.name = name
         self.shape = shape
         self.count = count
@@ -92,6 +95,7 @@ public struct Member: Sendable {
         self.when = when
         ttxFormat = ttx
         self.parallel = parallel
+        self.lazy = lazy
     }
 }
 
@@ -152,6 +156,8 @@ public struct Record: Sendable {
 /// A decoded structured value. Records keep their members in description order, without the
 /// count members and without members their version lacks.
 public enum StructValue: Equatable, Sendable {
+    /// A subtable decoded when first used (see `resolved()`).
+    case lazy(LazySubtable)
     case int(Int64)
     case record(StructFields)
     case list([StructValue])
@@ -172,11 +178,35 @@ public enum StructValue: Equatable, Sendable {
     case substitutions([Substitution])
 
     public var int: Int64? { if case .int(let v) = self { return v } else { return nil } }
+    /// The members of a record or format; a lazy subtable is decoded (nil if it cannot be:
+    /// use `resolved()` where the error matters).
     public var fields: StructFields? {
         switch self {
         case .record(let f), .formatted(_, let f): f
         case .switched(_, let v): v.fields
+        case .lazy(let l): (try? l.value())?.fields
         default: nil
+        }
+    }
+
+    /// Equal values; a lazy subtable equals one from the same place without being decoded, and
+    /// is decoded to compare with anything else.
+    public static func == (a: StructValue, b: StructValue) -> Bool {
+        switch (a, b) {
+        case (.int(let x), .int(let y)): x == y
+        case (.record(let x), .record(let y)): x == y
+        case (.list(let x), .list(let y)): x == y
+        case (.none, .none): true
+        case (.formatted(let n, let x), .formatted(let m, let y)): n == m && x == y
+        case (.glyphs(let x), .glyphs(let y)): x == y
+        case (.classes(let x), .classes(let y)): x == y
+        case (.device(let x), .device(let y)): x == y
+        case (.switched(let k, let x), .switched(let j, let y)): k == j && x == y
+        case (.substitutions(let x), .substitutions(let y)): x == y
+        case (.lazy(let x), .lazy(let y)) where x.isSamePlace(as: y): true
+        case (.lazy(let x), _): (try? x.value()).map { $0 == b } ?? false
+        case (_, .lazy(let y)): (try? y.value()).map { a == $0 } ?? false
+        default: false
         }
     }
 }

@@ -34,7 +34,7 @@ enum StructureCheck {
                 }
             }
         }
-        fields(table.record, table.root, "")
+        fields(table.record, try table.root, "")
         return out
     }
 }

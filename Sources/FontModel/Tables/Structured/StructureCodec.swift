@@ -8,16 +8,41 @@ public enum StructureCodec {
     /// Deeper nesting than any OpenType table has: a cycle or an attack.
     public static let maximumDepth = 48
 
-    public static func decode(_ reader: BinaryReader, _ shape: Shape, name: String) throws -> StructValue {
+    /// Decodes a table. With `lazy`, members marked lazy (a lookup's subtables) are left as
+    /// `LazySubtable`s holding a copy of the table's bytes, decoded when first used.
+    public static func decode(_ reader: BinaryReader, _ shape: Shape, name: String, lazy: Bool = false) throws -> StructValue {
         var decoder = Decoder(table: reader, budget: 16 * reader.count + 4096)
+        let source = lazy ? LazySubtable.Source(data: Array(reader.bytes), fileBase: reader.base, name: name, budget: 0) : nil
+        decoder.lazySource = source
         var position = 0
         do {
-            return try decoder.value(shape, at: &position, base: 0, version: nil, depth: 0)
+            let value = try decoder.value(shape, at: &position, base: 0, version: nil, depth: 0)
+            source?.budget = decoder.budget
+            return value
         } catch let f as Decoder.Failure {
             let path = f.components.reduce(name) { $1.hasPrefix("[") ? $0 + $1 : $0 + "." + $1 }
             throw reader.error(path + ": " + f.message, at: f.position)
         } catch let u as UndescribedStructure {
             throw UndescribedStructure(description: name + ": " + u.description)
+        }
+    }
+
+    /// Decodes one lazy subtable, spending from its table's shared budget.
+    static func decodeSubtable(_ reader: BinaryReader, at start: Int, _ shape: Shape, scope: StructScope, version: UInt32?,
+                               source: LazySubtable.Source, path: String) throws -> StructValue {
+        var decoder = Decoder(table: reader, budget: source.budget)
+        decoder.scope = scope
+        decoder.lazySource = source
+        decoder.trail = [(path, -1)]
+        defer { source.budget = decoder.budget }
+        var position = start
+        do {
+            return try decoder.value(shape, at: &position, base: start, version: version, depth: 1)
+        } catch let f as Decoder.Failure {
+            let full = f.components.reduce(source.name + "." + path) { $1.hasPrefix("[") ? $0 + $1 : $0 + "." + $1 }
+            throw reader.error(full + ": " + f.message, at: f.position)
+        } catch let u as UndescribedStructure {
+            throw UndescribedStructure(description: source.name + "." + path + ": " + u.description)
         }
     }
 
@@ -38,6 +63,12 @@ public enum StructureCodec {
         /// Values left to decode before the table is refused as fanning out.
         var budget: Int
         var scope = StructScope()
+        /// Set for a lazy decode: lazy members become `LazySubtable`s over these bytes.
+        var lazySource: LazySubtable.Source?
+        /// The list items being decoded ("Lookup", 3), to name where a lazy subtable hangs (a
+        /// lazy subtable's decoder starts from its own path, index -1).
+        var trail: [(String, Int)] = []
+        var trailText: String { trail.map { $0.1 < 0 ? "\($0.0)." : "\($0.0)[\($0.1)]." }.joined() }
 
         /// Where decoding failed; the members it was in are added as the error goes up, so no
         /// path is built while nothing fails.
@@ -147,15 +178,43 @@ public enum StructureCodec {
                     try spend(n, at: position)
                     var items: [StructValue] = []
                     items.reserveCapacity(n)
+                    if member.lazy, let source = lazySource, case .offset(let target, let size) = member.shape {
+                        let where_ = trailText
+                        for k in 0..<n {
+                            let offset = Int(try scalar(size == 2 ? .uint16 : .uint32, at: position))
+                            position += size
+                            guard offset != 0 else { items.append(.none); continue }
+                            guard base + offset < table.count else {
+                                throw fail("offset \(offset) points past the end of the table (\(table.count) bytes)", at: position - size).within("\(member.name)[\(k)]")
+                            }
+                            items.append(.lazy(LazySubtable(source: source, start: base + offset, shape: target, scope: scope,
+                                                            version: version, path: where_ + "\(member.name)[\(k)]")))
+                        }
+                        out[member.name] = .list(items)
+                        continue
+                    }
+                    let hops = lazySource != nil && { if case .offset = member.shape { true } else { false } }()
                     for k in 0..<n {
+                        if hops { trail.append((member.name, k)) }
                         do {
                             items.append(try value(member.shape, at: &position, base: base, version: version, depth: depth))
                         } catch let f as Failure { throw f.within("\(member.name)[\(k)]") }
+                        if hops { trail.removeLast() }
                     }
                     out[member.name] = .list(items)
                     continue
                 }
                 let v: StructValue
+                if member.lazy, let source = lazySource, case .offset(let target, let size) = member.shape {
+                    let offset = Int(try scalar(size == 2 ? .uint16 : .uint32, at: position))
+                    position += size
+                    guard base + offset < table.count || offset == 0 else {
+                        throw fail("offset \(offset) points past the end of the table (\(table.count) bytes)", at: position - size).within(member.name)
+                    }
+                    out[member.name] = offset == 0 ? StructValue.none : .lazy(LazySubtable(source: source, start: base + offset, shape: target, scope: scope,
+                                                                                          version: version, path: trailText + member.name))
+                    continue
+                }
                 do { v = try value(member.shape, at: &position, base: base, version: version, depth: depth) } catch let f as Failure { throw f.within(member.name) }
                 if case .int(let raw) = v, record.scopeNames.contains(member.name) { scope.note(member.name, raw) }
                 // The first member of a table is its version: later members may depend on it.

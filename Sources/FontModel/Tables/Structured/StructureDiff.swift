@@ -6,9 +6,9 @@ public struct StructureDiff {
     let table: String
     var out: [Difference] = []
 
-    public static func compare(_ a: StructuredTable, _ b: StructuredTable, namesA: [String], namesB: [String]) -> [Difference] {
+    public static func compare(_ a: StructuredTable, _ b: StructuredTable, namesA: [String], namesB: [String]) throws -> [Difference] {
         var diff = StructureDiff(namesA: namesA, namesB: namesB, table: a.tag.trimmed)
-        diff.record(a.record, a.root, b.root, path: "")
+        diff.record(a.record, try a.root, try b.root, path: "")
         return diff.out
     }
 
@@ -108,6 +108,7 @@ public struct StructureDiff {
         case .device(let d): "device \(d.startSize)…\(d.endSize) format \(d.deltaFormat)"
         case .switched(_, let inner): summary(inner)
         case .substitutions(let subs): "\(subs.count) substitutions"
+        case .lazy: "a subtable"
         }
     }
 }

@@ -1,22 +1,61 @@
-/// A table read and written from its `Shape` (GDEF, GSUB, GPOS). It is
-/// decoded whole on first use; unedited it is saved as the bytes it came from. Members of the
-/// top-level record are read and replaced by name; a replacement is checked against the
-/// description before it is accepted.
+/// A table read and written from its `Shape` (GDEF, GSUB, GPOS). It is decoded on first use,
+/// except its lazy members (a lookup's subtables), each decoded when first used: `lazyRoot` is
+/// the value as far as it is decoded, `root` the whole value (decoding what is left). Unedited,
+/// it is saved as the bytes it came from. Members of the top-level record are read and replaced
+/// by name; a replacement is checked against the description before it is accepted.
 open class StructuredTable: DecodableTable {
     open class var tableTag: Tag { "    " }
     /// The table's description: a `.record` whose first member is the version.
     open class var shape: Shape { .record(Record("", [])) }
 
-    public private(set) var root: StructFields
+    /// The value with lazy subtables left as `.lazy` where nothing asked for them yet.
+    public private(set) var lazyRoot: StructFields
+    private var isResolved: Bool
     public private(set) var isEdited = false
 
-    public required init(root: StructFields) { self.root = root }
+    public required init(root: StructFields) {
+        lazyRoot = root
+        isResolved = !StructValue.record(root).containsLazy
+    }
+
+    /// The whole value: lazy subtables still undecoded are decoded now (an error names the
+    /// subtable and the offset).
+    public var root: StructFields {
+        get throws {
+            if !isResolved {
+                lazyRoot = try lazyRoot.resolvedDeep()
+                isResolved = true
+            }
+            return lazyRoot
+        }
+    }
 
     public static func decode(_ reader: BinaryReader, face: Face) throws -> Self {
-        guard case .record(let fields) = try StructureCodec.decode(reader, shape, name: tableTag.trimmed) else {
+        guard case .record(let fields) = try StructureCodec.decode(reader, shape, name: tableTag.trimmed, lazy: true) else {
             throw FontError("\(tableTag) is not described as a record")
         }
-        return Self(root: fields)
+        let table = Self(root: fields)
+        table.original = fields
+        return table
+    }
+
+    /// The value as decoded (its lazy subtables are shared with `lazyRoot`, so comparing the
+    /// two decodes nothing twice), for the save report.
+    private var original: StructFields?
+    /// Set by an encoding that had to move lookups behind extensions.
+    var promotedLookups = false
+
+    /// GSUB/GPOS: which lookups differ from the ones read ("lookups 1, 3 changed"), and whether
+    /// they moved behind extensions to fit.
+    public var encodingSummary: String? {
+        guard let original, let before = original["LookupList"]?.fields?["Lookup"], case .list(let old) = before,
+              case .list(let new)? = lazyRoot["LookupList"]?.fields?["Lookup"] else { return nil }
+        var parts: [String] = []
+        let changed = new.indices.filter { $0 >= old.count || old[$0] != new[$0] }
+        if !changed.isEmpty { parts.append("lookup\(changed.count == 1 ? "" : "s") \(changed.map(String.init).joined(separator: ", ")) changed") }
+        if new.count < old.count { parts.append("\(old.count - new.count) lookups removed") }
+        if promotedLookups { parts.append("lookups moved behind extensions: offsets overflowed") }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     public var record: Record { Self.record }
@@ -29,7 +68,7 @@ open class StructuredTable: DecodableTable {
     public var tag: Tag { Self.tableTag }
 
     /// Names of the members present (the version's), in binary order, counts left out.
-    public var memberNames: [String] { record.valueMembers.map(\.name).filter { root[$0] != nil } }
+    public var memberNames: [String] { record.valueMembers.map(\.name).filter { lazyRoot[$0] != nil } }
 
     public func member(_ name: String) throws -> Member {
         guard let m = record.valueMembers.first(where: { $0.name == name }) else {
@@ -42,34 +81,36 @@ open class StructuredTable: DecodableTable {
 
     public func value(_ name: String) throws -> StructValue? {
         _ = try member(name)
-        return root[name]
+        return try lazyRoot[name]?.resolvedDeep()
     }
 
     /// Replaces a member (`.none` removes an offset's subtable). The new value must fit the
     /// description: it is encoded once to check.
     public func set(_ name: String, _ value: StructValue) throws {
         let m = try member(name)
-        if let since = m.since, let version = root.values.first?.int, version < since {
+        if let since = m.since, let version = lazyRoot.values.first?.int, version < since {
             throw FontError("\(tag.trimmed).\(name) needs table version 0x\(String(since, radix: 16)) or later")
         }
-        var changed = root
+        var changed = try root
         changed[name] = value
         _ = try Self(root: changed).encode()   // as saving would encode it (GSUB/GPOS may promote lookups)
-        guard changed != root else { return }
-        root = changed
+        guard changed != lazyRoot else { return }
+        lazyRoot = changed
+        isResolved = !StructValue.record(changed).containsLazy
         isEdited = true
     }
 
     /// Replaces the whole value (a model operation that has kept it to the description; it is
     /// checked when the table is encoded). Returns whether anything changed.
     func replaceRoot(_ fields: StructFields) -> Bool {
-        guard fields != root else { return false }
-        root = fields
+        guard fields != lazyRoot else { return false }
+        lazyRoot = fields
+        isResolved = !StructValue.record(fields).containsLazy
         isEdited = true
         return true
     }
 
     public func encode() throws -> [UInt8] {
-        try StructureCodec.encode(.record(root), Self.shape, name: tag.trimmed)
+        try StructureCodec.encode(.record(try root), Self.shape, name: tag.trimmed)
     }
 }
