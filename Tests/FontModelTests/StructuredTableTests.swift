@@ -108,6 +108,52 @@ import Testing
         }
     }
 
+    /// A pair subtable too big for its own Offset16s (Roboto's glyph pair subtable given 200
+    /// pairs for each of 300 first glyphs: ~240 KB of pair sets) is split into pieces that fit;
+    /// the kerning is unchanged (ours and fontTools'), OTS accepts it, the report says so.
+    @Test func oversizedSubtablesAreSplit() throws {
+        let path = Corpus.path("roboto")
+        let font = try Font(path: path)
+        let face = font.faces[0]
+        let gpos = try #require(try face.structuredTable("GPOS"))
+        var root = try gpos.root
+        guard case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"],
+              case .record(var lookup) = lookups[1], case .list(var subtables)? = lookup["SubTable"],
+              case .switched(2, .formatted(1, var f)) = subtables[0] else { Issue.record("Roboto's lookup 1 is not as expected"); return }
+        f["Coverage"] = .glyphs(GlyphRuns(100..<400))
+        f["PairSet"] = .list((100..<400).map { left in
+            var set = StructFields()
+            set["PairValueRecord"] = .list((0..<200).map { k in
+                var r = StructFields(); var v = StructFields()
+                r["SecondGlyph"] = .int(Int64(500 + k))
+                v["XAdvance"] = .int(Int64(-(left + k) % 97 - 1))
+                r["Value1"] = .record(v); r["Value2"] = .record(StructFields())
+                return .record(r)
+            })
+            return .record(set)
+        })
+        subtables[0] = .switched(2, .formatted(1, f))
+        lookup["SubTable"] = .list(subtables); lookups[1] = .record(lookup); list["Lookup"] = .list(lookups); root["LookupList"] = .record(list)
+        #expect(gpos.replaceRoot(root))
+        let before = try KerningPairs(face: face).all()
+        #expect(before.count > 60_000)
+        let folder = try TemporaryFolder()
+        let out = folder.file("split.ttf")
+        let report = try font.save(to: out)
+        #expect(report.description.contains("split to fit: lookup 1 subtable 0 into"), "\(report)")
+        let saved = try Font(path: out).faces[0]
+        let after = try KerningPairs(face: saved).all()
+        #expect(after.count == before.count && zip(after, before).allSatisfy { $0 == $1 })
+        #expect(try saved.layoutLookups("GPOS")[1].subtables > 2)
+        let (ok, message) = try otsAccepts(out)
+        #expect(ok, "\(message)")
+        // A pair from the far end of the big subtable, and fontTools reading every pair the same.
+        #expect(try saved.kerning(399, 699) == -((399 + 199) % 97) - 1)
+        let script = Corpus.root.appendingPathComponent("Scripts/bench-py/kerning_pairs.py").path
+        let theirs = try run("python3", [script, out])
+        #expect(theirs.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == KerningTests.summary(after), "\(theirs.stderr)")
+    }
+
     /// A GDEF 1.3 with an ItemVariationStore (not described yet) is kept as bytes: access names
     /// what is missing, validation does not call it broken, and the font saves unchanged.
     @Test func undescribedStructuresKeepTheTableAsBytes() throws {

@@ -21,14 +21,10 @@ public final class GSUBTable: StructuredTable {
         ])])),
     ]
 
-    /// Lookups move behind extension subtables when the table's Offset16s overflow.
+    /// Offset overflows are resolved as font compilers do: lookups move behind extension
+    /// subtables, then subtables still too big are split (`LayoutCommon.encodeFitting`).
     override public func encode() throws -> [UInt8] {
-        do { return try super.encode() } catch is OffsetOverflow {
-            let promoted = LayoutCommon.promotingToExtensions(try root, extensionType: 7)
-            let bytes = try StructureCodec.encode(.record(promoted), Self.shape, name: "GSUB")
-            promotedLookups = true
-            return bytes
-        }
+        try LayoutCommon.encodeFitting(self, extensionType: 7, subtables: Self.subtables)
     }
 
     static let description: Shape = {

@@ -174,3 +174,101 @@ extension LayoutCommon {
         return out
     }
 }
+
+extension LayoutCommon {
+    /// Encodes GSUB or GPOS so every offset fits: as it is; else with every lookup behind an
+    /// extension; else also splitting each subtable whose own offsets overflow into pieces that
+    /// fit (single, multiple, alternate and ligature substitutions and glyph pair kerning by
+    /// first glyph; class pair kerning by first-glyph class), as fontTools' overflow fixing does.
+    static func encodeFitting(_ table: StructuredTable, extensionType: Int, subtables: [Int: SwitchCase]) throws -> [UInt8] {
+        let shape = type(of: table).shape, name = table.tag.trimmed
+        table.promotedLookups = false
+        table.splitSubtables = []
+        var root = try table.root
+        do { return try StructureCodec.encode(.record(root), shape, name: name) } catch is OffsetOverflow {}
+        root = promotingToExtensions(root, extensionType: extensionType)
+        table.promotedLookups = true
+        var splits: [String] = []
+        // Each pass splits the subtable the overflow is in; a subtable is split once into as
+        // many pieces as it needs, so the passes are bounded by the subtables.
+        for _ in 0..<256 {
+            do {
+                let bytes = try StructureCodec.encode(.record(root), shape, name: name)
+                table.splitSubtables = splits
+                return bytes
+            } catch let overflow as OffsetOverflow {
+                guard let (l, k) = overflow.lookupSubtable,
+                      case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"], l < lookups.count,
+                      case .record(var lookup) = lookups[l], case .list(var items)? = lookup["SubTable"], k < items.count,
+                      case .switched(let wrapper, .formatted(let extFormat, let ext)) = items[k],
+                      case .switched(let type, let inner)? = ext["ExtSubTable"],
+                      let caseShape = subtables[type]?.shape else { throw overflow }
+                let pieces = try fitting(inner, caseShape, name: "\(name) lookup \(l) subtable \(k)")
+                guard pieces.count > 1 else { throw overflow }
+                items.replaceSubrange(k...k, with: pieces.map { piece in
+                    var e = ext
+                    e["ExtSubTable"] = .switched(type, piece)
+                    return .switched(wrapper, .formatted(extFormat, e))
+                })
+                lookup["SubTable"] = .list(items)
+                lookups[l] = .record(lookup)
+                list["Lookup"] = .list(lookups)
+                root["LookupList"] = .record(list)
+                splits.append("lookup \(l) subtable \(k) into \(pieces.count)")
+            }
+        }
+        throw FontError("\(name): offsets still overflow after splitting 256 subtables")
+    }
+
+    /// A subtable as pieces that each encode on their own: itself, or its halves, recursively.
+    static func fitting(_ value: StructValue, _ shape: Shape, name: String) throws -> [StructValue] {
+        do {
+            _ = try StructureCodec.encode(value, shape, name: name)
+            return [value]
+        } catch let overflow as OffsetOverflow {
+            guard let (a, b) = halves(value) else { throw overflow }
+            return try fitting(a, shape, name: name) + fitting(b, shape, name: name)
+        }
+    }
+
+    /// A subtable split in two by first glyph (or first-glyph class), each half doing for its
+    /// glyphs exactly what the whole did; nil when it cannot be split.
+    static func halves(_ value: StructValue) -> (StructValue, StructValue)? {
+        switch value {
+        case .substitutions(let subs):
+            var firsts: [Int] = []
+            for s in subs where firsts.last != s.input[0] { firsts.append(s.input[0]) }
+            guard firsts.count > 1 else { return nil }
+            let second = Set(firsts[(firsts.count / 2)...])
+            return (.substitutions(subs.filter { !second.contains($0.input[0]) }), .substitutions(subs.filter { second.contains($0.input[0]) }))
+        case .formatted(1, let f) where f["PairSet"] != nil:
+            guard case .glyphs(let coverage)? = f["Coverage"], case .list(let sets)? = f["PairSet"], coverage.count > 1, sets.count == coverage.count else { return nil }
+            let glyphs = coverage.glyphs, middle = glyphs.count / 2
+            var a = f, b = f
+            a["Coverage"] = .glyphs(GlyphRuns(glyphs[..<middle])); a["PairSet"] = .list(Array(sets[..<middle]))
+            b["Coverage"] = .glyphs(GlyphRuns(glyphs[middle...])); b["PairSet"] = .list(Array(sets[middle...]))
+            return (.formatted(1, a), .formatted(1, b))
+        case .formatted(2, let f) where f["Class1Record"] != nil:
+            // By first-glyph class: each half keeps row 0 (glyphs covered but unclassed stay in the
+            // first) and renumbers its classes from 1.
+            guard case .glyphs(let coverage)? = f["Coverage"], case .classes(let runs)? = f["ClassDef1"],
+                  case .list(let rows)? = f["Class1Record"], rows.count > 2 else { return nil }
+            let middle = 1 + (rows.count - 1) / 2
+            func half(_ classes: Range<Int>, keepsClassZero: Bool) -> StructValue {
+                var g = f
+                g["Class1Record"] = .list([rows[0]] + Array(rows[classes]))
+                g["ClassDef1"] = .classes(ClassRun.normalized(runs.filter { classes.contains($0.glyphClass) }.map {
+                    ClassRun(first: $0.first, last: $0.last, glyphClass: $0.glyphClass - classes.lowerBound + 1)
+                }))
+                g["Coverage"] = .glyphs(GlyphRuns(coverage.glyphs.filter { glyph in
+                    let c = Face.glyphClass(glyph, f["ClassDef1"])
+                    return classes.contains(c) || (keepsClassZero && c == 0)
+                }))
+                return .formatted(2, g)
+            }
+            return (half(1..<middle, keepsClassZero: true), half(middle..<rows.count, keepsClassZero: false))
+        default:
+            return nil
+        }
+    }
+}

@@ -42,8 +42,9 @@ open class StructuredTable: DecodableTable {
     /// The value as decoded (its lazy subtables are shared with `lazyRoot`, so comparing the
     /// two decodes nothing twice), for the save report.
     private var original: StructFields?
-    /// Set by an encoding that had to move lookups behind extensions.
+    /// Set by an encoding that had to move lookups behind extensions, or split subtables.
     var promotedLookups = false
+    var splitSubtables: [String] = []
 
     /// GSUB/GPOS: which lookups differ from the ones read ("lookups 1, 3 changed"), and whether
     /// they moved behind extensions to fit.
@@ -55,6 +56,7 @@ open class StructuredTable: DecodableTable {
         if !changed.isEmpty { parts.append("lookup\(changed.count == 1 ? "" : "s") \(changed.map(String.init).joined(separator: ", ")) changed") }
         if new.count < old.count { parts.append("\(old.count - new.count) lookups removed") }
         if promotedLookups { parts.append("lookups moved behind extensions: offsets overflowed") }
+        if !splitSubtables.isEmpty { parts.append("split to fit: " + splitSubtables.joined(separator: ", ")) }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 

@@ -56,9 +56,10 @@ struct SubtableGraph {
         _ = try attempt(root: root, overflows: &overflows)
         if let (parent, index) = overflows.first {
             let child = nodes[parent].links[index].child
-            throw OffsetOverflow(description: "\(paths[child]): does not fit in an Offset\(nodes[parent].links[index].size * 8) from its parent (the subtable is too far away)")
+            throw OffsetOverflow(description: "\(paths[child]): does not fit in an Offset\(nodes[parent].links[index].size * 8) from its parent (the subtable is too far away)",
+                                 parentPath: paths[parent])
         }
-        throw OffsetOverflow(description: "\(paths[root]): the subtables could not be laid out")
+        throw OffsetOverflow(description: "\(paths[root]): the subtables could not be laid out", parentPath: paths[root])
     }
 
     /// One layout; links whose offsets do not fit are listed in `overflows` (then the bytes are
@@ -163,4 +164,16 @@ struct RankHeap {
 /// ordered. GSUB and GPOS answer it by moving lookups behind extension subtables.
 public struct OffsetOverflow: ToolError, Sendable {
     public let description: String
+    /// Where the offset that did not fit is ("GPOS.LookupList.Lookup[3].SubTable[0].ExtSubTable").
+    public var parentPath = ""
+
+    /// The lookup and subtable the overflowing offset is in, when it is inside one.
+    public var lookupSubtable: (lookup: Int, subtable: Int)? {
+        func number(after key: String) -> Int? {
+            guard let r = parentPath.range(of: key) else { return nil }
+            return Int(parentPath[r.upperBound...].prefix { $0.isNumber })
+        }
+        guard let l = number(after: "Lookup["), let s = number(after: "SubTable[") else { return nil }
+        return (l, s)
+    }
 }
