@@ -92,36 +92,39 @@ public final class KerningPairs {
 
     /// The pairs whose first glyph is `left`, ascending by second glyph, with their values.
     public func row(for left: Int) -> (rights: [Int], values: [Int]) {
-        // The scratch arrays are moved out for the walk: locals, not class properties, in the
-        // per-pair closure (no exclusivity checks).
-        var stamp = self.stamp, sum = self.sum, given = self.given
-        self.stamp = []; self.sum = []; self.given = []
-        defer { self.stamp = stamp; self.sum = sum; self.given = given }
         let reader = PairReader(data: data, table: source)
         var rights: [Int] = []
         var generation = self.generation &+ 1
         let total = generation
-        for lookup in lookups {
-            generation &+= 1
-            let current = generation
-            for st in lookup {
-                let ended = reader.give(st, left: left) { right, value in
-                    guard right < stamp.count, stamp[right] != current else { return }
-                    stamp[right] = current
-                    if given[right] != total { given[right] = total; sum[right] = 0; rights.append(right) }
-                    sum[right] &+= Int32(truncatingIfNeeded: value)
+        // The scratch arrays as buffers for the walk: no copy-on-write checks per pair.
+        let lookups = self.lookups
+        stamp.withUnsafeMutableBufferPointer { stamp in
+            sum.withUnsafeMutableBufferPointer { sum in
+                given.withUnsafeMutableBufferPointer { given in
+                    for lookup in lookups {
+                        generation &+= 1
+                        let current = generation
+                        for st in lookup {
+                            let ended = reader.give(st, left: left) { right, value in
+                                guard right < stamp.count, stamp[right] != current else { return }
+                                stamp[right] = current
+                                if given[right] != total { given[right] = total; sum[right] = 0; rights.append(right) }
+                                sum[right] &+= Int32(truncatingIfNeeded: value)
+                            }
+                            if ended { break }
+                        }
+                    }
+                    if rights.count * 16 > given.count {   // a long row: a scan in glyph order beats sorting
+                        rights.removeAll(keepingCapacity: true)
+                        for g in 0..<given.count where given[g] == total && sum[g] != 0 { rights.append(g) }
+                    } else {
+                        rights.sort()
+                        rights.removeAll { sum[$0] == 0 }
+                    }
                 }
-                if ended { break }
             }
         }
         self.generation = generation
-        if rights.count * 16 > given.count {   // a long row: a scan in glyph order beats sorting
-            rights.removeAll(keepingCapacity: true)
-            for g in 0..<given.count where given[g] == total && sum[g] != 0 { rights.append(g) }
-        } else {
-            rights.sort()
-            rights.removeAll { sum[$0] == 0 }
-        }
         return (rights, rights.map { Int(sum[$0]) })
     }
 
