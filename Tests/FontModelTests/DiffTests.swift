@@ -36,4 +36,30 @@ import Testing
         let aName = try a.faces[0].glyphName(try #require(try a.faces[0].glyphID(for: "a")))
         #expect(diff.contains("~ glyph \(aName) outline"))
     }
+
+    /// Layout changes read as features, kerned pairs and substitutions, one line each (an
+    /// inserted pair record does not shift every record after it into the report), and what
+    /// those do not cover (a caps edit's mark attachment) member by member.
+    @Test func layoutChangesReadAsPairsAndSubstitutions() throws {
+        let path = Corpus.path("roboto")
+        let original = try Font(path: path).faces[0]
+        let font = try Font(path: path)
+        let face = font.faces[0]
+        func id(_ name: String) throws -> Int { try #require(try face.glyphID(named: name)) }
+        try face.setKerning(id("A"), id("V"), -120)
+        try face.setKerning(id("T"), id("o"), -50)
+        try face.addSubstitution(feature: "liga", input: [id("f"), id("f"), id("l")], output: id("A"))
+        let edited = try Font(data: try font.serialized().bytes).faces[0]
+        let lines = try FontDiff.compare(original, edited).map(\.description).filter { !$0.contains("head.") }
+        #expect(lines == ["~ GPOS.kern A V: -87 → -120", "~ GPOS.kern T o: -99 → -50", "+ GSUB.liga: f f l → A"])
+        // Everything else a lookup does is still compared: the caps edit moves marks too.
+        try face.copyCapitalsOntoLowercase()
+        let caps = try FontDiff.compare(original, try Font(data: try font.serialized().bytes).faces[0]).map(\.description)
+        // (Booleans first: a failing #expect on the list would print all 15,000 lines.)
+        let coverageLine = caps.contains { $0.hasPrefix("+ GPOS.LookupList.Lookup[0].SubTable[0].Coverage: a b c") }
+        let anchorLine = caps.contains { $0.contains("BaseAnchor") }
+        let pairLine = caps.contains("~ GPOS.kern A v: -50 → -120")   // a takes A's kerning, A V's edit included
+        let ligatureLine = caps.contains("- GSUB.liga: f f i → uniFB03")
+        #expect(coverageLine && anchorLine && pairLine && ligatureLine)
+    }
 }

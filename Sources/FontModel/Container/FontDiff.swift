@@ -43,6 +43,7 @@ public enum FontDiff {
                 continue
             }
             if let sa = try? a.structuredTable(tag), let sb = try? b.structuredTable(tag) {
+                if tag == "GSUB" || tag == "GPOS" { out += try LayoutDiff.compare(a, b, tag: tag); continue }
                 out += try StructureDiff.compare(sa, sb, namesA: try a.glyphNames(), namesB: try b.glyphNames())
                 continue
             }

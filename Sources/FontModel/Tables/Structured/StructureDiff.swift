@@ -12,6 +12,13 @@ public struct StructureDiff {
         return diff.out
     }
 
+    /// Two values of one record (a table with parts masked out, as `LayoutDiff` does).
+    static func compare(record: Record, _ a: StructFields, _ b: StructFields, table: String, namesA: [String], namesB: [String]) -> [Difference] {
+        var diff = StructureDiff(namesA: namesA, namesB: namesB, table: table)
+        diff.record(record, a, b, path: "")
+        return diff.out
+    }
+
     static func name(_ id: Int, _ names: [String]) -> String { glyphName(id, in: names) }
 
     mutating func note(_ kind: Difference.Kind, _ path: String, _ old: String?, _ new: String?) {
