@@ -21,12 +21,39 @@ public struct StructureDiff {
 
     static func name(_ id: Int, _ names: [String]) -> String { glyphName(id, in: names) }
 
+    /// The shape of the items of the list a member path names ("BaseArray", "BaseRecord").
+    static func shape(along path: [String], in record: Record) -> Shape? {
+        guard let first = path.first, let member = record.valueMembers.first(where: { $0.name == first }) else { return nil }
+        if path.count == 1 { return member.count != nil ? member.shape : nil }
+        guard case .record(let inner) = member.shape.target else { return nil }
+        return shape(along: Array(path.dropFirst()), in: inner)
+    }
+
     mutating func note(_ kind: Difference.Kind, _ path: String, _ old: String?, _ new: String?) {
         out.append(Difference(kind: kind, table: table, item: path, old: old, new: new))
     }
 
     mutating func record(_ record: Record, _ a: StructFields, _ b: StructFields, path: String) {
+        // Lists that belong to a Coverage's glyphs (PairSets, mark and base records) are compared
+        // glyph by glyph, so a glyph added to the coverage is not a shift of every item after it.
+        var byGlyph = Set<String>()
         for member in record.valueMembers {
+            guard let parallel = member.parallel, case .glyphs(let ca)? = a[member.name], case .glyphs(let cb)? = b[member.name],
+                  let itemShape = Self.shape(along: parallel, in: record) else { continue }
+            let ia = LayoutGlyphCopy.get(parallel, a), ib = LayoutGlyphCopy.get(parallel, b)
+            guard ia.count == ca.count, ib.count == cb.count else { continue }
+            byGlyph.insert(parallel[0])
+            var itemsB: [String: StructValue] = [:]
+            for (g, item) in zip(cb.glyphs, ib) { itemsB[Self.name(g, namesB)] = item }
+            let listPath = (path.isEmpty ? "" : path + ".") + parallel.joined(separator: ".")
+            for (g, item) in zip(ca.glyphs, ia) {
+                let glyph = Self.name(g, namesA)
+                guard let other = itemsB.removeValue(forKey: glyph) else { note(.removed, "\(listPath)[\(glyph)]", summary(item), nil); continue }
+                value(item, other, itemShape, path: "\(listPath)[\(glyph)]")
+            }
+            for (glyph, item) in itemsB.sorted(by: { $0.key < $1.key }) { note(.added, "\(listPath)[\(glyph)]", nil, summary(item)) }
+        }
+        for member in record.valueMembers where !byGlyph.contains(member.name) {
             let here = path.isEmpty ? member.name : path + "." + member.name
             switch (a[member.name], b[member.name]) {
             case (nil, nil): continue
