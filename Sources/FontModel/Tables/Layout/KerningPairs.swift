@@ -32,7 +32,9 @@ public final class KerningPairs {
     /// First glyphs that have at least one pair, ascending, and where each one's pairs start
     /// in the list of all pairs (the last entry is the count). Worked out on first use.
     private var index: (lefts: [Int], rowStart: [Int])?
-    /// Scratch for working out a row: per second glyph, the generation that last set it.
+    /// Scratch for working out a row: per second glyph, the generation that last set it (empty
+    /// when glyph ids are many for the table's size: rows are then worked out in dictionaries,
+    /// so memory stays within twice the table's size).
     private var stamp: [Int32]
     private var sum: [Int32]
     private var given: [Int32]
@@ -77,9 +79,28 @@ public final class KerningPairs {
         self.data = data
         self.lookups = lookups
         self.source = source
-        stamp = Array(repeating: -1, count: glyphLimit)
-        sum = Array(repeating: 0, count: glyphLimit)
-        given = Array(repeating: 0, count: glyphLimit)
+        let dense = glyphLimit * 12 <= max(2 * data.count, 1 << 16)
+        stamp = Array(repeating: -1, count: dense ? glyphLimit : 0)
+        sum = Array(repeating: 0, count: dense ? glyphLimit : 0)
+        given = Array(repeating: 0, count: dense ? glyphLimit : 0)
+    }
+
+    /// A row worked out in dictionaries (no scratch per glyph id).
+    private func sparseRow(for left: Int) -> (rights: [Int], values: [Int]) {
+        let reader = PairReader(data: data, table: source)
+        var total: [Int: Int32] = [:]
+        for lookup in lookups {
+            var claimed = Set<Int>()
+            for st in lookup {
+                let ended = reader.give(st, left: left) { right, value in
+                    guard claimed.insert(right).inserted else { return }
+                    total[right, default: 0] &+= Int32(truncatingIfNeeded: value)
+                }
+                if ended { break }
+            }
+        }
+        let rights = total.filter { $0.value != 0 }.keys.sorted()
+        return (rights, rights.map { Int(total[$0]!) })
     }
 
     /// Every glyph a subtable covers as a first glyph, ascending (some may have no pairs).
@@ -92,6 +113,7 @@ public final class KerningPairs {
 
     /// The pairs whose first glyph is `left`, ascending by second glyph, with their values.
     public func row(for left: Int) -> (rights: [Int], values: [Int]) {
+        if stamp.isEmpty && !lookups.isEmpty { return sparseRow(for: left) }
         let reader = PairReader(data: data, table: source)
         var rights: [Int] = []
         var generation = self.generation &+ 1
