@@ -1,6 +1,7 @@
 import FontModel
 
-/// libFuzzer target: font bytes → open, walk every table and glyph, validate, save to memory.
+/// libFuzzer target: font bytes → open, walk every table and glyph, layout and kerning, validate,
+/// save to memory.
 /// Any crash, trap or hang is a bug; thrown FontErrors are the expected outcome for bad input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFont(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -16,6 +17,11 @@ public func fuzzFont(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             }
         }
         _ = try? face.glyf?.statistics()
+        // Layout queries and kerning, read from the bytes (a few rows: the pairs a hostile class
+        // subtable may spell out are bounded, but not small).
+        _ = try? face.layoutFeatures(); _ = try? face.layoutLookups("GSUB"); _ = try? face.substitutions(feature: "liga")
+        if let pairs = try? KerningPairs(face: face) { for left in 0..<64 { _ = pairs.row(for: left) } }
+        if let kern = try? face.kern { for k in kern.subtables.indices.prefix(4) { _ = try? kern.classPairs(k) } }
     }
     _ = Validator.validate(font)
     _ = try? font.serialized()

@@ -77,4 +77,22 @@ import Testing
             if let pairs = try? KerningPairs(face: small) { _ = pairs.count; if pairs.count > 0 { _ = pairs[pairs.count - 1] } }
         }
     }
+
+    /// A 98-byte GPOS whose one class pair subtable covers every glyph id and classes every
+    /// glyph id (65,536 × 65,536 pairs) is refused up front, not expanded.
+    @Test func classKerningThatSpellsOutBillionsIsRefused() throws {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        var gpos: [UInt8] = [0, 1, 0, 0] + u16(10) + u16(30) + u16(44)
+        gpos += u16(1) + Array("DFLT".utf8) + u16(8) + u16(4) + u16(0) + u16(0) + u16(0xFFFF) + u16(1) + u16(0)   // ScriptList
+        gpos += u16(1) + Array("kern".utf8) + u16(8) + u16(0) + u16(1) + u16(0)                                  // FeatureList
+        gpos += u16(1) + u16(4) + u16(2) + u16(0) + u16(1) + u16(8)                                              // LookupList
+        gpos += u16(2) + u16(20) + u16(4) + u16(0) + u16(30) + u16(34) + u16(1) + u16(2) + u16(0) + u16(0xFFF6)  // PairPos 2
+        gpos += u16(2) + u16(1) + u16(0) + u16(0xFFFF) + u16(0)                                                  // Coverage: all
+        gpos += u16(2) + u16(0)                                                                                  // ClassDef1: none
+        gpos += u16(2) + u16(1) + u16(0) + u16(0xFFFF) + u16(1)                                                  // ClassDef2: all
+        let face = try Font(path: Self.liberation).faces[0]
+        face.setRawTable("GPOS", gpos)
+        #expect { _ = try KerningPairs(face: face) } throws: { "\($0)".contains("more than the 50000000") }
+        #expect(throws: FontError.self) { _ = try face.kerning(36, 57) }
+    }
 }

@@ -203,6 +203,11 @@ public final class KernTable: DecodableTable {
         let leftTable = try u16(headerSize + 2), rightTable = try u16(headerSize + 4)
         let firstLeft = try u16(leftTable), leftCount = try u16(leftTable + 2)
         let firstRight = try u16(rightTable), rightCount = try u16(rightTable + 2)
+        // The class tables may claim far more pairs than their bytes (Apple's format 2 tables
+        // hold thousands): a list beyond this is refused rather than built.
+        guard leftCount * rightCount <= 4_000_000 else {
+            throw FontError("kern subtable \(k): \(leftCount) × \(rightCount) class pairs, more than the 4,000,000 FontShell lists", table: "kern")
+        }
         var out: [KernPair] = []
         for l in 0..<leftCount {
             let row = try u16(leftTable + 4 + l * 2)

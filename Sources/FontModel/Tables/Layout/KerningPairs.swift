@@ -42,6 +42,9 @@ public final class KerningPairs {
     /// The row most recently worked out (sequential reads reuse it).
     private var cachedRow: (index: Int, rights: [Int], values: [Int])?
 
+    /// The most pairs a face's kerning may expand to (Roboto has 167,901; noto-cjk 20,728).
+    public static let maximumPairs = 50_000_000
+
     /// The number of pairs.
     public var count: Int { rows.rowStart.last ?? 0 }
 
@@ -75,6 +78,14 @@ public final class KerningPairs {
             let reader = PairReader(data: kern, table: "kern")
             lookups = try face.context("kern") { try reader.kernTableSubtables(glyphLimit: &glyphLimit) }
             source = "kern"; data = kern
+        }
+        // Class kerning can spell out far more pairs than its bytes: a 40-byte subtable may
+        // claim 65,536 × 65,536. Real fonts stay far below the limit; a table above it is refused
+        // before any work that grows with the pairs.
+        let reader = PairReader(data: data, table: source)
+        let most = lookups.joined().reduce(0) { $0 + reader.mostPairs($1) }
+        guard most <= Self.maximumPairs else {
+            throw FontError("kerning would spell out up to \(most) pairs, more than the \(Self.maximumPairs) FontShell expands", table: source)
         }
         self.data = data
         self.lookups = lookups
@@ -480,6 +491,29 @@ struct PairReader {
     }
 
     // MARK: walking
+
+    /// An upper bound on the pairs a subtable gives, from its headers.
+    func mostPairs(_ st: Subtable) -> Int {
+        switch st {
+        case .glyphPairs(let start, _, _, _):
+            return (0..<u16(start + 8)).reduce(0) { $0 + u16(start + u16(start + 10 + $1 * 2)) }
+        case .classPairs(_, let coverage, _, _, _, _, _, let members):
+            return coveredCount(coverage) * members.reduce(0) { $0 + $1.count }
+        case .kernPairs(_, let count):
+            return count
+        case .kernClasses(_, let left, _, _, let members):
+            return u16(left + 2) * members.values.reduce(0) { $0 + $1.count }
+        }
+    }
+
+    func coveredCount(_ at: Int) -> Int {
+        let n = u16(at + 2)
+        if u16(at) == 1 { return n }
+        return (0..<n).reduce(0) { total, k in
+            let r = at + 4 + k * 6
+            return total + max(0, u16(r + 2) - u16(r) + 1)
+        }
+    }
 
     func forEachFirst(of st: Subtable, _ body: (Int) -> Void) {
         switch st {

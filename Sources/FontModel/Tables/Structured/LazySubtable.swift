@@ -24,12 +24,14 @@ public final class LazySubtable: @unchecked Sendable {
     let shape: Shape
     let scope: StructScope
     let version: UInt32?
+    /// How deep it hangs (its parents' nesting counts towards `StructureCodec.maximumDepth`).
+    let depth: Int
     /// Where it hangs: "LookupList.Lookup[3].SubTable[0]".
     let path: String
     private var cached: Result<StructValue, Error>?
 
-    init(source: Source, start: Int, shape: Shape, scope: StructScope, version: UInt32?, path: String) {
-        self.source = source; self.start = start; self.shape = shape; self.scope = scope; self.version = version; self.path = path
+    init(source: Source, start: Int, shape: Shape, scope: StructScope, version: UInt32?, depth: Int, path: String) {
+        self.source = source; self.start = start; self.shape = shape; self.scope = scope; self.version = version; self.depth = depth; self.path = path
     }
 
     /// The decoded subtable (decoded once; a failure is kept and thrown again).
@@ -39,7 +41,7 @@ public final class LazySubtable: @unchecked Sendable {
         if let cached { return try cached.get() }
         let result = Result { try source.data.withUnsafeBytes { buffer in
             try StructureCodec.decodeSubtable(BinaryReader(buffer, base: source.fileBase), at: start, shape, scope: scope,
-                                              version: version, source: source, path: path)
+                                              version: version, depth: depth, source: source, path: path)
         } }
         cached = result
         return try result.get()

@@ -29,7 +29,7 @@ public enum StructureCodec {
 
     /// Decodes one lazy subtable, spending from its table's shared budget.
     static func decodeSubtable(_ reader: BinaryReader, at start: Int, _ shape: Shape, scope: StructScope, version: UInt32?,
-                               source: LazySubtable.Source, path: String) throws -> StructValue {
+                               depth: Int, source: LazySubtable.Source, path: String) throws -> StructValue {
         var decoder = Decoder(table: reader, budget: source.budget)
         decoder.scope = scope
         decoder.lazySource = source
@@ -37,7 +37,9 @@ public enum StructureCodec {
         defer { source.budget = decoder.budget }
         var position = start
         do {
-            return try decoder.value(shape, at: &position, base: start, version: version, depth: 1)
+            // The depth it hangs at: lazy subtables inside lazy subtables count towards the limit.
+            guard depth < StructureCodec.maximumDepth else { throw decoder.fail("subtables nested deeper than \(StructureCodec.maximumDepth) (a cycle?)", at: start) }
+            return try decoder.value(shape, at: &position, base: start, version: version, depth: depth)
         } catch let f as Decoder.Failure {
             let full = f.components.reduce(source.name + "." + path) { $1.hasPrefix("[") ? $0 + $1 : $0 + "." + $1 }
             throw reader.error(full + ": " + f.message, at: f.position)
@@ -188,7 +190,7 @@ public enum StructureCodec {
                                 throw fail("offset \(offset) points past the end of the table (\(table.count) bytes)", at: position - size).within("\(member.name)[\(k)]")
                             }
                             items.append(.lazy(LazySubtable(source: source, start: base + offset, shape: target, scope: scope,
-                                                            version: version, path: where_ + "\(member.name)[\(k)]")))
+                                                            version: version, depth: depth + 1, path: where_ + "\(member.name)[\(k)]")))
                         }
                         out[member.name] = .list(items)
                         continue
@@ -212,7 +214,7 @@ public enum StructureCodec {
                         throw fail("offset \(offset) points past the end of the table (\(table.count) bytes)", at: position - size).within(member.name)
                     }
                     out[member.name] = offset == 0 ? StructValue.none : .lazy(LazySubtable(source: source, start: base + offset, shape: target, scope: scope,
-                                                                                          version: version, path: trailText + member.name))
+                                                                                          version: version, depth: depth + 1, path: trailText + member.name))
                     continue
                 }
                 do { v = try value(member.shape, at: &position, base: base, version: version, depth: depth) } catch let f as Failure { throw f.within(member.name) }
