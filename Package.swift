@@ -13,8 +13,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // Pure Swift: reading, editing and writing sfnt fonts and collections.
-        .target(name: "FontModel"),
+        // Reading, editing and writing sfnt fonts and collections, and their web containers
+        // (WOFF: zlib through a system-library target; the rest is Swift).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "FontModel", dependencies: ["CZlib"]),
         // System libraries and the C side of the Lua bridge.
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]),
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),

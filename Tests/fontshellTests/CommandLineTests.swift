@@ -27,13 +27,26 @@ import Testing
         try Data("wOFF and then some bytes".utf8).write(to: URL(fileURLWithPath: dir + "/x.woff"))
         let r = try fontshell("edit", dir + "/x.woff", "-o", dir + "/out.ttf", "--caps")
         #expect(r.status != 0)
-        #expect(r.err.contains("x.woff") && r.err.contains("WOFF fonts are not supported yet"))
+        #expect(r.err.contains("x.woff") && r.err.contains("WOFF: the file is shorter than its 44-byte header"), "\(r.err)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.ttf"))
         let range = try fontshell("edit", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "-o", dir + "/out.ttf", "--set", "hhea.ascender=40000")
         #expect(range.status != 0 && range.err.contains("Int16"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.ttf"))
         let missing = try fontshell("info", dir + "/nope.ttf")
         #expect(missing.status != 0 && missing.err.contains("nope.ttf"))
+    }
+
+    /// `save` writes WOFF by extension, and every command reads it.
+    @Test func saveAndInfoSpeakWOFF() throws {
+        let dir = NSTemporaryDirectory() + "fontshell-cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let saved = try fontshell("save", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", dir + "/d.woff")
+        #expect(saved.status == 0, "\(saved.err)")
+        let info = try fontshell("info", dir + "/d.woff")
+        #expect(info.out.contains("TrueType, in a WOFF") && info.out.contains("face 0: DejaVuSans"), "\(info.out)")
+        let lua = try fontshell("-e", "print(face:kerning('A', 'V'), #face.glyphs)", dir + "/d.woff")
+        #expect(lua.out == "-131\t6253\n", "\(lua.out) \(lua.err)")
     }
 
     @Test func editWritesTheReport() throws {

@@ -58,7 +58,7 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         let m = try runFontshell(["run", tmp.file("missing.lua")])
         #expect(m.status == 1 && m.err.contains("cannot open \(tmp.file("missing.lua"))"))
         let b = try runFontshell(["run", saving, broken, out])
-        #expect(b.status == 1 && b.err.contains("WOFF fonts are not supported yet"), "\(b.err)")
+        #expect(b.status == 1 && b.err.contains("WOFF: the file is shorter than its 44-byte header"), "\(b.err)")
         let bf = try runFontshell([broken])
         #expect(bf.status == 1 && bf.err.contains("broken.ttf"))
         #expect(!FileManager.default.fileExists(atPath: out))

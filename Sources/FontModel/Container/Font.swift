@@ -20,6 +20,10 @@ public final class Font {
     public let faces: [Face]
     /// `ttcf` header version (0x00010000 or 0x00020000) for collections, nil for a single face.
     public let collectionVersion: UInt32?
+    /// "woff" when the file was a WOFF (`bytes` then holds the sfnt it wraps), nil for an sfnt.
+    public let webFormat: String?
+    /// The web file's metadata and private data, written again when saving as WOFF.
+    public var webExtras: WebFontExtras?
 
     /// Tables holding glyph data, shared by the faces of a collection: one object per file offset,
     /// so an edit through any face is seen by every face using the table and it stays shared.
@@ -35,8 +39,19 @@ public final class Font {
         try self.init(bytes: FontBytes(data), path: name)
     }
 
-    public init(bytes: FontBytes, path: String?) throws {
+    public init(bytes source: FontBytes, path: String?) throws {
         self.path = path
+        // A WOFF is read as the sfnt it wraps: every table decompressed once, here.
+        var bytes = source
+        if source.buffer.count >= 4, (try? BinaryReader(source.buffer).u32(at: 0)) == WOFF.signature {
+            let (sfnt, extras) = try withContext(path: path) { try WOFF.decode(BinaryReader(source.buffer)) }
+            bytes = FontBytes(sfnt)
+            webFormat = "woff"
+            webExtras = extras
+        } else {
+            webFormat = nil
+            webExtras = nil
+        }
         self.bytes = bytes
         let reader = BinaryReader(bytes.buffer)
         let (offsets, version) = try withContext(path: path) { try Font.readHeader(reader) }
@@ -93,7 +108,6 @@ public final class Font {
             var offsets: [Int] = []
             for _ in 0..<count { offsets.append(Int(try r.u32())) }
             return (offsets, version)
-        case 0x774F_4646: throw FontError("WOFF fonts are not supported yet; decompress to TrueType/OpenType first")
         case 0x774F_4632: throw FontError("WOFF2 fonts are not supported yet; decompress to TrueType/OpenType first")
         case 0x0000_0100: throw FontError("Mac resource-fork fonts (dfont) are not supported yet")
         case 0x7479_7031: throw FontError("'typ1' sfnt-wrapped Type 1 fonts are not supported yet")

@@ -4,7 +4,7 @@ extension Font {
     public func summary() throws -> String {
         let font = self
     var out: [String] = []
-    let kind = font.isCollection ? "collection of \(font.faces.count) faces" : font.format.rawValue
+    let kind = (font.isCollection ? "collection of \(font.faces.count) faces" : font.format.rawValue) + (font.webFormat == "woff" ? ", in a WOFF" : "")
     out.append("\(font.path ?? "font"): \(kind)")
     for face in font.faces {
         out.append("")

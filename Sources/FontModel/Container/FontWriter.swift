@@ -88,8 +88,11 @@ extension Font {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: ".") else { return }
         let ext = name[name.index(after: dot)...].lowercased()
-        if ["woff", "woff2", "eot"].contains(ext) {
-            throw FontError("FontShell writes TrueType/OpenType, not \(ext) (not yet): save as .ttf, .otf or .ttc", path: path)
+        if ["woff2", "eot"].contains(ext) {
+            throw FontError("FontShell writes TrueType/OpenType and WOFF, not \(ext) (not yet): save as .ttf, .otf, .ttc or .woff", path: path)
+        }
+        if ext == "woff" && collection {
+            throw FontError("WOFF holds one font, not a collection: save one face (face:save, --face) as .woff", path: path)
         }
         if ["ttc", "otc"].contains(ext) && !collection {
             throw FontError("this is a single font, not a collection: save it as .ttf or .otf", path: path)
@@ -107,9 +110,18 @@ extension Font {
         var plan = planned
         plan.report.path = path
         var written = 0
+        let asWOFF = path.lowercased().hasSuffix(".woff")
         try AtomicFile.write(to: path, overwrite: options.overwriteInput) { fd in
             var sink = FileSink(fd: fd)
-            try emit(&plan, into: &sink)
+            if asWOFF {
+                // The sfnt in memory, then each table compressed.
+                var sfnt = ArraySink()
+                try emit(&plan, into: &sfnt)
+                let woff = try WOFF.encode(sfnt.bytes, extras: webExtras)
+                try woff.withUnsafeBytes { try sink.write($0) }
+            } else {
+                try emit(&plan, into: &sink)
+            }
             try sink.flush()
             written = sink.written
             try bytes.checkIntact()   // a source truncated while open would have given zeros
