@@ -54,6 +54,11 @@ import Testing
         #expect(theirs.status == 0, "\(theirs.stderr)")
         #expect(Self.summary(pairs.all()) == theirs.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(pairs.count > 1000)
+        // Values that do not fit their fields are refused at the edit, not trapped on save.
+        let kern = try #require(try face.kern)
+        #expect(throws: FontError.self) { try kern.setSubtables([KernTable.Subtable(format: 1000)]) }
+        #expect(throws: FontError.self) { try kern.setSubtables([KernTable.Subtable(coverage: 300)]) }
+        #expect(throws: FontError.self) { try kern.setSubtables([KernTable.Subtable(pairs: [KernTable.KernPair(1, 2, 40000)])]) }
     }
 
     /// A pair table cut short is a FontError naming the table and an offset; bytes changed at

@@ -133,10 +133,14 @@ public final class KernTable: DecodableTable {
 
     // MARK: editing
 
-    /// Replaces the subtables (pairs are sorted and checked: glyph ids 0–65535, values Int16).
+    /// Replaces the subtables (checked: format and coverage are bytes, a tuple index 16 bits,
+    /// glyph ids 0–65535, values Int16; pairs are sorted).
     public func setSubtables(_ new: [Subtable]) throws {
         var checked = new
         for (k, st) in new.enumerated() {
+            guard (0...255).contains(st.format) else { throw FontError("kern subtable \(k): format is a byte (0...255), got \(st.format)", table: "kern") }
+            guard (0...255).contains(st.coverage) else { throw FontError("kern subtable \(k): coverage is a byte (0...255), got \(st.coverage)", table: "kern") }
+            if let t = st.tupleIndex, !(0...0xFFFF).contains(t) { throw FontError("kern subtable \(k): tupleIndex is UInt16, got \(t)", table: "kern") }
             for p in st.pairs {
                 guard (0...0xFFFF).contains(p.left), (0...0xFFFF).contains(p.right) else { throw FontError("kern subtable \(k): glyph id out of range in pair \(p.left), \(p.right)", table: "kern") }
                 guard (-32768...32767).contains(p.value) else { throw FontError("kern subtable \(k): value is Int16 (-32768...32767), got \(p.value)", table: "kern") }

@@ -111,7 +111,7 @@ public final class KerningPairs {
             }
         }
         let rights = total.filter { $0.value != 0 }.keys.sorted()
-        return (rights, rights.map { Int(total[$0]!) })
+        return (rights, rights.map { Int(total[$0] ?? 0) })
     }
 
     /// Every glyph a subtable covers as a first glyph, ascending (some may have no pairs).
