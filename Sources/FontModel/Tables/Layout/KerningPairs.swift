@@ -96,19 +96,35 @@ public final class KerningPairs {
         given = Array(repeating: 0, count: dense ? glyphLimit : 0)
     }
 
-    /// A row worked out in dictionaries (no scratch per glyph id).
+    /// A row worked out without scratch per glyph id: when one subtable gives the glyph's pairs
+    /// (the usual case) they are sorted; when several do, the first to give a second glyph in
+    /// each lookup wins and lookups add up, in a dictionary.
     private func sparseRow(for left: Int) -> (rights: [Int], values: [Int]) {
         let reader = PairReader(data: data, table: source)
-        var total: [Int: Int32] = [:]
-        for lookup in lookups {
-            var claimed = Set<Int>()
+        var parts: [(lookup: Int, pairs: [(right: Int, value: Int)])] = []
+        for (l, lookup) in lookups.enumerated() {
             for st in lookup {
-                let ended = reader.give(st, left: left) { right, value in
-                    guard claimed.insert(right).inserted else { return }
-                    total[right, default: 0] &+= Int32(truncatingIfNeeded: value)
-                }
+                var pairs: [(right: Int, value: Int)] = []
+                let ended = reader.give(st, left: left) { pairs.append(($0, $1)) }
+                if !pairs.isEmpty { parts.append((l, pairs)) }
                 if ended { break }
             }
+        }
+        if parts.count == 1 {
+            var seen = -1
+            let sorted = parts[0].pairs.enumerated().sorted { ($0.element.right, $0.offset) < ($1.element.right, $1.offset) }
+            var rights: [Int] = [], values: [Int] = []
+            for (_, p) in sorted where p.right != seen {
+                seen = p.right
+                if p.value != 0 { rights.append(p.right); values.append(p.value) }
+            }
+            return (rights, values)
+        }
+        var total: [Int: Int32] = [:]
+        var claimed = Set<Int>(), currentLookup = -1
+        for part in parts {
+            if part.lookup != currentLookup { claimed.removeAll(keepingCapacity: true); currentLookup = part.lookup }
+            for p in part.pairs where claimed.insert(p.right).inserted { total[p.right, default: 0] &+= Int32(truncatingIfNeeded: p.value) }
         }
         let rights = total.filter { $0.value != 0 }.keys.sorted()
         return (rights, rights.map { Int(total[$0] ?? 0) })
