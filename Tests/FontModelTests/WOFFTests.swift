@@ -66,6 +66,9 @@ import Testing
             #expect(try again.faces[0].rawTable("glyf") == (try Font(path: path).faces[0].rawTable("glyf")))
         }
         #expect { try Font(path: Corpus.wqy).save(to: folder.file("c.woff")) } throws: { "\($0)".contains("WOFF holds one font") }
+        let font = try Font(path: Corpus.dejavu)
+        font.webExtras = WebFontExtras(majorVersion: 70000)
+        #expect { try font.save(to: folder.file("v.woff")) } throws: { "\($0)".contains("UInt16") }
     }
 
     /// Lying WOFF files are errors naming what is wrong, never a crash or a huge allocation.

@@ -116,6 +116,9 @@ enum WOFF {
                                      offset: Int(try reader.u32(at: at + 8)), length: Int(try reader.u32(at: at + 12))))
             }
             let extras = extras ?? WebFontExtras()
+            guard (0...0xFFFF).contains(extras.majorVersion), (0...0xFFFF).contains(extras.minorVersion) else {
+                throw FontError("WOFF version \(extras.majorVersion).\(extras.minorVersion): each part is UInt16 (0...65535)")
+            }
             // Tables in the sfnt's order; each stored compressed only when that is smaller.
             let byOffset = entries.indices.sorted { entries[$0].offset < entries[$1].offset }
             var stored = [[UInt8]](repeating: [], count: entries.count)
