@@ -56,6 +56,9 @@ enum WOFF {
             guard e.offset >= 44 + 20 * numTables, e.compLength <= reader.count, e.offset <= reader.count - e.compLength else {
                 throw reader.error("WOFF: table '\(tag)' (\(e.compLength) bytes at \(e.offset)) lies outside the file", at: at)
             }
+            guard e.compLength > 0 || e.origLength == 0 else {
+                throw reader.error("WOFF: table '\(tag)' claims \(e.origLength) bytes from none stored", at: at)
+            }
             guard e.compLength <= e.origLength else {
                 throw reader.error("WOFF: table '\(tag)' is stored in \(e.compLength) bytes, more than its \(e.origLength) bytes uncompressed", at: at)
             }
