@@ -14,6 +14,8 @@ public final class Face {
     // Caches derived from tables, dropped when those tables change.
     var cachedGlyphNames: [String]?
     var cachedNameToID: [String: Int]?
+    /// The kerning last read, and what it was read from (`Face.kerningPairs`).
+    var cachedKerning: (key: KerningSource, pairs: KerningPairs)?
 
     init(reader: BinaryReader, offset: Int, index: Int, bytes: FontBytes, path: String?,
          sharedSlots: inout [Int: TableSlot], claimed: inout [(range: Range<Int>, tag: Tag, face: Int)]) throws {

@@ -39,6 +39,8 @@ public final class KernTable: DecodableTable {
     public private(set) var version: Int
     public private(set) var subtables: [Subtable]
     public private(set) var isEdited = false
+    /// Counts changes (see `StructuredTable.editCount`).
+    public private(set) var editCount = 0
 
     public init(version: Int = 0, subtables: [Subtable]) {
         self.version = version
@@ -150,6 +152,7 @@ public final class KernTable: DecodableTable {
         guard checked != subtables else { return }
         subtables = checked
         isEdited = true
+        editCount += 1
     }
 
     /// Sets (or with nil removes) one pair in the first horizontal format 0 subtable, adding

@@ -582,3 +582,27 @@ struct PairReader {
         }
     }
 }
+
+/// What a face's kerning is read from: the GPOS, kern and maxp slots (held, so a replaced slot
+/// is never mistaken for a new one at the same address) and how often their tables changed.
+struct KerningSource: Equatable {
+    let slots: [TableSlot?]
+    let edits: [Int]
+    let glyphCount: Int?
+
+    init(_ face: Face) {
+        slots = ["GPOS", "kern", "maxp"].map { face.slots[$0] }
+        edits = slots.map { slot in
+            switch slot?.decoded {
+            case let t as StructuredTable: t.editCount
+            case let t as KernTable: t.editCount
+            default: 0
+            }
+        }
+        glyphCount = try? face.glyphCount
+    }
+
+    static func == (a: KerningSource, b: KerningSource) -> Bool {
+        a.edits == b.edits && a.glyphCount == b.glyphCount && zip(a.slots, b.slots).allSatisfy { $0 === $1 }
+    }
+}

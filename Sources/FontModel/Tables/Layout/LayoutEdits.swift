@@ -14,8 +14,7 @@ extension Face {
         let count = try glyphCount
         for g in [left, right] where g < 0 || g >= count { throw FontError("glyph id \(g) is not in the face (\(count) glyphs)") }
         if let value, !(-32768...32767).contains(value) { throw FontError("a kerning value is Int16 (-32768...32767), got \(value)") }
-        let pairs = try KerningPairs(face: self)
-        switch pairs.source {
+        switch try currentKerning().source {
         case "GPOS":
             var done = try context("GPOS") { try setGPOSKerning(left, right, value, classLevel: classLevel) }
             // Removing a glyph pair's record can uncover a class value behind it: no kerning is

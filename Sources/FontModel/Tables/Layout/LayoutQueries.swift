@@ -95,13 +95,23 @@ extension Face {
     /// The horizontal kerning of `left` followed by `right` (font units): the `kern` feature's
     /// GPOS pair lookups, or the `kern` table when GPOS has no `kern` feature (`KerningPairs`).
     public func kerning(_ left: Int, _ right: Int) throws -> Int {
-        try KerningPairs(face: self).value(left, right)
+        try currentKerning().value(left, right)
+    }
+
+    /// The face's kerning, read once and kept until GPOS, kern or the glyph count change, so a
+    /// script asking pair after pair does not read the table again for each.
+    func currentKerning() throws -> KerningPairs {
+        let key = KerningSource(self)
+        if let cached = cachedKerning, cached.key == key { return cached.pairs }
+        let pairs = try KerningPairs(face: self)
+        cachedKerning = (key, pairs)
+        return pairs
     }
 
     /// Every kerned pair, class pairs expanded, ordered by first then second glyph
     /// (`KerningPairs` says the rules).
     public func kerningPairs() throws -> [(left: Int, right: Int, value: Int)] {
-        try KerningPairs(face: self).all()
+        try currentKerning().all()
     }
 
     // MARK: reading the value tree

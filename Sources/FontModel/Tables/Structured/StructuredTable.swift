@@ -12,6 +12,8 @@ open class StructuredTable: DecodableTable {
     public private(set) var lazyRoot: StructFields
     private var isResolved: Bool
     public private(set) var isEdited = false
+    /// Counts changes, so what is derived from the table (`Face.kerningPairs`) knows it is stale.
+    public private(set) var editCount = 0
 
     public required init(root: StructFields) {
         lazyRoot = root
@@ -100,6 +102,7 @@ open class StructuredTable: DecodableTable {
         lazyRoot = changed
         isResolved = !StructValue.record(changed).containsLazy
         isEdited = true
+        editCount += 1
     }
 
     /// Replaces the whole value (a model operation that has kept it to the description; it is
@@ -109,6 +112,7 @@ open class StructuredTable: DecodableTable {
         lazyRoot = fields
         isResolved = !StructValue.record(fields).containsLazy
         isEdited = true
+        editCount += 1
         return true
     }
 
