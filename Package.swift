@@ -14,9 +14,10 @@ let package = Package(
     ],
     targets: [
         // Reading, editing and writing sfnt fonts and collections, and their web containers
-        // (WOFF: zlib through a system-library target; the rest is Swift).
+        // (WOFF: zlib, WOFF2: Brotli, through system-library targets; the rest is Swift).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .target(name: "FontModel", dependencies: ["CZlib"]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]),
+        .target(name: "FontModel", dependencies: ["CZlib", "CBrotli"]),
         // System libraries and the C side of the Lua bridge.
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]),
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),

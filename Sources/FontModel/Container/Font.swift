@@ -20,9 +20,10 @@ public final class Font {
     public let faces: [Face]
     /// `ttcf` header version (0x00010000 or 0x00020000) for collections, nil for a single face.
     public let collectionVersion: UInt32?
-    /// "woff" when the file was a WOFF (`bytes` then holds the sfnt it wraps), nil for an sfnt.
+    /// "woff" or "woff2" when the file was a web font (`bytes` then holds the sfnt or TTC it
+    /// wraps), nil for an sfnt.
     public let webFormat: String?
-    /// The web file's metadata and private data, written again when saving as WOFF.
+    /// The web file's metadata and private data, written again when saving as WOFF or WOFF2.
     public var webExtras: WebFontExtras?
 
     /// Tables holding glyph data, shared by the faces of a collection: one object per file offset,
@@ -41,12 +42,16 @@ public final class Font {
 
     public init(bytes source: FontBytes, path: String?) throws {
         self.path = path
-        // A WOFF is read as the sfnt it wraps: every table decompressed once, here.
+        // A web font is read as the sfnt it wraps: every table decompressed once, here.
         var bytes = source
-        if source.buffer.count >= 4, (try? BinaryReader(source.buffer).u32(at: 0)) == WOFF.signature {
-            let (sfnt, extras) = try withContext(path: path) { try WOFF.decode(BinaryReader(source.buffer)) }
+        let magic = source.buffer.count >= 4 ? try? BinaryReader(source.buffer).u32(at: 0) : nil
+        if magic == WOFF.signature || magic == WOFF2.signature {
+            let woff2 = magic == WOFF2.signature
+            let (sfnt, extras) = try withContext(path: path) {
+                woff2 ? try WOFF2.decode(BinaryReader(source.buffer)) : try WOFF.decode(BinaryReader(source.buffer))
+            }
             bytes = FontBytes(sfnt)
-            webFormat = "woff"
+            webFormat = woff2 ? "woff2" : "woff"
             webExtras = extras
         } else {
             webFormat = nil
@@ -108,7 +113,6 @@ public final class Font {
             var offsets: [Int] = []
             for _ in 0..<count { offsets.append(Int(try r.u32())) }
             return (offsets, version)
-        case 0x774F_4632: throw FontError("WOFF2 fonts are not supported yet; decompress to TrueType/OpenType first")
         case 0x0000_0100: throw FontError("Mac resource-fork fonts (dfont) are not supported yet")
         case 0x7479_7031: throw FontError("'typ1' sfnt-wrapped Type 1 fonts are not supported yet")
         case 0x4F54_544F: return ([0], nil)

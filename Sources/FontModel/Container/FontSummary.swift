@@ -4,7 +4,7 @@ extension Font {
     public func summary() throws -> String {
         let font = self
     var out: [String] = []
-    let kind = (font.isCollection ? "collection of \(font.faces.count) faces" : font.format.rawValue) + (font.webFormat == "woff" ? ", in a WOFF" : "")
+    let kind = (font.isCollection ? "collection of \(font.faces.count) faces" : font.format.rawValue) + (font.webFormat.map { ", in a \($0.uppercased())" } ?? "")
     out.append("\(font.path ?? "font"): \(kind)")
     for face in font.faces {
         out.append("")

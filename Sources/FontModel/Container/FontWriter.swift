@@ -10,9 +10,15 @@ public struct SaveOptions: Sendable {
     public var overwriteInput: Bool
     /// Save even when the validator finds errors the edits introduced (normally refused).
     public var force: Bool
-    public init(overwriteInput: Bool = false, force: Bool = false) {
+    /// The container to write; nil picks it by the file's extension (.woff, .woff2, else sfnt).
+    public var format: OutputFormat?
+    /// Brotli settings and transforms when the container is WOFF2.
+    public var woff2: WOFF2Options
+    public init(overwriteInput: Bool = false, force: Bool = false, format: OutputFormat? = nil, woff2: WOFF2Options = WOFF2Options()) {
         self.overwriteInput = overwriteInput
         self.force = force
+        self.format = format
+        self.woff2 = woff2
     }
 }
 
@@ -27,11 +33,14 @@ public struct SaveReport: CustomStringConvertible, Sendable {
     /// Table records in all directories, and distinct table blocks written (fewer when faces share).
     public var tableRecords = 0
     public var distinctTables = 0
+    /// The web container written, with what it did: "WOFF2 (glyf/loca transformed, ...)".
+    public var container: String?
 
     public var description: String {
         var lines = ["wrote \(bytesWritten) bytes\(path.map { " to \($0)" } ?? "") (\(tableRecords) table records, \(distinctTables) distinct tables)"]
         lines.append("re-encoded: " + (reencodedTables.isEmpty ? "none" : reencodedTables.joined(separator: ", ")))
         lines.append("recalculated: " + (recalculated.isEmpty ? "none" : recalculated.joined(separator: ", ")))
+        if let container { lines.append("container: " + container) }
         return lines.joined(separator: "\n")
     }
 }
@@ -84,21 +93,24 @@ extension Font {
     }
 
     /// Refuses a file name whose extension promises another format than the one written.
-    static func checkExtension(_ path: String, collection: Bool) throws {
+    static func checkExtension(_ path: String, collection: Bool, format: OutputFormat) throws {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: ".") else { return }
-        let ext = name[name.index(after: dot)...].lowercased()
-        if ["woff2", "eot"].contains(ext) {
-            throw FontError("FontShell writes TrueType/OpenType and WOFF, not \(ext) (not yet): save as .ttf, .otf, .ttc or .woff", path: path)
+        let ext = name.lastIndex(of: ".").map { name[name.index(after: $0)...].lowercased() } ?? ""
+        if ext == "eot" {
+            throw FontError("FontShell writes TrueType/OpenType, WOFF and WOFF2, not EOT: save as .ttf, .otf, .ttc, .woff or .woff2", path: path)
         }
-        if ext == "woff" && collection {
-            throw FontError("WOFF holds one font, not a collection: save one face (face:save, --face) as .woff", path: path)
+        let named: OutputFormat? = ["woff": .woff, "woff2": .woff2, "ttf": .sfnt, "otf": .sfnt, "ttc": .sfnt, "otc": .sfnt][ext]
+        if let named, named != format {
+            throw FontError("the file name says \(ext), the format asked for is \(format.rawValue): make them agree", path: path)
+        }
+        if format == .woff && collection {
+            throw FontError("WOFF holds one font, not a collection: save one face (face:save, --face) as .woff, or the collection as .woff2", path: path)
         }
         if ["ttc", "otc"].contains(ext) && !collection {
             throw FontError("this is a single font, not a collection: save it as .ttf or .otf", path: path)
         }
         if ["ttf", "otf"].contains(ext) && collection {
-            throw FontError("this is a collection: save it as .ttc (or one face with face:save / --face)", path: path)
+            throw FontError("this is a collection: save it as .ttc or .woff2 (or one face with face:save / --face)", path: path)
         }
     }
 
@@ -106,19 +118,20 @@ extension Font {
         if let input = self.path, !options.overwriteInput, Font.sameFile(input, path) {
             throw FontError("refusing to overwrite the input file; save elsewhere or allow overwriting explicitly", path: path)
         }
-        try Font.checkExtension(path, collection: planned.isCollection)
+        let format = options.format ?? OutputFormat.from(path: path)
+        try Font.checkExtension(path, collection: planned.isCollection, format: format)
         var plan = planned
         plan.report.path = path
         var written = 0
-        let asWOFF = path.lowercased().hasSuffix(".woff")
         try AtomicFile.write(to: path, overwrite: options.overwriteInput) { fd in
             var sink = FileSink(fd: fd)
-            if asWOFF {
-                // The sfnt in memory, then each table compressed.
+            if format != .sfnt {
+                // The sfnt in memory, then wrapped.
                 var sfnt = ArraySink()
                 try emit(&plan, into: &sfnt)
-                let woff = try WOFF.encode(sfnt.bytes, extras: webExtras)
-                try woff.withUnsafeBytes { try sink.write($0) }
+                let web = try webFont(sfnt.bytes, format: format, options: options.woff2)
+                plan.report.container = web.container
+                try web.bytes.withUnsafeBytes { try sink.write($0) }
             } else {
                 try emit(&plan, into: &sink)
             }
@@ -150,14 +163,28 @@ extension Font {
         throw FontError("not saved: the edited font would not be valid: \(first)\(new.count > 1 ? " (and \(new.count - 1) more)" : ""); fix it, or force the save (force = true, --force)", path: path)
     }
 
-    /// The saved font as bytes in memory (what `save` would write).
-    public func serialized() throws -> (bytes: [UInt8], report: SaveReport) {
+    /// An sfnt wrapped as WOFF or WOFF2, and what the container did.
+    func webFont(_ sfnt: [UInt8], format: OutputFormat, options: WOFF2Options) throws -> (bytes: [UInt8], container: String) {
+        if format == .woff { return (try WOFF.encode(sfnt, extras: webExtras), "WOFF") }
+        let (bytes, notes) = try WOFF2.encode(sfnt, extras: webExtras, options: options)
+        return (bytes, "WOFF2, Brotli quality \(options.quality)" + (notes.isEmpty ? "" : "; " + notes.joined(separator: ", ")))
+    }
+
+    /// The saved font as bytes in memory (what `save` would write), in any container.
+    public func serialized(format: OutputFormat = .sfnt, woff2: WOFF2Options = WOFF2Options()) throws -> (bytes: [UInt8], report: SaveReport) {
         var plan = try makePlan()
+        if format == .woff && plan.isCollection { throw FontError("WOFF holds one font, not a collection: use WOFF2") }
         var sink = ArraySink()
         try emit(&plan, into: &sink)
         try bytes.checkIntact()
-        plan.report.bytesWritten = sink.bytes.count
-        return (sink.bytes, plan.report)
+        var out = sink.bytes
+        if format != .sfnt {
+            let web = try webFont(out, format: format, options: woff2)
+            out = web.bytes
+            plan.report.container = web.container
+        }
+        plan.report.bytesWritten = out.count
+        return (out, plan.report)
     }
 
     func standaloneView(of face: Face) throws -> StandaloneFace {

@@ -1,22 +1,5 @@
 import CZlib
 
-/// What a web font file carries besides its sfnt, kept so a round trip loses nothing.
-public struct WebFontExtras: Equatable, Sendable {
-    /// The WOFF header's version of the font package.
-    public var majorVersion: Int
-    public var minorVersion: Int
-    /// Extended metadata (XML, as stored: zlib-compressed) and its uncompressed length.
-    public var metadata: [UInt8]?
-    public var metadataLength: Int
-    /// Private data, as stored.
-    public var privateData: [UInt8]?
-
-    public init(majorVersion: Int = 1, minorVersion: Int = 0, metadata: [UInt8]? = nil, metadataLength: Int = 0, privateData: [UInt8]? = nil) {
-        self.majorVersion = majorVersion; self.minorVersion = minorVersion
-        self.metadata = metadata; self.metadataLength = metadataLength; self.privateData = privateData
-    }
-}
-
 /// WOFF 1.0 (W3C): an sfnt whose tables are each zlib-compressed where that saves bytes, plus
 /// optional metadata and private data. Reading rebuilds the sfnt the file wraps (each table's
 /// length is checked against what zlib gives, and what a table may expand to is bounded by its
@@ -94,8 +77,10 @@ enum WOFF {
         var extras = WebFontExtras(majorVersion: major, minorVersion: minor)
         if metaLength > 0 {
             guard metaOffset <= reader.count, metaLength <= reader.count - metaOffset else { throw reader.error("WOFF: the metadata block lies outside the file", at: 24) }
-            extras.metadata = Array(try reader.sub(metaOffset, metaLength).bytes)
-            extras.metadataLength = metaOrigLength
+            guard metaOrigLength <= max(metaLength, 1) * maximumRatio else {
+                throw reader.error("WOFF: the metadata claims \(metaOrigLength) bytes from \(metaLength) compressed: more than zlib can give", at: 32)
+            }
+            extras.metadata = try inflate(try reader.sub(metaOffset, metaLength).bytes, expected: metaOrigLength, what: "WOFF metadata", at: reader.base + metaOffset)
         }
         if privLength > 0 {
             guard privOffset <= reader.count, privLength <= reader.count - privOffset else { throw reader.error("WOFF: the private data block lies outside the file", at: 36) }
@@ -119,9 +104,8 @@ enum WOFF {
                                      offset: Int(try reader.u32(at: at + 8)), length: Int(try reader.u32(at: at + 12))))
             }
             let extras = extras ?? WebFontExtras()
-            guard (0...0xFFFF).contains(extras.majorVersion), (0...0xFFFF).contains(extras.minorVersion) else {
-                throw FontError("WOFF version \(extras.majorVersion).\(extras.minorVersion): each part is UInt16 (0...65535)")
-            }
+            let metadata = try extras.metadata.map { try deflate($0) }
+            try extras.checkVersion("WOFF")
             // Tables in the sfnt's order; each stored compressed only when that is smaller.
             let byOffset = entries.indices.sorted { entries[$0].offset < entries[$1].offset }
             var stored = [[UInt8]](repeating: [], count: entries.count)
@@ -135,14 +119,14 @@ enum WOFF {
             var placed = [Int](repeating: 0, count: entries.count)
             for i in byOffset { placed[i] = offset; offset += (stored[i].count + 3) & ~3 }
             // Every table padded to 4; the metadata too when private data follows it (fontTools' layout).
-            let metaOffset = extras.metadata == nil ? 0 : offset
-            if let m = extras.metadata { offset += extras.privateData == nil ? m.count : (m.count + 3) & ~3 }
+            let metaOffset = metadata == nil ? 0 : offset
+            if let m = metadata { offset += extras.privateData == nil ? m.count : (m.count + 3) & ~3 }
             let privOffset = extras.privateData == nil ? 0 : offset
             if let p = extras.privateData { offset += p.count }
             let totalSfntSize = 12 + 16 * numTables + entries.reduce(0) { $0 + (($1.length + 3) & ~3) }
             w.u32(signature); w.u32(flavor); w.u32(UInt32(offset)); w.u16(UInt16(numTables)); w.u16(0)
             w.u32(UInt32(totalSfntSize)); w.u16(UInt16(extras.majorVersion)); w.u16(UInt16(extras.minorVersion))
-            w.u32(UInt32(metaOffset)); w.u32(UInt32(extras.metadata?.count ?? 0)); w.u32(UInt32(extras.metadata == nil ? 0 : extras.metadataLength))
+            w.u32(UInt32(metaOffset)); w.u32(UInt32(metadata?.count ?? 0)); w.u32(UInt32(extras.metadata?.count ?? 0))
             w.u32(UInt32(privOffset)); w.u32(UInt32(extras.privateData?.count ?? 0))
             for (i, e) in entries.enumerated() {   // the sfnt directory is in tag order already
                 w.u32(e.tag); w.u32(UInt32(placed[i])); w.u32(UInt32(stored[i].count)); w.u32(UInt32(e.length)); w.u32(e.checksum)
@@ -151,7 +135,7 @@ enum WOFF {
                 w.append(stored[i])
                 w.append([UInt8](repeating: 0, count: ((stored[i].count + 3) & ~3) - stored[i].count))
             }
-            if let m = extras.metadata {
+            if let m = metadata {
                 w.append(m)
                 if extras.privateData != nil { w.append([UInt8](repeating: 0, count: ((m.count + 3) & ~3) - m.count)) }
             }
