@@ -73,7 +73,7 @@ public final class Font {
             faces.append(face)
         }
         self.faces = faces
-        try withContext(path: path) { try Font.checkOverlaps(claimed, headerEnd: Font.directoryEnd(reader, offsets)) }
+        try withContext(path: path) { try Font.checkOverlaps(claimed, directories: Font.directoryRanges(reader, offsets)) }
         if version != nil {
             format = .collection
         } else {
@@ -126,24 +126,28 @@ public final class Font {
         }
     }
 
-    /// End of the header and directories region: no table may start inside it.
-    static func directoryEnd(_ reader: BinaryReader, _ offsets: [Int]) -> Int {
-        var end = offsets.count > 1 || (try? reader.u32(at: 0)) == 0x7474_6366 ? 12 + 4 * offsets.count : 0
+    /// The collection header and each face's table directory: no table may overlap them. (A
+    /// collection may put a face's directory after another face's tables, as fontTools does.)
+    static func directoryRanges(_ reader: BinaryReader, _ offsets: [Int]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        if (try? reader.u32(at: 0)) == 0x7474_6366 { ranges.append(0..<12 + 4 * offsets.count) }
         for o in offsets {
             let n = (try? reader.u16(at: o + 4)).map(Int.init) ?? 0
-            end = max(end, o + 12 + 16 * n)
+            ranges.append(o..<o + 12 + 16 * n)
         }
-        return end
+        return ranges
     }
 
-    /// Refuses tables that start inside the directories or overlap each other (shared offsets are fine).
-    static func checkOverlaps(_ claimed: [(range: Range<Int>, tag: Tag, face: Int)], headerEnd: Int) throws {
-        var distinct: [Int: (range: Range<Int>, tag: Tag, face: Int)] = [:]
+    /// Refuses tables that overlap a directory or each other (shared offsets are fine).
+    static func checkOverlaps(_ claimed: [(range: Range<Int>, tag: Tag, face: Int)], directories: [Range<Int>]) throws {
         for c in claimed where !c.range.isEmpty {
-            if c.range.lowerBound < headerEnd {
-                throw FontError("table starts at \(c.range.lowerBound), inside the table directories (which end at \(headerEnd))",
+            if let d = directories.first(where: { $0.overlaps(c.range) }) {
+                throw FontError("table data (\(c.range.lowerBound)..<\(c.range.upperBound)) overlaps the table directory at \(d.lowerBound)..<\(d.upperBound)",
                                 face: c.face, table: c.tag.description, offset: c.range.lowerBound)
             }
+        }
+        var distinct: [Int: (range: Range<Int>, tag: Tag, face: Int)] = [:]
+        for c in claimed where !c.range.isEmpty {
             if let other = distinct[c.range.lowerBound], other.range != c.range, other.tag != c.tag {
                 throw FontError("table overlaps '\(other.tag)' at the same offset", face: c.face, table: c.tag.description, offset: c.range.lowerBound)
             }

@@ -153,6 +153,7 @@ enum WOFF2 {
         // Rebuilt tables (transformed ones), by directory index; the rest are stream slices.
         var rebuilt: [Int: [UInt8]] = [:]
         var xMinsByGlyf: [Int: [Int16]] = [:]
+        var locaOfGlyf: [Int: Int] = [:]
         for font in fonts {
             guard let glyf = font.tables.first(where: { entries[$0].tag == "glyf" && entries[$0].transformed }),
                   let loca = font.tables.first(where: { entries[$0].tag == "loca" }), rebuilt[glyf] == nil else { continue }
@@ -160,6 +161,7 @@ enum WOFF2 {
             rebuilt[glyf] = r.glyf
             rebuilt[loca] = r.loca
             xMinsByGlyf[glyf] = r.xMins
+            locaOfGlyf[glyf] = loca
         }
         for font in fonts {
             guard let hmtx = font.tables.first(where: { entries[$0].tag == "hmtx" && entries[$0].transformed }), rebuilt[hmtx] == nil else { continue }
@@ -174,18 +176,23 @@ enum WOFF2 {
         }
         func length(_ i: Int) -> Int { rebuilt[i]?.count ?? entries[i].streamLength }
 
-        // Layout: headers, then tables in the order the sorted directories first name them.
+        // Layout: headers, then the tables: for one font in the WOFF2 directory's order, for a
+        // collection in the order the sorted directories first name them, a rebuilt loca right
+        // after its glyf (the reference decoder's layout, so both give the same bytes).
         let sortedFonts = fonts.map { f in (flavor: f.flavor, tables: f.tables.sorted { entries[$0].tag < entries[$1].tag }) }
+        let dataOrder = collectionVersion == nil ? fonts.map(\.tables) : sortedFonts.map(\.tables)
         var position = collectionVersion == nil ? 0 : 12 + 4 * fonts.count + (collectionVersion == 0x0002_0000 ? 12 : 0)
         var directoryStarts: [Int] = []
         for f in sortedFonts { directoryStarts.append(position); position += 12 + 16 * f.tables.count }
         var tableOffsets: [Int: Int] = [:]
         var order: [Int] = []
-        for f in sortedFonts {
-            for i in f.tables where tableOffsets[i] == nil {
-                tableOffsets[i] = position
-                order.append(i)
-                position += (length(i) + 3) & ~3
+        for tables in dataOrder {
+            for i in tables where tableOffsets[i] == nil {
+                for j in [i] + (locaOfGlyf[i].map { [$0] } ?? []) {
+                    tableOffsets[j] = position
+                    order.append(j)
+                    position += (length(j) + 3) & ~3
+                }
             }
         }
         guard position <= Int(UInt32.max) else { throw FontError("WOFF2: the rebuilt font would be \(position) bytes, past sfnt's 4 GiB offsets") }
@@ -357,8 +364,8 @@ enum WOFF2 {
                 else if let h = replaced[i] { stream.append(contentsOf: h) }
                 else { stream.append(contentsOf: try data(i)) }
             }
-            let compressed = try brotliCompress(stream, quality: options.quality, window: options.window, mode: BROTLI_MODE_FONT)
-            let metadata = try extras.metadata.map { try brotliCompress($0, quality: options.quality, window: options.window, mode: BROTLI_MODE_TEXT) }
+            let compressed = try brotliCompress(stream, quality: options.quality, window: options.window, text: false)
+            let metadata = try extras.metadata.map { try brotliCompress($0, quality: options.quality, window: options.window, text: true) }
 
             var directory: [UInt8] = []
             for i in order {
@@ -409,7 +416,9 @@ enum WOFF2 {
         }
     }
 
-    static func brotliCompress(_ data: [UInt8], quality: Int, window: Int, mode: BrotliEncoderMode) throws -> [UInt8] {
+    /// Brotli in font mode (table data) or text mode (the XML metadata).
+    static func brotliCompress(_ data: [UInt8], quality: Int, window: Int, text: Bool) throws -> [UInt8] {
+        let mode = text ? BROTLI_MODE_TEXT : BROTLI_MODE_FONT
         var size = max(BrotliEncoderMaxCompressedSize(data.count), data.count + data.count / 8 + 1024)
         var out = [UInt8](repeating: 0, count: size)
         let ok = data.withUnsafeBufferPointer { i in
