@@ -126,16 +126,14 @@ enum FaceObject {
         }
     }
 
-    /// face:save(path [, {overwrite = true}]) → report: this face alone as a .ttf/.otf, e.g. one
-    /// face taken out of a collection (shared tables are copied into it).
+    /// face:save(path [, options as font:save]) → report: this face alone as a .ttf/.otf/.woff/
+    /// .woff2, e.g. one face taken out of a collection (shared tables are copied into it).
     static let save: LuaFunction = { L in
         LuaCall.run(L, "save") { call in
             let face = try call.methodSelf(className, as: FaceRef.self).get()
             let path = try call.string(2)
-            try call.options(3, ["overwrite", "force"])
             guard let font = face.font else { throw LuaBridgeError("the face's font is closed") }
-            let options = SaveOptions(overwriteInput: try call.boolOption(3, "overwrite", default: false),
-                                      force: try call.boolOption(3, "force", default: false))
+            let options = try FontObject.saveOptions(call, 3)
             let report = try font.save(face: face, to: path, options: options)
             FontObject.pushReport(call.stack, report)
             return 1

@@ -8,7 +8,7 @@ enum FontObject {
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "a font file: font.faces[1..n], font:face(i or name), font:save(path), font:close()", get: get)
-        c.fields = ["path", "format", "faces", "isCollection"]
+        c.fields = ["path", "format", "faces", "isCollection", "webFormat"]
         c.methods = ["face": face, "save": save, "close": close]
         c.tostring = tostring
         c.len = length
@@ -31,6 +31,7 @@ enum FontObject {
                     call.stack.setIndex(i + 1, in: -2)
                 }
             case 4: call.stack.push(font.isCollection)
+            case 5: if let web = font.webFormat { call.stack.push(web) } else { call.stack.pushNil() }
             default: throw unknownField(className, call.stack.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }
             return 1
@@ -60,28 +61,42 @@ enum FontObject {
         }
     }
 
-    /// font:save(path [, {overwrite = true}]) → report table.
+    /// font:save(path [, {overwrite = true, force = true, format = "woff2", quality = 11,
+    /// window = 22, transform = false}]) → report table. The container follows the path's
+    /// extension (.woff, .woff2, else sfnt) unless `format` names it.
     static let save: LuaFunction = { L in
         LuaCall.run(L, "save") { call in
             let handle = try call.methodSelf(className, as: FontHandle.self)
             let path = try call.string(2)
-            try call.options(3, ["overwrite", "force"])
-            let options = SaveOptions(overwriteInput: try call.boolOption(3, "overwrite", default: false),
-                                      force: try call.boolOption(3, "force", default: false))
-            let report = try handle.get().save(to: path, options: options)
+            let report = try handle.get().save(to: path, options: try saveOptions(call, 3))
             pushReport(call.stack, report)
             return 1
         }
     }
 
+    /// The options table of font:save and face:save.
+    static func saveOptions(_ call: LuaCall, _ i: Int32) throws -> SaveOptions {
+        try call.options(i, ["overwrite", "force", "format", "quality", "window", "transform"])
+        var format: OutputFormat?
+        if let name = try call.stringOption(i, "format") {
+            guard let f = OutputFormat(rawValue: name) else { throw LuaArgumentError(i, "format \"\(name)\": choose sfnt, woff or woff2") }
+            format = f
+        }
+        let woff2 = WOFF2Options(quality: try call.intOption(i, "quality") ?? 11, window: try call.intOption(i, "window") ?? 22,
+                                 transformGlyphs: try call.boolOption(i, "transform", default: true))
+        return SaveOptions(overwriteInput: try call.boolOption(i, "overwrite", default: false),
+                           force: try call.boolOption(i, "force", default: false), format: format, woff2: woff2)
+    }
+
     static func pushReport(_ stack: LuaStack, _ report: SaveReport) {
-        stack.pushTable(fieldCount: 6)
+        stack.pushTable(fieldCount: 7)
         stack.push(report.path ?? ""); stack.setField("path", in: -2)
         stack.push(report.bytesWritten); stack.setField("bytesWritten", in: -2)
         stack.push(strings: report.reencodedTables); stack.setField("reencoded", in: -2)
         stack.push(strings: report.recalculated); stack.setField("recalculated", in: -2)
         stack.push(report.tableRecords); stack.setField("tableRecords", in: -2)
         stack.push(report.distinctTables); stack.setField("distinctTables", in: -2)
+        if let container = report.container { stack.push(container); stack.setField("container", in: -2) }
     }
 
     /// font:close(): lets the file go; every face, table and glyph from it then refuses use.

@@ -49,6 +49,31 @@ import Testing
         #expect(lua.out == "-131\t6253\n", "\(lua.out) \(lua.err)")
     }
 
+    /// `save` writes WOFF2 by extension or --format, with Brotli settings; collections too;
+    /// every command reads the result; a format the name contradicts is refused.
+    @Test func saveAndInfoSpeakWOFF2() throws {
+        let dir = NSTemporaryDirectory() + "fontshell-cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        let saved = try fontshell("save", dejavu, "-o", dir + "/d.woff2", "--quality", "5")
+        #expect(saved.status == 0 && saved.out.contains("container: WOFF2, Brotli quality 5; glyf/loca transformed"), "\(saved.out) \(saved.err)")
+        let info = try fontshell("info", dir + "/d.woff2")
+        #expect(info.out.contains("TrueType, in a WOFF2") && info.out.contains("face 0: DejaVuSans"), "\(info.out)")
+        let lua = try fontshell("-e", "print(font.webFormat, face:kerning('A', 'V'), #face.glyphs)", dir + "/d.woff2")
+        #expect(lua.out == "woff2\t-131\t6253\n", "\(lua.out) \(lua.err)")
+        let back = try fontshell("save", dir + "/d.woff2", dir + "/d.ttf")
+        #expect(back.status == 0 && !back.out.contains("container"), "\(back.out) \(back.err)")
+        let ttc = try fontshell("save", "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", dir + "/w.woff2", "--quality", "1")
+        #expect(ttc.status == 0, "\(ttc.err)")
+        #expect(try fontshell("info", dir + "/w.woff2").out.contains("collection of 3 faces, in a WOFF2"))
+        let clash = try fontshell("save", dejavu, dir + "/x.ttf", "--format", "woff2")
+        #expect(clash.status != 0 && clash.err.contains("make them agree"), "\(clash.err)")
+        let badQuality = try fontshell("save", dejavu, dir + "/x.woff2", "--quality", "20")
+        #expect(badQuality.status != 0 && badQuality.err.contains("0...11"), "\(badQuality.err)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/x.woff2"))
+    }
+
     @Test func editWritesTheReport() throws {
         let dir = NSTemporaryDirectory() + "fontshell-cli-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
