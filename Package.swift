@@ -24,23 +24,26 @@ let package = Package(
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"]), .brew(["fontconfig"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]),
+        .systemLibrary(name: "CHarfBuzzSubset", pkgConfig: "harfbuzz-subset", providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .target(name: "LuaShim", dependencies: ["CLua"]),
         // libpng reports errors by longjmp: the setjmp stays in C.
         .target(name: "PNGShim", dependencies: ["CPNG"]),
         // Previews: FreeType rasterizes, HarfBuzz shapes, libpng writes; labels, sheets, diffs, styles.
         .target(name: "FontRender", dependencies: ["FontModel", "CFreeType", "CHarfBuzz", "PNGShim"]),
+        // Subsetting through HarfBuzz's subsetter (the library hb-subset uses).
+        .target(name: "FontSubset", dependencies: ["FontModel", "CHarfBuzzSubset"]),
         // fontconfig (Linux) and CoreText (macOS) behind one protocol.
         .target(name: "FontRegistry", dependencies: ["FontModel", .target(name: "CFontconfig", condition: .when(platforms: [.linux]))]),
         // Generic Swift <-> Lua machinery (no font words), then the Lua API over the font model.
         .target(name: "LuaBridge", dependencies: ["CLua", "LuaShim"]),
         // TTX-dialect XML dump and fuse, from the table descriptions.
         .target(name: "FontXML", dependencies: ["FontModel"]),
-        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontRender", "FontXML", "LuaBridge"]),
+        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontRender", "FontSubset", "FontXML", "LuaBridge"]),
         .executableTarget(
             name: "fontshell",
             dependencies: [
-                "FontModel", "FontScript", "FontRegistry", "FontRender", "FontXML", "LuaBridge", "CEditLine",
+                "FontModel", "FontScript", "FontRegistry", "FontRender", "FontSubset", "FontXML", "LuaBridge", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,6 +51,7 @@ let package = Package(
         .testTarget(name: "FontRenderTests", dependencies: ["FontRender", "FontModel"], exclude: ["Golden"]),
         .testTarget(name: "FontXMLTests", dependencies: ["FontXML", "FontModel"]),
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge", "LuaShim", "CLua"]),
+        .testTarget(name: "FontSubsetTests", dependencies: ["FontSubset", "FontModel"]),
         .testTarget(name: "FontScriptTests", dependencies: ["FontScript", "LuaBridge", "FontModel"]),
         .testTarget(name: "fontshellTests", dependencies: ["FontModel"]),
     ],

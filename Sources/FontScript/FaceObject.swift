@@ -19,7 +19,7 @@ enum FaceObject {
                      "sweep": PreviewModule.sweep, "save": save, "unshare": unshare,
                      "features": features, "lookups": lookups, "substitutions": substitutions, "kerning": kerning,
                      "kerningPairs": kerningPairs, "setKerning": setKerning, "addSubstitution": addSubstitution,
-                     "removeSubstitution": removeSubstitution, "setGlyphClass": setGlyphClass]
+                     "removeSubstitution": removeSubstitution, "setGlyphClass": setGlyphClass, "subset": SubsetMethods.faceSubset]
         c.tostring = tostring
         return c
     }

@@ -9,7 +9,7 @@ enum FontObject {
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "a font file: font.faces[1..n], font:face(i or name), font:save(path), font:close()", get: get)
         c.fields = ["path", "format", "faces", "isCollection", "webFormat"]
-        c.methods = ["face": face, "save": save, "close": close]
+        c.methods = ["face": face, "save": save, "close": close, "subset": SubsetMethods.fontSubset]
         c.tostring = tostring
         c.len = length
         return c

@@ -193,7 +193,7 @@ extension Font {
         return StandaloneFace(header: try directoryBytes(plan), tables: tables, source: bytes)
     }
 
-    static func sameFile(_ a: String, _ b: String) -> Bool {
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
         var sa = stat(), sb = stat()
         guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino

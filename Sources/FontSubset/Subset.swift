@@ -1,0 +1,159 @@
+import CHarfBuzzSubset
+import FontModel
+
+/// What to keep when subsetting a face. Unicodes and glyphs add up; HarfBuzz's subsetter then
+/// adds what they need: composite components, CFF subroutines, and (with `layoutClosure`)
+/// every glyph GSUB can turn them into.
+public struct SubsetRequest: Sendable {
+    /// Characters to keep (each scalar of the text).
+    public var text: String = ""
+    public var unicodes: [UInt32] = []
+    /// Glyph IDs to keep.
+    public var glyphs: [Int] = []
+    /// Layout features to keep; nil keeps HarfBuzz's default list, ["*"] keeps every feature.
+    public var features: [String]?
+    /// Tables HarfBuzz drops by default to keep anyway; "name" keeps every name record (by
+    /// default only IDs 0-6 stay).
+    public var keep: [String] = []
+    /// Follow GSUB to the glyphs the kept ones can become (off: only what was asked for).
+    public var layoutClosure = true
+    /// Keep glyph IDs (glyphs not kept become empty) instead of renumbering.
+    public var retainGlyphIDs = false
+    /// Keep TrueType instructions and CFF hints.
+    public var hinting = true
+
+    public init() {}
+
+    /// All scalars asked for, text and unicodes together.
+    public var codepoints: [UInt32] { text.unicodeScalars.map(\.value) + unicodes }
+
+    /// "U+0020-007E,U+3000,41" → scalars. Refuses ranges backwards or past U+10FFFF.
+    public static func parseUnicodes(_ text: String) throws -> [UInt32] {
+        var out: [UInt32] = []
+        for part in text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\n" }) where !part.isEmpty {
+            func value(_ s: Substring) throws -> UInt32 {
+                var hex = s.uppercased()
+                if hex.hasPrefix("U+") { hex.removeFirst(2) } else if hex.hasPrefix("0X") { hex.removeFirst(2) }
+                guard let v = UInt32(hex, radix: 16), v <= 0x10FFFF else { throw FontError("unicode \"\(s)\": write hex, e.g. U+0041 or 41, up to U+10FFFF") }
+                return v
+            }
+            let ends = part.split(separator: "-", maxSplits: 1)
+            let low = try value(ends[0]), high = ends.count == 2 ? try value(ends[1]) : low
+            guard low <= high else { throw FontError("unicode range \"\(part)\" runs backwards") }
+            out.append(contentsOf: low...high)
+        }
+        return out
+    }
+}
+
+/// A subset: the new font in memory, and how its glyphs relate to the face's.
+public struct SubsetResult {
+    /// The subset as a font file (sfnt bytes, opened); save it as anything.
+    public let font: Font
+    /// Old glyph ID → new glyph ID, for every glyph kept.
+    public let glyphMap: [Int: Int]
+    /// Glyphs kept that were not asked for (neither a requested glyph, nor the glyph cmap maps a
+    /// requested character to, nor .notdef): composite components and the GSUB closure.
+    public let closure: [Int]
+    /// Requested characters the face has no glyph for.
+    public let missing: [UInt32]
+}
+
+public enum Subsetter {
+    /// Subsets one face through HarfBuzz's subsetter (the library hb-subset uses, so the same
+    /// request gives the same bytes). An unedited face is read from its file in place; an edited
+    /// one as the writer lays it out.
+    public static func subset(_ face: Face, _ request: SubsetRequest) throws -> SubsetResult {
+        guard let font = face.font else { throw FontError("the face's font is closed") }
+        var view: StandaloneFace?
+        let hbFace: OpaquePointer?
+        if face.isEdited {
+            let laidOut = try font.standalone(face: face)
+            view = laidOut
+            hbFace = hb_face_create_for_tables({ _, tag, user in
+                guard let user else { return nil }
+                let view = Unmanaged<StandaloneFace>.fromOpaque(user).takeUnretainedValue()
+                guard let bytes = view.table(Tag(tag)), let base = bytes.baseAddress else { return nil }
+                return hb_blob_create(base.assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
+            }, Unmanaged.passUnretained(laidOut).toOpaque(), nil)
+        } else {
+            let bytes = font.bytes.buffer
+            let blob = hb_blob_create(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
+            hbFace = hb_face_create(blob, UInt32(face.index))
+            hb_blob_destroy(blob)
+        }
+        defer { hb_face_destroy(hbFace); withExtendedLifetime(view) {}; withExtendedLifetime(font) {} }
+        let name = ((try? face.postScriptName) ?? nil) ?? "face \(face.index)"
+
+        guard let input = hb_subset_input_create_or_fail() else { throw FontError("HarfBuzz could not start a subset (out of memory)") }
+        defer { hb_subset_input_destroy(input) }
+        let codepoints = request.codepoints
+        let unicodeSet = hb_subset_input_unicode_set(input)
+        for u in codepoints { hb_set_add(unicodeSet, u) }
+        let glyphCount = try face.glyphCount
+        let glyphSet = hb_subset_input_glyph_set(input)
+        for g in request.glyphs {
+            guard (0..<glyphCount).contains(g) else { throw FontError("glyph \(g) is not in \(name) (glyphs 0...\(glyphCount - 1))") }
+            hb_set_add(glyphSet, hb_codepoint_t(g))
+        }
+        if let features = request.features {
+            let set = hb_subset_input_set(input, HB_SUBSET_SETS_LAYOUT_FEATURE_TAG)
+            hb_set_clear(set)
+            if features.contains("*") { hb_set_invert(set) }
+            else { for f in features { hb_set_add(set, try tag(f, "feature")) } }
+        }
+        for t in request.keep {
+            if t == "name" {
+                hb_set_invert(hb_subset_input_set(input, HB_SUBSET_SETS_NAME_ID))
+                hb_set_invert(hb_subset_input_set(input, HB_SUBSET_SETS_NAME_LANG_ID))
+            }
+            hb_set_del(hb_subset_input_set(input, HB_SUBSET_SETS_DROP_TABLE_TAG), try tag(t, "table"))
+        }
+        var flags = HB_SUBSET_FLAGS_DEFAULT.rawValue
+        if request.retainGlyphIDs { flags |= HB_SUBSET_FLAGS_RETAIN_GIDS.rawValue }
+        if !request.hinting { flags |= HB_SUBSET_FLAGS_NO_HINTING.rawValue }
+        hb_subset_input_set_flags(input, flags)
+        if !request.layoutClosure {
+            // Without the closure no substitution target is added: the layout tables keep only
+            // lookups among the glyphs asked for.
+            hb_set_clear(hb_subset_input_set(input, HB_SUBSET_SETS_LAYOUT_FEATURE_TAG))
+        }
+
+        guard let plan = hb_subset_plan_create_or_fail(hbFace, input) else {
+            throw FontError("HarfBuzz could not plan a subset of \(name) (it refuses the face or ran out of memory)")
+        }
+        defer { hb_subset_plan_destroy(plan) }
+        guard let result = hb_subset_plan_execute_or_fail(plan) else {
+            throw FontError("HarfBuzz could not subset \(name): its subsetter failed on one of the tables")
+        }
+        defer { hb_face_destroy(result) }
+        let blob = hb_face_reference_blob(result)
+        defer { hb_blob_destroy(blob) }
+        var length: UInt32 = 0
+        guard let data = hb_blob_get_data(blob, &length), length > 0 else { throw FontError("HarfBuzz's subset of \(name) came out empty") }
+        let bytes = Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
+
+        // (HarfBuzz 6 has no map iterator: look up every old glyph and every requested scalar.)
+        var glyphMap: [Int: Int] = [:]
+        let mapping = hb_subset_plan_old_to_new_glyph_mapping(plan)
+        for g in 0..<glyphCount where hb_map_has(mapping, hb_codepoint_t(g)) != 0 {
+            glyphMap[g] = Int(hb_map_get(mapping, hb_codepoint_t(g)))
+        }
+        var asked = Set(request.glyphs + [0])
+        var found = Set<UInt32>()
+        let unicodeMap = hb_subset_plan_unicode_to_old_glyph_mapping(plan)
+        for u in Set(codepoints) where hb_map_has(unicodeMap, u) != 0 {
+            asked.insert(Int(hb_map_get(unicodeMap, u)))
+            found.insert(u)
+        }
+        let closure = glyphMap.keys.filter { !asked.contains($0) }.sorted()
+        let missing = Array(Set(codepoints).subtracting(found)).sorted()
+        let subsetFont = try Font(data: bytes, name: "subset of \(name)")
+        return SubsetResult(font: subsetFont, glyphMap: glyphMap, closure: closure, missing: missing)
+    }
+
+    static func tag(_ s: String, _ what: String) throws -> hb_tag_t {
+        guard !s.isEmpty, let t = Tag(string: s) else { throw FontError("\(what) tag \"\(s)\": a tag is 1 to 4 printable ASCII characters") }
+        return t.rawValue
+    }
+}

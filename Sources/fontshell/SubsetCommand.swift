@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import FontModel
+import FontSubset
+
+/// `fontshell subset IN -o OUT`: one face cut down to some characters and glyphs by HarfBuzz's
+/// subsetter, written as any container (by OUT's extension: .ttf/.otf, .woff, .woff2).
+struct SubsetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "subset",
+        abstract: "Keep only some characters and glyphs of a face (HarfBuzz's subsetter), saved as TrueType/OpenType, WOFF or WOFF2.",
+        discussion: """
+            Characters come from --text, --text-file and --unicodes together; glyphs from --glyphs.
+            HarfBuzz adds what they need: composite components, CFF subroutines and, unless
+            --no-layout-closure, the glyphs GSUB can turn them into. Prints how many glyphs were
+            kept, how many the closure added, and which characters the face lacks.
+            """)
+
+    @Argument(help: "Font to read (any format FontShell opens; a collection needs --face, else face 0).") var input: String
+    @Option(name: [.short, .customLong("output")], help: "Where to write; the container follows the extension.") var output: String
+    @Option(help: "Characters to keep.") var text: String?
+    @Option(help: "File of characters to keep (UTF-8).") var textFile: String?
+    @Option(help: "Code points to keep: U+0020-007E,U+3000 (hex, ranges with -).") var unicodes: String?
+    @Option(help: "Glyphs to keep: names or IDs, comma-separated.") var glyphs: String?
+    @Option(help: "Layout features to keep, comma-separated ('*' for all; default: HarfBuzz's list).") var features: String?
+    @Option(help: "Tables HarfBuzz would drop to keep anyway, comma-separated ('name' keeps every name record).") var keep: String?
+    @Flag(help: "Keep no layout features, so GSUB pulls in no glyphs.") var noLayoutClosure = false
+    @Flag(help: "Keep glyph IDs (dropped glyphs become empty).") var retainGids = false
+    @Flag(help: "Drop TrueType instructions and CFF hints.") var noHinting = false
+    @Option(help: "WOFF2 Brotli quality, 0-11.") var quality = 11
+    @Flag(help: "Allow OUTPUT to be INPUT.") var overwrite = false
+    @OptionGroup var selection: FaceSelection
+
+    func run() throws {
+        try runReportingErrors("subset") {
+            let font = try Font(path: input)
+            let face = try selection.face(in: font)
+            var request = SubsetRequest()
+            request.text = text ?? ""
+            if let textFile {
+                guard let data = FileManager.default.contents(atPath: textFile) else { throw FontError("cannot read the text file", path: textFile) }
+                request.text += String(decoding: data, as: UTF8.self)
+            }
+            if let unicodes { request.unicodes = try SubsetRequest.parseUnicodes(unicodes) }
+            if let glyphs {
+                let names = try face.glyphNames()
+                let byName = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+                request.glyphs = try glyphs.split(separator: ",").map { item in
+                    let s = item.trimmingCharacters(in: .whitespaces)
+                    if let id = Int(s) { return id }
+                    guard let id = byName[s] else { throw FontError("no glyph named '\(s)'", path: input) }
+                    return id
+                }
+            }
+            if let features { request.features = features.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            if let keep { request.keep = keep.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            request.layoutClosure = !noLayoutClosure
+            request.retainGlyphIDs = retainGids
+            request.hinting = !noHinting
+            guard !request.codepoints.isEmpty || !request.glyphs.isEmpty else {
+                throw FontError("nothing to keep: give --text, --text-file, --unicodes or --glyphs")
+            }
+            let result = try Subsetter.subset(face, request)
+            if let original = font.path, Font.sameFile(original, output), !overwrite {
+                throw FontError("refusing to overwrite the input file; save elsewhere or pass --overwrite", path: output)
+            }
+            let report = try result.font.save(to: output, options: SaveOptions(overwriteInput: overwrite, woff2: WOFF2Options(quality: quality)))
+            print("kept \(result.glyphMap.count) of \(try face.glyphCount) glyphs (\(result.closure.count) added by components and the layout closure)")
+            if !result.missing.isEmpty {
+                let shown = result.missing.prefix(20).map { String(format: "U+%04X", $0) }.joined(separator: " ")
+                print("the face has no glyph for \(result.missing.count) character\(result.missing.count == 1 ? "" : "s"): \(shown)\(result.missing.count > 20 ? " …" : "")")
+            }
+            print(report)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import FontModel
+@testable import FontSubset
+
+let noto = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
+let dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+@discardableResult
+func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = [program] + arguments
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out; p.standardError = err
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+func temporaryFolder() throws -> String {
+    let path = NSTemporaryDirectory() + "fontshell-subset-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Subsetting through HarfBuzz: hb-subset is the oracle for the bytes, OTS and fontTools for
+/// the result, the face's own cmap and GSUB for the glyph map and the closure.
+@Suite struct SubsetTests {
+    /// noto-cjk face 0 cut to 1,000 characters: the same bytes hb-subset writes for the same
+    /// request, accepted by OTS and read by fontTools with every character mapped.
+    @Test func sameBytesAsHBSubset() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let text = String(String.UnicodeScalarView((0x4E00..<0x4E00 + 968).compactMap(Unicode.Scalar.init) + (0x20..<0x40).compactMap(Unicode.Scalar.init)))
+        try text.write(toFile: dir + "/chars.txt", atomically: true, encoding: .utf8)
+        let font = try Font(path: noto)
+        var request = SubsetRequest()
+        request.text = text
+        let result = try Subsetter.subset(font.faces[0], request)
+        let ours = dir + "/ours.otf"
+        try result.font.save(to: ours)
+        let hb = try run("hb-subset", ["--face-index=0", "--text-file=" + dir + "/chars.txt", "--output-file=" + dir + "/hb.otf", noto])
+        #expect(hb.status == 0, "\(hb.err)")
+        let same = FileManager.default.contentsEqual(atPath: ours, andPath: dir + "/hb.otf")
+        #expect(same, "our subset differs from hb-subset's")
+        #expect(result.missing.isEmpty && result.glyphMap.count > 1000 && result.glyphMap[0] == 0)
+        let ots = try run("ots-sanitize", [ours, dir + "/sanitized.otf"])
+        #expect(ots.status == 0, "\(ots.out) \(ots.err)")
+        let check = try run("python3", ["-c", """
+            import sys
+            from fontTools.ttLib import TTFont
+            f = TTFont(sys.argv[1]); cmap = f.getBestCmap()
+            text = open(sys.argv[2], encoding="utf-8").read()
+            print(len(f.getGlyphOrder()), sum(ord(c) in cmap for c in set(text)))
+            """, ours, dir + "/chars.txt"])
+        #expect(check.out == "\(result.glyphMap.count) 1000\n", "\(check.out) \(check.err)")
+    }
+
+    /// The glyph map is the face's cmap composed with the subset's; the GSUB closure of "office"
+    /// is its ligatures; without the closure nothing is added; missing characters are named.
+    @Test func glyphMapAndClosure() throws {
+        let font = try Font(path: dejavu), face = font.faces[0]
+        var request = SubsetRequest()
+        request.text = "office\u{10FFFD}"
+        let result = try Subsetter.subset(face, request)
+        let names = try face.glyphNames()
+        #expect(Set(result.closure.map { names[$0] }) == ["uniFB00", "fi", "uniFB03"])
+        #expect(result.missing == [0x10FFFD])
+        let sub = result.font.faces[0]
+        for ch in "ofice".unicodeScalars {
+            let old = try #require(try face.glyphID(for: ch))
+            #expect(try sub.glyphID(for: ch) == result.glyphMap[old], "\(ch)")
+        }
+        #expect(Set(result.glyphMap.values) == Set(0..<result.glyphMap.count))
+        request.layoutClosure = false
+        let bare = try Subsetter.subset(face, request)
+        #expect(bare.closure.isEmpty && bare.glyphMap.count == 6)   // .notdef o f i c e
+        request.glyphs = [names.firstIndex(of: "fi")!]
+        #expect(try Subsetter.subset(face, request).glyphMap.count == 7)
+        request.retainGlyphIDs = true
+        let retained = try Subsetter.subset(face, request)
+        #expect(retained.glyphMap.allSatisfy { $0.key == $0.value })
+    }
+
+    /// An edited face is subset as edited: a kerning value set in the model is the subset's.
+    @Test func editedFaceIsSubsetAsEdited() throws {
+        let font = try Font(path: dejavu), face = font.faces[0]
+        let a = try #require(try face.glyphID(for: "A")), v = try #require(try face.glyphID(for: "V"))
+        _ = try face.setKerning(a, v, -321)
+        var request = SubsetRequest()
+        request.text = "AV"
+        request.features = ["kern"]
+        let result = try Subsetter.subset(face, request)
+        #expect(try result.font.faces[0].kerning(result.glyphMap[a]!, result.glyphMap[v]!) == -321)
+    }
+
+    /// Requests that cannot be met are errors naming them.
+    @Test func badRequestsAreErrors() throws {
+        let font = try Font(path: dejavu), face = font.faces[0]
+        var request = SubsetRequest()
+        request.glyphs = [70_000]
+        #expect { try Subsetter.subset(face, request) } throws: { "\($0)".contains("glyph 70000 is not in DejaVuSans") }
+        request = SubsetRequest()
+        request.text = "a"
+        request.features = ["toolong"]
+        #expect { try Subsetter.subset(face, request) } throws: { "\($0)".contains("feature tag \"toolong\"") }
+        #expect { try SubsetRequest.parseUnicodes("U+0041-0030") } throws: { "\($0)".contains("runs backwards") }
+        #expect { try SubsetRequest.parseUnicodes("U+110000") } throws: { "\($0)".contains("up to U+10FFFF") }
+        #expect(try SubsetRequest.parseUnicodes("U+0041-0043, 61,0x62") == [0x41, 0x42, 0x43, 0x61, 0x62])
+    }
+}
