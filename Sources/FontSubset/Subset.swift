@@ -59,17 +59,26 @@ public struct SubsetResult {
     public let missing: [UInt32]
 }
 
-public enum Subsetter {
-    /// Subsets one face through HarfBuzz's subsetter (the library hb-subset uses, so the same
-    /// request gives the same bytes). An unedited face is read from its file in place; an edited
-    /// one as the writer lays it out.
-    public static func subset(_ face: Face, _ request: SubsetRequest) throws -> SubsetResult {
+/// A face opened once for HarfBuzz's subsetter, to cut many subsets from (a web slice does, on
+/// every core: HarfBuzz faces are safe to read from several threads, and this holds everything
+/// it reads). An unedited face is read from its file in place; an edited one as the writer lays
+/// it out.
+public final class SubsetSource: @unchecked Sendable {
+    let hbFace: OpaquePointer?
+    let name: String
+    let glyphCount: Int
+    let glyphNames: [String]
+    /// What the HarfBuzz face reads: the font's mapping, or the laid-out edited face.
+    private let owners: [AnyObject]
+
+    public init(_ face: Face) throws {
         guard let font = face.font else { throw FontError("the face's font is closed") }
-        var view: StandaloneFace?
-        let hbFace: OpaquePointer?
+        name = ((try? face.postScriptName) ?? nil) ?? "face \(face.index)"
+        glyphCount = try face.glyphCount
+        glyphNames = (try? face.glyphNames()) ?? []
         if face.isEdited {
             let laidOut = try font.standalone(face: face)
-            view = laidOut
+            owners = [laidOut]
             hbFace = hb_face_create_for_tables({ _, tag, user in
                 guard let user else { return nil }
                 let view = Unmanaged<StandaloneFace>.fromOpaque(user).takeUnretainedValue()
@@ -77,20 +86,32 @@ public enum Subsetter {
                 return hb_blob_create(base.assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
             }, Unmanaged.passUnretained(laidOut).toOpaque(), nil)
         } else {
+            owners = [font.bytes]
             let bytes = font.bytes.buffer
             let blob = hb_blob_create(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
             hbFace = hb_face_create(blob, UInt32(face.index))
             hb_blob_destroy(blob)
         }
-        defer { hb_face_destroy(hbFace); withExtendedLifetime(view) {}; withExtendedLifetime(font) {} }
-        let name = ((try? face.postScriptName) ?? nil) ?? "face \(face.index)"
+    }
+
+    deinit { hb_face_destroy(hbFace) }
+}
+
+public enum Subsetter {
+    /// Subsets one face through HarfBuzz's subsetter (the library hb-subset uses, so the same
+    /// request gives the same bytes).
+    public static func subset(_ face: Face, _ request: SubsetRequest) throws -> SubsetResult {
+        try subset(SubsetSource(face), request)
+    }
+
+    public static func subset(_ source: SubsetSource, _ request: SubsetRequest) throws -> SubsetResult {
+        let hbFace = source.hbFace, name = source.name, glyphCount = source.glyphCount
 
         guard let input = hb_subset_input_create_or_fail() else { throw FontError("HarfBuzz could not start a subset (out of memory)") }
         defer { hb_subset_input_destroy(input) }
         let codepoints = request.codepoints
         let unicodeSet = hb_subset_input_unicode_set(input)
         for u in codepoints { hb_set_add(unicodeSet, u) }
-        let glyphCount = try face.glyphCount
         let glyphSet = hb_subset_input_glyph_set(input)
         for g in request.glyphs {
             guard (0..<glyphCount).contains(g) else { throw FontError("glyph \(g) is not in \(name) (glyphs 0...\(glyphCount - 1))") }

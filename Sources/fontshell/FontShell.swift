@@ -15,7 +15,7 @@ struct FontShell: ParsableCommand {
         fontshell -e 'CHUNK' [FONT ...] run a chunk with the fonts bound
         fontshell run SCRIPT.lua [ARG ...]   run a script (arg as in lua.c)
         """,
-        subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self, SubsetCommand.self, Dump.self, Fuse.self, Validate.self, Diff.self, PreviewCommand.self, Registry.self],
+        subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self, SubsetCommand.self, SliceCommand.self, Dump.self, Fuse.self, Validate.self, Diff.self, PreviewCommand.self, Registry.self],
         defaultSubcommand: Repl.self
     )
 }

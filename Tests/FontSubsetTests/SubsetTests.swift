@@ -110,4 +110,39 @@ func temporaryFolder() throws -> String {
         #expect { try SubsetRequest.parseUnicodes("U+110000") } throws: { "\($0)".contains("up to U+10FFFF") }
         #expect(try SubsetRequest.parseUnicodes("U+0041-0043, 61,0x62") == [0x41, 0x42, 0x43, 0x61, 0x62])
     }
+
+    /// Web slices of DejaVu: every mapped character in exactly one slice, each slice a WOFF2 that
+    /// maps its characters (OTS-clean), the CSS naming each file with its unicode-range.
+    @Test func webSlicesCoverTheFaceOnce() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let font = try Font(path: dejavu), face = font.faces[0]
+        var options = SliceOptions()
+        options.charactersPerSlice = 400
+        options.quality = 4
+        let report = try WebSlicer.slice(face, into: dir, options: options)
+        let mapped = try #require(try face.cmap?.bestUnicodeSubtable()?.mapping())
+        #expect(report.files.count >= mapped.count / 400 && report.files.reduce(0) { $0 + $1.characters } == mapped.count)
+        let css = try String(contentsOfFile: dir + "/" + report.cssFile, encoding: .utf8)
+        #expect(css.components(separatedBy: "@font-face").count - 1 == report.files.count)
+        #expect(css.contains("font-family: \"DejaVu Sans\""))
+        var seen = Set<UInt32>()
+        for file in report.files {
+            #expect(css.contains("url(\"\(file.name)\")"))
+            let slice = try Font(path: dir + "/" + file.name)
+            #expect(slice.webFormat == "woff2")
+            let chars = try #require(try slice.faces[0].cmap?.bestUnicodeSubtable()?.mapping()).keys
+            #expect(chars.count >= file.characters, "\(file.name)")
+            seen.formUnion(chars)
+        }
+        #expect(seen.isSuperset(of: mapped.keys))
+        let ots = try run("ots-sanitize", [dir + "/" + report.files[0].name, dir + "/sanitized.ttf"])
+        #expect(ots.status == 0, "\(ots.out) \(ots.err)")
+        #expect(WebSlicer.unicodeRange([0x41, 0x20, 0x42, 0x43, 0x4E00]) == "U+20, U+41-43, U+4E00")
+        // Given slices: characters the face lacks are counted and left out; a bad line is named.
+        options.slices = try SliceOptions.parseSliceFile("U+41-5A # capitals\n\nU+61-7A,U+10FFFD\n")
+        let given = try WebSlicer.slice(face, into: dir + "/given", options: options)
+        #expect(given.files.map(\.characters) == [26, 26] && given.skipped == 1)
+        #expect { try SliceOptions.parseSliceFile("U+41\nbanana\n") } throws: { "\($0)".contains("slice file line 2") }
+    }
 }

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import FontModel
+import FontSubset
+
+/// `fontshell slice IN -o FOLDER`: a face cut into WOFF2 files by Unicode range, with the CSS
+/// `@font-face` rules (unicode-range) that make a browser fetch only the slices a page uses.
+struct SliceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "slice",
+        abstract: "Split a face into WOFF2 slices by Unicode range and write their @font-face CSS.",
+        discussion: """
+            Without --slices, the face's characters go in Unicode block order (Latin-1 first, one
+            slice), each block cut into slices of at most --chars-per-slice characters. A slices
+            file gives them instead, one slice per line ("U+4E00-4E3F,U+3000"; '#' starts a
+            comment), e.g. in order of character frequency. Slices are made on every core.
+            """)
+
+    @Argument(help: "Font to read (a collection needs --face, else face 0).") var input: String
+    @Option(name: [.short, .customLong("output")], help: "Folder for the WOFF2 files and the CSS.") var output: String
+    @Option(help: "Characters per slice when no slices file is given.") var charsPerSlice = 500
+    @Option(help: "File of slices, one range list per line.") var slices: String?
+    @Option(help: "Base of the file names (default: the PostScript name).") var name: String?
+    @Option(help: "CSS font-family (default: the face's family name).") var family: String?
+    @Option(help: "WOFF2 Brotli quality, 0-11.") var quality = 11
+    @OptionGroup var selection: FaceSelection
+
+    func run() throws {
+        try runReportingErrors("slice") {
+            let font = try Font(path: input)
+            let face = try selection.face(in: font)
+            var options = SliceOptions()
+            options.charactersPerSlice = charsPerSlice
+            options.quality = quality
+            options.baseName = name
+            options.family = family
+            if let slices {
+                guard let data = FileManager.default.contents(atPath: slices) else { throw FontError("cannot read the slices file", path: slices) }
+                options.slices = try SliceOptions.parseSliceFile(String(decoding: data, as: UTF8.self))
+            }
+            print(try WebSlicer.slice(face, into: output, options: options))
+        }
+    }
+}
