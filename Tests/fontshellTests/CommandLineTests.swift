@@ -74,6 +74,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.woff2"))
     }
 
+    /// `subset` cuts a face to characters and glyphs into any container and says what the
+    /// closure added and what the face lacks; `slice` writes WOFF2 slices and their CSS.
+    @Test func subsetAndSlice() throws {
+        let dir = NSTemporaryDirectory() + "fontshell-cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        let r = try fontshell("subset", dejavu, "--text", "office", "--unicodes", "U+10FFFD", "--glyphs", "A,5", "-o", dir + "/s.woff2")
+        #expect(r.status == 0 && r.out.contains("kept 11 of 6253 glyphs (3 added by components and the layout closure)")
+                && r.out.contains("no glyph for 1 character: U+10FFFD") && r.out.contains("container: WOFF2"), "\(r.out) \(r.err)")
+        let info = try fontshell("info", dir + "/s.woff2")
+        #expect(info.out.contains("TrueType, in a WOFF2"), "\(info.out)")
+        let nothing = try fontshell("subset", dejavu, "-o", dir + "/n.ttf")
+        #expect(nothing.status != 0 && nothing.err.contains("nothing to keep"), "\(nothing.err)")
+        let badGlyph = try fontshell("subset", dejavu, "--glyphs", "nosuchglyph", "-o", dir + "/n.ttf")
+        #expect(badGlyph.status != 0 && badGlyph.err.contains("no glyph named 'nosuchglyph'"), "\(badGlyph.err)")
+        let badRange = try fontshell("subset", dejavu, "--unicodes", "U+7E-20", "-o", dir + "/n.ttf")
+        #expect(badRange.status != 0 && badRange.err.contains("runs backwards"), "\(badRange.err)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/n.ttf"))
+        let sliced = try fontshell("slice", dejavu, "-o", dir + "/web", "--chars-per-slice", "1000", "--quality", "2")
+        #expect(sliced.status == 0 && sliced.out.contains("WOFF2 slices"), "\(sliced.out) \(sliced.err)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/web/DejaVuSans.css") && FileManager.default.fileExists(atPath: dir + "/web/DejaVuSans.0.woff2"))
+    }
+
     @Test func editWritesTheReport() throws {
         let dir = NSTemporaryDirectory() + "fontshell-cli-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
