@@ -67,7 +67,6 @@ public final class SubsetSource: @unchecked Sendable {
     let hbFace: OpaquePointer?
     let name: String
     let glyphCount: Int
-    let glyphNames: [String]
     /// What the HarfBuzz face reads: the font's mapping, or the laid-out edited face.
     private let owners: [AnyObject]
 
@@ -75,7 +74,6 @@ public final class SubsetSource: @unchecked Sendable {
         guard let font = face.font else { throw FontError("the face's font is closed") }
         name = ((try? face.postScriptName) ?? nil) ?? "face \(face.index)"
         glyphCount = try face.glyphCount
-        glyphNames = (try? face.glyphNames()) ?? []
         if face.isEdited {
             let laidOut = try font.standalone(face: face)
             owners = [laidOut]
