@@ -123,8 +123,12 @@ public enum Subsetter {
         }
         for t in request.keep {
             if t == "name" {
-                hb_set_invert(hb_subset_input_set(input, HB_SUBSET_SETS_NAME_ID))
-                hb_set_invert(hb_subset_input_set(input, HB_SUBSET_SETS_NAME_LANG_ID))
+                // Every name ID and language: an empty set inverted is the full set.
+                for kind in [HB_SUBSET_SETS_NAME_ID, HB_SUBSET_SETS_NAME_LANG_ID] {
+                    let set = hb_subset_input_set(input, kind)
+                    hb_set_clear(set)
+                    hb_set_invert(set)
+                }
             }
             hb_set_del(hb_subset_input_set(input, HB_SUBSET_SETS_DROP_TABLE_TAG), try tag(t, "table"))
         }

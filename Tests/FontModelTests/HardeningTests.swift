@@ -183,7 +183,9 @@ import Testing
     @Test func anExtensionThatPromisesAnotherFormatIsRefused() throws {
         let tmp = try TemporaryFolder()
         let single = try Font(path: Corpus.dejavu), collection = try Font(path: Corpus.wqy)
-        #expect { try single.save(to: tmp.file("x.woff2")) } throws: { "\($0)".contains("not woff2") }
+        #expect { try single.save(to: tmp.file("x.eot")) } throws: { "\($0)".contains("not EOT") }
+        #expect { try single.save(to: tmp.file("x.woff"), options: SaveOptions(format: .woff2)) } throws: { "\($0)".contains("make them agree") }
+        #expect { try collection.save(to: tmp.file("x.woff")) } throws: { "\($0)".contains("WOFF holds one font") }
         #expect { try single.save(to: tmp.file("x.ttc")) } throws: { "\($0)".contains("not a collection") }
         #expect { try collection.save(to: tmp.file("x.ttf")) } throws: { "\($0)".contains("this is a collection") }
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty)
