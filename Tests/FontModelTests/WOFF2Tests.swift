@@ -48,7 +48,7 @@ import Testing
             let decoded = try Self.reference("woff2_decompress", woff2, in: folder, as: "ref-copy.woff2")
             let font = try Font(path: woff2)
             #expect(font.webFormat == "woff2")
-            #expect(try Self.firstDifference(font.bytes.buffer, decoded) == nil, "\(path)")
+            #expect(try withExtendedLifetime(font) { try Self.firstDifference(font.bytes.buffer, decoded) } == nil, "\(path)")
         }
     }
 
@@ -66,7 +66,9 @@ import Testing
             let c = try Self.compare(ours, path)
             #expect(c.tables.isEmpty && c.differ == 0 && c.glyphs > 100, "\(path): \(c)")
             let decoded = try Self.reference("woff2_decompress", ours, in: folder, as: "ours-copy.woff2")
-            #expect(try Self.firstDifference(try Font(path: ours).bytes.buffer, decoded) == nil, "\(path)")
+            // The font is held while its bytes are read: `buffer` points into memory it owns.
+            let reopened = try Font(path: ours)
+            #expect(try withExtendedLifetime(reopened) { try Self.firstDifference(reopened.bytes.buffer, decoded) } == nil, "\(path)")
             let (ok, message) = try otsAccepts(ours)
             #expect(ok, "\(path): \(message)")
         }
@@ -84,7 +86,7 @@ import Testing
         let reference = try Self.reference("woff2_decompress", theirs, in: folder, as: "theirs-copy.woff2")
         let font = try Font(path: theirs)
         #expect(font.faces.count == 2 && font.webFormat == "woff2")
-        #expect(try Self.firstDifference(font.bytes.buffer, reference) == nil)
+        #expect(try withExtendedLifetime(font) { try Self.firstDifference(font.bytes.buffer, reference) } == nil)
 
         for (source, quality) in [(ttc, 11), (Corpus.wqy, 1)] {
             let ours = folder.file((source as NSString).lastPathComponent + ".woff2")
@@ -92,7 +94,7 @@ import Testing
             try original.save(to: ours, options: SaveOptions(woff2: WOFF2Options(quality: quality)))
             let decoded = try Self.reference("woff2_decompress", ours, in: folder, as: "ours-copy.woff2")
             let again = try Font(path: ours)
-            #expect(try Self.firstDifference(again.bytes.buffer, decoded) == nil, "\(source)")
+            #expect(try withExtendedLifetime(again) { try Self.firstDifference(again.bytes.buffer, decoded) } == nil, "\(source)")
             #expect(again.faces.count == original.faces.count)
             // Shared tables stay shared (wqy-zenhei: one glyf for three faces).
             func distinctGlyf(_ font: Font) -> Int { Set(font.faces.compactMap { $0.slots["glyf"].map(ObjectIdentifier.init) }).count }
