@@ -32,8 +32,8 @@ public enum FontScript {
     /// and `memoryLimit`.
     public static func install(in lua: LuaState, sandboxed: Bool = false) throws {
         for c in classes { lua.register(c) }
-        lua.registerModule("fontshell", functions: moduleFunctions, strings: [("version", "0.1")])
-        lua.register("help", help)
+        lua.registerModule("fontshell", functions: moduleFunctions, strings: [("version", FontShellVersion.string)])
+        lua.register("help", Help.help)
         if !sandboxed { RegistryModule.install(in: lua) }
         PreviewModule.install(in: lua)
         try Prelude.install(in: lua)
@@ -111,27 +111,4 @@ public enum FontScript {
         help(object) lists what an object offers; docs/lua-api.md is the full reference.
         """
 
-    /// help([x]): what x offers (its class, fields and methods), or an overview.
-    static let help: LuaFunction = { L in
-        LuaCall.run(L, "help") { call in
-            let s = call.stack
-            var text = overview
-            if let info = s.classInfo(at: 1) {
-                let members = s.members(at: 1)
-                let fields = members.filter { !$0.hasSuffix("()") }, methods = members.filter { $0.hasSuffix("()") }
-                text = "\(info.name): \(info.summary)"
-                if !fields.isEmpty { text += "\n  fields:  " + fields.joined(separator: ", ") }
-                if !methods.isEmpty { text += "\n  methods: " + methods.map { String($0.dropLast(2)) }.joined(separator: ", ") }
-                if info.name == TableObject.className { text += "\n  (fields of this table: t:fields() or pairs(t))" }
-            } else if let name = s.string(at: 1), let c = classes.first(where: { $0.name == name }) {
-                text = "\(c.name): \(c.summary)"
-                if !c.fields.isEmpty { text += "\n  fields:  " + c.fields.joined(separator: ", ") }
-                if !c.methods.isEmpty { text += "\n  methods: " + c.methods.keys.sorted().joined(separator: ", ") }
-            } else if !call.isNoneOrNil(1) && s.type(at: 1) != .table {
-                text = "help: no help for a \(s.typeName(at: 1)) value; try help() or help(face)"
-            }
-            print(text)
-            return 0
-        }
-    }
 }

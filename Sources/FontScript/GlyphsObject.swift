@@ -2,13 +2,15 @@ import FontModel
 import LuaBridge
 
 /// Lua class `Glyphs`: the glyphs of a face by name (`glyphs.A`) or 0-based id (`glyphs[36]`);
-/// `#glyphs` counts them and `for id, g in pairs(glyphs)` walks them in id order.
+/// `#glyphs` counts them and `for id, g in pairs(glyphs)` walks them in id order. A name the
+/// face lacks is an error saying what to try; `glyphs:get(name)` gives nil instead.
 enum GlyphsObject {
     static let className = "Glyphs"
     static let classID: Int32 = 6
 
     static var luaClass: LuaClass {
-        var c = LuaClass(id: classID, name: className, summary: "glyphs by name or 0-based id: glyphs.A, glyphs[36], #glyphs, pairs(glyphs)", get: get)
+        var c = LuaClass(id: classID, name: className, summary: "glyphs by name or 0-based id: glyphs.A, glyphs[36], glyphs:get('A') (nil if none), #glyphs, pairs(glyphs)", get: get)
+        c.methods = ["get": getOrNil]
         c.len = length
         c.pairs = pairs
         c.tostring = tostring
@@ -25,11 +27,41 @@ enum GlyphsObject {
                 GlyphObject.push(call.stack, ref, id)
             } else {
                 let name = try call.string(2)
-                guard let id = try face.glyphID(named: name) else { call.stack.pushNil(); return 1 }
+                guard let id = try face.glyphID(named: name) else { throw LuaBridgeError(try missingGlyphMessage(name, face)) }
                 GlyphObject.push(call.stack, ref, id)
             }
             return 1
         }
+    }
+
+    /// glyphs:get(name or id) → the glyph, or nil when the face has none by that name or id.
+    static let getOrNil: LuaFunction = { L in
+        LuaCall.run(L, "get") { call in
+            let ref = try call.methodSelf(className, as: FacePart.self).face
+            let face = try ref.get()
+            let id: Int?
+            if call.stack.type(at: 2) == .number {
+                let n = try call.integer(2), count = try face.glyphCount
+                id = n >= 0 && n < count ? n : nil
+            } else {
+                id = try face.glyphID(named: try call.string(2))
+            }
+            if let id { GlyphObject.push(call.stack, ref, id) } else { call.stack.pushNil() }
+            return 1
+        }
+    }
+
+    /// "no glyph named 'a'", with what to try: a CID-keyed font names its glyphs cid00001...,
+    /// and a character is found through the cmap.
+    static func missingGlyphMessage(_ name: String, _ face: Face) throws -> String {
+        var message = "no glyph named '\(name)'"
+        let cid = (try? face.cff)??.isCIDKeyed ?? false
+        if name.unicodeScalars.count == 1 {
+            message += cid ? " (a CID-keyed font names its glyphs cid00001...: try face:glyphFor('\(name)'))" : " (for the glyph of a character: face:glyphFor('\(name)'))"
+        } else if cid {
+            message += " (a CID-keyed font names its glyphs cid00001...)"
+        }
+        return message + "; glyphs:get(name) gives nil instead of this error"
     }
 
     static let length: LuaFunction = { L in

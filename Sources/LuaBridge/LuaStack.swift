@@ -67,6 +67,9 @@ public struct LuaStack {
     /// The raw length (#t without __len) of a table or string.
     public func length(at index: Int32) -> Int { Int(lua_rawlen(L, index)) }
 
+    /// Whether the values at `a` and `b` are the same value (no metamethods).
+    public func rawEqual(_ a: Int32, _ b: Int32) -> Bool { lua_rawequal(L, a, b) != 0 }
+
     /// `tostring(value)` as Lua prints it, computed protected (a __tostring may fail).
     public func describe(at index: Int32) -> String {
         if fs_tostring(L, index) == LUA_OK {

@@ -9,12 +9,13 @@ let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 struct FontShell: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fontshell",
-        abstract: "Explore, script and edit TrueType/OpenType fonts and collections.",
+        abstract: "Explore, script and edit TrueType/OpenType fonts, collections and web fonts (WOFF, WOFF2).",
         discussion: """
         fontshell [FONT ...]            Lua REPL with font, face and fonts bound (default font: DejaVu Sans)
         fontshell -e 'CHUNK' [FONT ...] run a chunk with the fonts bound
         fontshell run SCRIPT.lua [ARG ...]   run a script (arg as in lua.c)
         """,
+        version: FontShellVersion.string,
         subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self, SubsetCommand.self, SliceCommand.self, Dump.self, Fuse.self, Validate.self, Diff.self, PreviewCommand.self, Registry.self],
         defaultSubcommand: Repl.self
     )

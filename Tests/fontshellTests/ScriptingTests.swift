@@ -96,6 +96,23 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         #expect(r.out.contains("Glyph: a glyph") && r.out.contains("methods: copyFrom"))
         #expect(r.out.contains("fontshell.open(path)"))
         #expect(r.out.contains("no help for a number value"))
+        // Modules by value and by name (with preview's options), a table's own fields, and
+        // pointers to what exists when nothing matches.
+        let m = try runFontshell(["-e", "help(preview); help('registry'); help(fontshell); help(face.hhea); help('banana')"])
+        #expect(m.out.contains("preview.label(face, text") && m.out.contains("preview options") && m.out.contains("textAlign"), "\(m.out)")
+        #expect(m.out.contains("registry.find(name)") && m.out.contains("fontshell.open(path)"), "\(m.out)")
+        #expect(m.out.contains("fields:  majorVersion, minorVersion, ascender"), "\(m.out)")
+        #expect(m.out.contains("nothing is called 'banana'") && m.out.contains("help covers the modules fontshell, preview, registry"), "\(m.out)")
+    }
+
+    /// A glyph name the face lacks is an error that says what to try; glyphs:get gives nil.
+    @Test func missingGlyphNamesAreExplained() throws {
+        let r = try runFontshell(["-e", "print(face.glyphs:get('nosuch'), face.glyphs:get(36).name, face.glyphs:get(99999)); local ok, e = pcall(function() return face.glyphs.nosuch end); print(e)"])
+        #expect(r.out.contains("nil\tA\tnil") && r.out.contains("no glyph named 'nosuch'; glyphs:get(name) gives nil instead"), "\(r.out) \(r.err)")
+        let cid = try runFontshell(["-e", "local ok, e = pcall(function() return face.glyphs.a end); print(e)", "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"])
+        #expect(cid.out.contains("a CID-keyed font names its glyphs cid00001...: try face:glyphFor('a')"), "\(cid.out) \(cid.err)")
+        let version = try runFontshell(["--version"])
+        #expect(version.status == 0 && version.out.hasPrefix("0."), "\(version.out) \(version.err)")
     }
 
     @Test func examplesRun() throws {

@@ -1,0 +1,105 @@
+import LuaBridge
+
+/// `help([x])`: what x offers. A class instance or name lists its fields and methods (a table
+/// of fields such as face.hhea lists its own fields); a module (`preview`, `registry`,
+/// `fontshell`, or its name as a string) lists its functions with one line each, and preview's
+/// options; `help()` prints an overview and everything that has help.
+enum Help {
+    /// One line per module function: what it takes and returns.
+    static let modules: [(name: String, summary: String, functions: [(String, String)])] = [
+        ("fontshell", "opening fonts and looking around", [
+            ("open(path)", "→ Font: a TrueType/OpenType font, collection, WOFF or WOFF2"),
+            ("members(x)", "→ names of x's fields and methods (\"name()\")"),
+            ("version", "FontShell's version string"),
+        ]),
+        ("preview", "pictures of a face as it is in memory (PNG through Image:save)", [
+            ("text(face, text [, options])", "→ Image: the text shaped and drawn"),
+            ("label(face, text, {width =, height =, ...})", "→ Image: text placed in a box as a platform lays out a label"),
+            ("sheet(images [, {columns =, captions =, captionSize =, gap =, background =}])", "→ Image: a contact sheet"),
+            ("compare(a, b)", "→ Image (a | b | difference), {changedPixels, totalPixels, maxDifference, bounds}"),
+            ("load(path)", "→ Image from a PNG"),
+            ("appearance([kind,] options)", "sets default options (for every preview, or for those with kind = ...)"),
+            ("resetAppearance()", "forgets the defaults"),
+            ("sweep(face, {field =, values =, text =, label =, columns =})", "→ sheet Image, per-value results, best value (also face:sweep)"),
+        ]),
+        ("registry", "installed fonts (fontconfig on Linux, CoreText on macOS)", [
+            ("register(path or Font [, {scope = \"process\" or \"user\", replace =}])", "installs a font (a Font with its edits); → descriptors"),
+            ("unregister(path or name)", "removes a font FontShell installed; → descriptors"),
+            ("list([{scope =, family =}])", "→ descriptors of installed fonts"),
+            ("find(name)", "→ the descriptor of a PostScript, full or family name, or nil"),
+            ("missing{names...}", "→ {name =, fallback =} for each name no installed font answers to"),
+            ("system{design = \"default\" | \"serif\" | \"monospaced\" | \"rounded\"}", "→ the platform's font for a role, or nil"),
+            ("changed()", "→ whether the installed fonts changed since the last call"),
+            ("repair()", "→ {adopted, forgotten, leftAlone}: FontShell's folder and its record made to agree"),
+        ]),
+    ]
+
+    static let help: LuaFunction = { L in
+        LuaCall.run(L, "help") { call in
+            let s = call.stack
+            print(try text(for: call, s))
+            return 0
+        }
+    }
+
+    static func text(for call: LuaCall, _ s: LuaStack) throws -> String {
+        if call.isNoneOrNil(1) { return overview() }
+        if let info = s.classInfo(at: 1) {
+            var members = s.members(at: 1)
+            if info.name == TableObject.className {
+                let part = try call.object(1, TableObject.classID, TableObject.className, as: FacePart.self)
+                if let fields = try? TableObject.table(part).fieldNames {
+                    members = fields + members
+                }
+            }
+            let fields = members.filter { !$0.hasSuffix("()") }, methods = members.filter { $0.hasSuffix("()") }
+            var text = "\(info.name): \(info.summary)"
+            if !fields.isEmpty { text += "\n  fields:  " + fields.joined(separator: ", ") }
+            if !methods.isEmpty { text += "\n  methods: " + methods.map { String($0.dropLast(2)) }.joined(separator: ", ") }
+            return text
+        }
+        if let name = s.string(at: 1) {
+            if let c = FontScript.classes.first(where: { $0.name == name }) {
+                var text = "\(c.name): \(c.summary)"
+                if !c.fields.isEmpty { text += "\n  fields:  " + c.fields.joined(separator: ", ") }
+                if !c.methods.isEmpty { text += "\n  methods: " + c.methods.keys.sorted().joined(separator: ", ") }
+                return text
+            }
+            if let m = modules.first(where: { $0.name == name }) { return moduleText(m) }
+            if name == "preview options" || name == "options" { return previewOptionsText() }
+            return "help: nothing is called '\(name)'; " + index()
+        }
+        if s.type(at: 1) == .table {
+            for m in modules {
+                s.getGlobal(m.name)
+                defer { s.pop() }
+                if s.rawEqual(1, -1) { return moduleText(m) }
+            }
+        }
+        return "help: no help for a \(s.typeName(at: 1)) value; " + index()
+    }
+
+    static func moduleText(_ m: (name: String, summary: String, functions: [(String, String)])) -> String {
+        let width = m.functions.map(\.0.count).max() ?? 0
+        var lines = ["\(m.name): \(m.summary)"]
+        for (f, what) in m.functions {
+            lines.append("  \(m.name).\(f)\(String(repeating: " ", count: max(1, width - f.count + 2)))\(what)")
+        }
+        if m.name == "preview" { lines.append(previewOptionsText()) }
+        return lines.joined(separator: "\n")
+    }
+
+    static func previewOptionsText() -> String {
+        "preview options (text, label, and sweep's label table): " + PreviewModule.optionNames.joined(separator: ", ")
+            + "\n  (docs/previews.md describes each; preview.appearance{...} sets defaults)"
+    }
+
+    static func index() -> String {
+        "help covers the modules " + modules.map(\.name).joined(separator: ", ") + " and the classes "
+            + FontScript.classes.map(\.name).joined(separator: ", ") + ": help(face), help(preview), help(\"Glyph\")"
+    }
+
+    static func overview() -> String {
+        FontScript.overview + "\n" + index()
+    }
+}
