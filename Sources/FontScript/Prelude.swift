@@ -6,37 +6,101 @@ enum Prelude {
     local fontshell = ...
     local members = fontshell.members
 
-    -- A readable one-line rendering: strings quoted inside tables, tables to a depth limit,
-    -- objects through their __tostring.
+    -- A readable rendering: strings quoted inside tables (long ones shortened, bytes that are
+    -- not text shown as a count), tables to a depth limit with long ones cut and counted,
+    -- objects through their __tostring, and a list of records as an aligned table.
+    local function short(s, limit)
+      local printable = utf8.len(s) and not s:find("[%z\1-\8\11\12\14-\31\127]")
+      if not printable then return "<" .. #s .. " bytes>" end
+      if utf8.len(s) > limit then
+        local cut = s:sub(1, (utf8.offset(s, limit - 1) or (limit)) - 1)
+        return string.format("%q", cut):sub(1, -2) .. "…\" (" .. utf8.len(s) .. " chars)"
+      end
+      return string.format("%q", s)
+    end
+
     local function pretty(value, depth, seen)
       local t = type(value)
-      if t == "string" then return depth > 0 and string.format("%q", value) or value end
+      if t == "string" then return depth > 0 and short(value, 60) or value end
       if t ~= "table" then return tostring(value) end
       if depth >= 3 then return "{…}" end
       seen = seen or {}
       if seen[value] then return "{<cycle>}" end
       seen[value] = true
       local parts, count, n = {}, 0, #value
-      for i = 1, n do
-        count = count + 1
-        if count > 25 then parts[#parts + 1] = "…"; break end
-        parts[#parts + 1] = pretty(value[i], depth + 1, seen)
-      end
       local keys = {}
       for k in pairs(value) do
         if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
       end
+      local total = n + #keys
+      for i = 1, n do
+        count = count + 1
+        if count > 25 then parts[#parts + 1] = "… (" .. (total - 25) .. " more)"; break end
+        parts[#parts + 1] = pretty(value[i], depth + 1, seen)
+      end
       table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
       for _, k in ipairs(keys) do
+        if count >= 25 then
+          if count == 25 then parts[#parts + 1] = "… (" .. (total - 25) .. " more)" end
+          break
+        end
         count = count + 1
-        if count > 25 then parts[#parts + 1] = "…"; break end
         local key = (type(k) == "string" and k:match("^[%a_][%w_]*$")) and k or "[" .. pretty(k, depth + 1, seen) .. "]"
         parts[#parts + 1] = key .. " = " .. pretty(value[k], depth + 1, seen)
       end
       seen[value] = nil
       return "{" .. table.concat(parts, ", ") .. "}"
     end
-    fontshell.pretty = function(value) return pretty(value, 0) end
+
+    -- A list of at least two records (tables of strings, numbers and booleans with the same
+    -- keys) as rows under a header, columns aligned; nil when the value is not one.
+    local function recordTable(list, maxRows)
+      if type(list) ~= "table" or #list < 2 then return nil end
+      local columns, known = {}, {}
+      for i = 1, #list do
+        local row = list[i]
+        if type(row) ~= "table" or getmetatable(row) or #row > 0 then return nil end
+        for k, v in pairs(row) do
+          if type(k) ~= "string" then return nil end
+          local tv = type(v)
+          if tv ~= "string" and tv ~= "number" and tv ~= "boolean" then return nil end
+          if not known[k] then known[k] = true; columns[#columns + 1] = k end
+        end
+      end
+      for k in pairs(list) do
+        if not (math.type(k) == "integer" and k >= 1 and k <= #list) then return nil end
+      end
+      -- Numbers first (ids read best on the left), then text, each alphabetical.
+      table.sort(columns, function(a, b)
+        local na, nb = type(list[1][a]) == "number", type(list[1][b]) == "number"
+        if na ~= nb then return na end
+        return a < b
+      end)
+      local cells, widths = {}, {}
+      for c, name in ipairs(columns) do widths[c] = utf8.len(name) end
+      local shown = math.min(#list, maxRows)
+      for i = 1, shown do
+        local row = {}
+        for c, name in ipairs(columns) do
+          local v = list[i][name]
+          local text = v == nil and "" or (type(v) == "string" and short(v, 40) or tostring(v))
+          row[c] = text
+          widths[c] = math.max(widths[c], utf8.len(text) or #text)
+        end
+        cells[i] = row
+      end
+      local function line(values)
+        local out = {}
+        for c, v in ipairs(values) do out[c] = v .. string.rep(" ", widths[c] - (utf8.len(v) or #v)) end
+        return (table.concat(out, "  "):gsub("%s+$", ""))
+      end
+      local lines = {line(columns)}
+      for i = 1, shown do lines[#lines + 1] = line(cells[i]) end
+      if #list > shown then lines[#lines + 1] = "… (" .. (#list - shown) .. " more rows)" end
+      return table.concat(lines, "\n")
+    end
+
+    fontshell.pretty = function(value) return recordTable(value, 40) or pretty(value, 0) end
 
     -- Completion of "expr.partial" / "expr:partial" / "partial": returns candidate full texts.
     -- The expression part may only be names, dots, brackets and quoted keys (nothing is called).
@@ -64,6 +128,14 @@ enum Prelude {
         end
       elseif type(object) == "userdata" then
         names = members(object)
+        -- The glyphs of a face complete by name (face.glyphs.A<Tab>).
+        if sep == "." and tostring(object):match("^<glyphs:") then
+          for _, glyph in pairs(object) do
+            local name = glyph.name
+            if name:sub(1, #partial) == partial then names[#names + 1] = name end
+            if #names > 500 then break end
+          end
+        end
       elseif type(object) == "string" then
         for k in pairs(string) do names[#names + 1] = k .. "()" end
       end

@@ -220,6 +220,23 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         #expect(try eval(lua, "return table.concat(fontshell.complete('fontsh'), ',')") == ["fontshell"])
         #expect(try eval(lua, "return table.concat(fontshell.complete('os.ex'), ',')") == ["os.execute,os.exit"])
         #expect(try eval(lua, "return fontshell.pretty({1, 'a', {b = true}})") == ["{1, \"a\", {b = true}}"])
+        #expect(try eval(lua, "return table.concat(fontshell.complete(\"face['OS/2'].usW\"), ',')") == ["face['OS/2'].usWeightClass,face['OS/2'].usWidthClass,face['OS/2'].usWinAscent,face['OS/2'].usWinDescent"])
+        #expect(try eval(lua, "return table.concat(fontshell.complete('face.glyphs.Aac'), ',')") == ["face.glyphs.Aacute"])
+        #expect(try eval(lua, "return table.concat(fontshell.complete('preview.la'), ',')") == ["preview.label"])
+    }
+
+    /// The REPL's printing: bytes that are not text as a count, long strings shortened, long
+    /// lists cut with a count, a list of records as an aligned table.
+    @Test func prettyPrintingKeepsTheScreenReadable() throws {
+        let lua = try makeState()
+        #expect(try eval(lua, "return fontshell.pretty({b = '\\0\\1\\2', s = string.rep('x', 100)})")
+                == ["{b = <3 bytes>, s = \"" + String(repeating: "x", count: 58) + "…\" (100 chars)}"])
+        let list = try eval(lua, "local t = {} for i = 1, 40 do t[i] = i end return fontshell.pretty(t)")[0]
+        #expect(list.hasSuffix("24, 25, … (15 more)}"), "\(list)")
+        let records = try eval(lua, "return fontshell.pretty(face.name:records())")[0].split(separator: "\n")
+        #expect(records[0].hasPrefix("encodingID  languageID  nameID  platformID  bytes"), "\(records[0])")
+        #expect(records.contains { $0.contains("<22 bytes>") && $0.contains("\"DejaVu Sans\"") }, "\(records)")
+        #expect(records.count <= 42)
     }
 }
 
