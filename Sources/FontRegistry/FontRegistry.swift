@@ -27,7 +27,7 @@ public struct FontDescriptor: Equatable, Sendable, Codable {
     public var fullName: String
     public var family: String
     public var style: String
-    /// fontconfig weight (80 = regular, 200 = bold) on Linux; OS/2-style 100–900 on macOS.
+    /// OpenType/CSS weight (400 regular, 700 bold) on both platforms (fontconfig's own scale is converted).
     public var weight: Int
     public var width: Int
     public var path: String

@@ -328,7 +328,7 @@ public final class FontconfigRegistry: FontRegistry {
         // "user" only for files the manifest lists: a font copied into the folder by hand is not ours.
         let ours = file.hasPrefix(fontsFolder + "/") && registered.contains(file) ? "user" : (processFiles[file] != nil ? "process" : nil)
         return FontDescriptor(postScriptName: ps, fullName: string("fullname") ?? ps, family: string("family") ?? "",
-                              style: string("style") ?? "", weight: integer("weight"), width: integer("width"),
+                              style: string("style") ?? "", weight: openTypeWeight(integer("weight")), width: integer("width"),
                               path: file, faceIndex: integer("index"), scope: ours, registeredByFontShell: ours != nil)
     }
 
@@ -342,3 +342,10 @@ public final class FontconfigRegistry: FontRegistry {
     }
 }
 #endif
+
+/// fontconfig's weight scale (80 regular, 200 bold) as OpenType/CSS weight (400, 700): what a
+/// type engineer reads in OS/2.usWeightClass and a web developer in font-weight.
+func openTypeWeight(_ fontconfigWeight: Int) -> Int {
+    let w = Int(FcWeightToOpenType(Int32(fontconfigWeight)))
+    return w < 0 ? fontconfigWeight : w
+}

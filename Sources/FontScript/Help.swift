@@ -23,7 +23,7 @@ enum Help {
             ("sweep(face, {field =, values =, text =, label =, columns =})", "→ sheet Image, per-value results, best value (also face:sweep)"),
         ]),
         ("registry", "installed fonts (fontconfig on Linux, CoreText on macOS)", [
-            ("register(path or Font [, {scope = \"process\" or \"user\", replace =}])", "installs a font (a Font with its edits); → descriptors"),
+            ("register(path or Font [, {scope = \"user\" or \"process\", replace =}])", "installs a font (a Font with its edits) for the user (default, as the CLI) or this process; → descriptors"),
             ("unregister(path or name)", "removes a font FontShell installed; → descriptors"),
             ("list([{scope =, family =}])", "→ descriptors of installed fonts"),
             ("find(name)", "→ the descriptor of a PostScript, full or family name, or nil"),

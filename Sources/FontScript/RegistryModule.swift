@@ -47,12 +47,13 @@ enum RegistryModule {
         for (i, d) in list.enumerated() { push(s, d); s.setIndex(i + 1, in: -2) }
     }
 
-    /// registry.register(path or Font [, {scope = "process" | "user", replace = false}]) → descriptors.
+    /// registry.register(path or Font [, {scope = "user" (default) | "process", replace = false}]) → descriptors.
     /// A Font (edits included) is saved to a temporary file first, which is what gets registered.
     static let register: LuaFunction = { L in
         LuaCall.run(L, "register") { call in
             try call.options(2, ["scope", "replace"])
-            let scope = try RegistryScope(name: try call.stringOption(2, "scope") ?? "process")
+            // The same default as `fontshell registry register`: the user's fonts.
+            let scope = try RegistryScope(name: try call.stringOption(2, "scope") ?? "user")
             let replace = try call.boolOption(2, "replace", default: false)
             var path: String
             var scratch: String?

@@ -65,7 +65,7 @@ struct Registry: ParsableCommand {
     struct Register: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Install a font for the user (copied to $XDG_DATA_HOME/fonts/fontshell) or this process.")
         @Argument var path: String
-        @Option(help: "user (default) or process.") var scope = "user"
+        @Option(help: "user (default, as in Lua) or process.") var scope = "user"
         @Flag(help: "Replace a font FontShell registered under the same PostScript name.") var replace = false
         @OptionGroup var output: Output
         func run() throws {

@@ -60,6 +60,18 @@ final class PrivateFontconfig {
 @Suite struct RegistryTests {
     let realUserFonts = (ProcessInfo.processInfo.environment["HOME"] ?? "/root") + "/.local/share/fonts/fontshell"
 
+    /// Weights read as a type engineer and a web developer read them (400, 700), not in
+    /// fontconfig's scale (80, 200); Lua registers where the CLI does unless told.
+    @Test func weightsAreOpenTypeWeightsAndScopesAgree() throws {
+        let fc = try PrivateFontconfig()
+        let bold = try fc.fontshell("registry", "find", "DejaVuSans-Bold", "--json")
+        #expect(bold.out.contains("\"weight\" : 700"), "\(bold.out) \(bold.err)")
+        let regular = try fc.fontshell("-e", "print(registry.find('DejaVuSans').weight)")
+        #expect(regular.out == "400\n", "\(regular.out) \(regular.err)")
+        let help = try fc.fontshell("-e", "help(registry)")
+        #expect(help.out.contains("for the user (default, as the CLI)"), "\(help.out)")
+    }
+
     @Test func registerFindAndUnregisterAtUserScope() throws {
         let realBefore = FileManager.default.fileExists(atPath: realUserFonts)
         let fc = try PrivateFontconfig()
