@@ -29,8 +29,9 @@ let package = Package(
         .target(name: "LuaShim", dependencies: ["CLua"]),
         // libpng reports errors by longjmp: the setjmp stays in C.
         .target(name: "PNGShim", dependencies: ["CPNG"]),
-        // Previews: FreeType rasterizes, HarfBuzz shapes, libpng writes; labels, sheets, diffs, styles.
-        .target(name: "FontRender", dependencies: ["FontModel", "CFreeType", "CHarfBuzz", "PNGShim"]),
+        // Previews: FreeType rasterizes, HarfBuzz shapes, libpng writes; labels, sheets, diffs,
+        // styles; pictures in the terminal (zlib for kitty's compressed transfers).
+        .target(name: "FontRender", dependencies: ["FontModel", "CFreeType", "CHarfBuzz", "PNGShim", "CZlib"]),
         // Subsetting through HarfBuzz's subsetter (the library hb-subset uses).
         .target(name: "FontSubset", dependencies: ["FontModel", "CHarfBuzzSubset"]),
         // fontconfig (Linux) and CoreText (macOS) behind one protocol.

@@ -171,6 +171,32 @@ public struct Image: Sendable {
         }
     }
 
+    /// The PNG file's bytes, in memory (through an unlinked temporary file: libpng writes to a
+    /// descriptor).
+    public func pngBytes() throws -> [UInt8] {
+        guard width > 0, height > 0 else { throw RenderError("cannot encode an empty image (\(width)x\(height))") }
+        var template = Array("/tmp/fontshell-png-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw RenderError("cannot make a temporary file for a PNG") }
+        unlink(template.withUnsafeBufferPointer { $0.baseAddress! })
+        defer { close(fd) }
+        var message = [CChar](repeating: 0, count: 256)
+        let status = pixels.withUnsafeBufferPointer { rgba in
+            fs_png_write(fd, rgba.baseAddress, UInt32(width), UInt32(height), nil, nil, 0, 1, &message, message.count)
+        }
+        guard status == 0 else { throw RenderError("PNG: \(cText(message))") }
+        let size = Int(lseek(fd, 0, SEEK_END))
+        guard size > 0, lseek(fd, 0, SEEK_SET) == 0 else { throw RenderError("PNG: the temporary file is empty") }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, size - done) }
+            guard n > 0 else { throw RenderError("PNG: cannot read the temporary file back") }
+            done += n
+        }
+        return bytes
+    }
+
     /// Reads a PNG of any colour type as 8-bit RGBA.
     public static func loadPNG(_ path: String) throws -> Image {
         var pointer: UnsafeMutablePointer<UInt8>?

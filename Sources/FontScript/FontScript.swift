@@ -13,7 +13,7 @@ public enum FontScript {
 
     /// Public names for the documentation check: "Face.familyName", "Glyph:copyFrom", "fontshell.open", ...
     public static var boundNames: [String] {
-        var names = moduleFunctions.map { "fontshell.\($0.0)" } + ["help", "fontshell.pretty", "fontshell.complete", "fontshell.version"]
+        var names = moduleFunctions.map { "fontshell.\($0.0)" } + ["help", "show", "fontshell.pretty", "fontshell.complete", "fontshell.version"]
         names += RegistryModule.functions.map { "registry.\($0.0)" }
         names += PreviewModule.functions.map { "preview.\($0.0)" }
         for c in classes {
@@ -34,6 +34,7 @@ public enum FontScript {
         for c in classes { lua.register(c) }
         lua.registerModule("fontshell", functions: moduleFunctions, strings: [("version", FontShellVersion.string)])
         lua.register("help", Help.help)
+        lua.register("show", Show.show)
         if !sandboxed { RegistryModule.install(in: lua) }
         PreviewModule.install(in: lua)
         try Prelude.install(in: lua)

@@ -78,21 +78,7 @@ enum GlyphObject {
     /// Contours as lists of {x=, y=, on=}. CFF outlines are given the same way, cubic curves as
     /// two off-curve control points before their on-curve end point.
     static func pushContours(_ s: LuaStack, _ face: Face, _ id: Int) throws {
-        var contours: [[GlyphPoint]] = []
-        if let glyf = try face.glyf {
-            contours = try glyf.glyph(id).contours
-        } else if let cff = try face.cff {
-            func p(_ x: Double, _ y: Double, _ on: Bool) -> GlyphPoint { GlyphPoint(x: Int(x.rounded()), y: Int(y.rounded()), onCurve: on) }
-            for command in try cff.path(id) {
-                switch command {
-                case .moveTo(let x, let y): contours.append([p(x, y, true)])
-                case .lineTo(let x, let y): contours[contours.count - 1].append(p(x, y, true))
-                case .curveTo(let a, let b, let c, let d, let x, let y):
-                    contours[contours.count - 1] += [p(a, b, false), p(c, d, false), p(x, y, true)]
-                case .closePath: break
-                }
-            }
-        }
+        let contours = try face.outlinePoints(id)
         s.pushTable(arrayCount: Int32(contours.count))
         for (i, contour) in contours.enumerated() {
             s.pushTable(arrayCount: Int32(contour.count))

@@ -21,6 +21,9 @@ enum Help {
             ("appearance([kind,] options)", "sets default options (for every preview, or for those with kind = ...)"),
             ("resetAppearance()", "forgets the defaults"),
             ("sweep(face, {field =, values =, text =, label =, columns =})", "→ sheet Image, per-value results, best value (also face:sweep)"),
+            ("glyph(glyph [, {size = 360}])", "→ Image: the glyph large with its points, contour starts and directions, advance, metrics"),
+            ("glyphs(face.glyphs [, {from = 0, count = 100, size = 48}])", "→ Image: a grid of glyphs with ids and names"),
+            ("specimen(face)", "→ Image: names, metrics, a waterfall, the first characters"),
         ]),
         ("registry", "installed fonts (fontconfig on Linux, CoreText on macOS)", [
             ("register(path or Font [, {scope = \"user\" or \"process\", replace =}])", "installs a font (a Font with its edits) for the user (default, as the CLI) or this process; → descriptors"),

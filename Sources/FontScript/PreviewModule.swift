@@ -12,6 +12,7 @@ enum PreviewModule {
     static let functions: [(String, LuaFunction)] = [
         ("text", text), ("label", label), ("sheet", sheet), ("compare", compare), ("load", load),
         ("appearance", appearance), ("resetAppearance", resetAppearance), ("sweep", sweep),
+        ("glyph", glyph), ("glyphs", glyphs), ("specimen", specimen),
     ]
 
     /// Every option a text or label preview reads (anything else is refused as a likely typo).
@@ -211,6 +212,34 @@ enum PreviewModule {
     }
 
     // MARK: functions
+
+    /// preview.glyph(glyph [, {size = 360}]) → Image: the glyph large, with its points and metrics.
+    static let glyph: LuaFunction = { L in
+        LuaCall.run(L, "glyph") { call in
+            try call.options(2, ["size"])
+            guard call.stack.classInfo(at: 1)?.name == GlyphObject.className else { throw LuaArgumentError(1, "expected a Glyph (face.glyphs.A)") }
+            ImageObject.push(call.stack, ImageBox(try Show.picture(call, 1, optionsAt: 2)))
+            return 1
+        }
+    }
+
+    /// preview.glyphs(face.glyphs [, {from = 0, count = 100, size = 48}]) → Image: a grid with ids and names.
+    static let glyphs: LuaFunction = { L in
+        LuaCall.run(L, "glyphs") { call in
+            try call.options(2, ["from", "count", "size"])
+            guard call.stack.classInfo(at: 1)?.name == GlyphsObject.className else { throw LuaArgumentError(1, "expected face.glyphs") }
+            ImageObject.push(call.stack, ImageBox(try Show.picture(call, 1, optionsAt: 2)))
+            return 1
+        }
+    }
+
+    /// preview.specimen(face) → Image: names, metrics, a waterfall and the first characters.
+    static let specimen: LuaFunction = { L in
+        LuaCall.run(L, "specimen") { call in
+            ImageObject.push(call.stack, ImageBox(try Preview.specimen(try face(call, 1))))
+            return 1
+        }
+    }
 
     /// preview.text(face, text [, options]) → Image, {missing = {...}, baselines = {...}}
     static let text: LuaFunction = { L in

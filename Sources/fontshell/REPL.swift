@@ -1,4 +1,5 @@
 @preconcurrency import CEditLine
+import FontRender
 import FontScript
 import LuaBridge
 #if canImport(Glibc)
@@ -88,12 +89,24 @@ struct REPL {
         }
         let count = lua.top - base
         if count > 0 { print((1...count).map { pretty(at: base + $0) }.joined(separator: "\t")) }
+        // Images are shown where the user types (when the terminal can: TerminalGraphics).
+        if count > 0 && TerminalGraphics.current().imageProtocol != .none {
+            for k in 1...count where lua.stack.classInfo(at: base + k)?.name == "Image" { showImage(at: base + k) }
+        }
         lua.stack.pop(count)
         if let message = truncationMessage(), message != REPL.reportedTruncation {
             printError("warning: " + message)
             REPL.reportedTruncation = message
         }
         return .done
+    }
+
+    /// show(value), run protected: a picture that cannot be shown is not worth an error here.
+    func showImage(at index: Int32) {
+        let s = lua.stack
+        s.getGlobal("show")
+        s.pushValue(at: index)
+        _ = try? lua.call(arguments: 1, results: 0)   // an error is popped with its message
     }
 
     /// fontshell.pretty(value), run protected.

@@ -105,6 +105,26 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         #expect(m.out.contains("nothing is called 'banana'") && m.out.contains("help covers the modules fontshell, preview, registry"), "\(m.out)")
     }
 
+    /// show(): pictures off when stdout is not a terminal (a note says so), forced with
+    /// protocol =; glyphs, grids and specimens come from preview.* as Images to save.
+    @Test func showAndExplanatoryPictures() throws {
+        let off = try runFontshell(["-e", "show(face.glyphs.A)"])
+        #expect(off.status == 0 && off.out.isEmpty && off.err.contains("pictures are off here"), "\(off.out) \(off.err)")
+        let blocks = try runFontshell(["-e", "show(face.glyphs.A, {protocol = 'blocks', width = 30})"])
+        let lines = blocks.out.split(separator: "\n")
+        #expect(blocks.status == 0 && lines.count > 10 && lines.allSatisfy { $0.contains("\u{2580}") && $0.hasSuffix("\u{1B}[0m") }, "\(blocks.err)")
+        let sixel = try runFontshell(["-e", "show(preview.text(face, 'Hi', {size = 20}), {protocol = 'sixel'})"])
+        #expect(sixel.out.hasPrefix("\u{1B}P0;1;0q"), "\(sixel.err)")
+        let tmp = try TemporaryFolder()
+        let saved = try runFontshell(["-e", "local g = preview.glyph(face.glyphs.a, {size = 200}) g:save('\(tmp.path)/a.png') local s = preview.specimen(face) local grid = preview.glyphs(face.glyphs, {from = 36, count = 26}) print(g.width > 150, s.height > 300, grid.width > 300)"])
+        #expect(saved.out == "true\ttrue\ttrue\n", "\(saved.out) \(saved.err)")
+        #expect(FileManager.default.fileExists(atPath: tmp.path + "/a.png"))
+        let bad = try runFontshell(["-e", "show(42)"])
+        #expect(bad.status != 0 && bad.err.contains("show takes an Image, a Glyph, a Face, a Font or face.glyphs"), "\(bad.err)")
+        let badProtocol = try runFontshell(["-e", "show(face, {protocol = 'fax'})"])
+        #expect(badProtocol.status != 0 && badProtocol.err.contains("choose kitty, iterm, sixel, blocks, none"), "\(badProtocol.err)")
+    }
+
     /// A glyph name the face lacks is an error that says what to try; glyphs:get gives nil.
     @Test func missingGlyphNamesAreExplained() throws {
         let r = try runFontshell(["-e", "print(face.glyphs:get('nosuch'), face.glyphs:get(36).name, face.glyphs:get(99999)); local ok, e = pcall(function() return face.glyphs.nosuch end); print(e)"])

@@ -57,6 +57,26 @@ extension Face {
         return names
     }
 
+    /// A glyph's contours as points: TrueType's as stored; CFF's with each cubic curve as two
+    /// off-curve control points before its on-curve end point. A composite glyph has none of
+    /// its own (its components are in `glyf`).
+    public func outlinePoints(_ id: Int) throws -> [[GlyphPoint]] {
+        if let glyf = try glyf { return try glyf.glyph(id).contours }
+        guard let cff = try cff else { return [] }
+        func p(_ x: Double, _ y: Double, _ on: Bool) -> GlyphPoint { GlyphPoint(x: Int(x.rounded()), y: Int(y.rounded()), onCurve: on) }
+        var contours: [[GlyphPoint]] = []
+        for command in try cff.path(id) {
+            switch command {
+            case .moveTo(let x, let y): contours.append([p(x, y, true)])
+            case .lineTo(let x, let y) where !contours.isEmpty: contours[contours.count - 1].append(p(x, y, true))
+            case .curveTo(let a, let b, let c, let d, let x, let y) where !contours.isEmpty:
+                contours[contours.count - 1] += [p(a, b, false), p(c, d, false), p(x, y, true)]
+            default: break
+            }
+        }
+        return contours
+    }
+
     public func glyphName(_ id: Int) throws -> String {
         let names = try glyphNames()
         guard names.indices.contains(id) else { throw FontError("glyph id \(id) out of range (0..<\(names.count))", path: path, face: faceLabel) }

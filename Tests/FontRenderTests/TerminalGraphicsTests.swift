@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import FontModel
+@testable import FontRender
+
+/// Pictures in the terminal: detection from the environment and from replies, each encoding
+/// decoded back, and the explanatory pictures (glyph, grid, specimen).
+@Suite struct TerminalGraphicsTests {
+    static func sample() -> Image {
+        var image = Image(width: 30, height: 13)
+        image.fill(x: 0, y: 0, width: 15, height: 13, Color(255, 0, 0))
+        image.fill(x: 15, y: 0, width: 15, height: 13, Color(0, 0, 255))
+        return image
+    }
+
+    @Test func detectionFromTheEnvironmentAndReplies() {
+        let cases: [([String: String], TerminalImageProtocol?)] = [
+            (["TERM": "xterm-kitty"], .kitty), (["TERM": "xterm-256color", "KITTY_WINDOW_ID": "1"], .kitty),
+            (["TERM": "xterm-ghostty"], .kitty), (["KONSOLE_VERSION": "230800", "TERM": "xterm-256color"], .kitty),
+            (["TERM_PROGRAM": "iTerm.app", "TERM": "xterm-256color"], .iterm), (["TERM_PROGRAM": "WezTerm"], .iterm),
+            (["TERM_PROGRAM": "vscode"], .iterm), (["TERM": "foot"], .sixel), (["TERM": "mlterm"], .sixel),
+            (["TMUX": "/tmp/tmux-0/default,1,0", "TERM": "screen-256color", "TERM_PROGRAM": "iTerm.app"], .blocks),
+            (["TERM": "dumb"], TerminalImageProtocol.none), (["TERM": "xterm-256color"], nil),
+            (["FONTSHELL_IMAGES": "off", "TERM": "xterm-kitty"], TerminalImageProtocol.none),
+            (["FONTSHELL_IMAGES": "sixel", "TERM": "xterm-kitty"], .sixel),
+        ]
+        for (env, expected) in cases { #expect(TerminalGraphics.fromEnvironment(env) == expected, "\(env)") }
+        #expect(TerminalGraphics.fromReply("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;22c") == .kitty)
+        #expect(TerminalGraphics.fromReply("\u{1B}[?63;1;2;4;6;9;15;22c") == .sixel)
+        #expect(TerminalGraphics.fromReply("\u{1B}[?1;2c") == .blocks)
+        // Not a terminal (the tests' stdout is a pipe): pictures off, asked of nobody.
+        #expect(TerminalGraphics.current().imageProtocol == TerminalImageProtocol.none)
+    }
+
+    @Test func kittyChunksDecodeToThePixels() throws {
+        var big = Image(width: 300, height: 200)
+        for i in 0..<(big.pixels.count / 4) { big.pixels[4 * i] = UInt8(i % 251); big.pixels[4 * i + 1] = UInt8(i % 7 * 30) }
+        let text = TerminalGraphics.encode(big, for: TerminalInfo(imageProtocol: .kitty, columns: 200))
+        let chunks = text.components(separatedBy: "\u{1B}\\").filter { $0.hasPrefix("\u{1B}_G") }
+        #expect(chunks.count > 1 && chunks[0].hasPrefix("\u{1B}_Ga=T,f=32,o=z,s=300,v=200,q=2,m=1;") && chunks.last!.hasPrefix("\u{1B}_Gm=0;"))
+        var payload = ""
+        for chunk in chunks {
+            let data = chunk[chunk.index(after: chunk.firstIndex(of: ";")!)...]
+            #expect(data.count <= 4096)
+            payload += data
+        }
+        let compressed = try #require(Data(base64Encoded: payload))
+        #expect(compressed.first == 0x78)   // a zlib stream, as o=z says
+        let z = try run("python3", ["-c", "import sys, zlib, base64; sys.stdout.write(zlib.decompress(base64.b64decode(sys.stdin.read())).hex())"], input: payload)
+        #expect(z == big.pixels.map { String(format: "%02x", $0) }.joined())
+        // Wider than the terminal: told how many cells to fill; inside tmux: passthrough.
+        let narrow = TerminalGraphics.encode(big, for: TerminalInfo(imageProtocol: .kitty, tmux: true, columns: 20))
+        #expect(narrow.hasPrefix("\u{1B}Ptmux;\u{1B}\u{1B}_Ga=T") && narrow.contains(",c=20,"))
+    }
+
+    @Test func itermSixelAndHalfBlocks() throws {
+        let image = Self.sample()
+        let iterm = TerminalGraphics.encode(image, for: TerminalInfo(imageProtocol: .iterm))
+        let header = try #require(iterm.split(separator: ":").first)
+        let png = try image.pngBytes()
+        #expect(header == "\u{1B}]1337;File=inline=1;size=\(png.count);preserveAspectRatio=1")
+        let body = iterm.dropFirst(header.count + 1).dropLast(2)
+        #expect(Data(base64Encoded: String(body)).map(Array.init) == png)
+
+        let sixel = TerminalGraphics.encode(image, for: TerminalInfo(imageProtocol: .sixel))
+        #expect(sixel.hasPrefix("\u{1B}P0;1;0q\"1;1;30;13") && sixel.hasSuffix("\u{1B}\\\n"))
+        #expect(sixel.filter { $0 == "-" }.count == 3)                       // 13 rows: three bands of six
+        #expect(sixel.contains("#180;2;100;0;0") && sixel.contains("#5;2;0;0;100"))   // pure red and blue registers
+        #expect(sixel.contains("#180!15~"))                                  // red: 15 columns, all six rows set
+
+        let blocks = TerminalGraphics.encode(image, for: TerminalInfo(imageProtocol: .blocks, trueColor: true, columns: 80))
+        let lines = blocks.split(separator: "\n")
+        #expect(lines.count == 7 && lines.allSatisfy { $0.hasSuffix("\u{1B}[0m") })
+        #expect(lines[0].hasPrefix("\u{1B}[38;2;255;0;0;48;2;255;0;0m\u{2580}"))
+        let palette = TerminalGraphics.encode(image, for: TerminalInfo(imageProtocol: .blocks, trueColor: false, columns: 10))
+        #expect(palette.split(separator: "\n").count == 2 && palette.hasPrefix("\u{1B}[38;5;196;48;5;196m"))   // shrunk to 10 columns
+        #expect(TerminalGraphics.encode(image, for: TerminalInfo(imageProtocol: .none)).isEmpty)
+    }
+
+    @Test func explanatoryPictures() throws {
+        let face = try Fixtures.face()
+        let a = try Preview.glyphPicture(face, glyph: try #require(try face.glyphID(named: "a")), size: 200)
+        func count(_ image: Image, _ c: Color) -> Int {
+            (0..<(image.width * image.height)).filter { image.pixels[4 * $0] == c.r && image.pixels[4 * $0 + 1] == c.g && image.pixels[4 * $0 + 2] == c.b }.count
+        }
+        #expect(count(a, Preview.pointOn) > 50 && count(a, Preview.contourStart) > 40)   // points drawn, two contour starts
+        #expect(a.height > 200 && a.width > 150)
+        #expect { try Preview.glyphPicture(face, glyph: 99_999) } throws: { "\($0)".contains("not in the face") }
+        let grid = try Preview.glyphGrid(face, glyphs: Array(30..<70))
+        #expect(grid.width > 400 && grid.height > 150)
+        #expect { try Preview.glyphGrid(face, glyphs: []) } throws: { "\($0)".contains("no glyphs") }
+        let specimen = try Preview.specimen(face)
+        #expect(specimen.width > 600 && specimen.height > 300)
+        // A CJK face: its sample comes from its own characters, and CFF outlines give points.
+        let noto = try Fixtures.face(Fixtures.noto)
+        #expect(try Preview.specimen(noto).height > 300)
+        let ideograph = try #require(try noto.glyphID(for: "永"))
+        #expect(count(try Preview.glyphPicture(noto, glyph: ideograph, size: 160), Preview.pointOff) > 20)
+    }
+}
+
+/// Runs a program with `input` on stdin; its stdout.
+func run(_ program: String, _ arguments: [String], input: String) throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = [program] + arguments
+    let stdin = Pipe(), stdout = Pipe()
+    p.standardInput = stdin; p.standardOutput = stdout
+    try p.run()
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let out = stdout.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return String(decoding: out, as: UTF8.self)
+}
