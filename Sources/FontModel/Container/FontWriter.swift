@@ -33,7 +33,7 @@ public struct SaveReport: CustomStringConvertible, Sendable {
     /// Table records in all directories, and distinct table blocks written (fewer when faces share).
     public var tableRecords = 0
     public var distinctTables = 0
-    /// The web container written, with what it did: "WOFF2 (glyf/loca transformed, ...)".
+    /// The web container written, with what it did: "WOFF2, Brotli quality 11; glyf/loca transformed".
     public var container: String?
 
     public var description: String {

@@ -103,9 +103,9 @@ enum WOFF2 {
             fonts = [(flavor, Array(entries.indices))]
         }
         for (i, font) in fonts.enumerated() {
-            let tags = font.tables.map { entries[$0].tag }
-            if let twice = tags.first(where: { t in tags.filter { $0 == t }.count > 1 }) {
-                throw reader.error("WOFF2: \(fonts.count > 1 ? "collection font \(i)" : "the font") lists table '\(twice)' twice", at: 48)
+            var seen = Set<Tag>()
+            for t in font.tables.map({ entries[$0].tag }) where !seen.insert(t).inserted {
+                throw reader.error("WOFF2: \(fonts.count > 1 ? "collection font \(i)" : "the font") lists table '\(t)' twice", at: 48)
             }
             let glyf = font.tables.first { entries[$0].tag == "glyf" }, loca = font.tables.first { entries[$0].tag == "loca" }
             guard (glyf == nil) == (loca == nil) else { throw reader.error("WOFF2: a font has \(glyf == nil ? "loca without glyf" : "glyf without loca")", at: 48) }
