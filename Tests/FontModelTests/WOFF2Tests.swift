@@ -191,6 +191,12 @@ import Testing
         Self.refused(try Self.handmade(flavor: ttc, numTables: 1, directory: tag + [10], collection: [0, 3, 0, 0, 1], tables: tenBytes),
                      "collection version 0x30000")
 
+        // 65,535 distinct tables in a 400 KB directory: checked in linear time (the duplicate
+        // check was quadratic: minutes), then refused for holding no data.
+        var many: [UInt8] = []
+        for k in 0..<65_535 { many += [0x3F, 0x41, 0x41, UInt8(k >> 8), UInt8(k & 0xFF), 0] }
+        Self.refused(try Self.handmade(numTables: 65_535, directory: many, tables: tenBytes), "the tables add up to no bytes")
+
         // Damaged Brotli data and random damage anywhere: an error or a font, never a crash.
         var damaged = good
         for k in 200..<260 { damaged[k] ^= 0xA5 }
