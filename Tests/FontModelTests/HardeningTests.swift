@@ -5,6 +5,21 @@ import Testing
 /// Attacks from the hardening issue, each reproduced before it was fixed: writes that trapped,
 /// opens that blocked, encodings that overflowed.
 @Suite struct HardeningTests {
+    /// A face without post names and with a broken cmap: glyph names are made once (glyphNNNNN)
+    /// and cached. They were attempted again, and failed, on every lookup: the fuzzer's timeout
+    /// (65,535 glyphs × 2,000 lookups).
+    @Test func glyphNamesOfABrokenCmapAreMadeOnce() throws {
+        let font = try Font(path: Corpus.dejavu), face = font.faces[0]
+        var post = BinaryWriter()
+        post.u32(0x0003_0000); for _ in 0..<7 { post.u32(0) }
+        face.setRawTable("post", post.bytes)
+        // One encoding record whose subtable lies far past the table's end.
+        face.setRawTable("cmap", [0, 0, 0, 1, 0, 3, 0, 1, 0x01, 0x90, 0, 0x05])
+        #expect(throws: FontError.self) { try face.cmap?.bestUnicodeSubtable()?.mapping() }
+        #expect(try face.glyphName(5) == "glyph00005" && face.cachedGlyphNames?.count == 6253)
+        #expect(try face.glyphName(0) == ".notdef")
+    }
+
     @Test func savingAFaceWithNoTablesThrowsInsteadOfTrapping() throws {
         let tmp = try TemporaryFolder()
         let font = try Font(path: Corpus.dejavu)

@@ -13,7 +13,7 @@ extension Face {
         } else if let fromPost = try post?.glyphNames(count: count), fromPost.count >= count {
             names = Face.uniquePostNames(Array(fromPost.prefix(count)))
         } else {
-            names = try synthesizedGlyphNames(count)
+            names = synthesizedGlyphNames(count)
         }
         cachedGlyphNames = names
         return names
@@ -37,12 +37,17 @@ extension Face {
         return names
     }
 
-    private func synthesizedGlyphNames(_ count: Int) throws -> [String] {
+    /// Names from the cmap subtables that can be read; a broken cmap (its error shows where the
+    /// cmap is used) leaves `glyphNNNNN` names, so the names are still made once and cached,
+    /// not attempted again on every lookup.
+    private func synthesizedGlyphNames(_ count: Int) -> [String] {
         var names = (0..<count).map { "glyph" + zeroPadded5($0) }
         if count > 0 { names[0] = ".notdef" }
         var lowest: [Int: UInt32] = [:]
-        for record in try cmap?.records ?? [] where record.platformID == 0 || (record.platformID == 3 && [0, 1, 10].contains(record.encodingID)) {
-            for (char, glyph) in try record.subtable.mapping() { lowest[glyph] = min(lowest[glyph] ?? char, char) }
+        let records = ((try? cmap) ?? nil)?.records ?? []
+        for record in records where record.platformID == 0 || (record.platformID == 3 && [0, 1, 10].contains(record.encodingID)) {
+            guard let mapping = try? record.subtable.mapping() else { continue }
+            for (char, glyph) in mapping { lowest[glyph] = min(lowest[glyph] ?? char, char) }
         }
         var uses: [String: Int] = [:]
         for i in 1..<max(count, 1) {

@@ -1,0 +1,74 @@
+"""A terminal played by a script, for the REPL's pictures: runs `fontshell FONT` on a
+pseudo-terminal, answers the graphics query as kitty, an xterm with sixel, or not at all, types
+show(...), then `print(6 * 7)` to prove no reply was left on the input line, and prints what it
+saw as JSON.
+
+  pty_terminal.py FONTSHELL FONT MODE      MODE: kitty | sixel | silent | iterm (by TERM_PROGRAM)
+"""
+import json
+import os
+import pty
+import select
+import sys
+import time
+
+binary, font, mode = sys.argv[1:4]
+env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "TERM_PROGRAM", "KITTY_WINDOW_ID", "KONSOLE_VERSION", "WT_SESSION", "FONTSHELL_IMAGES", "COLORTERM")}
+env["TERM"] = "xterm-256color"
+env["HOME"] = os.environ.get("TMPDIR", "/tmp")   # no history file of the user's
+if mode == "iterm":
+    env["TERM_PROGRAM"] = "iTerm.app"
+
+pid, fd = pty.fork()
+if pid == 0:
+    os.execve(binary, [binary, font], env)
+
+out = b""
+query_at = None
+
+
+def read_until(marker, timeout=20.0):
+    global out, query_at
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+            if query_at is None and b"\x1b_Gi=31" in out and b"\x1b[c" in out:
+                query_at = time.time()
+                if mode == "kitty":
+                    os.write(fd, b"\x1b_Gi=31;OK\x1b\\\x1b[?62;22c")
+                elif mode == "sixel":
+                    os.write(fd, b"\x1b[?63;1;2;4;6;9;15;22c")
+        if marker in out:
+            return True
+    return False
+
+
+read_until(b"> ")
+start = len(out)
+os.write(fd, b"show(face.glyphs.A, {width = 24})\r")
+typed_at = time.time()
+read_until(b"\n> ")
+shown_at = time.time()
+picture = out[start:]
+os.write(fd, b"print(6 * 7)\r")
+read_until(b"42")
+after = out[len(out) - 200:]
+os.write(fd, b"\x04")
+os.waitpid(pid, 0)
+print(json.dumps({
+    "queried": query_at is not None,
+    "kitty": b"\x1b_Ga=T" in picture,
+    "iterm": b"\x1b]1337;File=inline=1" in picture,
+    "sixel": b"\x1bP0;1;0q" in picture,
+    "blocks": "\u2580".encode() in picture,
+    "seconds": round(shown_at - typed_at, 3),
+    "answered42": b"42" in after,
+}))
