@@ -28,7 +28,9 @@ query_at = None
 
 
 def read_until(marker, timeout=20.0):
+    """Reads until `marker` appears in what arrives from now on."""
     global out, query_at
+    since = len(out)
     deadline = time.time() + timeout
     while time.time() < deadline:
         ready, _, _ = select.select([fd], [], [], 0.05)
@@ -46,7 +48,7 @@ def read_until(marker, timeout=20.0):
                     os.write(fd, b"\x1b_Gi=31;OK\x1b\\\x1b[?62;22c")
                 elif mode == "sixel":
                     os.write(fd, b"\x1b[?63;1;2;4;6;9;15;22c")
-        if marker in out:
+        if marker in out[since:]:
             return True
     return False
 
@@ -60,9 +62,20 @@ shown_at = time.time()
 picture = out[start:]
 os.write(fd, b"print(6 * 7)\r")
 read_until(b"42")
+read_until(b"> ", timeout=5)
 after = out[len(out) - 200:]
 os.write(fd, b"\x04")
-os.waitpid(pid, 0)
+# The REPL leaves on Ctrl-D; if it has not within 5 s, it is stopped (and the result says so).
+exited = False
+for _ in range(100):
+    done, _ = os.waitpid(pid, os.WNOHANG)
+    if done:
+        exited = True
+        break
+    time.sleep(0.05)
+if not exited:
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
 print(json.dumps({
     "queried": query_at is not None,
     "kitty": b"\x1b_Ga=T" in picture,
@@ -71,4 +84,6 @@ print(json.dumps({
     "blocks": "\u2580".encode() in picture,
     "seconds": round(shown_at - typed_at, 3),
     "answered42": b"42" in after,
+    "exited": exited,
+    "tail": out[-120:].decode("utf-8", "replace") if os.environ.get("PTY_DEBUG") else "",
 }))

@@ -125,6 +125,23 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         #expect(badProtocol.status != 0 && badProtocol.err.contains("choose kitty, iterm, sixel, blocks, none"), "\(badProtocol.err)")
     }
 
+    /// The REPL on a pseudo-terminal played by a script (Tests/Oracles/pty_terminal.py): a
+    /// terminal answering as kitty gets kitty graphics, one whose device attributes list sixel
+    /// gets sixel, iTerm2 (by TERM_PROGRAM) is not even asked, and a silent one gets half blocks
+    /// once the 250 ms deadline passes; no reply is left on the input line (the next command runs).
+    @Test func replShowsPicturesOnTheTerminalItFinds() throws {
+        let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/pty_terminal.py").path
+        for (mode, expected, queried) in [("kitty", "kitty", true), ("sixel", "sixel", true), ("iterm", "iterm", false), ("silent", "blocks", true)] {
+            let r = try runProcess("/usr/bin/env", ["python3", oracle, fontshellBinary, dejavuPath, mode])
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(r.out) \(r.err)")
+            #expect(json[expected] as? Bool == true && json["queried"] as? Bool == queried, "\(mode): \(json)")
+            #expect(json["answered42"] as? Bool == true && json["exited"] as? Bool == true, "\(mode): \(json)")
+            let seconds = json["seconds"] as? Double ?? 99
+            #expect(seconds < 2, "\(mode): \(seconds) s")
+            if mode == "silent" { #expect(seconds >= 0.25, "gave up before the deadline: \(seconds) s") }
+        }
+    }
+
     /// A glyph name the face lacks is an error that says what to try; glyphs:get gives nil.
     @Test func missingGlyphNamesAreExplained() throws {
         let r = try runFontshell(["-e", "print(face.glyphs:get('nosuch'), face.glyphs:get(36).name, face.glyphs:get(99999)); local ok, e = pcall(function() return face.glyphs.nosuch end); print(e)"])
