@@ -309,7 +309,7 @@ enum PreviewModule {
         }
     }
 
-    /// preview.compare(a, b) → Image (a | b | difference), {changedPixels, totalPixels, maxDifference, bounds}
+    /// preview.compare(a, b) → Image (a | b | difference), {changedPixels, totalPixels, maxDifference, bounds, sizeChange}
     static let compare: LuaFunction = { L in
         LuaCall.run(L, "compare") { call in
             let a: ImageBox = try call.object(1, ImageObject.classID, ImageObject.className)
@@ -326,6 +326,7 @@ enum PreviewModule {
         s.push(c.changedPixels); s.setField("changedPixels", in: -2)
         s.push(c.totalPixels); s.setField("totalPixels", in: -2)
         s.push(c.maxDifference); s.setField("maxDifference", in: -2)
+        if let size = c.sizeChange { s.push(size); s.setField("sizeChange", in: -2) }
         if let b = c.changedBounds {
             s.pushTable(fieldCount: 4)
             for (key, v) in [("x", b.x), ("y", b.y), ("width", b.width), ("height", b.height)] { s.push(v); s.setField(key, in: -2) }

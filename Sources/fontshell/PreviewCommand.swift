@@ -94,5 +94,6 @@ struct PreviewCommand: ParsableCommand {
 func comparisonReport(_ c: Comparison) -> String {
     var text = "changed pixels: \(c.changedPixels) of \(c.totalPixels), max channel difference \(c.maxDifference)"
     if let b = c.changedBounds { text += ", changed area \(b.width)x\(b.height) at (\(b.x), \(b.y))" }
+    if let size = c.sizeChange { text += "; size changed \(size) (only the overlap is compared)" }
     return text
 }

@@ -234,8 +234,19 @@ enum Fixtures {
         #expect(c.changedPixels == 2 && c.maxDifference == 5)
         #expect(c.changedBounds?.x == 3 && c.changedBounds?.width == 2 && c.changedBounds?.height == 1)
         #expect(c.image.width == 3 * 10 + 2 * 8)
+        #expect(c.sizeChange == nil && c.totalPixels == 50)
+        // Sizes differ: only the overlap is compared, the size change reported apart.
         a = Image(width: 12, height: 5)
-        #expect(Preview.compare(a, b).changedPixels == 2 * 5 + 2)  // the padding counts as changed
+        let padded = Preview.compare(a, b)
+        #expect(padded.changedPixels == 2 && padded.totalPixels == 50 && padded.sizeChange == "12x5 → 10x5")
+        // Ink only before is magenta (removed), ink only after cyan (added).
+        var before = Image(width: 40, height: 20), after = before
+        before.fill(x: 2, y: 5, width: 10, height: 10, .black)
+        after.fill(x: 20, y: 5, width: 10, height: 10, .black)
+        let inks = Preview.compare(before, after)
+        let panelTop = inks.image.height - 20, diffLeft = 2 * (40 + 8)
+        #expect(inks.image.pixel(diffLeft + 5, panelTop + 8).map { $0.r > 150 && $0.g < 100 && $0.b > 100 } == true)   // magenta
+        #expect(inks.image.pixel(diffLeft + 25, panelTop + 8).map { $0.r < 100 && $0.b > 150 } == true)                // cyan
     }
 
     @Test func pngRoundTripKeepsPixelsAndWritesText() throws {
