@@ -91,6 +91,14 @@ extension Preview {
     }
 
     /// A measurement for messages: at most two decimals, no trailing ".0".
+    /// Where the capitals' centre sits against the box centre, in words: "caps 2.4 px low",
+    /// "caps 1.0 px high", "caps centred" (one decimal everywhere).
+    public static func capsPlacement(_ offset: Double) -> String {
+        let tenths = Int((abs(offset) * 10).rounded())
+        if tenths == 0 { return "caps centred" }
+        return "caps \(tenths / 10).\(tenths % 10) px \(offset > 0 ? "low" : "high")"
+    }
+
     public static func rounded(_ v: Double) -> String {
         let r = (v * 100).rounded() / 100
         return r == r.rounded() ? String(Int(r)) : String(r)
@@ -111,24 +119,26 @@ extension Preview {
 }
 
 /// The strip under a label naming each guide colour, then the measurements.
-private struct Legend {
+struct Legend {
     var entries: [(Guide, Caption)]
-    var summary: Caption
+    /// The label's own numbers; nil in a sweep sheet's one legend (each cell's caption has them).
+    var summary: Caption?
     var rows: [[Int]]
     let px: Double, rowHeight: Double, swatch: Double, pad: Double
 
-    init(measurements m: LabelMeasurements, font: RenderFont, scale: Double, width: Int) throws {
+    init(measurements m: LabelMeasurements?, font: RenderFont, scale: Double, width: Int) throws {
         let px = 9 * scale
         self.px = px
         rowHeight = (px * 1.5).rounded(.up)
         swatch = 12 * scale
         pad = 4 * scale
         entries = try Guide.allCases.map { ($0, try Caption($0.rawValue, font: font, px: px)) }
-        let sign = m.capCenterOffset > 0 ? "+" : ""
-        let parts = ["\(m.metrics.rawValue): baseline \(Preview.rounded(m.baseline)) px", "caps \(sign)\(Preview.rounded(m.capCenterOffset)) px from centre"]
-        let oneLine = try Caption(parts.joined(separator: ", "), font: font, px: px)
-        // Narrow labels get the summary on two lines rather than cut off.
-        summary = oneLine.width <= Double(width) - 2 * pad ? oneLine : try Caption(parts.joined(separator: "\n"), font: font, px: px)
+        if let m {
+            let parts = ["\(m.metrics.rawValue): baseline \(Preview.rounded(m.baseline)) px", Preview.capsPlacement(m.capCenterOffset)]
+            let oneLine = try Caption(parts.joined(separator: ", "), font: font, px: px)
+            // Narrow labels get the summary on two lines rather than cut off.
+            summary = oneLine.width <= Double(width) - 2 * pad ? oneLine : try Caption(parts.joined(separator: "\n"), font: font, px: px)
+        }
         // Entries flow left to right and wrap to the label's width.
         var rows: [[Int]] = [[]]
         var x = pad
@@ -141,7 +151,7 @@ private struct Legend {
         self.rows = rows
     }
 
-    var height: Int { Int((Double(rows.count + summary.layout.lines.count) * rowHeight + pad).rounded(.up)) }
+    var height: Int { Int((Double(rows.count + (summary?.layout.lines.count ?? 0)) * rowHeight + pad).rounded(.up)) }
 
     func draw(into image: inout Image, font: RenderFont, top: Int) throws {
         image.fill(x: 0, y: top, width: image.width, height: height, Color(248, 248, 248))
@@ -156,6 +166,6 @@ private struct Legend {
                 x += swatch + pad + caption.width + 2 * pad
             }
         }
-        try summary.draw(into: &image, font: font, x: pad, top: Double(top) + pad + Double(rows.count) * rowHeight)
+        try summary?.draw(into: &image, font: font, x: pad, top: Double(top) + pad + Double(rows.count) * rowHeight)
     }
 }

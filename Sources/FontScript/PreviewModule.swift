@@ -380,7 +380,8 @@ enum PreviewModule {
     }
 
     /// preview.sweep(face, {field = "hhea.ascender", values = {...}, text = "Hello", label = {...},
-    /// columns = 4}) → sheet Image, {{value=, capCenterOffset=, baseline=}, ...}, best value.
+    /// columns = 4}) → sheet Image, {{value=, capCenterOffset=, baseline=}, ...}, best value, and a
+    /// warning when the best value is at the edge of those tried (else nil).
     /// The field is restored afterwards. Also `face:sweep{...}`.
     static let sweep: LuaFunction = { L in
         LuaCall.run(L, "sweep") { call in
@@ -412,7 +413,8 @@ enum PreviewModule {
                 s.setIndex(k + 1, in: -2)
             }
             if let best = result.best { s.push(best.value) } else { s.pushNil() }
-            return 3
+            if let warning = result.warning { s.push(warning) } else { s.pushNil() }
+            return 4
         }
     }
 }
