@@ -105,8 +105,14 @@ extension Preview {
     }
 
     private static func drawGuides(_ image: inout Image, _ m: LabelMeasurements, width w: Int, height h: Int) {
+        // A line within two pixels of one already drawn is dashed over it, so both colours show
+        // (cap height and ascender often nearly coincide).
+        var drawn: [Int] = []
         func line(_ y: Double, _ guide: Guide, dash: Int = 0) {
-            image.horizontalLine(y: Int(y.rounded(.down)), from: 0, to: w, guide.color, dash: dash)
+            let row = Int(y.rounded(.down))
+            let crowded = drawn.contains { abs($0 - row) <= 2 }
+            image.horizontalLine(y: row, from: 0, to: w, guide.color, dash: crowded && dash == 0 ? 3 : dash)
+            drawn.append(row)
         }
         line(m.baseline - m.ascent, .ascender)
         line(m.baseline + m.descent, .descender)

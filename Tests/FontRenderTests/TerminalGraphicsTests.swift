@@ -99,6 +99,24 @@ import FontModel
     }
 }
 
+/// Guides that nearly coincide stay distinguishable: the second is dashed over the first, so
+/// both colours show on the row.
+@Suite struct CoincidingGuidesTests {
+    @Test func capHeightOnTheAscenderShowsBothColours() throws {
+        let face = try Fixtures.face(Fixtures.liberation)
+        try #require(try face.os2).set("sCapHeight", .int(Int64(try face.hhea.int("ascender"))))
+        var options = Fixtures.label()
+        options.guides = true
+        options.legend = false
+        let label = try Preview.label(face, "Hx", options: options)
+        let m = label.measurements
+        let row = Int((m.baseline - m.capHeight).rounded(.down))
+        let colours = Set((0..<label.image.width).compactMap { label.image.pixel($0, row) }.map { "\($0.r),\($0.g),\($0.b)" })
+        #expect(colours.contains("\(Guide.capHeight.color.r),\(Guide.capHeight.color.g),\(Guide.capHeight.color.b)"), "\(colours)")
+        #expect(colours.contains("\(Guide.ascender.color.r),\(Guide.ascender.color.g),\(Guide.ascender.color.b)"), "\(colours)")
+    }
+}
+
 /// Runs a program with `input` on stdin; its stdout.
 func run(_ program: String, _ arguments: [String], input: String) throws -> String {
     let p = Process()
