@@ -146,6 +146,10 @@ struct REPL {
         REPL.current = lua
         rl_readline_name = UnsafePointer(strdup("fontshell"))
         rl_attempted_completion_function = REPL.complete
+        // Words end at spaces and operators, not inside face['OS/2'].usW or at ':' and '.'.
+        let breaks = strdup(" \t\n(),;=+-*<>~{}#")
+        rl_completer_word_break_characters = breaks
+        rl_basic_word_break_characters = UnsafePointer(breaks)
         using_history()
     }
 

@@ -4,6 +4,8 @@ show(...), then `print(6 * 7)` to prove no reply was left on the input line, and
 saw as JSON.
 
   pty_terminal.py FONTSHELL FONT MODE      MODE: kitty | sixel | silent | iterm (by TERM_PROGRAM)
+  pty_terminal.py FONTSHELL FONT complete  types face['OS/2'].usWe<Tab> and face:glyphF<Tab>('A').name
+                                           and reports what the completed lines printed
 """
 import json
 import os
@@ -54,6 +56,22 @@ def read_until(marker, timeout=20.0):
 
 
 read_until(b"> ")
+if mode == "complete":
+    os.write(fd, b"face['OS/2'].usWe\t")
+    time.sleep(0.3)
+    os.write(fd, b"\r")
+    read_until(b"400\r\n", timeout=10)
+    read_until(b"> ", timeout=2)
+    os.write(fd, b"face:glyphF\t")
+    time.sleep(0.3)
+    os.write(fd, b"('A').name\r")
+    read_until(b"\r\nA\r\n", timeout=10)
+    read_until(b"> ", timeout=2)
+    os.write(fd, b"\x04")
+    os.waitpid(pid, 0)
+    text = out.decode("utf-8", "replace")
+    print(json.dumps({"weightClass": "\r\n400\r\n" in text, "glyphFor": "\r\nA\r\n" in text}))
+    sys.exit(0)
 start = len(out)
 os.write(fd, b"show(face.glyphs.A, {width = 24})\r")
 typed_at = time.time()
