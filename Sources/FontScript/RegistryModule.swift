@@ -11,7 +11,7 @@ import Glibc
 enum RegistryModule {
     static let functions: [(String, LuaFunction)] = [
         ("register", register), ("unregister", unregister), ("list", list), ("find", find),
-        ("missing", missing), ("system", system), ("changed", changed), ("repair", repair),
+        ("missing", missing), ("system", system), ("changed", changed), ("repair", repair), ("pick", FontPicker.pick),
     ]
 
     /// fontconfig's configuration is process-wide, so one registry serves every state.

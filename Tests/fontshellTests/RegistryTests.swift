@@ -72,6 +72,21 @@ final class PrivateFontconfig {
         #expect(help.out.contains("for the user (default, as the CLI)"), "\(help.out)")
     }
 
+    /// The picker: letters in order find a family, a typed number chooses, nothing typed is nil.
+    @Test func pickerFindsFamiliesByTheirLetters() throws {
+        let fc = try PrivateFontconfig()
+        let chosen = try fc.fontshell("-e", "local f = registry.pick('djvsm', {choose = 1}); print(f.familyName, f.postscriptName)")
+        #expect(chosen.out == "DejaVu Sans Mono\tDejaVuSansMono\n", "\(chosen.out) \(chosen.err)")
+        let typed = try runProcess(fontshellBinary, ["-e", "print(registry.pick('dejavu sans'))"], input: "2\n")
+        #expect(typed.out.contains("1   DejaVu Sans  (Book") && typed.out.contains("2   DejaVu Sans Mono") && typed.out.hasSuffix("<Face DejaVuSansMono: 18 tables, 3377 glyphs>\n"), "\(typed.out) \(typed.err)")
+        let none = try runProcess(fontshellBinary, ["-e", "print(registry.pick('dejavu'))"], input: "\n")
+        #expect(none.out.hasSuffix("nil\n"), "\(none.out)")
+        let nothing = try fc.fontshell("-e", "print(registry.pick('zzzzqqq'))")
+        #expect(nothing.out == "no installed family matches 'zzzzqqq'\nnil\n", "\(nothing.out)")
+        let bad = try fc.fontshell("-e", "registry.pick('dejavu', {choose = 99})")
+        #expect(bad.status != 0 && bad.err.contains("choose = 99"), "\(bad.err)")
+    }
+
     @Test func registerFindAndUnregisterAtUserScope() throws {
         let realBefore = FileManager.default.fileExists(atPath: realUserFonts)
         let fc = try PrivateFontconfig()
