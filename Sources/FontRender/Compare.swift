@@ -21,21 +21,28 @@ extension Preview {
     /// grey copy, ink only before in magenta (removed), ink only after in cyan (added), a colour
     /// change with the same ink in orange, the changed area outlined; what only one image covers
     /// is hatched and not counted (a size change is reported on its own).
-    public static func compare(_ a: Image, _ b: Image, gap: Int = 8) -> Comparison {
+    ///
+    /// `shift` moves b down by that many pixels before comparing (aligning baselines);
+    /// `rows` limits the comparison to the rows above it in a's frame (a label's box, not the
+    /// legend strip under it, whose numbers differ whenever anything does).
+    public static func compare(_ a: Image, _ b: Image, gap: Int = 8, shift: Int = 0, rows: Int? = nil) -> Comparison {
         let w = max(a.width, b.width), h = max(a.height, b.height)
-        let overlapWidth = min(a.width, b.width), overlapHeight = min(a.height, b.height)
+        // The compared region in a's frame: x below both widths, y where both have rows.
+        let overlapWidth = min(a.width, b.width)
+        let top = max(0, shift), bottom = min(a.height, b.height + shift, rows ?? Int.max)
+        let overlapHeight = max(0, bottom - top)
         var diff = Image(width: w, height: h, background: .white)
         var changed = 0, maxDifference = 0
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
         func ink(_ p: Color) -> Int { (255 - (Int(p.r) * 3 + Int(p.g) * 6 + Int(p.b)) / 10) * Int(p.a) / 255 }
         for y in 0..<h {
             for x in 0..<w {
-                guard x < overlapWidth, y < overlapHeight else {
-                    // Covered by one image only: hatched, not compared.
+                guard x < overlapWidth, y >= top, y < bottom else {
+                    // Covered by one image only (or left out): hatched, not compared.
                     if (x + y) % 6 == 0 { diff.fill(x: x, y: y, width: 1, height: 1, Color(200, 200, 200)) }
                     continue
                 }
-                let pa = a.pixel(x, y) ?? .clear, pb = b.pixel(x, y) ?? .clear
+                let pa = a.pixel(x, y) ?? .clear, pb = b.pixel(x, y - shift) ?? .clear
                 let d = max(abs(Int(pa.r) - Int(pb.r)), abs(Int(pa.g) - Int(pb.g)), abs(Int(pa.b) - Int(pb.b)), abs(Int(pa.a) - Int(pb.a)))
                 if d == 0 {
                     let faint = UInt8(255 - ink(pa) / 5)

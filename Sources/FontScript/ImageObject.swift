@@ -7,12 +7,18 @@ final class ImageBox: LuaEquatable {
     let measurements: LabelMeasurements?
     /// Characters drawn as .notdef.
     let missing: [String]
+    /// The first line's baseline of a text preview (a label's is in its measurements).
+    let baseline: Double?
 
-    init(_ image: Image, measurements: LabelMeasurements? = nil, missing: [String] = []) {
+    init(_ image: Image, measurements: LabelMeasurements? = nil, missing: [String] = [], baseline: Double? = nil) {
         self.image = image
         self.measurements = measurements
         self.missing = missing
+        self.baseline = baseline ?? measurements?.baseline
     }
+
+    /// A label's box height (the legend strip, if any, is below it).
+    var boxHeight: Int? { measurements.map { Int((2 * $0.boxCenter).rounded()) } }
 
     func isSame(as other: AnyObject) -> Bool { self === other }
 }

@@ -247,7 +247,7 @@ enum PreviewModule {
             let face = try face(call, 1)
             let text = try call.string(2)
             let rendered = try Preview.text(face, text, options: try options(call, 3))
-            ImageObject.push(call.stack, ImageBox(rendered.image, missing: rendered.missing))
+            ImageObject.push(call.stack, ImageBox(rendered.image, missing: rendered.missing, baseline: rendered.baselines.first))
             call.stack.pushTable(fieldCount: 2)
             call.stack.push(strings: rendered.missing); call.stack.setField("missing", in: -2)
             call.stack.pushTable(arrayCount: Int32(rendered.baselines.count))
@@ -309,12 +309,27 @@ enum PreviewModule {
         }
     }
 
-    /// preview.compare(a, b) → Image (a | b | difference), {changedPixels, totalPixels, maxDifference, bounds, sizeChange}
+    /// preview.compare(a, b [, {align = "top" | "baseline"}]) → Image (a | b | difference),
+    /// {changedPixels, totalPixels, maxDifference, bounds, sizeChange}. Labels are compared
+    /// within their boxes (not the legend strips); "baseline" moves b so the previews' first
+    /// baselines meet before counting (the ink that changed shape, not where it sits).
     static let compare: LuaFunction = { L in
         LuaCall.run(L, "compare") { call in
             let a: ImageBox = try call.object(1, ImageObject.classID, ImageObject.className)
             let b: ImageBox = try call.object(2, ImageObject.classID, ImageObject.className)
-            let c = Preview.compare(a.image, b.image)
+            try call.options(3, ["align"])
+            var shift = 0
+            switch try call.stringOption(3, "align") ?? "top" {
+            case "top": break
+            case "baseline":
+                guard let ba = a.baseline, let bb = b.baseline else {
+                    throw LuaArgumentError(3, "align = \"baseline\" needs two previews that know their baselines (preview.text, preview.label)")
+                }
+                shift = Int((ba - bb).rounded())
+            case let other: throw LuaArgumentError(3, "align = \"\(other)\": choose \"top\" or \"baseline\"")
+            }
+            let rows = a.boxHeight.map { ha in min(ha, (b.boxHeight ?? ha) + shift) }
+            let c = Preview.compare(a.image, b.image, shift: shift, rows: rows)
             ImageObject.push(call.stack, ImageBox(c.image))
             pushStats(call.stack, c)
             return 2

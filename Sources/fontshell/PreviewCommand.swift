@@ -55,7 +55,8 @@ struct PreviewCommand: ParsableCommand {
     }
 
     /// Renders `text` in the selected face of the font at `path`.
-    func render(_ path: String, _ text: String, _ options: PreviewOptions) throws -> (image: Image, report: String) {
+    /// The preview, what to say about it, and for a label its box height (the legend is under it).
+    func render(_ path: String, _ text: String, _ options: PreviewOptions) throws -> (image: Image, report: String, boxHeight: Int?) {
         let font = try Font(path: path)
         let f = try selection.face(in: font)
         if label != nil {
@@ -63,10 +64,10 @@ struct PreviewCommand: ParsableCommand {
             let m = l.measurements
             var report = "baseline \(Preview.rounded(m.baseline)) px, line box \(Preview.rounded(m.lineTop))…\(Preview.rounded(m.lineBottom)) px, capCenterOffset \(Preview.rounded(m.capCenterOffset)) px (\(m.metrics.rawValue) metrics)"
             if !m.missing.isEmpty { report += "\nmissing glyphs (drawn as .notdef): " + m.missing.joined(separator: ", ") }
-            return (l.image, report)
+            return (l.image, report, Int((2 * m.boxCenter).rounded()))
         }
         let t = try Preview.text(f, text, options: options)
-        return (t.image, t.missing.isEmpty ? "" : "missing glyphs (drawn as .notdef): " + t.missing.joined(separator: ", "))
+        return (t.image, t.missing.isEmpty ? "" : "missing glyphs (drawn as .notdef): " + t.missing.joined(separator: ", "), nil)
     }
 
     func run() throws {
@@ -76,7 +77,8 @@ struct PreviewCommand: ParsableCommand {
             if compare {
                 guard arguments.count == 3 else { throw RenderError("--compare takes OLD NEW TEXT (got \(arguments.count) arguments)") }
                 let a = try render(arguments[0], arguments[2], options), b = try render(arguments[1], arguments[2], options)
-                let c = Preview.compare(a.image, b.image)
+                // Labels are compared within their boxes: the legend's numbers differ whenever anything does.
+                let c = Preview.compare(a.image, b.image, rows: a.boxHeight.map { min($0, b.boxHeight ?? $0) })
                 try c.image.savePNG(to: output)
                 print(comparisonReport(c))
                 different = c.changedPixels > 0

@@ -72,6 +72,15 @@ import FontModel
         let lines = blocks.split(separator: "\n")
         #expect(lines.count == 7 && lines.allSatisfy { $0.hasSuffix("\u{1B}[0m") })
         #expect(lines[0].hasPrefix("\u{1B}[38;2;255;0;0;48;2;255;0;0m\u{2580}"))
+        // Cell by cell: 15 red then 15 blue; the last line's lower half is past the picture (white).
+        for (row, line) in lines.enumerated() {
+            let cells = line.components(separatedBy: "\u{2580}").dropLast()
+            #expect(cells.count == 30, "line \(row)")
+            for (column, cell) in cells.enumerated() {
+                let top = column < 15 ? "255;0;0" : "0;0;255", bottom = row == 6 ? "255;255;255" : top
+                #expect(cell.hasSuffix("\u{1B}[38;2;\(top);48;2;\(bottom)m"), "line \(row) cell \(column): \(cell.debugDescription)")
+            }
+        }
         let palette = TerminalGraphics.encode(image, for: TerminalInfo(imageProtocol: .blocks, trueColor: false, columns: 10))
         #expect(palette.split(separator: "\n").count == 2 && palette.hasPrefix("\u{1B}[38;5;196;48;5;196m"))   // shrunk to 10 columns
         #expect(TerminalGraphics.encode(image, for: TerminalInfo(imageProtocol: .none)).isEmpty)

@@ -225,6 +225,27 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         #expect(try eval(lua, "return table.concat(fontshell.complete('preview.la'), ',')") == ["preview.label"])
     }
 
+    /// compare aligns on baselines when asked (the ink that changed shape, not where it sits)
+    /// and counts a label within its box, not its legend strip.
+    @Test func compareAlignsBaselinesAndSkipsLegends() throws {
+        let lua = try makeState()
+        let r = try eval(lua, """
+            local a = preview.text(face, "Hi", {size = 40})
+            face.hhea.ascender = face.hhea.ascender + 400
+            local b = preview.text(face, "Hi", {size = 40})
+            local _, top = preview.compare(a, b)
+            local _, base = preview.compare(a, b, {align = "baseline"})
+            local l1 = preview.label(face, "Hi", {width = 100, height = 44, guides = true})
+            local l2 = preview.label(face, "Ho", {width = 100, height = 44, guides = true})
+            local _, labels = preview.compare(l1, l2)
+            return top.changedPixels > 3 * base.changedPixels, base.sizeChange, labels.totalPixels, l1.height > 44
+            """)
+        #expect(r == ["true", "62x67 → 62x75", "4400", "true"], "\(r)")
+        expectError(lua, "preview.compare(preview.load('\(repositoryRoot.path)/Tests/FontRenderTests/Golden/text-dejavu.png'), preview.text(face, 'x'), {align = 'baseline'})",
+                    "needs two previews that know their baselines")
+        expectError(lua, "local a = preview.text(face, 'x') preview.compare(a, a, {align = 'middle'})", "choose \"top\" or \"baseline\"")
+    }
+
     /// The REPL's printing: bytes that are not text as a count, long strings shortened, long
     /// lists cut with a count, a list of records as an aligned table.
     @Test func prettyPrintingKeepsTheScreenReadable() throws {
