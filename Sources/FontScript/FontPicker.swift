@@ -9,11 +9,13 @@ import Darwin
 #endif
 
 /// `registry.pick([filter [, {choose = n, samples = true}]])`: a font picker for the terminal.
-/// Installed families whose name matches `filter` (letters in order, case ignored: "djvs" finds
-/// DejaVu Sans; prefixes first, then substrings, then the rest) are listed with their styles and,
-/// where the terminal shows pictures, a sample of each; the user types a number, and the chosen
-/// family's regular face comes back opened (nil for no choice). `choose = n` picks without
-/// asking (scripts, tests). It is a numbered list read as a line, not a live filter as you type.
+/// Installed families whose name matches the filter (letters in order, case ignored: "djvs"
+/// finds DejaVu Sans; prefixes first, then substrings, then the rest). On a terminal it is live:
+/// typing narrows the list, arrows move, the selected family's sample is drawn (where the
+/// terminal shows pictures), Enter opens it, Esc cancels; the screen is restored after. Elsewhere
+/// (stdin or stdout not a terminal) the matches are numbered and a typed number is read. The
+/// chosen family's regular face comes back opened (nil for none); `choose = n` picks the n-th
+/// match without asking (scripts, tests).
 enum FontPicker {
     static let pick: LuaFunction = { L in
         LuaCall.run(L, "pick") { call in
@@ -28,7 +30,15 @@ enum FontPicker {
                 return 1
             }
             let choice: Int?
-            if let chosen = try call.intOption(2, "choose") {
+            if try call.intOption(2, "choose") == nil, isatty(0) != 0, isatty(1) != 0 {
+                let all = ranked(try RegistryModule.registry().list(scope: nil, family: nil), filter: "")
+                guard let family = live(all, filter: filter, limit: limit, samples: try call.boolOption(2, "samples", default: true)) else {
+                    call.stack.pushNil(); return 1
+                }
+                let (font, face) = try open(family)
+                FaceObject.push(call.stack, try FaceRef(FontHandle(font, path: font.path ?? ""), face.index))
+                return 1
+            } else if let chosen = try call.intOption(2, "choose") {
                 guard (1...families.count).contains(chosen) else { throw LuaArgumentError(2, "choose = \(chosen): there are \(families.count) matches") }
                 choice = chosen
             } else {
@@ -51,6 +61,59 @@ enum FontPicker {
             FaceObject.push(call.stack, try FaceRef(handle, face.index))
             return 1
         }
+    }
+
+    /// The live picker on the terminal; the chosen family, or nil when cancelled.
+    static func live(_ all: [Family], filter initial: String, limit: Int, samples: Bool) -> Family? {
+        var saved = termios()
+        guard tcgetattr(0, &saved) == 0 else { return nil }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
+        guard tcsetattr(0, TCSANOW, &raw) == 0 else { return nil }
+        let terminal = TerminalGraphics.current()
+        func out(_ text: String) { print(text, terminator: ""); fflush(nil) }
+        out("\u{1B}[?1049h")   // the alternate screen: the REPL's screen comes back untouched
+        defer { out("\u{1B}[?1049l"); tcsetattr(0, TCSANOW, &saved) }
+        var filter = initial, selected = 0
+        var opened: [String: (Font, Face)] = [:]
+        while true {
+            let matches = Array(filterFamilies(all, filter).prefix(limit))
+            selected = min(selected, max(0, matches.count - 1))
+            var screen = "\u{1B}[H\u{1B}[2J" + "pick a font: \(filter)\u{2581}   (type to filter, \u{2191}\u{2193} to move, Enter to open, Esc to cancel)\r\n\r\n"
+            for (k, family) in matches.enumerated() {
+                screen += (k == selected ? "\u{1B}[7m> " : "  ") + family.name + "  (" + family.styles.prefix(4).joined(separator: ", ") + (family.styles.count > 4 ? ", …" : "") + ")\u{1B}[0m\r\n"
+            }
+            if matches.isEmpty { screen += "  (no family matches)\r\n" }
+            out(screen)
+            if samples, terminal.imageProtocol != .none, matches.indices.contains(selected) {
+                let family = matches[selected]
+                if opened[family.name] == nil, let pair = try? open(family) { opened[family.name] = pair }
+                if let (_, face) = opened[family.name], let image = try? sample(face, family.name) {
+                    out("\r\n" + TerminalGraphics.encode(image, for: terminal).replacingOccurrences(of: "\n", with: "\r\n"))
+                }
+            }
+            var byte: UInt8 = 0
+            guard read(0, &byte, 1) == 1 else { return nil }
+            switch byte {
+            case 13, 10: return matches.indices.contains(selected) ? matches[selected] : nil
+            case 3, 4: return nil                                  // Ctrl-C, Ctrl-D
+            case 127, 8: if !filter.isEmpty { filter.removeLast(); selected = 0 }
+            case 27:
+                // An arrow is ESC [ A/B; ESC alone (nothing follows at once) cancels.
+                var next = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+                guard poll(&next, 1, 50) > 0 else { return nil }
+                var seq: [UInt8] = [0, 0]
+                guard read(0, &seq, 2) == 2, seq[0] == UInt8(ascii: "[") else { return nil }
+                if seq[1] == UInt8(ascii: "A") { selected = max(0, selected - 1) }
+                if seq[1] == UInt8(ascii: "B") { selected += 1 }
+            case 32...126: filter.append(Character(Unicode.Scalar(byte))); selected = 0
+            default: break
+            }
+        }
+    }
+
+    static func filterFamilies(_ all: [Family], _ filter: String) -> [Family] {
+        ranked(all.flatMap(\.faces), filter: filter)
     }
 
     struct Family {

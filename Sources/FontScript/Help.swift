@@ -34,7 +34,7 @@ enum Help {
             ("system{design = \"default\" | \"serif\" | \"monospaced\" | \"rounded\"}", "→ the platform's font for a role, or nil"),
             ("changed()", "→ whether the installed fonts changed since the last call"),
             ("repair()", "→ {adopted, forgotten, leftAlone}: FontShell's folder and its record made to agree"),
-            ("pick([filter [, {choose =, samples =, limit =}]])", "→ Face: installed families matching the letters of filter, with samples; type a number"),
+            ("pick([filter [, {choose =, samples =, limit =}]])", "→ Face: a live picker over installed families (type to filter, arrows, Enter), samples inline"),
         ]),
     ]
 

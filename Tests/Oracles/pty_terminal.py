@@ -6,6 +6,8 @@ saw as JSON.
   pty_terminal.py FONTSHELL FONT MODE      MODE: kitty | sixel | silent | iterm (by TERM_PROGRAM)
   pty_terminal.py FONTSHELL FONT complete  types face['OS/2'].usWe<Tab> and face:glyphF<Tab>('A').name
                                            and reports what the completed lines printed
+  pty_terminal.py FONTSHELL FONT pick      registry.pick(): types "djvsm" and Enter, then Esc in a
+                                           second picker, and reports what each returned
 """
 import json
 import os
@@ -71,6 +73,28 @@ if mode == "complete":
     os.waitpid(pid, 0)
     text = out.decode("utf-8", "replace")
     print(json.dumps({"weightClass": "\r\n400\r\n" in text, "glyphFor": "\r\nA\r\n" in text}))
+    sys.exit(0)
+if mode == "pick":
+    os.write(fd, b"f = registry.pick()\r")
+    shown = read_until(b"pick a font:", timeout=10)
+    time.sleep(0.5)                       # the terminal query's deadline, then the first screen
+    for ch in b"djvsm":
+        os.write(fd, bytes([ch]))
+        time.sleep(0.1)
+    os.write(fd, b"\r")
+    read_until(b"> ", timeout=10)
+    os.write(fd, b"print(f.familyName)\r")
+    chose = read_until(b"DejaVu Sans Mono\r\n", timeout=10)
+    os.write(fd, b"g = registry.pick('dejavu')\r")
+    read_until(b"pick a font:", timeout=10)
+    time.sleep(0.3)
+    os.write(fd, b"\x1b")
+    read_until(b"> ", timeout=10)
+    os.write(fd, b"print(g == nil)\r")
+    cancelled = read_until(b"true\r\n", timeout=10)
+    os.write(fd, b"\x04")
+    os.waitpid(pid, 0)
+    print(json.dumps({"shown": shown, "chose": chose, "cancelled": cancelled, "restored": b"\x1b[?1049l" in out}))
     sys.exit(0)
 start = len(out)
 os.write(fd, b"show(face.glyphs.A, {width = 24})\r")

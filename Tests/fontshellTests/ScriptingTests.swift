@@ -150,6 +150,14 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         #expect(r.out == "{\"weightClass\": true, \"glyphFor\": true}\n", "\(r.out) \(r.err)")
     }
 
+    /// The live font picker on a pseudo-terminal: typing narrows, Enter opens, Esc cancels,
+    /// and the screen is restored.
+    @Test func livePickerOnATerminal() throws {
+        let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/pty_terminal.py").path
+        let r = try runProcess("/usr/bin/env", ["python3", oracle, fontshellBinary, dejavuPath, "pick"])
+        #expect(r.out == "{\"shown\": true, \"chose\": true, \"cancelled\": true, \"restored\": true}\n", "\(r.out) \(r.err)")
+    }
+
     /// A glyph name the face lacks is an error that says what to try; glyphs:get gives nil.
     @Test func missingGlyphNamesAreExplained() throws {
         let r = try runFontshell(["-e", "print(face.glyphs:get('nosuch'), face.glyphs:get(36).name, face.glyphs:get(99999)); local ok, e = pcall(function() return face.glyphs.nosuch end); print(e)"])
