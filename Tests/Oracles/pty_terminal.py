@@ -57,6 +57,22 @@ def read_until(marker, timeout=20.0):
     return False
 
 
+def finish():
+    """Ctrl-D at the prompt (again every 2 s: one typed while a line was still being read is
+    taken as end of that line); after 10 s the REPL is killed. True when it left by itself."""
+    for attempt in range(5):
+        read_until(b"> ", timeout=2)
+        os.write(fd, b"\x04")
+        for _ in range(40):
+            done, _ = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return True
+            time.sleep(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    return False
+
+
 read_until(b"> ")
 if mode == "complete":
     os.write(fd, b"face['OS/2'].usWe\t")
@@ -68,9 +84,7 @@ if mode == "complete":
     time.sleep(0.3)
     os.write(fd, b"('A').name\r")
     read_until(b"\r\nA\r\n", timeout=10)
-    read_until(b"> ", timeout=2)
-    os.write(fd, b"\x04")
-    os.waitpid(pid, 0)
+    finish()
     text = out.decode("utf-8", "replace")
     print(json.dumps({"weightClass": "\r\n400\r\n" in text, "glyphFor": "\r\nA\r\n" in text}))
     sys.exit(0)
@@ -92,8 +106,7 @@ if mode == "pick":
     read_until(b"> ", timeout=10)
     os.write(fd, b"print(g == nil)\r")
     cancelled = read_until(b"true\r\n", timeout=10)
-    os.write(fd, b"\x04")
-    os.waitpid(pid, 0)
+    finish()
     print(json.dumps({"shown": shown, "chose": chose, "cancelled": cancelled, "restored": b"\x1b[?1049l" in out}))
     sys.exit(0)
 start = len(out)
@@ -106,18 +119,7 @@ os.write(fd, b"print(6 * 7)\r")
 read_until(b"42")
 read_until(b"> ", timeout=5)
 after = out[len(out) - 200:]
-os.write(fd, b"\x04")
-# The REPL leaves on Ctrl-D; if it has not within 5 s, it is stopped (and the result says so).
-exited = False
-for _ in range(100):
-    done, _ = os.waitpid(pid, os.WNOHANG)
-    if done:
-        exited = True
-        break
-    time.sleep(0.05)
-if not exited:
-    os.kill(pid, 9)
-    os.waitpid(pid, 0)
+exited = finish()
 print(json.dumps({
     "queried": query_at is not None,
     "kitty": b"\x1b_Ga=T" in picture,

@@ -132,7 +132,7 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
     @Test func replShowsPicturesOnTheTerminalItFinds() throws {
         let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/pty_terminal.py").path
         for (mode, expected, queried) in [("kitty", "kitty", true), ("sixel", "sixel", true), ("iterm", "iterm", false), ("silent", "blocks", true)] {
-            let r = try runProcess("/usr/bin/env", ["python3", oracle, fontshellBinary, dejavuPath, mode])
+            let r = try runProcess("/usr/bin/env", ["timeout", "180", "python3", oracle, fontshellBinary, dejavuPath, mode])
             let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(r.out) \(r.err)")
             #expect(json[expected] as? Bool == true && json["queried"] as? Bool == queried, "\(mode): \(json)")
             #expect(json["answered42"] as? Bool == true && json["exited"] as? Bool == true, "\(mode): \(json)")
@@ -146,7 +146,7 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
     /// spaces and operators).
     @Test func tabCompletesQuotedKeysAndMethods() throws {
         let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/pty_terminal.py").path
-        let r = try runProcess("/usr/bin/env", ["python3", oracle, fontshellBinary, dejavuPath, "complete"])
+        let r = try runProcess("/usr/bin/env", ["timeout", "180", "python3", oracle, fontshellBinary, dejavuPath, "complete"])
         #expect(r.out == "{\"weightClass\": true, \"glyphFor\": true}\n", "\(r.out) \(r.err)")
     }
 
@@ -154,7 +154,7 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
     /// and the screen is restored.
     @Test func livePickerOnATerminal() throws {
         let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/pty_terminal.py").path
-        let r = try runProcess("/usr/bin/env", ["python3", oracle, fontshellBinary, dejavuPath, "pick"])
+        let r = try runProcess("/usr/bin/env", ["timeout", "180", "python3", oracle, fontshellBinary, dejavuPath, "pick"])
         #expect(r.out == "{\"shown\": true, \"chose\": true, \"cancelled\": true, \"restored\": true}\n", "\(r.out) \(r.err)")
     }
 
@@ -196,10 +196,10 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         let r = try runFontshell(["run", repositoryRoot.appendingPathComponent("Examples/caps.lua").path, wqyPath, out])
         #expect(r.status == 0, "\(r.err)")
         let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/fonttools_check.py").path
-        let caps = try runProcess("/usr/bin/env", ["python3", oracle, "caps", out])
+        let caps = try runProcess("/usr/bin/env", ["timeout", "180", "python3", oracle, "caps", out])
         #expect(caps.out.trimmingCharacters(in: .whitespacesAndNewlines) == #"[{"problems": []}, {"problems": []}, {"problems": []}]"#, "\(caps.out)\(caps.err)")
-        let names = try runProcess("/usr/bin/env", ["python3", oracle, "names", out])
-        let original = try runProcess("/usr/bin/env", ["python3", oracle, "names", wqyPath])
+        let names = try runProcess("/usr/bin/env", ["timeout", "180", "python3", oracle, "names", out])
+        let original = try runProcess("/usr/bin/env", ["timeout", "180", "python3", oracle, "names", wqyPath])
         let new = try JSONSerialization.jsonObject(with: Data(names.out.utf8)) as? [[String: Any]] ?? []
         let old = try JSONSerialization.jsonObject(with: Data(original.out.utf8)) as? [[String: Any]] ?? []
         let newNames = Set(new.compactMap { ($0["debug"] as? [String: Any])?["6"] as? String })
