@@ -246,6 +246,15 @@ import Testing
         bytes[bitmapAt] |= 0x40   // glyph 1: empty in DejaVu (.null)
         #expect(try face.glyphNames()[1] == ".null")
         expectError(bytes, "glyph 1: an empty glyph has a bounding box")
+        // A contour of 65,536 points (flags repeated, no coordinate bytes) cannot be counted in
+        // WOFF2's 16 bits: an error, not a trap.
+        var huge = BinaryWriter()
+        huge.i16(1); for _ in 0..<4 { huge.i16(0) }
+        huge.u16(0xFFFF); huge.u16(0)
+        for _ in 0..<256 { huge.u8(0x39); huge.u8(255) }
+        let hugeLoca: [UInt8] = [0, 0, 0, 0] + [0, 0, UInt8(huge.count >> 8), UInt8(huge.count & 0xFF)]
+        #expect { try huge.bytes.withUnsafeBytes { g in try hugeLoca.withUnsafeBytes { l in
+            try WOFF2Glyphs.transform(glyf: g, loca: l, numGlyphs: 1, indexFormat: 1) } } } throws: { "\($0)".contains("65536 points") }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<300 {
             var damaged = transformed

@@ -357,6 +357,10 @@ enum WOFF2 {
             var position: [Int: Int] = [:]
             for f in fonts { for i in outputOrder(f.tables) where position[i] == nil { position[i] = order.count; order.append(i) } }
 
+            // The directory counts tables and fonts in 16 bits (255UInt16 indices, UInt16 numTables).
+            guard order.count <= 0xFFFF, fonts.count <= 0xFFFF else {
+                throw FontError("WOFF2 holds at most 65,535 tables and fonts; this font has \(order.count) tables in \(fonts.count) fonts")
+            }
             var stream: [UInt8] = []
             stream.reserveCapacity(order.reduce(0) { $0 + (transformed[$1]?.count ?? sources[$1].length) })
             for i in order {

@@ -314,6 +314,7 @@ enum WOFF2Glyphs {
                 for _ in 0..<contours {
                     let end = Int(try r.u16())
                     guard end >= previousEnd else { throw FontError("contour end points go backwards (\(previousEnd) then \(end))") }
+                    guard end < 0xFFFF else { throw FontError("\(end + 1) points: a glyph holds at most 65,535") }
                     pointCounts.append255UInt16(end - previousEnd)
                     previousEnd = end
                 }
