@@ -184,10 +184,11 @@ enum WOFF2 {
         var position = collectionVersion == nil ? 0 : 12 + 4 * fonts.count + (collectionVersion == 0x0002_0000 ? 12 : 0)
         var directoryStarts: [Int] = []
         for f in sortedFonts { directoryStarts.append(position); position += 12 + 16 * f.tables.count }
-        var tableOffsets: [Int: Int] = [:]
+        // Where each directory entry's table goes (-1: not yet placed), and its checksum.
+        var tableOffsets = [Int](repeating: -1, count: entries.count)
         var order: [Int] = []
         for tables in dataOrder {
-            for i in tables where tableOffsets[i] == nil {
+            for i in tables where tableOffsets[i] < 0 {
                 for j in [i] + (locaOfGlyf[i].map { [$0] } ?? []) {
                     tableOffsets[j] = position
                     order.append(j)
@@ -199,11 +200,13 @@ enum WOFF2 {
         var out = [UInt8](repeating: 0, count: position)
         func put32(_ v: UInt32, _ at: Int) { for k in 0..<4 { out[at + k] = UInt8(truncatingIfNeeded: v >> (24 - 8 * k)) } }
         func put16(_ v: Int, _ at: Int) { out[at] = UInt8(truncatingIfNeeded: v >> 8); out[at + 1] = UInt8(truncatingIfNeeded: v) }
-        var checksums: [Int: UInt32] = [:]
+        var checksums = [UInt32](repeating: 0, count: entries.count)
         for i in order {
-            let at = tableOffsets[i]!
+            let at = tableOffsets[i]
             if let data = rebuilt[i] { out.replaceSubrange(at..<at + data.count, with: data) }
-            else { out.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: at).copyMemory(from: bytes(i).baseAddress!, byteCount: entries[i].streamLength) } }
+            else if let source = bytes(i).baseAddress, entries[i].streamLength > 0 {
+                out.withUnsafeMutableBytes { $0.baseAddress?.advanced(by: at).copyMemory(from: source, byteCount: entries[i].streamLength) }
+            }
             if entries[i].tag == "head" && length(i) >= 12 { put32(0, at + 8) }
             checksums[i] = out.withUnsafeBytes { sfntChecksum(UnsafeRawBufferPointer(rebasing: $0[at..<at + length(i)])) }
         }
@@ -218,12 +221,12 @@ enum WOFF2 {
             put32(f.flavor, start); put16(n, start + 4); put16(power * 16, start + 6); put16(log, start + 8); put16(n * 16 - power * 16, start + 10)
             for (j, i) in f.tables.enumerated() {
                 let at = start + 12 + 16 * j
-                put32(entries[i].tag.rawValue, at); put32(checksums[i]!, at + 4); put32(UInt32(tableOffsets[i]!), at + 8); put32(UInt32(length(i)), at + 12)
+                put32(entries[i].tag.rawValue, at); put32(checksums[i], at + 4); put32(UInt32(tableOffsets[i]), at + 8); put32(UInt32(length(i)), at + 12)
             }
             var sum = out.withUnsafeBytes { sfntChecksum(UnsafeRawBufferPointer(rebasing: $0[start..<start + 12 + 16 * n])) }
-            for i in f.tables { sum &+= checksums[i]! }
+            for i in f.tables { sum &+= checksums[i] }
             if let head = f.tables.first(where: { entries[$0].tag == "head" }), length(head) >= 12 {
-                put32(0xB1B0_AFBA &- sum, tableOffsets[head]! + 8)
+                put32(0xB1B0_AFBA &- sum, tableOffsets[head] + 8)
             }
         }
         return out
@@ -349,13 +352,13 @@ enum WOFF2 {
                 var sorted = tables.sorted { sources[$0].tag < sources[$1].tag }
                 if let l = sorted.firstIndex(where: { sources[$0].tag == "loca" }), sorted.contains(where: { sources[$0].tag == "glyf" }) {
                     let loca = sorted.remove(at: l)
-                    sorted.insert(loca, at: sorted.firstIndex { sources[$0].tag == "glyf" }! + 1)
+                    if let g = sorted.firstIndex(where: { sources[$0].tag == "glyf" }) { sorted.insert(loca, at: g + 1) } else { sorted.append(loca) }
                 }
                 return sorted
             }
             var order: [Int] = []
-            var position: [Int: Int] = [:]
-            for f in fonts { for i in outputOrder(f.tables) where position[i] == nil { position[i] = order.count; order.append(i) } }
+            var position = [Int](repeating: -1, count: sources.count)   // each table's index in the directory
+            for f in fonts { for i in outputOrder(f.tables) where position[i] < 0 { position[i] = order.count; order.append(i) } }
 
             // The directory counts tables and fonts in 16 bits (255UInt16 indices, UInt16 numTables).
             guard order.count <= 0xFFFF, fonts.count <= 0xFFFF else {
@@ -380,7 +383,7 @@ enum WOFF2 {
                 directory.append(version << 6 | UInt8(known))
                 if known == 63 { for k in 0..<4 { directory.append(UInt8(truncatingIfNeeded: tag.rawValue >> (24 - 8 * k))) } }
                 directory.appendUIntBase128(originalLength[i] ?? sources[i].length)
-                if isTransformed { directory.appendUIntBase128(transformed[i]!.count) }
+                if let stored = transformed[i] { directory.appendUIntBase128(stored.count) }
             }
             if let version = collectionVersion {
                 for k in 0..<4 { directory.append(UInt8(truncatingIfNeeded: version >> (24 - 8 * k))) }
@@ -388,7 +391,7 @@ enum WOFF2 {
                 for f in fonts {
                     directory.append255UInt16(f.tables.count)
                     for k in 0..<4 { directory.append(UInt8(truncatingIfNeeded: f.flavor >> (24 - 8 * k))) }
-                    for i in outputOrder(f.tables) { directory.append255UInt16(position[i]!) }
+                    for i in outputOrder(f.tables) { directory.append255UInt16(position[i]) }
                 }
             }
             let headerSize = collectionVersion.map { 12 + 4 * fonts.count + ($0 == 0x0002_0000 ? 12 : 0) } ?? 0
