@@ -13,7 +13,7 @@ public enum FontScript {
 
     /// Public names for the documentation check: "Face.familyName", "Glyph:copyFrom", "fontshell.open", ...
     public static var boundNames: [String] {
-        var names = moduleFunctions.map { "fontshell.\($0.0)" } + ["help", "show", "fontshell.pretty", "fontshell.complete", "fontshell.version"]
+        var names = moduleFunctions.map { "fontshell.\($0.0)" } + ["help", "show", "fontshell.pretty", "fontshell.complete", "fontshell.json", "fontshell.version"]
         names += RegistryModule.functions.map { "registry.\($0.0)" }
         names += PreviewModule.functions.map { "preview.\($0.0)" }
         for c in classes {
@@ -71,10 +71,15 @@ public enum FontScript {
     /// Opens fonts and binds them as lua.c would bind arguments: `fonts` (all), `font` (the first)
     /// and `face` (its first face).
     public static func bind(fontPaths: [String], in lua: LuaState) throws {
+        try bind(fonts: fontPaths.map { (try Font(path: $0), $0) }, in: lua)
+    }
+
+    /// `bind(fontPaths:in:)` for fonts already opened.
+    public static func bind(fonts: [(Font, String)], in lua: LuaState) throws {
         let s = lua.stack
-        s.pushTable(arrayCount: Int32(fontPaths.count))
-        for (i, path) in fontPaths.enumerated() {
-            let handle = FontHandle(try Font(path: path), path: path)
+        s.pushTable(arrayCount: Int32(fonts.count))
+        for (i, (font, path)) in fonts.enumerated() {
+            let handle = FontHandle(font, path: path)
             FontObject.push(s, handle)
             if i == 0 {
                 s.pushValue(at: -1); s.setGlobal("font")

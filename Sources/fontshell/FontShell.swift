@@ -14,9 +14,10 @@ struct FontShell: ParsableCommand {
         fontshell [FONT ...]            Lua REPL with font, face and fonts bound (default font: DejaVu Sans)
         fontshell -e 'CHUNK' [FONT ...] run a chunk with the fonts bound
         fontshell run SCRIPT.lua [ARG ...]   run a script (arg as in lua.c)
+        fontshell run SCRIPT.lua --each 'fonts/**/*.ttf' [-j N] [-- ARG ...]   once per font, JSON lines out
         """,
         version: FontShellVersion.string,
-        subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self, SubsetCommand.self, SliceCommand.self, Dump.self, Fuse.self, Validate.self, Diff.self, PreviewCommand.self, Registry.self],
+        subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self, SubsetCommand.self, SliceCommand.self, Dump.self, Fuse.self, Validate.self, Diff.self, PreviewCommand.self, Registry.self, BatchWorker.self],
         defaultSubcommand: Repl.self
     )
 }

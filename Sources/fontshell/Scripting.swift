@@ -51,10 +51,26 @@ struct Run: ParsableCommand {
 
     @Flag(help: "For a script you do not trust: nothing is written to disk, no registry, no io or os (but its clocks), no precompiled chunks.")
     var sandbox = false
+    @Option(help: ArgumentHelp("Run the script once per font these files name (a glob such as 'fonts/**/*.{ttf,otf,ttc}', a folder, or a file; repeatable), with font and face bound.", valueName: "glob"))
+    var each: [String] = []
+    @Option(name: [.customShort("j"), .long], help: "Workers for --each (default: every core).") var jobs: Int?
+    @Option(help: ArgumentHelp("With --each: only share i of n of the sorted files (from 0), or auto/n from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID.", valueName: "i/n")) var shard: String?
+    @Option(help: ArgumentHelp("With --each: stop a font's job after this many seconds and record it as failed.", valueName: "seconds")) var timeout: Double?
+    @Flag(help: "With --each: JSON lines on stdout even on a terminal.") var jsonl = false
+    @Flag(help: "With --each: no progress or failure lines on stderr.") var quiet = false
     @Argument(help: "The script.") var script: String
-    @Argument(parsing: .captureForPassthrough, help: "Arguments for the script.") var arguments: [String] = []
+    @Argument(parsing: .captureForPassthrough, help: "Arguments for the script (with --each: after --).") var arguments: [String] = []
 
     func run() throws {
+        var options = BatchOptions(each: each, jobs: jobs, shard: shard, timeout: timeout, jsonl: jsonl, quiet: quiet)
+        let scriptArguments: [String]
+        do { scriptArguments = try options.absorb(arguments) } catch {
+            printError("fontshell run: \(error)")
+            throw ExitCode(2)
+        }
+        if !options.each.isEmpty {
+            throw ExitCode(runBatch(script: script, arguments: scriptArguments, options: options, sandboxed: sandbox))
+        }
         throw ExitCode(runScript(script, arguments: arguments, interpreterArguments: ["run"] + (sandbox ? ["--sandbox"] : []), sandboxed: sandbox))
     }
 }

@@ -1,0 +1,164 @@
+import FontModel
+import LuaBridge
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One font's share of a batch run (`fontshell run SCRIPT --each GLOB`): the script runs over
+/// the font in a Lua state of its own, bound as in the REPL, and what it returns becomes one
+/// JSON object. The state is closed before the call returns, so nothing of the font outlives it.
+public enum FontJob {
+    /// One JSON object (a single line) and whether the font failed.
+    public struct Record: Sendable {
+        public let json: String
+        public let failed: Bool
+        public init(json: String, failed: Bool) { self.json = json; self.failed = failed }
+    }
+
+    /// Names FontShell writes into every record; a script's result fields with these names are
+    /// moved under `script` rather than lost.
+    public static let reservedFields = ["path", "ok", "faces", "seconds", "error", "traceback", "printed", "script"]
+
+    /// Runs `script` (source bytes) over the font at `fontPath`. `print` is captured into the
+    /// record's `printed` list, so the JSON lines on stdout stay whole.
+    public static func run(script: [UInt8], scriptPath: String, fontPath: String, arguments: [String],
+                           sandboxed: Bool) -> Record {
+        let start = monotonicSeconds()
+        var faces: Int?
+        let lua = LuaState()
+        let s = lua.stack
+        do {
+            try FontScript.install(in: lua, sandboxed: sandboxed)
+            try lua.run(captureChunk, name: "=(batch)")
+            s.setRegistryField(printedKey)
+            let font = try Font(path: fontPath)
+            faces = font.faces.count
+            try FontScript.bind(fonts: [(font, fontPath)], in: lua)
+            pushArgTable(s, scriptPath: scriptPath, arguments: arguments, sandboxed: sandboxed)
+            s.setGlobal("arg")
+            try lua.load(bytes: strippingHashLine(script), name: "@" + scriptPath, textOnly: sandboxed)
+            for a in arguments { s.push(a) }
+            try lua.call(arguments: Int32(arguments.count), results: 1)
+            return finish(lua, path: fontPath, faces: faces, start: start, error: nil)
+        } catch let e as LuaError {
+            s.truncate(to: 0)
+            s.pushNil()
+            return finish(lua, path: fontPath, faces: faces, start: start, error: e)
+        } catch {
+            s.truncate(to: 0)
+            s.pushNil()
+            return finish(lua, path: fontPath, faces: faces, start: start, error: LuaError(message: String(describing: error)))
+        }
+    }
+
+    /// A record for a font whose job did not finish (a timeout, a worker that died), written
+    /// without Lua.
+    public static func failure(path: String, seconds: Double, error: String) -> Record {
+        Record(json: "{\"error\":\(jsonString(error)),\"ok\":false,\"path\":\(jsonString(path)),\"seconds\":\(rounded(seconds))}", failed: true)
+    }
+
+    // MARK: pieces
+
+    static let printedKey = "fontshell.batch.printed"
+
+    /// Replaces `print` with one that keeps the lines; leaves the list on the stack.
+    static let captureChunk = """
+        local printed = {}
+        print = function(...)
+          local n, parts = select("#", ...), {}
+          for i = 1, n do parts[i] = tostring((select(i, ...))) end
+          if #printed < 10000 then printed[#printed + 1] = table.concat(parts, "\\t") end
+        end
+        return printed
+        """
+
+    /// (path, faces, seconds, result, printed, error, traceback) → the JSON line, failed.
+    static let finishChunk = """
+        local path, faces, seconds, result, printed, err, traceback = ...
+        local reserved = {}
+        for _, k in ipairs{\(reservedFields.map { "\"\($0)\"" }.joined(separator: ", "))} do reserved[k] = true end
+        local record, moved = {}, nil
+        if type(result) == "table" and not getmetatable(result) then
+          for k, v in pairs(result) do
+            if reserved[k] then moved = moved or {}; moved[k] = v else record[k] = v end
+          end
+        elseif result ~= nil then
+          record.result = result
+        end
+        record.script = moved
+        record.path, record.faces, record.seconds = path, faces, seconds
+        record.ok = err == nil
+        record.error, record.traceback = err, traceback
+        if printed and #printed > 0 then record.printed = printed end
+        local ok, text = pcall(fontshell.json, record)
+        if ok then return text, not record.ok end
+        return fontshell.json{path = path, faces = faces, seconds = seconds, ok = false,
+                              error = "the script's result cannot be written as JSON: " .. tostring(text)}, true
+        """
+
+    /// Turns the result on top of the stack into the record.
+    static func finish(_ lua: LuaState, path: String, faces: Int?, start: Double, error: LuaError?) -> Record {
+        let s = lua.stack
+        let seconds = rounded(monotonicSeconds() - start)
+        do {
+            let result = s.absolute(-1)
+            try lua.load(finishChunk, name: "=(batch record)")
+            s.push(path)
+            if let faces { s.push(faces) } else { s.pushNil() }
+            s.push(seconds)
+            s.pushValue(at: result)
+            _ = s.getRegistryField(printedKey)
+            if let error { s.push(error.message) } else { s.pushNil() }
+            if let error, !error.traceback.isEmpty { s.push(error.traceback) } else { s.pushNil() }
+            try lua.call(arguments: 7, results: 2)
+            let json = s.string(at: -2) ?? ""
+            return Record(json: json, failed: s.truthy(at: -1))
+        } catch {
+            return failure(path: path, seconds: seconds, error: "\(error)")
+        }
+    }
+
+    /// `arg` as lua.c builds it: arg[0] the script, arg[1...] its arguments, negative indices
+    /// the interpreter's own.
+    static func pushArgTable(_ s: LuaStack, scriptPath: String, arguments: [String], sandboxed: Bool) {
+        let interpreter = ["fontshell", "run"] + (sandboxed ? ["--sandbox"] : [])
+        s.pushTable(arrayCount: Int32(arguments.count), fieldCount: Int32(interpreter.count + 1))
+        for (i, a) in interpreter.enumerated() { s.push(a); s.setIndex(i - interpreter.count, in: -2) }
+        s.push(scriptPath); s.setIndex(0, in: -2)
+        for (i, a) in arguments.enumerated() { s.push(a); s.setIndex(i + 1, in: -2) }
+    }
+
+    /// A first line starting with '#' (a #! line) is blanked, keeping line numbers.
+    public static func strippingHashLine(_ source: [UInt8]) -> [UInt8] {
+        guard source.first == UInt8(ascii: "#") else { return source }
+        let end = source.firstIndex(of: UInt8(ascii: "\n")) ?? source.endIndex
+        return Array(source[end...])
+    }
+
+    static func rounded(_ seconds: Double) -> Double { (seconds * 1e4).rounded() / 1e4 }
+
+    static func monotonicSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    /// A JSON string literal (for records written without Lua).
+    public static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for u in text.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+}

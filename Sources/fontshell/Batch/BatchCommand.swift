@@ -1,0 +1,200 @@
+import ArgumentParser
+import FontScript
+import LuaBridge
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The options of a batch run, from `run`'s own options or, since everything after the script
+/// is the script's, from the words after it up to `--` when one of them is `--each`.
+struct BatchOptions {
+    var each: [String] = []
+    var jobs: Int?
+    var shard: String?
+    var timeout: Double?
+    var jsonl = false
+    var quiet = false
+
+    static let valued: Set<String> = ["--each", "-j", "--jobs", "--shard", "--timeout"]
+    static let flags: Set<String> = ["--jsonl", "--quiet"]
+
+    /// Takes batch options out of the script's words when `--each` is among them (before any
+    /// `--`); returns the script's arguments.
+    mutating func absorb(_ words: [String]) throws -> [String] {
+        let head = words.prefix { $0 != "--" }
+        guard !each.isEmpty || head.contains(where: { $0 == "--each" || $0.hasPrefix("--each=") }) else { return words }
+        var rest: [String] = []
+        var i = 0
+        while i < words.count {
+            var word = words[i]
+            if word == "--" { rest += words[(i + 1)...]; break }
+            var value: String?
+            if let eq = word.firstIndex(of: "="), word.hasPrefix("--"), BatchOptions.valued.contains(String(word[..<eq])) {
+                value = String(word[word.index(after: eq)...])
+                word = String(word[..<eq])
+            }
+            if BatchOptions.valued.contains(word) {
+                if value == nil {
+                    guard i + 1 < words.count else { throw BatchError("\(word) needs a value") }
+                    value = words[i + 1]
+                    i += 1
+                }
+                try set(word, value ?? "")
+            } else if BatchOptions.flags.contains(word) {
+                if word == "--jsonl" { jsonl = true } else { quiet = true }
+            } else {
+                rest.append(word)
+            }
+            i += 1
+        }
+        return rest
+    }
+
+    mutating func set(_ option: String, _ value: String) throws {
+        switch option {
+        case "--each": each.append(value)
+        case "-j", "--jobs":
+            guard let n = Int(value), n >= 1 else { throw BatchError("\(option) wants a number of workers ≥ 1, got '\(value)'") }
+            jobs = n
+        case "--shard": shard = value
+        case "--timeout":
+            guard let t = Double(value), t > 0 else { throw BatchError("--timeout wants seconds > 0, got '\(value)'") }
+            timeout = t
+        default: break
+        }
+    }
+
+    /// The cores this process may use.
+    static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}
+
+/// The fonts of a batch: patterns expanded, sorted, this shard's share; patterns that match
+/// nothing are returned too, to be reported (by shard 0 only, so shards concatenate cleanly).
+func batchFiles(_ patterns: [String], shard: String?, label: String) throws -> (paths: [String], unmatched: [String]) {
+    var all = Set<String>()
+    var unmatched: [String] = []
+    for p in patterns {
+        let found = FileGlob.expand(p)
+        if found.isEmpty { unmatched.append(p) }
+        all.formUnion(found)
+    }
+    var paths = all.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    if let shard {
+        let s = try Shard.parse(shard, environment: ProcessInfo.processInfo.environment)
+        paths = s.select(paths)
+        if s.index != 0 { unmatched = [] }
+    }
+    return (paths, unmatched)
+}
+
+/// `fontshell run SCRIPT --each GLOB ...`: returns the exit status (0: every font passed).
+func runBatch(script: String, arguments: [String], options: BatchOptions, sandboxed: Bool) -> Int32 {
+    do {
+        // A script that does not compile fails once, not once per font.
+        guard let source = readFile(script) else {
+            printError("fontshell run: cannot open \(script) (\(String(cString: strerror(errno))))")
+            return 1
+        }
+        let lua = LuaState()
+        do { try lua.load(bytes: FontJob.strippingHashLine(source), name: "@" + script, textOnly: sandboxed) } catch let e as LuaError {
+            printError("fontshell run: \(e.message)")
+            return 1
+        }
+        let (paths, unmatched) = try batchFiles(options.each, shard: options.shard, label: "fontshell run")
+        let jsonl = options.jsonl || isatty(1) == 0
+        var failed = false
+        for p in unmatched {
+            failed = true
+            printRecord(FontJob.failure(path: p, seconds: 0, error: "no file matches this pattern").json, jsonl: jsonl)
+        }
+        if unmatched.count == options.each.count && paths.isEmpty && options.shard == nil {
+            printError("fontshell run: no fonts to run over")
+            return 1
+        }
+        let progress = BatchProgress(total: paths.count, label: "fontshell run", quiet: options.quiet)
+        let runner = BatchRunner(workerArguments: ["script", script, sandboxed ? "sandbox" : "full"] + arguments,
+                                 jobs: min(options.jobs ?? BatchOptions.cores, max(paths.count, 1)),
+                                 timeout: options.timeout, progress: progress)
+        try runner.run(paths: paths) { _, record in
+            if record.failed { failed = true }
+            printRecord(record.json, jsonl: jsonl)
+        }
+        return failed ? 1 : 0
+    } catch {
+        printError("fontshell run: \(error)")
+        return 2
+    }
+}
+
+/// One record on stdout: the JSON line, or on a terminal a readable line.
+func printRecord(_ json: String, jsonl: Bool) {
+    if jsonl {
+        print(json)
+        fflush(nil)
+        return
+    }
+    guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { print(json); return }
+    let path = object["path"] as? String ?? "?"
+    var line = path
+    if object["ok"] as? Bool == false {
+        line += "  \u{1B}[31mFAILED\u{1B}[0m  " + (object["error"] as? String ?? "")
+    } else {
+        if let s = object["seconds"] as? Double { line += String(format: "  %.3f s", s) }
+        for key in object.keys.sorted() where !["path", "ok", "seconds", "faces", "printed", "traceback"].contains(key) {
+            line += "  \(key)=" + compactJSON(object[key] as Any)
+        }
+    }
+    print(line)
+    for p in object["printed"] as? [String] ?? [] { print("    " + p) }
+    fflush(nil)
+}
+
+func compactJSON(_ value: Any) -> String {
+    if let s = value as? String { return s }
+    guard JSONSerialization.isValidJSONObject([value]),
+          let data = try? JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys, .withoutEscapingSlashes]) else { return "\(value)" }
+    return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+}
+
+/// `fontshell batch-worker MODE ...`: a worker of a batch run (started by the command itself).
+/// Reads "index TAB path" lines on stdin, writes "index TAB failed TAB json" lines on fd 3; its
+/// stdout goes to stderr, so a script's io.write cannot break the records.
+struct BatchWorker: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "batch-worker", abstract: "A worker of a batch run (internal).", shouldDisplay: false)
+    @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+
+    func run() throws {
+        guard let mode = arguments.first else { throw ExitCode(2) }
+        let job: (String) -> FontJob.Record
+        switch mode {
+        case "script" where arguments.count >= 3:
+            let script = arguments[1], sandboxed = arguments[2] == "sandbox", args = Array(arguments.dropFirst(3))
+            guard let source = readFile(script) else {
+                printError("fontshell batch-worker: cannot read \(script)")
+                throw ExitCode(2)
+            }
+            job = { FontJob.run(script: source, scriptPath: script, fontPath: $0, arguments: args, sandboxed: sandboxed) }
+        case "check":
+            throw ExitCode(2)
+        default:
+            throw ExitCode(2)
+        }
+        fflush(nil)
+        dup2(2, 1)
+        while let line = readLine(strippingNewline: true) {
+            guard let tab = line.firstIndex(of: "\t"), let index = Int(line[..<tab]) else { continue }
+            let record = job(String(line[line.index(after: tab)...]))
+            fflush(nil)
+            let out = Array("\(index)\t\(record.failed ? 1 : 0)\t\(record.json)\n".utf8)
+            var sent = 0
+            while sent < out.count {
+                let n = out[sent...].withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
+                if n < 0 { if errno == EINTR { continue }; throw ExitCode(1) }
+                sent += n
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import FontScript
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a batch run says on stderr while it works. On a terminal: one bar redrawn in place
+/// (fonts done / total, failures, rate, time left) and each failure on a line of its own above
+/// it. Otherwise plain lines: each failure, a count every 10 seconds, and the summary.
+final class BatchProgress {
+    let total: Int
+    let label: String
+    let live: Bool
+    let quiet: Bool
+    var done = 0, failed = 0
+    let started = now()
+    var lastDraw = 0.0
+    lazy var lastLine = started
+    var doneAtLastLine = 0
+    var barShown = false
+
+    init(total: Int, label: String, quiet: Bool = false) {
+        self.total = total
+        self.label = label
+        self.quiet = quiet
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        live = !quiet && isatty(2) == 1 && term != "dumb"
+    }
+
+    func finished(path: String, record: FontJob.Record) {
+        done += 1
+        guard record.failed else { return }
+        failed += 1
+        if !quiet { line("\(label): \(path): \(BatchProgress.errorText(record.json) ?? "failed")") }
+    }
+
+    func tick(running: [String]) {
+        let t = now()
+        if live, t - lastDraw >= 0.1 {
+            lastDraw = t
+            draw(current: running.first)
+        } else if !live, !quiet, t - lastLine >= 10, done < total {
+            // A count when it moved; when it did not, once a minute, what it waits for.
+            guard done != doneAtLastLine || t - lastLine >= 60 else { return }
+            lastLine = t
+            var text = "\(label): \(status())"
+            if done == doneAtLastLine, let first = running.first { text += "; still running \(first)" }
+            doneAtLastLine = done
+            line(text)
+        }
+    }
+
+    func done(summary: Bool = true) {
+        clearBar()
+        if summary && !quiet { line("\(label): \(status()) in \(String(format: "%.1f", now() - started)) s") }
+    }
+
+    func status() -> String {
+        let elapsed = max(now() - started, 1e-6)
+        var s = "\(done)/\(total) fonts, \(failed) failed"
+        if done > 0 { s += String(format: ", %.1f fonts/s", Double(done) / elapsed) }
+        return s
+    }
+
+    func draw(current: String?) {
+        let width = 24
+        let filled = total == 0 ? width : width * done / total
+        let elapsed = max(now() - started, 1e-6)
+        let rate = Double(done) / elapsed
+        var text = "\r\u{1B}[2K[" + String(repeating: "#", count: filled) + String(repeating: "·", count: width - filled) + "] "
+        text += "\(done)/\(total)"
+        if failed > 0 { text += " · \u{1B}[31m\(failed) failed\u{1B}[0m" }
+        if done > 0 {
+            text += String(format: " · %.1f/s", rate)
+            text += " · ETA " + BatchProgress.duration(Double(total - done) / max(rate, 1e-9))
+        }
+        if let current { text += " · " + String(current.suffix(40)) }
+        put(text)
+        barShown = true
+    }
+
+    func clearBar() {
+        if barShown { put("\r\u{1B}[2K"); barShown = false }
+    }
+
+    func line(_ text: String) {
+        clearBar()
+        put(text + "\n")
+    }
+
+    func put(_ text: String) {
+        fflush(nil)
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+    }
+
+    static func duration(_ s: Double) -> String {
+        guard s.isFinite else { return "?" }
+        let t = Int(s.rounded())
+        return t >= 3600 ? "\(t / 3600) h \(t % 3600 / 60) min" : t >= 60 ? "\(t / 60) min \(t % 60) s" : "\(t) s"
+    }
+
+    /// The `error` field of a record, for the failure line (a light scan; records are ours).
+    static func errorText(_ json: String) -> String? {
+        guard let range = json.range(of: "\"error\":\"") else { return nil }
+        var out = ""
+        var escaped = false
+        for c in json[range.upperBound...] {
+            if escaped { out.append(c == "n" ? " " : c); escaped = false; continue }
+            if c == "\\" { escaped = true; continue }
+            if c == "\"" { break }
+            out.append(c)
+        }
+        return out
+    }
+}

@@ -1,0 +1,190 @@
+import FontScript
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs one job per font on `jobs` worker processes (`fontshell batch-worker …`), each font
+/// handed to the next free worker, so a slow font never holds the others up. Processes, not
+/// threads: a script that loops or a font that crashes a library takes one worker down, which
+/// is killed (past `timeout`) or reaped, recorded as that font's failure, and replaced.
+/// Records are handed back in the order of `paths`, whatever order the workers finish in.
+final class BatchRunner {
+    let workerArguments: [String]
+    let jobs: Int
+    let timeout: Double?
+    let progress: BatchProgress
+
+    init(workerArguments: [String], jobs: Int, timeout: Double?, progress: BatchProgress) {
+        self.workerArguments = workerArguments
+        self.jobs = max(1, jobs)
+        self.timeout = timeout
+        self.progress = progress
+    }
+
+    final class Worker {
+        let pid: pid_t
+        let taskFD: Int32, resultFD: Int32
+        var buffer: [UInt8] = []
+        var current: (index: Int, started: Double)?
+        init(pid: pid_t, taskFD: Int32, resultFD: Int32) { self.pid = pid; self.taskFD = taskFD; self.resultFD = resultFD }
+    }
+
+    /// Runs every path; `emit` gets each record in path order as soon as its turn comes.
+    func run(paths: [String], emit: (Int, FontJob.Record) -> Void) throws {
+        signal(SIGPIPE, SIG_IGN)
+        var next = 0                                   // the next path to hand out
+        var finished: [Int: FontJob.Record] = [:]      // records waiting for their turn
+        var emitted = 0
+        var workers: [Worker] = []
+        // Idle workers at the end see their task pipe close and exit, flushing what they wrote.
+        defer { for w in workers { stop(w, kill: w.current != nil) } }
+
+        func complete(_ index: Int, _ record: FontJob.Record) {
+            progress.finished(path: paths[index], record: record)
+            finished[index] = record
+            while let r = finished.removeValue(forKey: emitted) { emit(emitted, r); emitted += 1 }
+        }
+
+        while emitted < paths.count {
+            // Hand out work: idle workers first, then new ones up to `jobs`.
+            for w in workers where w.current == nil && next < paths.count {
+                if send(next, paths[next], to: w) { next += 1 }
+            }
+            while workers.count < jobs, next < paths.count, workers.filter({ $0.current == nil }).isEmpty {
+                let w = try spawn()
+                workers.append(w)
+                if send(next, paths[next], to: w) { next += 1 }
+            }
+            progress.tick(running: workers.compactMap { $0.current.map { paths[$0.index] } })
+
+            var fds = workers.map { pollfd(fd: $0.resultFD, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&fds, nfds_t(fds.count), 100)
+            if ready < 0 && errno != EINTR { throw BatchError("poll failed: \(String(cString: strerror(errno)))") }
+            var gone: [Worker] = []
+            for (k, w) in workers.enumerated() where fds[k].revents != 0 {
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                let n = read(w.resultFD, &chunk, chunk.count)
+                if n > 0 {
+                    w.buffer += chunk[0..<n]
+                    while let newline = w.buffer.firstIndex(of: 10) {
+                        let line = Array(w.buffer[..<newline])
+                        w.buffer.removeSubrange(...newline)
+                        if let (index, record) = parseResult(line), let current = w.current, current.index == index {
+                            w.current = nil
+                            complete(index, record)
+                        }
+                    }
+                } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+                    // The worker ended: whatever it held failed with the reason.
+                    let reason = stop(w, kill: false)
+                    if let current = w.current {
+                        complete(current.index, FontJob.failure(path: paths[current.index], seconds: now() - current.started,
+                                                                error: "the worker running this font \(reason)"))
+                    }
+                    gone.append(w)
+                }
+            }
+            if let timeout {
+                for w in workers where !gone.contains(where: { $0 === w }) {
+                    guard let current = w.current, now() - current.started > timeout else { continue }
+                    stop(w, kill: true)
+                    complete(current.index, FontJob.failure(path: paths[current.index], seconds: now() - current.started,
+                                                            error: "timed out after \(formatSeconds(timeout)) s (--timeout); the worker was stopped"))
+                    gone.append(w)
+                }
+            }
+            workers.removeAll { w in gone.contains { $0 === w } }
+        }
+        progress.done()
+    }
+
+    /// "index\tfailed\tjson" → the record.
+    func parseResult(_ line: [UInt8]) -> (Int, FontJob.Record)? {
+        let fields = line.split(separator: 9, maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count == 3, let index = Int(String(decoding: fields[0], as: UTF8.self)) else { return nil }
+        return (index, FontJob.Record(json: String(decoding: fields[2], as: UTF8.self), failed: fields[1].first == UInt8(ascii: "1")))
+    }
+
+    func send(_ index: Int, _ path: String, to w: Worker) -> Bool {
+        let line = Array("\(index)\t\(path)\n".utf8)
+        var sent = 0
+        while sent < line.count {
+            let n = line[sent...].withUnsafeBytes { write(w.taskFD, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; return false }
+            sent += n
+        }
+        w.current = (index, now())
+        return true
+    }
+
+    /// Stops (or reaps) a worker and says how it ended.
+    @discardableResult
+    func stop(_ w: Worker, kill force: Bool) -> String {
+        if force { kill(w.pid, SIGKILL) }
+        close(w.taskFD)
+        close(w.resultFD)
+        var status: Int32 = 0
+        while waitpid(w.pid, &status, 0) < 0 && errno == EINTR {}
+        let signalled = status & 0x7f
+        if signalled != 0 && signalled != 0x7f {
+            return "was killed by signal \(signalled)" + (signalled == SIGKILL ? " (out of memory?)" : "")
+        }
+        return "exited with status \((status >> 8) & 0xff)"
+    }
+
+    func spawn() throws -> Worker {
+        let tasks = try makePipe(), results = try makePipe()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, tasks.read, 0)
+        posix_spawn_file_actions_adddup2(&actions, results.write, 3)
+        let executable = BatchRunner.executablePath()
+        let argv = [executable, "batch-worker"] + workerArguments
+        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for p in cArgs { free(p) } }
+        var pid: pid_t = 0
+        let status = posix_spawnp(&pid, executable, &actions, nil, &cArgs, environ)
+        close(tasks.read)
+        close(results.write)
+        guard status == 0 else {
+            close(tasks.write); close(results.read)
+            throw BatchError("cannot start a worker (\(executable)): \(String(cString: strerror(status)))")
+        }
+        return Worker(pid: pid, taskFD: tasks.write, resultFD: results.read)
+    }
+
+    /// A pipe whose ends are closed in other children (each worker gets only its own two).
+    func makePipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw BatchError("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (fds[0], fds[1])
+    }
+
+    static func executablePath() -> String {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if n > 0 { return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        #endif
+        return CommandLine.arguments[0]
+    }
+}
+
+func now() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+func formatSeconds(_ s: Double) -> String {
+    s == s.rounded() ? String(Int(s)) : String(s)
+}
+
+struct BatchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}

@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files a batch pattern names: shell globs with `*`, `?`, `[...]`, `{a,b}` alternatives
+/// and `**` for any number of folders (`fonts/**/*.{ttf,otf,ttc}`); a folder stands for every
+/// font file under it, a plain path for itself. Quoted, so the shell does not expand it first.
+/// `**` does not follow links to folders (no cycles) nor enter hidden folders; the result is
+/// sorted by bytes and free of duplicates, so every run and every shard sees the same list.
+enum FileGlob {
+    /// Extensions a folder given alone is searched for (any case).
+    static let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc", "woff", "woff2"]
+
+    static func expand(_ pattern: String) -> [String] {
+        var found = Set<String>()
+        for alternative in expandBraces(pattern) {
+            if !hasWildcard(alternative) {
+                switch fileKind(alternative) {
+                case .directory: walkFonts(in: alternative, into: &found, depth: 0)
+                case .file: found.insert(alternative)
+                case .none: break
+                }
+                continue
+            }
+            let absolute = alternative.hasPrefix("/")
+            let parts = alternative.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+            // Leading components without wildcards name the folder the search starts in.
+            var base: [String] = []
+            var rest = parts[...]
+            while let first = rest.first, !hasWildcard(first) { base.append(first); rest = rest.dropFirst() }
+            let start = (absolute ? "/" : "") + base.joined(separator: "/")
+            match(Array(rest), from: 0, in: start.isEmpty ? "." : start, shown: start, into: &found, depth: 0)
+        }
+        return found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
+
+    /// `a{b,c{d,e}}f` → abf, acdf, acef. Unbalanced braces are kept as literal text.
+    static func expandBraces(_ pattern: String) -> [String] {
+        let chars = Array(pattern)
+        guard let open = chars.firstIndex(of: "{") else { return [pattern] }
+        var depth = 0
+        var commas: [Int] = []
+        var close: Int?
+        for i in open..<chars.count {
+            switch chars[i] {
+            case "{": depth += 1
+            case "}":
+                depth -= 1
+                if depth == 0 { close = i }
+            case "," where depth == 1: commas.append(i)
+            default: break
+            }
+            if close != nil { break }
+        }
+        guard let close, !commas.isEmpty else {
+            // Not an alternative list: keep the brace, expand what follows it.
+            let head = String(chars[...open])
+            return expandBraces(String(chars[(open + 1)...])).map { head + $0 }
+        }
+        let prefix = String(chars[..<open]), suffix = String(chars[(close + 1)...])
+        let bounds = [open] + commas + [close]
+        var out: [String] = []
+        for k in 0..<(bounds.count - 1) {
+            let option = String(chars[(bounds[k] + 1)..<bounds[k + 1]])
+            out += expandBraces(prefix + option + suffix)
+        }
+        return out
+    }
+
+    static func hasWildcard(_ s: some StringProtocol) -> Bool { s.contains { $0 == "*" || $0 == "?" || $0 == "[" } }
+
+    enum Kind { case file, directory }
+
+    static func fileKind(_ path: String) -> Kind? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        if (st.st_mode & S_IFMT) == S_IFDIR { return .directory }
+        if (st.st_mode & S_IFMT) == S_IFREG { return .file }
+        return nil
+    }
+
+    /// Names in a folder with whether each is a real folder (not a link to one), hidden names
+    /// left out unless `hidden`.
+    static func entries(of directory: String, hidden: Bool) -> [(name: String, isDirectory: Bool)] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var out: [(String, Bool)] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name == "." || name == ".." || (!hidden && name.hasPrefix(".")) { continue }
+            var st = stat()
+            let path = directory + "/" + name
+            guard lstat(path, &st) == 0 else { continue }
+            out.append((name, (st.st_mode & S_IFMT) == S_IFDIR))
+        }
+        return out
+    }
+
+    static func join(_ shown: String, _ name: String) -> String {
+        shown.isEmpty ? name : (shown.hasSuffix("/") ? shown + name : shown + "/" + name)
+    }
+
+    /// Matches `parts[index...]` below `directory` (`shown` is how results are spelled).
+    static func match(_ parts: [String], from index: Int, in directory: String, shown: String,
+                      into found: inout Set<String>, depth: Int) {
+        guard index < parts.count, depth < 64 else { return }
+        let part = parts[index]
+        let last = index == parts.count - 1
+        if part == "**" {
+            // Zero folders, then each folder in turn.
+            if last { walkAll(in: directory, shown: shown, into: &found, depth: depth); return }
+            match(parts, from: index + 1, in: directory, shown: shown, into: &found, depth: depth)
+            for e in entries(of: directory, hidden: false) where e.isDirectory {
+                match(parts, from: index, in: directory + "/" + e.name, shown: join(shown, e.name), into: &found, depth: depth + 1)
+            }
+            return
+        }
+        for e in entries(of: directory, hidden: part.hasPrefix(".")) where fnmatch(part, e.name, FNM_PERIOD) == 0 {
+            let path = directory + "/" + e.name
+            if last {
+                if fileKind(path) == .file { found.insert(join(shown, e.name)) }
+            } else if fileKind(path) == .directory {
+                match(parts, from: index + 1, in: path, shown: join(shown, e.name), into: &found, depth: depth + 1)
+            }
+        }
+    }
+
+    /// `dir/**` at the end of a pattern: every file below.
+    static func walkAll(in directory: String, shown: String, into found: inout Set<String>, depth: Int) {
+        guard depth < 64 else { return }
+        for e in entries(of: directory, hidden: false) {
+            if e.isDirectory {
+                walkAll(in: directory + "/" + e.name, shown: join(shown, e.name), into: &found, depth: depth + 1)
+            } else if fileKind(directory + "/" + e.name) == .file {
+                found.insert(join(shown, e.name))
+            }
+        }
+    }
+
+    /// A folder given alone: the font files below it.
+    static func walkFonts(in directory: String, into found: inout Set<String>, depth: Int) {
+        guard depth < 64 else { return }
+        for e in entries(of: directory, hidden: false) {
+            let path = join(directory, e.name)
+            if e.isDirectory {
+                walkFonts(in: path, into: &found, depth: depth + 1)
+            } else if let dot = e.name.lastIndex(of: "."),
+                      fontExtensions.contains(e.name[e.name.index(after: dot)...].lowercased()),
+                      fileKind(path) == .file {
+                found.insert(path)
+            }
+        }
+    }
+}
