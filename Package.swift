@@ -40,7 +40,9 @@ let package = Package(
         .target(name: "LuaBridge", dependencies: ["CLua", "LuaShim"]),
         // TTX-dialect XML dump and fuse, from the table descriptions.
         .target(name: "FontXML", dependencies: ["FontModel"]),
-        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontRender", "FontSubset", "FontXML", "LuaBridge"]),
+        // Font checks are Lua files (Checks/<area>/<id>.lua), copied beside the executable.
+        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontRender", "FontSubset", "FontXML", "LuaBridge", "CLua"],
+                resources: [.copy("Checks")]),
         .executableTarget(
             name: "fontshell",
             dependencies: [

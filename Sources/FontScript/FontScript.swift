@@ -13,7 +13,7 @@ public enum FontScript {
 
     /// Public names for the documentation check: "Face.familyName", "Glyph:copyFrom", "fontshell.open", ...
     public static var boundNames: [String] {
-        var names = moduleFunctions.map { "fontshell.\($0.0)" } + ["help", "show", "fontshell.pretty", "fontshell.complete", "fontshell.json", "fontshell.version"]
+        var names = moduleFunctions.map { "fontshell.\($0.0)" } + ["help", "show", "fontshell.pretty", "fontshell.complete", "fontshell.json", "fontshell.version", "check", "check.run", "check.list", "check.load"]
         names += RegistryModule.functions.map { "registry.\($0.0)" }
         names += PreviewModule.functions.map { "preview.\($0.0)" }
         for c in classes {
@@ -38,6 +38,7 @@ public enum FontScript {
         if !sandboxed { RegistryModule.install(in: lua) }
         PreviewModule.install(in: lua)
         try Prelude.install(in: lua)
+        try CheckModule.install(in: lua, sandboxed: sandboxed)
         if sandboxed {
             AtomicFile.refuseWrites()
             try lua.run(sandboxChunk, name: "=(sandbox)")

@@ -1,0 +1,15 @@
+return {
+  id = "whitespace-ink",
+  title = "Space characters draw nothing",
+  rationale = [[A space character whose glyph has contours prints marks between words.]],
+  severity = "fail",
+  fontbakery = "whitespace_ink",
+  check = function(face, report)
+    for _, m in ipairs(util.mappings(face)) do
+      if util.isSpace(m[1]) then
+        local g = face.glyphs[m[2]]
+        if g and util.hasInk(g) then report.fail(util.u(m[1]) .. " is drawn with ink (glyph '" .. g.name .. "')") end
+      end
+    end
+  end,
+}

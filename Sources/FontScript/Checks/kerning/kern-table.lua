@@ -1,0 +1,27 @@
+return {
+  id = "kern-table",
+  title = "A legacy kern table does not contradict GPOS",
+  rationale = [[When a font has GPOS kerning, HarfBuzz, CoreText and DirectWrite ignore the kern
+table, but older apps (and some PDF tools) read only it: the two must not disagree, and a kern
+table with pairs of unmapped glyphs is ignored by Windows.]],
+  severity = "warn",
+  fontbakery = "opentype/kern_table",
+  applies = function(face) return util.has(face, "kern") end,
+  check = function(face, report)
+    local kern = face.kern
+    if not kern or #kern.subtables == 0 then return report.warn("the kern table has no subtables") end
+    if #face:features("kern") > 0 then
+      report.warn("both a kern table and a GPOS kern feature: modern engines use GPOS only, legacy apps the kern table")
+    end
+    local unmapped = 0
+    for _, st in ipairs(kern.subtables) do
+      for _, p in ipairs(st.pairs or {}) do
+        for k = 1, 2 do
+          local g = face.glyphs:get(p[k])
+          if g and #g.unicodes == 0 then unmapped = unmapped + 1; break end
+        end
+      end
+    end
+    if unmapped > 0 then report.warn(unmapped .. " kern table pairs involve glyphs without a character (ignored by Windows' kern table reader)") end
+  end,
+}
