@@ -144,26 +144,29 @@ public enum CheckModule {
             s.push(strings: only)
             s.push(fix)
             s.push(inPlace)
-            s.push(FontJob.rounded(0))
-            try lua.call(arguments: 7, results: 2)
-            let json = s.string(at: -2) ?? ""
-            // The worker chunk leaves "seconds" for us to fill: the time includes the save.
-            let seconds = FontJob.rounded(FontJob.monotonicSeconds() - start)
-            return FontJob.Record(json: json.replacingOccurrences(of: "\"seconds\":0,", with: "\"seconds\":\(seconds),"),
-                                  failed: s.truthy(at: -1))
+            try lua.call(arguments: 6, results: 2)
+            // The record is finished here so its time includes the save.
+            let failed = s.truthy(at: -1)
+            s.pop()
+            s.push(FontJob.rounded(FontJob.monotonicSeconds() - start))
+            s.setField("seconds", in: -2)
+            try lua.load("return fontshell.json(...)", name: "=(check record)")
+            s.insert(at: -2)
+            try lua.call(arguments: 1, results: 1)
+            return FontJob.Record(json: s.string(at: -1) ?? "", failed: failed)
         } catch {
             return FontJob.failure(path: fontPath, seconds: FontJob.monotonicSeconds() - start, error: "\(error)")
         }
     }
 
-    /// (path, dirs, profile, only, fix, inPlace, 0) → record JSON, failed.
+    /// (path, dirs, profile, only, fix, inPlace) → record, failed.
     static let workerChunk = """
-        local path, dirs, profile, only, fix, inPlace, zero = ...
-        local record = {path = path, seconds = zero}
+        local path, dirs, profile, only, fix, inPlace = ...
+        local record = {path = path}
         local ok, font = pcall(fontshell.open, path)
         if not ok then
           record.ok, record.error = false, tostring(font)
-          return fontshell.json(record), true
+          return record, true
         end
         record.faces = #font
         local report = check.run(font, {checks = dirs, profile = profile, only = only, fix = fix})
@@ -185,7 +188,7 @@ public enum CheckModule {
           end
         end
         record.ok = not failed
-        return fontshell.json(record), failed
+        return record, failed
         """
 
     /// The `check` module, in Lua: the sources function is its one upvalue from Swift.
@@ -260,10 +263,9 @@ public enum CheckModule {
       for _, t in ipairs(face.tags) do if t == tag then return true end end
       return false
     end
-    -- A glyph's outline as a list of contours of {x, y, on} (nil for an empty glyph).
+    -- Whether a glyph draws anything (an empty glyph has no bounds).
     function util.hasInk(glyph)
-      if glyph.isComposite then return #glyph.components > 0 end
-      return glyph.bounds ~= nil and #glyph.contours > 0
+      return glyph.bounds ~= nil
     end
     -- Names of at most `limit` items, then a count of the rest.
     function util.list(items, limit)

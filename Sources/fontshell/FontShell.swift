@@ -15,9 +15,10 @@ struct FontShell: ParsableCommand {
         fontshell -e 'CHUNK' [FONT ...] run a chunk with the fonts bound
         fontshell run SCRIPT.lua [ARG ...]   run a script (arg as in lua.c)
         fontshell run SCRIPT.lua --each 'fonts/**/*.ttf' [-j N] [-- ARG ...]   once per font, JSON lines out
+        fontshell check [FONT|GLOB ...] [--format text|json|sarif|junit] [--fix]   font checks (Lua)
         """,
         version: FontShellVersion.string,
-        subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self, SubsetCommand.self, SliceCommand.self, Dump.self, Fuse.self, Validate.self, Diff.self, PreviewCommand.self, Registry.self, BatchWorker.self],
+        subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self, SubsetCommand.self, SliceCommand.self, Dump.self, Fuse.self, Validate.self, Check.self, Diff.self, PreviewCommand.self, Registry.self, BatchWorker.self],
         defaultSubcommand: Repl.self
     )
 }

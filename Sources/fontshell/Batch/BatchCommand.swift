@@ -177,8 +177,12 @@ struct BatchWorker: ParsableCommand {
                 throw ExitCode(2)
             }
             job = { FontJob.run(script: source, scriptPath: script, fontPath: $0, arguments: args, sandboxed: sandboxed) }
-        case "check":
-            throw ExitCode(2)
+        case "check" where arguments.count >= 5:
+            // check PROFILE fix|- in-place|- N FOLDER... ONLY...
+            let profile = arguments[1], fix = arguments[2] == "fix", inPlace = arguments[3] == "in-place"
+            guard let n = Int(arguments[4]), arguments.count >= 5 + n else { throw ExitCode(2) }
+            let folders = Array(arguments[5..<(5 + n)]), only = Array(arguments[(5 + n)...])
+            job = { CheckModule.run(fontPath: $0, directories: folders, profile: profile, only: only, fix: fix, inPlace: inPlace) }
         default:
             throw ExitCode(2)
         }

@@ -32,7 +32,8 @@ final class BatchProgress {
         done += 1
         guard record.failed else { return }
         failed += 1
-        if !quiet { line("\(label): \(path): \(BatchProgress.errorText(record.json) ?? "failed")") }
+        // A font whose job ran but found problems (failed checks) is in the report, not here.
+        if !quiet, let error = BatchProgress.errorText(record.json) { line("\(label): \(path): \(error)") }
     }
 
     func tick(running: [String]) {

@@ -1,0 +1,131 @@
+import ArgumentParser
+import FontModel
+import FontScript
+import LuaBridge
+import Foundation
+
+/// `fontshell check [FONT|GLOB ...]`: the Lua checks (Sources/FontScript/Checks, plus --checks
+/// folders) over every font, on every core, reported as text, JSON, SARIF or JUnit.
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run font checks (Lua files, docs/checks.md) over fonts: text, json, sarif or junit reports; --fix applies the fixes checks offer.",
+        discussion: """
+        Exit status: 0 when no check failed, 1 when a check failed or could not run (a broken check, a font that does not open, a fix that failed), 2 for wrong arguments.
+        Profiles: default (every check), fontbakery (the checks fontbakery also has), or an area: names, metrics, glyphs, kerning, layout, flags, outlines, structure.
+        """
+    )
+
+    @Argument(help: "Fonts, folders or globs ('fonts/**/*.{ttf,otf}'); default: DejaVu Sans.") var fonts: [String] = []
+    @Option(help: "default, fontbakery, or an area of checks.") var profile = "default"
+    @Option(name: .customLong("checks"), help: ArgumentHelp("A folder of more checks (<area>/<id>.lua); repeatable. Its checks replace shipped ones with the same id.", valueName: "dir"))
+    var checkFolders: [String] = []
+    @Option(name: [.customShort("c"), .customLong("only")], help: ArgumentHelp("Run only this check or area (repeatable).", valueName: "id"))
+    var only: [String] = []
+    @Option(help: "text, json, sarif or junit.") var format: ReportFormat = .text
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Write the report to this file (atomically) instead of stdout.", valueName: "file"))
+    var output: String?
+    @Flag(help: "Apply the fixes checks offer and save each fixed font beside it (Name.fixed.ttf).") var fix = false
+    @Flag(help: "With --fix: replace the input fonts.") var inPlace = false
+    @Flag(help: "List the checks and exit.") var list = false
+    @Option(name: [.customShort("j"), .long], help: "Workers (default: every core).") var jobs: Int?
+    @Option(help: ArgumentHelp("Only share i of n of the sorted fonts (from 0), or auto/n.", valueName: "i/n")) var shard: String?
+    @Option(help: ArgumentHelp("Stop checking a font after this many seconds.", valueName: "seconds")) var timeout: Double?
+    @Flag(help: "No progress or failure lines on stderr.") var quiet = false
+
+    enum ReportFormat: String, ExpressibleByArgument, CaseIterable { case text, json, sarif, junit }
+
+    func validate() throws {
+        if inPlace && !fix { throw ValidationError("--in-place goes with --fix") }
+        if let jobs, jobs < 1 { throw ValidationError("-j wants a number of workers ≥ 1") }
+        if let timeout, timeout <= 0 { throw ValidationError("--timeout wants seconds > 0") }
+    }
+
+    func run() throws {
+        guard let shipped = CheckModule.shippedDirectory() else {
+            printError("fontshell check: the shipped checks are not found (set FONTSHELL_CHECKS to Sources/FontScript/Checks)")
+            throw ExitCode(2)
+        }
+        for dir in checkFolders where !FileGlob.hasWildcard(dir) && FileGlob.fileKind(dir) != .directory {
+            printError("fontshell check: --checks \(dir): not a folder")
+            throw ExitCode(2)
+        }
+        let folders = [shipped] + checkFolders
+        let catalog = try loadCatalog(folders)
+        if list {
+            for c in catalog where selectedByProfile(c) {
+                let id = c["id"] as? String ?? "?"
+                if let broken = c["broken"] as? String { print("\(id)  BROKEN: \(broken)"); continue }
+                let fb = (c["fontbakery"] as? String).map { "  [fontbakery: \($0)]" } ?? ""
+                let fixable = c["fix"] as? Bool == true ? "  (fix)" : ""
+                print("\(id)  \(c["severity"] as? String ?? "")  \(c["title"] as? String ?? "")\(fixable)\(fb)")
+            }
+            return
+        }
+        let (paths, unmatched) = try batchFiles(fonts.isEmpty ? [defaultFontPath] : fonts, shard: shard, label: "fontshell check")
+        var records: [[String: Any]] = unmatched.map { ["path": $0, "ok": false, "error": "no file matches this pattern"] }
+        let progress = BatchProgress(total: paths.count, label: "fontshell check", quiet: quiet)
+        let worker = ["check", profile, fix ? "fix" : "-", inPlace ? "in-place" : "-", String(folders.count)] + folders + only
+        let runner = BatchRunner(workerArguments: worker, jobs: min(jobs ?? BatchOptions.cores, max(paths.count, 1)),
+                                 timeout: timeout, progress: progress)
+        let report = CheckReport(catalog: catalog, colour: output == nil && isatty(1) == 1)
+        var text = ""
+        for r in records { text += report.text(for: r) }
+        if format == .text && output == nil { print(text, terminator: ""); text = "" }
+        try runner.run(paths: paths) { _, record in
+            let object = (try? JSONSerialization.jsonObject(with: Data(record.json.utf8))) as? [String: Any]
+                ?? ["path": "?", "ok": false, "error": "unreadable record: \(record.json.prefix(200))"]
+            records.append(object)
+            if format == .text {
+                let part = report.text(for: object)
+                if output == nil { print(part, terminator: ""); fflush(nil) } else { text += part }
+            }
+        }
+        let document: String
+        switch format {
+        case .text: document = text + report.summary(records)
+        case .json: document = report.json(records)
+        case .sarif: document = report.sarif(records)
+        case .junit: document = report.junit(records)
+        }
+        if let output {
+            do { try AtomicFile.write(Array(document.utf8), to: output, overwrite: true) } catch {
+                printError("fontshell check: cannot write \(output): \(error)")
+                throw ExitCode(2)
+            }
+        } else {
+            print(document, terminator: document.hasSuffix("\n") ? "" : "\n")
+        }
+        let failed = records.contains { ($0["ok"] as? Bool) == false }
+        throw ExitCode(failed ? 1 : 0)
+    }
+
+    func selectedByProfile(_ c: [String: Any]) -> Bool {
+        let id = c["id"] as? String ?? ""
+        if !only.isEmpty && !only.contains(where: { id == $0 || id.hasPrefix($0 + "/") }) { return false }
+        switch profile {
+        case "default", "all": return true
+        case "fontbakery": return c["fontbakery"] != nil || c["broken"] != nil
+        default: return id.hasPrefix(profile + "/")
+        }
+    }
+
+    /// The checks' descriptions, read once in this process (for --list and the reports' rules).
+    func loadCatalog(_ folders: [String]) throws -> [[String: Any]] {
+        let lua = LuaState()
+        try FontScript.install(in: lua)
+        let s = lua.stack
+        try lua.load("return fontshell.json(check.list(...))", name: "=(check list)")
+        s.push(strings: folders)
+        try lua.call(arguments: 1, results: 1)
+        let json = s.string(at: -1) ?? "[]"
+        return (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [[String: Any]] ?? []
+    }
+}
+
+extension LuaStack {
+    func push(strings: [String]) {
+        pushTable(arrayCount: Int32(strings.count))
+        for (i, v) in strings.enumerated() { push(v); setIndex(i + 1, in: -2) }
+    }
+}
+
