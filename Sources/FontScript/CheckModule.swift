@@ -173,7 +173,8 @@ public enum CheckModule {
         record.results = report.results
         local failed = false
         for _, r in ipairs(report.results) do
-          if r.status == "fail" or r.status == "error" then failed = true end
+          local final = r.after or r.status
+          if final == "fail" or final == "error" then failed = true end
         end
         if fix then
           if report.fixFailed then
@@ -362,6 +363,14 @@ public enum CheckModule {
     end
     check.util = util
 
+    -- Lua shortens long chunk names in messages ("...cks/x.lua:3: boom"): give the whole path.
+    local function located(message, path)
+      message = tostring(message)
+      local line, rest = message:match("^[^\n]-%.lua:(%d+): (.*)$")
+      if line and path then return path .. ":" .. line .. ": " .. rest end
+      return message
+    end
+
     function check.load(dirs)
       local list = {}
       for _, src in ipairs(sources(dirs)) do
@@ -374,7 +383,7 @@ public enum CheckModule {
           local ok, def
           if chunk then ok, def = pcall(chunk) else ok, def = false, err end
           if not ok then
-            entry.broken = tostring(def)
+            entry.broken = located(def, src.path)
           elseif type(def) ~= "table" then
             entry.broken = src.path .. ": a check file must return a table, got " .. type(def)
           else
@@ -457,7 +466,7 @@ public enum CheckModule {
       end
       if ok then ok, err = pcall(def.check, face, report) end
       if not ok then
-        r.status, messages, hidden = "error", {"the check failed: " .. tostring(err)}, 0
+        r.status, messages, hidden = "error", {"the check failed: " .. located(err, entry.path)}, 0
       end
       if hidden > 0 then messages[#messages + 1] = "… and " .. hidden .. " more" end
       if #messages > 0 then r.messages = messages end
@@ -487,8 +496,8 @@ public enum CheckModule {
               fixed = fixed + 1
               r.after = runOne(e, face).status
             else
-              r.fixError = tostring(what)
-              fixFailed = e.id .. " (face " .. face.index .. "): the fix failed: " .. tostring(what)
+              r.fixError = located(what, e.path)
+              fixFailed = e.id .. " (face " .. face.index .. "): the fix failed: " .. r.fixError
             end
           end
           results[#results + 1] = r

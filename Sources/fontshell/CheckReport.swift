@@ -35,7 +35,8 @@ struct CheckReport {
         }
         for r in sorted {
             let status = r["status"] as? String ?? "?"
-            counts[status, default: 0] += 1
+            // A finding that a fix repaired counts as fixed (its original status is shown).
+            counts[r["after"] as? String == "pass" ? "fixed" : status, default: 0] += 1
             guard status == "fail" || status == "warn" || status == "error" else { continue }
             let label = status == "fail" ? paint("FAIL ", "31") : status == "warn" ? paint("WARN ", "33") : paint("ERROR", "35")
             let face = faces > 1 ? " (face \(r["face"] as? Int ?? 0))" : ""
@@ -48,6 +49,7 @@ struct CheckReport {
         }
         out += "  \(counts["fail"] ?? 0) failed, \(counts["warn"] ?? 0) warnings, \(counts["error"] ?? 0) errors, "
             + "\(counts["pass"] ?? 0) passed, \(counts["skip"] ?? 0) skipped"
+        if let fixed = counts["fixed"] { out += ", \(fixed) fixed" }
         if let s = record["seconds"] as? Double { out += String(format: " (%.2f s)", s) }
         out += "\n"
         if let saved = record["saved"] as? String { out += "  fixed font saved to \(saved)\n" }

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+@testable import FontScript
+@testable import LuaBridge
+
+/// The shipped Lua checks and the module that runs them (`check`).
+@Suite struct CheckModuleTests {
+    /// Runs `code` and returns its one string result.
+    func string(_ lua: LuaState, _ code: String) throws -> String {
+        try eval(lua, code).first ?? ""
+    }
+
+    @Test func everyShippedCheckLoadsWithItsDescription() throws {
+        let lua = try makeState()
+        let n = try string(lua, "return #check.list()")
+        #expect(Int(n) ?? 0 >= 40, "only \(n) checks")
+        let broken = try string(lua, """
+            local out = {}
+            for _, c in ipairs(check.list()) do
+              if c.broken or not c.title or not c.rationale or (c.severity ~= 'fail' and c.severity ~= 'warn') then out[#out + 1] = c.id end
+            end
+            return table.concat(out, ' ')
+            """)
+        #expect(broken == "")
+        // Every area the issue asks for has checks.
+        let areas = try string(lua, """
+            local seen = {}
+            for _, c in ipairs(check.list()) do seen[c.id:match('^[^/]+')] = true end
+            local out = {}
+            for a in pairs(seen) do out[#out + 1] = a end
+            table.sort(out)
+            return table.concat(out, ' ')
+            """)
+        #expect(areas == "flags glyphs kerning layout metrics names outlines structure")
+    }
+
+    /// Edits that each break one rule, then the checks that must catch them.
+    @Test func checksCatchWhatEditsBreakAndFixesRepairIt() throws {
+        let lua = try makeState()
+        _ = try eval(lua, """
+            face.hhea.lineGap = 100
+            face['OS/2'].fsType = 2
+            face['OS/2'].usWeightClass = 750
+            face.post.isFixedPitch = 1
+            face.post.italicAngle = 5
+            face.head.macStyle = 1
+            face:glyphFor(0xA0).advance = 700
+            face['OS/2'].usWinAscent = 100
+            face.name[1] = 'DejaVu Sans '
+            face.head.unitsPerEm = 2047
+            """)
+        func status(_ id: String) throws -> String {
+            try string(lua, "local r = check.run(face, {only = {'\(id)'}}).results[1]; return r.status .. ' ' .. table.concat(r.messages or {}, ' | ')")
+        }
+        #expect(try status("metrics/linegaps").hasPrefix("warn hhea.lineGap is 100"))
+        #expect(try status("flags/fstype").hasPrefix("warn fsType has 'restricted license embedding'"))
+        #expect(try status("flags/weight-class").hasPrefix("warn usWeightClass is 750; the style \"Book\" suggests 400"))
+        #expect(try status("flags/monospace").hasPrefix("fail post.isFixedPitch is set but ASCII glyphs have"))
+        #expect(try status("flags/italic-angle").hasPrefix("fail italicAngle is 5.00"))
+        #expect(try status("flags/mac-style").hasPrefix("fail macStyle bold bit is set"))
+        #expect(try status("glyphs/whitespace-widths") == "fail space is 651 units wide, no-break space 700")
+        #expect(try status("metrics/win-clipping").hasPrefix("fail usWinAscent 100 is below the highest glyph"))
+        #expect(try status("names/trailing-spaces").contains("name ID 1 (platform 3): \"DejaVu Sans \""))
+        #expect(try status("metrics/units-per-em") == "warn unitsPerEm is 2047; 1000, 2000 or a power of two are usual")
+        // Checks that passed before the edits still pass.
+        #expect(try status("glyphs/notdef") == "pass ")
+        #expect(try status("names/postscript-name") == "pass ")
+
+        let fixed = try string(lua, """
+            local report = check.run(face, {only = {'glyphs/whitespace-widths', 'metrics/win-clipping', 'names/trailing-spaces', 'flags/mac-style'}, fix = true})
+            local out = {}
+            for _, r in ipairs(report.results) do out[#out + 1] = r.id .. '=' .. tostring(r.after) end
+            return report.fixed .. ' ' .. table.concat(out, ' ')
+            """)
+        #expect(fixed == "4 flags/mac-style=pass glyphs/whitespace-widths=pass metrics/win-clipping=pass names/trailing-spaces=pass")
+        #expect(try string(lua, "return face:glyphFor(0xA0).advance .. ' ' .. face['OS/2'].usWinAscent .. ' ' .. face.name[1]") == "651 2524 DejaVu Sans")
+    }
+
+    @Test func brokenChecksAreReportedAndTheOthersStillRun() throws {
+        let tmp = NSTemporaryDirectory() + "fontshell-checks-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: tmp + "/mine", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        try "return {".write(toFile: tmp + "/mine/syntax.lua", atomically: true, encoding: .utf8)
+        try "return {id = 'fields', title = 'x', rationale = 'y', severity = 'loud', check = function() end}".write(toFile: tmp + "/mine/fields.lua", atomically: true, encoding: .utf8)
+        try "error('boom at load')".write(toFile: tmp + "/mine/throws.lua", atomically: true, encoding: .utf8)
+        try """
+            return {id = 'fixfails', title = 'x', rationale = 'y', severity = 'fail',
+              check = function(face, r) r.fail('always') end,
+              fix = function(face) error('cannot fix this') end}
+            """.write(toFile: tmp + "/mine/fixfails.lua", atomically: true, encoding: .utf8)
+        try """
+            return {id = 'runtime', title = 'x', rationale = 'y', severity = 'warn',
+              check = function(face, r) local t = nil; return t.field end}
+            """.write(toFile: tmp + "/mine/runtime.lua", atomically: true, encoding: .utf8)
+        let lua = try makeState()
+        let out = try string(lua, """
+            local report = check.run(face, {checks = {'\(tmp)'}, fix = true})
+            local out = {}
+            for _, r in ipairs(report.results) do out[#out + 1] = r.id .. ':' .. r.status .. ':' .. (r.messages and r.messages[1] or '') end
+            return table.concat(out, '\\n') .. '\\nfixFailed=' .. tostring(report.fixFailed)
+            """)
+        let lines = out.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("mine/syntax:error:broken check: \(tmp)/mine/syntax.lua:1:") })
+        #expect(lines.contains { $0.hasPrefix("mine/fields:error:broken check: \(tmp)/mine/fields.lua: severity must be \"fail\" or \"warn\", got loud") })
+        #expect(lines.contains { $0.hasPrefix("mine/throws:error:broken check: \(tmp)/mine/throws.lua:1: boom at load") })
+        #expect(lines.contains { $0.hasPrefix("mine/runtime:error:the check failed: \(tmp)/mine/runtime.lua:2: attempt to index a nil value") })
+        #expect(lines.contains("mine/fixfails:fail:always"))
+        #expect(lines.last?.hasPrefix("fixFailed=mine/fixfails (face 0): the fix failed: \(tmp)/mine/fixfails.lua:3: cannot fix this") == true)
+    }
+
+    @Test func checkPrintsAReportInTheREPLAndProfilesSelect() throws {
+        let lua = try makeState()
+        let counts = try string(lua, """
+            local all = #check.run(face).results
+            local fb = #check.run(face, {profile = 'fontbakery'}).results
+            local names = #check.run(face, {profile = 'names'}).results
+            return all .. ' ' .. fb .. ' ' .. names
+            """)
+        let n = counts.split(separator: " ").compactMap { Int($0) }
+        #expect(n.count == 3 && n[0] > n[1] && n[1] > n[2] && n[2] >= 10, "\(counts)")
+        expectError(lua, "check()", "check(face or font")
+    }
+
+    @Test func collectionsCheckSharedOutlinesOnce() throws {
+        let lua = try makeState(fonts: ["/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"])
+        let out = try string(lua, """
+            local r = check.run(font, {only = {'outlines/contour-direction'}}).results
+            return #r .. ' ' .. r[1].status .. ' ' .. r[2].status .. ' ' .. (r[2].messages[1] or '')
+            """)
+        #expect(out.hasPrefix("3 ") && out.hasSuffix("skip outlines shared with face 0, checked there"), "\(out)")
+    }
+
+    @Test func jsonEncodesValuesAndRefusesCycles() throws {
+        let lua = try makeState()
+        #expect(try string(lua, #"return fontshell.json{a = 1, b = {1, 2.5, "x\ny\"", true}, c = {}, d = 0/0}"#)
+                == #"{"a":1,"b":[1,2.5,"x\ny\"",true],"c":[],"d":null}"#)
+        #expect(try string(lua, "return fontshell.json('caf\\xe9')") == "\"café\"")
+        expectError(lua, "local t = {}; t.t = t; return fontshell.json(t)", "fontshell.json: a table contains itself", positioned: false)
+    }
+}

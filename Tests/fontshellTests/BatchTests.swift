@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// `fontshell run --each` and `fontshell check`: whole runs over folders of fonts.
+@Suite struct BatchTests {
+    /// A folder of fonts in subfolders (links to the corpus), one broken font, one non-font.
+    func library() throws -> TemporaryFolder {
+        let tmp = try TemporaryFolder()
+        let fm = FileManager.default
+        for sub in ["lib/sans", "lib/serif", "lib/.hidden"] { try fm.createDirectory(atPath: tmp.file(sub), withIntermediateDirectories: true) }
+        let dejavu = "/usr/share/fonts/truetype/dejavu/"
+        try fm.createSymbolicLink(atPath: tmp.file("lib/sans/DejaVuSans.ttf"), withDestinationPath: dejavu + "DejaVuSans.ttf")
+        try fm.createSymbolicLink(atPath: tmp.file("lib/sans/DejaVuSans-Bold.ttf"), withDestinationPath: dejavu + "DejaVuSans-Bold.ttf")
+        try fm.createSymbolicLink(atPath: tmp.file("lib/serif/DejaVuSerif.ttf"), withDestinationPath: dejavu + "DejaVuSerif.ttf")
+        try fm.createSymbolicLink(atPath: tmp.file("lib/serif/wqy.ttc"), withDestinationPath: "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc")
+        try fm.createSymbolicLink(atPath: tmp.file("lib/.hidden/DejaVuSans.ttf"), withDestinationPath: dejavu + "DejaVuSans.ttf")
+        _ = try tmp.write("lib/serif/broken.ttf", "this is not a font")
+        _ = try tmp.write("lib/readme.txt", "fonts")
+        return tmp
+    }
+
+    func lines(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+    }
+
+    @Test func eachRunsTheScriptOncePerFontInPathOrder() throws {
+        let tmp = try library()
+        let script = try tmp.write("names.lua", """
+            print("checking", face.postscriptName)
+            return {family = face.familyName, upm = face.unitsPerEm, arg1 = arg[1], dots = select('#', ...), path = "mine"}
+            """)
+        let r = try runFontshell(["run", script, "--each", tmp.file("lib/**/*.{ttf,ttc}"), "-j", "2", "--", "one", "two"])
+        let records = lines(r.out)
+        #expect(r.status == 1)   // broken.ttf fails
+        #expect(records.map { ($0["path"] as? String ?? "").replacingOccurrences(of: tmp.path + "/", with: "") }
+                == ["lib/sans/DejaVuSans-Bold.ttf", "lib/sans/DejaVuSans.ttf", "lib/serif/DejaVuSerif.ttf", "lib/serif/broken.ttf", "lib/serif/wqy.ttc"])
+        let sans = records[1]
+        #expect(sans["ok"] as? Bool == true && sans["family"] as? String == "DejaVu Sans" && sans["upm"] as? Int == 2048)
+        #expect(sans["arg1"] as? String == "one" && sans["dots"] as? Int == 2 && sans["faces"] as? Int == 1)
+        #expect(sans["printed"] as? [String] == ["checking\tDejaVuSans"])
+        #expect((sans["script"] as? [String: Any])?["path"] as? String == "mine")   // a reserved name, kept aside
+        #expect(sans["seconds"] is Double || sans["seconds"] is Int)
+        #expect(records[4]["faces"] as? Int == 3)
+        let broken = records[3]
+        #expect(broken["ok"] as? Bool == false)
+        #expect((broken["error"] as? String ?? "").contains("broken.ttf"))
+        #expect(r.err.contains("broken.ttf"))
+        // A folder alone means the fonts under it (hidden folders left out).
+        let folder = try runFontshell(["run", script, "--each", tmp.file("lib"), "--quiet"])
+        #expect(lines(folder.out).count == 5 && folder.err.isEmpty)
+    }
+
+    @Test func failuresAreRecordedPerFontAndTheOthersGoOn() throws {
+        let tmp = try library()
+        let script = try tmp.write("bad.lua", """
+            local p = font.path
+            if p:find("Bold") then error("no bold here") end
+            if p:find("Serif") then while true do end end
+            if p:find("wqy") then os.exit(3) end
+            return {n = face.glyphCount}
+            """)
+        let r = try runFontshell(["run", script, "--each", tmp.file("lib/*/*.{ttf,ttc}"), "--each", tmp.file("nothing/*.otf"), "--timeout", "2"])
+        #expect(r.status == 1)
+        var byName: [String: [String: Any]] = [:]
+        for record in lines(r.out) { byName[String((record["path"] as? String ?? "").split(separator: "/").last ?? "")] = record }
+        #expect((byName["DejaVuSans-Bold.ttf"]?["error"] as? String ?? "").hasSuffix("bad.lua:2: no bold here"))
+        #expect((byName["DejaVuSans-Bold.ttf"]?["traceback"] as? String ?? "").contains("stack traceback"))
+        #expect(byName["DejaVuSerif.ttf"]?["error"] as? String == "timed out after 2 s (--timeout); the worker was stopped")
+        #expect(byName["wqy.ttc"]?["error"] as? String == "the worker running this font exited with status 3")
+        #expect(byName["DejaVuSans.ttf"]?["n"] as? Int == 6253)
+        #expect(byName["*.otf"]?["error"] as? String == "no file matches this pattern")
+        // Nothing matched at all, or a script that does not compile: one error, not one per font.
+        let none = try runFontshell(["run", script, "--each", tmp.file("nothing/*.ttf")])
+        #expect(none.status == 1 && none.err.contains("no fonts to run over"))
+        let syntax = try tmp.write("syntax.lua", "return {")
+        let s = try runFontshell(["run", syntax, "--each", tmp.file("lib")])
+        #expect(s.status == 1 && s.err.contains("syntax.lua:1:") && s.out.isEmpty)
+        let badShard = try runFontshell(["run", script, "--each", tmp.file("lib"), "--shard", "3/3"])
+        #expect(badShard.status == 2 && badShard.err.contains("index 3 is outside 0..<3"))
+    }
+
+    @Test func shardsConcatenateToTheWholeRun() throws {
+        let tmp = try library()
+        let script = try tmp.write("upm.lua", "return {upm = face.unitsPerEm, ps = face.postscriptName}")
+        let glob = tmp.file("lib/**/*.{ttf,ttc}")
+        func stripped(_ out: String) -> [String] {
+            out.split(separator: "\n").map {
+                $0.replacingOccurrences(of: #","?"seconds":[0-9.e-]+"#, with: "", options: .regularExpression)
+                  .replacingOccurrences(of: "{,", with: "{")
+            }
+        }
+        let whole = stripped(try runFontshell(["run", script, "--each", glob, "--quiet"]).out)
+        #expect(whole.count == 5)
+        var parts: [String] = []
+        for i in 0..<3 { parts += stripped(try runFontshell(["run", script, "--each", glob, "--shard", "\(i)/3", "--quiet"]).out) }
+        #expect(parts == whole)
+        // The schedulers' own variables pick the share: a Kubernetes Indexed Job, a Slurm array.
+        var k8s: [String] = [], slurm: [String] = []
+        for i in 0..<2 {
+            k8s += stripped(try runProcess(fontshellBinary, ["run", script, "--each", glob, "--shard", "auto/2", "--quiet"],
+                                           environment: ["JOB_COMPLETION_INDEX": "\(i)"]).out)
+            slurm += stripped(try runProcess(fontshellBinary, ["run", script, "--each", glob, "--shard", "auto", "--quiet"],
+                                             environment: ["SLURM_ARRAY_TASK_ID": "\(i + 1)", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "2"]).out)
+        }
+        #expect(k8s == whole && slurm == whole)
+        let noIndex = try runFontshell(["run", script, "--each", glob, "--shard", "auto/2"])
+        #expect(noIndex.status == 2 && noIndex.err.contains("JOB_COMPLETION_INDEX"))
+    }
+
+    @Test func checkReportsInEveryFormat() throws {
+        let tmp = try library()
+        let fonts = [tmp.file("lib/sans/*.ttf"), tmp.file("lib/serif/broken.ttf")]
+        let json = try runFontshell(["check"] + fonts + ["--format", "json", "--quiet"])
+        #expect(json.status == 1)
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let checks = doc["checks"] as? [[String: Any]] ?? []
+        #expect(checks.count >= 40)
+        let fontRecords = doc["fonts"] as? [[String: Any]] ?? []
+        #expect(fontRecords.count == 3)
+        let sans = try #require(fontRecords.first { ($0["path"] as? String ?? "").hasSuffix("/DejaVuSans.ttf") })
+        let results = sans["results"] as? [[String: Any]] ?? []
+        #expect(results.count == checks.count)
+        #expect(results.first { $0["id"] as? String == "metrics/win-clipping" }?["status"] as? String == "fail")
+        #expect(results.first { $0["id"] as? String == "glyphs/notdef" }?["status"] as? String == "pass")
+        #expect(fontRecords.contains { ($0["error"] as? String ?? "").contains("broken.ttf") })
+
+        let sarif = try runFontshell(["check", tmp.file("lib/sans/DejaVuSans.ttf"), "--format", "sarif", "--quiet"])
+        let s = try #require(try JSONSerialization.jsonObject(with: Data(sarif.out.utf8)) as? [String: Any])
+        #expect(s["version"] as? String == "2.1.0")
+        let run = try #require((s["runs"] as? [[String: Any]])?.first)
+        let rules = ((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]] ?? []
+        let sarifResults = run["results"] as? [[String: Any]] ?? []
+        #expect(rules.count == checks.count && !sarifResults.isEmpty)
+        for r in sarifResults {
+            let index = r["ruleIndex"] as? Int ?? -1
+            #expect(rules.indices.contains(index) && rules[index]["id"] as? String == r["ruleId"] as? String)
+            #expect(["error", "warning"].contains(r["level"] as? String ?? ""))
+            let uri = (((r["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])?["uri"] as? String
+            #expect(uri?.hasPrefix("file:///") == true && uri?.hasSuffix("DejaVuSans.ttf") == true)
+        }
+
+        let junit = try runFontshell(["check"] + fonts + ["--format", "junit", "--quiet", "-o", tmp.file("report.xml")])
+        #expect(junit.status == 1 && junit.out.isEmpty)
+        let xml = try String(contentsOfFile: tmp.file("report.xml"), encoding: .utf8)
+        let parsed = try XMLDocument(xmlString: xml)
+        let suites = try parsed.nodes(forXPath: "/testsuites/testsuite")
+        #expect(suites.count == 3)
+        let failures = try parsed.nodes(forXPath: "//testcase[failure]").count
+        let declared = Int((try parsed.nodes(forXPath: "/testsuites/@failures").first?.stringValue) ?? "") ?? -1
+        #expect(failures > 0 && failures == declared)
+
+        let text = try runFontshell(["check", tmp.file("lib/sans/DejaVuSans.ttf"), "--only", "metrics"])
+        #expect(text.status == 1 && text.out.contains("FAIL   metrics/win-clipping") && !text.out.contains("names/"))
+        #expect(text.out.contains("1 fonts, 1 with failures"))
+    }
+
+    @Test func fixSavesBesideTheInputAndNeverOverIt() throws {
+        let tmp = try TemporaryFolder()
+        let input = tmp.file("DejaVuSans.ttf")
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: input)
+        let before = try Data(contentsOf: URL(fileURLWithPath: input))
+        let r = try runFontshell(["check", input, "--fix", "--only", "metrics/win-clipping", "--only", "names/trailing-spaces"])
+        #expect(r.status == 0, "\(r.out)\(r.err)")
+        #expect(r.out.contains("fixed: usWinAscent 2524, usWinDescent 948 → now pass"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
+        let fixed = tmp.file("DejaVuSans.fixed.ttf")
+        #expect(r.out.contains("fixed font saved to \(fixed)"))
+        // fontTools reads the fixed font and sees the fix.
+        let py = try runProcess("/usr/bin/env", ["python3", "-c", "from fontTools.ttLib import TTFont; f = TTFont('\(fixed)'); print(f['OS/2'].usWinAscent, f['OS/2'].usWinDescent)"])
+        #expect(py.out == "2524 948\n", "\(py.err)")
+        let again = try runFontshell(["check", fixed, "--only", "metrics/win-clipping"])
+        #expect(again.status == 0)
+
+        // A fix that fails: nothing is written.
+        try FileManager.default.createDirectory(atPath: tmp.file("checks/mine"), withIntermediateDirectories: true)
+        _ = try tmp.write("checks/mine/fails.lua", """
+            return {id = 'fails', title = 't', rationale = 'r', severity = 'fail',
+              check = function(face, r) r.fail('no') end, fix = function() error('cannot') end}
+            """)
+        try FileManager.default.removeItem(atPath: fixed)
+        let failing = try runFontshell(["check", input, "--fix", "--checks", tmp.file("checks"), "--only", "mine", "--only", "metrics/win-clipping"])
+        #expect(failing.status == 1 && failing.out.contains("not saved:"))
+        #expect(!FileManager.default.fileExists(atPath: fixed))
+        #expect(try runFontshell(["check", input, "--in-place"]).status != 0)   // --in-place needs --fix
+    }
+}
