@@ -203,14 +203,30 @@ public enum CheckModule {
     -- not load or does not return a valid definition becomes {id, path, broken = reason}.
     -- Helpers every check sees as `util` (what several checks need, written once).
     local util = {}
+    -- What several checks read of a face is made once per face and run (check.run clears it,
+    -- and so does every fix).
+    local cache = {}
+    local function cached(face, what, make)
+      local key = tostring(face.font.path) .. "#" .. face.index .. "#" .. what
+      local value = cache[key]
+      if value == nil then value = make(); cache[key] = value end
+      return value
+    end
+    function util.clearCache() cache = {} end
     -- The best Unicode cmap as a list of {cp, gid}, sorted by code point (empty without one).
     function util.mappings(face)
-      local out, cmap = {}, face.cmap
-      if not cmap then return out end
-      for cp, gid in pairs(cmap) do out[#out + 1] = {cp, gid} end
-      table.sort(out, function(a, b) return a[1] < b[1] end)
-      return out
+      return cached(face, "mappings", function()
+        local out, cmap = {}, face.cmap
+        if not cmap then return out end
+        for cp, gid in pairs(cmap) do out[#out + 1] = {cp, gid} end
+        table.sort(out, function(a, b) return a[1] < b[1] end)
+        return out
+      end)
     end
+    -- Advances by glyph id: util.advances(face)[id + 1].
+    function util.advances(face) return cached(face, "advances", function() return face.glyphs:advances() end) end
+    -- The set of glyph ids that draw nothing.
+    function util.blanks(face) return cached(face, "blanks", function() return face.glyphs:blanks() end) end
     function util.u(cp) return string.format("U+%04X", cp) end
     -- Characters that draw nothing: spaces, controls, format and default-ignorable characters.
     local blankRanges = {{0x0000, 0x0020}, {0x007F, 0x00A0}, {0x00AD, 0x00AD}, {0x034F, 0x034F},
@@ -486,11 +502,13 @@ public enum CheckModule {
         if selected(e, options.profile, options.only) then entries[#entries + 1] = e end
       end
       local results, fixed, fixFailed = {}, 0, nil
+      util.clearCache()
       for _, face in ipairs(faces) do
         for _, e in ipairs(entries) do
           local r = runOne(e, face)
           if options.fix and (r.status == "fail" or r.status == "warn") and e.def and e.def.fix and not fixFailed then
             local ok, what = pcall(e.def.fix, face)
+            util.clearCache()
             if ok then
               r.fix = what ~= nil and tostring(what) or "fixed"
               fixed = fixed + 1

@@ -10,7 +10,7 @@ enum GlyphsObject {
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "glyphs by name or 0-based id: glyphs.A, glyphs[36], glyphs:get('A') (nil if none), #glyphs, pairs(glyphs)", get: get)
-        c.methods = ["get": getOrNil]
+        c.methods = ["get": getOrNil, "advances": advances, "blanks": blanks]
         c.len = length
         c.pairs = pairs
         c.tostring = tostring
@@ -62,6 +62,38 @@ enum GlyphsObject {
             message += " (a CID-keyed font names its glyphs cid00001...)"
         }
         return message + "; glyphs:get(name) gives nil instead of this error"
+    }
+
+    /// glyphs:advances() → every advance in one list: `[id + 1]` is glyph id's advance. For checks
+    /// and scripts that read every glyph's width (a Glyph object per glyph costs more).
+    static let advances: LuaFunction = { L in
+        LuaCall.run(L, "advances") { call in
+            let face = try call.methodSelf(className, as: FacePart.self).face.get()
+            let hmtx = try face.hmtx
+            let count = try face.glyphCount
+            let s = call.stack
+            s.pushTable(arrayCount: Int32(clamping: count))
+            for id in 0..<count {
+                s.push(try hmtx.advance(id))
+                s.setIndex(id + 1, in: -2)
+            }
+            return 1
+        }
+    }
+
+    /// glyphs:blanks() → the set of glyphs that draw nothing, `{[id] = true}` (empty outlines,
+    /// as `Glyph.bounds` is nil for them).
+    static let blanks: LuaFunction = { L in
+        LuaCall.run(L, "blanks") { call in
+            let face = try call.methodSelf(className, as: FacePart.self).face.get()
+            let s = call.stack
+            s.pushTable()
+            for id in 0..<(try face.glyphCount) where try face.glyphBounds(id) == nil {
+                s.push(true)
+                s.setIndex(id, in: -2)
+            }
+            return 1
+        }
     }
 
     static let length: LuaFunction = { L in

@@ -187,3 +187,89 @@ import FoundationXML
         #expect(try runFontshell(["check", input, "--in-place"]).status != 0)   // --in-place needs --fix
     }
 }
+
+/// The example files of docs/batch.md run as the page says, and docs/checks.md is what the checks say.
+@Suite struct BatchDocsTests {
+    func stripped(_ out: String) -> [String] {
+        out.split(separator: "\n").map {
+            $0.replacingOccurrences(of: #","?"seconds":[0-9.e-]+"#, with: "", options: .regularExpression)
+              .replacingOccurrences(of: "{,", with: "{")
+        }.sorted()   // each part is in order; sorting compares the sets, the order is checked below
+    }
+
+    func fontsFolder(_ tmp: TemporaryFolder) throws -> String {
+        let fonts = tmp.file("fonts")
+        try FileManager.default.createDirectory(atPath: fonts + "/a", withIntermediateDirectories: true)
+        for name in ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSansMono.ttf"] {
+            try FileManager.default.createSymbolicLink(atPath: fonts + "/a/" + name, withDestinationPath: "/usr/share/fonts/truetype/dejavu/" + name)
+        }
+        try FileManager.default.createSymbolicLink(atPath: fonts + "/wqy.ttc", withDestinationPath: "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc")
+        return fonts
+    }
+
+    /// A PATH where `fontshell` is the binary under test.
+    func pathWithFontshell(_ tmp: TemporaryFolder) throws -> String {
+        let bin = tmp.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/fontshell", withDestinationPath: fontshellBinary)
+        return bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    }
+
+    @Test func theSlurmScriptTheJobCommandAndParallelEachMakeOneRun() throws {
+        let tmp = try TemporaryFolder()
+        let fonts = try fontsFolder(tmp)
+        let examples = repositoryRoot.appendingPathComponent("Examples/batch").path
+        let path = try pathWithFontshell(tmp)
+        // The fonts each line is about, in output order.
+        let order = { (out: String) in out.split(separator: "\n").compactMap { line -> String? in
+            line.range(of: #""path":"[^"]*""#, options: .regularExpression).map { String(line[$0]) } } }
+        let whole = try runFontshell(["run", examples + "/names-and-metrics.lua", "--each", fonts + "/**/*.{ttf,otf,ttc}", "--quiet"])
+        #expect(whole.status == 0 && whole.out.split(separator: "\n").count == 5)
+
+        // Slurm: the array's 8 tasks, as sbatch would start them.
+        for task in 0..<8 {
+            let r = try runProcess("/bin/bash", ["-c", "cd '\(tmp.path)' && bash '\(examples)/fonts.sbatch'"],
+                                   environment: ["PATH": path, "FONTS": fonts, "SLURM_ARRAY_TASK_ID": "\(task)",
+                                                 "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_CPUS_PER_TASK": "1"])
+            #expect(r.status == 0, "\(r.err)")
+        }
+        let parts = try FileManager.default.contentsOfDirectory(atPath: tmp.file("results")).filter { $0.hasSuffix(".jsonl") }.sorted()
+        #expect(parts.count == 8)
+        let slurm = try parts.map { try String(contentsOfFile: tmp.file("results/" + $0), encoding: .utf8) }.joined()
+        #expect(stripped(slurm) == stripped(whole.out) && order(slurm) == order(whole.out))
+
+        // Kubernetes: the Job's command, with its volumes as folders here, once per index.
+        let manifest = try String(contentsOfFile: examples + "/fonts-job.yaml", encoding: .utf8)
+        let lines = manifest.split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex { $0.contains("- >-") })
+        var command = ""
+        for line in lines[(start + 1)...] {
+            let t = line.trimmingCharacters(in: .whitespaces)
+            if t.isEmpty || t.hasPrefix("resources:") { break }
+            command += t + " "
+        }
+        try FileManager.default.createDirectory(atPath: tmp.file("k8s"), withIntermediateDirectories: true)
+        command = command.replacingOccurrences(of: "/scripts/", with: examples + "/")
+            .replacingOccurrences(of: "/fonts/", with: fonts + "/").replacingOccurrences(of: "/results/", with: tmp.file("k8s") + "/")
+        #expect(command.contains("--shard auto/8"))
+        for index in 0..<8 {
+            let r = try runProcess("/bin/sh", ["-c", command], environment: ["PATH": path, "JOB_COMPLETION_INDEX": "\(index)"])
+            #expect(r.status == 0, "\(command): \(r.err)")
+        }
+        let k8sParts = try FileManager.default.contentsOfDirectory(atPath: tmp.file("k8s")).sorted()
+        let k8s = try k8sParts.map { try String(contentsOfFile: tmp.file("k8s/" + $0), encoding: .utf8) }.joined()
+        #expect(k8sParts.count == 8 && stripped(k8s) == stripped(whole.out) && order(k8s) == order(whole.out))
+
+        // GNU parallel, on this machine (no ssh hosts), shares in order.
+        let p = try runProcess("/bin/bash", [examples + "/parallel.sh", fonts, "", "3"], environment: ["PATH": path])
+        #expect(p.status == 0, "\(p.err)")
+        #expect(order(p.out) == order(whole.out) && stripped(p.out) == stripped(whole.out))
+    }
+
+    @Test func theChecksPageIsWhatTheChecksSay() throws {
+        let r = try runFontshell(["run", repositoryRoot.appendingPathComponent("Scripts/checks-doc.lua").path])
+        let page = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/checks.md"), encoding: .utf8)
+        #expect(r.status == 0)
+        #expect(r.out == page, "docs/checks.md is stale: fontshell run Scripts/checks-doc.lua > docs/checks.md")
+    }
+}

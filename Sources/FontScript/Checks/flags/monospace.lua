@@ -7,12 +7,11 @@ proportional font with them is offered and then misaligns columns.]],
   severity = "fail",
   fontbakery = "opentype/monospace",
   check = function(face, report)
-    local widths, total = {}, 0
-    for _, m in ipairs(util.mappings(face)) do
-      if m[1] >= 0x21 and m[1] <= 0x7E then
-        local g = face.glyphs[m[2]]
-        if g and g.advance > 0 then widths[g.advance] = (widths[g.advance] or 0) + 1; total = total + 1 end
-      end
+    local widths, total, advances = {}, 0, util.advances(face)
+    for cp = 0x21, 0x7E do
+      local gid = face.cmap and face.cmap[cp]
+      local a = gid and advances[gid + 1]
+      if a and a > 0 then widths[a] = (widths[a] or 0) + 1; total = total + 1 end
     end
     if total == 0 then return report.skip("no printable ASCII to measure") end
     local common = 0

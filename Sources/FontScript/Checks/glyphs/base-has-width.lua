@@ -7,12 +7,11 @@ return {
   fontbakery = "base_has_width",
   check = function(face, report)
     local marks = util.markGlyphs(face)
-    local zero = {}
+    local zero, advances = {}, util.advances(face)
     for _, m in ipairs(util.mappings(face)) do
       local cp, gid = m[1], m[2]
-      if cp ~= 0 and not util.isBlank(cp) and not util.isMark(cp) and not marks[gid] then
-        local g = face.glyphs[gid]
-        if g and g.advance == 0 then zero[#zero + 1] = util.u(cp) .. " (" .. g.name .. ")" end
+      if cp ~= 0 and advances[gid + 1] == 0 and not util.isBlank(cp) and not util.isMark(cp) and not marks[gid] then
+        zero[#zero + 1] = util.u(cp) .. " (" .. face.glyphs[gid].name .. ")"
       end
     end
     if #zero > 0 then report.fail("zero advance: " .. util.list(zero)) end

@@ -4,7 +4,6 @@ return {
   rationale = [[Tables, prices and clocks need digits of equal width: the default figures when
 the font has no tnum feature, otherwise the figures tnum gives.]],
   severity = "warn",
-  fontbakery = "tnum_glyphs_equal_widths",
   check = function(face, report)
     local digits = {}
     for d = 0, 9 do

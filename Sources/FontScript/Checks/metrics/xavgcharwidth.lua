@@ -1,7 +1,7 @@
 local function average(face)
   local sum, n = 0, 0
-  for _, g in pairs(face.glyphs) do
-    if g.advance > 0 then sum, n = sum + g.advance, n + 1 end
+  for _, a in ipairs(util.advances(face)) do
+    if a > 0 then sum, n = sum + a, n + 1 end
   end
   return n > 0 and math.floor(sum / n + 0.5) or 0
 end

@@ -1,0 +1,60 @@
+-- Writes docs/checks.md from the checks themselves: fontshell run Scripts/checks-doc.lua > docs/checks.md
+-- (a test compares the file with this output, so the page cannot drift from the checks).
+local list = check.list()
+local out = {}
+local function add(s) out[#out + 1] = s end
+add("# Font checks")
+add("")
+add("`fontshell check` (docs/batch.md) and `check(face)` in the REPL run these checks. Each is a small")
+add("Lua file, `Sources/FontScript/Checks/<area>/<id>.lua`, returning")
+add("")
+add("```lua")
+add("return {")
+add("  id = \"win-clipping\", title = \"...\", rationale = [[why it matters, to whom]],")
+add("  severity = \"fail\",               -- or \"warn\": how bad a problem it finds is")
+add("  fontbakery = \"family/win_ascent_and_descent\",   -- the fontbakery check it matches, if any")
+add("  outlines = true,                 -- reads glyph outlines (faces sharing them are checked once)")
+add("  applies = function(face) ... end, -- optional: false skips the check for this face")
+add("  check = function(face, report) report.fail(\"...\") end,  -- also report.warn, .problem (at severity), .skip, .info")
+add("  fix = function(face) ...; return \"what it did\" end,      -- optional: repairs what check found")
+add("}")
+add("```")
+add("")
+add("Checks see the Lua API (docs/lua-api.md) plus `util`: `util.mappings(face)` (the cmap as sorted")
+add("`{cp, gid}` pairs), `util.advances(face)`, `util.blanks(face)`, `util.isBlank/isSpace/isMark(cp)`,")
+add("`util.markGlyphs(face)` (GDEF class 3), `util.style(face)`, `util.segments`/`util.flatten`/`util.area`")
+add("for outlines, `util.list(items)` for messages. `--checks DIR` adds a folder of your own checks (a check")
+add("with a shipped id replaces it); `--profile fontbakery` runs only the checks with a fontbakery id, and")
+add("`--profile AREA` one area. The fontbakery column maps each check to the fontbakery check (profiles")
+add("`universal` and `opentype`, fontbakery 1.1) it was written to agree with; the benchmark runs both sets.")
+add("")
+local area
+local counts = {}
+for _, c in ipairs(list) do
+  local a = c.id:match("^[^/]+")
+  counts[a] = (counts[a] or 0) + 1
+end
+for _, c in ipairs(list) do
+  local a = c.id:match("^[^/]+")
+  if a ~= area then
+    area = a
+    add("## " .. a .. " (" .. counts[a] .. ")")
+    add("")
+    add("| check | severity | what it checks | fix | fontbakery |")
+    add("|---|---|---|---|---|")
+  end
+  local title = (c.title or ("BROKEN: " .. tostring(c.broken))):gsub("|", "\\|")
+  add(string.format("| `%s` | %s | %s | %s | %s |", c.id, c.severity or "", title, c.fix and "yes" or "",
+    c.fontbakery and ("`" .. c.fontbakery .. "`") or ""))
+  local last = list[_ + 1]
+  if not last or last.id:match("^[^/]+") ~= a then add("") end
+end
+local mapped = 0
+for _, c in ipairs(list) do if c.fontbakery then mapped = mapped + 1 end end
+add(string.format("%d checks, %d of them with a fontbakery counterpart.", #list, mapped))
+add("")
+add("Not yet: variable-font checks (fvar/STAT consistency) wait for the variable-font model.")
+add("Outline checks look at the glyphs of mapped characters, at most 5,000 per face (3,000 for")
+add("overlaps), and say how many they left out; overlaps are found where contours' flattened")
+add("outlines cross, in static fonts only (variable fonts keep overlaps on purpose).")
+io.write(table.concat(out, "\n"), "\n")
