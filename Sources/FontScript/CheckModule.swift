@@ -223,10 +223,25 @@ public enum CheckModule {
         return out
       end)
     end
+    -- Faces of a collection that share a table share what is read from it: the first face
+    -- sharing it stands for them all.
+    local function owner(face, tags)
+      for _, tag in ipairs(tags) do
+        local sharing = util.has(face, tag) and face:sharing(tag)
+        if sharing and sharing[1] then return face.font.faces[sharing[1] + 1] end
+      end
+      return face
+    end
     -- Advances by glyph id: util.advances(face)[id + 1].
-    function util.advances(face) return cached(face, "advances", function() return face.glyphs:advances() end) end
+    function util.advances(face)
+      local f = owner(face, {"hmtx"})
+      return cached(f, "advances", function() return f.glyphs:advances() end)
+    end
     -- The set of glyph ids that draw nothing.
-    function util.blanks(face) return cached(face, "blanks", function() return face.glyphs:blanks() end) end
+    function util.blanks(face)
+      local f = owner(face, {"glyf", "CFF ", "CFF2"})
+      return cached(f, "blanks", function() return f.glyphs:blanks() end)
+    end
     function util.u(cp) return string.format("U+%04X", cp) end
     -- Characters that draw nothing: spaces, controls, format and default-ignorable characters.
     local blankRanges = {{0x0000, 0x0020}, {0x007F, 0x00A0}, {0x00AD, 0x00AD}, {0x034F, 0x034F},

@@ -34,7 +34,9 @@ final class BatchRunner {
     /// Runs every path; `emit` gets each record in path order as soon as its turn comes.
     func run(paths: [String], emit: (Int, FontJob.Record) -> Void) throws {
         signal(SIGPIPE, SIG_IGN)
-        var next = 0                                   // the next path to hand out
+        // Largest files first, so a big collection does not start last and hold up the end.
+        let order = paths.indices.map { ($0, BatchRunner.fileSize(paths[$0])) }.sorted { $0.1 > $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }.map(\.0)
+        var next = 0                                   // how many of `order` were handed out
         var finished: [Int: FontJob.Record] = [:]      // records waiting for their turn
         var emitted = 0
         var workers: [Worker] = []
@@ -50,12 +52,12 @@ final class BatchRunner {
         while emitted < paths.count {
             // Hand out work: idle workers first, then new ones up to `jobs`.
             for w in workers where w.current == nil && next < paths.count {
-                if send(next, paths[next], to: w) { next += 1 }
+                if send(order[next], paths[order[next]], to: w) { next += 1 }
             }
             while workers.count < jobs, next < paths.count, workers.filter({ $0.current == nil }).isEmpty {
                 let w = try spawn()
                 workers.append(w)
-                if send(next, paths[next], to: w) { next += 1 }
+                if send(order[next], paths[order[next]], to: w) { next += 1 }
             }
             progress.tick(running: workers.compactMap { $0.current.map { paths[$0.index] } })
 
@@ -162,6 +164,11 @@ final class BatchRunner {
         guard pipe(&fds) == 0 else { throw BatchError("cannot make a pipe: \(String(cString: strerror(errno)))") }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         return (fds[0], fds[1])
+    }
+
+    static func fileSize(_ path: String) -> Int {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : 0
     }
 
     static func executablePath() -> String {

@@ -6,8 +6,9 @@ return {
   fontbakery = "whitespace_ink",
   check = function(face, report)
     for _, m in ipairs(util.mappings(face)) do
-      if util.isSpace(m[1]) and not util.blanks(face)[m[2]] then
-        report.fail(util.u(m[1]) .. " is drawn with ink (glyph '" .. face.glyphs[m[2]].name .. "')")
+      if util.isSpace(m[1]) then
+        local g = face.glyphs[m[2]]
+        if g and g.bounds then report.fail(util.u(m[1]) .. " is drawn with ink (glyph '" .. g.name .. "')") end
       end
     end
   end,
