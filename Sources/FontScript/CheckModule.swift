@@ -1,4 +1,3 @@
-import CLua
 import FontModel
 import LuaBridge
 #if canImport(Glibc)
@@ -118,14 +117,39 @@ public enum CheckModule {
 
     /// A sandboxed state reads only the shipped checks (no folder of its choosing).
     static let shippedSourcesFunction: LuaFunction = { L in
-        lua_settop(L, 0)
+        if let L { LuaStack(L).truncate(to: 0) }
         return sourcesFunction(L)
     }
 
+    /// Installs `check` as a stand-in that loads the runner when first used: a batch run makes
+    /// a Lua state per font, and most scripts never check anything.
     static func install(in lua: LuaState, sandboxed: Bool) throws {
-        try lua.load(runner, name: "=check runner")
+        try lua.load(stub, name: "=check stub", cached: true)
+        lua.stack.push(function: loadRunner)
         lua.stack.push(function: sandboxed ? shippedSourcesFunction : sourcesFunction)
-        try lua.call(arguments: 1, results: 0)
+        try lua.call(arguments: 2, results: 0)
+    }
+
+    /// (loadRunner, sources) → `check`, a table whose first use fills it with the runner.
+    static let stub = """
+        local loadRunner, sources = ...
+        local function fill(t)
+          setmetatable(t, nil)
+          loadRunner()(sources, t)
+        end
+        _G.check = setmetatable({}, {
+          __index = function(t, k) fill(t); return t[k] end,
+          __call = function(t, ...) fill(t); return t(...) end,
+          __pairs = function(t) fill(t); return next, t, nil end,
+        })
+        """
+
+    /// The runner compiled (from the process's bytecode after the first time), as a function.
+    static let loadRunner: LuaFunction = { L in
+        LuaCall.run(L, "check") { call in
+            try call.stack.load(runner, name: "=check runner", cached: true)
+            return 1
+        }
     }
 
     /// A batch worker's job for `fontshell check`: every selected check over every face of the
@@ -137,7 +161,7 @@ public enum CheckModule {
         let s = lua.stack
         do {
             try FontScript.install(in: lua, sandboxed: false)
-            try lua.load(workerChunk, name: "=(check worker)")
+            try lua.load(workerChunk, name: "=(check worker)", cached: true)
             s.push(fontPath)
             s.push(strings: directories)
             s.push(profile)
@@ -150,7 +174,7 @@ public enum CheckModule {
             s.pop()
             s.push(FontJob.rounded(FontJob.monotonicSeconds() - start))
             s.setField("seconds", in: -2)
-            try lua.load("return fontshell.json(...)", name: "=(check record)")
+            try lua.load("return fontshell.json(...)", name: "=(check record)", cached: true)
             s.insert(at: -2)
             try lua.call(arguments: 1, results: 1)
             return FontJob.Record(json: s.string(at: -1) ?? "", failed: failed)
@@ -194,8 +218,7 @@ public enum CheckModule {
 
     /// The `check` module, in Lua: the sources function is its one upvalue from Swift.
     static let runner = #"""
-    local sources = ...
-    local check = {}
+    local sources, check = ...
     local statuses = {pass = 0, skip = 1, warn = 2, fail = 3, error = 4}
     local required = {id = "string", title = "string", rationale = "string", check = "function"}
 

@@ -31,7 +31,7 @@ public enum FontJob {
         let s = lua.stack
         do {
             try FontScript.install(in: lua, sandboxed: sandboxed)
-            try lua.run(captureChunk, name: "=(batch)")
+            try lua.run(captureChunk, name: "=(batch)", cached: true)
             s.setRegistryField(printedKey)
             let font = try Font(path: fontPath)
             faces = font.faces.count
@@ -104,7 +104,7 @@ public enum FontJob {
         let seconds = rounded(monotonicSeconds() - start)
         do {
             let result = s.absolute(-1)
-            try lua.load(finishChunk, name: "=(batch record)")
+            try lua.load(finishChunk, name: "=(batch record)", cached: true)
             s.push(path)
             if let faces { s.push(faces) } else { s.pushNil() }
             s.push(seconds)

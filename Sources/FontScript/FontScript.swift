@@ -41,7 +41,7 @@ public enum FontScript {
         try CheckModule.install(in: lua, sandboxed: sandboxed)
         if sandboxed {
             AtomicFile.refuseWrites()
-            try lua.run(sandboxChunk, name: "=(sandbox)")
+            try lua.run(sandboxChunk, name: "=(sandbox)", cached: true)
         }
     }
 

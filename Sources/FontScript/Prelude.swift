@@ -210,7 +210,7 @@ enum Prelude {
     """#
 
     static func install(in lua: LuaState) throws {
-        try lua.load(source, name: "=fontshell prelude")
+        try lua.load(source, name: "=fontshell prelude", cached: true)
         lua.stack.getGlobal("fontshell")
         try lua.call(arguments: 1, results: 0)
     }

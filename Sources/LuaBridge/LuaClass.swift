@@ -1,5 +1,10 @@
 import CLua
 import LuaShim
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A userdata class: the userdata holds one retained reference to a Swift object and an integer
 /// payload (a glyph is a face plus a glyph id, with no Swift object of its own). The reference is
@@ -90,10 +95,39 @@ public struct LuaBridgeError: Error, CustomStringConvertible {
     public init(_ message: String) { description = message }
 }
 
+/// The classes declared in this process, by id: a state makes a class's metatable when it
+/// pushes the first object of that class (a batch run makes a state per font, and most use a
+/// few of the classes).
+final class DeclaredClasses: @unchecked Sendable {
+    static let shared = DeclaredClasses()
+    private var classes: [Int32: LuaClass] = [:]
+    private var lock = pthread_mutex_t()
+    init() { pthread_mutex_init(&lock, nil) }
+
+    func declare(_ cls: LuaClass) {
+        pthread_mutex_lock(&lock)
+        classes[cls.id] = cls
+        pthread_mutex_unlock(&lock)
+    }
+
+    subscript(id: Int32) -> LuaClass? {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return classes[id]
+    }
+}
+
 extension LuaState {
-    /// Creates the metatable of a class and keeps it in the registry.
+    /// Declares a class; its metatable is made in this state when its first object is pushed.
     public func register(_ cls: LuaClass) {
-        let s = stack
+        DeclaredClasses.shared.declare(cls)
+    }
+}
+
+extension LuaStack {
+    /// Creates the metatable of a class and keeps it in the registry.
+    func makeMetatable(_ cls: LuaClass) {
+        let s = self
         lua_createtable(L, 0, 16)
         let meta = lua_gettop(L)
         s.push(cls.name); s.setField("__name", in: meta)
@@ -162,6 +196,11 @@ extension LuaStack {
         raw.assumingMemoryBound(to: LuaClass.Slot.self)
             .initialize(to: LuaClass.Slot(object: Unmanaged.passRetained(object).toOpaque(), payload: payload))
         fs_push_class_metatable(L, classID)
+        if lua_type(L, -1) == LUA_TNIL, let cls = DeclaredClasses.shared[classID] {
+            pop()
+            makeMetatable(cls)
+            fs_push_class_metatable(L, classID)
+        }
         lua_setmetatable(L, -2)
     }
 

@@ -1,5 +1,10 @@
 import CLua
 import LuaShim
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The type of a value on the stack (Lua's LUA_T* constants).
 public enum LuaType: Int32, Sendable {
@@ -145,6 +150,27 @@ public struct LuaStack {
             pushValue(at: -2)
             pushValue(at: -2)
             lua_rawset(L, target)
+        }
+    }
+
+    /// Compiles `code` and pushes the chunk, or throws the syntax error (`LuaState.load`).
+    /// `cached`: compiled once per process, later loads read the bytecode.
+    public func load(_ code: String, name: String, cached: Bool = false) throws {
+        if cached, let bytecode = CompiledChunks.shared.bytecode(for: code, name: name) {
+            let status = bytecode.withUnsafeBytes { b in
+                fs_loadbuffer(L, b.baseAddress?.assumingMemoryBound(to: CChar.self), b.count, name, "b")
+            }
+            if status == LUA_OK { return }
+            pop()   // not expected (same Lua, same process): compile it as text instead
+        }
+        let status = code.withCString { fs_loadbuffer(L, $0, strlen($0), name, nil) }
+        guard status == LUA_OK else { throw LuaError(raw: popString()) }
+        if cached {
+            var size = 0
+            if let dumped = fs_dump(L, &size) {
+                CompiledChunks.shared.store(Array(UnsafeBufferPointer(start: dumped, count: size)), for: code, name: name)
+                free(dumped)
+            }
         }
     }
 

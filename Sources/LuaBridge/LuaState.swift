@@ -82,9 +82,11 @@ public final class LuaState {
     public var top: Int32 { lua_gettop(L) }
 
     /// Compiles `code` and pushes the chunk; throws the syntax error without raising.
-    public func load(_ code: String, name: String) throws {
-        let status = code.withCString { fs_loadbuffer(L, $0, strlen($0), name, nil) }
-        guard status == LUA_OK else { throw LuaError(raw: stack.popString()) }
+    /// `cached`: the program's own chunks (preludes, runners; each with a name of its own),
+    /// compiled once per process and loaded from their bytecode in every later state (a batch
+    /// run makes a state per font).
+    public func load(_ code: String, name: String, cached: Bool = false) throws {
+        try stack.load(code, name: name, cached: cached)
     }
 
     /// Compiles bytes (which may contain zeros) and pushes the chunk. `textOnly` refuses
@@ -104,9 +106,9 @@ public final class LuaState {
 
     /// Runs a chunk and returns how many values it left on the stack.
     @discardableResult
-    public func run(_ code: String, name: String = "=(fontshell)") throws -> Int32 {
+    public func run(_ code: String, name: String = "=(fontshell)", cached: Bool = false) throws -> Int32 {
         let base = top
-        try load(code, name: name)
+        try load(code, name: name, cached: cached)
         try call()
         return top - base
     }
@@ -127,5 +129,29 @@ public final class LuaState {
         }
         for (key, value) in strings { s.push(value); s.setField(key, in: -2) }
         s.setGlobal(name)
+    }
+}
+
+/// Bytecode of the program's own chunks, shared by every state of the process. Looked up by
+/// chunk name and source length (hashing a long source on every load would cost as much as
+/// compiling it), so each cached chunk needs a name of its own.
+final class CompiledChunks: @unchecked Sendable {
+    static let shared = CompiledChunks()
+    private var chunks: [String: (length: Int, bytecode: [UInt8])] = [:]
+    private var lock = pthread_mutex_t()
+
+    init() { pthread_mutex_init(&lock, nil) }
+
+    func bytecode(for code: String, name: String) -> [UInt8]? {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        guard let entry = chunks[name], entry.length == code.utf8.count else { return nil }
+        return entry.bytecode
+    }
+
+    func store(_ bytecode: [UInt8], for code: String, name: String) {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        chunks[name] = (code.utf8.count, bytecode)
     }
 }

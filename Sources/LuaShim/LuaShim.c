@@ -332,3 +332,30 @@ int fs_is_class(lua_State *L, int idx, int class_id) {
     lua_pop(L, 2);
     return same;
 }
+
+/* lua_dump into a growing malloc'd buffer. */
+struct fs_dump_buffer { unsigned char *data; size_t size, capacity; int failed; };
+
+static int fs_dump_writer(lua_State *L, const void *p, size_t sz, void *ud) {
+    (void)L;
+    struct fs_dump_buffer *b = ud;
+    if (b->failed) return 1;
+    if (b->size + sz > b->capacity) {
+        size_t capacity = b->capacity ? b->capacity : 4096;
+        while (capacity < b->size + sz) capacity *= 2;
+        unsigned char *grown = realloc(b->data, capacity);
+        if (!grown) { b->failed = 1; return 1; }
+        b->data = grown;
+        b->capacity = capacity;
+    }
+    memcpy(b->data + b->size, p, sz);
+    b->size += sz;
+    return 0;
+}
+
+unsigned char *fs_dump(lua_State *L, size_t *size) {
+    struct fs_dump_buffer b = {NULL, 0, 0, 0};
+    if (lua_dump(L, fs_dump_writer, &b, 0) != 0 || b.failed) { free(b.data); return NULL; }
+    *size = b.size;
+    return b.data;
+}

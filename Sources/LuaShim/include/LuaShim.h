@@ -83,6 +83,9 @@ static inline void fs_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
 static inline int fs_loadbuffer(lua_State *L, const char *buf, size_t size, const char *name, const char *mode) {
     return luaL_loadbufferx(L, buf, size, name, mode);
 }
+/* The Lua function on top of the stack (left there) as a binary chunk with debug information:
+   a malloc'd buffer (free it) of *size bytes, or NULL when memory ran out. */
+unsigned char *fs_dump(lua_State *L, size_t *size);
 static inline lua_Integer fs_tointeger(lua_State *L, int idx, int *isnum) { return lua_tointegerx(L, idx, isnum); }
 static inline lua_Number fs_tonumber(lua_State *L, int idx, int *isnum) { return lua_tonumberx(L, idx, isnum); }
 

@@ -23,11 +23,18 @@ final class BatchRunner {
         self.progress = progress
     }
 
+    /// Fonts handed to a worker ahead of the one it is reading, so it never waits for the
+    /// parent between fonts.
+    static let queueDepth = 2
+
     final class Worker {
         let pid: pid_t
         let taskFD: Int32, resultFD: Int32
         var buffer: [UInt8] = []
-        var current: (index: Int, started: Double)?
+        /// Fonts sent and not yet answered, in the order the worker takes them.
+        var queue: [Int] = []
+        /// When the worker started on the first of them.
+        var started = 0.0
         init(pid: pid_t, taskFD: Int32, resultFD: Int32) { self.pid = pid; self.taskFD = taskFD; self.resultFD = resultFD }
     }
 
@@ -35,31 +42,44 @@ final class BatchRunner {
     func run(paths: [String], emit: (Int, FontJob.Record) -> Void) throws {
         signal(SIGPIPE, SIG_IGN)
         // Largest files first, so a big collection does not start last and hold up the end.
-        let order = paths.indices.map { ($0, BatchRunner.fileSize(paths[$0])) }.sorted { $0.1 > $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }.map(\.0)
-        var next = 0                                   // how many of `order` were handed out
+        var pending = paths.indices.map { ($0, BatchRunner.fileSize(paths[$0])) }
+            .sorted { $0.1 > $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }.map(\.0).reversed() as [Int]   // taken from the end
         var finished: [Int: FontJob.Record] = [:]      // records waiting for their turn
         var emitted = 0
         var workers: [Worker] = []
         // Idle workers at the end see their task pipe close and exit, flushing what they wrote.
-        defer { for w in workers { stop(w, kill: w.current != nil) } }
+        defer { for w in workers { stop(w, kill: !w.queue.isEmpty) } }
 
         func complete(_ index: Int, _ record: FontJob.Record) {
             progress.finished(path: paths[index], record: record)
             finished[index] = record
             while let r = finished.removeValue(forKey: emitted) { emit(emitted, r); emitted += 1 }
         }
+        /// A worker that ended or was stopped: the font it was reading fails with `reason`, the
+        /// ones queued behind it go back to be handed out again.
+        func lose(_ w: Worker, _ reason: String) {
+            guard let head = w.queue.first else { return }
+            complete(head, FontJob.failure(path: paths[head], seconds: now() - w.started, error: reason))
+            pending += w.queue.dropFirst().reversed()
+            w.queue = []
+        }
 
         while emitted < paths.count {
-            // Hand out work: idle workers first, then new ones up to `jobs`.
-            for w in workers where w.current == nil && next < paths.count {
-                if send(order[next], paths[order[next]], to: w) { next += 1 }
+            // Hand out work: fill the workers' queues, start new workers while all are busy.
+            for w in workers {
+                while w.queue.count < BatchRunner.queueDepth, let index = pending.last {
+                    guard send(index, paths[index], to: w) else { break }
+                    pending.removeLast()
+                }
             }
-            while workers.count < jobs, next < paths.count, workers.filter({ $0.current == nil }).isEmpty {
+            while workers.count < jobs, !pending.isEmpty, workers.allSatisfy({ !$0.queue.isEmpty }) {
                 let w = try spawn()
                 workers.append(w)
-                if send(order[next], paths[order[next]], to: w) { next += 1 }
+                while w.queue.count < BatchRunner.queueDepth, let index = pending.last, send(index, paths[index], to: w) {
+                    pending.removeLast()
+                }
             }
-            progress.tick(running: workers.compactMap { $0.current.map { paths[$0.index] } })
+            progress.tick(running: workers.compactMap { $0.queue.first.map { paths[$0] } })
 
             var fds = workers.map { pollfd(fd: $0.resultFD, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&fds, nfds_t(fds.count), 100)
@@ -73,27 +93,24 @@ final class BatchRunner {
                     while let newline = w.buffer.firstIndex(of: 10) {
                         let line = Array(w.buffer[..<newline])
                         w.buffer.removeSubrange(...newline)
-                        if let (index, record) = parseResult(line), let current = w.current, current.index == index {
-                            w.current = nil
+                        if let (index, record) = parseResult(line), w.queue.first == index {
+                            w.queue.removeFirst()
+                            w.started = now()
                             complete(index, record)
                         }
                     }
                 } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
-                    // The worker ended: whatever it held failed with the reason.
+                    // The worker ended: the font it was reading failed with the reason.
                     let reason = stop(w, kill: false)
-                    if let current = w.current {
-                        complete(current.index, FontJob.failure(path: paths[current.index], seconds: now() - current.started,
-                                                                error: "the worker running this font \(reason)"))
-                    }
+                    lose(w, "the worker running this font \(reason)")
                     gone.append(w)
                 }
             }
             if let timeout {
                 for w in workers where !gone.contains(where: { $0 === w }) {
-                    guard let current = w.current, now() - current.started > timeout else { continue }
+                    guard !w.queue.isEmpty, now() - w.started > timeout else { continue }
                     stop(w, kill: true)
-                    complete(current.index, FontJob.failure(path: paths[current.index], seconds: now() - current.started,
-                                                            error: "timed out after \(formatSeconds(timeout)) s (--timeout); the worker was stopped"))
+                    lose(w, "timed out after \(formatSeconds(timeout)) s (--timeout); the worker was stopped")
                     gone.append(w)
                 }
             }
@@ -117,7 +134,8 @@ final class BatchRunner {
             if n < 0 { if errno == EINTR { continue }; return false }
             sent += n
         }
-        w.current = (index, now())
+        if w.queue.isEmpty { w.started = now() }
+        w.queue.append(index)
         return true
     }
 
