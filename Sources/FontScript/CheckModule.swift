@@ -574,7 +574,8 @@ public enum CheckModule {
     end
 
     local marks = {pass = "pass", skip = "skip", warn = "WARN", fail = "FAIL", error = "ERROR"}
-    -- check(face or font [, options]): runs the checks and prints the findings; returns the report.
+    -- check(face or font [, options]): runs the checks and prints the findings (check.run
+    -- returns them instead; printing and returning both would print twice in the REPL).
     setmetatable(check, {__call = function(_, target, options)
       if target == nil then error("check(face or font [, {profile =, only =, fix =}]): what should be checked?", 2) end
       local report = check.run(target, options)
@@ -589,7 +590,6 @@ public enum CheckModule {
       end
       print(string.format("%d checks: %d failed, %d warnings, %d errors, %d passed, %d skipped",
         #report.results, counts.fail, counts.warn, counts.error, counts.pass, counts.skip))
-      return report
     end})
     _G.check = check
     """#
