@@ -239,11 +239,8 @@ public enum CheckModule {
     -- The best Unicode cmap as a list of {cp, gid}, sorted by code point (empty without one).
     function util.mappings(face)
       return cached(face, "mappings", function()
-        local out, cmap = {}, face.cmap
-        if not cmap then return out end
-        for cp, gid in pairs(cmap) do out[#out + 1] = {cp, gid} end
-        table.sort(out, function(a, b) return a[1] < b[1] end)
-        return out
+        local cmap = face.cmap
+        return cmap and cmap:mappings() or {}
       end)
     end
     -- Faces of a collection that share a table share what is read from it: the first face
@@ -294,6 +291,9 @@ public enum CheckModule {
     function util.isMark(cp) return inRanges(markRanges, cp) end
     -- Glyph ids GDEF classes as marks (class 3).
     function util.markGlyphs(face)
+      return cached(face, "marks", function() return util.readMarkGlyphs(face) end)
+    end
+    function util.readMarkGlyphs(face)
       local marks = {}
       local ok, gdef = pcall(function() return face.GDEF end)
       if ok and gdef then

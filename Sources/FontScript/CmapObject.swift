@@ -10,7 +10,7 @@ enum CmapObject {
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "character → glyph id: cmap['A'], cmap[0x41]; cmap:chars(id); cmap['a'] = id maps a character", get: get)
         c.set = set
-        c.methods = ["chars": chars, "subtables": subtables]
+        c.methods = ["chars": chars, "subtables": subtables, "mappings": mappings]
         c.tostring = tostring
         c.pairs = pairs
         return c
@@ -75,6 +75,23 @@ enum CmapObject {
             s.pushTable(fieldCount: Int32(m.count))
             for (char, glyph) in m { s.push(glyph); s.setIndex(Int(char), in: -2) }
             return call.returnNextOverSnapshot()
+        }
+    }
+
+    /// cmap:mappings() → every mapping as `{codePoint, glyphID}`, sorted by code point (one call
+    /// instead of a pairs loop and a sort, for checks over every character).
+    static let mappings: LuaFunction = { L in
+        LuaCall.run(L, "mappings") { call in
+            let m = try cmap(call, method: true).bestUnicodeSubtable()?.mapping() ?? [:]
+            let s = call.stack
+            s.pushTable(arrayCount: Int32(clamping: m.count))
+            for (i, (char, glyph)) in m.sorted(by: { $0.key < $1.key }).enumerated() {
+                s.pushTable(arrayCount: 2)
+                s.push(Int(char)); s.setIndex(1, in: -2)
+                s.push(glyph); s.setIndex(2, in: -2)
+                s.setIndex(i + 1, in: -2)
+            }
+            return 1
         }
     }
 

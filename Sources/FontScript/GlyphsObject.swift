@@ -10,7 +10,7 @@ enum GlyphsObject {
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "glyphs by name or 0-based id: glyphs.A, glyphs[36], glyphs:get('A') (nil if none), #glyphs, pairs(glyphs)", get: get)
-        c.methods = ["get": getOrNil, "advances": advances, "blanks": blanks]
+        c.methods = ["get": getOrNil, "advances": advances, "blanks": blanks, "names": names]
         c.len = length
         c.pairs = pairs
         c.tostring = tostring
@@ -75,6 +75,21 @@ enum GlyphsObject {
             s.pushTable(arrayCount: Int32(clamping: count))
             for id in 0..<count {
                 s.push(try hmtx.advance(id))
+                s.setIndex(id + 1, in: -2)
+            }
+            return 1
+        }
+    }
+
+    /// glyphs:names() → every glyph name in one list: `[id + 1]` is glyph id's name.
+    static let names: LuaFunction = { L in
+        LuaCall.run(L, "names") { call in
+            let face = try call.methodSelf(className, as: FacePart.self).face.get()
+            let count = try face.glyphCount
+            let s = call.stack
+            s.pushTable(arrayCount: Int32(clamping: count))
+            for id in 0..<count {
+                s.push(try face.glyphName(id))
                 s.setIndex(id + 1, in: -2)
             }
             return 1

@@ -9,10 +9,9 @@ starting with a digit or period (except .notdef and .null).]],
   applies = function(face) return face.post.version == 2 or util.has(face, "CFF ") end,
   check = function(face, report)
     local bad = {}
-    for _, g in pairs(face.glyphs) do
-      local n = g.name
+    for i, n in ipairs(face.glyphs:names()) do
       local ok = #n >= 1 and #n <= 63 and not n:find("[^%w%._%-]") and not n:match("^[%d%.]")
-      if not ok and n ~= ".notdef" and n ~= ".null" then bad[#bad + 1] = string.format("%d %q", g.id, n) end
+      if not ok and n ~= ".notdef" and n ~= ".null" then bad[#bad + 1] = string.format("%d %q", i - 1, n) end
     end
     if #bad > 0 then report.fail("invalid names: " .. util.list(bad)) end
   end,

@@ -30,8 +30,8 @@ same name make one of them unreachable and round trips lossy.]],
         end
       end
     else
-      for _, g in pairs(face.glyphs) do
-        if g.name:find("#%d+$") then dup[#dup + 1] = g.name end
+      for _, n in ipairs(face.glyphs:names()) do
+        if n:find("#%d+$") then dup[#dup + 1] = n end
       end
     end
     if #dup > 0 then report.fail("duplicate names: " .. util.list(dup)) end
