@@ -130,6 +130,25 @@ import Testing
         #expect(out.hasPrefix("3 ") && out.hasSuffix("skip outlines shared with face 0, checked there"), "\(out)")
     }
 
+    /// The bulk readers checks use agree with the per-glyph and per-character ones.
+    @Test func bulkReadersAgreeWithTheObjects() throws {
+        let lua = try makeState()
+        let out = try string(lua, """
+            local adv, names, blanks = face.glyphs:advances(), face.glyphs:names(), face.glyphs:blanks()
+            local bad = 0
+            for id, g in pairs(face.glyphs) do
+              if adv[id + 1] ~= g.advance or names[id + 1] ~= g.name or (blanks[id] == true) ~= (g.bounds == nil) then bad = bad + 1 end
+            end
+            local m, count, sorted = face.cmap:mappings(), 0, true
+            for cp, gid in pairs(face.cmap) do count = count + 1 end
+            for i, pair in ipairs(m) do
+              if face.cmap[pair[1]] ~= pair[2] or (i > 1 and m[i - 1][1] >= pair[1]) then sorted = false end
+            end
+            return #adv .. ' ' .. #names .. ' ' .. bad .. ' ' .. tostring(blanks[face.cmap[' ']]) .. ' ' .. tostring(blanks[face.cmap['A']]) .. ' ' .. tostring(#m == count) .. ' ' .. tostring(sorted)
+            """)
+        #expect(out == "6253 6253 0 true nil true true")
+    }
+
     @Test func jsonEncodesValuesAndRefusesCycles() throws {
         let lua = try makeState()
         #expect(try string(lua, #"return fontshell.json{a = 1, b = {1, 2.5, "x\ny\"", true}, c = {}, d = 0/0}"#)
