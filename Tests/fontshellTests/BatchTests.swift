@@ -62,6 +62,7 @@ import FoundationXML
             if p:find("wqy") then os.exit(3) end
             return {n = face.glyphCount}
             """)
+        try FileManager.default.createSymbolicLink(atPath: tmp.file("lib/sans/line\nbreak.ttf"), withDestinationPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
         let r = try runFontshell(["run", script, "--each", tmp.file("lib/*/*.{ttf,ttc}"), "--each", tmp.file("nothing/*.otf"), "--timeout", "2"])
         #expect(r.status == 1)
         var byName: [String: [String: Any]] = [:]
@@ -72,6 +73,8 @@ import FoundationXML
         #expect(byName["wqy.ttc"]?["error"] as? String == "the worker running this font exited with status 3")
         #expect(byName["DejaVuSans.ttf"]?["n"] as? Int == 6253)
         #expect(byName["*.otf"]?["error"] as? String == "no file matches this pattern")
+        #expect((lines(r.out).first { ($0["path"] as? String ?? "").contains("line\nbreak") }?["error"] as? String ?? "").contains("line break"))
+        #expect(lines(r.out).count == 7)
         // Nothing matched at all, or a script that does not compile: one error, not one per font.
         let none = try runFontshell(["run", script, "--each", tmp.file("nothing/*.ttf")])
         #expect(none.status == 1 && none.err.contains("no fonts to run over"))
@@ -80,6 +83,17 @@ import FoundationXML
         #expect(s.status == 1 && s.err.contains("syntax.lua:1:") && s.out.isEmpty)
         let badShard = try runFontshell(["run", script, "--each", tmp.file("lib"), "--shard", "3/3"])
         #expect(badShard.status == 2 && badShard.err.contains("index 3 is outside 0..<3"))
+    }
+
+    /// On a terminal, stderr shows a bar with done/total, rate and time left (through `script`,
+    /// which gives the command a pseudo-terminal).
+    @Test func aProgressBarOnATerminal() throws {
+        let tmp = try library()
+        let script = try tmp.write("slow.lua", "local t = os.clock() while os.clock() - t < 0.15 do end return {}")
+        let command = "'\(fontshellBinary)' run '\(script)' --each '\(tmp.file("lib/sans/*.ttf"))' --each '\(tmp.file("lib/serif/DejaVuSerif.ttf"))' -j 1 --jsonl 2>&1 >/dev/null"
+        let r = try runProcess("/usr/bin/script", ["-qec", command, "/dev/null"])
+        #expect(r.out.contains("\r\u{1B}[2K[") && r.out.contains("/3") && r.out.contains("ETA"), "\(r.out.debugDescription)")
+        #expect(r.out.contains("3/3 fonts, 0 failed"))
     }
 
     @Test func shardsConcatenateToTheWholeRun() throws {
@@ -185,6 +199,11 @@ import FoundationXML
         #expect(failing.status == 1 && failing.out.contains("not saved:"))
         #expect(!FileManager.default.fileExists(atPath: fixed))
         #expect(try runFontshell(["check", input, "--in-place"]).status != 0)   // --in-place needs --fix
+        // --in-place replaces the input, and only then.
+        let inPlace = try runFontshell(["check", input, "--fix", "--in-place", "--only", "metrics/win-clipping"])
+        #expect(inPlace.status == 0 && inPlace.out.contains("fixed font saved to \(input)"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) != before)
+        #expect(try runFontshell(["check", input, "--only", "metrics/win-clipping"]).status == 0)
     }
 }
 

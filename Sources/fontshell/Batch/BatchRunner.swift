@@ -64,6 +64,12 @@ final class BatchRunner {
             w.queue = []
         }
 
+        // The task protocol is one line per font: a path with a line break cannot be sent.
+        for (i, path) in paths.enumerated() where path.contains("\n") {
+            pending.removeAll { $0 == i }
+            complete(i, FontJob.failure(path: path, seconds: 0, error: "the path has a line break, which batch runs cannot pass to a worker; rename the file"))
+        }
+
         while emitted < paths.count {
             // Hand out work: fill the workers' queues, start new workers while all are busy.
             for w in workers {
