@@ -96,19 +96,36 @@ enum GlyphsObject {
         }
     }
 
-    /// glyphs:blanks() → the set of glyphs that draw nothing, `{[id] = true}` (empty outlines,
-    /// as `Glyph.bounds` is nil for them).
+    /// glyphs:blanks() → the set of glyphs that draw nothing, `{[id] = true}`: empty outlines
+    /// (`Glyph.bounds` is nil for them) and composites made only of such glyphs (a no-break
+    /// space drawn as a reference to the space has a bounding box in its header, but no ink).
     static let blanks: LuaFunction = { L in
         LuaCall.run(L, "blanks") { call in
             let face = try call.methodSelf(className, as: FacePart.self).face.get()
             let s = call.stack
             s.pushTable()
-            for id in 0..<(try face.glyphCount) where try face.glyphBounds(id) == nil {
+            var known: [Int: Bool] = [:]
+            for id in 0..<(try face.glyphCount) where try isBlank(face, id, &known, depth: 0) {
                 s.push(true)
                 s.setIndex(id, in: -2)
             }
             return 1
         }
+    }
+
+    static func isBlank(_ face: Face, _ id: Int, _ known: inout [Int: Bool], depth: Int) throws -> Bool {
+        if let k = known[id] { return k }
+        var blank = try face.glyphBounds(id) == nil
+        // Composites nest at most a few levels in real fonts; a deeper (or looping) one is ink.
+        if !blank, depth < 8, let glyf = try face.glyf {
+            let glyph = try glyf.glyph(id)
+            if glyph.isComposite {
+                blank = true
+                for c in glyph.components where !(try isBlank(face, c.glyphID, &known, depth: depth + 1)) { blank = false; break }
+            }
+        }
+        known[id] = blank
+        return blank
     }
 
     static let length: LuaFunction = { L in

@@ -137,7 +137,7 @@ import Testing
             local adv, names, blanks = face.glyphs:advances(), face.glyphs:names(), face.glyphs:blanks()
             local bad = 0
             for id, g in pairs(face.glyphs) do
-              if adv[id + 1] ~= g.advance or names[id + 1] ~= g.name or (blanks[id] == true) ~= (g.bounds == nil) then bad = bad + 1 end
+              if adv[id + 1] ~= g.advance or names[id + 1] ~= g.name or (not g.isComposite and (blanks[id] == true) ~= (g.bounds == nil)) then bad = bad + 1 end
             end
             local m, count, sorted = face.cmap:mappings(), 0, true
             for cp, gid in pairs(face.cmap) do count = count + 1 end
@@ -147,6 +147,20 @@ import Testing
             return #adv .. ' ' .. #names .. ' ' .. bad .. ' ' .. tostring(blanks[face.cmap[' ']]) .. ' ' .. tostring(blanks[face.cmap['A']]) .. ' ' .. tostring(#m == count) .. ' ' .. tostring(sorted)
             """)
         #expect(out == "6253 6253 0 true nil true true")
+    }
+
+    /// A no-break space drawn as a reference to the (empty) space has a bounding box in its
+    /// glyf header but no ink; marks are Unicode's Mn and Me, not only the common blocks.
+    @Test func compositesOfEmptyGlyphsAreBlankAndMarksAreUnicodes() throws {
+        let lua = try makeState(fonts: ["/usr/share/fonts/truetype/liberation2/LiberationMono-Bold.ttf"])
+        let out = try string(lua, """
+            local nbsp = face:glyphFor(0xA0)
+            local r = check.run(face, {only = {'glyphs/whitespace-ink'}}).results[1]
+            local u = check.util
+            return tostring(nbsp.isComposite) .. ' ' .. tostring(nbsp.bounds ~= nil) .. ' ' .. tostring(face.glyphs:blanks()[nbsp.id]) .. ' ' .. r.status
+              .. ' ' .. tostring(u.isMark(0x07EB)) .. ' ' .. tostring(u.isMark(0x0301)) .. ' ' .. tostring(u.isMark(0x0041)) .. ' ' .. tostring(u.isMark(0x1E94A))
+            """)
+        #expect(out == "true true true pass true true false true")
     }
 
     @Test func jsonEncodesValuesAndRefusesCycles() throws {

@@ -7,8 +7,7 @@ return {
   check = function(face, report)
     for _, m in ipairs(util.mappings(face)) do
       if util.isSpace(m[1]) then
-        local g = face.glyphs[m[2]]
-        if g and g.bounds then report.fail(util.u(m[1]) .. " is drawn with ink (glyph '" .. g.name .. "')") end
+        if not util.blanks(face)[m[2]] then report.fail(util.u(m[1]) .. " is drawn with ink (glyph '" .. face.glyphs[m[2]].name .. "')") end
       end
     end
   end,

@@ -11,7 +11,7 @@ table with pairs of unmapped glyphs is ignored by Windows.]],
     local kern = face.kern
     if not kern or #kern.subtables == 0 then return report.warn("the kern table has no subtables") end
     if #face:features("kern") > 0 then
-      report.warn("both a kern table and a GPOS kern feature: modern engines use GPOS only, legacy apps the kern table")
+      report.info("both a kern table and a GPOS kern feature: modern engines use GPOS only, a few legacy apps the kern table")
     end
     local unmapped = 0
     for _, st in ipairs(kern.subtables) do
