@@ -89,11 +89,14 @@ import FoundationXML
     /// which gives the command a pseudo-terminal).
     @Test func aProgressBarOnATerminal() throws {
         let tmp = try library()
-        let script = try tmp.write("slow.lua", "local t = os.clock() while os.clock() - t < 0.15 do end return {}")
+        let script = try tmp.write("slow.lua", "local t = os.clock() while os.clock() - t < 0.15 do end return {n = 1}")
         let command = "'\(fontshellBinary)' run '\(script)' --each '\(tmp.file("lib/sans/*.ttf"))' --each '\(tmp.file("lib/serif/DejaVuSerif.ttf"))' -j 1 --jsonl 2>&1 >/dev/null"
         let r = try runProcess("/usr/bin/script", ["-qec", command, "/dev/null"])
         #expect(r.out.contains("\r\u{1B}[2K[") && r.out.contains("/3") && r.out.contains("ETA"), "\(r.out.debugDescription)")
         #expect(r.out.contains("3/3 fonts, 0 failed"))
+        // stdout on a terminal: a readable line per font instead of JSON.
+        let human = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' run '\(script)' --each '\(tmp.file("lib/sans/*.ttf"))' --quiet", "/dev/null"])
+        #expect(human.out.contains("DejaVuSans.ttf  ") && human.out.contains(" s  n=1") && !human.out.contains("{\""), "\(human.out.debugDescription)")
     }
 
     @Test func shardsConcatenateToTheWholeRun() throws {
