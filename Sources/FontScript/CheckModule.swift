@@ -53,7 +53,7 @@ public enum CheckModule {
                 for file in names(in: dir + "/" + area).sorted() where file.hasSuffix(".lua") {
                     let id = area + "/" + String(file.dropLast(4))
                     let path = dir + "/" + area + "/" + file
-                    if let bytes = readAll(path) {
+                    if let bytes = FontScript.readFile(path, limit: 1 << 20) {   // a check is a small file
                         byID[id] = (id, path, bytes, nil)
                     } else {
                         byID[id] = (id, path, nil, "cannot read \(path): \(String(cString: strerror(errno)))")
@@ -75,19 +75,6 @@ public enum CheckModule {
         return out
     }
 
-    static func readAll(_ path: String) -> [UInt8]? {
-        guard let f = fopen(path, "rb") else { return nil }
-        defer { fclose(f) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, f)
-            if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
-            if n < buffer.count { break }
-            if bytes.count > 1 << 20 { errno = EFBIG; return nil }   // a check is a small file
-        }
-        return ferror(f) == 0 ? bytes : nil
-    }
 
     /// check.sources(dirs) → list of {id =, path =, source =} or {id =, path =, error =}.
     static let sourcesFunction: LuaFunction = { L in

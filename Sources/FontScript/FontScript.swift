@@ -1,5 +1,10 @@
 import FontModel
 import LuaBridge
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The Lua API: modules `fontshell`, `registry` and `preview`, the classes Font, Face, Table,
 /// Name, Cmap, Glyphs, Glyph, Image, KerningPairs, and `help`. docs/lua-api.md is the reference; a test checks that every name here is in it.
@@ -98,6 +103,21 @@ public enum FontScript {
             FontObject.push(call.stack, FontHandle(try Font(path: path), path: path))
             return 1
         }
+    }
+
+    /// A whole file's bytes, or nil with errno set (EFBIG past `limit`): scripts, checks, XML.
+    public static func readFile(_ path: String, limit: Int = Int.max) -> [UInt8]? {
+        guard let f = fopen(path, "rb") else { return nil }
+        defer { fclose(f) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, f)
+            if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
+            if bytes.count > limit { errno = EFBIG; return nil }
+            if n < buffer.count { break }
+        }
+        return ferror(f) == 0 ? bytes : nil
     }
 
     static let overview = """

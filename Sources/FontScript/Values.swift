@@ -19,7 +19,8 @@ extension LuaStack {
         }
     }
 
-    func push(strings: [String]) {
+    /// A Lua list of the strings (also used by the command, for arguments to Lua chunks).
+    public func push(strings: [String]) {
         pushTable(arrayCount: Int32(strings.count))
         for (i, s) in strings.enumerated() { push(s); setIndex(i + 1, in: -2) }
     }

@@ -122,10 +122,3 @@ struct Check: ParsableCommand {
     }
 }
 
-extension LuaStack {
-    func push(strings: [String]) {
-        pushTable(arrayCount: Int32(strings.count))
-        for (i, v) in strings.enumerated() { push(v); setIndex(i + 1, in: -2) }
-    }
-}
-

@@ -148,15 +148,4 @@ func printError(_ text: String) {
     line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
 }
 
-func readFile(_ path: String) -> [UInt8]? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&buffer, 1, buffer.count, f)
-        if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
-        if n < buffer.count { break }
-    }
-    return ferror(f) == 0 ? bytes : nil
-}
+func readFile(_ path: String) -> [UInt8]? { FontScript.readFile(path) }
