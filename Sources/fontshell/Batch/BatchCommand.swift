@@ -81,7 +81,7 @@ func batchFiles(_ patterns: [String], shard: String?, label: String) throws -> (
         if found.isEmpty { unmatched.append(p) }
         all.formUnion(found)
     }
-    var paths = all.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    var paths = all.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     if let shard {
         let s = try Shard.parse(shard, environment: ProcessInfo.processInfo.environment)
         paths = s.select(paths)

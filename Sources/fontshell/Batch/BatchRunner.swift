@@ -47,6 +47,7 @@ final class BatchRunner {
         var finished: [Int: FontJob.Record] = [:]      // records waiting for their turn
         var emitted = 0
         var workers: [Worker] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)   // what one read takes from a worker
         // Idle workers at the end see their task pipe close and exit, flushing what they wrote.
         defer { for w in workers { stop(w, kill: !w.queue.isEmpty) } }
 
@@ -92,7 +93,6 @@ final class BatchRunner {
             if ready < 0 && errno != EINTR { throw BatchError("poll failed: \(String(cString: strerror(errno)))") }
             var gone: [Worker] = []
             for (k, w) in workers.enumerated() where fds[k].revents != 0 {
-                var chunk = [UInt8](repeating: 0, count: 65536)
                 let n = read(w.resultFD, &chunk, chunk.count)
                 if n > 0 {
                     w.buffer += chunk[0..<n]

@@ -33,7 +33,7 @@ enum FileGlob {
             let start = (absolute ? "/" : "") + base.joined(separator: "/")
             match(Array(rest), from: 0, in: start.isEmpty ? "." : start, shown: start, into: &found, depth: 0)
         }
-        return found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// `a{b,c{d,e}}f` → abf, acdf, acef. Unbalanced braces are kept as literal text.
@@ -81,21 +81,27 @@ enum FileGlob {
         return nil
     }
 
-    /// Names in a folder with whether each is a real folder (not a link to one), hidden names
-    /// left out unless `hidden`.
-    static func entries(of directory: String, hidden: Bool) -> [(name: String, isDirectory: Bool)] {
+    /// Names in a folder with whether each is a real folder (not a link to one) and whether it
+    /// is certainly a regular file (not a link), hidden names left out unless `hidden`. The
+    /// entry's type comes from readdir where the file system gives it, else from lstat.
+    static func entries(of directory: String, hidden: Bool) -> [(name: String, isDirectory: Bool, isFile: Bool)] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
-        var out: [(String, Bool)] = []
+        var out: [(String, Bool, Bool)] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
             if name == "." || name == ".." || (!hidden && name.hasPrefix(".")) { continue }
-            var st = stat()
-            let path = directory + "/" + name
-            guard lstat(path, &st) == 0 else { continue }
-            out.append((name, (st.st_mode & S_IFMT) == S_IFDIR))
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_DIR): out.append((name, true, false))
+            case Int32(DT_REG): out.append((name, false, true))
+            case Int32(DT_UNKNOWN):
+                var st = stat()
+                guard lstat(directory + "/" + name, &st) == 0 else { continue }
+                out.append((name, (st.st_mode & S_IFMT) == S_IFDIR, (st.st_mode & S_IFMT) == S_IFREG))
+            default: out.append((name, false, false))   // links (followed when matched), others
+            }
         }
         return out
     }
@@ -122,7 +128,7 @@ enum FileGlob {
         for e in entries(of: directory, hidden: part.hasPrefix(".")) where fnmatch(part, e.name, FNM_PERIOD) == 0 {
             let path = directory + "/" + e.name
             if last {
-                if fileKind(path) == .file { found.insert(join(shown, e.name)) }
+                if e.isFile || fileKind(path) == .file { found.insert(join(shown, e.name)) }
             } else if fileKind(path) == .directory {
                 match(parts, from: index + 1, in: path, shown: join(shown, e.name), into: &found, depth: depth + 1)
             }
@@ -135,7 +141,7 @@ enum FileGlob {
         for e in entries(of: directory, hidden: false) {
             if e.isDirectory {
                 walkAll(in: directory + "/" + e.name, shown: join(shown, e.name), into: &found, depth: depth + 1)
-            } else if fileKind(directory + "/" + e.name) == .file {
+            } else if e.isFile || fileKind(directory + "/" + e.name) == .file {
                 found.insert(join(shown, e.name))
             }
         }
@@ -150,7 +156,7 @@ enum FileGlob {
                 walkFonts(in: path, into: &found, depth: depth + 1)
             } else if let dot = e.name.lastIndex(of: "."),
                       fontExtensions.contains(e.name[e.name.index(after: dot)...].lowercased()),
-                      fileKind(path) == .file {
+                      e.isFile || fileKind(path) == .file {
                 found.insert(path)
             }
         }
