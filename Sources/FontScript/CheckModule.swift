@@ -17,22 +17,11 @@ public enum CheckModule {
     /// copies beside the executable, else the source tree this was built from.
     public static func shippedDirectory() -> String? {
         if let env = getenv("FONTSHELL_CHECKS") { return String(cString: env) }
-        var candidates: [String] = []
-        #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if n > 0 {
-            let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-            candidates.append(dir + "/FontShell_FontScript.resources/Checks")
-            // Test bundles live one level down from the build folder.
-            candidates.append(dir + "/../FontShell_FontScript.resources/Checks")
-        }
-        #else
-        let exe = CommandLine.arguments[0]
+        let exe = FontScript.executablePath()
         let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        candidates.append(dir + "/FontShell_FontScript.resources/Checks")
-        #endif
+        var candidates = [dir + "/FontShell_FontScript.resources/Checks",
+                          // Test bundles live one level down from the build folder.
+                          dir + "/../FontShell_FontScript.resources/Checks"]
         let source = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         candidates.append(source + "/Checks")
         return candidates.first { isDirectory($0) }

@@ -139,7 +139,8 @@ public enum FontJob {
 
     static func rounded(_ seconds: Double) -> Double { (seconds * 1e4).rounded() / 1e4 }
 
-    static func monotonicSeconds() -> Double {
+    /// Seconds on the monotonic clock (durations in records and batch runs).
+    public static func monotonicSeconds() -> Double {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9

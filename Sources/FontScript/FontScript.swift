@@ -105,6 +105,16 @@ public enum FontScript {
         }
     }
 
+    /// This program's executable (for batch workers and the resources beside it).
+    public static func executablePath() -> String {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if n > 0 { return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        #endif
+        return CommandLine.arguments[0]
+    }
+
     /// A whole file's bytes, or nil with errno set (EFBIG past `limit`): scripts, checks, XML.
     public static func readFile(_ path: String, limit: Int = Int.max) -> [UInt8]? {
         guard let f = fopen(path, "rb") else { return nil }

@@ -167,7 +167,7 @@ final class BatchRunner {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, tasks.read, 0)
         posix_spawn_file_actions_adddup2(&actions, results.write, 3)
-        let executable = BatchRunner.executablePath()
+        let executable = FontScript.executablePath()
         let argv = [executable, "batch-worker"] + workerArguments
         var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for p in cArgs { free(p) } }
@@ -194,22 +194,9 @@ final class BatchRunner {
         var st = stat()
         return stat(path, &st) == 0 ? Int(st.st_size) : 0
     }
-
-    static func executablePath() -> String {
-        #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if n > 0 { return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
-        #endif
-        return CommandLine.arguments[0]
-    }
 }
 
-func now() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-}
+func now() -> Double { FontJob.monotonicSeconds() }
 
 func formatSeconds(_ s: Double) -> String {
     s == s.rounded() ? String(Int(s)) : String(s)
