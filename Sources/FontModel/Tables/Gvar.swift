@@ -34,7 +34,40 @@ public final class GvarTable: DecodableTable {
         }
     }
 
-    public static func decode(_ reader: BinaryReader, face: Face) throws -> GvarTable { try GvarTable(reader: reader) }
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> GvarTable {
+        let table = try GvarTable(reader: reader)
+        if let fvar = try face.table(FvarTable.self), fvar.axes.count != Int(table.axisCount) {
+            throw FontError("gvar has \(table.axisCount) axes but fvar has \(fvar.axes.count)", offset: reader.base + 4)
+        }
+        return table
+    }
+
+    /// Shared peak tuples, one coordinate per axis each.
+    public var peakTuples: [[Double]] {
+        let axes = Int(axisCount)
+        guard axes > 0 else { return [] }
+        return (0..<Int(sharedTupleCount)).map { t in
+            (0..<axes).map { a in
+                let i = (t * axes + a) * 2
+                return Double(Int16(bitPattern: UInt16(sharedTuples[i]) << 8 | UInt16(sharedTuples[i + 1]))) / 16384
+            }
+        }
+    }
+
+    /// Glyph `id`'s tuple variations. `pointCount` is its point count plus the four phantom
+    /// points (a composite: its components plus four).
+    public func variations(glyph id: Int, pointCount: Int, sharedPeaks: [[Double]]? = nil) throws -> [TupleVariation] {
+        guard glyphData.indices.contains(id) else {
+            throw FontError("glyph id \(id) out of range for gvar (\(glyphData.count) glyphs)", table: "gvar")
+        }
+        let data = glyphData[id]
+        guard !data.isEmpty else { return [] }
+        return try data.withUnsafeBytes { buffer in
+            try TupleVariation.decodeStore(BinaryReader(buffer), headerAt: 0, dataBase: 0, axisCount: Int(axisCount),
+                                           sharedTuples: sharedPeaks ?? peakTuples, pointCount: pointCount, hasY: true,
+                                           what: "glyph \(id)")
+        }
+    }
 
     /// Gives glyph `target` the variation data of glyph `source`.
     public func copyVariations(from source: Int, to target: Int) throws {

@@ -49,6 +49,7 @@ public enum TableRegistry {
         NameTable.self, CmapTable.self, HmtxTable.self, VmtxTable.self, LocaTable.self, GlyfTable.self,
         CFFTable.self, GvarTable.self,
         GDEFTable.self, GSUBTable.self, GPOSTable.self, KernTable.self,
+        FvarTable.self, AvarTable.self, STATTable.self, HvarTable.self, VvarTable.self, MvarTable.self, CvarTable.self,
     ]
 
     static let byTag: [Tag: any DecodableTable.Type] = Dictionary(uniqueKeysWithValues: types.map { ($0.tableTag, $0) })

@@ -32,7 +32,11 @@ open class StructuredTable: DecodableTable {
         }
     }
 
+    /// Checks what the description cannot say before decoding (STAT's record size); throws to refuse.
+    open class func checkBeforeDecoding(_ reader: BinaryReader) throws {}
+
     public static func decode(_ reader: BinaryReader, face: Face) throws -> Self {
+        try checkBeforeDecoding(reader)
         guard case .record(let fields) = try StructureCodec.decode(reader, shape, name: tableTag.trimmed, lazy: true) else {
             throw FontError("\(tableTag) is not described as a record")
         }

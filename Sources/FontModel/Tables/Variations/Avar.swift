@@ -1,0 +1,83 @@
+/// `avar`, axis variations: per axis, a piecewise-linear map that bends normalized coordinates
+/// (so wght=500 can sit nearer Bold than the straight line would put it). Version 1 maps are
+/// read and applied; a version 2 table's extra mappings (an ItemVariationStore over the axes)
+/// are kept as bytes and reported by `hasVersion2Mappings`, not applied.
+public final class AvarTable: DecodableTable {
+    public static let tableTag: Tag = "avar"
+
+    /// One axis's map: (from, to) pairs in normalized coordinates, ascending.
+    public typealias SegmentMap = [(from: Double, to: Double)]
+
+    public private(set) var maps: [SegmentMap]
+    public let majorVersion: Int
+    /// What follows the segment maps in version 2 (offsets and data), as read.
+    let version2Tail: [UInt8]
+    public private(set) var isEdited = false
+
+    public var hasVersion2Mappings: Bool { majorVersion >= 2 }
+
+    init(maps: [SegmentMap], majorVersion: Int, version2Tail: [UInt8]) {
+        self.maps = maps; self.majorVersion = majorVersion; self.version2Tail = version2Tail
+    }
+
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> AvarTable {
+        var r = reader
+        let major = Int(try r.u16())
+        _ = try r.u16()
+        guard major == 1 || major == 2 else { throw r.error("avar major version \(major) is not 1 or 2", at: 0) }
+        try r.skip(2)
+        let axisCount = Int(try r.u16())
+        if let fvar = try face.table(FvarTable.self), fvar.axes.count != axisCount {
+            throw r.error("avar has maps for \(axisCount) axes but fvar has \(fvar.axes.count)", at: 6)
+        }
+        var maps: [SegmentMap] = []
+        for axis in 0..<axisCount {
+            let count = Int(try r.u16())
+            guard count * 4 <= r.remaining else { throw r.error("avar map of axis \(axis) claims \(count) pairs, more than the table holds") }
+            var map: SegmentMap = []
+            for _ in 0..<count {
+                let at = r.offset
+                let from = Double(try r.i16()) / 16384, to = Double(try r.i16()) / 16384
+                if let last = map.last, from <= last.from || to < last.to {
+                    throw r.error("avar map of axis \(axis) is not monotonic: (\(from) → \(to)) after (\(last.from) → \(last.to))", at: at)
+                }
+                map.append((from, to))
+            }
+            maps.append(map)
+        }
+        let tail = major >= 2 ? Array(try reader.sub(from: r.offset).bytes) : []
+        return AvarTable(maps: maps, majorVersion: major, version2Tail: tail)
+    }
+
+    /// A normalized coordinate of axis `axis` through its map (unchanged when it has none).
+    public func map(_ value: Double, axis: Int) -> Double {
+        guard axis < maps.count else { return value }
+        return Self.piecewiseLinear(value, maps[axis])
+    }
+
+    static func piecewiseLinear(_ v: Double, _ map: SegmentMap) -> Double {
+        guard let first = map.first, let last = map.last else { return v }
+        if v <= first.from { return v + first.to - first.from }
+        if v >= last.from { return v + last.to - last.from }
+        var i = 1
+        while map[i].from < v { i += 1 }
+        let a = map[i - 1], b = map[i]
+        if v == b.from { return b.to }
+        return a.to + (b.to - a.to) * (v - a.from) / (b.from - a.from)
+    }
+
+    public func encode() throws -> [UInt8] {
+        var w = BinaryWriter()
+        try w.u16(majorVersion, "avar version"); w.u16(0); w.u16(0)
+        try w.u16(maps.count, "avar axis count")
+        for map in maps {
+            try w.u16(map.count, "avar map length")
+            for p in map {
+                w.i16(Int16(clamping: Int((p.from * 16384).rounded())))
+                w.i16(Int16(clamping: Int((p.to * 16384).rounded())))
+            }
+        }
+        w.append(version2Tail)
+        return w.bytes
+    }
+}

@@ -1,0 +1,170 @@
+/// One tuple variation of gvar (a glyph's points) or cvar (the control values): a region of the
+/// design space and the deltas that apply at its peak, for all points or for the listed ones.
+/// Decoding follows the spec's TupleVariationStore: a header per tuple, then serialized point
+/// numbers (shared or private) and packed deltas.
+public struct TupleVariation: Equatable, Sendable {
+    /// Peak coordinate per axis (normalized).
+    public var peak: [Double]
+    /// Intermediate region start and end per axis; nil means from 0 to the peak.
+    public var start: [Double]?
+    public var end: [Double]?
+    /// The points the deltas are for, ascending; nil for every point.
+    public var points: [Int]?
+    /// x deltas (gvar) or control-value deltas (cvar), one per listed point.
+    public var x: [Int]
+    /// y deltas (gvar only).
+    public var y: [Int]
+
+    /// The tuple's weight at a normalized location (0 outside its region, 1 at its peak).
+    public func scalar(at location: [Double]) -> Double {
+        var spans: [ItemVariationStore.AxisSpan] = []
+        spans.reserveCapacity(peak.count)
+        for (i, p) in peak.enumerated() {
+            let s = start?[i] ?? min(p, 0), e = end?[i] ?? max(p, 0)
+            spans.append(.init(start: s, peak: p, end: e))
+        }
+        return ItemVariationStore.scalar(spans, at: location)
+    }
+
+    /// Decodes a TupleVariationStore. `reader` spans the whole store (gvar: one glyph's data;
+    /// cvar: the table from its tuple count), `dataBase` is where the serialized data starts
+    /// relative to it is read from the header. `pointCount` counts the points deltas can name
+    /// (gvar: the glyph's points plus four phantom points).
+    static func decodeStore(_ reader: BinaryReader, headerAt headerStart: Int, dataBase: Int, axisCount: Int,
+                            sharedTuples: [[Double]], pointCount: Int, hasY: Bool, what: String) throws -> [TupleVariation] {
+        var r = reader
+        try r.seek(headerStart)
+        let countField = Int(try r.u16())
+        let dataOffset = Int(try r.u16())
+        let sharedPoints = countField & 0x8000 != 0
+        let tupleCount = countField & 0x0FFF
+        var data = try reader.sub(from: dataBase + dataOffset)
+        var shared: [Int]?? = nil
+        if sharedPoints { shared = .some(try readPoints(&data, pointCount: pointCount, what: what)) }
+        var result: [TupleVariation] = []
+        result.reserveCapacity(tupleCount)
+        for t in 0..<tupleCount {
+            let size = Int(try r.u16())
+            let indexField = Int(try r.u16())
+            var peak: [Double]
+            if indexField & 0x8000 != 0 {
+                peak = []
+                for _ in 0..<axisCount { peak.append(Double(try r.i16()) / 16384) }
+            } else {
+                let i = indexField & 0x0FFF
+                guard i < sharedTuples.count else {
+                    throw r.error("\(what): tuple \(t) uses shared tuple \(i); there are \(sharedTuples.count)", at: r.offset - 2)
+                }
+                peak = sharedTuples[i]
+            }
+            var start: [Double]?, end: [Double]?
+            if indexField & 0x4000 != 0 {
+                var s: [Double] = [], e: [Double] = []
+                for _ in 0..<axisCount { s.append(Double(try r.i16()) / 16384) }
+                for _ in 0..<axisCount { e.append(Double(try r.i16()) / 16384) }
+                start = s; end = e
+            }
+            var body = try data.sub(0, size)
+            try data.skip(size)
+            let points: [Int]?
+            if indexField & 0x2000 != 0 { points = try readPoints(&body, pointCount: pointCount, what: what) }
+            else if let s = shared { points = s } else { points = nil }
+            let n = points?.count ?? pointCount
+            let xs = try readDeltas(&body, count: n, what: what)
+            let ys = hasY ? try readDeltas(&body, count: n, what: what) : []
+            result.append(TupleVariation(peak: peak, start: start, end: end, points: points, x: xs, y: ys))
+        }
+        return result
+    }
+
+    /// Packed point numbers: nil for "all points".
+    static func readPoints(_ r: inout BinaryReader, pointCount: Int, what: String) throws -> [Int]? {
+        var count = Int(try r.u8())
+        if count == 0 { return nil }
+        if count & 0x80 != 0 { count = (count & 0x7F) << 8 | Int(try r.u8()) }
+        guard count <= r.remaining else { throw r.error("\(what): \(count) point numbers, more than the data holds") }
+        var points: [Int] = []
+        points.reserveCapacity(count)
+        var last = 0
+        while points.count < count {
+            let control = Int(try r.u8())
+            let run = (control & 0x7F) + 1
+            for _ in 0..<min(run, count - points.count) {
+                last += control & 0x80 != 0 ? Int(try r.u16()) : Int(try r.u8())
+                guard last < pointCount else {
+                    throw r.error("\(what): point number \(last) is out of range (the glyph has \(pointCount) points with phantoms)")
+                }
+                points.append(last)
+            }
+        }
+        return points
+    }
+
+    /// Packed deltas: runs of zeros, bytes, words or (the 2024 spec's) 32-bit longs.
+    static func readDeltas(_ r: inout BinaryReader, count: Int, what: String) throws -> [Int] {
+        var deltas: [Int] = []
+        deltas.reserveCapacity(count)
+        while deltas.count < count {
+            let control = Int(try r.u8())
+            let run = (control & 0x3F) + 1
+            guard run <= count - deltas.count else { throw r.error("\(what): a delta run passes the last point") }
+            switch control & 0xC0 {
+            case 0x80: deltas.append(contentsOf: repeatElement(0, count: run))
+            case 0x40: for _ in 0..<run { deltas.append(Int(try r.i16())) }
+            case 0xC0: for _ in 0..<run { deltas.append(Int(try r.i32())) }
+            default: for _ in 0..<run { deltas.append(Int(try r.i8())) }
+            }
+        }
+        return deltas
+    }
+}
+
+/// Interpolation of untouched points (IUP): the deltas a tuple leaves out of a contour are
+/// inferred from the nearest touched points before and after them, by coordinate.
+enum UntouchedPoints {
+    /// Full per-point deltas for a tuple that lists only some points. `original` are the
+    /// default coordinates; `ends` the last point of each contour (phantom points and composite
+    /// components are one-point contours, so untouched ones stay put).
+    static func infer(points: [Int], x: [Int], y: [Int], original: [(x: Int, y: Int)], ends: [Int]) -> (x: [Double], y: [Double]) {
+        let n = original.count
+        var dx = [Double](repeating: 0, count: n), dy = dx
+        var touched = [Bool](repeating: false, count: n)
+        for (k, p) in points.enumerated() where p < n {
+            // A point listed twice keeps its last delta, as fontTools reads it.
+            dx[p] = Double(x[k]); dy[p] = Double(y[k]); touched[p] = true
+        }
+        var start = 0
+        for end in ends {
+            defer { start = end + 1 }
+            guard end < n, start <= end else { continue }
+            let contour = start...end
+            let marked = contour.filter { touched[$0] }
+            if marked.isEmpty || marked.count == contour.count { continue }
+            if marked.count == 1 {
+                for i in contour where !touched[i] { dx[i] = dx[marked[0]]; dy[i] = dy[marked[0]] }
+                continue
+            }
+            for (k, a) in marked.enumerated() {
+                let b = marked[(k + 1) % marked.count]
+                // Untouched points strictly between a and b, wrapping round the contour.
+                var i = a == end ? start : a + 1
+                while i != b {
+                    dx[i] = interpolate(original[i].x, original[a].x, original[b].x, dx[a], dx[b])
+                    dy[i] = interpolate(original[i].y, original[a].y, original[b].y, dy[a], dy[b])
+                    i = i == end ? start : i + 1
+                }
+            }
+        }
+        return (dx, dy)
+    }
+
+    static func interpolate(_ v: Int, _ c1: Int, _ c2: Int, _ d1: Double, _ d2: Double) -> Double {
+        var (x1, x2, e1, e2) = (c1, c2, d1, d2)
+        if x1 == x2 { return e1 == e2 ? e1 : 0 }
+        if x1 > x2 { swap(&x1, &x2); swap(&e1, &e2) }
+        if v <= x1 { return e1 }
+        if v >= x2 { return e2 }
+        let scale = (e2 - e1) / Double(x2 - x1)
+        return e1 + Double(v - x1) * scale
+    }
+}
