@@ -18,7 +18,7 @@ struct FontShell: ParsableCommand {
         fontshell check [FONT|GLOB ...] [--format text|json|sarif|junit] [--fix]   font checks (Lua)
         """,
         version: FontShellVersion.string,
-        subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self, SubsetCommand.self, SliceCommand.self, Dump.self, Fuse.self, Validate.self, Check.self, Diff.self, PreviewCommand.self, Registry.self, BatchWorker.self],
+        subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self, SubsetCommand.self, SliceCommand.self, InstanceCommand.self, Dump.self, Fuse.self, Validate.self, Check.self, Diff.self, PreviewCommand.self, Registry.self, BatchWorker.self],
         defaultSubcommand: Repl.self
     )
 }

@@ -64,7 +64,7 @@ public struct TupleVariation: Equatable, Sendable {
                 for _ in 0..<axisCount { e.append(Double(try r.i16()) / 16384) }
                 start = s; end = e
             }
-            var body = try data.sub(0, size)
+            var body = try data.sub(data.offset, size)
             try data.skip(size)
             let points: [Int]?
             if indexField & 0x2000 != 0 { points = try readPoints(&body, pointCount: pointCount, what: what) }
@@ -125,13 +125,13 @@ enum UntouchedPoints {
     /// Full per-point deltas for a tuple that lists only some points. `original` are the
     /// default coordinates; `ends` the last point of each contour (phantom points and composite
     /// components are one-point contours, so untouched ones stay put).
-    static func infer(points: [Int], x: [Int], y: [Int], original: [(x: Int, y: Int)], ends: [Int]) -> (x: [Double], y: [Double]) {
+    static func infer(points: [Int], x: [Double], y: [Double], original: [(x: Int, y: Int)], ends: [Int]) -> (x: [Double], y: [Double]) {
         let n = original.count
         var dx = [Double](repeating: 0, count: n), dy = dx
         var touched = [Bool](repeating: false, count: n)
         for (k, p) in points.enumerated() where p < n {
             // A point listed twice keeps its last delta, as fontTools reads it.
-            dx[p] = Double(x[k]); dy[p] = Double(y[k]); touched[p] = true
+            dx[p] = x[k]; dy[p] = y[k]; touched[p] = true
         }
         var start = 0
         for end in ends {

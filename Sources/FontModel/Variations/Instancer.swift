@@ -1,0 +1,273 @@
+/// Static instances of a variable TrueType font: every axis pinned, the variation tables
+/// applied and dropped, so apps that cannot read variations get the design at that location.
+/// Follows fontTools' `varLib.instancer` table by table (its test suite is the oracle), and
+/// also renames the instance and sets its style bits, which hb-subset's instancer does not.
+public struct InstanceOptions: Sendable {
+    /// User coordinates by axis tag; axes left out stay at their default.
+    public var coordinates: [String: Double]
+    /// Clamp coordinates outside an axis's range (with a warning) instead of refusing them.
+    public var clamp: Bool
+    /// Give the instance its own names (subfamily from the named instance or STAT, full and
+    /// PostScript names) and RIBBI style bits. Off, `name` is only pruned, as fontTools does.
+    public var updateNames: Bool
+    /// Mark every glyph as possibly overlapping (OVERLAP_SIMPLE / OVERLAP_COMPOUND), as
+    /// fontTools does by default, so rasterizers that need it fill overlaps correctly.
+    public var setOverlapFlags: Bool
+
+    public init(coordinates: [String: Double] = [:], clamp: Bool = true, updateNames: Bool = true, setOverlapFlags: Bool = true) {
+        self.coordinates = coordinates; self.clamp = clamp; self.updateNames = updateNames; self.setOverlapFlags = setOverlapFlags
+    }
+}
+
+public struct InstanceResult {
+    /// A new one-face font holding the instance (not saved).
+    public let font: Font
+    public let location: VariationLocation
+    /// Clamped coordinates and anything else worth telling the user.
+    public let warnings: [String]
+    /// The instance's PostScript name (after renaming, when names were updated).
+    public let postScriptName: String?
+}
+
+extension Face {
+    /// The tables a full instance drops: what only a variable font needs.
+    public static let variationTags: Set<Tag> = ["fvar", "avar", "gvar", "cvar", "HVAR", "VVAR", "MVAR"]
+
+    /// A static instance of this face at a location (see `InstanceOptions`). This face is not
+    /// changed; its edits are carried into the instance.
+    public func instance(_ options: InstanceOptions = InstanceOptions()) throws -> InstanceResult {
+        guard let font else { throw FontError("the face is no longer part of an open font", path: path) }
+        if has("CFF2") {
+            throw FontError("instancing CFF2 outlines is not supported yet (TrueType glyf/gvar fonts only)", path: path, face: faceLabel, table: "CFF2")
+        }
+        if let avar = try table(AvarTable.self), avar.hasVersion2Mappings {
+            throw FontError("avar version 2 mappings are not applied yet, so an instance would be wrong", path: path, face: faceLabel, table: "avar")
+        }
+        let location = try self.location(options.coordinates, clamp: options.clamp)
+        var warnings = location.warnings
+
+        // Work on a standalone copy: the original face and its file stay as they are.
+        let view = try font.standalone(face: self)
+        var data = [UInt8](repeating: 0, count: view.length)
+        data.withUnsafeMutableBytes { _ = view.read(from: 0, count: view.length, into: $0.baseAddress!) }
+        let copy = try Font(data: data, name: path.map { "\($0) (instance)" })
+        let target = copy.faces[0]
+        let loc = location.normalized
+
+        if has("glyf") { try instanceGlyphs(into: target, at: loc, overlapFlags: options.setOverlapFlags) }
+        try instanceControlValues(into: target, at: loc)
+        try instanceMetrics(into: target, at: loc)
+        warnings += try instanceLayout(into: target, at: loc)
+        try instanceStyleAttributes(into: target, location: location)
+        for tag in Face.variationTags where target.has(tag) { target.removeTable(tag) }
+
+        if let os2 = try target.os2 {
+            let widths = try target.hmtx.advances.filter { $0 > 0 }
+            if !widths.isEmpty { try os2.setRaw("xAvgCharWidth", Int64((Double(widths.reduce(0, +)) / Double(widths.count)).otRoundedInt)) }
+            if let w = location.user("wght") { try os2.setRaw("usWeightClass", Int64(max(1, min(w, 1000)).otRoundedInt)) }
+            if let w = location.user("wdth") { try os2.setRaw("usWidthClass", Int64(Self.widthClass(w).otRoundedInt)) }
+        }
+        if let slant = location.user("slnt"), let post = try target.post {
+            try post.setRaw("italicAngle", Int64((max(-90, min(slant, 90)) * 65536).rounded()))
+        }
+        var postScriptName = try target.postScriptName
+        if options.updateNames { postScriptName = try target.nameInstance(from: self, location: location) }
+        return InstanceResult(font: copy, location: location, warnings: warnings, postScriptName: postScriptName)
+    }
+
+    /// OS/2 width class (1–9) for a wdth percentage, piecewise linear between the spec's steps.
+    static func widthClass(_ wdth: Double) -> Double {
+        let steps: AvarTable.SegmentMap = [(50, 1), (62.5, 2), (75, 3), (87.5, 4), (100, 5), (112.5, 6), (125, 7), (150, 8), (200, 9)]
+        return AvarTable.piecewiseLinear(min(max(wdth, 50), 200), steps)
+    }
+
+    /// Outlines and advances: simple glyphs first, then composites by depth, so a composite's
+    /// bounds (and so its side bearing) come from components already moved.
+    private func instanceGlyphs(into target: Face, at loc: [Double], overlapFlags: Bool) throws {
+        let variator = try GlyphVariator(face: self)
+        guard let glyf = try target.glyf else { return }
+        let hmtx = try target.hmtx, vmtx = try target.vmtx
+        let count = glyf.glyphCount
+        var depth = [Int](repeating: -1, count: count)
+        func depthOf(_ id: Int, _ seen: Int) throws -> Int {
+            if depth[id] >= 0 { return depth[id] }
+            guard seen < 64 else { throw FontError("composite glyph \(id) nests more than 64 deep (a cycle?)", table: "glyf") }
+            let g = try variator.glyf.glyph(id)
+            var d = 0
+            for c in g.components where c.glyphID < count { d = max(d, try depthOf(c.glyphID, seen + 1) + 1) }
+            depth[id] = d
+            return d
+        }
+        for id in 0..<count { _ = try depthOf(id, 0) }
+        let order = (0..<count).sorted { depth[$0] != depth[$1] ? depth[$0] < depth[$1] : $0 < $1 }
+        try context("glyf") {
+            for id in order {
+                var varied = try withContext(path: nil, face: nil, table: nil) { try variator.glyph(id, at: loc) }
+                if overlapFlags {
+                    if varied.glyph.isComposite { varied.glyph.components[0].flags |= GlyphComponent.overlapCompound }
+                    else if !varied.glyph.contours.isEmpty { varied.glyph.overlapSimple = true }
+                }
+                try glyf.setGlyph(id, varied.glyph)
+                let bounds = try glyf.bounds(id)
+                if id < hmtx.glyphCount {
+                    try hmtx.setAdvance(id, varied.advance)
+                    try hmtx.setSideBearing(id, (Double(bounds?.xMin ?? 0) - varied.left).otRoundedInt)
+                }
+                if let vmtx, id < vmtx.glyphCount {
+                    try vmtx.setAdvance(id, varied.verticalAdvance)
+                    try vmtx.setSideBearing(id, (varied.top - Double(bounds?.yMax ?? 0)).otRoundedInt)
+                }
+            }
+        }
+    }
+
+    /// cvar's deltas added to the control values.
+    private func instanceControlValues(into target: Face, at loc: [Double]) throws {
+        guard let cvar = try table(CvarTable.self), var cvt = try target.rawTable("cvt ") else { return }
+        let count = cvt.count / 2
+        var sums = [Double](repeating: 0, count: count)
+        for t in cvar.variations {
+            let s = t.scalar(at: loc)
+            if s == 0 { continue }
+            for (k, d) in t.x.enumerated() {
+                let i = t.points?[k] ?? k
+                if i < count { sums[i] += Double(d) * s }
+            }
+        }
+        for i in 0..<count where sums[i] != 0 {
+            let old = Int(Int16(bitPattern: UInt16(cvt[2 * i]) << 8 | UInt16(cvt[2 * i + 1])))
+            let new = old + sums[i].otRoundedInt
+            guard (-32768...32767).contains(new) else { throw FontError("control value \(i) becomes \(new), past Int16", table: "cvar") }
+            let bits = UInt16(bitPattern: Int16(new))
+            cvt[2 * i] = UInt8(bits >> 8); cvt[2 * i + 1] = UInt8(bits & 0xFF)
+        }
+        target.setRawTable("cvt ", cvt)
+    }
+
+    /// MVAR's deltas added to the metrics they name; hhea follows OS/2's typo metrics when the
+    /// two were equal (fontTools keeps them in sync the same way).
+    private func instanceMetrics(into target: Face, at loc: [Double]) throws {
+        guard let mvar = try table(MvarTable.self), let store = mvar.store else { return }
+        let scalars = store.scalars(at: loc)
+        let typo = ["sTypoAscender", "sTypoDescender", "sTypoLineGap"], hheaNames = ["ascender", "descender", "lineGap"]
+        let os2 = try target.os2, hhea = try target.hhea
+        let before = try os2.map { o in try typo.map { try o.rawValue($0) } }
+        let synced = try before == hheaNames.map { try hhea.rawValue($0) }
+        try context("MVAR") {
+            for r in mvar.records {
+                guard let (tag, field) = MvarTable.targets[r.tag], let table = try target.fieldTable(tag) else { continue }
+                let delta = store.delta(outer: r.outer, inner: r.inner, scalars: scalars).otRoundedInt
+                if delta != 0 { try table.setRaw(field, try table.rawValue(field) + Int64(delta)) }
+            }
+        }
+        if synced, let os2, let before {
+            let after = try typo.map { try os2.rawValue($0) }
+            if after != before { for (name, v) in zip(hheaNames, after) { try hhea.setRaw(name, v) } }
+        }
+    }
+
+    /// GDEF carets and GPOS values with their VariationIndex deltas; GDEF loses its store and
+    /// is dropped when nothing else is left in it. Returns warnings.
+    private func instanceLayout(into target: Face, at loc: [Double]) throws -> [String] {
+        guard let raw = try target.rawTable("GDEF"), raw.count >= 18 else { return [] }
+        let version = UInt32(raw[0]) << 24 | UInt32(raw[1]) << 16 | UInt32(raw[2]) << 8 | UInt32(raw[3])
+        let storeOffset = Int(UInt32(raw[14]) << 24 | UInt32(raw[15]) << 16 | UInt32(raw[16]) << 8 | UInt32(raw[17]))
+        guard version >= 0x0001_0003, storeOffset != 0 else { return [] }
+        let axisCount = try variationAxes.count
+        let store = try context("GDEF") {
+            try raw.withUnsafeBytes { try ItemVariationStore(BinaryReader($0), at: storeOffset, axisCount: axisCount, what: "GDEF") }
+        }
+        let scalars = store.scalars(at: loc)
+        let delta: (Int, Int) -> Int = { store.delta(outer: $0, inner: $1, scalars: scalars).otRoundedInt }
+
+        // Read GDEF as version 1.2, which has everything but the store (offsets are unchanged).
+        var patched = raw
+        patched[0] = 0; patched[1] = 1; patched[2] = 0; patched[3] = 2
+        target.setRawTable("GDEF", Array(patched.prefix(max(14, patched.count))))
+        if let gpos = try target.table(GPOSTable.self) {
+            guard case .record(let root) = try target.context("GPOS", { try LayoutVariations.apply(.record(try gpos.root), delta) }) else { return [] }
+            _ = gpos.replaceRoot(root)
+        }
+        guard let gdef = try target.gdef else { return [] }
+        guard case .record(var root) = try target.context("GDEF", { try LayoutVariations.apply(.record(try gdef.root), delta) }) else { return [] }
+        if root["MarkGlyphSetsDef"] == nil || root["MarkGlyphSetsDef"] == StructValue.none {
+            root["MarkGlyphSetsDef"] = nil
+            root["Version"] = .int(0x0001_0000)
+        }
+        let kept = ["GlyphClassDef", "AttachList", "LigCaretList", "MarkAttachClassDef", "MarkGlyphSetsDef"]
+            .contains { root[$0] != nil && root[$0] != StructValue.none }
+        if !kept { target.removeTable("GDEF"); return [] }
+        // The slot holds the patched bytes, which a save would prefer to the decoded table.
+        _ = gdef.replaceRoot(root)
+        target.setRawTable("GDEF", try target.context("GDEF") { try gdef.encode() })
+        return []
+    }
+
+    /// STAT keeps the axis values that hold at the instance's location; name records only
+    /// the variation tables used are pruned.
+    private func instanceStyleAttributes(into target: Face, location: VariationLocation) throws {
+        let before = try target.variationNameIDs()
+        if let stat = try target.table(STATTable.self), case .record(let inner)? = try stat.value("AxisValueArray"),
+           case .list(let values)? = inner["AxisValue"], case .record(let designRecord)? = try stat.value("DesignAxisRecord"),
+           case .list(let designAxes)? = designRecord["Axis"] {
+            let designTags: [Tag?] = designAxes.map { $0.fields?["AxisTag"]?.int.map { Tag(UInt32(truncatingIfNeeded: $0)) } }
+            func holds(_ axisIndex: Int64?, _ raw: Int64?) -> Bool {
+                guard let axisIndex, let raw, Int(axisIndex) < designTags.count, let tag = designTags[Int(axisIndex)],
+                      let pinned = location.user(tag) else { return true }
+                return Double(raw) / 65536 == pinned
+            }
+            let keptValues = values.filter { v in
+                guard case .formatted(let format, let f) = v.resolvedShallow else { return true }
+                switch format {
+                case 1, 3: return holds(f["AxisIndex"]?.int, f["Value"]?.int)
+                case 2: return holds(f["AxisIndex"]?.int, f["NominalValue"]?.int)
+                case 4:
+                    guard case .list(let records)? = f["AxisValueRecord"] else { return true }
+                    return records.allSatisfy { holds($0.fields?["AxisIndex"]?.int, $0.fields?["Value"]?.int) }
+                default: return true
+                }
+            }
+            if keptValues.count != values.count {
+                if keptValues.isEmpty { try stat.set("AxisValueArray", .none) }
+                else { var a = inner; a["AxisValue"] = .list(keptValues); try stat.set("AxisValueArray", .record(a)) }
+            }
+        }
+        // fvar goes; names only it (or dropped STAT values) used go with it.
+        let fvarSlot = target.slots["fvar"]
+        target.slots["fvar"] = nil
+        let after = try target.variationNameIDs()
+        target.slots["fvar"] = fvarSlot
+        let unused = before.subtracting(after)
+        if !unused.isEmpty {
+            let name = try target.name
+            name.replaceRecords(name.records.filter { !unused.contains($0.nameID) })
+        }
+    }
+
+    /// Name ids above 255 that fvar and STAT refer to.
+    func variationNameIDs() throws -> Set<Int> {
+        var used: [Int] = []
+        if let fvar = try table(FvarTable.self) {
+            used += fvar.axes.map(\.nameID)
+            for i in fvar.instances { used.append(i.subfamilyNameID); if let ps = i.postScriptNameID { used.append(ps) } }
+        }
+        if let stat = try table(STATTable.self) {
+            if case .record(let d)? = try stat.value("DesignAxisRecord"), case .list(let axes)? = d["Axis"] {
+                used += axes.compactMap { $0.fields?["AxisNameID"]?.int.map(Int.init) }
+            }
+            if case .record(let a)? = try stat.value("AxisValueArray"), case .list(let values)? = a["AxisValue"] {
+                used += values.compactMap { $0.fields?["ValueNameID"]?.int.map(Int.init) }
+            }
+            if let e = try stat.value("ElidedFallbackNameID")?.int { used.append(Int(e)) }
+        }
+        return Set(used.filter { $0 > 255 })
+    }
+}
+
+extension StructValue {
+    /// A lazy subtable decoded (others as they are); nil-free for matching on formats.
+    var resolvedShallow: StructValue {
+        if case .lazy(let l) = self, let v = try? l.value() { return v }
+        return self
+    }
+}

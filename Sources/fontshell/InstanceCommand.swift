@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import FontModel
+
+/// `fontshell instance FONT wght=700 -o OUT`: a static font at one location of a variable
+/// font, or with --all every named instance into a folder.
+struct InstanceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "instance",
+        abstract: "Make static instances of a variable TrueType font: one location, or every named instance (--all).",
+        discussion: """
+            Coordinates are user values by axis tag (wght=700 wdth=75); axes not given stay at
+            their default. Outlines get gvar's deltas, advances the phantom points', metrics
+            MVAR's, control values cvar's, GPOS and GDEF their variation deltas; the variation
+            tables are dropped, STAT keeps the values that hold there, and the instance is
+            renamed (family, style, full and PostScript names, RIBBI bits) unless --keep-names.
+            Without -o, lists the axes and named instances.
+            """)
+
+    @Argument(help: "Variable font to read.") var input: String
+    @Argument(help: "Coordinates: AXIS=VALUE, e.g. wght=700 wdth=75.") var coordinates: [String] = []
+    @Option(name: [.short, .customLong("output")], help: "Font file to write; with --all, a folder.") var output: String?
+    @Flag(help: "Every named instance (fvar), one file each, named by PostScript name, into the -o folder.") var all = false
+    @Flag(help: "Refuse coordinates outside an axis's range instead of clamping them.") var strict = false
+    @Flag(help: "Leave the names as they are (only unused variation names are pruned, as fontTools does).") var keepNames = false
+    @Flag(help: "Do not set the overlap flags on glyphs (fontTools' --no-overlap-flag).") var noOverlapFlags = false
+    @Flag(help: "Allow OUTPUT to be INPUT.") var overwrite = false
+    @OptionGroup var selection: FaceSelection
+
+    func run() throws {
+        try runReportingErrors("instance") {
+            let font = try Font(path: input)
+            let face = try selection.face(in: font)
+            guard let fvar = try face.table(FvarTable.self) else {
+                throw FontError("not a variable font (no 'fvar' table)", path: input)
+            }
+            guard let output else {
+                print(try Self.describe(face, fvar))
+                return
+            }
+            var options = InstanceOptions(clamp: !strict, updateNames: !keepNames, setOverlapFlags: !noOverlapFlags)
+            if all {
+                guard coordinates.isEmpty else { throw FontError("--all makes every named instance; give no coordinates with it") }
+                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+                let names = try face.name
+                for (i, named) in fvar.instances.enumerated() {
+                    options.coordinates = Dictionary(uniqueKeysWithValues: zip(fvar.axes.map(\.tag.trimmed), named.coordinates))
+                    let result = try face.instance(options)
+                    let fileName = Face.postScriptName(from: result.postScriptName ?? names.string(named.subfamilyNameID) ?? "instance-\(i)")
+                    let path = (output as NSString).appendingPathComponent(fileName + ".ttf")
+                    try write(result, to: path, from: font)
+                }
+                return
+            }
+            options.coordinates = try Self.parse(coordinates)
+            let result = try face.instance(options)
+            try write(result, to: output, from: font)
+        }
+    }
+
+    private func write(_ result: InstanceResult, to path: String, from font: Font) throws {
+        if let original = font.path, Font.sameFile(original, path), !overwrite {
+            throw FontError("refusing to overwrite the input file; save elsewhere or pass --overwrite", path: path)
+        }
+        for w in result.warnings { printError("fontshell instance: warning: \(w)") }
+        let report = try result.font.save(to: path, options: SaveOptions(overwriteInput: overwrite))
+        let at = zip(result.location.tags, result.location.user).map { "\($0.0.trimmed)=\(Self.number($0.1))" }.joined(separator: " ")
+        print("\(path): \(result.postScriptName ?? "instance") at \(at), \(report.bytesWritten) bytes")
+    }
+
+    /// "wght=700" → ["wght": 700].
+    static func parse(_ items: [String]) throws -> [String: Double] {
+        var result: [String: Double] = [:]
+        for item in items {
+            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, let value = Double(parts[1]), value.isFinite else {
+                throw FontError("expected AXIS=VALUE (e.g. wght=700), got '\(item)'")
+            }
+            guard result[parts[0]] == nil else { throw FontError("axis '\(parts[0])' is given twice") }
+            result[parts[0]] = value
+        }
+        return result
+    }
+
+    static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(v) }
+
+    static func describe(_ face: Face, _ fvar: FvarTable) throws -> String {
+        let names = try face.name
+        var lines = ["axes:"]
+        for a in fvar.axes {
+            lines.append("  \(a.tag.trimmed)  \(number(a.minimum))…\(number(a.maximum)), default \(number(a.defaultValue))  \(names.string(a.nameID) ?? "")\(a.isHidden ? " (hidden)" : "")")
+        }
+        lines.append("named instances:")
+        for i in fvar.instances {
+            let at = zip(fvar.axes, i.coordinates).map { "\($0.0.tag.trimmed)=\(number($0.1))" }.joined(separator: " ")
+            lines.append("  \(names.string(i.subfamilyNameID) ?? "#\(i.subfamilyNameID)")  \(at)")
+        }
+        lines.append("make one with: fontshell instance FONT AXIS=VALUE … -o OUT.ttf, or --all -o FOLDER")
+        return lines.joined(separator: "\n")
+    }
+}
