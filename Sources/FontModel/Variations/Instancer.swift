@@ -179,17 +179,18 @@ extension Face {
         }
         let scalars = store.scalars(at: loc)
         let delta: (Int, Int) -> Int = { store.delta(outer: $0, inner: $1, scalars: scalars).otRoundedInt }
+        let names = try glyphNames()
 
         // Read GDEF as version 1.2, which has everything but the store (offsets are unchanged).
         var patched = raw
         patched[0] = 0; patched[1] = 1; patched[2] = 0; patched[3] = 2
         target.setRawTable("GDEF", Array(patched.prefix(max(14, patched.count))))
         if let gpos = try target.table(GPOSTable.self) {
-            guard case .record(let root) = try target.context("GPOS", { try LayoutVariations.apply(.record(try gpos.root), delta) }) else { return [] }
+            guard case .record(let root) = try target.context("GPOS", { try LayoutVariations.apply(.record(try gpos.root), names: names, delta) }) else { return [] }
             _ = gpos.replaceRoot(root)
         }
         guard let gdef = try target.gdef else { return [] }
-        guard case .record(var root) = try target.context("GDEF", { try LayoutVariations.apply(.record(try gdef.root), delta) }) else { return [] }
+        guard case .record(var root) = try target.context("GDEF", { try LayoutVariations.apply(.record(try gdef.root), names: names, delta) }) else { return [] }
         if root["MarkGlyphSetsDef"] == nil || root["MarkGlyphSetsDef"] == StructValue.none {
             root["MarkGlyphSetsDef"] = nil
             root["Version"] = .int(0x0001_0000)
