@@ -9,6 +9,8 @@ public final class GvarTable: DecodableTable {
     let flags: UInt16
     /// Each glyph's GlyphVariationData, possibly empty.
     public private(set) var glyphData: [[UInt8]]
+    /// Where each glyph's data was in the file, for messages.
+    private var glyphDataStarts: [Int] = []
     public private(set) var isEdited = false
 
     init(reader: BinaryReader) throws {
@@ -30,7 +32,9 @@ public final class GvarTable: DecodableTable {
             guard offsets[i + 1] >= offsets[i] else {
                 throw r.error("gvar offsets run backwards at glyph \(i)")
             }
-            glyphData.append(Array(try reader.sub(dataOffset + offsets[i], offsets[i + 1] - offsets[i]).bytes))
+            let block = try reader.sub(dataOffset + offsets[i], offsets[i + 1] - offsets[i])
+            glyphData.append(Array(block.bytes))
+            glyphDataStarts.append(block.base)
         }
     }
 
@@ -63,7 +67,7 @@ public final class GvarTable: DecodableTable {
         let data = glyphData[id]
         guard !data.isEmpty else { return [] }
         return try data.withUnsafeBytes { buffer in
-            try TupleVariation.decodeStore(BinaryReader(buffer), headerAt: 0, dataBase: 0, axisCount: Int(axisCount),
+            try TupleVariation.decodeStore(BinaryReader(buffer, base: id < glyphDataStarts.count ? glyphDataStarts[id] : 0), headerAt: 0, dataBase: 0, axisCount: Int(axisCount),
                                            sharedTuples: sharedPeaks ?? peakTuples, pointCount: pointCount, hasY: true,
                                            what: "glyph \(id)")
         }

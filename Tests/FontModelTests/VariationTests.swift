@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+@testable import FontModel
+
+/// Variable fonts: locations, glyphs at a location, static instances against fontTools'
+/// instancer test suite (its expected results are the oracle), and malformed variation data.
+@Suite struct VariationTests {
+    /// A 600 KB variable Latin font from Debian (fonts-inter-variable, installed by bootstrap).
+    static let inter = "/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf"
+    static let instancer = Conformance.folder + "/instancer"
+    static let compare = Corpus.root.appendingPathComponent("Tests/Oracles/instancer_conformance.py").path
+
+    /// fontTools' instancer test font compiled from its TTX.
+    func compiled(_ name: String, in folder: TemporaryFolder) throws -> String {
+        let source = Self.instancer + "/\(name).ttx"
+        guard FileManager.default.fileExists(atPath: source) else {
+            throw FontError("no instancer conformance data at \(source): run ../shared/corpus/conformance.sh")
+        }
+        let out = folder.file(name + ".ttf")
+        let r = try run("ttx", ["-q", "-o", out, source])
+        guard r.status == 0 else { throw FontError("ttx could not compile \(name): \(r.stderr)") }
+        return out
+    }
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        let font: String, location: [String: Double], expected: String, overlapFlags: Bool
+        var testDescription: String { expected }
+    }
+
+    static let cases: [Case] = [
+        Case(font: "PartialInstancerTest2-VF", location: ["wght": 100, "wdth": 100], expected: "PartialInstancerTest2-VF-instance-100,100", overlapFlags: true),
+        Case(font: "PartialInstancerTest2-VF", location: ["wght": 400, "wdth": 100], expected: "PartialInstancerTest2-VF-instance-400,100", overlapFlags: true),
+        Case(font: "PartialInstancerTest2-VF", location: ["wght": 900, "wdth": 100], expected: "PartialInstancerTest2-VF-instance-900,100", overlapFlags: true),
+        Case(font: "PartialInstancerTest2-VF", location: ["wght": 100, "wdth": 62.5], expected: "PartialInstancerTest2-VF-instance-100,62.5", overlapFlags: true),
+        Case(font: "PartialInstancerTest2-VF", location: ["wght": 400, "wdth": 62.5], expected: "PartialInstancerTest2-VF-instance-400,62.5", overlapFlags: true),
+        Case(font: "PartialInstancerTest2-VF", location: ["wght": 900, "wdth": 62.5], expected: "PartialInstancerTest2-VF-instance-900,62.5", overlapFlags: true),
+        Case(font: "PartialInstancerTest3-VF", location: ["wght": 400], expected: "PartialInstancerTest3-VF-instance-400-no-overlap-flags", overlapFlags: false),
+        Case(font: "SinglePos", location: ["wght": 280, "opsz": 18], expected: "SinglePos-VF-instance-280,18", overlapFlags: true),
+    ]
+
+    /// Every table of the instance equals fontTools' expected dump (names only pruned, as
+    /// fontTools' tests run it).
+    @Test(arguments: cases) func fullInstancesMatchFontToolsExpectedResults(_ c: Case) throws {
+        let folder = try TemporaryFolder()
+        let font = try Font(path: try compiled(c.font, in: folder))
+        let result = try font.faces[0].instance(InstanceOptions(coordinates: c.location, updateNames: false, setOverlapFlags: c.overlapFlags))
+        let out = folder.file("instance.ttf")
+        _ = try result.font.save(to: out)
+        let r = try run("python3", [Self.compare, out, Self.instancer + "/test_results/\(c.expected).ttx"])
+        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
+              let tables = report["tables"] as? [String: Any] else {
+            Issue.record("comparison failed: \(r.stderr)"); return
+        }
+        #expect(tables.count >= 5, "\(tables.keys)")
+        for (tag, verdict) in tables { #expect(verdict as? String == "same", "\(tag): \(verdict)") }
+        #expect((report["only_ours"] as? [String]) == [] && (report["only_expected"] as? [String]) == [], "\(report)")
+    }
+
+    @Test func locationsNormalizeClampAndRefuseUnknownAxes() throws {
+        let face = try Font(path: Self.inter).faces[0]
+        #expect(try face.variationAxes.map(\.tag.trimmed) == ["wght"])
+        #expect(try face.location(["wght": 900]).normalized == [1])
+        #expect(try face.location(["wght": 100]).normalized == [-1])
+        #expect(try face.location(["wght": 650]).normalized == [0.5])
+        #expect(try face.defaultLocation().isDefault)
+        let clamped = try face.location(["wght": 1000])
+        #expect(clamped.user == [900] && clamped.warnings.first?.contains("outside 100…900") == true)
+        #expect(throws: FontError.self) { try face.location(["wght": 1000], clamp: false) }
+        do {
+            _ = try face.location(["wgth": 700])
+            Issue.record("an unknown axis was accepted")
+        } catch let e as FontError {
+            #expect(e.message.contains("no axis 'wgth'") && e.message.contains("did you mean 'wght'"), "\(e)")
+        }
+        let staticFace = try Font(path: Corpus.dejavu).faces[0]
+        #expect(throws: FontError.self) { try staticFace.location(["wght": 700]) }
+    }
+
+    /// At the default location a glyph is its stored outline; at wght=900 'H' is wider.
+    @Test func glyphsAtALocation() throws {
+        let face = try Font(path: Self.inter).faces[0]
+        let id = try #require(try face.glyphID(for: "H"))
+        let variator = try GlyphVariator(face: face)
+        let atDefault = try variator.glyph(id, at: [0])
+        #expect(atDefault.glyph.contours == (try face.glyf!.glyph(id).contours))
+        #expect(atDefault.advance == (try face.hmtx.advance(id)))
+        let black = try variator.glyph(id, at: [1])
+        #expect(black.advance > atDefault.advance)
+        #expect(black.glyph.contours != atDefault.glyph.contours)
+    }
+
+    /// Inter at wght=700: every table fontTools' instancer also writes equals its output,
+    /// except GPOS, whose lookups our encoder lays out differently (same values: the shaping
+    /// test in the command-line tests compares hb-shape on both).
+    @Test func interBoldMatchesFontToolsInstancer() throws {
+        let folder = try TemporaryFolder()
+        let ours = folder.file("ours.ttf"), theirs = folder.file("theirs.ttf"), expected = folder.file("theirs.ttx")
+        let font = try Font(path: Self.inter)
+        let result = try font.faces[0].instance(InstanceOptions(coordinates: ["wght": 700], updateNames: false))
+        _ = try result.font.save(to: ours)
+        let ft = try run("fonttools", ["varLib.instancer", Self.inter, "wght=700", "-q", "-o", theirs])
+        #expect(ft.status == 0, "\(ft.stderr)")
+        #expect(try run("ttx", ["-q", "-x", "GPOS", "-o", expected, theirs]).status == 0)
+        let r = try run("python3", [Self.compare, ours, expected])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let tables = try #require(report["tables"] as? [String: Any])
+        #expect(tables.keys.contains("glyf") && tables.keys.contains("GDEF"))
+        for (tag, verdict) in tables { #expect(verdict as? String == "same", "\(tag): \(verdict)") }
+        #expect((report["only_expected"] as? [String]) == [], "\(report)")
+        #expect((try otsAccepts(ours)).0)
+    }
+
+    // MARK: malformed variation data
+
+    /// Inter's bytes with `edit` applied at a table's offset.
+    func interPatched(_ tag: String, _ edit: (inout [UInt8], Int) -> Void) throws -> Font {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.inter)))
+        let numTables = Int(bytes[4]) << 8 | Int(bytes[5])
+        for i in 0..<numTables {
+            let r = 12 + 16 * i
+            if String(decoding: bytes[r..<r + 4], as: UTF8.self) == tag {
+                let offset = bytes[r + 8..<r + 12].reduce(0) { $0 << 8 | Int($1) }
+                edit(&bytes, offset)
+            }
+        }
+        return try Font(data: bytes, name: "patched-Inter.ttf")
+    }
+
+    func expectFontError(_ font: Font, containing parts: [String], _ body: (Face) throws -> Void) {
+        do {
+            try body(font.faces[0])
+            Issue.record("malformed data was accepted")
+        } catch let e as FontError {
+            for p in parts { #expect(e.description.contains(p), "\(e)") }
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test func malformedVariationDataIsAClearError() throws {
+        // gvar: the tuple count of glyph 1's data (or the next glyph's, when glyph 1 has none)
+        // far past the data.
+        let gvar = try interPatched("gvar") { b, o in
+            let glyphs = Int(b[o + 12]) << 8 | Int(b[o + 13])
+            let long = b[o + 15] & 1 != 0
+            let dataStart = o + (b[o + 16..<o + 20].reduce(0) { $0 << 8 | Int($1) })
+            let entry = o + 20 + (long ? 4 : 2)
+            let glyphOffset = long ? b[entry..<entry + 4].reduce(0) { $0 << 8 | Int($1) } : (Int(b[entry]) << 8 | Int(b[entry + 1])) * 2
+            _ = glyphs
+            b[dataStart + glyphOffset] = 0x0F; b[dataStart + glyphOffset + 1] = 0xFF
+        }
+        expectFontError(gvar, containing: ["table 'gvar'", "glyph ", "offset"]) { _ = try $0.instance(InstanceOptions(coordinates: ["wght": 700])) }
+        // fvar: an axis whose minimum is above its default.
+        let fvar = try interPatched("fvar") { b, o in b[o + 16 + 4] = 0x7F }
+        expectFontError(fvar, containing: ["fvar", "not in order"]) { _ = try $0.location(["wght": 700]) }
+        // HVAR: a region whose start is past its peak.
+        let hvar = try interPatched("HVAR") { b, o in
+            let store = o + (b[o + 4..<o + 8].reduce(0) { $0 << 8 | Int($1) })
+            let regions = store + (b[store + 2..<store + 6].reduce(0) { $0 << 8 | Int($1) })
+            b[regions + 4] = 0x40; b[regions + 5] = 0x00   // start = 1.0
+            b[regions + 6] = 0x20; b[regions + 7] = 0x00   // peak = 0.5
+        }
+        expectFontError(hvar, containing: ["HVAR", "region 0", "not in order"]) { _ = try $0.table(HvarTable.self) }
+        // gvar and fvar disagree on the number of axes.
+        let axes = try interPatched("gvar") { b, o in b[o + 5] = 3 }
+        expectFontError(axes, containing: ["gvar has 3 axes but fvar has 1"]) { _ = try $0.gvar }
+    }
+}
