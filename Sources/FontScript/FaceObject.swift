@@ -13,13 +13,14 @@ enum FaceObject {
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)
         c.fields = ["index", "postscriptName", "familyName", "fullName", "format", "tags", "glyphCount", "unitsPerEm",
-                    "font", "name", "cmap", "glyphs", "kern"] + fieldTables
+                    "font", "name", "cmap", "glyphs", "kern", "axes", "instances", "isVariable"] + fieldTables
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
                      "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
                      "sweep": PreviewModule.sweep, "save": save, "unshare": unshare,
                      "features": features, "lookups": lookups, "substitutions": substitutions, "kerning": kerning,
                      "kerningPairs": kerningPairs, "setKerning": setKerning, "addSubstitution": addSubstitution,
-                     "removeSubstitution": removeSubstitution, "setGlyphClass": setGlyphClass, "subset": SubsetMethods.faceSubset]
+                     "removeSubstitution": removeSubstitution, "setGlyphClass": setGlyphClass, "subset": SubsetMethods.faceSubset,
+                     "location": VariationMethods.location, "instance": VariationMethods.instance]
         c.tostring = tostring
         return c
     }
@@ -47,8 +48,11 @@ enum FaceObject {
                 s.push(object: FacePart(ref, "cmap"), classID: CmapObject.classID)
             case 12: s.push(object: FacePart(ref, "glyf"), classID: GlyphsObject.classID)
             case 13: try pushKern(s, face)
-            case let id where id >= 14:
-                try pushTable(s, ref, face, Tag(stringLiteral: fieldTables[id - 14]))
+            case 14: try VariationMethods.pushAxes(s, face)
+            case 15: try VariationMethods.pushInstances(s, face)
+            case 16: s.push(face.isVariable)
+            case let id where id >= 17:
+                try pushTable(s, ref, face, Tag(stringLiteral: fieldTables[id - 17]))
             default:
                 let key = s.describe(at: 2)
                 throw unknownField(className, key, luaClass.fields + luaClass.methods.keys)

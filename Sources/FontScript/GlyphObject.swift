@@ -16,7 +16,8 @@ enum GlyphObject {
         var c = LuaClass(id: classID, name: className, summary: "a glyph: g.name, g.advance, g.bounds, g.contours, g:copyFrom(other, {metrics=true, layout=true})", get: get)
         c.fields = ["id", "name", "unicodes", "advance", "lsb", "bounds", "contours", "components", "instructions", "isComposite", "face"]
         c.set = set
-        c.methods = ["copyFrom": copyFrom]
+        c.methods = ["copyFrom": copyFrom, "contoursAt": VariationMethods.contoursAt, "advanceAt": VariationMethods.advanceAt,
+                     "deltas": VariationMethods.deltas]
         c.tostring = tostring
         return c
     }
@@ -78,7 +79,11 @@ enum GlyphObject {
     /// Contours as lists of {x=, y=, on=}. CFF outlines are given the same way, cubic curves as
     /// two off-curve control points before their on-curve end point.
     static func pushContours(_ s: LuaStack, _ face: Face, _ id: Int) throws {
-        let contours = try face.outlinePoints(id)
+        pushPoints(s, try face.outlinePoints(id))
+    }
+
+    /// Contours as a list of lists of {x=, y=, on=}.
+    static func pushPoints(_ s: LuaStack, _ contours: [[GlyphPoint]]) {
         s.pushTable(arrayCount: Int32(contours.count))
         for (i, contour) in contours.enumerated() {
             s.pushTable(arrayCount: Int32(contour.count))
