@@ -3,3 +3,4 @@
 #include FT_GLYPH_H
 #include FT_STROKER_H
 #include FT_OUTLINE_H
+#include FT_MULTIPLE_MASTERS_H

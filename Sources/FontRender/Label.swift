@@ -51,6 +51,7 @@ extension Preview {
             throw RenderError("a label needs width and height (in points)")
         }
         let font = try RenderFont(face: face)
+        try font.vary(face, options.variations)
         let px = options.pixelSize(label: true)
         let metrics = try LineMetrics.of(face, platform: options.platform, forced: options.metrics)
         let k = px / metrics.unitsPerEm

@@ -3,6 +3,9 @@
 public struct PreviewOptions: Sendable {
     /// Font size in points (pixels at scale 1). Default: 48 for text, 17 (iOS body text) for labels.
     public var size: Double?
+    /// A location of a variable face: user coordinates by axis tag (wght = 700); empty draws
+    /// the default instance.
+    public var variations: [String: Double] = [:]
     public var scale: Double = 1
     /// iOS sizes as given, or as standard (macOS) text scaling shows them: 17 pt body ↔ 13 pt.
     public var scaling: TextScaling = .ios

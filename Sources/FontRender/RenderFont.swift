@@ -123,6 +123,21 @@ final class RenderFont {
         stream?.deallocate()
     }
 
+    /// Draws and shapes at a location of a variable face (user coordinates by axis tag; an
+    /// empty set leaves the default). Coordinates outside an axis's range are refused.
+    func vary(_ face: Face, _ coordinates: [String: Double]) throws {
+        guard !coordinates.isEmpty else { return }
+        let location: VariationLocation
+        do { location = try face.location(coordinates, clamp: false) } catch { throw RenderError("variations: \(error)") }
+        guard let ftFace else { return }
+        var design = location.user.map { FT_Fixed(($0 * 65536).rounded()) }
+        guard FT_Set_Var_Design_Coordinates(ftFace, FT_UInt(design.count), &design) == 0 else {
+            throw RenderError("\(name): FreeType cannot set the variation coordinates")
+        }
+        var variations = zip(location.tags, location.user).map { hb_variation_t(tag: $0.0.rawValue, value: Float($0.1)) }
+        hb_font_set_variations(hbFont, &variations, UInt32(variations.count))
+    }
+
     private func setSize(_ px: Double) throws {
         guard px != pixelSize else { return }
         guard let ftFace, FT_Set_Char_Size(ftFace, 0, FT_F26Dot6((px * 64).rounded()), 72, 72) == 0 else {

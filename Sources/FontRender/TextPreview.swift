@@ -16,6 +16,7 @@ public enum Preview {
         try options.validate(label: false)
         guard !text.isEmpty else { throw RenderError("text is empty: nothing to draw") }
         let font = try RenderFont(face: face)
+        try font.vary(face, options.variations)
         let px = options.pixelSize(label: false)
         let metrics = try LineMetrics.of(face, platform: options.platform, forced: options.metrics)
         let k = px / metrics.unitsPerEm

@@ -12,13 +12,13 @@ enum PreviewModule {
     static let functions: [(String, LuaFunction)] = [
         ("text", text), ("label", label), ("sheet", sheet), ("compare", compare), ("load", load),
         ("appearance", appearance), ("resetAppearance", resetAppearance), ("sweep", sweep),
-        ("glyph", glyph), ("glyphs", glyphs), ("specimen", specimen),
+        ("glyph", glyph), ("glyphs", glyphs), ("specimen", specimen), ("instances", instances),
     ]
 
     /// Every option a text or label preview reads (anything else is refused as a likely typo).
     static let optionNames = ["size", "scale", "scaling", "color", "background", "gradient", "stroke", "shadow", "glow",
                               "features", "direction", "script", "language", "hinting", "platform", "metrics", "width",
-                              "height", "margin", "textAlign", "align", "guides", "legend", "kind"]
+                              "height", "margin", "textAlign", "align", "guides", "legend", "kind", "variations"]
 
     /// Registry key of {defaults = {...}, kinds = {name = {...}}}.
     static let appearanceKey = "fontshell.preview.appearance"
@@ -144,6 +144,9 @@ enum PreviewModule {
                 case "align": o.verticalAlign = try VerticalAlign(parsing: try string(key))
                 case "guides": o.guides = try bool(key)
                 case "legend": o.legend = try bool(key)
+                case "variations":
+                    guard s.type(at: -1) == .table else { throw fail(key, "a table of axis coordinates, e.g. {wght = 700}") }
+                    o.variations = try VariationMethods.coordinates(call, s.top)
                 case "kind": break
                 default:
                     var message = "unknown option '\(key)'"
@@ -405,6 +408,7 @@ enum PreviewModule {
             try call.options(2, ["field", "values", "text", "label", "columns"], optional: false)
             guard let field = try call.stringOption(2, "field") else { throw LuaArgumentError(2, "option 'field' (e.g. \"hhea.ascender\") is required") }
             guard let text = try call.stringOption(2, "text") else { throw LuaArgumentError(2, "option 'text' is required") }
+            if field.hasPrefix("axis.") { return try axisSweep(call, face, axis: String(field.dropFirst(5)), text: text) }
             let values: [Int] = try call.field(2, "values") { _ in
                 guard s.type(at: -1) == .table else { throw LuaArgumentError(2, "option 'values' must be a list of integers") }
                 return try s.items(ofListAt: -1) { k in
@@ -430,6 +434,40 @@ enum PreviewModule {
             if let best = result.best { s.push(best.value) } else { s.pushNil() }
             if let warning = result.warning { s.push(warning) } else { s.pushNil() }
             return 4
+        }
+    }
+
+    /// preview.sweep(face, {field = "axis.wght", values = {100, 400, 900}, text =, label = {...}})
+    /// → Image, cells ({value = 100}, …): the text at each value of the axis, captioned.
+    static func axisSweep(_ call: LuaCall, _ face: Face, axis: String, text: String) throws -> Int32 {
+        let s = call.stack
+        let values: [Double] = try call.field(2, "values") { _ in
+            guard s.type(at: -1) == .table else { throw LuaArgumentError(2, "option 'values' must be a list of numbers") }
+            return try s.items(ofListAt: -1) { k in
+                guard s.type(at: -1) == .number, let v = s.number(at: -1), v.isFinite else { throw LuaArgumentError(2, "values[\(k)] must be a number") }
+                return v
+            }
+        }
+        s.getField("label", in: 2)
+        let labelIndex = s.top
+        guard [.nil, .table].contains(s.type(at: labelIndex)) else { throw LuaArgumentError(2, "option 'label' must be a table of preview options") }
+        let options = try options(call, labelIndex)
+        let sheet = try Preview.axisSweep(face, axis: axis, values: values, text: text, options: options, columns: try call.intOption(2, "columns"))
+        ImageObject.push(s, ImageBox(sheet))
+        s.pushTable(arrayCount: Int32(values.count))
+        for (k, v) in values.enumerated() {
+            s.pushTable(fieldCount: 1); s.push(v); s.setField("value", in: -2); s.setIndex(k + 1, in: -2)
+        }
+        return 2
+    }
+
+    /// preview.instances(face, text [, options]) → Image: one row per named instance.
+    static let instances: LuaFunction = { L in
+        LuaCall.run(L, "instances") { call in
+            let face = try face(call, 1)
+            let image = try Preview.instances(face, text: try call.string(2), options: try options(call, 3))
+            ImageObject.push(call.stack, ImageBox(image))
+            return 1
         }
     }
 }
