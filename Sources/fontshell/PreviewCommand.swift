@@ -29,6 +29,7 @@ struct PreviewCommand: ParsableCommand {
     @Option(help: "Text colour (#rrggbb or a name).") var color: String = "black"
     @Option(help: "Background colour (#rrggbb, #rrggbbaa or a name).") var background: String = "white"
     @Flag(help: "Hint glyphs with FreeType (default: unhinted outlines).") var hinting = false
+    @Option(help: "A location of a variable font: AXIS=VALUE pairs, comma-separated (wght=700,wdth=75).") var variations: String?
 
     func options() throws -> PreviewOptions {
         var o = PreviewOptions()
@@ -43,6 +44,10 @@ struct PreviewCommand: ParsableCommand {
         o.style.color = try Color(parsing: color)
         o.background = try Color(parsing: background)
         o.hinting = hinting
+        if let variations {
+            do { o.variations = try InstanceCommand.parse(variations.split(separator: ",").map(String.init)) }
+            catch { throw RenderError("--variations: \(error)") }
+        }
         if let label {
             let parts = label.lowercased().split(separator: "x")
             guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]) else {

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import FontModel
+@testable import FontScript
+@testable import LuaBridge
+
+/// Variable fonts from Lua: axes, named instances, locations, glyphs at a location, instances
+/// and previews at a location.
+@Suite struct VariationScriptTests {
+    static let inter = "/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf"
+
+    @Test func axesInstancesAndLocations() throws {
+        let lua = try makeState(fonts: [Self.inter])
+        #expect(try eval(lua, "local a = face.axes[1]; return #face.axes, a.tag, a.name, a.min, a.default, a.max, a.hidden")
+                == ["1", "wght", "Weight", "100.0", "400.0", "900.0", "false"])
+        #expect(try eval(lua, "local i = face.instances[7]; return #face.instances, i.name, i.coordinates.wght") == ["9", "Bold", "700.0"])
+        #expect(try eval(lua, "local n, w = face:location{wght = 650}; return n.wght, #w") == ["0.5", "0"])
+        #expect(try eval(lua, "local n, w = face:location{wght = 1200}; return n.wght, w[1]")
+                == ["1.0", "axis 'wght': 1200 is outside 100…900; using 900"])
+        #expect(try eval(lua, "return face.isVariable, #fontshell.open('\(dejavu)').faces[1].axes") == ["true", "0"])
+        expectError(lua, "face:location{wgth = 700}", "did you mean 'wght'")
+        expectError(lua, "face:location{wght = 'bold'}", "coordinate 'wght' must be a number")
+    }
+
+    /// A glyph at a location agrees with the instance made there, and with fontTools' instancer.
+    @Test func glyphsAtALocationAgreeWithTheInstance() throws {
+        let lua = try makeState(fonts: [Self.inter])
+        let r = try eval(lua, """
+            local H = face:glyphFor("H")
+            local bold = face:instance{wght = 700}
+            local B = bold:glyphFor("H")
+            local a, b = H:contoursAt{wght = 700}, B.contours
+            local same = #a == #b
+            for c = 1, #a do for p = 1, #a[c] do
+              same = same and a[c][p].x == b[c][p].x and a[c][p].y == b[c][p].y
+            end end
+            local d = H:deltas()
+            return same, H:advanceAt{wght = 700} == B.advance, H:advanceAt{wght = 700} > H.advance, #d > 0, #d[1].x == #d[1].y,
+                   bold.isVariable, bold.postscriptName, bold:rawTable("fvar") == nil
+            """)
+        #expect(r == ["true", "true", "true", "true", "true", "false", "Inter-Bold", "true"])
+        expectError(lua, "face:instance({wght = 700}, {nmes = false})", "did you mean 'names'")
+    }
+
+    @Test func previewsAtALocation() throws {
+        let lua = try makeState(fonts: [Self.inter])
+        let widths = try eval(lua, """
+            local thin = preview.text(face, "Hamburg", {size = 40, variations = {wght = 100}})
+            local black = preview.text(face, "Hamburg", {size = 40, variations = {wght = 900}})
+            local sheet, cells = preview.sweep(face, {field = "axis.wght", values = {100, 400, 900}, text = "Hm", label = {size = 20}})
+            local rows = preview.instances(face, "Hm", {size = 20})
+            return thin.width < black.width, #cells, cells[3].value, rows.height > sheet.height
+            """)
+        #expect(widths == ["true", "3", "900.0", "true"])
+        expectError(lua, "preview.text(face, 'x', {variations = {wght = 50}})", "outside its range 100…900")
+        expectError(lua, "preview.sweep(face, {field = 'axis.wdth', values = {100}, text = 'x'})", "no axis 'wdth'")
+    }
+}
