@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// `fontshell instance` end to end: one location, every named instance, and wrong input.
+@Suite struct InstanceCommandTests {
+    static let inter = "/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf"
+
+    func python(_ code: String, _ args: [String]) throws -> String {
+        let r = try runProcess("/usr/bin/env", ["python3", "-c", code] + args)
+        guard r.status == 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: r.err]) }
+        return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Inter Bold shapes exactly as fontTools' own instance does (HarfBuzz over a long text
+    /// with kerning, marks and ligatures), is accepted by ots-sanitize, and is named for its style.
+    @Test func boldShapesLikeFontToolsInstanceAndIsRenamed() throws {
+        let dir = try TemporaryFolder()
+        let ours = dir.file("bold.ttf"), theirs = dir.file("theirs.ttf")
+        let r = try runFontshell(["instance", Self.inter, "wght=700", "-o", ours])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("Inter-Bold at wght=700"))
+        #expect(try runProcess("/usr/bin/env", ["fonttools", "varLib.instancer", Self.inter, "wght=700", "-q", "-o", theirs]).status == 0)
+        let text = "AVATAR Typography WAVE office fjord «quoted» Äpfel Łódź Ǆ Ωmega ж → 1/2 (H) [Tj] ‘Yo’"
+        let a = try runProcess("/usr/bin/env", ["hb-shape", ours, text]), b = try runProcess("/usr/bin/env", ["hb-shape", theirs, text])
+        #expect(a.status == 0 && !a.out.isEmpty && a.out == b.out, "\(a.out)\n\(b.out)")
+        #expect(try runProcess("/usr/bin/env", ["ots-sanitize", ours, dir.file("ots.ttf")]).status == 0)
+        let facts = try python("""
+            import sys; from fontTools.ttLib import TTFont
+            f = TTFont(sys.argv[1]); n = f['name']
+            print(n.getDebugName(1), n.getDebugName(2), n.getDebugName(4), n.getDebugName(6), f['OS/2'].usWeightClass,
+                  f['OS/2'].fsSelection & 0x61, f['head'].macStyle & 3, 'fvar' in f, 'gvar' in f, 'HVAR' in f)
+            """, [ours])
+        #expect(facts == "Inter Bold Inter Bold Inter-Bold 700 32 1 False False False")
+    }
+
+    @Test func everyNamedInstance() throws {
+        let dir = try TemporaryFolder()
+        let r = try runFontshell(["instance", Self.inter, "--all", "-o", dir.file("out")])
+        #expect(r.status == 0, "\(r.err)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.file("out")).sorted()
+        #expect(files.count == 9 && files.contains("Inter-Bold.ttf") && files.contains("Inter-Thin.ttf") && files.contains("Inter-SemiBold.ttf"), "\(files)")
+        let weights = try python("""
+            import sys; from fontTools.ttLib import TTFont
+            print(' '.join(str(TTFont(p)['OS/2'].usWeightClass) for p in sorted(sys.argv[1:], key=lambda p: TTFont(p)['OS/2'].usWeightClass)))
+            """, files.map { dir.file("out/" + $0) })
+        #expect(weights == "100 200 300 400 500 600 700 800 900")
+        let semibold = try python("""
+            import sys; from fontTools.ttLib import TTFont
+            n = TTFont(sys.argv[1])['name']; print(n.getDebugName(1), '|', n.getDebugName(2), '|', n.getDebugName(16), '|', n.getDebugName(17))
+            """, [dir.file("out/Inter-SemiBold.ttf")])
+        #expect(semibold == "Inter Semi Bold | Regular | Inter | Semi Bold")
+    }
+
+    @Test func wrongInputIsRefusedAndWritesNothing() throws {
+        let dir = try TemporaryFolder()
+        let out = dir.file("x.ttf")
+        let cases: [([String], String)] = [
+            (["instance", Self.inter, "wgth=700", "-o", out], "did you mean 'wght'"),
+            (["instance", Self.inter, "wght", "-o", out], "expected AXIS=VALUE"),
+            (["instance", Self.inter, "wght=bold", "-o", out], "expected AXIS=VALUE"),
+            (["instance", Self.inter, "wght=1000", "--strict", "-o", out], "outside its range 100…900"),
+            (["instance", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "wght=700", "-o", out], "not a variable font"),
+            (["instance", Self.inter, "--all", "wght=700", "-o", out], "no coordinates"),
+            (["instance", Self.inter, "wght=700", "-o", Self.inter], "refusing to overwrite"),
+        ]
+        for (args, message) in cases {
+            let r = try runFontshell(args)
+            #expect(r.status != 0 && r.err.contains(message), "\(args): \(r.err)")
+            #expect(!FileManager.default.fileExists(atPath: out), "\(args) wrote a file")
+        }
+        let clamped = try runFontshell(["instance", Self.inter, "wght=1000", "-o", out])
+        #expect(clamped.status == 0 && clamped.err.contains("warning: axis 'wght': 1000 is outside 100…900; using 900"), "\(clamped.err)")
+        let list = try runFontshell(["instance", Self.inter])
+        #expect(list.status == 0 && list.out.contains("wght  100…900, default 400  Weight") && list.out.contains("Bold  wght=700"))
+    }
+}
