@@ -13,9 +13,15 @@ public struct InstanceOptions: Sendable {
     /// Mark every glyph as possibly overlapping (OVERLAP_SIMPLE / OVERLAP_COMPOUND), as
     /// fontTools does by default, so rasterizers that need it fill overlaps correctly.
     public var setOverlapFlags: Bool
+    /// Rewrite GPOS as fontTools does (value formats recomputed, anchors to format 1, pair
+    /// classes renumbered) instead of patching its values in place: identical tables to
+    /// fontTools', at the cost of a decode and re-encode (see `PositioningPatch`).
+    public var rewriteLayout: Bool
 
-    public init(coordinates: [String: Double] = [:], clamp: Bool = true, updateNames: Bool = true, setOverlapFlags: Bool = true) {
+    public init(coordinates: [String: Double] = [:], clamp: Bool = true, updateNames: Bool = true, setOverlapFlags: Bool = true,
+                rewriteLayout: Bool = false) {
         self.coordinates = coordinates; self.clamp = clamp; self.updateNames = updateNames; self.setOverlapFlags = setOverlapFlags
+        self.rewriteLayout = rewriteLayout
     }
 }
 
@@ -57,7 +63,7 @@ extension Face {
         if has("glyf") { try instanceGlyphs(into: target, at: loc, overlapFlags: options.setOverlapFlags) }
         try instanceControlValues(into: target, at: loc)
         try instanceMetrics(into: target, at: loc)
-        warnings += try instanceLayout(into: target, at: loc)
+        warnings += try instanceLayout(into: target, at: loc, rewrite: options.rewriteLayout)
         try instanceStyleAttributes(into: target, location: location)
         for tag in Face.variationTags where target.has(tag) { target.removeTable(tag) }
 
@@ -72,7 +78,11 @@ extension Face {
         }
         var postScriptName = try target.postScriptName
         if options.updateNames { postScriptName = try target.nameInstance(from: self, location: location) }
-        return InstanceResult(font: copy, location: location, warnings: warnings, postScriptName: postScriptName)
+        // Laid out once here, so the instance is a plain unedited font: saving it copies bytes
+        // (no second encoding, and no save-time validation of tables the instancer wrote).
+        let laidOut = try copy.serialized().bytes
+        let instance = try Font(data: laidOut, name: copy.path)
+        return InstanceResult(font: instance, location: location, warnings: warnings, postScriptName: postScriptName)
     }
 
     /// OS/2 width class (1–9) for a wdth percentage, piecewise linear between the spec's steps.
@@ -168,7 +178,7 @@ extension Face {
 
     /// GDEF carets and GPOS values with their VariationIndex deltas; GDEF loses its store and
     /// is dropped when nothing else is left in it. Returns warnings.
-    private func instanceLayout(into target: Face, at loc: [Double]) throws -> [String] {
+    private func instanceLayout(into target: Face, at loc: [Double], rewrite: Bool) throws -> [String] {
         guard let raw = try target.rawTable("GDEF"), raw.count >= 18 else { return [] }
         let version = UInt32(raw[0]) << 24 | UInt32(raw[1]) << 16 | UInt32(raw[2]) << 8 | UInt32(raw[3])
         let storeOffset = Int(UInt32(raw[14]) << 24 | UInt32(raw[15]) << 16 | UInt32(raw[16]) << 8 | UInt32(raw[17]))
@@ -185,7 +195,17 @@ extension Face {
         var patched = raw
         patched[0] = 0; patched[1] = 1; patched[2] = 0; patched[3] = 2
         target.setRawTable("GDEF", Array(patched.prefix(max(14, patched.count))))
-        if let gpos = try target.table(GPOSTable.self) {
+        var rewriteGPOS = rewrite
+        if !rewrite, let raw = try target.rawTable("GPOS") {
+            var patch = PositioningPatch(raw, delta: delta)
+            do {
+                try target.context("GPOS") { try patch.patchAll() }
+                target.setRawTable("GPOS", patch.bytes)
+            } catch is PositioningPatch.NeedsRewrite {
+                rewriteGPOS = true
+            }
+        }
+        if rewriteGPOS, let gpos = try target.table(GPOSTable.self) {
             guard case .record(let root) = try target.context("GPOS", { try LayoutVariations.apply(.record(try gpos.root), names: names, delta) }) else { return [] }
             _ = gpos.replaceRoot(root)
         }
