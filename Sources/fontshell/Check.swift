@@ -8,6 +8,7 @@ import Foundation
 /// folders) over every font, on every core, reported as text, JSON, SARIF or JUnit.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Run font checks (Lua files, docs/checks.md) over fonts: text, json, sarif or junit reports; --fix applies the fixes checks offer.",
         discussion: """
         Exit status: 0 when no check failed, 1 when a check failed or could not run (a broken check, a font that does not open, a fix that failed), 2 for wrong arguments.

@@ -7,7 +7,7 @@ import Glibc
 
 /// `fontshell dump`: tables as TTX XML (fontTools' dialect), like Apple's ftxdumperfuser -d.
 struct Dump: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Dump tables as TTX XML (fontTools' dialect).")
+    static let configuration = CommandConfiguration(commandName: "dump", abstract: "Dump tables as TTX XML (fontTools' dialect).")
 
     @Argument(help: "Font file.") var font: String
     @Option(name: .customShort("t"), help: "A table to dump (repeatable); default: every table.") var tables: [String] = []
@@ -44,7 +44,7 @@ struct Dump: ParsableCommand {
 
 /// `fontshell fuse`: fuse TTX XML back into a font, like ftxdumperfuser -f.
 struct Fuse: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Fuse TTX XML tables into a font and save it.")
+    static let configuration = CommandConfiguration(commandName: "fuse", abstract: "Fuse TTX XML tables into a font and save it.")
 
     @Argument(help: "Font file.") var font: String
     @Argument(help: "TTX files with the tables to fuse.") var xmlFiles: [String] = []

@@ -4,6 +4,7 @@ import FontModel
 /// `fontshell edit`: the common edits from the command line (the Lua scripts do the same).
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "edit",
         abstract: "Edit fields, glyphs or names of a font and save the result.",
         discussion: """
         Examples:

@@ -4,7 +4,7 @@ import FontModel
 /// `fontshell info FONT`: names, format, metrics and the table list of every face. Reads only the
 /// small tables; glyph data (glyf, CFF) is never decoded.
 struct Info: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Describe every face of a font: names, format, tables, vertical metrics.")
+    static let configuration = CommandConfiguration(commandName: "info", abstract: "Describe every face of a font: names, format, tables, vertical metrics.")
 
     @Argument(help: "Font file (.ttf, .otf, .ttc). Default: DejaVu Sans.")
     var font: String = defaultFontPath

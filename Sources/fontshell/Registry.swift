@@ -9,6 +9,7 @@ import Foundation
 /// `fontshell registry ...`: the platform font registry (fontconfig on Linux, CoreText on macOS).
 struct Registry: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "registry",
         abstract: "Register, list, find and unregister fonts (fontconfig on Linux, CoreText on macOS).",
         subcommands: [List.self, Find.self, Missing.self, Register.self, Unregister.self, Repair.self, System.self]
     )
@@ -18,7 +19,7 @@ struct Registry: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List installed fonts.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List installed fonts.")
         @Option(help: "Only fonts FontShell registered at this scope (user or process).") var scope: String?
         @Option(help: "Only this family.") var family: String?
         @OptionGroup var output: Output
@@ -31,7 +32,7 @@ struct Registry: ParsableCommand {
     }
 
     struct Find: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Find a font by exact PostScript or full name (exit 1 if not found).")
+        static let configuration = CommandConfiguration(commandName: "find", abstract: "Find a font by exact PostScript or full name (exit 1 if not found).")
         @Argument var name: String
         @OptionGroup var output: Output
         func run() throws {
@@ -46,7 +47,7 @@ struct Registry: ParsableCommand {
     }
 
     struct Missing: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Which of these names cannot be found, and what would be used instead (exit 1 if any).")
+        static let configuration = CommandConfiguration(commandName: "missing", abstract: "Which of these names cannot be found, and what would be used instead (exit 1 if any).")
         @Argument var names: [String]
         @OptionGroup var output: Output
         func run() throws {
@@ -63,7 +64,7 @@ struct Registry: ParsableCommand {
     }
 
     struct Register: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Install a font for the user (copied to $XDG_DATA_HOME/fonts/fontshell) or this process.")
+        static let configuration = CommandConfiguration(commandName: "register", abstract: "Install a font for the user (copied to $XDG_DATA_HOME/fonts/fontshell) or this process.")
         @Argument var path: String
         @Option(help: "user (default, as in Lua) or process.") var scope = "user"
         @Flag(help: "Replace a font FontShell registered under the same PostScript name.") var replace = false
@@ -76,7 +77,7 @@ struct Registry: ParsableCommand {
     }
 
     struct Unregister: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a font FontShell registered (by path or PostScript name).")
+        static let configuration = CommandConfiguration(commandName: "unregister", abstract: "Remove a font FontShell registered (by path or PostScript name).")
         @Argument var pathOrName: String
         @OptionGroup var output: Output
         func run() throws {
@@ -86,6 +87,7 @@ struct Registry: ParsableCommand {
 
     struct Repair: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "repair",
             abstract: "Adopt fonts in FontShell's folder that its record lacks; forget records of files that are gone.",
             discussion: "Nothing is deleted: a file that cannot be adopted (not a valid font, or a name clash) is listed with the reason.")
         @OptionGroup var output: Output
@@ -104,7 +106,7 @@ struct Registry: ParsableCommand {
     }
 
     struct System: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The platform's UI font of a design: default, serif, monospaced, rounded.")
+        static let configuration = CommandConfiguration(commandName: "system", abstract: "The platform's UI font of a design: default, serif, monospaced, rounded.")
         @Option var design = "default"
         @OptionGroup var output: Output
         func run() throws {

@@ -5,6 +5,7 @@ import FontModel
 /// .woff, .woff2 by extension or --format), printing the save report.
 struct Save: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "save",
         abstract: "Open a font and save it again (tables re-shared, realigned), or as WOFF/WOFF2, printing what changed.",
         discussion: "The container follows OUTPUT's extension (.ttf/.otf/.ttc, .woff, .woff2) unless --format names it.")
 

@@ -47,7 +47,7 @@ struct Repl: ParsableCommand {
 
 /// `fontshell run SCRIPT.lua [ARGS ...]`
 struct Run: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a Lua script: arg[0] is the script, arg[1...] and ... its arguments; with --each, once per font on every core, JSON lines out (docs/batch.md).")
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a Lua script: arg[0] is the script, arg[1...] and ... its arguments; with --each, once per font on every core, JSON lines out (docs/batch.md).")
 
     @Flag(help: "For a script you do not trust: nothing is written to disk, no registry, no io or os (but its clocks), no precompiled chunks.")
     var sandbox = false

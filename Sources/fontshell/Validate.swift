@@ -8,7 +8,7 @@ import Foundation
 
 /// `fontshell validate FONT`: the checks of `Validator`, exit 0 clean, 1 warnings, 2 errors.
 struct Validate: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Check a font before shipping (exit status: 0 clean, 1 warnings, 2 errors).")
+    static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check a font before shipping (exit status: 0 clean, 1 warnings, 2 errors).")
 
     @Argument(help: "Font file.") var font: String
     @Flag(help: "Print the findings as JSON.") var json = false

@@ -258,8 +258,14 @@ public final class Face {
     /// The face index for messages: only collections number their faces.
     var faceLabel: Int? { (font?.isCollection ?? false) ? index : nil }
 
+    /// Runs `body`, naming this face and table in a FontError it throws. The labels are made
+    /// only on failure: hot loops (a glyph at a time) call this per item.
     func context<T>(_ tag: Tag, _ body: () throws -> T) throws -> T {
-        try withContext(path: path, face: faceLabel, table: tag.description, body)
+        do {
+            return try body()
+        } catch let error as FontError {
+            throw error.adding(path: path, face: faceLabel, table: tag.description)
+        }
     }
 
     func invalidateCaches() {

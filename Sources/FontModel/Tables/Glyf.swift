@@ -77,6 +77,11 @@ public final class GlyfTable: DecodableTable, ReadsSourceLazily {
         return try body(try originalReader(id))
     }
 
+    /// Whether glyph `id` is a composite (its numberOfContours is negative), without decoding it.
+    public func isComposite(_ id: Int) throws -> Bool {
+        try withGlyphReader(id) { r in try r.count >= 2 && r.u16(at: 0) & 0x8000 != 0 }
+    }
+
     public func glyph(_ id: Int) throws -> TrueTypeGlyph {
         do {
             return try withGlyphReader(id) { try TrueTypeGlyph.decode($0) }

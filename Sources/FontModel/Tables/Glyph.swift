@@ -88,61 +88,80 @@ public struct TrueTypeGlyph: Equatable, Sendable {
         return try decodeComposite(&r, bounds: bounds)
     }
 
-    private static func decodeSimple(_ r: inout BinaryReader, contourCount: Int, bounds: GlyphBounds) throws -> TrueTypeGlyph {
-        var ends: [Int] = []
-        ends.reserveCapacity(contourCount)
+    /// A simple glyph's points as flat arrays: what instancing and the outline decoder share.
+    public struct SimplePoints {
+        /// Last point index of each contour.
+        public var ends: [Int] = []
+        /// Flag bytes as stored (bit 0: on curve; bit 6 on the first: OVERLAP_SIMPLE).
+        public var flags: [UInt8] = []
+        public var xs: [Int] = []
+        public var ys: [Int] = []
+        public var instructions: [UInt8] = []
+        public init() {}
+    }
+
+    /// Reads a simple glyph's contours after the 10-byte header.
+    static func decodeSimplePoints(_ r: inout BinaryReader, contourCount: Int) throws -> SimplePoints {
+        var out = SimplePoints()
+        out.ends.reserveCapacity(contourCount)
         var previous = -1
         for _ in 0..<contourCount {
             let end = Int(try r.u16())
             guard end > previous else {
                 throw r.error("endPtsOfContours not increasing (\(end) after \(previous))", at: r.offset - 2)
             }
-            ends.append(end)
+            out.ends.append(end)
             previous = end
         }
-        let pointCount = (ends.last ?? -1) + 1
+        let pointCount = (out.ends.last ?? -1) + 1
         let instructionLength = Int(try r.u16())
-        let instructions = try r.bytes(instructionLength)
+        out.instructions = try r.bytes(instructionLength)
         // Each point needs at least one flag byte: refuse counts the data cannot hold before allocating.
         guard pointCount <= r.remaining else {
             throw r.error("glyph claims \(pointCount) points, more than its \(r.remaining) remaining bytes can hold")
         }
-        var flags = [UInt8](repeating: 0, count: pointCount)
+        out.flags = [UInt8](repeating: 0, count: pointCount)
         var i = 0
         while i < pointCount {
             let flag = try r.u8()
-            flags[i] = flag
+            out.flags[i] = flag
             i += 1
             if flag & 0x08 != 0 {
                 let repeatCount = Int(try r.u8())
                 guard repeatCount <= pointCount - i else { throw r.error("flag repeat runs past the last point") }
-                for _ in 0..<repeatCount { flags[i] = flag; i += 1 }
+                for _ in 0..<repeatCount { out.flags[i] = flag; i += 1 }
             }
         }
-        var xs = [Int](repeating: 0, count: pointCount), ys = xs
+        out.xs = [Int](repeating: 0, count: pointCount)
+        out.ys = out.xs
         var value = 0
         for j in 0..<pointCount {
-            let f = flags[j]
+            let f = out.flags[j]
             if f & 0x02 != 0 { let d = Int(try r.u8()); value += f & 0x10 != 0 ? d : -d }
             else if f & 0x10 == 0 { value += Int(try r.i16()) }
-            xs[j] = value
+            out.xs[j] = value
         }
         value = 0
         for j in 0..<pointCount {
-            let f = flags[j]
+            let f = out.flags[j]
             if f & 0x04 != 0 { let d = Int(try r.u8()); value += f & 0x20 != 0 ? d : -d }
             else if f & 0x20 == 0 { value += Int(try r.i16()) }
-            ys[j] = value
+            out.ys[j] = value
         }
+        return out
+    }
+
+    private static func decodeSimple(_ r: inout BinaryReader, contourCount: Int, bounds: GlyphBounds) throws -> TrueTypeGlyph {
+        let p = try decodeSimplePoints(&r, contourCount: contourCount)
         var contours: [[GlyphPoint]] = []
         contours.reserveCapacity(contourCount)
         var start = 0
-        for end in ends {
-            contours.append((start...end).map { GlyphPoint(x: xs[$0], y: ys[$0], onCurve: flags[$0] & 0x01 != 0) })
+        for end in p.ends {
+            contours.append((start...end).map { GlyphPoint(x: p.xs[$0], y: p.ys[$0], onCurve: p.flags[$0] & 0x01 != 0) })
             start = end + 1
         }
-        return TrueTypeGlyph(contours: contours, instructions: instructions, bounds: bounds,
-                             overlapSimple: (flags.first ?? 0) & 0x40 != 0)
+        return TrueTypeGlyph(contours: contours, instructions: p.instructions, bounds: bounds,
+                             overlapSimple: (p.flags.first ?? 0) & 0x40 != 0)
     }
 
     private static func decodeComposite(_ r: inout BinaryReader, bounds: GlyphBounds) throws -> TrueTypeGlyph {
@@ -220,40 +239,70 @@ public struct TrueTypeGlyph: Equatable, Sendable {
             }
             if !instructions.isEmpty { try w.u16(instructions.count, "glyph instruction length"); w.append(instructions) }
         } else {
-            guard contours.count <= 0x7FFF, pointCount <= 0xFFFF else { throw FontError("glyph has too many contours or points") }
-            guard instructions.count <= 0xFFFF else { throw FontError("glyph instructions longer than 65535 bytes") }
-            let points = contours.flatMap { $0 }
-            guard let b = Self.pointBounds(points) else { return [] }
-            w.i16(Int16(contours.count)); try writeBounds(b, &w)
+            var p = SimplePoints()
             var end = -1
-            for c in contours { end += c.count; w.u16(UInt16(end)) }
-            w.u16(UInt16(instructions.count)); w.append(instructions)
-            var flags: [UInt8] = [], xBytes = BinaryWriter(), yBytes = BinaryWriter()
-            var px = 0, py = 0
-            for (i, p) in points.enumerated() {
-                guard (-32768...32767).contains(p.x - px), (-32768...32767).contains(p.y - py) else {
-                    throw FontError("point \(i) is \(p.x - px), \(p.y - py) units from the previous one; TrueType stores at most ±32767")
-                }
-                var f: UInt8 = p.onCurve ? 0x01 : 0
-                if i == 0 && overlapSimple { f |= 0x40 }
-                let dx = p.x - px, dy = p.y - py
-                if dx == 0 { f |= 0x10 } else if abs(dx) <= 255 { f |= 0x02 | (dx > 0 ? 0x10 : 0); xBytes.u8(UInt8(abs(dx))) }
-                else { xBytes.i16(Int16(dx)) }
-                if dy == 0 { f |= 0x20 } else if abs(dy) <= 255 { f |= 0x04 | (dy > 0 ? 0x20 : 0); yBytes.u8(UInt8(abs(dy))) }
-                else { yBytes.i16(Int16(dy)) }
-                flags.append(f)
-                px = p.x; py = p.y
+            for c in contours {
+                end += c.count
+                p.ends.append(end)
+                for point in c { p.xs.append(point.x); p.ys.append(point.y); p.flags.append(point.onCurve ? 1 : 0) }
             }
-            var i = 0
-            while i < flags.count {
-                var run = 0
-                while i + run + 1 < flags.count && flags[i + run + 1] == flags[i] && run < 255 { run += 1 }
-                if run > 0 { w.u8(flags[i] | 0x08); w.u8(UInt8(run)) } else { w.u8(flags[i]) }
-                i += run + 1
-            }
-            w.append(xBytes.bytes); w.append(yBytes.bytes)
+            p.instructions = instructions
+            return try Self.encodeSimple(p, overlap: overlapSimple).bytes
         }
         return w.bytes
+    }
+
+    /// Encodes a simple glyph from flat points (only each flag's on-curve bit is read; the
+    /// overlap flag goes on the first point when `overlap`). Returns the bytes and bounds;
+    /// a glyph without points is empty.
+    public static func encodeSimple(_ p: SimplePoints, overlap: Bool) throws -> (bytes: [UInt8], bounds: GlyphBounds?) {
+        let count = p.xs.count
+        guard p.ends.count <= 0x7FFF, count <= 0xFFFF else { throw FontError("glyph has too many contours or points") }
+        guard p.instructions.count <= 0xFFFF else { throw FontError("glyph instructions longer than 65535 bytes") }
+        guard count > 0 else { return ([], nil) }
+        var b = GlyphBounds(xMin: p.xs[0], yMin: p.ys[0], xMax: p.xs[0], yMax: p.ys[0])
+        for i in 1..<count {
+            b.xMin = min(b.xMin, p.xs[i]); b.xMax = max(b.xMax, p.xs[i]); b.yMin = min(b.yMin, p.ys[i]); b.yMax = max(b.yMax, p.ys[i])
+        }
+        // Flags and coordinate bytes first, then the glyph in one buffer, padded to 4 bytes.
+        var flags: [UInt8] = [], xBytes: [UInt8] = [], yBytes: [UInt8] = []
+        flags.reserveCapacity(count); xBytes.reserveCapacity(2 * count); yBytes.reserveCapacity(2 * count)
+        var px = 0, py = 0
+        for i in 0..<count {
+            let x = p.xs[i], y = p.ys[i]
+            let dx = x - px, dy = y - py
+            guard (-32768...32767).contains(dx), (-32768...32767).contains(dy) else {
+                throw FontError("point \(i) is \(dx), \(dy) units from the previous one; TrueType stores at most ±32767")
+            }
+            var f: UInt8 = p.flags[i] & 0x01
+            if i == 0 && overlap { f |= 0x40 }
+            if dx == 0 { f |= 0x10 } else if abs(dx) <= 255 { f |= 0x02 | (dx > 0 ? 0x10 : 0); xBytes.append(UInt8(abs(dx))) }
+            else { xBytes.append(UInt8(truncatingIfNeeded: dx >> 8)); xBytes.append(UInt8(truncatingIfNeeded: dx)) }
+            if dy == 0 { f |= 0x20 } else if abs(dy) <= 255 { f |= 0x04 | (dy > 0 ? 0x20 : 0); yBytes.append(UInt8(abs(dy))) }
+            else { yBytes.append(UInt8(truncatingIfNeeded: dy >> 8)); yBytes.append(UInt8(truncatingIfNeeded: dy)) }
+            flags.append(f)
+            px = x; py = y
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(14 + 2 * p.ends.count + p.instructions.count + flags.count + xBytes.count + yBytes.count)
+        func u16(_ v: Int) { out.append(UInt8(truncatingIfNeeded: v >> 8)); out.append(UInt8(truncatingIfNeeded: v)) }
+        u16(p.ends.count)
+        for v in [b.xMin, b.yMin, b.xMax, b.yMax] {
+            guard (-32768...32767).contains(v) else { throw FontError("glyph bounds \(v) do not fit Int16") }
+            u16(v)
+        }
+        for e in p.ends { u16(e) }
+        u16(p.instructions.count); out.append(contentsOf: p.instructions)
+        var i = 0
+        while i < flags.count {
+            var run = 0
+            while i + run + 1 < flags.count && flags[i + run + 1] == flags[i] && run < 255 { run += 1 }
+            if run > 0 { out.append(flags[i] | 0x08); out.append(UInt8(run)) } else { out.append(flags[i]) }
+            i += run + 1
+        }
+        out.append(contentsOf: xBytes); out.append(contentsOf: yBytes)
+        while out.count % 4 != 0 { out.append(0) }
+        return (out, b)
     }
 
     private func writeBounds(_ b: GlyphBounds, _ w: inout BinaryWriter) throws {

@@ -58,6 +58,21 @@ public final class GvarTable: DecodableTable {
         }
     }
 
+    /// Adds glyph `id`'s deltas at a normalized location to `dx`/`dy` (see
+    /// `TupleVariation.accumulateStore`); `original` are its points plus the four phantom points.
+    func accumulateVariations(glyph id: Int, location: [Double], original: [PointXY], ends: [Int], sharedPeaks: [[Double]],
+                              into dx: inout [Double], _ dy: inout [Double]) throws {
+        guard glyphData.indices.contains(id) else {
+            throw FontError("glyph id \(id) out of range for gvar (\(glyphData.count) glyphs)", table: "gvar")
+        }
+        guard !glyphData[id].isEmpty else { return }
+        try glyphData[id].withUnsafeBytes { buffer in
+            try TupleVariation.accumulateStore(BinaryReader(buffer, base: id < glyphDataStarts.count ? glyphDataStarts[id] : 0),
+                                               axisCount: Int(axisCount), sharedTuples: sharedPeaks, location: location,
+                                               original: original, ends: ends, what: "glyph \(id)", into: &dx, &dy)
+        }
+    }
+
     /// Glyph `id`'s tuple variations. `pointCount` is its point count plus the four phantom
     /// points (a composite: its components plus four).
     public func variations(glyph id: Int, pointCount: Int, sharedPeaks: [[Double]]? = nil) throws -> [TupleVariation] {

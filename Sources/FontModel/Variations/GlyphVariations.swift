@@ -36,48 +36,55 @@ public final class GlyphVariator {
 
     /// Glyph `id` at a normalized location.
     public func glyph(_ id: Int, at location: [Double]) throws -> VariedGlyph {
-        let original = try glyf.glyph(id)
-        var coordinates: [(x: Int, y: Int)] = []
+        try glyph(id, original: try glyf.glyph(id), at: location)
+    }
+
+    /// The phantom points of a glyph from its stored bounds and metrics: left, right, top, bottom.
+    func phantoms(_ id: Int, bounds: GlyphBounds?) throws -> [PointXY] {
+        let b = bounds ?? GlyphBounds(xMin: 0, yMin: 0, xMax: 0, yMax: 0)
+        let leftX = b.xMin - (try hmtx.sideBearing(id))
+        let rightX = leftX + (try hmtx.advance(id))
+        var topY = 0, bottomY = 0
+        if let vmtx, id < vmtx.glyphCount {
+            topY = (try vmtx.sideBearing(id)) + b.yMax
+            bottomY = topY - (try vmtx.advance(id))
+        }
+        return [PointXY(leftX, 0), PointXY(rightX, 0), PointXY(0, topY), PointXY(0, bottomY)]
+    }
+
+    /// The summed, unrounded deltas of every point (phantoms last) at a location. `ends` are
+    /// the outline's contour ends (phantoms are added as one-point contours here).
+    func deltas(_ id: Int, coordinates: [PointXY], ends outlineEnds: [Int], at location: [Double]) throws -> (x: [Double], y: [Double]) {
+        var dx = [Double](repeating: 0, count: coordinates.count), dy = dx
+        guard let gvar, !location.allSatisfy({ $0 == 0 }) else { return (dx, dy) }
+        var ends = outlineEnds
+        for k in (coordinates.count - 4)..<coordinates.count { ends.append(k) }
+        try face.context("gvar") {
+            try gvar.accumulateVariations(glyph: id, location: location, original: coordinates, ends: ends, sharedPeaks: peaks, into: &dx, &dy)
+        }
+        return (dx, dy)
+    }
+
+    /// Glyph `id` (decoded as `original`) at a normalized location.
+    func glyph(_ id: Int, original: TrueTypeGlyph, at location: [Double]) throws -> VariedGlyph {
+        var coordinates: [PointXY] = []
         var ends: [Int] = []
         if original.isComposite {
             for (i, c) in original.components.enumerated() {
                 let xy = c.flags & GlyphComponent.argsAreXYValues != 0
-                coordinates.append(xy ? (c.arg1, c.arg2) : (0, 0))
+                coordinates.append(xy ? PointXY(c.arg1, c.arg2) : PointXY(0, 0))
                 ends.append(i)
             }
         } else {
             for contour in original.contours {
-                for p in contour { coordinates.append((p.x, p.y)) }
+                for p in contour { coordinates.append(PointXY(p.x, p.y)) }
                 ends.append(coordinates.count - 1)
             }
         }
-        let bounds = original.bounds ?? GlyphBounds(xMin: 0, yMin: 0, xMax: 0, yMax: 0)
-        let leftX = bounds.xMin - (try hmtx.sideBearing(id))
-        let rightX = leftX + (try hmtx.advance(id))
-        var topY = 0, bottomY = 0
-        if let vmtx, id < vmtx.glyphCount {
-            topY = (try vmtx.sideBearing(id)) + bounds.yMax
-            bottomY = topY - (try vmtx.advance(id))
-        }
         let outlineCount = coordinates.count
-        coordinates += [(leftX, 0), (rightX, 0), (0, topY), (0, bottomY)]
-        for k in 0..<4 { ends.append(outlineCount + k) }
-
-        var dx = [Double](repeating: 0, count: coordinates.count), dy = dx
-        if let gvar, !location.allSatisfy({ $0 == 0 }) {
-            let tuples = try face.context("gvar") { try gvar.variations(glyph: id, pointCount: coordinates.count, sharedPeaks: peaks) }
-            for t in tuples {
-                let s = t.scalar(at: location)
-                if s == 0 { continue }
-                if let points = t.points {
-                    let sx = t.x.map { Double($0) * s }, sy = t.y.map { Double($0) * s }
-                    let inferred = UntouchedPoints.infer(points: points, x: sx, y: sy, original: coordinates, ends: ends)
-                    for i in 0..<dx.count { dx[i] += inferred.x[i]; dy[i] += inferred.y[i] }
-                } else {
-                    for i in 0..<min(dx.count, t.x.count) { dx[i] += Double(t.x[i]) * s; dy[i] += Double(t.y[i]) * s }
-                }
-            }
-        }
+        let phantom = try phantoms(id, bounds: original.bounds)
+        coordinates += phantom
+        let (dx, dy) = try deltas(id, coordinates: coordinates, ends: ends, at: location)
         var glyph = original
         if original.isComposite {
             for i in glyph.components.indices where glyph.components[i].flags & GlyphComponent.argsAreXYValues != 0 {
@@ -96,7 +103,38 @@ public final class GlyphVariator {
         }
         let n = outlineCount
         return VariedGlyph(glyph: glyph,
-                           left: Double(leftX) + dx[n], right: Double(rightX) + dx[n + 1],
-                           top: Double(topY) + dy[n + 2], bottom: Double(bottomY) + dy[n + 3])
+                           left: Double(phantom[0].x) + dx[n], right: Double(phantom[1].x) + dx[n + 1],
+                           top: Double(phantom[2].y) + dy[n + 2], bottom: Double(phantom[3].y) + dy[n + 3])
+    }
+
+    /// A simple glyph at a location straight from its bytes to new bytes (flat arrays, no
+    /// contour objects): what instancing runs for every simple glyph. Returns the encoded
+    /// glyph, its bounds, and the moved phantom points (left, right, top, bottom).
+    func simpleGlyphBytes(_ id: Int, at location: [Double], overlap: Bool) throws
+        -> (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double)) {
+        var points = TrueTypeGlyph.SimplePoints()
+        var stored: GlyphBounds?
+        try glyf.withGlyphReader(id) { reader in
+            guard reader.count > 0 else { return }
+            var r = reader
+            let contourCount = Int(try r.i16())
+            stored = GlyphBounds(xMin: Int(try r.i16()), yMin: Int(try r.i16()), xMax: Int(try r.i16()), yMax: Int(try r.i16()))
+            guard contourCount >= 0 else { throw r.error("glyph \(id) is a composite, not a simple glyph", at: 0) }
+            points = try TrueTypeGlyph.decodeSimplePoints(&r, contourCount: contourCount)
+        }
+        let count = points.xs.count
+        var coordinates: [PointXY] = []
+        coordinates.reserveCapacity(count + 4)
+        for i in 0..<count { coordinates.append(PointXY(points.xs[i], points.ys[i])) }
+        let phantom = try phantoms(id, bounds: count == 0 ? nil : stored)
+        coordinates += phantom
+        let (dx, dy) = try deltas(id, coordinates: coordinates, ends: points.ends, at: location)
+        for i in 0..<count {
+            points.xs[i] = (Double(points.xs[i]) + dx[i]).otRoundedInt
+            points.ys[i] = (Double(points.ys[i]) + dy[i]).otRoundedInt
+        }
+        let (bytes, bounds) = try TrueTypeGlyph.encodeSimple(points, overlap: overlap)
+        return (bytes, bounds, (Double(phantom[0].x) + dx[count], Double(phantom[1].x) + dx[count + 1],
+                                Double(phantom[2].y) + dy[count + 2], Double(phantom[3].y) + dy[count + 3]))
     }
 }

@@ -98,35 +98,64 @@ extension Face {
         guard let glyf = try target.glyf else { return }
         let hmtx = try target.hmtx, vmtx = try target.vmtx
         let count = glyf.glyphCount
-        var depth = [Int](repeating: -1, count: count)
+        // Composites decoded once (simple glyphs are read straight from their bytes below).
+        var composites = [TrueTypeGlyph?](repeating: nil, count: count)
+        var compositeIDs: [Int] = []
+        for id in 0..<count where try variator.glyf.isComposite(id) { composites[id] = try variator.glyf.glyph(id); compositeIDs.append(id) }
+        var depth = [Int](repeating: 0, count: count)
+        var resolved = [Bool](repeating: false, count: count)
         func depthOf(_ id: Int, _ seen: Int) throws -> Int {
-            if depth[id] >= 0 { return depth[id] }
+            guard let g = composites[id] else { return 0 }
+            if resolved[id] { return depth[id] }
             guard seen < 64 else { throw FontError("composite glyph \(id) nests more than 64 deep (a cycle?)", table: "glyf") }
-            let g = try variator.glyf.glyph(id)
             var d = 0
             for c in g.components where c.glyphID < count { d = max(d, try depthOf(c.glyphID, seen + 1) + 1) }
-            depth[id] = d
+            depth[id] = d; resolved[id] = true
             return d
         }
-        for id in 0..<count { _ = try depthOf(id, 0) }
-        let order = (0..<count).sorted { depth[$0] != depth[$1] ? depth[$0] < depth[$1] : $0 < $1 }
+        for id in compositeIDs { _ = try depthOf(id, 0) }
+        let order = compositeIDs.sorted { depth[$0] != depth[$1] ? depth[$0] < depth[$1] : $0 < $1 }
+        var bounds = [GlyphBounds?](repeating: nil, count: count)
+
+        func setMetrics(_ id: Int, _ b: GlyphBounds?, left: Double, right: Double, top: Double, bottom: Double) throws {
+            if id < hmtx.glyphCount {
+                try hmtx.setAdvance(id, max(0, (right - left).otRoundedInt))
+                try hmtx.setSideBearing(id, (Double(b?.xMin ?? 0) - left).otRoundedInt)
+            }
+            if let vmtx, id < vmtx.glyphCount {
+                try vmtx.setAdvance(id, max(0, (top - bottom).otRoundedInt))
+                try vmtx.setSideBearing(id, (top - Double(b?.yMax ?? 0)).otRoundedInt)
+            }
+        }
         try context("glyf") {
+            for id in 0..<count where composites[id] == nil {
+                let varied = try variator.simpleGlyphBytes(id, at: loc, overlap: overlapFlags)
+                try glyf.setGlyphData(id, varied.bytes)
+                bounds[id] = varied.bounds
+                try setMetrics(id, varied.bounds, left: varied.phantoms.0, right: varied.phantoms.1, top: varied.phantoms.2, bottom: varied.phantoms.3)
+            }
             for id in order {
-                var varied = try withContext(path: nil, face: nil, table: nil) { try variator.glyph(id, at: loc) }
-                if overlapFlags {
-                    if varied.glyph.isComposite { varied.glyph.components[0].flags |= GlyphComponent.overlapCompound }
-                    else if !varied.glyph.contours.isEmpty { varied.glyph.overlapSimple = true }
+                var varied = try variator.glyph(id, original: composites[id]!, at: loc)
+                if overlapFlags { varied.glyph.components[0].flags |= GlyphComponent.overlapCompound }
+                // Translated components: the union of their (already moved) bounds; anything
+                // else (scaled, matched by points) flattens the outline.
+                var b: GlyphBounds?
+                let simple = varied.glyph.components.allSatisfy {
+                    $0.flags & GlyphComponent.argsAreXYValues != 0 && $0.transform == (16384, 0, 0, 16384) && $0.glyphID < count
                 }
-                try glyf.setGlyph(id, varied.glyph)
-                let bounds = try glyf.bounds(id)
-                if id < hmtx.glyphCount {
-                    try hmtx.setAdvance(id, varied.advance)
-                    try hmtx.setSideBearing(id, (Double(bounds?.xMin ?? 0) - varied.left).otRoundedInt)
+                if simple {
+                    for c in varied.glyph.components {
+                        guard let cb = bounds[c.glyphID] else { continue }
+                        let moved = GlyphBounds(xMin: cb.xMin + c.arg1, yMin: cb.yMin + c.arg2, xMax: cb.xMax + c.arg1, yMax: cb.yMax + c.arg2)
+                        b = b?.union(moved) ?? moved
+                    }
+                    try glyf.setGlyphData(id, try varied.glyph.encode(compositeBounds: b ?? GlyphBounds(xMin: 0, yMin: 0, xMax: 0, yMax: 0)))
+                } else {
+                    try glyf.setGlyph(id, varied.glyph)
+                    b = try glyf.bounds(id)
                 }
-                if let vmtx, id < vmtx.glyphCount {
-                    try vmtx.setAdvance(id, varied.verticalAdvance)
-                    try vmtx.setSideBearing(id, (varied.top - Double(bounds?.yMax ?? 0)).otRoundedInt)
-                }
+                bounds[id] = b
+                try setMetrics(id, b, left: varied.left, right: varied.right, top: varied.top, bottom: varied.bottom)
             }
         }
     }

@@ -77,6 +77,78 @@ public struct TupleVariation: Equatable, Sendable {
         return result
     }
 
+    /// Adds a store's deltas at a location to `dx`/`dy` (one entry per point), without
+    /// materializing the tuples: a tuple whose weight there is 0 is skipped unread, and
+    /// all-point tuples are added as they are unpacked. Sparse tuples get their untouched
+    /// points inferred from `original` and `ends` (IUP). The same sums as decoding every
+    /// tuple and adding `scalar × delta`.
+    static func accumulateStore(_ reader: BinaryReader, axisCount: Int, sharedTuples: [[Double]], location: [Double],
+                                original: [PointXY], ends: [Int], what: String,
+                                into dx: inout [Double], _ dy: inout [Double]) throws {
+        let pointCount = original.count
+        var r = reader
+        let countField = Int(try r.u16())
+        let dataOffset = Int(try r.u16())
+        let tupleCount = countField & 0x0FFF
+        var data = try reader.sub(from: dataOffset)
+        var shared: [Int]?? = nil
+        if countField & 0x8000 != 0 { shared = .some(try readPoints(&data, pointCount: pointCount, what: what)) }
+        var peak = [Double](repeating: 0, count: axisCount)
+        var spans = [ItemVariationStore.AxisSpan](repeating: .init(start: 0, peak: 0, end: 0), count: axisCount)
+        for t in 0..<tupleCount {
+            let size = Int(try r.u16())
+            let indexField = Int(try r.u16())
+            if indexField & 0x8000 != 0 {
+                for a in 0..<axisCount { peak[a] = Double(try r.i16()) / 16384 }
+            } else {
+                let i = indexField & 0x0FFF
+                guard i < sharedTuples.count else {
+                    throw r.error("\(what): tuple \(t) uses shared tuple \(i); there are \(sharedTuples.count)", at: r.offset - 2)
+                }
+                peak = sharedTuples[i]
+            }
+            if indexField & 0x4000 != 0 {
+                for a in 0..<axisCount { spans[a].start = Double(try r.i16()) / 16384; spans[a].peak = peak[a] }
+                for a in 0..<axisCount { spans[a].end = Double(try r.i16()) / 16384 }
+            } else {
+                for a in 0..<axisCount { spans[a] = .init(start: min(peak[a], 0), peak: peak[a], end: max(peak[a], 0)) }
+            }
+            var body = try data.sub(data.offset, size)
+            try data.skip(size)
+            let weight = ItemVariationStore.scalar(spans, at: location)
+            if weight == 0 { continue }
+            let points: [Int]?
+            if indexField & 0x2000 != 0 { points = try readPoints(&body, pointCount: pointCount, what: what) }
+            else if let s = shared { points = s } else { points = nil }
+            if let points {
+                let xs = try readDeltas(&body, count: points.count, what: what).map { Double($0) * weight }
+                let ys = try readDeltas(&body, count: points.count, what: what).map { Double($0) * weight }
+                let inferred = UntouchedPoints.infer(points: points, x: xs, y: ys, original: original, ends: ends)
+                for i in 0..<pointCount { dx[i] += inferred.x[i]; dy[i] += inferred.y[i] }
+            } else {
+                try addDeltas(&body, count: pointCount, weight: weight, what: what, into: &dx)
+                try addDeltas(&body, count: pointCount, weight: weight, what: what, into: &dy)
+            }
+        }
+    }
+
+    /// Packed deltas for every point, each times `weight`, added to `target`.
+    static func addDeltas(_ r: inout BinaryReader, count: Int, weight: Double, what: String, into target: inout [Double]) throws {
+        var i = 0
+        while i < count {
+            let control = Int(try r.u8())
+            let run = (control & 0x3F) + 1
+            guard run <= count - i else { throw r.error("\(what): a delta run passes the last point") }
+            switch control & 0xC0 {
+            case 0x80: break
+            case 0x40: for k in 0..<run { target[i + k] += Double(try r.i16()) * weight }
+            case 0xC0: for k in 0..<run { target[i + k] += Double(try r.i32()) * weight }
+            default: for k in 0..<run { target[i + k] += Double(try r.i8()) * weight }
+            }
+            i += run
+        }
+    }
+
     /// Packed point numbers: nil for "all points".
     static func readPoints(_ r: inout BinaryReader, pointCount: Int, what: String) throws -> [Int]? {
         var count = Int(try r.u8())
@@ -119,13 +191,21 @@ public struct TupleVariation: Equatable, Sendable {
     }
 }
 
+/// A point's integer coordinates (a struct, not a tuple: arrays of tuples look their type up
+/// at run time, which showed in instancing profiles).
+public struct PointXY: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public init(_ x: Int, _ y: Int) { self.x = x; self.y = y }
+}
+
 /// Interpolation of untouched points (IUP): the deltas a tuple leaves out of a contour are
 /// inferred from the nearest touched points before and after them, by coordinate.
 enum UntouchedPoints {
     /// Full per-point deltas for a tuple that lists only some points. `original` are the
     /// default coordinates; `ends` the last point of each contour (phantom points and composite
     /// components are one-point contours, so untouched ones stay put).
-    static func infer(points: [Int], x: [Double], y: [Double], original: [(x: Int, y: Int)], ends: [Int]) -> (x: [Double], y: [Double]) {
+    static func infer(points: [Int], x: [Double], y: [Double], original: [PointXY], ends: [Int]) -> (x: [Double], y: [Double]) {
         let n = original.count
         var dx = [Double](repeating: 0, count: n), dy = dx
         var touched = [Bool](repeating: false, count: n)
