@@ -24,6 +24,7 @@ struct InstanceCommand: ParsableCommand {
     @Flag(help: "Refuse coordinates outside an axis's range instead of clamping them.") var strict = false
     @Flag(help: "Leave the names as they are (only unused variation names are pruned, as fontTools does).") var keepNames = false
     @Flag(help: "Do not set the overlap flags on glyphs (fontTools' --no-overlap-flag).") var noOverlapFlags = false
+    @Flag(help: "Rewrite GPOS as fontTools does (value formats, anchor formats, pair classes) instead of patching its values in place: slower, table-for-table identical to fontTools.") var rewriteLayout = false
     @Flag(help: "Allow OUTPUT to be INPUT.") var overwrite = false
     @OptionGroup var selection: FaceSelection
 
@@ -38,7 +39,7 @@ struct InstanceCommand: ParsableCommand {
                 print(try Self.describe(face, fvar))
                 return
             }
-            var options = InstanceOptions(clamp: !strict, updateNames: !keepNames, setOverlapFlags: !noOverlapFlags)
+            var options = InstanceOptions(clamp: !strict, updateNames: !keepNames, setOverlapFlags: !noOverlapFlags, rewriteLayout: rewriteLayout)
             if all {
                 guard coordinates.isEmpty else { throw FontError("--all makes every named instance; give no coordinates with it") }
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)

@@ -54,6 +54,41 @@ import Testing
         #expect(tables.count >= 5, "\(tables.keys)")
         for (tag, verdict) in tables { #expect(verdict as? String == "same", "\(tag): \(verdict)") }
         #expect((report["only_ours"] as? [String]) == [] && (report["only_expected"] as? [String]) == [], "\(report)")
+        // The default in-place GPOS patch positions the same as the rewrite.
+        let fast = folder.file("fast.ttf")
+        _ = try font.faces[0].instance(InstanceOptions(coordinates: c.location, updateNames: false, setOverlapFlags: c.overlapFlags)).font.save(to: fast)
+        let text = "AVATAR TAVA Àgrave"
+        #expect(try run("hb-shape", [fast, text]).stdout == run("hb-shape", [out, text]).stdout)
+    }
+
+    /// MutatorSans (fontTools' varLib test font) has FeatureVariations: at each location the
+    /// instance equals fontTools' instancer output table by table (GSUB's substituted features
+    /// and pruned lookups included) with `rewriteLayout`; the default in-place GPOS patch
+    /// shapes the same text identically.
+    @Test(arguments: [["wdth": 100.0, "wght": 200.0], ["wdth": 900, "wght": 900], ["wdth": 0, "wght": 0], ["wdth": 1000, "wght": 300]])
+    func featureVariationsResolveAsFontToolsDoes(_ location: [String: Double]) throws {
+        let folder = try TemporaryFolder()
+        let source = Conformance.folder + "/variable/MutatorSans_All_Variable.ttx"
+        let input = folder.file("mutator.ttf"), theirs = folder.file("theirs.ttf"), expected = folder.file("theirs.ttx")
+        #expect(try run("ttx", ["-q", "-o", input, source]).status == 0)
+        let coordinates = location.sorted { $0.key < $1.key }.map { "\($0.key)=\(Int($0.value))" }
+        #expect(try run("fonttools", ["varLib.instancer", input] + coordinates + ["-q", "-o", theirs]).status == 0)
+        #expect(try run("ttx", ["-q", "-o", expected, theirs]).status == 0)
+        let font = try Font(path: input)
+        var shaped: [String] = []
+        for rewrite in [true, false] {
+            let out = folder.file("ours-\(rewrite).ttf")
+            _ = try font.faces[0].instance(InstanceOptions(coordinates: location, updateNames: false, rewriteLayout: rewrite)).font.save(to: out)
+            if rewrite {
+                let r = try run("python3", [Self.compare, out, expected])
+                let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+                let tables = try #require(report["tables"] as? [String: Any])
+                #expect(tables.keys.contains("GSUB") && tables.keys.contains("GPOS"))
+                for (tag, verdict) in tables { #expect(verdict as? String == "same", "\(tag): \(verdict)") }
+            }
+            shaped.append(try run("hb-shape", [out, "AVATAR $ dollar WAVE"]).stdout)
+        }
+        #expect(shaped[0] == shaped[1] && !shaped[0].isEmpty)
     }
 
     @Test func locationsNormalizeClampAndRefuseUnknownAxes() throws {

@@ -64,6 +64,7 @@ extension Face {
         try instanceControlValues(into: target, at: loc)
         try instanceMetrics(into: target, at: loc)
         warnings += try instanceLayout(into: target, at: loc, rewrite: options.rewriteLayout)
+        try instanceFeatureVariations(into: target, at: loc)
         try instanceStyleAttributes(into: target, location: location)
         for tag in Face.variationTags where target.has(tag) { target.removeTable(tag) }
 
@@ -251,6 +252,18 @@ extension Face {
         _ = gdef.replaceRoot(root)
         target.setRawTable("GDEF", try target.context("GDEF") { try gdef.encode() })
         return []
+    }
+
+    /// GSUB and GPOS with FeatureVariations: the features that apply at the location swapped
+    /// in (see `FeatureVariationResolver`). Tables without them are not decoded.
+    private func instanceFeatureVariations(into target: Face, at loc: [Double]) throws {
+        for tag: Tag in ["GSUB", "GPOS"] {
+            guard let raw = try target.rawTable(tag), raw.count >= 4, raw[3] >= 1, raw[1] == 1 else { continue }
+            guard let table = try target.structuredTable(tag) else { continue }
+            let resolved = try target.context(tag) { try FeatureVariationResolver.resolve(try table.root, location: loc, table: tag.trimmed) }
+            // Through the raw slot: GPOS may already hold patched bytes, which a save prefers.
+            if let resolved, table.replaceRoot(resolved) { target.setRawTable(tag, try target.context(tag) { try table.encode() }) }
+        }
     }
 
     /// STAT keeps the axis values that hold at the instance's location; name records only

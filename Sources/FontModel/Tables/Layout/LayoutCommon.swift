@@ -2,14 +2,14 @@
 /// and feature lists, the lookup list, and the contextual subtables whose rules call lookups.
 /// Names are fontTools' (its otData), so TTX interoperates.
 enum LayoutCommon {
-    /// The header both tables start with; FeatureVariations (1.1) is not described yet.
+    /// The header both tables start with (1.1 adds FeatureVariations).
     static func header(_ name: String, lookups: [Int: SwitchCase]) -> Shape {
         .record(Record(name, [
             Member("Version", .scalar(.version32), ttx: .hex8),
             Member("ScriptList", .offset16(.record(scriptList))),
             Member("FeatureList", .offset16(.record(featureList))),
             Member("LookupList", .offset16(lookupList(lookups))),
-            Member("FeatureVariations", .offset32(.undescribed("FeatureVariations (variable fonts)")), since: 0x0001_0001),
+            Member("FeatureVariations", .offset32(.record(featureVariations)), since: 0x0001_0001),
         ]))
     }
 
@@ -35,16 +35,44 @@ enum LayoutCommon {
         ])), count: "ScriptCount"),
     ])
 
+    static let feature = Record("Feature", [
+        Member("FeatureParams", .offset16(.undescribed("FeatureParams (size, stylistic set names, character variants)"))),
+        Member("LookupCount", .scalar(.uint16)),
+        Member("LookupListIndex", .scalar(.uint16), count: "LookupCount"),
+    ])
+
     static let featureList = Record("FeatureList", [
         Member("FeatureCount", .scalar(.uint16)),
         Member("FeatureRecord", .record(Record("FeatureRecord", [
             Member("FeatureTag", .scalar(.tag)),
-            Member("Feature", .offset16(.record(Record("Feature", [
-                Member("FeatureParams", .offset16(.undescribed("FeatureParams (size, stylistic set names, character variants)"))),
-                Member("LookupCount", .scalar(.uint16)),
-                Member("LookupListIndex", .scalar(.uint16), count: "LookupCount"),
-            ])))),
+            Member("Feature", .offset16(.record(feature))),
         ])), count: "FeatureCount"),
+    ])
+
+    /// Variable fonts: features replaced by others where every condition of a record holds
+    /// (an axis within a range), the first matching record winning. Condition format 1 only
+    /// (axis ranges); a table with another format is kept as bytes.
+    static let featureVariations = Record("FeatureVariations", [
+        Member("Version", .scalar(.version32), ttx: .hex8),
+        Member("FeatureVariationCount", .scalar(.uint32)),
+        Member("FeatureVariationRecord", .record(Record("FeatureVariationRecord", [
+            Member("ConditionSet", .offset32(.record(Record("ConditionSet", [
+                Member("ConditionCount", .scalar(.uint16)),
+                Member("ConditionTable", .offset32(.formats(name: "ConditionTable", [1: Record("ConditionTableFormat1", [
+                    Member("AxisIndex", .scalar(.uint16)),
+                    Member("FilterRangeMinValue", .scalar(.f2dot14)),
+                    Member("FilterRangeMaxValue", .scalar(.f2dot14)),
+                ])])), count: "ConditionCount"),
+            ])))),
+            Member("FeatureTableSubstitution", .offset32(.record(Record("FeatureTableSubstitution", [
+                Member("Version", .scalar(.version32), ttx: .hex8),
+                Member("SubstitutionCount", .scalar(.uint16)),
+                Member("SubstitutionRecord", .record(Record("FeatureTableSubstitutionRecord", [
+                    Member("FeatureIndex", .scalar(.uint16)),
+                    Member("Feature", .offset32(.record(feature))),
+                ])), count: "SubstitutionCount"),
+            ])))),
+        ])), count: "FeatureVariationCount"),
     ])
 
     /// A lookup: its type picks the shape of every subtable; MarkFilteringSet follows when

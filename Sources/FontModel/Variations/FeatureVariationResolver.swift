@@ -1,0 +1,167 @@
+/// GSUB and GPOS FeatureVariations at a location, for a full instance, as fontTools'
+/// instancer resolves them: the first record whose conditions all hold there swaps its
+/// features into the FeatureList, the FeatureVariations go (the table becomes version 1.0),
+/// and lookups nothing references any more are removed and the rest renumbered.
+enum FeatureVariationResolver {
+    /// The table's value with its FeatureVariations resolved; nil when it has none.
+    static func resolve(_ root: StructFields, location: [Double], table: String) throws -> StructFields? {
+        guard let variations = root["FeatureVariations"]?.fields else { return nil }
+        var out = root
+        guard var featureList = out["FeatureList"]?.fields, case .list(var features)? = featureList["FeatureRecord"] else { return nil }
+        for (r, record) in LayoutItems.list(variations["FeatureVariationRecord"]).enumerated() {
+            guard try holds(record.fields?["ConditionSet"], location: location, table: table, record: r) else { continue }
+            for substitution in LayoutItems.list(record.fields?["FeatureTableSubstitution"]?.fields?["SubstitutionRecord"]) {
+                guard let index = substitution.fields?["FeatureIndex"]?.int.map(Int.init), let feature = substitution.fields?["Feature"] else { continue }
+                guard index < features.count, case .record(var featureRecord) = features[index] else {
+                    throw FontError("FeatureVariations record \(r) replaces feature \(index); the FeatureList has \(features.count)", table: table)
+                }
+                featureRecord["Feature"] = feature
+                features[index] = .record(featureRecord)
+            }
+            break
+        }
+        featureList["FeatureRecord"] = .list(features)
+        out["FeatureList"] = .record(featureList)
+        out["FeatureVariations"] = nil
+        out["Version"] = .int(0x0001_0000)
+        return pruneLookups(out, table: table)
+    }
+
+    /// Whether every condition of a set holds (an absent set always does).
+    static func holds(_ set: StructValue?, location: [Double], table: String, record: Int) throws -> Bool {
+        guard let conditions = set?.fields else { return true }
+        for condition in LayoutItems.list(conditions["ConditionTable"]) {
+            guard case .formatted(1, let c) = condition.resolvedShallow, let axis = c["AxisIndex"]?.int.map(Int.init) else { continue }
+            guard axis < location.count else {
+                throw FontError("FeatureVariations record \(record) has a condition on axis \(axis); fvar has \(location.count)", table: table)
+            }
+            let low = Double(c["FilterRangeMinValue"]?.int ?? 0) / 16384, high = Double(c["FilterRangeMaxValue"]?.int ?? 0) / 16384
+            if !(low <= location[axis] && location[axis] <= high) { return false }
+        }
+        return true
+    }
+
+    /// fontTools' `prune_lookups` after resolving: lookups reached from the scripts' features
+    /// (and the lookups those call) are kept, in order, and renumbered; features left without
+    /// lookups go (except 'pref', which HarfBuzz reads for Khmer), and with them language
+    /// systems left without features; GPOS also drops scripts left empty (GSUB keeps them).
+    static func pruneLookups(_ root: StructFields, table: String) -> StructFields {
+        guard let lookupList = root["LookupList"]?.fields, case .list(let lookups)? = lookupList["Lookup"] else { return root }
+        let featureRecords = LayoutItems.list(root["FeatureList"]?.fields?["FeatureRecord"])
+        let scripts = LayoutItems.list(root["ScriptList"]?.fields?["ScriptRecord"])
+        func systems(_ script: StructValue) -> [StructFields] {
+            let s = script.fields?["Script"]?.fields
+            return ([s?["DefaultLangSys"]] + LayoutItems.list(s?["LangSysRecord"]).map { $0.fields?["LangSys"] }).compactMap { $0?.fields }
+        }
+        var featureIndexes = Set<Int>()
+        for script in scripts {
+            for system in systems(script) {
+                featureIndexes.formUnion(LayoutItems.list(system["FeatureIndex"]).compactMap { $0.int.map(Int.init) })
+                if let required = system["ReqFeatureIndex"]?.int, required != 0xFFFF { featureIndexes.insert(Int(required)) }
+            }
+        }
+        var reached = Set<Int>(), queue: [Int] = []
+        for f in featureIndexes where f < featureRecords.count {
+            queue += LayoutItems.list(featureRecords[f].fields?["Feature"]?.fields?["LookupListIndex"]).compactMap { $0.int.map(Int.init) }
+        }
+        while let i = queue.popLast() {
+            guard i < lookups.count, reached.insert(i).inserted else { continue }
+            var calls: [Int] = []
+            LayoutCheck.collectCalls(lookups[i], into: &calls)
+            queue += calls
+        }
+        let kept = reached.sorted()
+        var renumber: [Int: Int] = [:]
+        for (new, old) in kept.enumerated() { renumber[old] = new }
+        var out = root
+        var list = lookupList
+        list["Lookup"] = .list(kept.map { remap(lookups[$0], renumber) })
+        out["LookupList"] = .record(list)
+
+        // Features: lookups renumbered; the empty ones dropped.
+        var featureRenumber: [Int: Int] = [:]
+        var features: [StructValue] = []
+        for (i, record) in featureRecords.enumerated() {
+            guard var f = record.fields, var feature = f["Feature"]?.fields else { continue }
+            let indexes = LayoutItems.list(feature["LookupListIndex"]).compactMap { $0.int.flatMap { renumber[Int($0)] } }
+            feature["LookupListIndex"] = .list(indexes.map { .int(Int64($0)) })
+            guard !indexes.isEmpty || f["FeatureTag"]?.int == Int64(Tag("pref").rawValue) else { continue }
+            f["Feature"] = .record(feature)
+            featureRenumber[i] = features.count
+            features.append(.record(f))
+        }
+        if var featureList = out["FeatureList"]?.fields {
+            featureList["FeatureRecord"] = .list(features)
+            out["FeatureList"] = .record(featureList)
+        }
+
+        // Scripts: language systems follow their features.
+        func subset(_ system: StructFields) -> (StructFields, nonEmpty: Bool) {
+            var s = system
+            let required = s["ReqFeatureIndex"]?.int.flatMap { featureRenumber[Int($0)] } ?? 0xFFFF
+            s["ReqFeatureIndex"] = .int(Int64(required))
+            let indexes = LayoutItems.list(s["FeatureIndex"]).compactMap { $0.int.flatMap { featureRenumber[Int($0)] } }
+            s["FeatureIndex"] = .list(indexes.map { .int(Int64($0)) })
+            return (s, !indexes.isEmpty || required != 0xFFFF)
+        }
+        var keptScripts: [StructValue] = []
+        for record in scripts {
+            guard var r = record.fields, var script = r["Script"]?.fields else { continue }
+            let isDefault = r["ScriptTag"]?.int == Int64(Tag("DFLT").rawValue)
+            if let d = script["DefaultLangSys"]?.fields {
+                let (s, nonEmpty) = subset(d)
+                script["DefaultLangSys"] = nonEmpty || isDefault ? .record(s) : StructValue.none
+            }
+            let systemsKept: [StructValue] = LayoutItems.list(script["LangSysRecord"]).compactMap { item in
+                guard var l = item.fields, let system = l["LangSys"]?.fields else { return nil }
+                let (s, nonEmpty) = subset(system)
+                guard nonEmpty else { return nil }
+                l["LangSys"] = .record(s)
+                return .record(l)
+            }
+            script["LangSysRecord"] = .list(systemsKept)
+            let hasDefault: Bool = { if case .record? = script["DefaultLangSys"] { return true } else { return false } }()
+            guard !systemsKept.isEmpty || hasDefault || table == "GSUB" else { continue }
+            r["Script"] = .record(script)
+            keptScripts.append(.record(r))
+        }
+        if var scriptList = out["ScriptList"]?.fields {
+            scriptList["ScriptRecord"] = .list(keptScripts)
+            out["ScriptList"] = .record(scriptList)
+        }
+        return out
+    }
+
+    /// Every LookupListIndex in a value renumbered; indexes of removed lookups dropped from lists.
+    static func remap(_ value: StructValue, _ renumber: [Int: Int]) -> StructValue {
+        switch value {
+        case .record(let f), .formatted(_, let f):
+            var g = StructFields()
+            for (name, v) in zip(f.names, f.values) {
+                if name == "LookupListIndex" {
+                    switch v {
+                    case .int(let i): g[name] = .int(Int64(renumber[Int(i)] ?? Int(i)))
+                    case .list(let items): g[name] = .list(items.compactMap { $0.int.flatMap { renumber[Int($0)] }.map { .int(Int64($0)) } })
+                    default: g[name] = v
+                    }
+                } else {
+                    g[name] = remap(v, renumber)
+                }
+            }
+            if case .formatted(let n, _) = value { return .formatted(n, g) }
+            return .record(g)
+        case .list(let items): return .list(items.map { remap($0, renumber) })
+        case .switched(let k, let v): return .switched(k, remap(v, renumber))
+        case .lazy(let l): return (try? l.value()).map { remap($0, renumber) } ?? value
+        default: return value
+        }
+    }
+}
+
+/// Lists in a value tree, for reading (a missing or non-list value is empty).
+enum LayoutItems {
+    static func list(_ v: StructValue?) -> [StructValue] {
+        if case .list(let items)? = v { return items }
+        return []
+    }
+}
