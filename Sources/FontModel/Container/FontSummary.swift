@@ -23,6 +23,14 @@ extension Font {
             }
             out.append("  USE_TYPO_METRICS: \(os2.useTypoMetrics ? "yes" : "no")")
         }
+        if let fvar = try face.table(FvarTable.self) {
+            let names = try face.name
+            func n(_ v: Double) -> String { Face.short(v) }
+            let axes = fvar.axes.map { "\($0.tag.trimmed) \(n($0.minimum))…\(n($0.maximum)) (default \(n($0.defaultValue)))" }
+            out.append("  axes:         " + axes.joined(separator: ", "))
+            let instances = fvar.instances.map { names.string($0.subfamilyNameID) ?? "#\($0.subfamilyNameID)" }
+            if !instances.isEmpty { out.append("  instances:    \(instances.count): " + instances.joined(separator: ", ")) }
+        }
         out.append("  tables:")
         let raw = face.tags
         for tag in raw {

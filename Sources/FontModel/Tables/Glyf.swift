@@ -189,6 +189,15 @@ public final class GlyfTable: DecodableTable, ReadsSourceLazily {
     }
 
     /// One pass over every glyph header: maxp statistics and bounds together.
+    /// Takes what a pass over every glyph already worked out (instancing moves points but keeps
+    /// every count, and bounds each glyph as it goes), so saving need not survey again. Call
+    /// after the pass's last glyph edit.
+    func adoptSurvey(_ statistics: Statistics, bounds: [GlyphBounds?]) {
+        guard bounds.count == glyphCount else { return }
+        cachedStatistics = statistics
+        cachedBounds = bounds
+    }
+
     private func survey() throws {
         guard cachedStatistics == nil || cachedBounds == nil else { return }
         try located { try computeSurvey() }

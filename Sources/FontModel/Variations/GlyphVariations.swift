@@ -111,7 +111,7 @@ public final class GlyphVariator {
     /// contour objects): what instancing runs for every simple glyph. Returns the encoded
     /// glyph, its bounds, and the moved phantom points (left, right, top, bottom).
     func simpleGlyphBytes(_ id: Int, at location: [Double], overlap: Bool) throws
-        -> (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double)) {
+        -> (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double), counts: (points: Int, contours: Int, instructions: Int)) {
         var points = TrueTypeGlyph.SimplePoints()
         var stored: GlyphBounds?
         try glyf.withGlyphReader(id) { reader in
@@ -135,6 +135,7 @@ public final class GlyphVariator {
         }
         let (bytes, bounds) = try TrueTypeGlyph.encodeSimple(points, overlap: overlap)
         return (bytes, bounds, (Double(phantom[0].x) + dx[count], Double(phantom[1].x) + dx[count + 1],
-                                Double(phantom[2].y) + dy[count + 2], Double(phantom[3].y) + dy[count + 3]))
+                                Double(phantom[2].y) + dy[count + 2], Double(phantom[3].y) + dy[count + 3]),
+                (count, points.ends.count, points.instructions.count))
     }
 }

@@ -117,6 +117,9 @@ extension Face {
         for id in compositeIDs { _ = try depthOf(id, 0) }
         let order = compositeIDs.sorted { depth[$0] != depth[$1] ? depth[$0] < depth[$1] : $0 < $1 }
         var bounds = [GlyphBounds?](repeating: nil, count: count)
+        // maxp's figures, gathered on the way (as GlyfTable's survey counts them).
+        var stats = GlyfTable.Statistics()
+        var flattened = [(points: Int, contours: Int, depth: Int)](repeating: (0, 0, 0), count: count)
 
         func setMetrics(_ id: Int, _ b: GlyphBounds?, left: Double, right: Double, top: Double, bottom: Double) throws {
             if id < hmtx.glyphCount {
@@ -133,6 +136,10 @@ extension Face {
                 let varied = try variator.simpleGlyphBytes(id, at: loc, overlap: overlapFlags)
                 try glyf.setGlyphData(id, varied.bytes)
                 bounds[id] = varied.bounds
+                flattened[id] = (varied.counts.points, varied.counts.contours, 0)
+                stats.maxPoints = max(stats.maxPoints, varied.counts.points)
+                stats.maxContours = max(stats.maxContours, varied.counts.contours)
+                stats.maxSizeOfInstructions = max(stats.maxSizeOfInstructions, varied.counts.instructions)
                 try setMetrics(id, varied.bounds, left: varied.phantoms.0, right: varied.phantoms.1, top: varied.phantoms.2, bottom: varied.phantoms.3)
             }
             for id in order {
@@ -157,8 +164,20 @@ extension Face {
                 }
                 bounds[id] = b
                 try setMetrics(id, b, left: varied.left, right: varied.right, top: varied.top, bottom: varied.bottom)
+                var total = (points: 0, contours: 0, depth: 0)
+                for c in varied.glyph.components where c.glyphID < count {
+                    let m = flattened[c.glyphID]
+                    total = (min(total.points + m.points, 1 << 40), min(total.contours + m.contours, 1 << 40), max(total.depth, m.depth))
+                }
+                flattened[id] = (total.points, total.contours, total.depth + 1)
+                stats.maxCompositePoints = max(stats.maxCompositePoints, total.points)
+                stats.maxCompositeContours = max(stats.maxCompositeContours, total.contours)
+                stats.maxComponentDepth = max(stats.maxComponentDepth, total.depth + 1)
+                stats.maxComponentElements = max(stats.maxComponentElements, varied.glyph.components.count)
+                stats.maxSizeOfInstructions = max(stats.maxSizeOfInstructions, varied.glyph.instructions.count)
             }
         }
+        glyf.adoptSurvey(stats, bounds: bounds)
     }
 
     /// cvar's deltas added to the control values.
