@@ -22,6 +22,18 @@ public func fuzzFont(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         _ = try? face.layoutFeatures(); _ = try? face.layoutLookups("GSUB"); _ = try? face.substitutions(feature: "liga")
         if let pairs = try? KerningPairs(face: face) { for left in 0..<64 { _ = pairs.row(for: left) } }
         if let kern = try? face.kern { for k in kern.subtables.indices.prefix(4) { _ = try? kern.classPairs(k) } }
+        // Variable fonts: the variation tables, a location at each axis's maximum, and (for
+        // small fonts) a full instance, both ways of instancing GPOS.
+        if let axes = try? face.variationAxes, !axes.isEmpty {
+            _ = try? face.table(STATTable.self)?.root; _ = try? face.table(HvarTable.self); _ = try? face.table(MvarTable.self)
+            _ = try? face.table(CvarTable.self)
+            let top = Dictionary(axes.map { ($0.tag.trimmed, $0.maximum) }, uniquingKeysWith: { a, _ in a })
+            _ = try? face.location(top)
+            if (try? face.glyphCount) ?? .max <= 2000 {
+                _ = try? face.instance(InstanceOptions(coordinates: top))
+                _ = try? face.instance(InstanceOptions(coordinates: top, updateNames: false, rewriteLayout: true))
+            }
+        }
     }
     _ = Validator.validate(font)
     _ = try? font.serialized()

@@ -156,8 +156,9 @@ enum LayoutVariations {
         let columns = [0] + newSecond.map(\.old)
         var newRows: [StructValue] = []
         for c in newFirst {
-            guard c.old < rows.count, case .record(var row) = rows[c.old], case .list(let cells)? = row["Class2Record"] else { return f }
-            row["Class2Record"] = .list(columns.map { $0 < cells.count ? cells[$0] : cells[0] })
+            guard c.old < rows.count, case .record(var row) = rows[c.old], case .list(let cells)? = row["Class2Record"],
+                  columns.allSatisfy({ $0 < cells.count }) else { return f }
+            row["Class2Record"] = .list(columns.map { cells[$0] })
             newRows.append(.record(row))
         }
         var out = f
