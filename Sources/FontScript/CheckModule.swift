@@ -239,6 +239,12 @@ public enum CheckModule {
       return cached(f, "blanks", function() return f.glyphs:blanks() end)
     end
     function util.u(cp) return string.format("U+%04X", cp) end
+    -- A tag member of a structured table (read as its 32-bit number) as text: "wght".
+    function util.tag(v)
+      if type(v) ~= "number" then return v end
+      local text = string.char((v >> 24) & 255, (v >> 16) & 255, (v >> 8) & 255, v & 255)
+      return (text:gsub(" +$", ""))
+    end
     -- Characters that draw nothing: spaces, controls, format and default-ignorable characters.
     local blankRanges = {{0x0000, 0x0020}, {0x007F, 0x00A0}, {0x00AD, 0x00AD}, {0x034F, 0x034F},
       {0x061C, 0x061C}, {0x115F, 0x1160}, {0x1680, 0x1680}, {0x17B4, 0x17B5}, {0x180B, 0x180F},

@@ -22,14 +22,15 @@ enum VariationMethods {
         return result
     }
 
-    /// face.axes → {{tag = "wght", name = "Weight", min = 100, default = 400, max = 900, hidden = false}, …}; {} for a static face.
+    /// face.axes → {{tag = "wght", name = "Weight", nameID = 256, min = 100, default = 400, max = 900, hidden = false}, …}; {} for a static face.
     static func pushAxes(_ s: LuaStack, _ face: Face) throws {
         let axes = try face.variationAxes
         let names = try face.name
         s.pushTable(arrayCount: Int32(axes.count))
         for (i, a) in axes.enumerated() {
-            s.pushTable(fieldCount: 6)
+            s.pushTable(fieldCount: 7)
             s.push(a.tag.trimmed); s.setField("tag", in: -2)
+            s.push(a.nameID); s.setField("nameID", in: -2)
             if let n = names.string(a.nameID) { s.push(n); s.setField("name", in: -2) }
             s.push(a.minimum); s.setField("min", in: -2)
             s.push(a.defaultValue); s.setField("default", in: -2)
@@ -39,14 +40,17 @@ enum VariationMethods {
         }
     }
 
-    /// face.instances → {{name = "Bold", coordinates = {wght = 700}, postscriptName = "Inter-Bold"}, …}.
+    /// face.instances → {{name = "Bold", coordinates = {wght = 700}, postscriptName = "Inter-Bold",
+    /// subfamilyNameID = 263, postscriptNameID = 264}, …} (the PostScript name and its id only when fvar names one).
     static func pushInstances(_ s: LuaStack, _ face: Face) throws {
         guard let fvar = try face.table(FvarTable.self) else { s.pushTable(arrayCount: 0); return }
         let names = try face.name
         s.pushTable(arrayCount: Int32(fvar.instances.count))
         for (i, instance) in fvar.instances.enumerated() {
-            s.pushTable(fieldCount: 3)
+            s.pushTable(fieldCount: 5)
             if let n = names.string(instance.subfamilyNameID) { s.push(n); s.setField("name", in: -2) }
+            s.push(instance.subfamilyNameID); s.setField("subfamilyNameID", in: -2)
+            if let id = instance.postScriptNameID { s.push(id); s.setField("postscriptNameID", in: -2) }
             s.pushTable(fieldCount: Int32(fvar.axes.count))
             for (axis, v) in zip(fvar.axes, instance.coordinates) { s.push(v); s.setField(axis.tag.trimmed, in: -2) }
             s.setField("coordinates", in: -2)

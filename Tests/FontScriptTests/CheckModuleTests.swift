@@ -31,7 +31,7 @@ import Testing
             table.sort(out)
             return table.concat(out, ' ')
             """)
-        #expect(areas == "flags glyphs kerning layout metrics names outlines structure")
+        #expect(areas == "flags glyphs kerning layout metrics names outlines structure variable")
     }
 
     /// Edits that each break one rule, then the checks that must catch them.

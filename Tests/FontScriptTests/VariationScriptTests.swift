@@ -55,4 +55,22 @@ import Testing
         expectError(lua, "preview.text(face, 'x', {variations = {wght = 50}})", "outside its range 100…900")
         expectError(lua, "preview.sweep(face, {field = 'axis.wdth', values = {100}, text = 'x'})", "no axis 'wdth'")
     }
+
+    /// The variable-font checks pass on Inter and find what a broken copy lacks.
+    @Test func variableChecks() throws {
+        let lua = try makeState(fonts: [Self.inter])
+        func statuses() throws -> [String] {
+            try eval(lua, """
+                local out = {}
+                for _, r in ipairs(check.run(face, {only = {'variable'}}).results) do out[#out + 1] = r.id .. '=' .. r.status end
+                table.sort(out)
+                return table.concat(out, ' ')
+                """)
+        }
+        #expect(try statuses() == ["variable/distinct-instances=pass variable/names-exist=pass variable/stat-axis-for-each-axis=pass variable/valid-nameids=pass"])
+        _ = try eval(lua, "face.name:remove(face.instances[2].subfamilyNameID)")
+        let broken = try eval(lua, "local r = check.run(face, {only = {'variable/names-exist'}}).results[1]; return r.status, r.messages[1]")
+        #expect(broken.first == "fail" && broken.last?.contains("instance 2: subfamily name ID") == true, "\(broken)")
+        #expect(try eval(lua, "return check.run(fontshell.open('\(dejavu)').faces[1], {only = {'variable'}}).results[1].status") == ["skip"])
+    }
 }
