@@ -138,4 +138,79 @@ public final class GlyphVariator {
                                 Double(phantom[2].y) + dy[count + 2], Double(phantom[3].y) + dy[count + 3]),
                 (count, points.ends.count, points.instructions.count))
     }
+
+    /// A composite's components as stored: where each one's flags and arguments are, its
+    /// glyph and offset. nil when a component is placed by matching points or is scaled,
+    /// which the byte-level path below does not handle.
+    struct StoredComponent {
+        var flagsAt: Int, argsAt: Int, words: Bool, glyph: Int, x: Int, y: Int
+    }
+
+    static func storedComponents(_ reader: BinaryReader) throws -> (components: [StoredComponent], instructions: Int)? {
+        var r = reader
+        try r.seek(10)
+        var out: [StoredComponent] = []
+        var flags: UInt16
+        repeat {
+            let flagsAt = r.offset
+            flags = try r.u16()
+            let glyph = Int(try r.u16())
+            let argsAt = r.offset
+            let words = flags & GlyphComponent.argsAreWords != 0
+            guard flags & GlyphComponent.argsAreXYValues != 0,
+                  flags & (GlyphComponent.weHaveAScale | GlyphComponent.weHaveAnXAndYScale | GlyphComponent.weHaveATwoByTwo) == 0 else { return nil }
+            let x = words ? Int(try r.i16()) : Int(try r.i8()), y = words ? Int(try r.i16()) : Int(try r.i8())
+            out.append(StoredComponent(flagsAt: flagsAt, argsAt: argsAt, words: words, glyph: glyph, x: x, y: y))
+            guard out.count <= 0xFFFF else { throw r.error("composite has too many components") }
+        } while flags & GlyphComponent.moreComponents != 0
+        let instructions = flags & GlyphComponent.weHaveInstructions != 0 ? Int(try r.u16()) : 0
+        return (out, instructions)
+    }
+
+    /// A composite of translated components at a location, patched in its own bytes: offsets
+    /// moved, the overlap flag set, bounds from the components' (already moved) bounds. nil
+    /// when the glyph needs the general path (scaled or point-matched components, a moved
+    /// offset that no longer fits its byte-sized arguments, a component past the glyph count).
+    func compositeGlyphBytes(_ id: Int, at location: [Double], overlap: Bool, componentBounds: [GlyphBounds?]) throws
+        -> (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double), glyphs: [Int], instructions: Int)? {
+        try glyf.withGlyphReader(id) { reader in
+            guard let (components, instructions) = try Self.storedComponents(reader) else { return nil }
+            guard components.allSatisfy({ $0.glyph < componentBounds.count }) else { return nil }
+            var r = reader
+            try r.seek(2)
+            let stored = GlyphBounds(xMin: Int(try r.i16()), yMin: Int(try r.i16()), xMax: Int(try r.i16()), yMax: Int(try r.i16()))
+            var coordinates = components.map { PointXY($0.x, $0.y) }
+            let phantom = try phantoms(id, bounds: stored)
+            coordinates += phantom
+            let (dx, dy) = try deltas(id, coordinates: coordinates, ends: Array(components.indices), at: location)
+            var bytes = Array(reader.bytes)
+            var union: GlyphBounds?
+            for (i, c) in components.enumerated() {
+                let x = (Double(c.x) + dx[i]).otRoundedInt, y = (Double(c.y) + dy[i]).otRoundedInt
+                if c.words {
+                    guard (-32768...32767).contains(x), (-32768...32767).contains(y) else { return nil }
+                    bytes[c.argsAt] = UInt8(truncatingIfNeeded: x >> 8); bytes[c.argsAt + 1] = UInt8(truncatingIfNeeded: x)
+                    bytes[c.argsAt + 2] = UInt8(truncatingIfNeeded: y >> 8); bytes[c.argsAt + 3] = UInt8(truncatingIfNeeded: y)
+                } else {
+                    guard (-128...127).contains(x), (-128...127).contains(y) else { return nil }
+                    bytes[c.argsAt] = UInt8(truncatingIfNeeded: x); bytes[c.argsAt + 1] = UInt8(truncatingIfNeeded: y)
+                }
+                if let cb = componentBounds[c.glyph] {
+                    let moved = GlyphBounds(xMin: cb.xMin + x, yMin: cb.yMin + y, xMax: cb.xMax + x, yMax: cb.yMax + y)
+                    union = union?.union(moved) ?? moved
+                }
+            }
+            if overlap { bytes[components[0].flagsAt] |= UInt8(GlyphComponent.overlapCompound >> 8) }
+            let b = union ?? GlyphBounds(xMin: 0, yMin: 0, xMax: 0, yMax: 0)
+            for (k, v) in [b.xMin, b.yMin, b.xMax, b.yMax].enumerated() {
+                guard (-32768...32767).contains(v) else { throw FontError("glyph \(id): bounds \(v) do not fit Int16", table: "glyf") }
+                bytes[2 + 2 * k] = UInt8(truncatingIfNeeded: v >> 8); bytes[3 + 2 * k] = UInt8(truncatingIfNeeded: v)
+            }
+            while bytes.count % 4 != 0 { bytes.append(0) }
+            let n = components.count
+            return (bytes, union, (Double(phantom[0].x) + dx[n], Double(phantom[1].x) + dx[n + 1],
+                                   Double(phantom[2].y) + dy[n + 2], Double(phantom[3].y) + dy[n + 3]),
+                    components.map(\.glyph), instructions)
+        }
+    }
 }

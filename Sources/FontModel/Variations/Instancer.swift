@@ -99,18 +99,24 @@ extension Face {
         guard let glyf = try target.glyf else { return }
         let hmtx = try target.hmtx, vmtx = try target.vmtx
         let count = glyf.glyphCount
-        // Composites decoded once (simple glyphs are read straight from their bytes below).
-        var composites = [TrueTypeGlyph?](repeating: nil, count: count)
+        // Each composite's component glyphs, for ordering (simple glyphs are read straight from
+        // their bytes below).
+        var components = [[Int]?](repeating: nil, count: count)
         var compositeIDs: [Int] = []
-        for id in 0..<count where try variator.glyf.isComposite(id) { composites[id] = try variator.glyf.glyph(id); compositeIDs.append(id) }
+        for id in 0..<count where try variator.glyf.isComposite(id) {
+            components[id] = try variator.glyf.withGlyphReader(id) { r in
+                try GlyphVariator.storedComponents(r)?.components.map(\.glyph) ?? variator.glyf.glyph(id).components.map(\.glyphID)
+            }
+            compositeIDs.append(id)
+        }
         var depth = [Int](repeating: 0, count: count)
         var resolved = [Bool](repeating: false, count: count)
         func depthOf(_ id: Int, _ seen: Int) throws -> Int {
-            guard let g = composites[id] else { return 0 }
+            guard let children = components[id] else { return 0 }
             if resolved[id] { return depth[id] }
             guard seen < 64 else { throw FontError("composite glyph \(id) nests more than 64 deep (a cycle?)", table: "glyf") }
             var d = 0
-            for c in g.components where c.glyphID < count { d = max(d, try depthOf(c.glyphID, seen + 1) + 1) }
+            for c in children where c < count { d = max(d, try depthOf(c, seen + 1) + 1) }
             depth[id] = d; resolved[id] = true
             return d
         }
@@ -132,7 +138,7 @@ extension Face {
             }
         }
         try context("glyf") {
-            for id in 0..<count where composites[id] == nil {
+            for id in 0..<count where components[id] == nil {
                 let varied = try variator.simpleGlyphBytes(id, at: loc, overlap: overlapFlags)
                 try glyf.setGlyphData(id, varied.bytes)
                 bounds[id] = varied.bounds
@@ -143,38 +149,34 @@ extension Face {
                 try setMetrics(id, varied.bounds, left: varied.phantoms.0, right: varied.phantoms.1, top: varied.phantoms.2, bottom: varied.phantoms.3)
             }
             for id in order {
-                var varied = try variator.glyph(id, original: composites[id]!, at: loc)
-                if overlapFlags { varied.glyph.components[0].flags |= GlyphComponent.overlapCompound }
-                // Translated components: the union of their (already moved) bounds; anything
-                // else (scaled, matched by points) flattens the outline.
-                var b: GlyphBounds?
-                let simple = varied.glyph.components.allSatisfy {
-                    $0.flags & GlyphComponent.argsAreXYValues != 0 && $0.transform == (16384, 0, 0, 16384) && $0.glyphID < count
-                }
-                if simple {
-                    for c in varied.glyph.components {
-                        guard let cb = bounds[c.glyphID] else { continue }
-                        let moved = GlyphBounds(xMin: cb.xMin + c.arg1, yMin: cb.yMin + c.arg2, xMax: cb.xMax + c.arg1, yMax: cb.yMax + c.arg2)
-                        b = b?.union(moved) ?? moved
-                    }
-                    try glyf.setGlyphData(id, try varied.glyph.encode(compositeBounds: b ?? GlyphBounds(xMin: 0, yMin: 0, xMax: 0, yMax: 0)))
+                var children: [Int], instructionCount: Int
+                if let fast = try variator.compositeGlyphBytes(id, at: loc, overlap: overlapFlags, componentBounds: bounds) {
+                    try glyf.setGlyphData(id, fast.bytes)
+                    bounds[id] = fast.bounds
+                    try setMetrics(id, fast.bounds, left: fast.phantoms.0, right: fast.phantoms.1, top: fast.phantoms.2, bottom: fast.phantoms.3)
+                    children = fast.glyphs; instructionCount = fast.instructions
                 } else {
+                    // Scaled or point-matched components, or offsets outgrowing their bytes:
+                    // decode, move, and let the table re-encode and bound it.
+                    var varied = try variator.glyph(id, original: try variator.glyf.glyph(id), at: loc)
+                    if overlapFlags { varied.glyph.components[0].flags |= GlyphComponent.overlapCompound }
                     try glyf.setGlyph(id, varied.glyph)
-                    b = try glyf.bounds(id)
+                    let b = try glyf.bounds(id)
+                    bounds[id] = b
+                    try setMetrics(id, b, left: varied.left, right: varied.right, top: varied.top, bottom: varied.bottom)
+                    children = varied.glyph.components.map(\.glyphID); instructionCount = varied.glyph.instructions.count
                 }
-                bounds[id] = b
-                try setMetrics(id, b, left: varied.left, right: varied.right, top: varied.top, bottom: varied.bottom)
                 var total = (points: 0, contours: 0, depth: 0)
-                for c in varied.glyph.components where c.glyphID < count {
-                    let m = flattened[c.glyphID]
+                for c in children where c < count {
+                    let m = flattened[c]
                     total = (min(total.points + m.points, 1 << 40), min(total.contours + m.contours, 1 << 40), max(total.depth, m.depth))
                 }
                 flattened[id] = (total.points, total.contours, total.depth + 1)
                 stats.maxCompositePoints = max(stats.maxCompositePoints, total.points)
                 stats.maxCompositeContours = max(stats.maxCompositeContours, total.contours)
                 stats.maxComponentDepth = max(stats.maxComponentDepth, total.depth + 1)
-                stats.maxComponentElements = max(stats.maxComponentElements, varied.glyph.components.count)
-                stats.maxSizeOfInstructions = max(stats.maxSizeOfInstructions, varied.glyph.instructions.count)
+                stats.maxComponentElements = max(stats.maxComponentElements, children.count)
+                stats.maxSizeOfInstructions = max(stats.maxSizeOfInstructions, instructionCount)
             }
         }
         glyf.adoptSurvey(stats, bounds: bounds)
