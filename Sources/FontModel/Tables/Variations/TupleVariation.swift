@@ -95,6 +95,7 @@ public struct TupleVariation: Equatable, Sendable {
         if countField & 0x8000 != 0 { shared = .some(try readPoints(&data, pointCount: pointCount, what: what)) }
         var peak = [Double](repeating: 0, count: axisCount)
         var spans = [ItemVariationStore.AxisSpan](repeating: .init(start: 0, peak: 0, end: 0), count: axisCount)
+        var scratch: UntouchedPoints.Scratch?
         for t in 0..<tupleCount {
             let size = Int(try r.u16())
             let indexField = Int(try r.u16())
@@ -121,10 +122,11 @@ public struct TupleVariation: Equatable, Sendable {
             if indexField & 0x2000 != 0 { points = try readPoints(&body, pointCount: pointCount, what: what) }
             else if let s = shared { points = s } else { points = nil }
             if let points {
-                let xs = try readDeltas(&body, count: points.count, what: what).map { Double($0) * weight }
-                let ys = try readDeltas(&body, count: points.count, what: what).map { Double($0) * weight }
-                let inferred = UntouchedPoints.infer(points: points, x: xs, y: ys, original: original, ends: ends)
-                for i in 0..<pointCount { dx[i] += inferred.x[i]; dy[i] += inferred.y[i] }
+                let xs = try readDeltas(&body, count: points.count, what: what)
+                let ys = try readDeltas(&body, count: points.count, what: what)
+                if scratch == nil { scratch = UntouchedPoints.Scratch(pointCount) }
+                UntouchedPoints.add(points: points, x: xs, y: ys, weight: weight, original: original, ends: ends,
+                                    into: &dx, &dy, scratch: &scratch!)
             } else {
                 try addDeltas(&body, count: pointCount, weight: weight, what: what, into: &dx)
                 try addDeltas(&body, count: pointCount, weight: weight, what: what, into: &dy)
@@ -202,40 +204,50 @@ public struct PointXY: Equatable, Sendable {
 /// Interpolation of untouched points (IUP): the deltas a tuple leaves out of a contour are
 /// inferred from the nearest touched points before and after them, by coordinate.
 enum UntouchedPoints {
-    /// Full per-point deltas for a tuple that lists only some points. `original` are the
-    /// default coordinates; `ends` the last point of each contour (phantom points and composite
-    /// components are one-point contours, so untouched ones stay put).
-    static func infer(points: [Int], x: [Double], y: [Double], original: [PointXY], ends: [Int]) -> (x: [Double], y: [Double]) {
+    /// Work space for `add`, reused across the tuples of a glyph.
+    struct Scratch {
+        var x: [Double], y: [Double], touched: [Bool]
+        init(_ n: Int) { x = [Double](repeating: 0, count: n); y = x; touched = [Bool](repeating: false, count: n) }
+    }
+
+    /// Adds a tuple that lists only some points to `dx`/`dy`: the listed deltas times `weight`,
+    /// and for each contour with a listed point, its other points' deltas inferred from the
+    /// nearest listed points before and after them. `original` are the default coordinates;
+    /// `ends` the last point of each contour (phantom points and composite components are
+    /// one-point contours, so unlisted ones stay put). A point listed twice keeps its last
+    /// delta, as fontTools reads it.
+    static func add(points: [Int], x: [Int], y: [Int], weight: Double, original: [PointXY], ends: [Int],
+                    into dx: inout [Double], _ dy: inout [Double], scratch s: inout Scratch) {
         let n = original.count
-        var dx = [Double](repeating: 0, count: n), dy = dx
-        var touched = [Bool](repeating: false, count: n)
+        for i in 0..<n { s.x[i] = 0; s.y[i] = 0; s.touched[i] = false }
         for (k, p) in points.enumerated() where p < n {
-            // A point listed twice keeps its last delta, as fontTools reads it.
-            dx[p] = x[k]; dy[p] = y[k]; touched[p] = true
+            s.x[p] = Double(x[k]) * weight; s.y[p] = Double(y[k]) * weight; s.touched[p] = true
         }
         var start = 0
         for end in ends {
             defer { start = end + 1 }
             guard end < n, start <= end else { continue }
-            let contour = start...end
-            let marked = contour.filter { touched[$0] }
-            if marked.isEmpty || marked.count == contour.count { continue }
-            if marked.count == 1 {
-                for i in contour where !touched[i] { dx[i] = dx[marked[0]]; dy[i] = dy[marked[0]] }
-                continue
-            }
-            for (k, a) in marked.enumerated() {
-                let b = marked[(k + 1) % marked.count]
-                // Untouched points strictly between a and b, wrapping round the contour.
+            guard var a = (start...end).first(where: { s.touched[$0] }) else { continue }
+            let first = a
+            // Walk the contour from listed point to listed point, filling the points between.
+            while true {
+                var b = a == end ? start : a + 1
+                while !s.touched[b] { b = b == end ? start : b + 1 }
                 var i = a == end ? start : a + 1
                 while i != b {
-                    dx[i] = interpolate(original[i].x, original[a].x, original[b].x, dx[a], dx[b])
-                    dy[i] = interpolate(original[i].y, original[a].y, original[b].y, dy[a], dy[b])
+                    if a == b {
+                        s.x[i] = s.x[a]; s.y[i] = s.y[a]   // one listed point: the whole contour moves with it
+                    } else {
+                        s.x[i] = interpolate(original[i].x, original[a].x, original[b].x, s.x[a], s.x[b])
+                        s.y[i] = interpolate(original[i].y, original[a].y, original[b].y, s.y[a], s.y[b])
+                    }
                     i = i == end ? start : i + 1
                 }
+                if b == first { break }
+                a = b
             }
         }
-        return (dx, dy)
+        for i in 0..<n { dx[i] += s.x[i]; dy[i] += s.y[i] }
     }
 
     static func interpolate(_ v: Int, _ c1: Int, _ c2: Int, _ d1: Double, _ d2: Double) -> Double {
