@@ -22,6 +22,31 @@ import Testing
         expectError(lua, "face:location{wght = 'bold'}", "coordinate 'wght' must be a number")
     }
 
+    /// Every glyph at a location (contours and advance) agrees with the instance made there,
+    /// whose glyf and hmtx equal fontTools' (VariationTests).
+    @Test func everyGlyphAtALocationMatchesTheInstance() throws {
+        let lua = try makeState(fonts: [Self.inter])
+        let r = try eval(lua, """
+            local inst = face:instance({wght = 650}, {names = false})
+            local differ, checked = 0, 0
+            for id = 0, face.glyphCount - 1, 3 do
+              local g, h = face.glyphs[id], inst.glyphs[id]
+              if not g.isComposite then
+                local a, b = g:contoursAt{wght = 650}, h.contours
+                local same = #a == #b and g:advanceAt{wght = 650} == h.advance
+                for c = 1, #a do
+                  same = same and #a[c] == #b[c]
+                  for p = 1, #a[c] do same = same and a[c][p].x == b[c][p].x and a[c][p].y == b[c][p].y and a[c][p].on == b[c][p].on end
+                end
+                checked = checked + 1
+                if not same then differ = differ + 1 end
+              end
+            end
+            return checked > 300, differ
+            """)
+        #expect(r == ["true", "0"])
+    }
+
     /// A glyph at a location agrees with the instance made there, and with fontTools' instancer.
     @Test func glyphsAtALocationAgreeWithTheInstance() throws {
         let lua = try makeState(fonts: [Self.inter])
