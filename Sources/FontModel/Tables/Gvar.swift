@@ -82,7 +82,7 @@ public final class GvarTable: DecodableTable {
         let data = glyphData[id]
         guard !data.isEmpty else { return [] }
         return try data.withUnsafeBytes { buffer in
-            try TupleVariation.decodeStore(BinaryReader(buffer, base: id < glyphDataStarts.count ? glyphDataStarts[id] : 0), headerAt: 0, dataBase: 0, axisCount: Int(axisCount),
+            try TupleVariation.decodeStore(BinaryReader(buffer, base: id < glyphDataStarts.count ? glyphDataStarts[id] : 0), headerAt: 0, axisCount: Int(axisCount),
                                            sharedTuples: sharedPeaks ?? peakTuples, pointCount: pointCount, hasY: true,
                                            what: "glyph \(id)")
         }

@@ -50,7 +50,6 @@ extension Face {
             throw FontError("avar version 2 mappings are not applied yet, so an instance would be wrong", path: path, face: faceLabel, table: "avar")
         }
         let location = try self.location(options.coordinates, clamp: options.clamp)
-        var warnings = location.warnings
 
         // Work on a standalone copy: the original face and its file stay as they are.
         let view = try font.standalone(face: self)
@@ -63,7 +62,7 @@ extension Face {
         if has("glyf") { try instanceGlyphs(into: target, at: loc, overlapFlags: options.setOverlapFlags) }
         try instanceControlValues(into: target, at: loc)
         try instanceMetrics(into: target, at: loc)
-        warnings += try instanceLayout(into: target, at: loc, rewrite: options.rewriteLayout)
+        try instanceLayout(into: target, at: loc, rewrite: options.rewriteLayout)
         try instanceFeatureVariations(into: target, at: loc)
         try instanceStyleAttributes(into: target, location: location)
         for tag in Face.variationTags where target.has(tag) { target.removeTable(tag) }
@@ -83,7 +82,7 @@ extension Face {
         // (no second encoding, and no save-time validation of tables the instancer wrote).
         let laidOut = try copy.serialized().bytes
         let instance = try Font(data: laidOut, name: copy.path)
-        return InstanceResult(font: instance, location: location, warnings: warnings, postScriptName: postScriptName)
+        return InstanceResult(font: instance, location: location, warnings: location.warnings, postScriptName: postScriptName)
     }
 
     /// OS/2 width class (1–9) for a wdth percentage, piecewise linear between the spec's steps.
@@ -228,12 +227,12 @@ extension Face {
     }
 
     /// GDEF carets and GPOS values with their VariationIndex deltas; GDEF loses its store and
-    /// is dropped when nothing else is left in it. Returns warnings.
-    private func instanceLayout(into target: Face, at loc: [Double], rewrite: Bool) throws -> [String] {
-        guard let raw = try target.rawTable("GDEF"), raw.count >= 18 else { return [] }
+    /// is dropped when nothing else is left in it.
+    private func instanceLayout(into target: Face, at loc: [Double], rewrite: Bool) throws {
+        guard let raw = try target.rawTable("GDEF"), raw.count >= 18 else { return }
         let version = UInt32(raw[0]) << 24 | UInt32(raw[1]) << 16 | UInt32(raw[2]) << 8 | UInt32(raw[3])
         let storeOffset = Int(UInt32(raw[14]) << 24 | UInt32(raw[15]) << 16 | UInt32(raw[16]) << 8 | UInt32(raw[17]))
-        guard version >= 0x0001_0003, storeOffset != 0 else { return [] }
+        guard version >= 0x0001_0003, storeOffset != 0 else { return }
         let axisCount = try variationAxes.count
         let store = try context("GDEF") {
             try raw.withUnsafeBytes { try ItemVariationStore(BinaryReader($0), at: storeOffset, axisCount: axisCount, what: "GDEF") }
@@ -245,7 +244,7 @@ extension Face {
         // Read GDEF as version 1.2, which has everything but the store (offsets are unchanged).
         var patched = raw
         patched[0] = 0; patched[1] = 1; patched[2] = 0; patched[3] = 2
-        target.setRawTable("GDEF", Array(patched.prefix(max(14, patched.count))))
+        target.setRawTable("GDEF", patched)
         var rewriteGPOS = rewrite
         if !rewrite, let raw = try target.rawTable("GPOS") {
             var patch = PositioningPatch(raw, delta: delta)
@@ -257,22 +256,22 @@ extension Face {
             }
         }
         if rewriteGPOS, let gpos = try target.table(GPOSTable.self) {
-            guard case .record(let root) = try target.context("GPOS", { try LayoutVariations.apply(.record(try gpos.root), names: names, delta) }) else { return [] }
-            _ = gpos.replaceRoot(root)
+            if case .record(let root) = try target.context("GPOS", { try LayoutVariations.apply(.record(try gpos.root), names: names, delta) }) {
+                _ = gpos.replaceRoot(root)
+            }
         }
-        guard let gdef = try target.gdef else { return [] }
-        guard case .record(var root) = try target.context("GDEF", { try LayoutVariations.apply(.record(try gdef.root), names: names, delta) }) else { return [] }
+        guard let gdef = try target.gdef,
+              case .record(var root) = try target.context("GDEF", { try LayoutVariations.apply(.record(try gdef.root), names: names, delta) }) else { return }
         if root["MarkGlyphSetsDef"] == nil || root["MarkGlyphSetsDef"] == StructValue.none {
             root["MarkGlyphSetsDef"] = nil
             root["Version"] = .int(0x0001_0000)
         }
         let kept = ["GlyphClassDef", "AttachList", "LigCaretList", "MarkAttachClassDef", "MarkGlyphSetsDef"]
             .contains { root[$0] != nil && root[$0] != StructValue.none }
-        if !kept { target.removeTable("GDEF"); return [] }
+        if !kept { target.removeTable("GDEF"); return }
         // The slot holds the patched bytes, which a save would prefer to the decoded table.
         _ = gdef.replaceRoot(root)
         target.setRawTable("GDEF", try target.context("GDEF") { try gdef.encode() })
-        return []
     }
 
     /// GSUB and GPOS with FeatureVariations: the features that apply at the location swapped
@@ -349,7 +348,7 @@ extension Face {
 }
 
 extension StructValue {
-    /// A lazy subtable decoded (others as they are); nil-free for matching on formats.
+    /// A lazy subtable decoded (other values as they are), for matching on its format.
     var resolvedShallow: StructValue {
         if case .lazy(let l) = self, let v = try? l.value() { return v }
         return self

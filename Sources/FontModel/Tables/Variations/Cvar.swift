@@ -16,7 +16,7 @@ public final class CvarTable: DecodableTable {
         guard major == 1 else { throw r.error("cvar major version \(major) is not 1", at: 0) }
         let axisCount = try face.table(FvarTable.self)?.axes.count ?? 0
         let cvtCount = (face.storedLength("cvt ") ?? 0) / 2
-        let variations = try TupleVariation.decodeStore(reader, headerAt: 4, dataBase: 0, axisCount: axisCount, sharedTuples: [],
+        let variations = try TupleVariation.decodeStore(reader, headerAt: 4, axisCount: axisCount, sharedTuples: [],
                                                         pointCount: cvtCount, hasY: false, what: "cvar")
         return CvarTable(variations: variations, bytes: Array(reader.bytes))
     }

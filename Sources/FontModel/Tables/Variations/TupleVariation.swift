@@ -26,11 +26,11 @@ public struct TupleVariation: Equatable, Sendable {
         return ItemVariationStore.scalar(spans, at: location)
     }
 
-    /// Decodes a TupleVariationStore. `reader` spans the whole store (gvar: one glyph's data;
-    /// cvar: the table from its tuple count), `dataBase` is where the serialized data starts
-    /// relative to it is read from the header. `pointCount` counts the points deltas can name
-    /// (gvar: the glyph's points plus four phantom points).
-    static func decodeStore(_ reader: BinaryReader, headerAt headerStart: Int, dataBase: Int, axisCount: Int,
+    /// Decodes a TupleVariationStore. `reader` spans the store (gvar: one glyph's data; cvar:
+    /// the whole table) and the header's data offset counts from its start; `headerAt` is where
+    /// the tuple count is (gvar 0, cvar 4). `pointCount` counts the points deltas can name (gvar:
+    /// the glyph's points plus four phantom points).
+    static func decodeStore(_ reader: BinaryReader, headerAt headerStart: Int, axisCount: Int,
                             sharedTuples: [[Double]], pointCount: Int, hasY: Bool, what: String) throws -> [TupleVariation] {
         var r = reader
         try r.seek(headerStart)
@@ -38,7 +38,7 @@ public struct TupleVariation: Equatable, Sendable {
         let dataOffset = Int(try r.u16())
         let sharedPoints = countField & 0x8000 != 0
         let tupleCount = countField & 0x0FFF
-        var data = try reader.sub(from: dataBase + dataOffset)
+        var data = try reader.sub(from: dataOffset)
         var shared: [Int]?? = nil
         if sharedPoints { shared = .some(try readPoints(&data, pointCount: pointCount, what: what)) }
         var result: [TupleVariation] = []
