@@ -28,7 +28,9 @@ public func fuzzFont(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             _ = try? face.table(STATTable.self)?.root; _ = try? face.table(HvarTable.self); _ = try? face.table(MvarTable.self)
             _ = try? face.table(CvarTable.self)
             let top = Dictionary(axes.map { ($0.tag.trimmed, $0.maximum) }, uniquingKeysWith: { a, _ in a })
-            _ = try? face.location(top)
+            if let loc = try? face.location(top).normalized {
+                for id in 0..<min((try? face.glyphCount) ?? 0, 200) { _ = try? face.outlinePoints(id, at: loc); _ = try? face.advance(id, at: loc) }
+            }
             if (try? face.glyphCount) ?? .max <= 2000 {
                 _ = try? face.instance(InstanceOptions(coordinates: top))
                 _ = try? face.instance(InstanceOptions(coordinates: top, updateNames: false, rewriteLayout: true))

@@ -91,22 +91,23 @@ enum VariationMethods {
         }
     }
 
-    /// g:contoursAt{wght = 700} → the glyph's contours at that location (points as g.contours).
+    /// g:contoursAt{wght = 700} → the glyph's contours at that location (points as g.contours;
+    /// TrueType through gvar, CFF2 through its blends).
     static let contoursAt: LuaFunction = { L in
         LuaCall.run(L, "contoursAt") { call in
             let (face, id) = try glyph(call)
-            let varied = try GlyphVariator(face: face).glyph(id, at: try face.location(try coordinates(call, 2)).normalized)
-            GlyphObject.pushPoints(call.stack, varied.glyph.contours)
+            let location = try face.location(try coordinates(call, 2)).normalized
+            GlyphObject.pushPoints(call.stack, try face.outlinePoints(id, at: location))
             return 1
         }
     }
 
-    /// g:advanceAt{wght = 700} → the advance width at that location (from the phantom points).
+    /// g:advanceAt{wght = 700} → the advance width at that location (TrueType: from the phantom
+    /// points; CFF2: hmtx plus HVAR's delta).
     static let advanceAt: LuaFunction = { L in
         LuaCall.run(L, "advanceAt") { call in
             let (face, id) = try glyph(call)
-            let varied = try GlyphVariator(face: face).glyph(id, at: try face.location(try coordinates(call, 2)).normalized)
-            call.stack.push(varied.advance)
+            call.stack.push(try face.advance(id, at: try face.location(try coordinates(call, 2)).normalized))
             return 1
         }
     }

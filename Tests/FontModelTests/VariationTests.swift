@@ -91,6 +91,66 @@ import Testing
         #expect(shaped[0] == shaped[1] && !shaped[0].isEmpty)
     }
 
+    /// CFF2 outlines at a location (blends evaluated with the variation store's regions, vsindex
+    /// and local subroutines honoured) equal the paths fontTools' glyph set draws there, and
+    /// HVAR gives the advances.
+    @Test(arguments: [1, 2, 3]) func cff2OutlinesMatchFontTools(_ n: Int) throws {
+        let folder = try TemporaryFolder()
+        let path = try compiled("CFF2Instancer-VF-\(n)", in: folder)
+        let font = try Font(path: path)
+        let face = font.faces[0]
+        let cff2 = try #require(try face.cff2)
+        let script = """
+            import json, sys
+            from fontTools.ttLib import TTFont
+            from fontTools.pens.recordingPen import RecordingPen
+            f = TTFont(sys.argv[1]); out = {}
+            for i, loc in enumerate(json.loads(sys.argv[2])):
+                gs = f.getGlyphSet(location=loc)
+                for name in f.getGlyphOrder():
+                    pen = RecordingPen(); gs[name].draw(pen)
+                    out["%d %s" % (i, name)] = [gs[name].width, [[op, [c for pt in pts for c in pt]] for op, pts in pen.value]]
+            print(json.dumps(out))
+            """
+        let locations: [[String: Double]] = [["wght": 100], ["wght": 400], ["wght": 900], ["wght": 650]]
+            .map { l in n == 2 ? l.merging(["wdth": 500]) { a, _ in a } : l }
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: locations), as: UTF8.self)
+        let r = try run("python3", ["-c", script, path, json])
+        let expected = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: [Any]], "\(r.stderr)")
+        let names = try face.glyphNames()
+        var compared = 0
+        for (i, location) in locations.enumerated() {
+            let loc = try face.location(location).normalized
+            for (id, name) in names.enumerated() {
+                let theirs = try #require(expected["\(i) \(name)"])
+                // fontTools' glyph set leaves the width unrounded; ours is rounded as instances round it.
+                #expect(Double(try face.advance(id, at: loc)) == ((theirs[0] as? Double) ?? -1).otRounded, "\(name) at \(location)")
+                var ours: [[Any]] = []
+                for command in try cff2.outline(id, at: loc).path {
+                    switch command {
+                    case .moveTo(let x, let y): ours.append(["moveTo", [x, y]])
+                    case .lineTo(let x, let y): ours.append(["lineTo", [x, y]])
+                    case .curveTo(let a, let b, let c, let d, let x, let y): ours.append(["curveTo", [a, b, c, d, x, y]])
+                    case .closePath: ours.append(["closePath", []])
+                    }
+                }
+                let theirPath = theirs[1] as? [[Any]] ?? []
+                #expect(ours.count == theirPath.count, "\(name) at \(location)")
+                for (a, b) in zip(ours, theirPath) {
+                    #expect(a[0] as? String == b[0] as? String)
+                    let x = a[1] as? [Double] ?? [], y = (b[1] as? [NSNumber] ?? []).map(\.doubleValue)
+                    // fontTools' glyph set does not round the normalized location to F2Dot14 as
+                    // renderers (and FontShell) do, which moves points by thousandths of a unit.
+                    #expect(x.count == y.count && zip(x, y).allSatisfy { abs($0 - $1) < 0.01 }, "\(name) at \(location): \(x) vs \(y)")
+                }
+                compared += 1
+            }
+        }
+        #expect(compared >= 8)
+        // Instancing CFF2 is refused with a message rather than done wrong.
+        #expect(throws: FontError.self) { try face.instance(InstanceOptions(coordinates: ["wght": 400])) }
+    }
+
     @Test func locationsNormalizeClampAndRefuseUnknownAxes() throws {
         let face = try Font(path: Self.inter).faces[0]
         #expect(try face.variationAxes.map(\.tag.trimmed) == ["wght"])

@@ -67,10 +67,17 @@ extension Face {
     /// its own (its components are in `glyf`).
     public func outlinePoints(_ id: Int) throws -> [[GlyphPoint]] {
         if let glyf = try glyf { return try glyf.glyph(id).contours }
-        guard let cff = try cff else { return [] }
+        if let cff = try cff { return Self.points(try cff.path(id)) }
+        if let cff2 = try cff2 { return Self.points(try context("CFF2") { try cff2.outline(id).path }) }
+        return []
+    }
+
+    /// Path commands as contours of points, each cubic curve as two off-curve control points
+    /// before its on-curve end (coordinates rounded to units).
+    static func points(_ path: [PathCommand]) -> [[GlyphPoint]] {
         func p(_ x: Double, _ y: Double, _ on: Bool) -> GlyphPoint { GlyphPoint(x: Int(x.rounded()), y: Int(y.rounded()), onCurve: on) }
         var contours: [[GlyphPoint]] = []
-        for command in try cff.path(id) {
+        for command in path {
             switch command {
             case .moveTo(let x, let y): contours.append([p(x, y, true)])
             case .lineTo(let x, let y) where !contours.isEmpty: contours[contours.count - 1].append(p(x, y, true))
@@ -106,6 +113,7 @@ extension Face {
     public func glyphBounds(_ id: Int) throws -> GlyphBounds? {
         if let glyf = try glyf { return try context("glyf") { try glyf.bounds(id) } }
         if let cff = try cff { return try context("CFF ") { try cff.bounds(id) } }
+        if let cff2 = try cff2 { return try context("CFF2") { try cff2.outline(id).bounds } }
         throw FontError("the face has neither glyf nor CFF outlines", path: path, face: faceLabel)
     }
 

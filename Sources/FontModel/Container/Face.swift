@@ -211,6 +211,7 @@ public final class Face {
     public var kern: KernTable? { get throws { try table(KernTable.self) } }
     public var glyf: GlyfTable? { get throws { try table(GlyfTable.self) } }
     public var cff: CFFTable? { get throws { try table(CFFTable.self) } }
+    public var cff2: CFF2Table? { get throws { try table(CFF2Table.self) } }
     public var gvar: GvarTable? { get throws { try table(GvarTable.self) } }
     public var gdef: GDEFTable? { get throws { try table(GDEFTable.self) } }
 

@@ -3,11 +3,12 @@ struct CFFIndex {
     var items: [Range<Int>]
     var range: Range<Int>
 
-    static func read(_ cff: BinaryReader, at start: Int) throws -> CFFIndex {
+    /// `wideCount`: CFF2's INDEX, whose count is 32 bits.
+    static func read(_ cff: BinaryReader, at start: Int, wideCount: Bool = false) throws -> CFFIndex {
         var r = cff
         try r.seek(start)
-        let count = Int(try r.u16())
-        guard count > 0 else { return CFFIndex(items: [], range: start..<start + 2) }
+        let count = wideCount ? Int(try r.u32()) : Int(try r.u16())
+        guard count > 0 else { return CFFIndex(items: [], range: start..<start + (wideCount ? 4 : 2)) }
         let offSize = Int(try r.u8())
         guard (1...4).contains(offSize) else { throw r.error("CFF INDEX offSize \(offSize) is not 1–4", at: r.offset - 1) }
         guard count + 1 <= r.remaining / offSize else { throw r.error("CFF INDEX claims \(count) items, more than the table holds") }
@@ -68,7 +69,7 @@ struct CFFDict {
         while r.remaining > 0 {
             let b0 = Int(try r.u8())
             switch b0 {
-            case 0...21:
+            case 0...27:   // 22–24 are CFF2's vsindex, blend and vstore
                 let op = b0 == 12 ? 1200 + Int(try r.u8()) : b0
                 entries.append((op, operands)); operands = []
             case 28: operands.append(.int(Int(try r.i16())))
@@ -85,7 +86,7 @@ struct CFFDict {
             case 251...254: operands.append(.int(-(b0 - 251) * 256 - Int(try r.u8()) - 108))
             default: throw r.error("invalid CFF DICT byte \(b0)", at: r.offset - 1)
             }
-            guard operands.count <= 48 else { throw r.error("CFF DICT has more than 48 operands") }
+            guard operands.count <= 513 else { throw r.error("CFF DICT has more than 513 operands") }
         }
         return CFFDict(entries: entries)
     }
@@ -221,13 +222,14 @@ public final class CFFTable: DecodableTable, ReadsSourceLazily {
         try withContext(path: origin.path, face: origin.face, table: "CFF ", body)
     }
 
-    static func readPrivate(_ cff: BinaryReader, _ dict: CFFDict) throws -> Private {
+    /// `wideCount`: CFF2, whose local Subrs INDEX has a 32-bit count.
+    static func readPrivate(_ cff: BinaryReader, _ dict: CFFDict, wideCount: Bool = false) throws -> Private {
         guard let size = dict.int(topPrivate, 0), let offset = dict.int(topPrivate, 1) else {
             return Private(dict: CFFDict(entries: []), localSubrs: nil)
         }
         let privateDict = try CFFDict.read(cff.sub(offset, size))
         var subrs: CFFIndex?
-        if let s = privateDict.int(privateSubrs) { subrs = try CFFIndex.read(cff, at: offset + s) }
+        if let s = privateDict.int(privateSubrs) { subrs = try CFFIndex.read(cff, at: offset + s, wideCount: wideCount) }
         return Private(dict: privateDict, localSubrs: subrs)
     }
 

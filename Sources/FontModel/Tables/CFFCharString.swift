@@ -16,8 +16,23 @@ struct CharStringInterpreter {
         var usesLocalSubrs = false
     }
 
-    let cff: CFFTable
+    /// CFF2's variations: each ItemVariationData's region scalars at the location, and which
+    /// one `blend` uses (the Private DICT's vsindex until a charstring's vsindex changes it).
+    struct Blend {
+        var scalars: [[Double]]
+        var vsindex: Int
+    }
+
+    /// The table (subroutine bytes are read from it), its global subroutines, the glyph's code
+    /// and local subroutines; widths (nominal, default) for CFF, nil for CFF2, which has none.
+    let data: BinaryReader
+    let globalSubrs: CFFIndex
+    let code: [UInt8]
+    let local: CFFIndex?
+    let widths: (nominal: Double, default: Double)?
+    var blend: Blend?
     let glyph: Int
+    let table: String
     var recordPath = false
 
     private var stack: [Double] = []
@@ -34,34 +49,32 @@ struct CharStringInterpreter {
     /// other many times (within the nesting limit) would otherwise run for ever.
     static let maximumOperations = 200_000
 
-    init(cff: CFFTable, glyph: Int, recordPath: Bool = false) {
-        self.cff = cff
-        self.glyph = glyph
-        self.recordPath = recordPath
+    init(data: BinaryReader, globalSubrs: CFFIndex, code: [UInt8], local: CFFIndex?, widths: (nominal: Double, default: Double)?,
+         blend: Blend?, glyph: Int, table: String, recordPath: Bool) {
+        self.data = data; self.globalSubrs = globalSubrs; self.code = code; self.local = local
+        self.widths = widths; self.blend = blend; self.glyph = glyph; self.table = table; self.recordPath = recordPath
     }
 
     static func run(cff: CFFTable, glyph: Int, recordPath: Bool = false) throws -> Result {
-        var interpreter = CharStringInterpreter(cff: cff, glyph: glyph, recordPath: recordPath)
+        let p = cff.privateFor(glyph)
+        let widths = (Double(p.dict.int(CFFTable.nominalWidthX) ?? 0), Double(p.dict.int(CFFTable.defaultWidthX) ?? 0))
+        var interpreter = CharStringInterpreter(data: cff.data, globalSubrs: cff.globalSubrs, code: try cff.charString(glyph), local: p.localSubrs,
+                                                widths: widths, blend: nil, glyph: glyph, table: "CFF ", recordPath: recordPath)
         return try interpreter.run()
     }
 
     mutating func run() throws -> Result {
-        let code = try cff.charString(glyph)
-        let p = cff.privateFor(glyph)
-        let local = p.localSubrs
         do {
             _ = try code.withUnsafeBytes { try execute(BinaryReader($0), local: local) }
         } catch let e as FontError {
-            throw FontError("glyph \(glyph): charstring: \(e.message)", table: "CFF ")
+            throw FontError("glyph \(glyph): charstring: \(e.message)", table: table)
         }
         if open && recordPath { result.path.append(.closePath) }
         if minX <= maxX {
             result.bounds = GlyphBounds(xMin: Int(minX.rounded(.down)), yMin: Int(minY.rounded(.down)),
                                         xMax: Int(maxX.rounded(.up)), yMax: Int(maxY.rounded(.up)))
         }
-        let nominal = Double(p.dict.int(CFFTable.nominalWidthX) ?? 0)
-        let defaultWidth = Double(p.dict.int(CFFTable.defaultWidthX) ?? 0)
-        result.width = result.width.map { $0 + nominal } ?? defaultWidth
+        if let widths { result.width = result.width.map { $0 + widths.nominal } ?? widths.default }
         return result
     }
 
@@ -126,7 +139,7 @@ struct CharStringInterpreter {
     /// Takes the optional width argument the first stack-clearing operator may carry: present
     /// when the argument count's parity differs from the operator's normal parity.
     private mutating func takeWidth(normalCountIsOdd: Bool) {
-        guard !haveWidth else { return }
+        guard !haveWidth, widths != nil else { return }
         haveWidth = true
         if (stack.count % 2 == 1) != normalCountIsOdd, !stack.isEmpty { result.width = stack.removeFirst() }
     }
@@ -200,13 +213,37 @@ struct CharStringInterpreter {
             case 10, 29: // callsubr callgsubr
                 try need(1, r)
                 let isLocal = b0 == 10
-                guard let index = isLocal ? local : cff.globalSubrs else { throw r.error("callsubr without local subroutines") }
+                guard let index = isLocal ? local : globalSubrs else { throw r.error("callsubr without local subroutines") }
                 let n = Int(stack.removeLast()) + Self.bias(index.items.count)
                 guard n >= 0, n < index.items.count else { throw r.error("subroutine \(n) does not exist (\(index.items.count) defined)") }
                 if isLocal { result.usesLocalSubrs = true }
                 let range = index.items[n]
-                if try execute(cff.data.sub(range.lowerBound, range.count), local: local) { return true }
+                if try execute(data.sub(range.lowerBound, range.count), local: local) { return true }
             case 11: return false
+            case 15: // vsindex (CFF2): which variation data blend uses
+                guard blend != nil else { throw r.error("vsindex outside a CFF2 charstring", at: r.offset - 1) }
+                try need(1, r)
+                let index = Int(stack.removeLast())
+                guard index >= 0, index < blend!.scalars.count else {
+                    throw r.error("vsindex \(index) names no variation data (\(blend!.scalars.count) defined)", at: r.offset - 1)
+                }
+                blend!.vsindex = index
+            case 16: // blend (CFF2): n defaults, then k deltas each, then n
+                guard let b = blend else { throw r.error("blend outside a CFF2 charstring", at: r.offset - 1) }
+                try need(1, r)
+                let n = Int(stack.removeLast())
+                let scalars = b.vsindex < b.scalars.count ? b.scalars[b.vsindex] : []
+                let k = scalars.count
+                guard n >= 0, n * (k + 1) <= stack.count else {
+                    throw r.error("blend of \(n) values with \(k) regions needs \(n * (k + 1)) operands, has \(stack.count)", at: r.offset - 1)
+                }
+                let base = stack.count - n * (k + 1)
+                for i in 0..<n {
+                    var v = stack[base + i]
+                    for j in 0..<k where scalars[j] != 0 { v += scalars[j] * stack[base + n + i * k + j] }
+                    stack[base + i] = v
+                }
+                stack.removeLast(n * k)
             case 14: // endchar (seac accent composition is not drawn)
                 takeWidth(normalCountIsOdd: false)
                 stack.removeAll()

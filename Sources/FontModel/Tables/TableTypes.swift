@@ -47,7 +47,7 @@ public enum TableRegistry {
     public static let types: [any DecodableTable.Type] = [
         HeadTable.self, HheaTable.self, VheaTable.self, MaxpTable.self, OS2Table.self, PostTable.self,
         NameTable.self, CmapTable.self, HmtxTable.self, VmtxTable.self, LocaTable.self, GlyfTable.self,
-        CFFTable.self, GvarTable.self,
+        CFFTable.self, CFF2Table.self, GvarTable.self,
         GDEFTable.self, GSUBTable.self, GPOSTable.self, KernTable.self,
         FvarTable.self, AvarTable.self, STATTable.self, HvarTable.self, VvarTable.self, MvarTable.self, CvarTable.self,
     ]

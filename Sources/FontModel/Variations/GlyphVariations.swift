@@ -12,6 +12,24 @@ public struct VariedGlyph: Sendable {
     public var verticalAdvance: Int { max(0, (top - bottom).otRoundedInt) }
 }
 
+extension Face {
+    /// A glyph's contours at a normalized location: TrueType through gvar, CFF2 through its
+    /// blends (cubic curves as two off-curve points, as `outlinePoints` gives them).
+    public func outlinePoints(_ id: Int, at location: [Double]) throws -> [[GlyphPoint]] {
+        if let cff2 = try cff2 { return Self.points(try context("CFF2") { try cff2.outline(id, at: location).path }) }
+        return try GlyphVariator(face: self).glyph(id, at: location).glyph.contours
+    }
+
+    /// A glyph's advance width at a normalized location: TrueType from its moved phantom
+    /// points, otherwise hmtx's advance plus HVAR's delta (rounded as fontTools rounds).
+    public func advance(_ id: Int, at location: [Double]) throws -> Int {
+        if has("glyf") { return try GlyphVariator(face: self).glyph(id, at: location).advance }
+        let base = try hmtx.advance(id)
+        guard let hvar = try table(HvarTable.self) else { return base }
+        return max(0, base + hvar.advanceDelta(id, scalars: hvar.store.scalars(at: location)).otRoundedInt)
+    }
+}
+
 /// What reading glyphs at a location needs once per face, not once per glyph.
 public final class GlyphVariator {
     let glyf: GlyfTable

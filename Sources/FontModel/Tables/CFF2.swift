@@ -1,0 +1,83 @@
+/// `CFF2`, the variable CFF: a Top DICT, 32-bit-count INDEXes, Font DICTs with Private DICTs
+/// (each may name a default vsindex), FDSelect, an ItemVariationStore, and charstrings whose
+/// `blend` operators hold each value's deltas. Read-only: outlines and bounds at any location
+/// (`path(_:at:)`); the table is saved as it was read. Instancing CFF2 is not done yet.
+public final class CFF2Table: DecodableTable, ReadsSourceLazily {
+    public static let tableTag: Tag = "CFF2"
+
+    /// Points into `sourceBytes`, which this table keeps alive.
+    let data: BinaryReader
+    var sourceBytes: FontBytes?
+    let topDict: CFFDict
+    let globalSubrs: CFFIndex
+    let charStrings: CFFIndex
+    /// FD index of each glyph (all 0 without FDSelect).
+    let fdSelect: [UInt8]
+    let privates: [CFFTable.Private]
+    /// The variation store (nil when the table has none: then blend has no deltas to add).
+    public let store: ItemVariationStore?
+    public var isEdited: Bool { false }
+
+    static let topCharStrings = 17, topFDArray = 1236, topFDSelect = 1237, topVStore = 24, privateVSIndex = 22
+
+    public var glyphCount: Int { charStrings.items.count }
+
+    init(reader: BinaryReader, axisCount: Int) throws {
+        data = reader
+        var r = reader
+        let major = try r.u8(); _ = try r.u8()
+        guard major == 2 else { throw r.error("CFF2 major version \(major) is not 2", at: 0) }
+        let headerSize = Int(try r.u8())
+        let topLength = Int(try r.u16())
+        guard headerSize >= 5 else { throw r.error("CFF2 header size \(headerSize) is below 5", at: 2) }
+        topDict = try CFFDict.read(reader.sub(headerSize, topLength))
+        globalSubrs = try CFFIndex.read(reader, at: headerSize + topLength, wideCount: true)
+        guard let charStringsOffset = topDict.int(Self.topCharStrings) else { throw r.error("CFF2 Top DICT has no CharStrings") }
+        charStrings = try CFFIndex.read(reader, at: charStringsOffset, wideCount: true)
+        guard let fdArrayOffset = topDict.int(Self.topFDArray) else { throw r.error("CFF2 Top DICT has no FDArray") }
+        let fdIndex = try CFFIndex.read(reader, at: fdArrayOffset, wideCount: true)
+        let fontDicts = try fdIndex.items.map { try CFFDict.read(reader.sub($0.lowerBound, $0.count)) }
+        guard !fontDicts.isEmpty else { throw r.error("CFF2 FDArray is empty", at: fdArrayOffset) }
+        if let fdSelectOffset = topDict.int(Self.topFDSelect) {
+            fdSelect = try CFFTable.readFDSelect(reader, at: fdSelectOffset, glyphCount: charStrings.items.count, fdCount: fontDicts.count).0
+        } else {
+            fdSelect = []
+        }
+        privates = try fontDicts.map { try CFFTable.readPrivate(reader, $0, wideCount: true) }
+        if let storeOffset = topDict.int(Self.topVStore) {
+            // The store follows a 16-bit length.
+            store = try ItemVariationStore(reader, at: storeOffset + 2, axisCount: axisCount, what: "CFF2")
+        } else {
+            store = nil
+        }
+    }
+
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> CFF2Table {
+        try CFF2Table(reader: reader, axisCount: try face.table(FvarTable.self)?.axes.count ?? 0)
+    }
+
+    func privateFor(_ id: Int) -> CFFTable.Private {
+        let fd = id < fdSelect.count ? Int(fdSelect[id]) : 0
+        return privates[min(fd, privates.count - 1)]
+    }
+
+    /// The glyph's outline at a normalized location (the default when empty), and its bounds.
+    public func outline(_ id: Int, at location: [Double] = []) throws -> (path: [PathCommand], bounds: GlyphBounds?) {
+        guard id >= 0, id < glyphCount else { throw FontError("glyph id \(id) out of range (0..<\(glyphCount))", table: "CFF2") }
+        let p = privateFor(id)
+        let range = charStrings.items[id]
+        var scalars: [[Double]] = []
+        if let store {
+            let regions = store.scalars(at: location)
+            scalars = store.data.map { d in d.regionIndexes.map { regions[$0] } }
+        }
+        let vsindex = p.dict.int(Self.privateVSIndex) ?? 0
+        var interpreter = CharStringInterpreter(data: data, globalSubrs: globalSubrs, code: Array(data.bytes[range]), local: p.localSubrs,
+                                                widths: nil, blend: .init(scalars: scalars, vsindex: vsindex), glyph: id, table: "CFF2",
+                                                recordPath: true)
+        let result = try interpreter.run()
+        return (result.path, result.bounds)
+    }
+
+    public func encode() throws -> [UInt8] { Array(data.bytes) }
+}
