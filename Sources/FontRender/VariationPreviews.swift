@@ -23,7 +23,7 @@ extension Preview {
             o.variations[tag] = v
             images.append(options.width != nil && options.height != nil ? try label(face, text, options: o).image : try Preview.text(face, text, options: o).image)
         }
-        let captions = values.map { "\(tag) \(number($0))" }
+        let captions = values.map { "\(tag) \(Face.short($0))" }
         return try sheet(images, columns: columns ?? min(values.count, 3), captions: captions, captionSize: 12 * options.scale)
     }
 
@@ -39,11 +39,10 @@ extension Preview {
             var o = options
             for (axis, v) in zip(fvar.axes, instance.coordinates) { o.variations[axis.tag.trimmed] = v }
             images.append(try Preview.text(face, text, options: o).image)
-            let at = zip(fvar.axes, instance.coordinates).map { "\($0.0.tag.trimmed) \(number($0.1))" }.joined(separator: ", ")
+            let at = zip(fvar.axes, instance.coordinates).map { "\($0.0.tag.trimmed) \(Face.short($0.1))" }.joined(separator: ", ")
             captions.append("\(names.string(instance.subfamilyNameID) ?? "instance") (\(at))")
         }
         return try sheet(images, columns: 1, captions: captions, captionSize: 12 * options.scale)
     }
 
-    static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(v) }
 }

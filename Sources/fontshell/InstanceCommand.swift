@@ -65,7 +65,7 @@ struct InstanceCommand: ParsableCommand {
         }
         for w in result.warnings { printError("fontshell instance: warning: \(w)") }
         let report = try result.font.save(to: path, options: SaveOptions(overwriteInput: overwrite))
-        let at = zip(result.location.tags, result.location.user).map { "\($0.0.trimmed)=\(Self.number($0.1))" }.joined(separator: " ")
+        let at = zip(result.location.tags, result.location.user).map { "\($0.0.trimmed)=\(Face.short($0.1))" }.joined(separator: " ")
         print("\(path): \(result.postScriptName ?? "instance") at \(at), \(report.bytesWritten) bytes")
     }
 
@@ -83,17 +83,15 @@ struct InstanceCommand: ParsableCommand {
         return result
     }
 
-    static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(v) }
-
     static func describe(_ face: Face, _ fvar: FvarTable) throws -> String {
         let names = try face.name
         var lines = ["axes:"]
         for a in fvar.axes {
-            lines.append("  \(a.tag.trimmed)  \(number(a.minimum))…\(number(a.maximum)), default \(number(a.defaultValue))  \(names.string(a.nameID) ?? "")\(a.isHidden ? " (hidden)" : "")")
+            lines.append("  \(a.tag.trimmed)  \(Face.short(a.minimum))…\(Face.short(a.maximum)), default \(Face.short(a.defaultValue))  \(names.string(a.nameID) ?? "")\(a.isHidden ? " (hidden)" : "")")
         }
         lines.append("named instances:")
         for i in fvar.instances {
-            let at = zip(fvar.axes, i.coordinates).map { "\($0.0.tag.trimmed)=\(number($0.1))" }.joined(separator: " ")
+            let at = zip(fvar.axes, i.coordinates).map { "\($0.0.tag.trimmed)=\(Face.short($0.1))" }.joined(separator: " ")
             lines.append("  \(names.string(i.subfamilyNameID) ?? "#\(i.subfamilyNameID)")  \(at)")
         }
         lines.append("make one with: fontshell instance FONT AXIS=VALUE … -o OUT.ttf, or --all -o FOLDER")

@@ -8,9 +8,9 @@ enum FeatureVariationResolver {
         guard let variations = root["FeatureVariations"]?.fields else { return nil }
         var out = root
         guard var featureList = out["FeatureList"]?.fields, case .list(var features)? = featureList["FeatureRecord"] else { return nil }
-        for (r, record) in LayoutItems.list(variations["FeatureVariationRecord"]).enumerated() {
+        for (r, record) in Face.items(variations["FeatureVariationRecord"]).enumerated() {
             guard try holds(record.fields?["ConditionSet"], location: location, table: table, record: r) else { continue }
-            for substitution in LayoutItems.list(record.fields?["FeatureTableSubstitution"]?.fields?["SubstitutionRecord"]) {
+            for substitution in Face.items(record.fields?["FeatureTableSubstitution"]?.fields?["SubstitutionRecord"]) {
                 guard let index = substitution.fields?["FeatureIndex"]?.int.map(Int.init), let feature = substitution.fields?["Feature"] else { continue }
                 guard index < features.count, case .record(var featureRecord) = features[index] else {
                     throw FontError("FeatureVariations record \(r) replaces feature \(index); the FeatureList has \(features.count)", table: table)
@@ -30,8 +30,8 @@ enum FeatureVariationResolver {
     /// Whether every condition of a set holds (an absent set always does).
     static func holds(_ set: StructValue?, location: [Double], table: String, record: Int) throws -> Bool {
         guard let conditions = set?.fields else { return true }
-        for condition in LayoutItems.list(conditions["ConditionTable"]) {
-            guard case .formatted(1, let c) = condition.resolvedShallow, let axis = c["AxisIndex"]?.int.map(Int.init) else { continue }
+        for condition in Face.items(conditions["ConditionTable"]) {
+            guard case .formatted(1, let c) = try condition.resolved(), let axis = c["AxisIndex"]?.int.map(Int.init) else { continue }
             guard axis < location.count else {
                 throw FontError("FeatureVariations record \(record) has a condition on axis \(axis); fvar has \(location.count)", table: table)
             }
@@ -47,22 +47,22 @@ enum FeatureVariationResolver {
     /// systems left without features; GPOS also drops scripts left empty (GSUB keeps them).
     static func pruneLookups(_ root: StructFields, table: String) -> StructFields {
         guard let lookupList = root["LookupList"]?.fields, case .list(let lookups)? = lookupList["Lookup"] else { return root }
-        let featureRecords = LayoutItems.list(root["FeatureList"]?.fields?["FeatureRecord"])
-        let scripts = LayoutItems.list(root["ScriptList"]?.fields?["ScriptRecord"])
+        let featureRecords = Face.items(root["FeatureList"]?.fields?["FeatureRecord"])
+        let scripts = Face.items(root["ScriptList"]?.fields?["ScriptRecord"])
         func systems(_ script: StructValue) -> [StructFields] {
             let s = script.fields?["Script"]?.fields
-            return ([s?["DefaultLangSys"]] + LayoutItems.list(s?["LangSysRecord"]).map { $0.fields?["LangSys"] }).compactMap { $0?.fields }
+            return ([s?["DefaultLangSys"]] + Face.items(s?["LangSysRecord"]).map { $0.fields?["LangSys"] }).compactMap { $0?.fields }
         }
         var featureIndexes = Set<Int>()
         for script in scripts {
             for system in systems(script) {
-                featureIndexes.formUnion(LayoutItems.list(system["FeatureIndex"]).compactMap { $0.int.map(Int.init) })
+                featureIndexes.formUnion(Face.items(system["FeatureIndex"]).compactMap { $0.int.map(Int.init) })
                 if let required = system["ReqFeatureIndex"]?.int, required != 0xFFFF { featureIndexes.insert(Int(required)) }
             }
         }
         var reached = Set<Int>(), queue: [Int] = []
         for f in featureIndexes where f < featureRecords.count {
-            queue += LayoutItems.list(featureRecords[f].fields?["Feature"]?.fields?["LookupListIndex"]).compactMap { $0.int.map(Int.init) }
+            queue += Face.items(featureRecords[f].fields?["Feature"]?.fields?["LookupListIndex"]).compactMap { $0.int.map(Int.init) }
         }
         while let i = queue.popLast() {
             guard i < lookups.count, reached.insert(i).inserted else { continue }
@@ -83,7 +83,7 @@ enum FeatureVariationResolver {
         var features: [StructValue] = []
         for (i, record) in featureRecords.enumerated() {
             guard var f = record.fields, var feature = f["Feature"]?.fields else { continue }
-            let indexes = LayoutItems.list(feature["LookupListIndex"]).compactMap { $0.int.flatMap { renumber[Int($0)] } }
+            let indexes = Face.items(feature["LookupListIndex"]).compactMap { $0.int.flatMap { renumber[Int($0)] } }
             feature["LookupListIndex"] = .list(indexes.map { .int(Int64($0)) })
             guard !indexes.isEmpty || f["FeatureTag"]?.int == Int64(Tag("pref").rawValue) else { continue }
             f["Feature"] = .record(feature)
@@ -100,7 +100,7 @@ enum FeatureVariationResolver {
             var s = system
             let required = s["ReqFeatureIndex"]?.int.flatMap { featureRenumber[Int($0)] } ?? 0xFFFF
             s["ReqFeatureIndex"] = .int(Int64(required))
-            let indexes = LayoutItems.list(s["FeatureIndex"]).compactMap { $0.int.flatMap { featureRenumber[Int($0)] } }
+            let indexes = Face.items(s["FeatureIndex"]).compactMap { $0.int.flatMap { featureRenumber[Int($0)] } }
             s["FeatureIndex"] = .list(indexes.map { .int(Int64($0)) })
             return (s, !indexes.isEmpty || required != 0xFFFF)
         }
@@ -112,7 +112,7 @@ enum FeatureVariationResolver {
                 let (s, nonEmpty) = subset(d)
                 script["DefaultLangSys"] = nonEmpty || isDefault ? .record(s) : StructValue.none
             }
-            let systemsKept: [StructValue] = LayoutItems.list(script["LangSysRecord"]).compactMap { item in
+            let systemsKept: [StructValue] = Face.items(script["LangSysRecord"]).compactMap { item in
                 guard var l = item.fields, let system = l["LangSys"]?.fields else { return nil }
                 let (s, nonEmpty) = subset(system)
                 guard nonEmpty else { return nil }
@@ -155,13 +155,5 @@ enum FeatureVariationResolver {
         case .lazy(let l): return (try? l.value()).map { remap($0, renumber) } ?? value
         default: return value
         }
-    }
-}
-
-/// Lists in a value tree, for reading (a missing or non-list value is empty).
-enum LayoutItems {
-    static func list(_ v: StructValue?) -> [StructValue] {
-        if case .list(let items)? = v { return items }
-        return []
     }
 }

@@ -71,7 +71,7 @@ extension Face {
         var covered = Set<Int64>()
         // Format 4 (a combination) first: it names several axes at once.
         for v in values {
-            guard case .formatted(4, let f) = v.resolvedShallow, case .list(let records)? = f["AxisValueRecord"] else { continue }
+            guard case .formatted(4, let f) = try v.resolved(), case .list(let records)? = f["AxisValueRecord"] else { continue }
             let matches = records.allSatisfy { r in user(r.fields?["AxisIndex"]?.int).map { $0 == Double(r.fields?["Value"]?.int ?? 0) / 65536 } ?? false }
             guard matches else { continue }
             let indexes = records.compactMap { $0.fields?["AxisIndex"]?.int }
@@ -81,7 +81,7 @@ extension Face {
             }
         }
         for v in values {
-            guard case .formatted(let format, let f) = v.resolvedShallow, format != 4, let axis = f["AxisIndex"]?.int,
+            guard case .formatted(let format, let f) = try v.resolved(), format != 4, let axis = f["AxisIndex"]?.int,
                   !covered.contains(axis), let u = user(axis) else { continue }
             let fixed = { (key: String) in Double(f[key]?.int ?? 0) / 65536 }
             let holds = format == 2 ? (fixed("RangeMinValue")...fixed("RangeMaxValue")).contains(u) : fixed("Value") == u

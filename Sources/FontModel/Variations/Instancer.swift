@@ -299,8 +299,8 @@ extension Face {
                       let pinned = location.user(tag) else { return true }
                 return Double(raw) / 65536 == pinned
             }
-            let keptValues = values.filter { v in
-                guard case .formatted(let format, let f) = v.resolvedShallow else { return true }
+            let keptValues = try values.filter { v in
+                guard case .formatted(let format, let f) = try v.resolved() else { return true }
                 switch format {
                 case 1, 3: return holds(f["AxisIndex"]?.int, f["Value"]?.int)
                 case 2: return holds(f["AxisIndex"]?.int, f["NominalValue"]?.int)
@@ -344,13 +344,5 @@ extension Face {
             if let e = try stat.value("ElidedFallbackNameID")?.int { used.append(Int(e)) }
         }
         return Set(used.filter { $0 > 255 })
-    }
-}
-
-extension StructValue {
-    /// A lazy subtable decoded (other values as they are), for matching on its format.
-    var resolvedShallow: StructValue {
-        if case .lazy(let l) = self, let v = try? l.value() { return v }
-        return self
     }
 }

@@ -69,7 +69,8 @@ extension Face {
         return axis.maximum == axis.defaultValue ? 0 : (v - axis.defaultValue) / (axis.maximum - axis.defaultValue)
     }
 
-    static func short(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+    /// A coordinate as people write it: 700, not 700.0; 62.5 as is.
+    public static func short(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
 }
 
 extension Double {
