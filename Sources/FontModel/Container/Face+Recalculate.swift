@@ -42,6 +42,7 @@ extension Face {
         if outlinesEdited || hmtxEdited {
             if let glyf = try self.glyf { bounds = try context("glyf") { try glyf.allBounds() } }
             else if !forRendering, let cff = try self.cff { bounds = try context("CFF ") { try cff.allBounds() } }
+            else if !forRendering, let cff2 = try self.cff2 { bounds = try context("CFF2") { try cff2.allBounds() } }
         }
         if outlinesEdited {
             let head = try self.head

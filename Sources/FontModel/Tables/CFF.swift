@@ -28,8 +28,8 @@ struct CFFIndex {
         return CFFIndex(items: items, range: start..<dataStart + previous)
     }
 
-    static func encode(_ items: [[UInt8]], into w: inout BinaryWriter) throws {
-        try w.u16(items.count, "CFF INDEX count")
+    static func encode(_ items: [[UInt8]], into w: inout BinaryWriter, wideCount: Bool = false) throws {
+        if wideCount { try w.u32(items.count, "CFF2 INDEX count") } else { try w.u16(items.count, "CFF INDEX count") }
         guard !items.isEmpty else { return }
         let total = items.reduce(0) { $0 + $1.count } + 1
         let offSize = total <= 0xFF ? 1 : total <= 0xFFFF ? 2 : total <= 0xFF_FFFF ? 3 : 4
@@ -40,11 +40,12 @@ struct CFFIndex {
         for item in items { w.append(item) }
     }
 
-    static func encodedSize(_ items: [[UInt8]]) -> Int {
-        guard !items.isEmpty else { return 2 }
+    static func encodedSize(_ items: [[UInt8]], wideCount: Bool = false) -> Int {
+        let countSize = wideCount ? 4 : 2
+        guard !items.isEmpty else { return countSize }
         let total = items.reduce(0) { $0 + $1.count } + 1
         let offSize = total <= 0xFF ? 1 : total <= 0xFFFF ? 2 : total <= 0xFF_FFFF ? 3 : 4
-        return 3 + (items.count + 1) * offSize + total - 1
+        return countSize + 1 + (items.count + 1) * offSize + total - 1
     }
 }
 

@@ -1,7 +1,8 @@
 /// `CFF2`, the variable CFF: a Top DICT, 32-bit-count INDEXes, Font DICTs with Private DICTs
 /// (each may name a default vsindex), FDSelect, an ItemVariationStore, and charstrings whose
 /// `blend` operators hold each value's deltas. Read-only: outlines and bounds at any location
-/// (`path(_:at:)`); the table is saved as it was read. Instancing CFF2 is not done yet.
+/// (`outline(_:at:)`); the table is saved as it was read. `instanced(at:)` (CFF2Instance.swift)
+/// writes a new table with every blend evaluated.
 public final class CFF2Table: DecodableTable, ReadsSourceLazily {
     public static let tableTag: Tag = "CFF2"
 
@@ -13,6 +14,8 @@ public final class CFF2Table: DecodableTable, ReadsSourceLazily {
     let charStrings: CFFIndex
     /// FD index of each glyph (all 0 without FDSelect).
     let fdSelect: [UInt8]
+    let fdSelectRange: Range<Int>?
+    let fontDicts: [CFFDict]
     let privates: [CFFTable.Private]
     /// The variation store (nil when the table has none: then blend has no deltas to add).
     public let store: ItemVariationStore?
@@ -36,12 +39,14 @@ public final class CFF2Table: DecodableTable, ReadsSourceLazily {
         charStrings = try CFFIndex.read(reader, at: charStringsOffset, wideCount: true)
         guard let fdArrayOffset = topDict.int(Self.topFDArray) else { throw r.error("CFF2 Top DICT has no FDArray") }
         let fdIndex = try CFFIndex.read(reader, at: fdArrayOffset, wideCount: true)
-        let fontDicts = try fdIndex.items.map { try CFFDict.read(reader.sub($0.lowerBound, $0.count)) }
+        fontDicts = try fdIndex.items.map { try CFFDict.read(reader.sub($0.lowerBound, $0.count)) }
         guard !fontDicts.isEmpty else { throw r.error("CFF2 FDArray is empty", at: fdArrayOffset) }
         if let fdSelectOffset = topDict.int(Self.topFDSelect) {
-            fdSelect = try CFFTable.readFDSelect(reader, at: fdSelectOffset, glyphCount: charStrings.items.count, fdCount: fontDicts.count).0
+            let (select, length) = try CFFTable.readFDSelect(reader, at: fdSelectOffset, glyphCount: charStrings.items.count, fdCount: fontDicts.count)
+            fdSelect = select
+            fdSelectRange = fdSelectOffset..<fdSelectOffset + length
         } else {
-            fdSelect = []
+            fdSelect = []; fdSelectRange = nil
         }
         privates = try fontDicts.map { try CFFTable.readPrivate(reader, $0, wideCount: true) }
         if let storeOffset = topDict.int(Self.topVStore) {
@@ -63,21 +68,39 @@ public final class CFF2Table: DecodableTable, ReadsSourceLazily {
 
     /// The glyph's outline at a normalized location (the default when empty), and its bounds.
     public func outline(_ id: Int, at location: [Double] = []) throws -> (path: [PathCommand], bounds: GlyphBounds?) {
+        let result = try run(id, scalars: regionScalars(at: location), record: .path)
+        return (result.path, result.bounds)
+    }
+
+    /// Each ItemVariationData's region scalars at a normalized location (none without a store).
+    func regionScalars(at location: [Double]) -> [[Double]] {
+        guard let store else { return [] }
+        let regions = store.scalars(at: location)
+        return store.data.map { d in d.regionIndexes.map { regions[$0] } }
+    }
+
+    enum Recording { case bounds, path, commands }
+
+    func run(_ id: Int, scalars: [[Double]], record: Recording) throws -> CharStringInterpreter.Result {
         guard id >= 0, id < glyphCount else { throw FontError("glyph id \(id) out of range (0..<\(glyphCount))", table: "CFF2") }
         let p = privateFor(id)
         let range = charStrings.items[id]
-        var scalars: [[Double]] = []
-        if let store {
-            let regions = store.scalars(at: location)
-            scalars = store.data.map { d in d.regionIndexes.map { regions[$0] } }
-        }
         let vsindex = p.dict.int(Self.privateVSIndex) ?? 0
         var interpreter = CharStringInterpreter(data: data, globalSubrs: globalSubrs, code: Array(data.bytes[range]), local: p.localSubrs,
                                                 widths: nil, blend: .init(scalars: scalars, vsindex: vsindex), glyph: id, table: "CFF2",
-                                                recordPath: true)
-        let result = try interpreter.run()
-        return (result.path, result.bounds)
+                                                recordPath: record == .path)
+        interpreter.recordCommands = record == .commands
+        return try interpreter.run()
     }
+
+    /// Bounds of every glyph at the default location, computed once (the table is immutable).
+    public func allBounds() throws -> [GlyphBounds?] {
+        if let cachedBounds { return cachedBounds }
+        let all = try (0..<glyphCount).map { try run($0, scalars: regionScalars(at: []), record: .bounds).bounds }
+        cachedBounds = all
+        return all
+    }
+    private var cachedBounds: [GlyphBounds?]?
 
     public func encode() throws -> [UInt8] { Array(data.bytes) }
 }

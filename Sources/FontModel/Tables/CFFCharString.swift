@@ -6,6 +6,18 @@ public enum PathCommand: Equatable, Sendable {
     case closePath
 }
 
+/// What a charstring does, with blends evaluated and subroutines inlined: hints as given,
+/// drawing in absolute coordinates (unrounded). CFF2 instancing re-encodes glyphs from it.
+enum CharStringCommand: Equatable {
+    /// hstem (1), vstem (3), hstemhm (18) or vstemhm (23) with its relative edge values.
+    case stems(UInt8, [Double])
+    /// hintmask (19) or cntrmask (20) with its mask bytes.
+    case mask(UInt8, [UInt8])
+    case path(PathCommand)
+    /// Two curves drawn as one flex, and the flex depth (fd).
+    case flex(PathCommand, PathCommand, Double)
+}
+
 /// Runs a Type 2 charstring: its outline (optionally as a path), exact bounds, advance width and
 /// whether it calls local subroutines. Every read is checked; bad charstrings throw.
 struct CharStringInterpreter {
@@ -14,6 +26,8 @@ struct CharStringInterpreter {
         var path: [PathCommand] = []
         var width: Double?
         var usesLocalSubrs = false
+        /// Filled when `recordCommands` is set.
+        var commands: [CharStringCommand] = []
     }
 
     /// CFF2's variations: each ItemVariationData's region scalars at the location, and which
@@ -34,6 +48,7 @@ struct CharStringInterpreter {
     let glyph: Int
     let table: String
     var recordPath = false
+    var recordCommands = false
 
     private var stack: [Double] = []
     private var x = 0.0, y = 0.0
@@ -108,6 +123,7 @@ struct CharStringInterpreter {
         x += dx; y += dy
         open = true
         if recordPath { result.path.append(.moveTo(x, y)) }
+        if recordCommands { result.commands.append(.path(.moveTo(x, y))) }
     }
 
     private mutating func lineTo(_ dx: Double, _ dy: Double) {
@@ -115,6 +131,7 @@ struct CharStringInterpreter {
         x += dx; y += dy
         point(x, y)
         if recordPath { result.path.append(.lineTo(x, y)) }
+        if recordCommands { result.commands.append(.path(.lineTo(x, y))) }
     }
 
     private mutating func curveTo(_ d1x: Double, _ d1y: Double, _ d2x: Double, _ d2y: Double, _ d3x: Double, _ d3y: Double) {
@@ -134,6 +151,7 @@ struct CharStringInterpreter {
         }
         x = x3; y = y3
         if recordPath { result.path.append(.curveTo(x1, y1, x2, y2, x3, y3)) }
+        if recordCommands { result.commands.append(.path(.curveTo(x1, y1, x2, y2, x3, y3))) }
     }
 
     /// Takes the optional width argument the first stack-clearing operator may carry: present
@@ -167,10 +185,16 @@ struct CharStringInterpreter {
             case 28: stack.append(Double(try r.i16()))
             case 255: stack.append(Double(try r.i32()) / 65536)
             case 1, 3, 18, 23: // hstem vstem hstemhm vstemhm
-                takeWidth(normalCountIsOdd: false); stems += stack.count / 2; stack.removeAll()
+                takeWidth(normalCountIsOdd: false); stems += stack.count / 2
+                if recordCommands { result.commands.append(.stems(UInt8(b0), stack)) }
+                stack.removeAll()
             case 19, 20: // hintmask cntrmask: pending vstems, then mask bytes
-                takeWidth(normalCountIsOdd: false); stems += stack.count / 2; stack.removeAll()
+                takeWidth(normalCountIsOdd: false); stems += stack.count / 2
+                if recordCommands && !stack.isEmpty { result.commands.append(.stems(23, stack)) }
+                stack.removeAll()
+                let start = r.offset
                 try r.skip((stems + 7) / 8)
+                if recordCommands { result.commands.append(.mask(UInt8(b0), Array(r.bytes[start..<r.offset]))) }
             case 21: takeWidth(normalCountIsOdd: false); try need(2, r); moveTo(stack[0], stack[1]); stack.removeAll()
             case 22: takeWidth(normalCountIsOdd: true); try need(1, r); moveTo(stack[0], 0); stack.removeAll()
             case 4: takeWidth(normalCountIsOdd: true); try need(1, r); moveTo(0, stack[0]); stack.removeAll()
@@ -271,6 +295,9 @@ struct CharStringInterpreter {
                     else { curveTo(stack[6], stack[7], stack[8], stack[9], -dx, stack[10]) }
                 default:
                     throw r.error("charstring operator 12 \(b1) is not supported")
+                }
+                if recordCommands, case .path(let second) = result.commands.removeLast(), case .path(let first) = result.commands.removeLast() {
+                    result.commands.append(.flex(first, second, b1 == 35 ? stack[12] : 50))
                 }
                 stack.removeAll()
             default:

@@ -1,4 +1,4 @@
-/// Static instances of a variable TrueType font: every axis pinned, the variation tables
+/// Static instances of a variable font (TrueType or CFF2 outlines): every axis pinned, the variation tables
 /// applied and dropped, so apps that cannot read variations get the design at that location.
 /// Follows fontTools' `varLib.instancer` table by table (its test suite is the oracle), and
 /// also renames the instance and sets its style bits, which hb-subset's instancer does not.
@@ -43,9 +43,6 @@ extension Face {
     /// changed; its edits are carried into the instance.
     public func instance(_ options: InstanceOptions = InstanceOptions()) throws -> InstanceResult {
         guard let font else { throw FontError("the face is no longer part of an open font", path: path) }
-        if has("CFF2") {
-            throw FontError("instancing CFF2 outlines is not supported yet (TrueType glyf/gvar fonts only)", path: path, face: faceLabel, table: "CFF2")
-        }
         if let avar = try table(AvarTable.self), avar.hasVersion2Mappings {
             throw FontError("avar version 2 mappings are not applied yet, so an instance would be wrong", path: path, face: faceLabel, table: "avar")
         }
@@ -60,6 +57,7 @@ extension Face {
         let loc = location.normalized
 
         if has("glyf") { try instanceGlyphs(into: target, at: loc, overlapFlags: options.setOverlapFlags) }
+        if let cff2 = try cff2 { try instancePostScriptGlyphs(cff2, into: target, at: loc) }
         try instanceControlValues(into: target, at: loc)
         try instanceMetrics(into: target, at: loc)
         try instanceLayout(into: target, at: loc, rewrite: options.rewriteLayout)
@@ -179,6 +177,43 @@ extension Face {
             }
         }
         glyf.adoptSurvey(stats, bounds: bounds)
+    }
+
+    /// CFF2 outlines with their blends evaluated (see `CFF2Table.instanced`); advances get
+    /// HVAR's and VVAR's deltas. Side bearings follow the new outlines: lsb is the glyph's xMin,
+    /// and with VORG, tsb is its vertical origin less yMax (fontTools keeps the stored ones).
+    private func instancePostScriptGlyphs(_ cff2: CFF2Table, into target: Face, at loc: [Double]) throws {
+        let made = try context("CFF2") { try cff2.instanced(at: loc) }
+        target.setRawTable("CFF2", made.bytes)
+        let hmtx = try target.hmtx
+        let hvar = try table(HvarTable.self), hScalars = hvar?.store.scalars(at: loc) ?? []
+        for id in 0..<min(hmtx.glyphCount, made.bounds.count) {
+            if let hvar { try hmtx.setAdvance(id, max(0, try hmtx.advance(id) + hvar.advanceDelta(id, scalars: hScalars).otRoundedInt)) }
+            if let b = made.bounds[id] { try hmtx.setSideBearing(id, b.xMin) }
+        }
+        if let vmtx = try target.vmtx {
+            let vvar = try table(VvarTable.self), vScalars = vvar?.store.scalars(at: loc) ?? []
+            let origins = try target.rawTable("VORG").flatMap(Self.verticalOrigins)
+            for id in 0..<min(vmtx.glyphCount, made.bounds.count) {
+                if let vvar { try vmtx.setAdvance(id, max(0, try vmtx.advance(id) + vvar.advanceDelta(id, scalars: vScalars).otRoundedInt)) }
+                if let origins, let b = made.bounds[id] { try vmtx.setSideBearing(id, (origins.byGlyph[id] ?? origins.default) - b.yMax) }
+            }
+        }
+        let head = try target.head
+        if let all = made.bounds.compactMap({ $0 }).reduce(nil, { (u: GlyphBounds?, b) in u?.union(b) ?? b }) {
+            _ = [head.setInt("xMin", all.xMin), head.setInt("yMin", all.yMin), head.setInt("xMax", all.xMax), head.setInt("yMax", all.yMax)]
+        }
+    }
+
+    /// VORG's default vertical origin and its per-glyph exceptions (nil when malformed).
+    static func verticalOrigins(_ raw: [UInt8]) -> (default: Int, byGlyph: [Int: Int])? {
+        guard raw.count >= 8 else { return nil }
+        func i16(_ at: Int) -> Int { Int(Int16(bitPattern: UInt16(raw[at]) << 8 | UInt16(raw[at + 1]))) }
+        let count = Int(UInt16(raw[6]) << 8 | UInt16(raw[7]))
+        guard raw.count >= 8 + 4 * count else { return nil }
+        var byGlyph: [Int: Int] = [:]
+        for k in 0..<count { byGlyph[Int(UInt16(raw[8 + 4 * k]) << 8 | UInt16(raw[9 + 4 * k]))] = i16(10 + 4 * k) }
+        return (i16(4), byGlyph)
     }
 
     /// cvar's deltas added to the control values.

@@ -1,0 +1,313 @@
+/// A static CFF2 table: every `blend` evaluated at a location, for a full instance. Each glyph
+/// is run once with its subroutines inlined; its points are rounded where they lie (absolute
+/// coordinates, as fontTools' instancer rounds them, so errors do not add up along a contour)
+/// and written back as relative charstring operators. Hints are kept (stem edges rounded the
+/// same way, masks copied), flex stays flex. The Private DICTs' blended values are evaluated,
+/// the variation store, vsindex and subroutines go. The result is still CFF2 (fontTools'
+/// default); turning it into CFF 1 is not done.
+extension CFF2Table {
+    /// The new table's bytes and each glyph's bounds in it.
+    struct Instanced {
+        var bytes: [UInt8]
+        var bounds: [GlyphBounds?]
+    }
+
+    func instanced(at location: [Double]) throws -> Instanced {
+        let scalars = regionScalars(at: location)
+        var charStringItems: [[UInt8]] = []
+        charStringItems.reserveCapacity(glyphCount)
+        for id in 0..<glyphCount {
+            var writer = CharStringWriter()
+            do {
+                try writer.write(try run(id, scalars: scalars, record: .commands).commands)
+            } catch let e as FontError where e.table == nil {
+                throw FontError("glyph \(id): \(e.message)", table: "CFF2")
+            }
+            charStringItems.append(writer.bytes)
+        }
+        let privateBytes = try privates.map { try instancedPrivate($0.dict, scalars: scalars).encode() }
+
+        // Layout: header, Top DICT, empty global subroutines, FDSelect (copied), CharStrings,
+        // FDArray, Private DICTs. DICT offsets are 5-byte integers, so sizes do not depend on them.
+        var top = topDict
+        top.entries.removeAll { $0.op == Self.topVStore || ($0.op == Self.topFDSelect && fdSelectRange == nil) }
+        top.set(Self.topCharStrings, [.int(0)]); top.set(Self.topFDArray, [.int(0)])
+        if fdSelectRange != nil { top.set(Self.topFDSelect, [.int(0)]) }
+        let topSize = top.encode().count
+        guard topSize <= 0xFFFF else { throw FontError("CFF2 Top DICT of \(topSize) bytes does not fit its 16-bit length", table: "CFF2") }
+        func fontDictItems(_ privateAt: [Int]) -> [[UInt8]] {
+            fontDicts.enumerated().map { i, d in
+                var d = d
+                if d.operands(CFFTable.topPrivate) != nil {
+                    d.set(CFFTable.topPrivate, [.int(privateBytes[i].count), .int(privateAt.isEmpty ? 0 : privateAt[i])])
+                }
+                return d.encode()
+            }
+        }
+        let emptyIndex = CFFIndex.encodedSize([], wideCount: true)
+        var position = 5 + topSize + emptyIndex
+        let fdSelectAt = position; position += fdSelectRange?.count ?? 0
+        let charStringsAt = position; position += CFFIndex.encodedSize(charStringItems, wideCount: true)
+        let fdArrayAt = position; position += CFFIndex.encodedSize(fontDictItems([]), wideCount: true)
+        var privateAt: [Int] = []
+        for p in privateBytes { privateAt.append(position); position += p.count }
+        top.set(Self.topCharStrings, [.int(charStringsAt)]); top.set(Self.topFDArray, [.int(fdArrayAt)])
+        if fdSelectRange != nil { top.set(Self.topFDSelect, [.int(fdSelectAt)]) }
+
+        var w = BinaryWriter(capacity: position)
+        w.u8(2); w.u8(0); w.u8(5); w.u16(UInt16(topSize))
+        w.append(top.encode())
+        try CFFIndex.encode([], into: &w, wideCount: true)
+        if let r = fdSelectRange { w.append(UnsafeRawBufferPointer(rebasing: data.bytes[r])) }
+        try CFFIndex.encode(charStringItems, into: &w, wideCount: true)
+        try CFFIndex.encode(fontDictItems(privateAt), into: &w, wideCount: true)
+        for p in privateBytes { w.append(p) }
+        guard w.bytes.count == position else {
+            throw FontError("CFF2 layout mismatch: planned \(position) bytes, built \(w.bytes.count)", table: "CFF2")
+        }
+        // Bounds of what was written (rounded points), by running the new charstrings.
+        let bounds = try w.bytes.withUnsafeBytes { try CFF2Table(reader: BinaryReader($0), axisCount: 0).allBounds() }
+        return Instanced(bytes: w.bytes, bounds: bounds)
+    }
+
+    /// Operators whose operands are delta-encoded arrays (each value relative to the one before).
+    static let deltaArrayOperators: Set<Int> = [6, 7, 8, 9, 1212, 1213]
+    /// Values fontTools leaves unrounded when it instances them (scales and stem widths).
+    static let unroundedOperators: Set<Int> = [10, 11, 1209, 1212, 1213, 1218]
+
+    /// A Private DICT with its blends evaluated (rounded as fontTools rounds; delta arrays made
+    /// absolute, rounded and made relative again), without vsindex and local subroutines.
+    func instancedPrivate(_ dict: CFFDict, scalars: [[Double]]) throws -> CFFDict {
+        let vsindex = dict.int(Self.privateVSIndex) ?? 0
+        let regions = vsindex < scalars.count ? scalars[vsindex] : []
+        var out = CFFDict(entries: [])
+        var pending: [Double]? = nil
+        for (op, operands) in dict.entries {
+            if op == Self.privateVSIndex || op == CFFTable.privateSubrs { pending = nil; continue }
+            guard pending != nil || op == Self.dictBlend else { out.entries.append((op, operands)); continue }
+            var values = (pending ?? []) + (try operands.map { try $0.number() })
+            pending = nil
+            if op == Self.dictBlend {
+                // n defaults, n × regions deltas, n: leaves the n blended values for the next operator.
+                guard let last = values.popLast(), last >= 0, last == last.rounded() else {
+                    throw FontError("Private DICT blend has no count", table: "CFF2")
+                }
+                let n = Int(last), k = regions.count
+                guard n * (k + 1) <= values.count else {
+                    throw FontError("Private DICT blend of \(n) values with \(k) regions needs \(n * (k + 1)) operands, has \(values.count)", table: "CFF2")
+                }
+                let base = values.count - n * (k + 1)
+                var blended = Array(values[..<base])
+                for i in 0..<n {
+                    var v = values[base + i]
+                    for j in 0..<k { v += regions[j] * values[base + n + i * k + j] }
+                    blended.append(v)
+                }
+                pending = blended
+                continue
+            }
+            let round = !Self.unroundedOperators.contains(op)
+            if Self.deltaArrayOperators.contains(op) {
+                var absolute = 0.0, previous = 0.0
+                values = values.map { v in
+                    absolute += v
+                    let r = round ? absolute.otRounded : absolute
+                    defer { previous = r }
+                    return r - previous
+                }
+            } else if round {
+                values = values.map(\.otRounded)
+            }
+            out.entries.append((op, values.map(CFFOperand.init(number:))))
+        }
+        return out
+    }
+
+    static let dictBlend = 23
+}
+
+extension CFFOperand {
+    /// An integer when the value is whole, otherwise a real.
+    init(number v: Double) {
+        if v == v.rounded(), abs(v) < 2_000_000_000 { self = .int(Int(v)); return }
+        // Shortest decimal that reads back as v, as nibbles: 0–9, a '.', b 'E', c 'E-', e '-', f end.
+        var nibbles: [UInt8] = []
+        var chars = Array("\(v)")
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            switch c {
+            case "0"..."9": nibbles.append(UInt8(c.asciiValue! - 48))
+            case ".": nibbles.append(0xA)
+            case "-": nibbles.append(0xE)
+            case "e", "E":
+                if i + 1 < chars.count, chars[i + 1] == "-" { nibbles.append(0xC); i += 1 }
+                else { nibbles.append(0xB); if i + 1 < chars.count, chars[i + 1] == "+" { i += 1 } }
+            default: break
+            }
+            i += 1
+        }
+        chars.removeAll()
+        nibbles.append(0xF)
+        if nibbles.count % 2 == 1 { nibbles.append(0xF) }
+        var raw: [UInt8] = [30]
+        for k in stride(from: 0, to: nibbles.count, by: 2) { raw.append(nibbles[k] << 4 | nibbles[k + 1]) }
+        self = .real(raw)
+    }
+
+    /// The operand's value (reals decoded from their nibbles).
+    func number() throws -> Double {
+        switch self {
+        case .int(let v): return Double(v)
+        case .real(let raw):
+            var text = ""
+            loop: for byte in raw.dropFirst() {
+                for nibble in [byte >> 4, byte & 0xF] {
+                    switch nibble {
+                    case 0...9: text.append(Character(String(nibble)))
+                    case 0xA: text.append(".")
+                    case 0xB: text.append("e")
+                    case 0xC: text.append("e-")
+                    case 0xE: text.append("-")
+                    case 0xF: break loop
+                    default: throw FontError("invalid nibble \(nibble) in a CFF DICT real", table: "CFF2")
+                    }
+                }
+            }
+            guard let v = Double(text) else { throw FontError("CFF DICT real \"\(text)\" is not a number", table: "CFF2") }
+            return v
+        }
+    }
+}
+
+/// Writes a glyph's commands (absolute, unrounded) as a CFF2 charstring: points rounded,
+/// relative operands, lines and curves grouped into the shorter operators (h/v lines in
+/// alternating runs, runs of rlineto and rrcurveto, rlinecurve and rcurveline), at most 48 operands an operator so that
+/// CFF 1 interpreters could run it too. CFF2 has no width and no endchar.
+struct CharStringWriter {
+    private(set) var bytes: [UInt8] = []
+    private var x = 0, y = 0
+    private var run: [Segment] = []
+    static let maximumOperands = 48
+
+    private enum Segment {
+        case line(Int, Int)
+        case curve([Int])
+    }
+
+    mutating func write(_ commands: [CharStringCommand]) throws {
+        for command in commands {
+            switch command {
+            case .stems(let op, let values):
+                try flush()
+                // Edges are relative within one operator; make them absolute, round, and
+                // restart from zero in each operator a long list is split into.
+                var edge = 0.0
+                var edges: [Int] = []
+                for v in values { edge += v; edges.append(edge.otRoundedInt) }
+                for start in stride(from: 0, to: edges.count, by: Self.maximumOperands) {
+                    var previous = 0
+                    for e in edges[start..<min(start + Self.maximumOperands, edges.count)] { try number(e - previous); previous = e }
+                    bytes.append(op)
+                }
+            case .mask(let op, let mask):
+                try flush()
+                bytes.append(op); bytes += mask
+            case .path(.moveTo(let px, let py)):
+                try flush()
+                let (dx, dy) = step(px, py)
+                if dx == 0 && dy != 0 { try number(dy); bytes.append(4) }
+                else if dy == 0 { try number(dx); bytes.append(22) }
+                else { try number(dx); try number(dy); bytes.append(21) }
+            case .path(.lineTo(let px, let py)):
+                let (dx, dy) = step(px, py)
+                run.append(.line(dx, dy))
+            case .path(.curveTo(let x1, let y1, let x2, let y2, let x3, let y3)):
+                let (a, b) = step(x1, y1), (c, d) = step(x2, y2), (e, f) = step(x3, y3)
+                run.append(.curve([a, b, c, d, e, f]))
+            case .path(.closePath):
+                break
+            case .flex(.curveTo(let x1, let y1, let x2, let y2, let x3, let y3), .curveTo(let x4, let y4, let x5, let y5, let x6, let y6), let depth):
+                try flush()
+                for (px, py) in [(x1, y1), (x2, y2), (x3, y3), (x4, y4), (x5, y5), (x6, y6)] {
+                    let (dx, dy) = step(px, py)
+                    try number(dx); try number(dy)
+                }
+                try number(depth.otRoundedInt)
+                bytes += [12, 35]
+            case .flex:
+                throw FontError("flex without its two curves")
+            }
+        }
+        try flush()
+    }
+
+    /// Rounds a point and moves to it, returning the relative step.
+    private mutating func step(_ px: Double, _ py: Double) -> (Int, Int) {
+        let rx = px.otRoundedInt, ry = py.otRoundedInt
+        defer { x = rx; y = ry }
+        return (rx - x, ry - y)
+    }
+
+    private mutating func flush() throws {
+        var i = 0
+        while i < run.count {
+            var operands: [Int] = []
+            let op: UInt8
+            switch run[i] {
+            case .line(let dx, let dy) where dx == 0 || dy == 0:
+                // hlineto/vlineto: lines alternating horizontal and vertical.
+                let startsHorizontal = dy == 0
+                var horizontal = startsHorizontal
+                while i < run.count, case .line(let a, let b) = run[i], horizontal ? b == 0 : a == 0 {
+                    operands.append(horizontal ? a : b); horizontal.toggle(); i += 1
+                }
+                op = startsHorizontal ? 6 : 7
+            case .line:
+                while i < run.count, case .line(let a, let b) = run[i], a != 0 && b != 0 { operands += [a, b]; i += 1 }
+                // rlinecurve: the lines and a lone curve after them.
+                if operands.count <= Self.maximumOperands - 6, i < run.count, case .curve(let c) = run[i], !isCurve(i + 1) {
+                    operands += c; i += 1; op = 25
+                } else {
+                    op = 5
+                }
+            case .curve:
+                while i < run.count, case .curve(let c) = run[i] { operands += c; i += 1 }
+                // rcurveline: the curves and a lone slanted line after them (a line followed by a
+                // curve or more lines goes with those).
+                if operands.count <= Self.maximumOperands - 2, i < run.count, case .line(let a, let b) = run[i], a != 0 && b != 0,
+                   !isCurve(i + 1), !isSlantedLine(i + 1) {
+                    operands += [a, b]; i += 1; op = 24
+                } else {
+                    op = 8
+                }
+            }
+            // Split long runs; chunks have an even length, so h/v runs keep their phase.
+            for start in stride(from: 0, to: operands.count, by: Self.maximumOperands) {
+                for v in operands[start..<min(start + Self.maximumOperands, operands.count)] { try number(v) }
+                bytes.append(op)
+            }
+        }
+        run.removeAll(keepingCapacity: true)
+    }
+
+    private func isCurve(_ i: Int) -> Bool {
+        guard i < run.count, case .curve = run[i] else { return false }
+        return true
+    }
+
+    private func isSlantedLine(_ i: Int) -> Bool {
+        guard i < run.count, case .line(let a, let b) = run[i] else { return false }
+        return a != 0 && b != 0
+    }
+
+    private mutating func number(_ v: Int) throws {
+        switch v {
+        case -107...107: bytes.append(UInt8(v + 139))
+        case 108...1131: let u = v - 108; bytes += [UInt8(u / 256 + 247), UInt8(u % 256)]
+        case -1131 ... -108: let u = -v - 108; bytes += [UInt8(u / 256 + 251), UInt8(u % 256)]
+        case -32768...32767: bytes.append(28); bytes += [UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+        default: throw FontError("coordinate \(v) does not fit a charstring number (-32768...32767)")
+        }
+    }
+}
