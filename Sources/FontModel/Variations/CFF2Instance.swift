@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A static CFF2 table: every `blend` evaluated at a location, for a full instance. Each glyph
 /// is run once with its subroutines inlined; its points are rounded where they lie (absolute
 /// coordinates, as fontTools' instancer rounds them, so errors do not add up along a contour)
@@ -127,10 +133,16 @@ extension CFF2Table {
 }
 
 extension CFFOperand {
-    /// An integer when the value is whole, otherwise a real.
-    init(number v: Double) {
-        if v == v.rounded(), abs(v) < 2_000_000_000 { self = .int(Int(v)); return }
-        // Shortest decimal that reads back as v, as nibbles: 0–9, a '.', b 'E', c 'E-', e '-', f end.
+    /// An integer when the value is whole, otherwise a real of 8 significant digits (as
+    /// fontTools writes them).
+    init(number value: Double) {
+        if value == value.rounded(), abs(value) < 2_000_000_000 { self = .int(Int(value)); return }
+        var v = value
+        if v.isFinite {
+            let scale = pow(10, Double(7 - Int(log10(abs(v)).rounded(.down))))
+            v = (v * scale).rounded() / scale
+        }
+        // The shortest decimal that reads back as v, as nibbles: 0–9, a '.', b 'E', c 'E-', e '-', f end.
         var nibbles: [UInt8] = []
         var chars = Array("\(v)")
         var i = 0
@@ -182,7 +194,7 @@ extension CFFOperand {
 
 /// Writes a glyph's commands (absolute, unrounded) as a CFF2 charstring: points rounded,
 /// relative operands, lines and curves grouped into the shorter operators (h/v lines in
-/// alternating runs, runs of rlineto and rrcurveto, rlinecurve and rcurveline), at most 48 operands an operator so that
+/// alternating runs, hv/vh/hh/vv curves, rlineto, rrcurveto, rlinecurve, rcurveline), at most 48 operands an operator so that
 /// CFF 1 interpreters could run it too. CFF2 has no width and no endchar.
 struct CharStringWriter {
     private(set) var bytes: [UInt8] = []
@@ -264,22 +276,55 @@ struct CharStringWriter {
                 }
                 op = startsHorizontal ? 6 : 7
             case .line:
-                while i < run.count, case .line(let a, let b) = run[i], a != 0 && b != 0 { operands += [a, b]; i += 1 }
+                // rlineto: slanted lines, and lone straight ones between them.
+                while i < run.count, case .line(let a, let b) = run[i], (a != 0 && b != 0) || (alternatingRun(from: i) == 1 && isSlantedLine(i + 1)) {
+                    operands += [a, b]; i += 1
+                }
                 // rlinecurve: the lines and a lone curve after them.
                 if operands.count <= Self.maximumOperands - 6, i < run.count, case .curve(let c) = run[i], !isCurve(i + 1) {
                     operands += c; i += 1; op = 25
                 } else {
                     op = 5
                 }
-            case .curve:
-                while i < run.count, case .curve(let c) = run[i] { operands += c; i += 1 }
-                // rcurveline: the curves and a lone slanted line after them (a line followed by a
-                // curve or more lines goes with those).
-                if operands.count <= Self.maximumOperands - 2, i < run.count, case .line(let a, let b) = run[i], a != 0 && b != 0,
-                   !isCurve(i + 1), !isSlantedLine(i + 1) {
-                    operands += [a, b]; i += 1; op = 24
+            case .curve(let c):
+                let alternating = alternatingCurves(from: i), horizontal = sameDirectionCurves(from: i, horizontal: true),
+                    vertical = sameDirectionCurves(from: i, horizontal: false)
+                if alternating > 0 && alternating >= max(horizontal, vertical) {
+                    // hvcurveto/vhcurveto: each curve starts along one axis and ends along the
+                    // other; the last may end anywhere (its extra operand).
+                    var startsHorizontal = c[1] == 0
+                    op = startsHorizontal ? 31 : 30
+                    for k in 0..<alternating {
+                        guard case .curve(let c) = run[i + k] else { break }
+                        let last = k == alternating - 1
+                        if startsHorizontal { operands += [c[0], c[2], c[3], c[5]]; if last && c[4] != 0 { operands.append(c[4]) } }
+                        else { operands += [c[1], c[2], c[3], c[4]]; if last && c[5] != 0 { operands.append(c[5]) } }
+                        startsHorizontal.toggle()
+                    }
+                    i += alternating
+                } else if max(horizontal, vertical) > 0 {
+                    // hhcurveto/vvcurveto: curves along one axis (the first may start off it).
+                    let isHorizontal = horizontal >= vertical
+                    for k in 0..<(isHorizontal ? horizontal : vertical) {
+                        guard case .curve(let c) = run[i + k] else { break }
+                        if isHorizontal { if k == 0 && c[1] != 0 { operands.append(c[1]) }; operands += [c[0], c[2], c[3], c[4]] }
+                        else { if k == 0 && c[0] != 0 { operands.append(c[0]) }; operands += [c[1], c[2], c[3], c[5]] }
+                    }
+                    i += isHorizontal ? horizontal : vertical
+                    op = isHorizontal ? 27 : 26
                 } else {
-                    op = 8
+                    while i < run.count, case .curve(let c) = run[i], alternatingCurves(from: i) == 0,
+                          sameDirectionCurves(from: i, horizontal: true) == 0, sameDirectionCurves(from: i, horizontal: false) == 0 {
+                        operands += c; i += 1
+                    }
+                    // rcurveline: the curves and a slanted line that ends the run (a line followed by
+                    // a curve or more lines goes with those).
+                    if operands.count <= Self.maximumOperands - 2, i < run.count, case .line(let a, let b) = run[i], a != 0 && b != 0,
+                       i + 1 == run.count {
+                        operands += [a, b]; i += 1; op = 24
+                    } else {
+                        op = 8
+                    }
                 }
             }
             // Split long runs; chunks have an even length, so h/v runs keep their phase.
@@ -294,6 +339,38 @@ struct CharStringWriter {
     private func isCurve(_ i: Int) -> Bool {
         guard i < run.count, case .curve = run[i] else { return false }
         return true
+    }
+
+    /// Most curves one shorthand curve operator takes here: 11 × 4 operands and a last one.
+    static let maximumCurves = 11
+
+    /// How many curves from `i` alternate starting horizontally and vertically, each ending
+    /// along the other axis except the last.
+    private func alternatingCurves(from i: Int) -> Int {
+        guard i < run.count, case .curve(let first) = run[i], first[0] == 0 || first[1] == 0 else { return 0 }
+        var horizontal = first[1] == 0, j = i
+        while j < run.count, j - i < Self.maximumCurves, case .curve(let c) = run[j], horizontal ? c[1] == 0 : c[0] == 0 {
+            let endsAcross = horizontal ? c[4] == 0 : c[5] == 0
+            j += 1; horizontal.toggle()
+            if !endsAcross { break }
+        }
+        return j - i
+    }
+
+    /// How many curves from `i` end along one axis and (after the first) start along it.
+    private func sameDirectionCurves(from i: Int, horizontal: Bool) -> Int {
+        var j = i
+        while j < run.count, j - i < Self.maximumCurves, case .curve(let c) = run[j],
+              horizontal ? c[5] == 0 && (j == i || c[1] == 0) : c[4] == 0 && (j == i || c[0] == 0) { j += 1 }
+        return j - i
+    }
+
+    /// How many lines from `i` alternate horizontal and vertical.
+    private func alternatingRun(from i: Int) -> Int {
+        guard i < run.count, case .line(let a, let b) = run[i], a == 0 || b == 0 else { return 0 }
+        var horizontal = b == 0, j = i
+        while j < run.count, case .line(let a, let b) = run[j], horizontal ? b == 0 : a == 0 { horizontal.toggle(); j += 1 }
+        return j - i
     }
 
     private func isSlantedLine(_ i: Int) -> Bool {
