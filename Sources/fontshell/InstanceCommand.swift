@@ -7,7 +7,7 @@ import FontModel
 struct InstanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "instance",
-        abstract: "Make static instances of a variable TrueType font: one location, or every named instance (--all).",
+        abstract: "Make static instances of a variable font (TrueType or CFF2): one location, or every named instance (--all).",
         discussion: """
             Coordinates are user values by axis tag (wght=700 wdth=75); axes not given stay at
             their default. Outlines get gvar's deltas, advances the phantom points', metrics
@@ -44,11 +44,13 @@ struct InstanceCommand: ParsableCommand {
                 guard coordinates.isEmpty else { throw FontError("--all makes every named instance; give no coordinates with it") }
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
                 let names = try face.name
+                // PostScript outlines are .otf by convention, TrueType ones .ttf.
+                let fileExtension = face.has("CFF2") ? ".otf" : ".ttf"
                 for (i, named) in fvar.instances.enumerated() {
                     options.coordinates = Dictionary(uniqueKeysWithValues: zip(fvar.axes.map(\.tag.trimmed), named.coordinates))
                     let result = try face.instance(options)
                     let fileName = Face.postScriptName(from: result.postScriptName ?? names.string(named.subfamilyNameID) ?? "instance-\(i)")
-                    let path = (output as NSString).appendingPathComponent(fileName + ".ttf")
+                    let path = (output as NSString).appendingPathComponent(fileName + fileExtension)
                     try write(result, to: path, from: font)
                 }
                 return

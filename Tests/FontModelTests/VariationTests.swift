@@ -201,6 +201,33 @@ import Testing
         #expect(ots.status == 0, "\(ots.stdout) \(ots.stderr)")
     }
 
+    /// Private DICT blends: evaluated with the dict's regions, delta arrays made absolute
+    /// before rounding, stem widths left unrounded (written as reals), vsindex and Subrs
+    /// dropped; a blend short of operands is an error.
+    @Test func cff2PrivateDictBlends() throws {
+        let folder = try TemporaryFolder()
+        let font = try Font(path: try compiled("CFF2Instancer-VF-1", in: folder))
+        let cff2 = try #require(try font.faces[0].cff2)
+        let half = [[0.5]]
+        let ints: ([Int]) -> [CFFOperand] = { $0.map { .int($0) } }
+        // BlueValues -250 -250 1100 (stored relative: -250 0 1350) with relative deltas 41 -41 21.
+        let dict = CFFDict(entries: [(22, ints([0])), (23, ints([-250, 0, 1350, 41, -41, 21, 3])), (6, []),
+                                     (23, ints([35, 3, 1])), (10, []), (19, ints([99])), (1209, [CFFOperand(number: 0.039625)])])
+        let out = try cff2.instancedPrivate(dict, scalars: half)
+        #expect(out.entries.map(\.op) == [6, 10, 1209])
+        // Relative blended: -229.5, -20.5, 1360.5 → absolute -229.5, -250, 1110.5 → rounded -229, -250, 1111.
+        #expect(out.operands(6) == ints([-229, -21, 1361]))
+        #expect(try out.operands(10)?.first?.number() == 36.5)
+        #expect(try out.operands(1209)?.first?.number() == 0.039625)
+        for v in [36.5, 0.039625, -1.25e-5, 123456.79, 2.5e20] {
+            #expect(try CFFOperand(number: v).number() == v)
+        }
+        // Eight significant digits, as fontTools writes reals.
+        #expect(try CFFOperand(number: 33.2987060546875).number() == 33.298706)
+        let short = CFFDict(entries: [(23, ints([1, 2, 5])), (6, [])])
+        #expect(throws: FontError.self) { try cff2.instancedPrivate(short, scalars: half) }
+    }
+
     @Test func locationsNormalizeClampAndRefuseUnknownAxes() throws {
         let face = try Font(path: Self.inter).faces[0]
         #expect(try face.variationAxes.map(\.tag.trimmed) == ["wght"])

@@ -51,6 +51,30 @@ import Testing
         #expect(semibold == "Inter Semi Bold | Regular | Inter | Semi Bold")
     }
 
+    /// A CFF2 font's named instances: written as .otf, static (no store left in CFF2, no
+    /// variation tables), weight classes from the instances, accepted by ots-sanitize.
+    @Test func everyNamedInstanceOfACFF2Font() throws {
+        let dir = try TemporaryFolder()
+        let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
+        let source = dir.file("vf.otf")
+        #expect(try runProcess("/usr/bin/env", ["ttx", "-q", "-o", source, conformance + "/instancer/CFF2Instancer-VF-3.ttx"]).status == 0)
+        let r = try runFontshell(["instance", source, "--all", "-o", dir.file("out")])
+        #expect(r.status == 0, "\(r.err)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.file("out")).sorted()
+        #expect(files.count >= 2 && files.allSatisfy { $0.hasSuffix(".otf") }, "\(files)")
+        let facts = try python("""
+            import sys; from fontTools.ttLib import TTFont
+            out = []
+            for p in sorted(sys.argv[1:], key=lambda p: TTFont(p)['OS/2'].usWeightClass):
+                f = TTFont(p); top = f['CFF2'].cff.topDictIndex[0]
+                out.append('%d %s %s' % (f['OS/2'].usWeightClass, hasattr(top, 'VarStore'), any(t in f for t in ('fvar', 'HVAR', 'MVAR'))))
+            print(' | '.join(out))
+            """, files.map { dir.file("out/" + $0) })
+        #expect(facts.hasPrefix("100 False False") && facts.hasSuffix("900 False False") && !facts.contains("True"), "\(facts)")
+        for f in files { #expect(try runProcess("/usr/bin/env", ["ots-sanitize", dir.file("out/" + f)]).status == 0, "\(f)") }
+    }
+
     @Test func wrongInputIsRefusedAndWritesNothing() throws {
         let dir = try TemporaryFolder()
         let out = dir.file("x.ttf")
