@@ -1,4 +1,5 @@
 import FontModel
+import CLua
 import LuaBridge
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +15,7 @@ public enum FontScript {
                                       CmapObject.luaClass, GlyphsObject.luaClass, GlyphObject.luaClass, ImageObject.luaClass,
                                       KerningObject.luaClass]
     /// Functions of the `fontshell` module.
-    static let moduleFunctions: [(String, LuaFunction)] = [("open", open), ("members", members)]
+    static let moduleFunctions: [(String, LuaFunction)] = [("open", open), ("members", members), ("json", json)]
 
     /// Public names for the documentation check: "Face.familyName", "Glyph:copyFrom", "fontshell.open", ...
     public static var boundNames: [String] {
@@ -38,11 +39,13 @@ public enum FontScript {
     public static func install(in lua: LuaState, sandboxed: Bool = false) throws {
         for c in classes { lua.register(c) }
         lua.registerModule("fontshell", functions: moduleFunctions, strings: [("version", FontShellVersion.string)])
+        lua.stack.getGlobal("fontshell")
+        Prelude.installOnFirstUse(lua.stack)
+        lua.stack.pop(1)
         lua.register("help", Help.help)
         lua.register("show", Show.show)
         if !sandboxed { RegistryModule.install(in: lua) }
         PreviewModule.install(in: lua)
-        try Prelude.install(in: lua)
         try CheckModule.install(in: lua, sandboxed: sandboxed)
         if sandboxed {
             AtomicFile.refuseWrites()
@@ -59,6 +62,29 @@ public enum FontScript {
             return baseLoad(chunk, name, "t")
         end
         """
+
+    /// Pushes field `name` of the `fontshell` table at `index`, read raw, loading the Lua
+    /// prelude first when the field is one of its functions (`pretty`, `complete`).
+    public static func pushModuleField(_ name: String, ofTableAt index: Int32, _ s: LuaStack) {
+        let t = lua_absindex(s.L, index)
+        guard s.getField(name, in: t) == .nil, name == "pretty" || name == "complete" else { return }
+        s.pop(1)
+        try? Prelude.load(intoTableAt: t, s)
+        _ = s.getField(name, in: t)
+    }
+
+    /// fontshell.json(value) → its JSON text on one line (LuaJSON says how values are written).
+    static let json: LuaFunction = { L in
+        LuaCall.run(L, "json") { call in
+            do {
+                call.stack.push(bytes: try LuaJSON.encode(call.L, at: 1))
+            } catch let e as LuaJSON.Failure {
+                call.stack.push(e.description)   // raised as it is, without a position (as error(m, 0))
+                throw LuaRaiseValue()
+            }
+            return 1
+        }
+    }
 
     /// fontshell.members(object) → names of its fields, and methods as "name()"; for tables of
     /// fields (hhea, OS/2 ...) the fields of that table's version.

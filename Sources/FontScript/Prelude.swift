@@ -1,6 +1,9 @@
+import CLua
 import LuaBridge
 
-/// Parts of the `fontshell` module written in Lua: the REPL's pretty-printer and completion.
+/// Parts of the `fontshell` module written in Lua: the REPL's pretty-printer and completion,
+/// loaded the first time either is asked for (a batch run makes a state per font and needs
+/// neither; `fontshell.json` is Swift, LuaJSON).
 enum Prelude {
     static let source = #"""
     local fontshell = ...
@@ -149,69 +152,34 @@ enum Prelude {
       return out
     end
 
-    -- JSON text of a value (one line): tables whose keys are exactly 1..n become arrays, other
-    -- tables objects with their keys as strings, sorted; integers stay integers, NaN and
-    -- infinities become null, other values (objects, functions) their tostring. Cycles and
-    -- nesting past 64 levels are errors.
-    local escapes = {['"'] = '\\"', ['\\'] = '\\\\', ['\b'] = '\\b', ['\f'] = '\\f',
-                     ['\n'] = '\\n', ['\r'] = '\\r', ['\t'] = '\\t'}
-    local function jsonString(s)
-      if not utf8.len(s) then  -- not UTF-8: bytes above 127 as Latin-1 code points
-        s = s:gsub("[\128-\255]", function(c) return utf8.char(c:byte()) end)
-      end
-      return '"' .. s:gsub('[%c"\\]', function(c)
-        return escapes[c] or string.format("\\u%04x", c:byte())
-      end) .. '"'
-    end
-    local function json(value, out, depth, open)
-      local t = type(value)
-      if t == "string" then out[#out + 1] = jsonString(value)
-      elseif t == "number" then
-        if value ~= value or value == math.huge or value == -math.huge then out[#out + 1] = "null"
-        elseif math.type(value) == "integer" then out[#out + 1] = string.format("%d", value)
-        else out[#out + 1] = string.format("%.14g", value) end
-      elseif t == "boolean" then out[#out + 1] = tostring(value)
-      elseif t == "nil" then out[#out + 1] = "null"
-      elseif t == "table" and not getmetatable(value) then
-        if depth > 64 then error("fontshell.json: nested deeper than 64 levels", 0) end
-        if open[value] then error("fontshell.json: a table contains itself", 0) end
-        open[value] = true
-        local n, count = #value, 0
-        for _ in pairs(value) do count = count + 1 end
-        if count == n and (n > 0 or next(value) == nil) then
-          out[#out + 1] = "["
-          for i = 1, n do
-            if i > 1 then out[#out + 1] = "," end
-            json(value[i], out, depth + 1, open)
-          end
-          out[#out + 1] = "]"
-        else
-          local keys = {}
-          for k in pairs(value) do keys[#keys + 1] = tostring(k) end
-          table.sort(keys)
-          local byName = {}
-          for k, v in pairs(value) do byName[tostring(k)] = v end
-          out[#out + 1] = "{"
-          for i, k in ipairs(keys) do
-            if i > 1 then out[#out + 1] = "," end
-            out[#out + 1] = jsonString(k) .. ":"
-            json(byName[k], out, depth + 1, open)
-          end
-          out[#out + 1] = "}"
-        end
-        open[value] = nil
-      else out[#out + 1] = jsonString(tostring(value)) end
-    end
-    fontshell.json = function(value)
-      local out = {}
-      json(value, out, 0, {})
-      return table.concat(out)
-    end
     """#
 
-    static func install(in lua: LuaState) throws {
-        try lua.load(source, name: "=fontshell prelude", cached: true)
-        lua.stack.getGlobal("fontshell")
-        try lua.call(arguments: 1, results: 0)
+    /// Gives the `fontshell` table (on top of the stack) a metatable whose __index loads the
+    /// prelude when `pretty` or `complete` is first read.
+    static func installOnFirstUse(_ s: LuaStack) {
+        s.pushTable(fieldCount: 1)
+        s.push(function: loadOnFirstUse)
+        s.setField("__index", in: -2)
+        lua_setmetatable(s.L, -2)
+    }
+
+    static let loadOnFirstUse: LuaFunction = { L in
+        LuaCall.run(L, "fontshell") { call in
+            let s = call.stack
+            guard let key = s.string(at: 2), key == "pretty" || key == "complete" else { s.pushNil(); return 1 }
+            try load(intoTableAt: 1, s)
+            _ = s.getField(key, in: 1)
+            return 1
+        }
+    }
+
+    /// Runs the prelude over the `fontshell` table at `index` (and drops the loading metatable).
+    static func load(intoTableAt index: Int32, _ s: LuaStack) throws {
+        let t = lua_absindex(s.L, index)
+        s.pushNil()
+        lua_setmetatable(s.L, t)
+        try s.load(source, name: "=fontshell prelude", cached: true)
+        s.pushValue(at: t)
+        try s.call(arguments: 1, results: 0)
     }
 }

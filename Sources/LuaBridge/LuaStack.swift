@@ -153,6 +153,13 @@ public struct LuaStack {
         }
     }
 
+    /// Calls the function below `nargs` arguments, protected, with a traceback on error
+    /// (`LuaState.call`; also from inside a Swift function Lua called).
+    public func call(arguments nargs: Int32 = 0, results nresults: Int32 = LUA_MULTRET) throws {
+        let status = fs_pcall(L, nargs, nresults)
+        guard status == LUA_OK else { throw LuaError(raw: popString()) }
+    }
+
     /// Compiles `code` and pushes the chunk, or throws the syntax error (`LuaState.load`).
     /// `cached`: compiled once per process, later loads read the bytecode.
     public func load(_ code: String, name: String, cached: Bool = false) throws {

@@ -100,8 +100,7 @@ public final class LuaState {
 
     /// Calls the function below `nargs` arguments, protected, with a traceback on error.
     public func call(arguments nargs: Int32 = 0, results nresults: Int32 = LUA_MULTRET) throws {
-        let status = fs_pcall(L, nargs, nresults)
-        guard status == LUA_OK else { throw LuaError(raw: stack.popString()) }
+        try stack.call(arguments: nargs, results: nresults)
     }
 
     /// Runs a chunk and returns how many values it left on the stack.

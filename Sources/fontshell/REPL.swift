@@ -113,7 +113,7 @@ struct REPL {
     func pretty(at index: Int32) -> String {
         let s = lua.stack
         s.getGlobal("fontshell")
-        s.getField("pretty", in: -1)
+        FontScript.pushModuleField("pretty", ofTableAt: -1, s)
         s.pushValue(at: index)
         do {
             try lua.call(arguments: 1, results: 1)
@@ -167,7 +167,7 @@ struct REPL {
         let word = String(cString: text)
         let s = lua.stack
         s.getGlobal("fontshell")
-        s.getField("complete", in: -1)
+        FontScript.pushModuleField("complete", ofTableAt: -1, s)
         s.push(word)
         var candidates: [String] = []
         do {

@@ -168,6 +168,15 @@ import Testing
         #expect(try string(lua, #"return fontshell.json{a = 1, b = {1, 2.5, "x\ny\"", true}, c = {}, d = 0/0}"#)
                 == #"{"a":1,"b":[1,2.5,"x\ny\"",true],"c":[],"d":null}"#)
         #expect(try string(lua, "return fontshell.json('caf\\xe9')") == "\"café\"")
+        // Keys sorted bytewise, integers and floats apart, control characters and DEL escaped,
+        // objects and tables with a metatable as their tostring, a stray byte as Latin-1.
+        #expect(try string(lua, #"return fontshell.json{b = 1, B = 2, [10] = 3, [2] = 4.0, ["é"] = 1e300, x = "\1\127\t\b\f"}"#)
+                == #"{"10":3,"2":4,"B":2,"b":1,"x":"\u0001\u007f\t\b\f","é":1e+300}"#)
+        #expect(try string(lua, "return fontshell.json{setmetatable({}, {__tostring = function() return 'T' end}), 1/0, -0.5, 2^53}")
+                == #"["T",null,-0.5,9.007199254741e+15]"#)
+        #expect(try string(lua, "return fontshell.json('\\xff ok \\xe2\\x9c\\x93')") == "\"ÿ ok â\u{9C}\u{93}\"")
+        expectError(lua, "local t = {} local d = t for i = 1, 70 do d.x = {} d = d.x end return fontshell.json(t)",
+                    "fontshell.json: nested deeper than 64 levels", positioned: false)
         expectError(lua, "local t = {}; t.t = t; return fontshell.json(t)", "fontshell.json: a table contains itself", positioned: false)
     }
 }

@@ -132,7 +132,7 @@ open class FieldTable: FontTable {
         tag = Self.tableTag
         let version = Self.versionField(of: reader)
         fields = try Self.layout(version: version, length: reader.count)
-        index = Self.makeIndex(fields)
+        index = Self.index(of: fields, version: version)
         raw = []
         raw.reserveCapacity(fields.count)
         var r = reader
@@ -268,14 +268,14 @@ open class FieldTable: FontTable {
         for (i, f) in newFields.enumerated() { if let old = index[f.name] { newRaw[i] = raw[old] } }
         fields = newFields
         raw = newRaw
-        index = Self.makeIndex(newFields)
+        index = Self.index(of: newFields, version: version)
         tail = []
     }
 
-    private static func makeIndex(_ fields: [Field]) -> [String: Int] {
-        var d: [String: Int] = [:]
-        for (i, f) in fields.enumerated() { d[f.name] = i }
-        return d
+    /// Field positions by name. A table type's layout is fixed by its version and field count,
+    /// so each index is built once per process (a batch run opens thousands of fonts).
+    private static func index(of fields: [Field], version: UInt32) -> [String: Int] {
+        FieldIndexCache.shared.index(for: ObjectIdentifier(self), version: version, fields: fields)
     }
 
     func unknownField(_ name: String) -> FontError {
@@ -397,3 +397,22 @@ func requireLength(_ length: Int, _ needed: Int, _ what: String) throws {
 }
 
 func fieldsLength(_ fields: [Field]) -> Int { fields.reduce(0) { $0 + $1.kind.size } }
+
+/// The field indexes of `FieldTable`, shared by every table of the process.
+final class FieldIndexCache: @unchecked Sendable {
+    static let shared = FieldIndexCache()
+    private struct Key: Hashable { let type: ObjectIdentifier, version: UInt32, count: Int }
+    private var indexes: [Key: [String: Int]] = [:]
+    private let lock = PosixLock()
+
+    func index(for type: ObjectIdentifier, version: UInt32, fields: [Field]) -> [String: Int] {
+        let key = Key(type: type, version: version, count: fields.count)
+        return lock.withLock {
+            if let known = indexes[key] { return known }
+            var d: [String: Int] = [:]
+            for (i, f) in fields.enumerated() { d[f.name] = i }
+            indexes[key] = d
+            return d
+        }
+    }
+}
