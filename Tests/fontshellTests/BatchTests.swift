@@ -85,6 +85,37 @@ import FoundationXML
         #expect(badShard.status == 2 && badShard.err.contains("index 3 is outside 0..<3"))
     }
 
+    /// Many fast fonts give each worker a deep queue and a parent that collects in batches:
+    /// a font that crashes its worker and one that loops are still blamed exactly, and the
+    /// fonts queued behind them are handed out again and succeed.
+    @Test func deepQueuesStillBlameTheRightFont() throws {
+        let tmp = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: tmp.file("many"), withIntermediateDirectories: true)
+        for i in 0..<120 {
+            try FileManager.default.createSymbolicLink(atPath: tmp.file("many/f\(String(format: "%03d", i)).ttf"),
+                                                       withDestinationPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        }
+        let script = try tmp.write("some.lua", """
+            local p = font.path
+            if p:find("f070") then os.exit(4) end
+            if p:find("f090") then while true do end end
+            return {n = face.glyphCount}
+            """)
+        let r = try runFontshell(["run", script, "--each", tmp.file("many/*.ttf"), "-j", "2", "--timeout", "2"])
+        #expect(r.status == 1)
+        let records = lines(r.out)
+        #expect(records.count == 120)
+        for (i, record) in records.enumerated() {
+            let path = record["path"] as? String ?? ""
+            #expect(path.hasSuffix(String(format: "f%03d.ttf", i)), "order: \(path)")
+            switch i {
+            case 70: #expect(record["error"] as? String == "the worker running this font exited with status 4", "\(record)")
+            case 90: #expect(record["error"] as? String == "timed out after 2 s (--timeout); the worker was stopped", "\(record)")
+            default: #expect(record["ok"] as? Bool == true && record["n"] as? Int == 6253, "\(record)")
+            }
+        }
+    }
+
     /// On a terminal, stderr shows a bar with done/total, rate and time left (through `script`,
     /// which gives the command a pseudo-terminal).
     @Test func aProgressBarOnATerminal() throws {

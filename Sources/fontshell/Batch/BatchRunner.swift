@@ -24,12 +24,13 @@ final class BatchRunner {
     }
 
     /// Fonts handed to a worker ahead of the one it is reading, so it never waits for the
-    /// parent between fonts, and the parent can sleep while they work (below).
-    static let queueDepth = 16
-    /// While every worker has at least this many fonts queued, the parent sleeps a little
-    /// before collecting results, taking them in batches: waking for every font cost the two
-    /// cores about a fifth of a small font's work.
-    static let wellSupplied = 4
+    /// parent between fonts. When fonts take under 2 ms each (a read-only script), the queue is
+    /// deeper and, while every worker has at least `wellSupplied` fonts queued, the parent
+    /// sleeps a millisecond before collecting results, taking them in batches: waking for every
+    /// font cost the two cores about a fifth of the work. Slow fonts (checks) keep the queue
+    /// short, so the last ones are not stuck behind a busy worker.
+    static let queueDepth = 2, fastQueueDepth = 16, wellSupplied = 4
+    static let fastFont = 0.002
 
     final class Worker {
         let pid: pid_t
@@ -51,6 +52,8 @@ final class BatchRunner {
         var finished: [Int: FontJob.Record] = [:]      // records waiting for their turn
         var emitted = 0
         var workers: [Worker] = []
+        var timed = 0, timedSeconds = 0.0
+        var depth: Int { timed >= 8 && timedSeconds / Double(timed) < BatchRunner.fastFont ? BatchRunner.fastQueueDepth : BatchRunner.queueDepth }
         var chunk = [UInt8](repeating: 0, count: 65536)   // what one read takes from a worker
         // Idle workers at the end see their task pipe close and exit, flushing what they wrote.
         defer { for w in workers { stop(w, kill: !w.queue.isEmpty) } }
@@ -78,7 +81,7 @@ final class BatchRunner {
         while emitted < paths.count {
             // Hand out work: fill the workers' queues, start new workers while all are busy.
             for w in workers {
-                while w.queue.count < BatchRunner.queueDepth, let index = pending.last {
+                while w.queue.count < depth, let index = pending.last {
                     guard send(index, paths[index], to: w) else { break }
                     pending.removeLast()
                 }
@@ -86,13 +89,13 @@ final class BatchRunner {
             while workers.count < jobs, !pending.isEmpty, workers.allSatisfy({ !$0.queue.isEmpty }) {
                 let w = try spawn()
                 workers.append(w)
-                while w.queue.count < BatchRunner.queueDepth, let index = pending.last, send(index, paths[index], to: w) {
+                while w.queue.count < depth, let index = pending.last, send(index, paths[index], to: w) {
                     pending.removeLast()
                 }
             }
             progress.tick(running: workers.compactMap { $0.queue.first.map { paths[$0] } })
 
-            if workers.count == jobs, workers.allSatisfy({ $0.queue.count >= BatchRunner.wellSupplied }) {
+            if depth == BatchRunner.fastQueueDepth, workers.count == jobs, workers.allSatisfy({ $0.queue.count >= BatchRunner.wellSupplied }) {
                 var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
                 nanosleep(&pause, nil)
             }
@@ -109,7 +112,9 @@ final class BatchRunner {
                         w.buffer.removeSubrange(...newline)
                         if let (index, record) = parseResult(line), w.queue.first == index {
                             w.queue.removeFirst()
-                            w.started = now()
+                            let finishedAt = now()
+                            timed += 1; timedSeconds += finishedAt - w.started
+                            w.started = finishedAt
                             complete(index, record)
                         }
                     }
