@@ -133,11 +133,12 @@ extension LuaStack {
         s.push(cls.name); s.setField("__name", in: meta)
         s.push(false); s.setField("__metatable", in: meta)
         s.push(cls.summary); s.setField("__summary", in: meta)
+        s.push(Int(cls.id)); s.setField("__classid", in: meta)
 
         // Methods table: each method gets the metatable as upvalue 1 for a cheap self check.
         lua_createtable(L, 0, Int32(cls.methods.count))
         let methods = lua_gettop(L)
-        for (name, fn) in cls.methods.sorted(by: { $0.key < $1.key }) {
+        for (name, fn) in cls.methods {
             s.pushValue(at: meta)
             fs_pushfunction(L, fn, 1)
             s.setField(name, in: methods)
@@ -145,13 +146,6 @@ extension LuaStack {
         lua_createtable(L, 0, Int32(cls.fields.count))
         let fields = lua_gettop(L)
         for (i, name) in cls.fields.enumerated() { s.push(i + 1); s.setField(name, in: fields) }
-
-        // Member names for help() and completion: methods end in "()".
-        lua_createtable(L, Int32(cls.methods.count + cls.fields.count), 0)
-        for (i, name) in (cls.fields.sorted() + cls.methods.keys.sorted().map { $0 + "()" }).enumerated() {
-            s.push(name); s.setIndex(i + 1, in: -2)
-        }
-        s.setField("__members", in: meta)
 
         s.pushValue(at: methods); s.pushValue(at: fields); s.pushValue(at: meta)
         fs_pushindexer(L, cls.get)
@@ -208,9 +202,12 @@ extension LuaStack {
     public func members(at index: Int32) -> [String] {
         guard lua_type(L, index) == LUA_TUSERDATA, lua_getmetatable(L, index) != 0 else { return [] }
         defer { pop() }
-        guard getField("__members", in: -1) == .table else { pop(); return [] }
+        getField("__classid", in: -1)
         defer { pop() }
-        return items(ofListAt: -1) { _ in string(at: -1) }.compactMap { $0 }
+        var isInteger: Int32 = 0
+        let id = lua_tointegerx(L, -1, &isInteger)
+        guard isInteger != 0, let cls = DeclaredClasses.shared[Int32(truncatingIfNeeded: id)] else { return [] }
+        return cls.fields.sorted() + cls.methods.keys.sorted().map { $0 + "()" }
     }
 
     /// The class summary and name of the userdata at `index`, if it is one of ours.

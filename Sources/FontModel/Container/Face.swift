@@ -33,8 +33,8 @@ public final class Face {
             throw FontError("table directory claims \(numTables) tables, more than the file can hold", offset: offset + 4)
         }
         try r.skip(6)
-        var slots: [Tag: TableSlot] = [:]
-        var checksums: [Int: UInt32] = [:]
+        var slots = [Tag: TableSlot](minimumCapacity: numTables)
+        var checksums = [Int: UInt32](minimumCapacity: numTables)
         for _ in 0..<numTables {
             let recordOffset = r.offset
             let tag = try r.tag()
