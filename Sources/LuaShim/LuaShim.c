@@ -4,11 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The heap of one state. A failed allocation makes Lua raise "not enough memory", which is a
-   longjmp: allowed while Lua or C code is innermost, never through a Swift frame. So `in_swift`
-   says which is innermost (the host starts in Swift; fs_pcall enters Lua; the trampoline and the
-   index dispatchers enter Swift). Inside Swift an allocation over the limit succeeds but is
-   noted, and the trampoline raises the memory error once the Swift function has returned. */
 /* Small blocks (most of what Lua allocates: strings, tables, closures, userdata headers) come
    from 64 KB slabs, one free list per 16-byte size class; Lua passes a block's size when it frees
    it, so no header is needed. A batch run makes and closes a state per font: taking blocks from a
@@ -29,6 +24,11 @@
 
 typedef struct fs_slab { struct fs_slab *next; char pad[8]; } fs_slab;  /* 16 bytes: keeps alignment */
 
+/* The heap of one state. A failed allocation makes Lua raise "not enough memory", which is a
+   longjmp: allowed while Lua or C code is innermost, never through a Swift frame. So `in_swift`
+   says which is innermost (the host starts in Swift; fs_pcall enters Lua; the trampoline and the
+   index dispatchers enter Swift). Inside Swift an allocation over the limit succeeds but is
+   noted, and the trampoline raises the memory error once the Swift function has returned. */
 typedef struct {
     size_t used, limit;
     int in_swift;
@@ -96,7 +96,8 @@ static void *fs_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         int shrinking = ptr != NULL && nsize <= osize;
         if (shrinking && !(osize > FS_SMALL_MAX && nsize <= FS_SMALL_MAX)) return ptr;
         if (!heap->in_swift && !shrinking) return NULL;
-        /* The system itself is out of memory inside a Swift call: nothing safe is left to do. */
+        /* The system itself is out of memory inside a Swift call, or while Lua shrinks a block
+           (which it assumes cannot fail): nothing safe is left to do. */
         fputs("fontshell: out of memory\n", stderr);
         abort();
     }

@@ -1,5 +1,6 @@
-/// Static instances of a variable font (TrueType or CFF2 outlines): every axis pinned, the variation tables
-/// applied and dropped, so apps that cannot read variations get the design at that location.
+/// Static instances of a variable font (TrueType or CFF2 outlines): every axis pinned, the
+/// variation tables applied and dropped, so apps that cannot read variations get the design at
+/// that location.
 /// Follows fontTools' `varLib.instancer` table by table (its test suite is the oracle), and
 /// also renames the instance and sets its style bits, which hb-subset's instancer does not.
 public struct InstanceOptions: Sendable {
@@ -201,7 +202,9 @@ extension Face {
         }
         let head = try target.head
         if let all = made.bounds.compactMap({ $0 }).reduce(nil, { (u: GlyphBounds?, b) in u?.union(b) ?? b }) {
-            _ = [head.setInt("xMin", all.xMin), head.setInt("yMin", all.yMin), head.setInt("xMax", all.xMax), head.setInt("yMax", all.yMax)]
+            for (field, value) in [("xMin", all.xMin), ("yMin", all.yMin), ("xMax", all.xMax), ("yMax", all.yMax)] {
+                _ = head.setInt(field, value)
+            }
         }
     }
 
