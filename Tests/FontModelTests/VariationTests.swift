@@ -201,6 +201,34 @@ import Testing
         #expect(ots.status == 0, "\(ots.stdout) \(ots.stderr)")
     }
 
+    /// A charstring blend short of its operands (VF-1's hyphen with one delta removed) is a
+    /// FontError naming the table, the glyph and the file offset, whether the glyph is drawn at
+    /// a location or the font instanced; no instance is made.
+    @Test func cff2BlendWithTheWrongOperandCountIsAClearError() throws {
+        let folder = try TemporaryFolder()
+        let source = try String(contentsOfFile: Self.instancer + "/CFF2Instancer-VF-1.ttx", encoding: .utf8)
+        let broken = source.replacingOccurrences(of: "44 256 6 -29 2 blend", with: "44 256 6 2 blend")
+        #expect(broken != source)
+        let ttx = folder.file("bad.ttx"), path = folder.file("bad.otf")
+        try broken.write(toFile: ttx, atomically: true, encoding: .utf8)
+        // -b: fontTools would otherwise fail computing the bounds of the broken glyph.
+        let r = try run("ttx", ["-q", "-b", "-o", path, ttx])
+        #expect(r.status == 0, "\(r.stderr)")
+        let font = try Font(path: path)
+        let face = font.faces[0]
+        let table = try #require(try face.cff2)
+        let tableOffset = try #require(face.slots["CFF2"]?.source?.lowerBound)
+        for attempt in [{ _ = try table.outline(1, at: [0.5]) }, { _ = try face.instance(InstanceOptions(coordinates: ["wght": 400])) }] {
+            do {
+                try attempt()
+                Issue.record("a blend short of operands was accepted")
+            } catch let e as FontError {
+                #expect(e.table == "CFF2" && e.message.contains("glyph 1") && e.message.contains("needs 4 operands, has 3"), "\(e)")
+                #expect((e.offset ?? 0) > tableOffset, "\(e)")
+            }
+        }
+    }
+
     /// Private DICT blends: evaluated with the dict's regions, delta arrays made absolute
     /// before rounding, stem widths left unrounded (written as reals), vsindex and Subrs
     /// dropped; a blend short of operands is an error.

@@ -353,6 +353,12 @@ public final class CFFTable: DecodableTable, ReadsSourceLazily {
         return Array(data.bytes[charStrings.items[id]])
     }
 
+    /// Where glyph `id`'s charstring starts in the file (nil once an edit replaced it).
+    func charStringFileOffset(_ id: Int) -> Int? {
+        guard id >= 0, id < glyphCount, charStringOverrides[id] == nil else { return nil }
+        return data.base + charStrings.items[id].lowerBound
+    }
+
     /// The font DICT index of a glyph (0 for non-CID fonts).
     public func fdIndex(_ id: Int) -> Int { id < fdSelect.count ? Int(fdSelect[id]) : 0 }
 

@@ -90,6 +90,7 @@ public final class CFF2Table: DecodableTable, ReadsSourceLazily {
                                                 widths: nil, blend: .init(scalars: scalars, vsindex: vsindex), glyph: id, table: "CFF2",
                                                 recordPath: record == .path)
         interpreter.recordCommands = record == .commands
+        interpreter.codeBase = data.base + range.lowerBound
         return try interpreter.run()
     }
 

@@ -49,6 +49,9 @@ struct CharStringInterpreter {
     let table: String
     var recordPath = false
     var recordCommands = false
+    /// Where the glyph's code starts in the file, so errors name a file offset (0 for an
+    /// edited charstring, which is not in the file).
+    var codeBase = 0
 
     private var stack: [Double] = []
     private var x = 0.0, y = 0.0
@@ -75,14 +78,15 @@ struct CharStringInterpreter {
         let widths = (Double(p.dict.int(CFFTable.nominalWidthX) ?? 0), Double(p.dict.int(CFFTable.defaultWidthX) ?? 0))
         var interpreter = CharStringInterpreter(data: cff.data, globalSubrs: cff.globalSubrs, code: try cff.charString(glyph), local: p.localSubrs,
                                                 widths: widths, blend: nil, glyph: glyph, table: "CFF ", recordPath: recordPath)
+        interpreter.codeBase = cff.charStringFileOffset(glyph) ?? 0
         return try interpreter.run()
     }
 
     mutating func run() throws -> Result {
         do {
-            _ = try code.withUnsafeBytes { try execute(BinaryReader($0), local: local) }
+            _ = try code.withUnsafeBytes { try execute(BinaryReader($0, base: codeBase), local: local) }
         } catch let e as FontError {
-            throw FontError("glyph \(glyph): charstring: \(e.message)", table: table)
+            throw FontError("glyph \(glyph): charstring: \(e.message)", table: table, offset: e.offset)
         }
         if open && recordPath { result.path.append(.closePath) }
         if minX <= maxX {
