@@ -197,7 +197,8 @@ extension CFFOperand {
 /// alternating runs, hv/vh/hh/vv curves, rlineto, rrcurveto, rlinecurve, rcurveline), at most 48 operands an operator so that
 /// CFF 1 interpreters could run it too. CFF2 has no width and no endchar.
 struct CharStringWriter {
-    private(set) var bytes: [UInt8] = []
+    private var out = BinaryWriter()
+    var bytes: [UInt8] { out.bytes }
     private var x = 0, y = 0
     private var run: [Segment] = []
     static let maximumOperands = 48
@@ -220,17 +221,17 @@ struct CharStringWriter {
                 for start in stride(from: 0, to: edges.count, by: Self.maximumOperands) {
                     var previous = 0
                     for e in edges[start..<min(start + Self.maximumOperands, edges.count)] { try number(e - previous); previous = e }
-                    bytes.append(op)
+                    out.u8(op)
                 }
             case .mask(let op, let mask):
                 try flush()
-                bytes.append(op); bytes += mask
+                out.u8(op); out.append(mask)
             case .path(.moveTo(let px, let py)):
                 try flush()
                 let (dx, dy) = step(px, py)
-                if dx == 0 && dy != 0 { try number(dy); bytes.append(4) }
-                else if dy == 0 { try number(dx); bytes.append(22) }
-                else { try number(dx); try number(dy); bytes.append(21) }
+                if dx == 0 && dy != 0 { try number(dy); out.u8(4) }
+                else if dy == 0 { try number(dx); out.u8(22) }
+                else { try number(dx); try number(dy); out.u8(21) }
             case .path(.lineTo(let px, let py)):
                 let (dx, dy) = step(px, py)
                 run.append(.line(dx, dy))
@@ -246,7 +247,7 @@ struct CharStringWriter {
                     try number(dx); try number(dy)
                 }
                 try number(depth.otRoundedInt)
-                bytes += [12, 35]
+                out.u8(12); out.u8(35)
             case .flex:
                 throw FontError("flex without its two curves")
             }
@@ -330,7 +331,7 @@ struct CharStringWriter {
             // Split long runs; chunks have an even length, so h/v runs keep their phase.
             for start in stride(from: 0, to: operands.count, by: Self.maximumOperands) {
                 for v in operands[start..<min(start + Self.maximumOperands, operands.count)] { try number(v) }
-                bytes.append(op)
+                out.u8(op)
             }
         }
         run.removeAll(keepingCapacity: true)
@@ -378,13 +379,11 @@ struct CharStringWriter {
         return a != 0 && b != 0
     }
 
+    /// Charstring numbers are DICT integers up to 16 bits (5-byte integers mean 16.16 here).
     private mutating func number(_ v: Int) throws {
-        switch v {
-        case -107...107: bytes.append(UInt8(v + 139))
-        case 108...1131: let u = v - 108; bytes += [UInt8(u / 256 + 247), UInt8(u % 256)]
-        case -1131 ... -108: let u = -v - 108; bytes += [UInt8(u / 256 + 251), UInt8(u % 256)]
-        case -32768...32767: bytes.append(28); bytes += [UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
-        default: throw FontError("coordinate \(v) does not fit a charstring number (-32768...32767)")
+        guard (-32768...32767).contains(v) else {
+            throw FontError("coordinate \(v) does not fit a charstring number (-32768...32767)")
         }
+        CFFDict.encodeInt(v, &out)
     }
 }
