@@ -38,7 +38,8 @@ public enum FontJob {
             try FontScript.bind(fonts: [(font, fontPath)], in: lua)
             pushArgTable(s, scriptPath: scriptPath, arguments: arguments, sandboxed: sandboxed)
             s.setGlobal("arg")
-            try lua.load(bytes: strippingHashLine(script), name: "@" + scriptPath, textOnly: sandboxed)
+            // Compiled once per worker: every font runs the same script.
+            try lua.load(bytes: strippingHashLine(script), name: "@" + scriptPath, textOnly: sandboxed, cached: true)
             for a in arguments { s.push(a) }
             try lua.call(arguments: Int32(arguments.count), results: 1)
             return finish(lua, path: fontPath, faces: faces, start: start, error: nil)

@@ -163,7 +163,7 @@ public struct LuaStack {
     /// Compiles `code` and pushes the chunk, or throws the syntax error (`LuaState.load`).
     /// `cached`: compiled once per process, later loads read the bytecode.
     public func load(_ code: String, name: String, cached: Bool = false) throws {
-        if cached, let bytecode = CompiledChunks.shared.bytecode(for: code, name: name) {
+        if cached, let bytecode = CompiledChunks.shared.bytecode(length: code.utf8.count, name: name) {
             let status = bytecode.withUnsafeBytes { b in
                 fs_loadbuffer(L, b.baseAddress?.assumingMemoryBound(to: CChar.self), b.count, name, "b")
             }
@@ -175,7 +175,7 @@ public struct LuaStack {
         if cached {
             var size = 0
             if let dumped = fs_dump(L, &size) {
-                CompiledChunks.shared.store(Array(UnsafeBufferPointer(start: dumped, count: size)), for: code, name: name)
+                CompiledChunks.shared.store(Array(UnsafeBufferPointer(start: dumped, count: size)), length: code.utf8.count, name: name)
                 free(dumped)
             }
         }

@@ -91,11 +91,28 @@ public final class LuaState {
 
     /// Compiles bytes (which may contain zeros) and pushes the chunk. `textOnly` refuses
     /// precompiled chunks, which Lua does not verify (malformed bytecode can crash the VM).
-    public func load(bytes: [UInt8], name: String, textOnly: Bool = false) throws {
+    /// `cached`: as for `load(_:name:cached:)`, for a script run once per font by a batch
+    /// worker; the cached bytecode is Lua's own compilation of the text, so loading it again
+    /// is safe even when `textOnly`.
+    public func load(bytes: [UInt8], name: String, textOnly: Bool = false, cached: Bool = false) throws {
+        if cached, let bytecode = CompiledChunks.shared.bytecode(length: bytes.count, name: name) {
+            let status = bytecode.withUnsafeBytes { b in
+                fs_loadbuffer(L, b.baseAddress?.assumingMemoryBound(to: CChar.self), b.count, name, "b")
+            }
+            if status == LUA_OK { return }
+            stack.pop()
+        }
         let status = bytes.withUnsafeBytes { b in
             name.withCString { fs_loadbuffer(L, b.baseAddress?.assumingMemoryBound(to: CChar.self), b.count, $0, textOnly ? "t" : nil) }
         }
         guard status == LUA_OK else { throw LuaError(raw: stack.popString()) }
+        if cached {
+            var size = 0
+            if let dumped = fs_dump(L, &size) {
+                CompiledChunks.shared.store(Array(UnsafeBufferPointer(start: dumped, count: size)), length: bytes.count, name: name)
+                free(dumped)
+            }
+        }
     }
 
     /// Calls the function below `nargs` arguments, protected, with a traceback on error.
@@ -141,16 +158,16 @@ final class CompiledChunks: @unchecked Sendable {
 
     init() { pthread_mutex_init(&lock, nil) }
 
-    func bytecode(for code: String, name: String) -> [UInt8]? {
+    func bytecode(length: Int, name: String) -> [UInt8]? {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
-        guard let entry = chunks[name], entry.length == code.utf8.count else { return nil }
+        guard let entry = chunks[name], entry.length == length else { return nil }
         return entry.bytecode
     }
 
-    func store(_ bytecode: [UInt8], for code: String, name: String) {
+    func store(_ bytecode: [UInt8], length: Int, name: String) {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
-        chunks[name] = (code.utf8.count, bytecode)
+        chunks[name] = (length, bytecode)
     }
 }

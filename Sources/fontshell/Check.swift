@@ -62,7 +62,7 @@ struct Check: ParsableCommand {
             }
             return
         }
-        let (paths, unmatched) = try batchFiles(fonts.isEmpty ? [defaultFontPath] : fonts, shard: shard, label: "fontshell check")
+        let (paths, sizes, unmatched) = try batchFiles(fonts.isEmpty ? [defaultFontPath] : fonts, shard: shard, label: "fontshell check")
         var records: [[String: Any]] = unmatched.map { ["path": $0, "ok": false, "error": "no file matches this pattern"] }
         let progress = BatchProgress(total: paths.count, label: "fontshell check", quiet: quiet)
         let worker = ["check", profile, fix ? "fix" : "-", inPlace ? "in-place" : "-", String(folders.count)] + folders + only
@@ -72,7 +72,7 @@ struct Check: ParsableCommand {
         var text = ""
         for r in records { text += report.text(for: r) }
         if format == .text && output == nil { print(text, terminator: ""); text = "" }
-        try runner.run(paths: paths) { _, record in
+        try runner.run(paths: paths, sizes: sizes) { _, record in
             let object = (try? JSONSerialization.jsonObject(with: Data(record.json.utf8))) as? [String: Any]
                 ?? ["path": "?", "ok": false, "error": "unreadable record: \(record.json.prefix(200))"]
             records.append(object)

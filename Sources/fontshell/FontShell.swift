@@ -21,6 +21,16 @@ struct FontShell: ParsableCommand {
         subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self, SubsetCommand.self, SliceCommand.self, InstanceCommand.self, Dump.self, Fuse.self, Validate.self, Check.self, Diff.self, PreviewCommand.self, Registry.self, BatchWorker.self],
         defaultSubcommand: Repl.self
     )
+
+    /// Batch workers skip argument parsing (ArgumentParser's reflection costs about a
+    /// millisecond per process, and a batch run starts one worker per core).
+    static func main() {
+        let arguments = CommandLine.arguments
+        if arguments.count > 1, arguments[1] == "batch-worker" {
+            exitProcess(BatchWorker.serve(Array(arguments.dropFirst(2))))
+        }
+        main(nil)
+    }
 }
 
 /// The command's one error path: any ToolError (font, XML, render, registry) becomes one

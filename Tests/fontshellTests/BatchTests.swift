@@ -85,6 +85,23 @@ import FoundationXML
         #expect(badShard.status == 2 && badShard.err.contains("index 3 is outside 0..<3"))
     }
 
+    /// Globs take names without a stat per entry; one stat per file then keeps only regular
+    /// files (links followed): a link to a folder or to nothing is not a font, and a pattern
+    /// that names only such entries matches nothing.
+    @Test func linksToFoldersAndDanglingLinksAreNotFonts() throws {
+        let tmp = try library()
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: tmp.file("lib/serif/folder.ttf"), withDestinationPath: tmp.file("lib/sans"))
+        try fm.createSymbolicLink(atPath: tmp.file("lib/serif/gone.ttf"), withDestinationPath: tmp.file("nowhere.ttf"))
+        let script = try tmp.write("n.lua", "return {n = face.glyphCount}")
+        let r = try runFontshell(["run", script, "--each", tmp.file("lib/**/*.{ttf,ttc}"), "--quiet"])
+        let paths = lines(r.out).map { ($0["path"] as? String ?? "").replacingOccurrences(of: tmp.path + "/", with: "") }
+        #expect(paths == ["lib/sans/DejaVuSans-Bold.ttf", "lib/sans/DejaVuSans.ttf", "lib/serif/DejaVuSerif.ttf", "lib/serif/broken.ttf", "lib/serif/wqy.ttc"])
+        let none = try runFontshell(["run", script, "--each", tmp.file("lib/serif/{fold,gon}*.ttf"), "--quiet"])
+        #expect(none.status == 1)
+        #expect(none.err.contains("no fonts to run over"), "\(none.err)")
+    }
+
     /// Many fast fonts give each worker a deep queue and a parent that collects in batches:
     /// a font that crashes its worker and one that loops are still blamed exactly, and the
     /// fonts queued behind them are handed out again and succeed.

@@ -64,6 +64,12 @@ public enum TruncationGuard {
 
     static func isTruncated(_ slot: Int) -> Bool { slot >= 0 && truncated[slot] != 0 }
 
+    /// Records a file found shorter than when it was opened by a read (not a mapping), so the
+    /// command reports it with the others.
+    static func noteTruncated(path: String) {
+        lock.withLock { if !released.contains(path) { released.append(path) } }
+    }
+
     private static func install() {
         var action = sigaction()
         #if canImport(Glibc)

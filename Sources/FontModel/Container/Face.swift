@@ -17,32 +17,35 @@ public final class Face {
     /// The kerning last read, and what it was read from (`Face.kerningPairs`).
     var cachedKerning: (key: KerningSource, pairs: KerningPairs)?
 
-    init(reader: BinaryReader, offset: Int, index: Int, bytes: FontBytes, path: String?,
+    init(offset: Int, index: Int, bytes: FontBytes, path: String?,
          sharedSlots: inout [Int: TableSlot], claimed: inout [(range: Range<Int>, tag: Tag, face: Int)]) throws {
         self.index = index
         self.bytes = bytes
         self.path = path
-        var r = reader
-        try r.seek(offset)
-        sfntVersion = try r.u32()
+        let fileSize = bytes.count
+        guard offset >= 0, offset <= fileSize else {
+            throw FontError("offset \(offset) is past the end of the data (\(fileSize) bytes)", offset: min(max(offset, 0), fileSize))
+        }
+        var header = bytes.reader(offset..<min(fileSize, offset + 12))
+        sfntVersion = try header.u32()
         guard sfntVersion == 0x0001_0000 || sfntVersion == Face.cffVersion || sfntVersion == 0x7472_7565 else {
             throw FontError("unknown sfnt version 0x\(String(sfntVersion, radix: 16))", offset: offset)
         }
-        let numTables = Int(try r.u16())
-        guard numTables <= (reader.count - offset - 12) / 16 else {
+        let numTables = Int(try header.u16())
+        guard numTables <= (fileSize - offset - 12) / 16 else {
             throw FontError("table directory claims \(numTables) tables, more than the file can hold", offset: offset + 4)
         }
-        try r.skip(6)
+        var r = bytes.reader(offset + 12..<offset + 12 + 16 * numTables)
         var slots = [Tag: TableSlot](minimumCapacity: numTables)
         var checksums = [Int: UInt32](minimumCapacity: numTables)
         for _ in 0..<numTables {
-            let recordOffset = r.offset
+            let recordOffset = r.base + r.offset
             let tag = try r.tag()
             let checksum = try r.u32() // recomputed on save; kept for `info`
             let tableOffset = Int(try r.u32())
             let length = Int(try r.u32())
-            guard tableOffset <= reader.count, length <= reader.count - tableOffset else {
-                throw FontError("table data (\(length) bytes at \(tableOffset)) runs past the end of the file (\(reader.count) bytes)",
+            guard tableOffset <= fileSize, length <= fileSize - tableOffset else {
+                throw FontError("table data (\(length) bytes at \(tableOffset)) runs past the end of the file (\(fileSize) bytes)",
                                 table: tag.description, offset: recordOffset)
             }
             guard slots[tag] == nil else {
@@ -166,7 +169,7 @@ public final class Face {
         guard let slot = slots[tag] else { return nil }
         if let owned = slot.replacementBytes { return BinaryReader(owned.buffer) }
         guard let source = slot.source else { return BinaryReader(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        return BinaryReader(UnsafeRawBufferPointer(rebasing: bytes.buffer[source]), base: source.lowerBound)
+        return bytes.reader(source)
     }
 
     // MARK: typed tables

@@ -44,7 +44,7 @@ public final class Font {
         self.path = path
         // A web font is read as the sfnt it wraps: every table decompressed once, here.
         var bytes = source
-        let magic = source.buffer.count >= 4 ? try? BinaryReader(source.buffer).u32(at: 0) : nil
+        let magic = source.count >= 4 ? try? source.reader(0..<4).u32(at: 0) : nil
         if magic == WOFF.signature || magic == WOFF2.signature {
             let woff2 = magic == WOFF2.signature
             let (sfnt, extras) = try withContext(path: path) {
@@ -58,8 +58,7 @@ public final class Font {
             webExtras = nil
         }
         self.bytes = bytes
-        let reader = BinaryReader(bytes.buffer)
-        let (offsets, version) = try withContext(path: path) { try Font.readHeader(reader) }
+        let (offsets, version) = try withContext(path: path) { try Font.readHeader(bytes) }
         collectionVersion = version
         var sharedSlots: [Int: TableSlot] = [:]
         var faces: [Face] = []
@@ -67,13 +66,13 @@ public final class Font {
         for (i, offset) in offsets.enumerated() {
             let faceIndex = version == nil ? nil : i
             let face = try withContext(path: path, face: faceIndex) {
-                try Face(reader: reader, offset: offset, index: i, bytes: bytes, path: path,
+                try Face(offset: offset, index: i, bytes: bytes, path: path,
                          sharedSlots: &sharedSlots, claimed: &claimed)
             }
             faces.append(face)
         }
         self.faces = faces
-        try withContext(path: path) { try Font.checkOverlaps(claimed, directories: Font.directoryRanges(reader, offsets)) }
+        try withContext(path: path) { try Font.checkOverlaps(claimed, directories: Font.directoryRanges(bytes, offsets)) }
         if version != nil {
             format = .collection
         } else {
@@ -92,11 +91,11 @@ public final class Font {
     // MARK: reading the header
 
     /// Face offsets and, for a collection, its version. Unsupported formats are named.
-    static func readHeader(_ reader: BinaryReader) throws -> ([Int], UInt32?) {
-        guard reader.count >= 4 else {
-            throw FontError("file is too short to be a font (\(reader.count) bytes)", offset: 0)
+    static func readHeader(_ bytes: FontBytes) throws -> ([Int], UInt32?) {
+        guard bytes.count >= 4 else {
+            throw FontError("file is too short to be a font (\(bytes.count) bytes)", offset: 0)
         }
-        var r = reader
+        var r = bytes.reader(0..<min(bytes.count, 16))
         let magic = try r.u32()
         switch magic {
         case 0x0001_0000, Face.cffVersion, 0x7472_7565 /* true */:
@@ -107,17 +106,18 @@ public final class Font {
                 throw FontError("unknown collection version 0x\(String(version, radix: 16))", offset: 4)
             }
             let count = Int(try r.u32())
-            guard count > 0, count <= (reader.count - 12) / 4 else {
+            guard count > 0, count <= (bytes.count - 12) / 4 else {
                 throw FontError("collection claims \(count) faces, more than the file can hold", offset: 8)
             }
+            var table = bytes.reader(12..<12 + 4 * count)
             var offsets: [Int] = []
-            for _ in 0..<count { offsets.append(Int(try r.u32())) }
+            for _ in 0..<count { offsets.append(Int(try table.u32())) }
             return (offsets, version)
         case 0x0000_0100: throw FontError("Mac resource-fork fonts (dfont) are not supported yet")
         case 0x7479_7031: throw FontError("'typ1' sfnt-wrapped Type 1 fonts are not supported yet")
         case 0x4F54_544F: return ([0], nil)
         default:
-            let prefix = Array(reader.bytes.prefix(16))
+            let prefix = Array(r.bytes.prefix(16))
             if prefix.starts(with: Array("%!PS-AdobeFont".utf8)) || prefix.starts(with: Array("%!FontType1".utf8))
                 || prefix.starts(with: [0x80, 0x01]) {
                 throw FontError("PostScript Type 1 fonts are not supported yet")
@@ -128,11 +128,12 @@ public final class Font {
 
     /// The collection header and each face's table directory: no table may overlap them. (A
     /// collection may put a face's directory after another face's tables, as fontTools does.)
-    static func directoryRanges(_ reader: BinaryReader, _ offsets: [Int]) -> [Range<Int>] {
+    static func directoryRanges(_ bytes: FontBytes, _ offsets: [Int]) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
-        if (try? reader.u32(at: 0)) == 0x7474_6366 { ranges.append(0..<12 + 4 * offsets.count) }
+        if (try? bytes.reader(0..<4).u32(at: 0)) == 0x7474_6366 { ranges.append(0..<12 + 4 * offsets.count) }
         for o in offsets {
-            let n = (try? reader.u16(at: o + 4)).map(Int.init) ?? 0
+            // Every face's directory was read when its face was made, so these reads are inside the file.
+            let n = (try? bytes.reader(o + 4..<o + 6).u16(at: 0)).map(Int.init) ?? 0
             ranges.append(o..<o + 12 + 16 * n)
         }
         return ranges

@@ -23,6 +23,16 @@ public struct NameRecord: Equatable, Sendable {
 
     public var text: String? {
         if isUTF16 {
+            // Most names are ASCII: those bytes are copied straight into the string.
+            var ascii = true
+            var k = 0
+            while k + 1 < bytes.count { if bytes[k] != 0 || bytes[k + 1] >= 0x80 { ascii = false; break }; k += 2 }
+            if ascii && bytes.count % 2 == 0 {
+                return String(unsafeUninitializedCapacity: bytes.count / 2) { out in
+                    for k in 0..<bytes.count / 2 { out[k] = bytes[2 * k + 1] }
+                    return bytes.count / 2
+                }
+            }
             var units: [UInt16] = []
             units.reserveCapacity(bytes.count / 2)
             var i = 0
@@ -112,7 +122,11 @@ public final class NameTable: DecodableTable {
             default: return 4
             }
         }
-        return candidates.filter { $0.text != nil }.min { rank($0) < rank($1) }?.text
+        var best: (rank: Int, text: String)?
+        for r in candidates where best == nil || rank(r) < best!.rank {
+            if let text = r.text { best = (rank(r), text) }
+        }
+        return best?.text
     }
 
     /// Sets a name. With no platform given, every existing record for `nameID` that we can encode

@@ -73,21 +73,26 @@ struct BatchOptions {
 
 /// The fonts of a batch: patterns expanded, sorted, this shard's share; patterns that match
 /// nothing are returned too, to be reported (by shard 0 only, so shards concatenate cleanly).
-func batchFiles(_ patterns: [String], shard: String?, label: String) throws -> (paths: [String], unmatched: [String]) {
-    var all = Set<String>()
+func batchFiles(_ patterns: [String], shard: String?, label: String) throws -> (paths: [String], sizes: [Int], unmatched: [String]) {
+    var sizes: [String: Int] = [:]
     var unmatched: [String] = []
     for p in patterns {
-        let found = FileGlob.expand(p)
-        if found.isEmpty { unmatched.append(p) }
-        all.formUnion(found)
+        var matched = false
+        for path in FileGlob.expand(p) {
+            if sizes[path] != nil { matched = true; continue }
+            guard let size = FileGlob.regularFileSize(path) else { continue }
+            sizes[path] = size
+            matched = true
+        }
+        if !matched { unmatched.append(p) }
     }
-    var paths = all.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    var paths = FileGlob.sortedByBytes(sizes.keys)
     if let shard {
         let s = try Shard.parse(shard, environment: ProcessInfo.processInfo.environment)
         paths = s.select(paths)
         if s.index != 0 { unmatched = [] }
     }
-    return (paths, unmatched)
+    return (paths, paths.map { sizes[$0]! }, unmatched)
 }
 
 /// `fontshell run SCRIPT --each GLOB ...`: returns the exit status (0: every font passed).
@@ -103,7 +108,7 @@ func runBatch(script: String, arguments: [String], options: BatchOptions, sandbo
             printError("fontshell run: \(e.message)")
             return 1
         }
-        let (paths, unmatched) = try batchFiles(options.each, shard: options.shard, label: "fontshell run")
+        let (paths, sizes, unmatched) = try batchFiles(options.each, shard: options.shard, label: "fontshell run")
         let jsonl = options.jsonl || isatty(1) == 0
         var failed = false
         for p in unmatched {
@@ -118,7 +123,7 @@ func runBatch(script: String, arguments: [String], options: BatchOptions, sandbo
         let runner = BatchRunner(workerArguments: ["script", script, sandboxed ? "sandbox" : "full"] + arguments,
                                  jobs: min(options.jobs ?? BatchOptions.cores, max(paths.count, 1)),
                                  timeout: options.timeout, progress: progress)
-        try runner.run(paths: paths) { _, record in
+        try runner.run(paths: paths, sizes: sizes) { _, record in
             if record.failed { failed = true }
             printRecord(record.json, jsonl: jsonl)
         }
@@ -132,8 +137,7 @@ func runBatch(script: String, arguments: [String], options: BatchOptions, sandbo
 /// One record on stdout: the JSON line, or on a terminal a readable line.
 func printRecord(_ json: String, jsonl: Bool) {
     if jsonl {
-        print(json)
-        fflush(nil)
+        print(json)   // flushed by the batch runner after each round of results
         return
     }
     guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { print(json); return }
@@ -167,27 +171,35 @@ struct BatchWorker: ParsableCommand {
     @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
 
     func run() throws {
-        guard let mode = arguments.first else { throw ExitCode(2) }
+        let status = BatchWorker.serve(arguments)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Serves tasks until stdin ends; returns the exit status (2: bad arguments).
+    static func serve(_ arguments: [String]) -> Int32 {
+        guard let mode = arguments.first else { return 2 }
         let job: (String) -> FontJob.Record
         switch mode {
         case "script" where arguments.count >= 3:
             let script = arguments[1], sandboxed = arguments[2] == "sandbox", args = Array(arguments.dropFirst(3))
             guard let source = readFile(script) else {
                 printError("fontshell batch-worker: cannot read \(script)")
-                throw ExitCode(2)
+                return 2
             }
             job = { FontJob.run(script: source, scriptPath: script, fontPath: $0, arguments: args, sandboxed: sandboxed) }
         case "check" where arguments.count >= 5:
             // check PROFILE fix|- in-place|- N FOLDER... ONLY...
             let profile = arguments[1], fix = arguments[2] == "fix", inPlace = arguments[3] == "in-place"
-            guard let n = Int(arguments[4]), arguments.count >= 5 + n else { throw ExitCode(2) }
+            guard let n = Int(arguments[4]), arguments.count >= 5 + n else { return 2 }
             let folders = Array(arguments[5..<(5 + n)]), only = Array(arguments[(5 + n)...])
             job = { CheckModule.run(fontPath: $0, directories: folders, profile: profile, only: only, fix: fix, inPlace: inPlace) }
         default:
-            throw ExitCode(2)
+            return 2
         }
         fflush(nil)
         dup2(2, 1)
+        // Each result is written as soon as its font is done: a worker that dies or is killed
+        // has then sent everything before the font it was reading, which is the one blamed.
         while let line = readLine(strippingNewline: true) {
             guard let tab = line.firstIndex(of: "\t"), let index = Int(line[..<tab]) else { continue }
             let record = job(String(line[line.index(after: tab)...]))
@@ -196,9 +208,13 @@ struct BatchWorker: ParsableCommand {
             var sent = 0
             while sent < out.count {
                 let n = out[sent...].withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
-                if n < 0 { if errno == EINTR { continue }; throw ExitCode(1) }
+                if n < 0 { if errno == EINTR { continue }; return 1 }
                 sent += n
             }
         }
+        return 0
     }
 }
+
+/// Ends the process (inside a ParsableCommand, `exit` names ArgumentParser's own).
+func exitProcess(_ status: Int32) -> Never { exit(status) }

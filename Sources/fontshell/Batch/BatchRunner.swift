@@ -24,13 +24,13 @@ final class BatchRunner {
     }
 
     /// Fonts handed to a worker ahead of the one it is reading, so it never waits for the
-    /// parent between fonts. When fonts take under 2 ms each (a read-only script), the queue is
-    /// deeper and, while every worker has at least `wellSupplied` fonts queued, the parent
-    /// sleeps a millisecond before collecting results, taking them in batches: waking for every
-    /// font cost the two cores about a fifth of the work. Slow fonts (checks) keep the queue
-    /// short, so the last ones are not stuck behind a busy worker.
-    static let queueDepth = 2, fastQueueDepth = 16, wellSupplied = 4
-    static let fastFont = 0.002
+    /// parent between fonts: about `queuedSeconds` of work at the average time per font seen so
+    /// far, at least 2 (slow fonts such as checks, so the last ones are not stuck behind a busy
+    /// worker) and at most 64. While every worker has half that queued, the parent sleeps a
+    /// millisecond before collecting results, taking them in batches: waking for every font
+    /// cost the two cores about a fifth of the work.
+    static let minimumDepth = 2, maximumDepth = 64
+    static let queuedSeconds = 0.004
 
     final class Worker {
         let pid: pid_t
@@ -43,17 +43,22 @@ final class BatchRunner {
         init(pid: pid_t, taskFD: Int32, resultFD: Int32) { self.pid = pid; self.taskFD = taskFD; self.resultFD = resultFD }
     }
 
-    /// Runs every path; `emit` gets each record in path order as soon as its turn comes.
-    func run(paths: [String], emit: (Int, FontJob.Record) -> Void) throws {
+    /// Runs every path (`sizes`: their file sizes); `emit` gets each record in path order as
+    /// soon as its turn comes.
+    func run(paths: [String], sizes: [Int], emit: (Int, FontJob.Record) -> Void) throws {
         signal(SIGPIPE, SIG_IGN)
         // Largest files first, so a big collection does not start last and hold up the end.
-        var pending = paths.indices.map { ($0, BatchRunner.fileSize(paths[$0])) }
+        var pending = paths.indices.map { ($0, sizes[$0]) }
             .sorted { $0.1 > $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }.map(\.0).reversed() as [Int]   // taken from the end
         var finished: [Int: FontJob.Record] = [:]      // records waiting for their turn
         var emitted = 0
         var workers: [Worker] = []
         var timed = 0, timedSeconds = 0.0
-        var depth: Int { timed >= 8 && timedSeconds / Double(timed) < BatchRunner.fastFont ? BatchRunner.fastQueueDepth : BatchRunner.queueDepth }
+        var depth: Int {
+            guard timed >= 8 else { return BatchRunner.minimumDepth }
+            let perFont = max(timedSeconds / Double(timed), 1e-6)
+            return min(BatchRunner.maximumDepth, max(BatchRunner.minimumDepth, Int(BatchRunner.queuedSeconds / perFont)))
+        }
         var chunk = [UInt8](repeating: 0, count: 65536)   // what one read takes from a worker
         // Idle workers at the end see their task pipe close and exit, flushing what they wrote.
         defer { for w in workers { stop(w, kill: !w.queue.isEmpty) } }
@@ -95,7 +100,8 @@ final class BatchRunner {
             }
             progress.tick(running: workers.compactMap { $0.queue.first.map { paths[$0] } })
 
-            if depth == BatchRunner.fastQueueDepth, workers.count == jobs, workers.allSatisfy({ $0.queue.count >= BatchRunner.wellSupplied }) {
+            let wellSupplied = depth / 2
+            if wellSupplied >= 4, workers.count == jobs, workers.allSatisfy({ $0.queue.count >= wellSupplied }) {
                 var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
                 nanosleep(&pause, nil)
             }
@@ -107,9 +113,11 @@ final class BatchRunner {
                 let n = read(w.resultFD, &chunk, chunk.count)
                 if n > 0 {
                     w.buffer += chunk[0..<n]
-                    while let newline = w.buffer.firstIndex(of: 10) {
-                        let line = Array(w.buffer[..<newline])
-                        w.buffer.removeSubrange(...newline)
+                    var start = 0
+                    defer { w.buffer.removeSubrange(..<start) }
+                    while let newline = w.buffer[start...].firstIndex(of: 10) {
+                        let line = w.buffer[start..<newline]
+                        start = newline + 1
                         if let (index, record) = parseResult(line), w.queue.first == index {
                             w.queue.removeFirst()
                             let finishedAt = now()
@@ -125,6 +133,7 @@ final class BatchRunner {
                     gone.append(w)
                 }
             }
+            fflush(nil)   // the records of this round reach stdout together
             if let timeout {
                 for w in workers where !gone.contains(where: { $0 === w }) {
                     guard !w.queue.isEmpty, now() - w.started > timeout else { continue }
@@ -139,7 +148,7 @@ final class BatchRunner {
     }
 
     /// "index\tfailed\tjson" → the record.
-    func parseResult(_ line: [UInt8]) -> (Int, FontJob.Record)? {
+    func parseResult(_ line: ArraySlice<UInt8>) -> (Int, FontJob.Record)? {
         let fields = line.split(separator: 9, maxSplits: 2, omittingEmptySubsequences: false)
         guard fields.count == 3, let index = Int(String(decoding: fields[0], as: UTF8.self)) else { return nil }
         return (index, FontJob.Record(json: String(decoding: fields[2], as: UTF8.self), failed: fields[1].first == UInt8(ascii: "1")))
@@ -201,11 +210,6 @@ final class BatchRunner {
         guard pipe(&fds) == 0 else { throw BatchError("cannot make a pipe: \(String(cString: strerror(errno)))") }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         return (fds[0], fds[1])
-    }
-
-    static func fileSize(_ path: String) -> Int {
-        var st = stat()
-        return stat(path, &st) == 0 ? Int(st.st_size) : 0
     }
 }
 

@@ -13,8 +13,14 @@ enum FileGlob {
     /// Extensions a folder given alone is searched for (any case).
     static let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc", "woff", "woff2"]
 
-    static func expand(_ pattern: String) -> [String] {
+    /// The paths `pattern` names, unsorted (`sortedByBytes` orders them). Entries that are not
+    /// folders are taken without a stat: links and special files are among them, so the caller
+    /// keeps only what `regularFileSize` accepts (one stat per file, which also gives its size).
+    static func expand(_ pattern: String) -> Set<String> {
         var found = Set<String>()
+        // Alternatives that differ only in their last component (`*.{ttf,otf}`) are matched in
+        // one walk of their folders, not one walk each.
+        var groups: [(folder: String, names: [String])] = []
         for alternative in expandBraces(pattern) {
             if !hasWildcard(alternative) {
                 switch fileKind(alternative) {
@@ -24,16 +30,40 @@ enum FileGlob {
                 }
                 continue
             }
-            let absolute = alternative.hasPrefix("/")
-            let parts = alternative.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+            let slash = alternative.lastIndex(of: "/")
+            let folder = slash.map { String(alternative[...$0]) } ?? ""
+            let name = slash.map { String(alternative[alternative.index(after: $0)...]) } ?? alternative
+            if let k = groups.firstIndex(where: { $0.folder == folder }) { groups[k].names.append(name) } else { groups.append((folder, [name])) }
+        }
+        for (folder, names) in groups {
+            let absolute = folder.hasPrefix("/")
+            let parts = folder.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
             // Leading components without wildcards name the folder the search starts in.
             var base: [String] = []
             var rest = parts[...]
             while let first = rest.first, !hasWildcard(first) { base.append(first); rest = rest.dropFirst() }
             let start = (absolute ? "/" : "") + base.joined(separator: "/")
-            match(Array(rest), from: 0, in: start.isEmpty ? "." : start, shown: start, into: &found, depth: 0)
+            let directory = start.isEmpty ? "." : start
+            if names.contains("**") || (names.count == 1 && !hasWildcard(names[0])) {
+                // `**` last, or a plain name below wildcard folders (`*/x.ttf`): one alternative at a time.
+                for name in names { match(Array(rest) + [name], last: [], from: 0, in: directory, shown: start, into: &found, depth: 0) }
+            } else {
+                match(Array(rest), last: names, from: 0, in: directory, shown: start, into: &found, depth: 0)
+            }
         }
-        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return found
+    }
+
+    /// Paths in byte order (what `LC_ALL=C sort` gives): every run and every shard sees the
+    /// same list. Compared as bytes, which is much cheaper than comparing Strings.
+    static func sortedByBytes(_ paths: some Collection<String>) -> [String] {
+        paths.map { (key: Array($0.utf8), path: $0) }
+            .sorted { a, b in
+                let common = min(a.key.count, b.key.count)
+                let n = common == 0 ? 0 : a.key.withUnsafeBufferPointer { x in b.key.withUnsafeBufferPointer { y in memcmp(x.baseAddress!, y.baseAddress!, common) } }
+                return n != 0 ? n < 0 : a.key.count < b.key.count
+            }
+            .map(\.path)
     }
 
     /// `a{b,c{d,e}}f` → abf, acdf, acef. Unbalanced braces are kept as literal text.
@@ -73,6 +103,13 @@ enum FileGlob {
 
     enum Kind { case file, directory }
 
+    /// The size of the regular file at `path` (links followed), nil for anything else.
+    static func regularFileSize(_ path: String) -> Int? {
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(st.st_size)
+    }
+
     static func fileKind(_ path: String) -> Kind? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
@@ -110,27 +147,36 @@ enum FileGlob {
         shown.isEmpty ? name : (shown.hasSuffix("/") ? shown + name : shown + "/" + name)
     }
 
-    /// Matches `parts[index...]` below `directory` (`shown` is how results are spelled).
-    static func match(_ parts: [String], from index: Int, in directory: String, shown: String,
+    /// Matches `parts[index...]` below `directory` (`shown` is how results are spelled), then,
+    /// when `names` is not empty, a last component matching any of them.
+    static func match(_ parts: [String], last names: [String], from index: Int, in directory: String, shown: String,
                       into found: inout Set<String>, depth: Int) {
-        guard index < parts.count, depth < 64 else { return }
+        guard depth < 64 else { return }
+        guard index < parts.count else {
+            guard !names.isEmpty else { return }
+            let hidden = names.contains { $0.hasPrefix(".") }
+            for e in entries(of: directory, hidden: hidden) where names.contains(where: { fnmatch($0, e.name, FNM_PERIOD) == 0 }) {
+                if !e.isDirectory { found.insert(join(shown, e.name)) }
+            }
+            return
+        }
         let part = parts[index]
-        let last = index == parts.count - 1
+        let last = names.isEmpty && index == parts.count - 1
         if part == "**" {
             // Zero folders, then each folder in turn.
             if last { walkAll(in: directory, shown: shown, into: &found, depth: depth); return }
-            match(parts, from: index + 1, in: directory, shown: shown, into: &found, depth: depth)
+            match(parts, last: names, from: index + 1, in: directory, shown: shown, into: &found, depth: depth)
             for e in entries(of: directory, hidden: false) where e.isDirectory {
-                match(parts, from: index, in: directory + "/" + e.name, shown: join(shown, e.name), into: &found, depth: depth + 1)
+                match(parts, last: names, from: index, in: directory + "/" + e.name, shown: join(shown, e.name), into: &found, depth: depth + 1)
             }
             return
         }
         for e in entries(of: directory, hidden: part.hasPrefix(".")) where fnmatch(part, e.name, FNM_PERIOD) == 0 {
             let path = directory + "/" + e.name
             if last {
-                if e.isFile || fileKind(path) == .file { found.insert(join(shown, e.name)) }
-            } else if fileKind(path) == .directory {
-                match(parts, from: index + 1, in: path, shown: join(shown, e.name), into: &found, depth: depth + 1)
+                if !e.isDirectory { found.insert(join(shown, e.name)) }
+            } else if e.isDirectory || (!e.isFile && fileKind(path) == .directory) {
+                match(parts, last: names, from: index + 1, in: path, shown: join(shown, e.name), into: &found, depth: depth + 1)
             }
         }
     }
@@ -141,7 +187,7 @@ enum FileGlob {
         for e in entries(of: directory, hidden: false) {
             if e.isDirectory {
                 walkAll(in: directory + "/" + e.name, shown: join(shown, e.name), into: &found, depth: depth + 1)
-            } else if e.isFile || fileKind(directory + "/" + e.name) == .file {
+            } else {
                 found.insert(join(shown, e.name))
             }
         }
@@ -155,8 +201,7 @@ enum FileGlob {
             if e.isDirectory {
                 walkFonts(in: path, into: &found, depth: depth + 1)
             } else if let dot = e.name.lastIndex(of: "."),
-                      fontExtensions.contains(e.name[e.name.index(after: dot)...].lowercased()),
-                      e.isFile || fileKind(path) == .file {
+                      fontExtensions.contains(e.name[e.name.index(after: dot)...].lowercased()) {
                 found.insert(path)
             }
         }
