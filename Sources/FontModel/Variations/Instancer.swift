@@ -277,7 +277,6 @@ extension Face {
         }
         let scalars = store.scalars(at: loc)
         let delta: (Int, Int) -> Int = { store.delta(outer: $0, inner: $1, scalars: scalars).otRoundedInt }
-        let names = try glyphNames()
 
         // Read GDEF as version 1.2, which has everything but the store (offsets are unchanged).
         var patched = raw
@@ -294,12 +293,13 @@ extension Face {
             }
         }
         if rewriteGPOS, let gpos = try target.table(GPOSTable.self) {
+            let names = try glyphNames()   // PairPos class order follows them (GDEF has no classes to order)
             if case .record(let root) = try target.context("GPOS", { try LayoutVariations.apply(.record(try gpos.root), names: names, delta) }) {
                 _ = gpos.replaceRoot(root)
             }
         }
         guard let gdef = try target.gdef,
-              case .record(var root) = try target.context("GDEF", { try LayoutVariations.apply(.record(try gdef.root), names: names, delta) }) else { return }
+              case .record(var root) = try target.context("GDEF", { try LayoutVariations.apply(.record(try gdef.root), names: [], delta) }) else { return }
         if root["MarkGlyphSetsDef"] == nil || root["MarkGlyphSetsDef"] == StructValue.none {
             root["MarkGlyphSetsDef"] = nil
             root["Version"] = .int(0x0001_0000)
