@@ -66,13 +66,12 @@ struct Check: ParsableCommand {
         var records: [[String: Any]] = unmatched.map { ["path": $0, "ok": false, "error": "no file matches this pattern"] }
         let progress = BatchProgress(total: paths.count, label: "fontshell check", quiet: quiet)
         let worker = ["check", profile, fix ? "fix" : "-", inPlace ? "in-place" : "-", String(folders.count)] + folders + only
-        let runner = BatchRunner(workerArguments: worker, jobs: min(jobs ?? BatchOptions.cores, max(paths.count, 1)),
-                                 timeout: timeout, progress: progress)
+        let runner = BatchRunner(workerArguments: worker, jobs: min(jobs ?? BatchOptions.cores, max(paths.count, 1)), timeout: timeout)
         let report = CheckReport(catalog: catalog, colour: output == nil && isatty(1) == 1)
         var text = ""
         for r in records { text += report.text(for: r) }
         if format == .text && output == nil { print(text, terminator: ""); text = "" }
-        try runner.run(paths: paths, sizes: sizes) { _, record in
+        try runner.run(paths: paths, sizes: sizes, progress: progress) { _, record in
             let object = (try? JSONSerialization.jsonObject(with: Data(record.json.utf8))) as? [String: Any]
                 ?? ["path": "?", "ok": false, "error": "unreadable record: \(record.json.prefix(200))"]
             records.append(object)

@@ -108,6 +108,9 @@ func runBatch(script: String, arguments: [String], options: BatchOptions, sandbo
             printError("fontshell run: \(e.message)")
             return 1
         }
+        let runner = BatchRunner(workerArguments: ["script", script, sandboxed ? "sandbox" : "full"] + arguments,
+                                 jobs: options.jobs ?? BatchOptions.cores, timeout: options.timeout)
+        try runner.prestart()
         let (paths, sizes, unmatched) = try batchFiles(options.each, shard: options.shard, label: "fontshell run")
         let jsonl = options.jsonl || isatty(1) == 0
         var failed = false
@@ -120,10 +123,7 @@ func runBatch(script: String, arguments: [String], options: BatchOptions, sandbo
             return 1
         }
         let progress = BatchProgress(total: paths.count, label: "fontshell run", quiet: options.quiet)
-        let runner = BatchRunner(workerArguments: ["script", script, sandboxed ? "sandbox" : "full"] + arguments,
-                                 jobs: min(options.jobs ?? BatchOptions.cores, max(paths.count, 1)),
-                                 timeout: options.timeout, progress: progress)
-        try runner.run(paths: paths, sizes: sizes) { _, record in
+        try runner.run(paths: paths, sizes: sizes, progress: progress) { _, record in
             if record.failed { failed = true }
             printRecord(record.json, jsonl: jsonl)
         }

@@ -14,14 +14,23 @@ final class BatchRunner {
     let workerArguments: [String]
     let jobs: Int
     let timeout: Double?
-    let progress: BatchProgress
+    /// Workers started before the file list was known (`prestart`), handed to `run`.
+    private var prestarted: [Worker] = []
 
-    init(workerArguments: [String], jobs: Int, timeout: Double?, progress: BatchProgress) {
+    init(workerArguments: [String], jobs: Int, timeout: Double?) {
         self.workerArguments = workerArguments
         self.jobs = max(1, jobs)
         self.timeout = timeout
-        self.progress = progress
     }
+
+    /// Starts the workers now, so their start-up (loading the program, a few milliseconds
+    /// each) overlaps the parent's glob instead of following it. Workers that get no font
+    /// (fewer fonts than workers, or no run at all) see their task pipe close and exit.
+    func prestart() throws {
+        while prestarted.count < jobs { prestarted.append(try spawn()) }
+    }
+
+    deinit { for w in prestarted { stop(w, kill: false) } }
 
     /// Fonts handed to a worker ahead of the one it is reading, so it never waits for the
     /// parent between fonts: about `queuedSeconds` of work at the average time per font seen so
@@ -45,14 +54,15 @@ final class BatchRunner {
 
     /// Runs every path (`sizes`: their file sizes); `emit` gets each record in path order as
     /// soon as its turn comes.
-    func run(paths: [String], sizes: [Int], emit: (Int, FontJob.Record) -> Void) throws {
+    func run(paths: [String], sizes: [Int], progress: BatchProgress, emit: (Int, FontJob.Record) -> Void) throws {
         signal(SIGPIPE, SIG_IGN)
         // Largest files first, so a big collection does not start last and hold up the end.
         var pending = paths.indices.map { ($0, sizes[$0]) }
             .sorted { $0.1 > $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }.map(\.0).reversed() as [Int]   // taken from the end
         var finished: [Int: FontJob.Record] = [:]      // records waiting for their turn
         var emitted = 0
-        var workers: [Worker] = []
+        var workers = prestarted
+        prestarted = []
         var timed = 0, timedSeconds = 0.0
         var depth: Int {
             guard timed >= 8 else { return BatchRunner.minimumDepth }
@@ -85,18 +95,17 @@ final class BatchRunner {
 
         while emitted < paths.count {
             // Hand out work: fill the workers' queues, start new workers while all are busy.
-            for w in workers {
-                while w.queue.count < depth, let index = pending.last {
-                    guard send(index, paths[index], to: w) else { break }
-                    pending.removeLast()
-                }
+            func fill(_ w: Worker) {
+                let n = min(depth - w.queue.count, pending.count)
+                guard n > 0 else { return }
+                let batch = Array(pending.suffix(n).reversed())
+                if send(batch, paths, to: w) { pending.removeLast(n) }
             }
+            for w in workers { fill(w) }
             while workers.count < jobs, !pending.isEmpty, workers.allSatisfy({ !$0.queue.isEmpty }) {
                 let w = try spawn()
                 workers.append(w)
-                while w.queue.count < depth, let index = pending.last, send(index, paths[index], to: w) {
-                    pending.removeLast()
-                }
+                fill(w)
             }
             progress.tick(running: workers.compactMap { $0.queue.first.map { paths[$0] } })
 
@@ -154,16 +163,18 @@ final class BatchRunner {
         return (index, FontJob.Record(json: String(decoding: fields[2], as: UTF8.self), failed: fields[1].first == UInt8(ascii: "1")))
     }
 
-    func send(_ index: Int, _ path: String, to w: Worker) -> Bool {
-        let line = Array("\(index)\t\(path)\n".utf8)
+    /// Hands fonts to a worker: one line each ("index TAB path"), in one write.
+    func send(_ indices: [Int], _ paths: [String], to w: Worker) -> Bool {
+        var lines: [UInt8] = []
+        for i in indices { lines += "\(i)\t\(paths[i])\n".utf8 }
         var sent = 0
-        while sent < line.count {
-            let n = line[sent...].withUnsafeBytes { write(w.taskFD, $0.baseAddress, $0.count) }
+        while sent < lines.count {
+            let n = lines[sent...].withUnsafeBytes { write(w.taskFD, $0.baseAddress, $0.count) }
             if n < 0 { if errno == EINTR { continue }; return false }
             sent += n
         }
         if w.queue.isEmpty { w.started = now() }
-        w.queue.append(index)
+        w.queue += indices
         return true
     }
 
