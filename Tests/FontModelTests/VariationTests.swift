@@ -91,6 +91,48 @@ import Testing
         #expect(shaped[0] == shaped[1] && !shaped[0].isEmpty)
     }
 
+    /// avar 2 (Amstelvar's subset from fontTools' tests: 12 axes, an axis store that moves the
+    /// parametric axes with wght, wdth and opsz): locations equal fontTools' `renormalizeLocation`
+    /// to the bit, and a full instance equals fontTools' instancer output table by table.
+    @Test func avar2LocationsAndInstancesMatchFontTools() throws {
+        let source = Conformance.folder + "/variable/Amstelvar-avar2.subset.ttf"
+        let font = try Font(path: source)
+        let face = font.faces[0]
+        defer { withExtendedLifetime(font) {} }
+        let locations: [[String: Double]] = [["wght": 700], ["wght": 700, "wdth": 75, "opsz": 36], ["GRAD": -100, "XTRA": 400], ["wght": 250, "opsz": 100, "YTUC": 900]]
+        let script = """
+            import json, sys
+            from fontTools.ttLib import TTFont
+            from fontTools.varLib.avar.map import map as avarMap
+            font = TTFont(sys.argv[1])
+            print(json.dumps([avarMap(font, loc, outputNormalized=True, dropZeroes=False) for loc in json.loads(sys.argv[2])]))
+            """
+        let request = String(decoding: try JSONSerialization.data(withJSONObject: locations), as: UTF8.self)
+        let r = try run("python3", ["-c", script, source, request])
+        let theirs = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Double]], "\(r.stderr)")
+        for (location, expected) in zip(locations, theirs) {
+            let ours = try face.location(location)
+            // The axis store moved an axis that was not given (avar 1 alone leaves those at 0).
+            #expect(zip(ours.tags, ours.normalized).contains { location[$0.trimmed] == nil && $1 != 0 })
+            for (tag, value) in zip(ours.tags, ours.normalized) { #expect(expected[tag.trimmed] == value, "\(location) \(tag): \(value)") }
+        }
+        let folder = try TemporaryFolder()
+        let pinned = ["wght": 700.0, "wdth": 75, "opsz": 36]
+        let ours = folder.file("ours.ttf"), theirsFont = folder.file("theirs.ttf"), expected = folder.file("theirs.ttx")
+        _ = try face.instance(InstanceOptions(coordinates: pinned, updateNames: false, rewriteLayout: true)).font.save(to: ours)
+        // fontTools instances an avar 2 font fully only when every axis is given.
+        let all = try face.variationAxes.map { "\($0.tag.trimmed)=\(Face.short(pinned[$0.tag.trimmed] ?? $0.defaultValue))" }
+        #expect(try run("fonttools", ["varLib.instancer", source] + all + ["-q", "-o", theirsFont]).status == 0)
+        #expect(try run("ttx", ["-q", "-o", expected, theirsFont]).status == 0)
+        let c = try run("python3", [Self.compare, ours, expected])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(c.stdout.utf8)) as? [String: Any])
+        let tables = try #require(report["tables"] as? [String: Any])
+        #expect(tables.keys.contains("glyf") && tables.keys.contains("GPOS") && tables.keys.contains("hmtx"))
+        for (tag, verdict) in tables { #expect(verdict as? String == "same", "\(tag): \(verdict)") }
+        #expect((report["only_ours"] as? [String]) == [] && (report["only_expected"] as? [String]) == [], "\(report)")
+        #expect((try otsAccepts(ours)).0)
+    }
+
     /// CFF2 outlines at a location (blends evaluated with the variation store's regions, vsindex
     /// and local subroutines honoured) equal the paths fontTools' glyph set draws there, and
     /// HVAR gives the advances.

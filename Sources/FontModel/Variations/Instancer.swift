@@ -44,9 +44,6 @@ extension Face {
     /// changed; its edits are carried into the instance.
     public func instance(_ options: InstanceOptions = InstanceOptions()) throws -> InstanceResult {
         guard let font else { throw FontError("the face is no longer part of an open font", path: path) }
-        if let avar = try table(AvarTable.self), avar.hasVersion2Mappings {
-            throw FontError("avar version 2 mappings are not applied yet, so an instance would be wrong", path: path, face: faceLabel, table: "avar")
-        }
         let location = try self.location(options.coordinates, clamp: options.clamp)
 
         // Work on a standalone copy: the original face and its file stay as they are.
@@ -295,7 +292,8 @@ extension Face {
         if rewriteGPOS, let gpos = try target.table(GPOSTable.self) {
             let names = try glyphNames()   // PairPos class order follows them (GDEF has no classes to order)
             if case .record(let root) = try target.context("GPOS", { try LayoutVariations.apply(.record(try gpos.root), names: names, delta) }) {
-                _ = gpos.replaceRoot(root)
+                // fontTools' instancer unwraps extension lookups (re-wrapped on overflow).
+                _ = gpos.replaceRoot(try target.context("GPOS") { try LayoutCommon.unwrappingExtensions(root, extensionType: 9) })
             }
         }
         guard let gdef = try target.gdef,

@@ -36,7 +36,7 @@ extension Face {
             throw FontError(message, path: path, face: faceLabel, table: "fvar")
         }
         let avar = try table(AvarTable.self)
-        var user: [Double] = [], normalized: [Double] = [], warnings: [String] = []
+        var user: [Double] = [], mapped: [Double] = [], warnings: [String] = []
         for (i, axis) in fvar.axes.enumerated() {
             var v = coordinates[axis.tag.trimmed] ?? axis.defaultValue
             guard v.isFinite else { throw FontError("axis '\(axis.tag.trimmed)': \(v) is not a number", path: path, face: faceLabel) }
@@ -52,8 +52,10 @@ extension Face {
             user.append(v)
             var n = Self.normalize(v, axis)
             if let avar { n = avar.map(n, axis: i) }
-            normalized.append((n * 16384).otRounded / 16384)
+            mapped.append(n)
         }
+        // Quantized to F2Dot14 after the segment maps; avar 2 then moves each axis.
+        let normalized = avar?.applyVersion2(mapped) ?? mapped.map { ($0 * 16384).otRounded / 16384 }
         return VariationLocation(user: user, normalized: normalized, tags: fvar.axes.map(\.tag), warnings: warnings)
     }
 

@@ -204,6 +204,34 @@ extension LayoutCommon {
 }
 
 extension LayoutCommon {
+    /// The lookup list with every extension lookup replaced by the lookup it wraps (its type
+    /// and subtables), as fontTools' instancer leaves GPOS; `encodeFitting` wraps them again
+    /// only if offsets then overflow. An extension lookup whose subtables do not all wrap the
+    /// same type is left as it is.
+    static func unwrappingExtensions(_ root: StructFields, extensionType: Int) throws -> StructFields {
+        guard case .record(var list)? = root["LookupList"], case .list(let lookups)? = list["Lookup"] else { return root }
+        list["Lookup"] = .list(try lookups.map { lookup in
+            guard case .record(var f) = lookup, f["LookupType"]?.int == Int64(extensionType),
+                  case .list(let subtables)? = f["SubTable"] else { return lookup }
+            var inner: [StructValue] = [], types = Set<Int>()
+            for subtable in subtables {
+                guard case .switched(_, let ext) = try subtable.resolved(), case .formatted(1, let e) = try ext.resolved(),
+                      case .switched(let type, let wrapped)? = try e["ExtSubTable"]?.resolved() else { return lookup }
+                types.insert(type)
+                inner.append(.switched(type, wrapped))
+            }
+            guard types.count == 1, let type = types.first else { return lookup }
+            f["LookupType"] = .int(Int64(type))
+            f["SubTable"] = .list(inner)
+            return .record(f)
+        })
+        var out = root
+        out["LookupList"] = .record(list)
+        return out
+    }
+}
+
+extension LayoutCommon {
     /// Encodes GSUB or GPOS so every offset fits: as it is; else with every lookup behind an
     /// extension; else also splitting each subtable whose own offsets overflow into pieces that
     /// fit (single, multiple, alternate and ligature substitutions and glyph pair kerning by

@@ -1,7 +1,8 @@
 /// `avar`, axis variations: per axis, a piecewise-linear map that bends normalized coordinates
-/// (so wght=500 can sit nearer Bold than the straight line would put it). Version 1 maps are
-/// read and applied; a version 2 table's extra mappings (an ItemVariationStore over the axes)
-/// are kept as bytes and reported by `hasVersion2Mappings`, not applied.
+/// (so wght=500 can sit nearer Bold than the straight line would put it). Version 2 adds an
+/// ItemVariationStore over the axes themselves: after the segment maps, each axis moves by a
+/// delta that depends on the whole location (one axis can steer others). Both are applied
+/// (`Face.location`); version 2's data is kept as bytes when the table is saved.
 public final class AvarTable: DecodableTable {
     public static let tableTag: Tag = "avar"
 
@@ -12,12 +13,16 @@ public final class AvarTable: DecodableTable {
     public let majorVersion: Int
     /// What follows the segment maps in version 2 (offsets and data), as read.
     let version2Tail: [UInt8]
+    /// Version 2: the axis index map (axis i → store item; nil: item i of data 0) and the store.
+    let axisIndexMap: DeltaSetIndexMap?
+    let axisStore: ItemVariationStore?
     public private(set) var isEdited = false
 
     public var hasVersion2Mappings: Bool { majorVersion >= 2 }
 
-    init(maps: [SegmentMap], majorVersion: Int, version2Tail: [UInt8]) {
+    init(maps: [SegmentMap], majorVersion: Int, version2Tail: [UInt8], axisIndexMap: DeltaSetIndexMap? = nil, axisStore: ItemVariationStore? = nil) {
         self.maps = maps; self.majorVersion = majorVersion; self.version2Tail = version2Tail
+        self.axisIndexMap = axisIndexMap; self.axisStore = axisStore
     }
 
     public static func decode(_ reader: BinaryReader, face: Face) throws -> AvarTable {
@@ -45,8 +50,27 @@ public final class AvarTable: DecodableTable {
             }
             maps.append(map)
         }
-        let tail = major >= 2 ? Array(try reader.sub(from: r.offset).bytes) : []
-        return AvarTable(maps: maps, majorVersion: major, version2Tail: tail)
+        guard major >= 2 else { return AvarTable(maps: maps, majorVersion: major, version2Tail: []) }
+        let tail = Array(try reader.sub(from: r.offset).bytes)
+        let mapOffset = Int(try r.u32()), storeOffset = Int(try r.u32())
+        let indexMap = mapOffset == 0 ? nil : try DeltaSetIndexMap(reader, at: mapOffset, what: "avar")
+        let store = storeOffset == 0 ? nil : try ItemVariationStore(reader, at: storeOffset, axisCount: axisCount, what: "avar")
+        return AvarTable(maps: maps, majorVersion: major, version2Tail: tail, axisIndexMap: indexMap, axisStore: store)
+    }
+
+    /// Version 2's step: `mapped` holds every axis's coordinate after its segment map (not yet
+    /// quantized); each moves by its delta from the store evaluated there, in F2Dot14 units,
+    /// and is clamped to -1…1. Returns the final coordinates, quantized. As fontTools'
+    /// `renormalizeLocation` computes it (the store sees the unquantized coordinates).
+    public func applyVersion2(_ mapped: [Double]) -> [Double] {
+        let quantized = mapped.map { Int(($0 * 16384).otRounded) }
+        guard majorVersion >= 2, let store = axisStore else { return quantized.map { Double($0) / 16384 } }
+        let scalars = store.scalars(at: mapped)
+        return quantized.enumerated().map { axis, v in
+            let item = axisIndexMap?.index(axis) ?? (outer: 0, inner: axis)
+            let moved = v + store.delta(outer: item.outer, inner: item.inner, scalars: scalars).otRoundedInt
+            return Double(min(max(moved, -16384), 16384)) / 16384
+        }
     }
 
     /// A normalized coordinate of axis `axis` through its map (unchanged when it has none).
