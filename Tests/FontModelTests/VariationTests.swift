@@ -406,5 +406,16 @@ import Testing
         // gvar and fvar disagree on the number of axes.
         let axes = try interPatched("gvar") { b, o in b[o + 5] = 3 }
         expectFontError(axes, containing: ["gvar has 3 axes but fvar has 1"]) { _ = try $0.gvar }
+        // avar 2: the axis store's offset points past the table.
+        var amstelvar = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Conformance.folder + "/variable/Amstelvar-avar2.subset.ttf")))
+        let numTables = Int(amstelvar[4]) << 8 | Int(amstelvar[5])
+        for i in 0..<numTables where String(decoding: amstelvar[12 + 16 * i..<16 + 16 * i], as: UTF8.self) == "avar" {
+            let o = amstelvar[20 + 16 * i..<24 + 16 * i].reduce(0) { $0 << 8 | Int($1) }
+            var end = o + 8                                          // past the header, at the first segment map
+            for _ in 0..<12 { end += 2 + 4 * (Int(amstelvar[end]) << 8 | Int(amstelvar[end + 1])) }
+            amstelvar[end + 4] = 0x7F                                // varStoreOffset → far past the end
+        }
+        let avar2 = try Font(data: amstelvar, name: "patched-Amstelvar.ttf")
+        expectFontError(avar2, containing: ["avar", "past the end"]) { _ = try $0.location(["wght": 700]) }
     }
 }
