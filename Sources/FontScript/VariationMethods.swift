@@ -73,16 +73,19 @@ enum VariationMethods {
         }
     }
 
-    /// face:instance({wght = 700}, {names = true, overlapFlags = true, clamp = true}) → a new
-    /// face (of a new, unsaved font) at that location, and its warnings.
+    /// face:instance({wght = 700}, {names = true, overlapFlags = true, clamp = true,
+    /// rewriteLayout = false, downgradeCFF2 = false}) → a new face (of a new, unsaved font) at
+    /// that location, and its warnings.
     static let instance: LuaFunction = { L in
         LuaCall.run(L, "instance") { call in
             let face = try call.methodSelf(FaceObject.className, as: FaceRef.self).get()
             var options = InstanceOptions(coordinates: try coordinates(call, 2))
-            try call.options(3, ["names", "overlapFlags", "clamp"])
+            try call.options(3, ["names", "overlapFlags", "clamp", "rewriteLayout", "downgradeCFF2"])
             options.updateNames = try call.boolOption(3, "names", default: true)
             options.setOverlapFlags = try call.boolOption(3, "overlapFlags", default: true)
             options.clamp = try call.boolOption(3, "clamp", default: true)
+            options.rewriteLayout = try call.boolOption(3, "rewriteLayout", default: false)
+            options.downgradeCFF2 = try call.boolOption(3, "downgradeCFF2", default: false)
             let result = try face.instance(options)
             let handle = FontHandle(result.font, path: result.postScriptName.map { $0 + ".ttf" } ?? "instance.ttf")
             FaceObject.push(call.stack, try FaceRef(handle, 0))

@@ -25,6 +25,7 @@ struct InstanceCommand: ParsableCommand {
     @Flag(help: "Leave the names as they are (only unused variation names are pruned, as fontTools does).") var keepNames = false
     @Flag(help: "Do not set the overlap flags on glyphs (fontTools' --no-overlap-flag).") var noOverlapFlags = false
     @Flag(help: "Rewrite GPOS as fontTools does (value formats, anchor formats, pair classes) instead of patching its values in place: slower, table-for-table identical to fontTools.") var rewriteLayout = false
+    @Flag(help: "Write a CFF2 font's instance as CFF (version 1), for software that reads only CFF (fontTools' --downgrade-cff2).") var downgradeCff2 = false
     @Flag(help: "Allow OUTPUT to be INPUT.") var overwrite = false
     @OptionGroup var selection: FaceSelection
 
@@ -39,7 +40,8 @@ struct InstanceCommand: ParsableCommand {
                 print(try Self.describe(face, fvar))
                 return
             }
-            var options = InstanceOptions(clamp: !strict, updateNames: !keepNames, setOverlapFlags: !noOverlapFlags, rewriteLayout: rewriteLayout)
+            var options = InstanceOptions(clamp: !strict, updateNames: !keepNames, setOverlapFlags: !noOverlapFlags, rewriteLayout: rewriteLayout,
+                                          downgradeCFF2: downgradeCff2)
             if all {
                 guard coordinates.isEmpty else { throw FontError("--all makes every named instance; give no coordinates with it") }
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)

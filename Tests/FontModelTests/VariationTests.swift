@@ -246,6 +246,59 @@ import Testing
     /// A charstring blend short of its operands (VF-1's hyphen with one delta removed) is a
     /// FontError naming the table, the glyph and the file offset, whether the glyph is drawn at
     /// a location or the font instanced; no instance is made.
+    /// `downgradeCFF2`: the instance written as CFF 1 draws exactly the CFF2 instance's paths
+    /// (fontTools' glyph sets over both), every charstring's width (after defaultWidthX and
+    /// nominalWidthX) equals hmtx's advance, post becomes format 3, and ots-sanitize accepts it:
+    /// name-keyed for VF-2 (one Font DICT), CID-keyed for VF-1 and VF-3 (two), at the default
+    /// and at the heaviest weight. For VF-2 the charstrings equal those of fontTools'
+    /// `--downgrade-cff2` (whose conversion fails on VF-1 and VF-3, fonts with FDSelect).
+    @Test(arguments: [1, 2, 3]) func cff2InstancesDowngradeToCFF(_ n: Int) throws {
+        let folder = try TemporaryFolder()
+        let input = try compiled("CFF2Instancer-VF-\(n)", in: folder)
+        let font = try Font(path: input)
+        let face = font.faces[0]
+        let oracle = """
+            import json, sys
+            from fontTools.ttLib import TTFont
+            from fontTools.pens.recordingPen import RecordingPen
+            a, b = TTFont(sys.argv[1]), TTFont(sys.argv[2])
+            top = b["CFF "].cff.topDictIndex[0]
+            ga, gb = a.getGlyphSet(), b.getGlyphSet()
+            paths = widths = True
+            for na, nb in zip(a.getGlyphOrder(), b.getGlyphOrder()):
+                pa, pb = RecordingPen(), RecordingPen()
+                ga[na].draw(pa); gb[nb].draw(pb)
+                paths &= pa.value == pb.value and (len(pa.value) > 0 or na == ".notdef")
+                cs = top.CharStrings[nb]; cs.draw(RecordingPen())
+                widths &= cs.width == b["hmtx"][nb][0]
+            print(json.dumps({"paths": paths, "widths": widths, "cff2": "CFF2" in b, "post": b["post"].formatType,
+                              "cid": hasattr(top, "ROS"), "glyphs": len(b.getGlyphOrder())}))
+            """
+        for location in [[:], ["wght": 900.0]] {
+            let cff2 = folder.file("cff2.otf"), cff = folder.file("cff.otf")
+            _ = try face.instance(InstanceOptions(coordinates: location, updateNames: false)).font.save(to: cff2)
+            _ = try face.instance(InstanceOptions(coordinates: location, updateNames: false, downgradeCFF2: true)).font.save(to: cff)
+            let r = try run("python3", ["-c", oracle, cff2, cff])
+            let facts = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stderr)")
+            #expect(facts["paths"] as? Bool == true && facts["widths"] as? Bool == true, "VF-\(n) at \(location): \(facts)")
+            #expect(facts["cff2"] as? Bool == false && facts["post"] as? Double == 3 && facts["cid"] as? Bool == (n != 2), "\(facts)")
+            #expect((facts["glyphs"] as? Int ?? 0) >= 2)
+            #expect((try otsAccepts(cff)).0, "VF-\(n) at \(location)")
+        }
+        if n == 2 {
+            let theirs = folder.file("theirs.otf"), ours = folder.file("ours.otf")
+            #expect(try run("fonttools", ["varLib.instancer", input, "wght=100", "wdth=0", "--downgrade-cff2", "-q", "-o", theirs]).status == 0)
+            _ = try face.instance(InstanceOptions(coordinates: ["wght": 100, "wdth": 0], updateNames: false, downgradeCFF2: true)).font.save(to: ours)
+            func charStrings(_ path: String) throws -> String {
+                let dump = try run("ttx", ["-q", "-t", "CFF ", "-o", "-", path]).stdout
+                guard let a = dump.range(of: "<CharStrings>"), let b = dump.range(of: "</CharStrings>") else { return "" }
+                return String(dump[a.lowerBound..<b.upperBound])
+            }
+            let mine = try charStrings(ours), fontTools = try charStrings(theirs)
+            #expect(!mine.isEmpty && mine == fontTools)
+        }
+    }
+
     @Test func cff2BlendWithTheWrongOperandCountIsAClearError() throws {
         let folder = try TemporaryFolder()
         let source = try String(contentsOfFile: Self.instancer + "/CFF2Instancer-VF-1.ttx", encoding: .utf8)

@@ -105,6 +105,17 @@ import Testing
             """, files.map { dir.file("out/" + $0) })
         #expect(facts.hasPrefix("100 False False") && facts.hasSuffix("900 False False") && !facts.contains("True"), "\(facts)")
         for f in files { #expect(try runProcess("/usr/bin/env", ["ots-sanitize", dir.file("out/" + f)]).status == 0, "\(f)") }
+        // --downgrade-cff2: the same instances as CFF 1 (CID-keyed: this font has two Font DICTs).
+        let d = try runFontshell(["instance", source, "--all", "--downgrade-cff2", "-o", dir.file("cff")])
+        #expect(d.status == 0, "\(d.err)")
+        let downgraded = try FileManager.default.contentsOfDirectory(atPath: dir.file("cff")).sorted()
+        #expect(downgraded == files)
+        let kinds = try python("""
+            import sys; from fontTools.ttLib import TTFont
+            print(' '.join('%s/%s/%s' % ('CFF ' in f, 'CFF2' in f, hasattr(f['CFF '].cff.topDictIndex[0], 'ROS')) for f in map(TTFont, sys.argv[1:])))
+            """, downgraded.map { dir.file("cff/" + $0) })
+        #expect(kinds.split(separator: " ").allSatisfy { $0 == "True/False/True" }, "\(kinds)")
+        for f in downgraded { #expect(try runProcess("/usr/bin/env", ["ots-sanitize", dir.file("cff/" + f)]).status == 0, "\(f)") }
     }
 
     @Test func wrongInputIsRefusedAndWritesNothing() throws {

@@ -10,7 +10,7 @@ import Darwin
 /// and written back as relative charstring operators. Hints are kept (stem edges rounded the
 /// same way, masks copied), flex stays flex. The Private DICTs' blended values are evaluated,
 /// the variation store, vsindex and subroutines go. The result is still CFF2 (fontTools'
-/// default); turning it into CFF 1 is not done.
+/// default); `downgradedToCFF` (CFF2ToCFF.swift) writes it as CFF 1.
 extension CFF2Table {
     /// The new table's bytes and each glyph's bounds in it.
     struct Instanced {

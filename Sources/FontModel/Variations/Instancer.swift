@@ -18,11 +18,14 @@ public struct InstanceOptions: Sendable {
     /// classes renumbered) instead of patching its values in place: identical tables to
     /// fontTools', at the cost of a decode and re-encode (see `PositioningPatch`).
     public var rewriteLayout: Bool
+    /// Write a CFF2 font's instance as CFF version 1 (`CFF2ToCFF.swift`), for software that
+    /// reads only CFF; off, it stays CFF2, as fontTools leaves it by default.
+    public var downgradeCFF2: Bool
 
     public init(coordinates: [String: Double] = [:], clamp: Bool = true, updateNames: Bool = true, setOverlapFlags: Bool = true,
-                rewriteLayout: Bool = false) {
+                rewriteLayout: Bool = false, downgradeCFF2: Bool = false) {
         self.coordinates = coordinates; self.clamp = clamp; self.updateNames = updateNames; self.setOverlapFlags = setOverlapFlags
-        self.rewriteLayout = rewriteLayout
+        self.rewriteLayout = rewriteLayout; self.downgradeCFF2 = downgradeCFF2
     }
 }
 
@@ -74,11 +77,26 @@ extension Face {
         }
         var postScriptName = try target.postScriptName
         if options.updateNames { postScriptName = try target.nameInstance(from: self, location: location) }
+        if options.downgradeCFF2, let cff2 = try target.cff2 { try target.downgradeCFF2(cff2, fontName: postScriptName ?? "Instance") }
         // Laid out once here, so the instance is a plain unedited font: saving it copies bytes
         // (no second encoding, and no save-time validation of tables the instancer wrote).
         let laidOut = try copy.serialized().bytes
         let instance = try Font(data: laidOut, name: copy.path)
         return InstanceResult(font: instance, location: location, warnings: location.warnings, postScriptName: postScriptName)
+    }
+
+    /// Replaces the instance's CFF2 with CFF version 1. The glyph names move into the CFF
+    /// charset, so `post` becomes format 3 (no names), as fontTools converts it.
+    private func downgradeCFF2(_ cff2: CFF2Table, fontName: String) throws {
+        let names = try glyphNames(), advances = try hmtx.advances
+        let cff = try context("CFF2") { try cff2.downgradedToCFF(fontName: fontName, glyphNames: names, advances: advances) }
+        setRawTable("CFF ", cff)
+        removeTable("CFF2")
+        if var post = try rawTable("post"), post.count >= 32, post[0..<4] == [0, 2, 0, 0] {
+            post = Array(post[0..<32])
+            post[0] = 0; post[1] = 3
+            setRawTable("post", post)
+        }
     }
 
     /// OS/2 width class (1–9) for a wdth percentage, piecewise linear between the spec's steps.
