@@ -299,6 +299,20 @@ import Testing
         }
     }
 
+    /// CFF allows 48 operands where CFF2 allows 513: a charstring that needs more is refused
+    /// by the downgrade, naming the glyph, rather than written into a table readers reject;
+    /// hint masks are skipped by their stem count, not read as operands.
+    @Test func cffOperandLimitIsCheckedWhenDowngrading() throws {
+        let fortyNine = [UInt8](repeating: 139, count: 49) + [5]                   // 49 zeros, rlineto
+        #expect(throws: FontError.self) { _ = try CFF2Table.operandCounts(fortyNine, glyph: 7) }
+        do { _ = try CFF2Table.operandCounts(fortyNine, glyph: 7) } catch let e as FontError {
+            #expect(e.description.contains("glyph 7") && e.description.contains("48"), "\(e)")
+        }
+        // Two hstems, two implicit vstems, then a one-byte mask whose value looks like an operator.
+        let masked: [UInt8] = [139, 139, 139, 139, 1, 139, 139, 139, 139, 19, 0x05, 139, 139, 21]
+        #expect(try CFF2Table.operandCounts(masked, glyph: 1) == [4, 4, 2])
+    }
+
     @Test func cff2BlendWithTheWrongOperandCountIsAClearError() throws {
         let folder = try TemporaryFolder()
         let source = try String(contentsOfFile: Self.instancer + "/CFF2Instancer-VF-1.ttx", encoding: .utf8)
