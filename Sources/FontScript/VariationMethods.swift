@@ -87,7 +87,9 @@ enum VariationMethods {
             options.rewriteLayout = try call.boolOption(3, "rewriteLayout", default: false)
             options.downgradeCFF2 = try call.boolOption(3, "downgradeCFF2", default: false)
             let result = try face.instance(options)
-            let handle = FontHandle(result.font, path: result.postScriptName.map { $0 + ".ttf" } ?? "instance.ttf")
+            // PostScript outlines are .otf by convention, TrueType ones .ttf.
+            let fileExtension = result.font.faces[0].format == .cff ? ".otf" : ".ttf"
+            let handle = FontHandle(result.font, path: (result.postScriptName ?? "instance") + fileExtension)
             FaceObject.push(call.stack, try FaceRef(handle, 0))
             call.stack.push(strings: result.warnings)
             return 2

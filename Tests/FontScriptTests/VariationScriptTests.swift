@@ -67,6 +67,27 @@ import Testing
         expectError(lua, "face:instance({wght = 700}, {nmes = false})", "did you mean 'names'")
     }
 
+    /// `downgradeCFF2` from Lua: a CFF2 font's instance comes back with a CFF 1 table (and an
+    /// .otf name); without it, CFF2 stays.
+    @Test func cff2InstancesDowngradeFromLua() throws {
+        let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
+        let source = conformance + "/instancer/CFF2Instancer-VF-2.ttx"
+        let font = NSTemporaryDirectory() + "fontshell-vf2-\(UUID().uuidString).otf"
+        defer { try? FileManager.default.removeItem(atPath: font) }
+        guard FileManager.default.fileExists(atPath: source) else { Issue.record("no \(source): run ../shared/corpus/conformance.sh"); return }
+        _ = try python(["-m", "fontTools.ttx", "-q", "-o", font, source])
+        #expect(FileManager.default.fileExists(atPath: font))
+        let lua = try makeState(fonts: [font])
+        let r = try eval(lua, """
+            local cff = face:instance({wght = 900}, {downgradeCFF2 = true, rewriteLayout = true})
+            local cff2 = face:instance{wght = 900}
+            return cff:rawTable("CFF ") ~= nil, cff:rawTable("CFF2") == nil, cff2:rawTable("CFF2") ~= nil, cff.font.path:sub(-4),
+                   cff.glyphs[1].advance == cff2.glyphs[1].advance
+            """)
+        #expect(r == ["true", "true", "true", ".otf", "true"])
+    }
+
     @Test func previewsAtALocation() throws {
         let lua = try makeState(fonts: [Self.inter])
         let widths = try eval(lua, """
