@@ -28,6 +28,10 @@ extension CFF2Table {
         guard n > 0, advances.count >= n, glyphNames.count >= n else {
             throw FontError("CFF2 has \(n) glyphs but hmtx or the glyph names have fewer", table: "CFF2")
         }
+        // CFF counts glyphs, string ids and Font DICT indexes in 16 and 8 bits where CFF2 has more.
+        guard n <= 0xFFFF, fontDicts.count <= 0xFF else {
+            throw FontError("\(n) glyphs and \(fontDicts.count) Font DICTs do not fit CFF (65,535 and 255 at most)", table: "CFF2")
+        }
         let cid = fontDicts.count > 1
         let fdOf = (0..<n).map { $0 < fdSelect.count ? Int(fdSelect[$0]) : 0 }
 
@@ -67,7 +71,11 @@ extension CFF2Table {
         }
         var charset = BinaryWriter(capacity: 1 + 2 * n)
         charset.u8(0)
-        for id in 1..<max(n, 1) { charset.u16(UInt16(cid ? id : sid(glyphNames[id]))) }
+        for id in 1..<max(n, 1) {
+            let value = cid ? id : sid(glyphNames[id])
+            guard value <= 0xFFFF else { throw FontError("too many glyph names for CFF's 16-bit string ids", table: "CFF2") }
+            charset.u16(UInt16(value))
+        }
         var top = CFFDict(entries: [])
         if cid { top.set(CFFTable.topROS, [.int(sid("Adobe")), .int(sid("Identity")), .int(0)]) }
         if let matrix = topDict.operands(Self.topFontMatrix) { top.set(Self.topFontMatrix, matrix) }

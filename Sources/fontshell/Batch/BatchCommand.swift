@@ -92,7 +92,7 @@ func batchFiles(_ patterns: [String], shard: String?, label: String) throws -> (
         paths = s.select(paths)
         if s.index != 0 { unmatched = [] }
     }
-    return (paths, paths.map { sizes[$0]! }, unmatched)
+    return (paths, paths.map { sizes[$0] ?? 0 }, unmatched)
 }
 
 /// `fontshell run SCRIPT --each GLOB ...`: returns the exit status (0: every font passed).
