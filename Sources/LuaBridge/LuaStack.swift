@@ -163,19 +163,28 @@ public struct LuaStack {
     /// Compiles `code` and pushes the chunk, or throws the syntax error (`LuaState.load`).
     /// `cached`: compiled once per process, later loads read the bytecode.
     public func load(_ code: String, name: String, cached: Bool = false) throws {
-        if cached, let bytecode = CompiledChunks.shared.bytecode(length: code.utf8.count, name: name) {
+        var code = code
+        try code.withUTF8 { try load(UnsafeRawBufferPointer($0), name: name, mode: nil, cached: cached) }
+    }
+
+    /// Compiles `source` (text, or also bytecode unless `mode` is "t") and pushes the chunk.
+    /// `cached`: the chunk is compiled once per process and later loads read its bytecode,
+    /// looked up by name and source length (hashing the source would cost as much as
+    /// compiling it), so each cached chunk needs a name of its own.
+    func load(_ source: UnsafeRawBufferPointer, name: String, mode: String?, cached: Bool) throws {
+        if cached, let bytecode = CompiledChunks.shared.bytecode(length: source.count, name: name) {
             let status = bytecode.withUnsafeBytes { b in
                 fs_loadbuffer(L, b.baseAddress?.assumingMemoryBound(to: CChar.self), b.count, name, "b")
             }
             if status == LUA_OK { return }
             pop()   // not expected (same Lua, same process): compile it as text instead
         }
-        let status = code.withCString { fs_loadbuffer(L, $0, strlen($0), name, nil) }
+        let status = fs_loadbuffer(L, source.baseAddress?.assumingMemoryBound(to: CChar.self), source.count, name, mode)
         guard status == LUA_OK else { throw LuaError(raw: popString()) }
         if cached {
             var size = 0
             if let dumped = fs_dump(L, &size) {
-                CompiledChunks.shared.store(Array(UnsafeBufferPointer(start: dumped, count: size)), length: code.utf8.count, name: name)
+                CompiledChunks.shared.store(Array(UnsafeBufferPointer(start: dumped, count: size)), length: source.count, name: name)
                 free(dumped)
             }
         }

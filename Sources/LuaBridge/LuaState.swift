@@ -95,24 +95,7 @@ public final class LuaState {
     /// worker; the cached bytecode is Lua's own compilation of the text, so loading it again
     /// is safe even when `textOnly`.
     public func load(bytes: [UInt8], name: String, textOnly: Bool = false, cached: Bool = false) throws {
-        if cached, let bytecode = CompiledChunks.shared.bytecode(length: bytes.count, name: name) {
-            let status = bytecode.withUnsafeBytes { b in
-                fs_loadbuffer(L, b.baseAddress?.assumingMemoryBound(to: CChar.self), b.count, name, "b")
-            }
-            if status == LUA_OK { return }
-            stack.pop()
-        }
-        let status = bytes.withUnsafeBytes { b in
-            name.withCString { fs_loadbuffer(L, b.baseAddress?.assumingMemoryBound(to: CChar.self), b.count, $0, textOnly ? "t" : nil) }
-        }
-        guard status == LUA_OK else { throw LuaError(raw: stack.popString()) }
-        if cached {
-            var size = 0
-            if let dumped = fs_dump(L, &size) {
-                CompiledChunks.shared.store(Array(UnsafeBufferPointer(start: dumped, count: size)), length: bytes.count, name: name)
-                free(dumped)
-            }
-        }
+        try bytes.withUnsafeBytes { try stack.load($0, name: name, mode: textOnly ? "t" : nil, cached: cached) }
     }
 
     /// Calls the function below `nargs` arguments, protected, with a traceback on error.

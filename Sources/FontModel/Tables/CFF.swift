@@ -295,7 +295,11 @@ public final class CFFTable: DecodableTable, ReadsSourceLazily {
         return i < strings.count ? strings[i] : nil
     }
 
-    func sid(for s: String) -> Int {
+    func sid(for s: String) -> Int { Self.sid(for: s, strings: &strings) }
+
+    /// The string id of `s`: a standard string's index, else its place after them in
+    /// `strings` (appended when new).
+    static func sid(for s: String, strings: inout [String]) -> Int {
         if let i = cffStandardStrings.firstIndex(of: s) { return i }
         if let i = strings.firstIndex(of: s) { return cffStandardStrings.count + i }
         strings.append(s)

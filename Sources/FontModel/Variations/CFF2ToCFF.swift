@@ -63,12 +63,7 @@ extension CFF2Table {
 
         // Strings: glyph names (name-keyed) or the ROS registry and ordering (CID-keyed).
         var strings: [String] = []
-        func sid(_ s: String) -> Int {
-            if let i = cffStandardStrings.firstIndex(of: s) { return i }
-            if let i = strings.firstIndex(of: s) { return cffStandardStrings.count + i }
-            strings.append(s)
-            return cffStandardStrings.count + strings.count - 1
-        }
+        func sid(_ s: String) -> Int { CFFTable.sid(for: s, strings: &strings) }
         var charset = BinaryWriter(capacity: 1 + 2 * n)
         charset.u8(0)
         for id in 1..<max(n, 1) {
