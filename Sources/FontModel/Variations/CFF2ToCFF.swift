@@ -19,8 +19,9 @@ extension CFF2Table {
     static let privateDefaultWidthX = 20, privateNominalWidthX = 21
     static let cffOperandLimit = 48
 
-    /// The CFF table. `advances` are hmtx's, one per glyph; `glyphNames` the font's glyph order.
-    func downgradedToCFF(fontName: String, glyphNames: [String], advances: [Int]) throws -> [UInt8] {
+    /// The CFF table. `advances` are hmtx's, one per glyph; `glyphNames` the font's glyph order;
+    /// `fontBBox` the outlines' box (head's, which the instancer has just computed).
+    func downgradedToCFF(fontName: String, glyphNames: [String], advances: [Int], fontBBox: [Int]) throws -> [UInt8] {
         guard store == nil, globalSubrs.items.isEmpty, privates.allSatisfy({ $0.localSubrs == nil }) else {
             throw FontError("only a static CFF2 table (an instance, without variation data or subroutines) can be written as CFF", table: "CFF2")
         }
@@ -74,8 +75,7 @@ extension CFF2Table {
         var top = CFFDict(entries: [])
         if cid { top.set(CFFTable.topROS, [.int(sid("Adobe")), .int(sid("Identity")), .int(0)]) }
         if let matrix = topDict.operands(Self.topFontMatrix) { top.set(Self.topFontMatrix, matrix) }
-        let bounds = try allBounds().compactMap { $0 }.reduce(nil) { (u: GlyphBounds?, b) in u?.union(b) ?? b }
-        top.set(Self.topFontBBox, [bounds?.xMin ?? 0, bounds?.yMin ?? 0, bounds?.xMax ?? 0, bounds?.yMax ?? 0].map { .int($0) })
+        top.set(Self.topFontBBox, fontBBox.map { .int($0) })
         if cid { top.set(Self.topCIDCount, [.int(n)]) }
 
         let privateBytes: [[UInt8]] = privates.enumerated().map { fd, p in

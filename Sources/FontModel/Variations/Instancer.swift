@@ -89,7 +89,8 @@ extension Face {
     /// charset, so `post` becomes format 3 (no names), as fontTools converts it.
     private func downgradeCFF2(_ cff2: CFF2Table, fontName: String) throws {
         let names = try glyphNames(), advances = try hmtx.advances
-        let cff = try context("CFF2") { try cff2.downgradedToCFF(fontName: fontName, glyphNames: names, advances: advances) }
+        let box = try ["xMin", "yMin", "xMax", "yMax"].map { try head.int($0) }
+        let cff = try context("CFF2") { try cff2.downgradedToCFF(fontName: fontName, glyphNames: names, advances: advances, fontBBox: box) }
         setRawTable("CFF ", cff)
         removeTable("CFF2")
         if var post = try rawTable("post"), post.count >= 32, post[0..<4] == [0, 2, 0, 0] {
