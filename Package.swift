@@ -40,9 +40,11 @@ let package = Package(
         .target(name: "LuaBridge", dependencies: ["CLua", "LuaShim"]),
         // TTX-dialect XML dump and fuse, from the table descriptions.
         .target(name: "FontXML", dependencies: ["FontModel"]),
-        // Font checks are Lua files (Checks/<area>/<id>.lua), copied beside the executable.
+        // Font checks are Lua files (Checks/<area>/<id>.lua), read from the source tree (or
+        // $FONTSHELL_CHECKS). Not a SwiftPM resource: its generated accessor links all of
+        // Foundation, which costs every process start about 0.7 ms.
         .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontRender", "FontSubset", "FontXML", "LuaBridge", "CLua"],
-                resources: [.copy("Checks")]),
+                exclude: ["Checks"]),
         .executableTarget(
             name: "fontshell",
             dependencies: [

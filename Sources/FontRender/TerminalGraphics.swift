@@ -62,7 +62,7 @@ public enum TerminalGraphics {
     /// attributes (4), else half blocks.
     public static func fromReply(_ reply: String) -> TerminalImageProtocol {
         if reply.contains("_Gi=31;OK") { return .kitty }
-        if let start = reply.range(of: "\u{1B}[?"), let end = reply[start.upperBound...].firstIndex(of: "c") {
+        if let start = reply.firstRange(of: "\u{1B}[?"), let end = reply[start.upperBound...].firstIndex(of: "c") {
             let attributes = reply[start.upperBound..<end].split(separator: ";")
             if attributes.contains("4") { return .sixel }
         }
@@ -266,7 +266,7 @@ public enum TerminalGraphics {
 
     /// Each escape sequence wrapped for tmux's passthrough (ESC doubled inside).
     static func tmuxPassthrough(_ text: String) -> String {
-        "\(escape)Ptmux;" + text.replacingOccurrences(of: escape, with: escape + escape) + "\(escape)\\"
+        "\(escape)Ptmux;" + text.replacing(escape, with: escape + escape) + "\(escape)\\"
     }
 
     /// A box-filtered copy `width` pixels wide (aspect kept); the image itself when not wider.

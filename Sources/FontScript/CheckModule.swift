@@ -13,13 +13,14 @@ import Darwin
 /// its own, runs it over faces and applies fixes. `check(face)` in the REPL, `fontshell check`
 /// and its batch workers all run through it. docs/checks.md lists the shipped checks.
 public enum CheckModule {
-    /// The checks shipped with FontShell: `$FONTSHELL_CHECKS`, else the resource folder SwiftPM
-    /// copies beside the executable, else the source tree this was built from.
+    /// The checks shipped with FontShell: `$FONTSHELL_CHECKS`, else a `Checks` folder beside
+    /// the executable (`FontShell_FontScript.resources/Checks`, where older builds copied it),
+    /// else the source tree this was built from.
     public static func shippedDirectory() -> String? {
         if let env = getenv("FONTSHELL_CHECKS") { return String(cString: env) }
         let exe = FontScript.executablePath()
         let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        var candidates = [dir + "/FontShell_FontScript.resources/Checks",
+        var candidates = [dir + "/Checks", dir + "/FontShell_FontScript.resources/Checks",
                           // Test bundles live one level down from the build folder.
                           dir + "/../FontShell_FontScript.resources/Checks"]
         let source = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")

@@ -89,7 +89,7 @@ enum FontPicker {
                 let family = matches[selected]
                 if opened[family.name] == nil, let pair = try? open(family) { opened[family.name] = pair }
                 if let (_, face) = opened[family.name], let image = try? sample(face, family.name) {
-                    out("\r\n" + TerminalGraphics.encode(image, for: terminal, columns: 60).replacingOccurrences(of: "\n", with: "\r\n"))
+                    out("\r\n" + TerminalGraphics.encode(image, for: terminal, columns: 60).replacing("\n", with: "\r\n"))
                 }
             }
             var byte: UInt8 = 0

@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import FontModel
+import Dispatch
 
 /// How to cut a face into web slices.
 public struct SliceOptions: Sendable {
@@ -22,7 +27,7 @@ public struct SliceOptions: Sendable {
         var out: [[UInt32]] = []
         for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            guard !content.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            guard content.contains(where: { $0 != " " && $0 != "\t" && $0 != "\r" }) else { continue }
             do { out.append(try SubsetRequest.parseUnicodes(content)) }
             catch let e as FontError { throw FontError("slice file line \(n + 1): \(e.message)") }
         }
@@ -103,9 +108,9 @@ public enum WebSlicer {
     /// Each slice's outcome, filled in from the worker threads.
     final class Outcomes: @unchecked Sendable {
         private(set) var items: [Result<Int, Error>?]
-        private let lock = NSLock()
+        private let lock = PosixLock()
         init(count: Int) { items = Array(repeating: nil, count: count) }
-        func set(_ k: Int, _ outcome: Result<Int, Error>) { lock.lock(); items[k] = outcome; lock.unlock() }
+        func set(_ k: Int, _ outcome: Result<Int, Error>) { lock.withLock { items[k] = outcome } }
     }
 
     static func fileName(_ base: String, _ k: Int) -> String { "\(base).\(k).woff2" }
@@ -148,7 +153,8 @@ public enum WebSlicer {
         while i < sorted.count {
             var j = i
             while j + 1 < sorted.count && sorted[j + 1] == sorted[j] + 1 { j += 1 }
-            parts.append(i == j ? String(format: "U+%X", sorted[i]) : String(format: "U+%X-%X", sorted[i], sorted[j]))
+            let first = "U+" + String(sorted[i], radix: 16, uppercase: true)
+            parts.append(i == j ? first : first + "-" + String(sorted[j], radix: 16, uppercase: true))
             i = j + 1
         }
         return parts.joined(separator: ", ")
@@ -158,7 +164,7 @@ public enum WebSlicer {
         let os2 = try? face.os2
         let weight = os2.map { $0.int("usWeightClass") } ?? 400
         let italic = os2.map { $0.int("fsSelection") & 1 != 0 } ?? false
-        let quoted = family.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let quoted = family.map { $0 == "\\" || $0 == "\"" ? "\\\($0)" : String($0) }.joined()
         var out = "/* \(files.count) slices of \(family), written by FontShell: a browser fetches only the slices whose characters a page uses. */\n"
         for (file, group) in zip(files, groups) {
             out += """

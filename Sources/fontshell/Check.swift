@@ -2,7 +2,16 @@ import ArgumentParser
 import FontModel
 import FontScript
 import LuaBridge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `fontshell check [FONT|GLOB ...]`: the Lua checks (Sources/FontScript/Checks, plus --checks
 /// folders) over every font, on every core, reported as text, JSON, SARIF or JUnit.
@@ -72,7 +81,7 @@ struct Check: ParsableCommand {
         for r in records { text += report.text(for: r) }
         if format == .text && output == nil { print(text, terminator: ""); text = "" }
         try runner.run(paths: paths, sizes: sizes, progress: progress) { _, record in
-            let object = (try? JSONSerialization.jsonObject(with: Data(record.json.utf8))) as? [String: Any]
+            let object = JSONText.parse(record.json) as? [String: Any]
                 ?? ["path": "?", "ok": false, "error": "unreadable record: \(record.json.prefix(200))"]
             records.append(object)
             if format == .text {
@@ -118,7 +127,7 @@ struct Check: ParsableCommand {
         s.push(strings: folders)
         try lua.call(arguments: 1, results: 1)
         let json = s.string(at: -1) ?? "[]"
-        return (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [[String: Any]] ?? []
+        return (JSONText.parse(json) as? [Any])?.compactMap { $0 as? [String: Any] } ?? []
     }
 }
 

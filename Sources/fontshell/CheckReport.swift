@@ -1,5 +1,9 @@
 import FontModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `fontshell check`'s reports from the workers' records (one per font:
 /// `{path, ok, faces, seconds, results = [{id, face, status, messages, fix, after}], error,
@@ -42,7 +46,7 @@ struct CheckReport {
             let face = faces > 1 ? " (face \(r["face"] as? Int ?? 0))" : ""
             out += "  \(label)  \(r["id"] as? String ?? "?")\(face)\n"
             for m in r["messages"] as? [String] ?? [] {
-                out += "         " + m.replacingOccurrences(of: "\n", with: "\n         ") + "\n"
+                out += "         " + m.replacing("\n", with: "\n         ") + "\n"
             }
             if let fix = r["fix"] as? String { out += "         " + paint("fixed:", "32") + " \(fix) → now \(r["after"] as? String ?? "?")\n" }
             if let fixError = r["fixError"] as? String { out += "         " + paint("fix failed:", "31") + " \(fixError)\n" }
@@ -50,7 +54,7 @@ struct CheckReport {
         out += "  \(counts["fail"] ?? 0) failed, \(counts["warn"] ?? 0) warnings, \(counts["error"] ?? 0) errors, "
             + "\(counts["pass"] ?? 0) passed, \(counts["skip"] ?? 0) skipped"
         if let fixed = counts["fixed"] { out += ", \(fixed) fixed" }
-        if let s = record["seconds"] as? Double { out += String(format: " (%.2f s)", s) }
+        if let s = JSONText.number(record["seconds"]) { out += " (" + fixedPoint(s, 2) + " s)" }
         out += "\n"
         if let saved = record["saved"] as? String { out += "  fixed font saved to \(saved)\n" }
         if let e = record["fixError"] as? String { out += "  " + paint("not saved:", "31") + " \(e)\n" }
@@ -76,10 +80,7 @@ struct CheckReport {
     }
 
     func serialize(_ value: Any, pretty: Bool) -> String {
-        var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
-        if pretty { options.insert(.prettyPrinted) }
-        guard let data = try? JSONSerialization.data(withJSONObject: value, options: options) else { return "{}" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        JSONText.write(value, pretty: pretty) + "\n"
     }
 
     // MARK: SARIF 2.1.0 (GitHub code scanning)
@@ -91,7 +92,7 @@ struct CheckReport {
             var rule: [String: Any] = ["id": c["id"] as? String ?? "?"]
             rule["name"] = (c["id"] as? String ?? "").split(separator: "/").last.map(String.init) ?? ""
             rule["shortDescription"] = ["text": c["title"] as? String ?? (c["broken"] as? String ?? "")]
-            rule["fullDescription"] = ["text": (c["rationale"] as? String ?? "").replacingOccurrences(of: "\n", with: " ")]
+            rule["fullDescription"] = ["text": (c["rationale"] as? String ?? "").replacing("\n", with: " ")]
             rule["defaultConfiguration"] = ["level": c["severity"] as? String == "warn" ? "warning" : "error"]
             var properties: [String: Any] = [:]
             if let fb = c["fontbakery"] as? String { properties["fontbakery"] = fb }
@@ -132,8 +133,7 @@ struct CheckReport {
 
     /// A relative URI reference for a path (absolute paths become file: URIs).
     func sarifURI(_ path: String) -> String {
-        let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "%"))
-        let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        let encoded = percentEncodedPath(path)
         let relative = encoded.hasPrefix("./") ? String(encoded.dropFirst(2)) : encoded
         return path.hasPrefix("/") ? "file://" + encoded : relative
     }
@@ -177,7 +177,7 @@ struct CheckReport {
                     cases += "/>\n"
                 }
             }
-            let seconds = record["seconds"] as? Double ?? 0
+            let seconds = JSONText.number(record["seconds"]) ?? 0
             suites += "  <testsuite name=\"\(xml(path))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds)\">\n"
             suites += cases + "  </testsuite>\n"
             total += tests; totalFailures += failures; totalErrors += errors; totalSkipped += skipped

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import FontModel
 
 /// `fontshell instance FONT wght=700 -o OUT`: a static font at one location of a variable
@@ -52,7 +56,7 @@ struct InstanceCommand: ParsableCommand {
                     options.coordinates = Dictionary(uniqueKeysWithValues: zip(fvar.axes.map(\.tag.trimmed), named.coordinates))
                     let result = try face.instance(options)
                     let fileName = Face.postScriptName(from: result.postScriptName ?? names.string(named.subfamilyNameID) ?? "instance-\(i)")
-                    let path = (output as NSString).appendingPathComponent(fileName + fileExtension)
+                    let path = (output.hasSuffix("/") ? output : output + "/") + fileName + fileExtension
                     try write(result, to: path, from: font)
                 }
                 return
@@ -77,7 +81,7 @@ struct InstanceCommand: ParsableCommand {
     static func parse(_ items: [String]) throws -> [String: Double] {
         var result: [String: Double] = [:]
         for item in items {
-            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = item.split(separator: "=", maxSplits: 1).map { String($0.trimmingSpaces) }
             guard parts.count == 2, !parts[0].isEmpty, let value = Double(parts[1]), value.isFinite else {
                 throw FontError("expected AXIS=VALUE (e.g. wght=700), got '\(item)'")
             }

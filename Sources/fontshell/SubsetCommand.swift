@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import FontModel
 import FontSubset
 
@@ -46,14 +50,14 @@ struct SubsetCommand: ParsableCommand {
                 let names = try face.glyphNames()
                 let byName = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
                 request.glyphs = try glyphs.split(separator: ",").map { item in
-                    let s = item.trimmingCharacters(in: .whitespaces)
+                    let s = String(item.trimmingSpaces)
                     if let id = Int(s) { return id }
                     guard let id = byName[s] else { throw FontError("no glyph named '\(s)'", path: input) }
                     return id
                 }
             }
-            if let features { request.features = features.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-            if let keep { request.keep = keep.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            if let features { request.features = features.split(separator: ",").map { String($0.trimmingSpaces) } }
+            if let keep { request.keep = keep.split(separator: ",").map { String($0.trimmingSpaces) } }
             request.layoutClosure = !noLayoutClosure
             request.retainGlyphIDs = retainGids
             request.hinting = !noHinting
@@ -67,7 +71,7 @@ struct SubsetCommand: ParsableCommand {
             let report = try result.font.save(to: output, options: SaveOptions(overwriteInput: overwrite, woff2: WOFF2Options(quality: quality)))
             print("kept \(result.glyphMap.count) of \(try face.glyphCount) glyphs (\(result.closure.count) added by components and the layout closure)")
             if !result.missing.isEmpty {
-                let shown = result.missing.prefix(20).map { String(format: "U+%04X", $0) }.joined(separator: " ")
+                let shown = result.missing.prefix(20).map { "U+" + hex4($0) }.joined(separator: " ")
                 print("the face has no glyph for \(result.missing.count) character\(result.missing.count == 1 ? "" : "s"): \(shown)\(result.missing.count > 20 ? " …" : "")")
             }
             print(report)

@@ -1,7 +1,11 @@
 import ArgumentParser
 import FontScript
 import LuaBridge
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -140,13 +144,13 @@ func printRecord(_ json: String, jsonl: Bool) {
         print(json)   // flushed by the batch runner after each round of results
         return
     }
-    guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { print(json); return }
+    guard let object = JSONText.parse(json) as? [String: Any] else { print(json); return }
     let path = object["path"] as? String ?? "?"
     var line = path
     if object["ok"] as? Bool == false {
         line += "  \u{1B}[31mFAILED\u{1B}[0m  " + (object["error"] as? String ?? "")
     } else {
-        if let s = object["seconds"] as? Double { line += String(format: "  %.3f s", s) }
+        if let s = JSONText.number(object["seconds"]) { line += "  " + fixedPoint(s, 3) + " s" }
         for key in object.keys.sorted() where !["path", "ok", "seconds", "faces", "printed", "traceback"].contains(key) {
             line += "  \(key)=" + compactJSON(object[key] as Any)
         }
@@ -158,9 +162,7 @@ func printRecord(_ json: String, jsonl: Bool) {
 
 func compactJSON(_ value: Any) -> String {
     if let s = value as? String { return s }
-    guard JSONSerialization.isValidJSONObject([value]),
-          let data = try? JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys, .withoutEscapingSlashes]) else { return "\(value)" }
-    return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+    return JSONText.write(value)
 }
 
 /// `fontshell batch-worker MODE ...`: a worker of a batch run (started by the command itself).

@@ -54,13 +54,13 @@ final class BatchProgress {
 
     func done(summary: Bool = true) {
         clearBar()
-        if summary && !quiet { line("\(label): \(status()) in \(String(format: "%.1f", now() - started)) s") }
+        if summary && !quiet { line("\(label): \(status()) in \(fixedPoint(now() - started, 1)) s") }
     }
 
     func status() -> String {
         let elapsed = max(now() - started, 1e-6)
         var s = "\(done)/\(total) fonts, \(failed) failed"
-        if done > 0 { s += String(format: ", %.1f fonts/s", Double(done) / elapsed) }
+        if done > 0 { s += ", " + fixedPoint(Double(done) / elapsed, 1) + " fonts/s" }
         return s
     }
 
@@ -73,7 +73,7 @@ final class BatchProgress {
         text += "\(done)/\(total)"
         if failed > 0 { text += " · \u{1B}[31m\(failed) failed\u{1B}[0m" }
         if done > 0 {
-            text += String(format: " · %.1f/s", rate)
+            text += " · " + fixedPoint(rate, 1) + "/s"
             text += " · ETA " + BatchProgress.duration(Double(total - done) / max(rate, 1e-9))
         }
         if let current { text += " · " + String(current.suffix(40)) }
@@ -104,7 +104,7 @@ final class BatchProgress {
 
     /// The `error` field of a record, for the failure line (a light scan; records are ours).
     static func errorText(_ json: String) -> String? {
-        guard let range = json.range(of: "\"error\":\"") else { return nil }
+        guard let range = json.firstRange(of: "\"error\":\"") else { return nil }
         var out = ""
         var escaped = false
         for c in json[range.upperBound...] {

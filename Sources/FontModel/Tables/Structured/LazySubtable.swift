@@ -1,5 +1,3 @@
-import Foundation
-
 /// A subtable not decoded yet (`Member.lazy`: a lookup's subtables): where it starts in its
 /// table's bytes and what the decoder knew there. Decoded on first use and kept; an error in it
 /// is found then (naming the table, the path and the file offset), so a font whose layout is
@@ -13,7 +11,7 @@ public final class LazySubtable: @unchecked Sendable {
         let fileBase: Int
         let name: String
         var budget: Int
-        let lock = NSLock()
+        let lock = PosixLock()
         init(data: [UInt8], fileBase: Int, name: String, budget: Int) {
             self.data = data; self.fileBase = fileBase; self.name = name; self.budget = budget
         }
@@ -36,22 +34,20 @@ public final class LazySubtable: @unchecked Sendable {
 
     /// The decoded subtable (decoded once; a failure is kept and thrown again).
     public func value() throws -> StructValue {
-        source.lock.lock()
-        defer { source.lock.unlock() }
-        if let cached { return try cached.get() }
-        let result = Result { try source.data.withUnsafeBytes { buffer in
-            try StructureCodec.decodeSubtable(BinaryReader(buffer, base: source.fileBase), at: start, shape, scope: scope,
-                                              version: version, depth: depth, source: source, path: path)
-        } }
-        cached = result
-        return try result.get()
+        try source.lock.withLock {
+            if let cached { return try cached.get() }
+            let result = Result { try source.data.withUnsafeBytes { buffer in
+                try StructureCodec.decodeSubtable(BinaryReader(buffer, base: source.fileBase), at: start, shape, scope: scope,
+                                                  version: version, depth: depth, source: source, path: path)
+            } }
+            cached = result
+            return try result.get()
+        }
     }
 
     /// Whether it was decoded (tests count what a query decodes).
     public var isDecoded: Bool {
-        source.lock.lock()
-        defer { source.lock.unlock() }
-        return cached != nil
+        source.lock.withLock { cached != nil }
     }
 
     /// Same place in the same bytes: equal without decoding.

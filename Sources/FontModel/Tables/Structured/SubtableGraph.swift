@@ -170,8 +170,11 @@ public struct OffsetOverflow: ToolError, Sendable {
     /// The lookup and subtable the overflowing offset is in, when it is inside one.
     public var lookupSubtable: (lookup: Int, subtable: Int)? {
         func number(after key: String) -> Int? {
-            guard let r = parentPath.range(of: key) else { return nil }
-            return Int(parentPath[r.upperBound...].prefix { $0.isNumber })
+            let path = Array(parentPath.utf8), key = Array(key.utf8)
+            guard path.count >= key.count,
+                  let at = (0...(path.count - key.count)).first(where: { path[$0..<($0 + key.count)].elementsEqual(key) })
+            else { return nil }
+            return Int(String(decoding: path[(at + key.count)...].prefix { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self))
         }
         guard let l = number(after: "Lookup["), let s = number(after: "SubTable[") else { return nil }
         return (l, s)
