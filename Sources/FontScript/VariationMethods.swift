@@ -74,18 +74,19 @@ enum VariationMethods {
     }
 
     /// face:instance({wght = 700}, {names = true, overlapFlags = true, clamp = true,
-    /// rewriteLayout = false, downgradeCFF2 = false}) → a new face (of a new, unsaved font) at
-    /// that location, and its warnings.
+    /// rewriteLayout = false, downgradeCFF2 = false, partial = false}) → a new face (of a new,
+    /// unsaved font) at that location, and its warnings. With partial, axes not given stay variable.
     static let instance: LuaFunction = { L in
         LuaCall.run(L, "instance") { call in
             let face = try call.methodSelf(FaceObject.className, as: FaceRef.self).get()
             var options = InstanceOptions(coordinates: try coordinates(call, 2))
-            try call.options(3, ["names", "overlapFlags", "clamp", "rewriteLayout", "downgradeCFF2"])
+            try call.options(3, ["names", "overlapFlags", "clamp", "rewriteLayout", "downgradeCFF2", "partial"])
             options.updateNames = try call.boolOption(3, "names", default: true)
             options.setOverlapFlags = try call.boolOption(3, "overlapFlags", default: true)
             options.clamp = try call.boolOption(3, "clamp", default: true)
             options.rewriteLayout = try call.boolOption(3, "rewriteLayout", default: false)
             options.downgradeCFF2 = try call.boolOption(3, "downgradeCFF2", default: false)
+            options.partial = try call.boolOption(3, "partial", default: false)
             let result = try face.instance(options)
             // PostScript outlines are .otf by convention, TrueType ones .ttf.
             let fileExtension = result.font.faces[0].format == .cff ? ".otf" : ".ttf"

@@ -30,6 +30,7 @@ struct InstanceCommand: ParsableCommand {
     @Flag(help: "Do not set the overlap flags on glyphs (fontTools' --no-overlap-flag).") var noOverlapFlags = false
     @Flag(help: "Rewrite GPOS as fontTools does (value formats, anchor formats, pair classes) instead of patching its values in place: slower, table-for-table identical to fontTools.") var rewriteLayout = false
     @Flag(help: "Write a CFF2 font's instance as CFF (version 1), for software that reads only CFF (fontTools' --downgrade-cff2).") var downgradeCff2 = false
+    @Flag(help: "Pin only the axes given; the others stay variable (fontTools' default for axes left out). Without it they are pinned at their default.") var partial = false
     @Flag(help: "Allow OUTPUT to be INPUT.") var overwrite = false
     @OptionGroup var selection: FaceSelection
 
@@ -45,7 +46,7 @@ struct InstanceCommand: ParsableCommand {
                 return
             }
             var options = InstanceOptions(clamp: !strict, updateNames: !keepNames, setOverlapFlags: !noOverlapFlags, rewriteLayout: rewriteLayout,
-                                          downgradeCFF2: downgradeCff2)
+                                          downgradeCFF2: downgradeCff2, partial: partial)
             if all {
                 guard coordinates.isEmpty else { throw FontError("--all makes every named instance; give no coordinates with it") }
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)

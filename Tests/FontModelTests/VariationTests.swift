@@ -94,6 +94,70 @@ import Testing
     /// avar 2 (Amstelvar's subset from fontTools' tests: 12 axes, an axis store that moves the
     /// parametric axes with wght, wdth and opsz): locations equal fontTools' `renormalizeLocation`
     /// to the bit, and a full instance equals fontTools' instancer output table by table.
+    struct PartialCase: CustomTestStringConvertible, Sendable {
+        let font: String, pins: [String: Double]
+        var testDescription: String { font + " " + pins.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+    }
+
+    static let partialCases: [PartialCase] = [
+        PartialCase(font: "PartialInstancerTest-VF", pins: ["wght": 500]),    // gvar, cvar, HVAR, MVAR, avar, STAT
+        PartialCase(font: "PartialInstancerTest-VF", pins: ["wdth": 85]),
+        PartialCase(font: "PartialInstancerTest2-VF", pins: ["wdth": 80]),    // GDEF store and GPOS devices
+        PartialCase(font: "PartialInstancerTest2-VF", pins: ["wght": 700]),
+        PartialCase(font: "STATInstancerTest", pins: ["wght": 700]),          // three axes, two kept
+        PartialCase(font: "STATInstancerTest", pins: ["wdth": 100, "ital": 1]),
+        PartialCase(font: "SinglePos", pins: ["wght": 500]),                  // GPOS only
+    ]
+
+    /// Partial instances (some axes pinned, the others kept): at every point of a grid over
+    /// the kept axes, fontTools' full instance of ours equals its full instance of fontTools'
+    /// own partial instance (glyph points, advances, metrics, cvt, GPOS), fvar, STAT and HVAR
+    /// agree, and ots-sanitize accepts the font (Tests/Oracles/partial_instance_check.py).
+    @Test(arguments: partialCases) func partialInstancesMatchFontToolsEverywhereOnTheKeptAxes(_ c: PartialCase) throws {
+        let folder = try TemporaryFolder()
+        let source = try compiled(c.font, in: folder)
+        let font = try Font(path: source)
+        let result = try font.faces[0].instance(InstanceOptions(coordinates: c.pins, partial: true))
+        let out = folder.file("partial.ttf")
+        _ = try result.font.save(to: out)
+        let saved = try Font(path: out)
+        let kept = try saved.faces[0].variationAxes.map(\.tag.trimmed)
+        #expect(!kept.isEmpty && kept.allSatisfy { c.pins[$0] == nil }, "\(kept)")
+        let check = Corpus.root.appendingPathComponent("Tests/Oracles/partial_instance_check.py").path
+        let r = try run("python3", [check, out, source] + c.pins.map { "\($0.key)=\(Face.short($0.value))" })
+        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
+              let points = report["points"] as? [String: Double] else {
+            Issue.record("comparison failed: \(r.stderr)"); return
+        }
+        #expect((report["locations"] as? Int ?? 0) >= 3)
+        #expect(points["vs_fonttools"] == 0, "\(report)")
+        #expect((points["vs_direct"] ?? 9) <= 1, "\(report)")   // rounding the new default, as fontTools does
+        #expect((report["mismatches"] as? [String]) == [], "\(report)")
+        if c.font != "SinglePos" {   // SinglePos has no OS/2, which ots requires
+            #expect(try run("ots-sanitize", [out, folder.file("ots.ttf")]).status == 0)
+        }
+    }
+
+    /// What partial instancing does not do yet is refused with a message, and a partial
+    /// "instance" that pins nothing is refused; pinning every axis is a full instance.
+    @Test func partialInstancingRefusesWhatItCannotDo() throws {
+        let folder = try TemporaryFolder()
+        let statFont = try Font(path: try compiled("STATInstancerTest", in: folder))
+        let stat = statFont.faces[0]
+        #expect(throws: FontError.self) { try stat.instance(InstanceOptions(coordinates: [:], partial: true)) }
+        let full = try stat.instance(InstanceOptions(coordinates: ["wght": 700, "wdth": 100, "ital": 0], partial: true))
+        #expect(!full.font.faces[0].has("fvar"))
+        let mutator = folder.file("MutatorSans.ttf")
+        #expect(try run("ttx", ["-q", "-o", mutator, Conformance.folder + "/variable/MutatorSans_All_Variable.ttx"]).status == 0)
+        do {
+            let font = try Font(path: mutator)
+            _ = try font.faces[0].instance(InstanceOptions(coordinates: ["wght": 500], partial: true))
+            Issue.record("FeatureVariations were not refused")
+        } catch let e as FontError {
+            #expect(e.message.contains("FeatureVariations"), "\(e)")
+        }
+    }
+
     @Test func avar2LocationsAndInstancesMatchFontTools() throws {
         let source = Conformance.folder + "/variable/Amstelvar-avar2.subset.ttf"
         let font = try Font(path: source)

@@ -96,14 +96,38 @@ public final class GvarTable: DecodableTable {
         if glyphData[target] != glyphData[source] { glyphData[target] = glyphData[source]; isEdited = true }
     }
 
+    /// A new table's bytes: each glyph's TupleVariationStore (`TupleVariation.encodeStore`),
+    /// with the peaks that more than one tuple uses shared (most used first, as fontTools
+    /// orders them).
+    static func build(axisCount: Int, glyphs: [[TupleVariation]]) throws -> [UInt8] {
+        var uses: [[Double]: Int] = [:], firstSeen: [[Double]] = []
+        for tuples in glyphs { for t in tuples { if uses[t.peak] == nil { firstSeen.append(t.peak) }; uses[t.peak, default: 0] += 1 } }
+        let shared = Array(firstSeen.enumerated().filter { uses[$0.element]! > 1 }
+            .sorted { uses[$0.element]! != uses[$1.element]! ? uses[$0.element]! > uses[$1.element]! : $0.offset < $1.offset }
+            .map(\.element).prefix(0x0FFF))
+        let index = Dictionary(uniqueKeysWithValues: shared.enumerated().map { ($1, $0) })
+        var tuplesBytes: [UInt8] = []
+        for peak in shared { for v in peak { let bits = UInt16(bitPattern: Int16(clamping: (v * 16384).otRoundedInt)); tuplesBytes += [UInt8(bits >> 8), UInt8(bits & 0xFF)] } }
+        let glyphData = try glyphs.enumerated().map { id, tuples in
+            try TupleVariation.encodeStore(tuples, sharedPeaks: index, hasY: true, dataOffsetBase: 0, what: "gvar glyph \(id)")
+        }
+        return try bytes(version: (1, 0), axisCount: axisCount, sharedTuples: tuplesBytes, sharedTupleCount: shared.count, flags: 0, glyphData: glyphData)
+    }
+
     public func encode() throws -> [UInt8] {
+        try Self.bytes(version: (majorVersion, minorVersion), axisCount: Int(axisCount), sharedTuples: sharedTuples,
+                       sharedTupleCount: Int(sharedTupleCount), flags: flags, glyphData: glyphData)
+    }
+
+    static func bytes(version: (UInt16, UInt16), axisCount: Int, sharedTuples: [UInt8], sharedTupleCount: Int, flags: UInt16,
+                      glyphData: [[UInt8]]) throws -> [UInt8] {
         var padded = glyphData.map { d -> [UInt8] in d.count % 2 == 0 ? d : d + [0] }
         let total = padded.reduce(0) { $0 + $1.count }
         let long = total / 2 > 0xFFFF
         if long { padded = glyphData }
         let headerSize = 20 + (glyphData.count + 1) * (long ? 4 : 2)
         var w = BinaryWriter(capacity: headerSize + sharedTuples.count + total)
-        w.u16(majorVersion); w.u16(minorVersion); w.u16(axisCount); w.u16(sharedTupleCount)
+        w.u16(version.0); w.u16(version.1); try w.u16(axisCount, "gvar axis count"); try w.u16(sharedTupleCount, "gvar shared tuple count")
         try w.u32(headerSize, "gvar shared tuples offset"); try w.u16(glyphData.count, "gvar glyph count"); w.u16(long ? flags | 1 : flags & ~1)
         try w.u32(headerSize + sharedTuples.count, "gvar variation data offset")
         var position = 0

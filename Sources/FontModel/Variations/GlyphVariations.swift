@@ -83,8 +83,9 @@ public final class GlyphVariator {
         return (dx, dy)
     }
 
-    /// Glyph `id` (decoded as `original`) at a normalized location.
-    func glyph(_ id: Int, original: TrueTypeGlyph, at location: [Double]) throws -> VariedGlyph {
+    /// A glyph's points as gvar numbers them (a composite's component offsets) and its contour
+    /// ends, without the phantom points.
+    static func variedPoints(_ original: TrueTypeGlyph) -> (coordinates: [PointXY], ends: [Int]) {
         var coordinates: [PointXY] = []
         var ends: [Int] = []
         if original.isComposite {
@@ -99,6 +100,24 @@ public final class GlyphVariator {
                 ends.append(coordinates.count - 1)
             }
         }
+        return (coordinates, ends)
+    }
+
+    /// Glyph `id`'s tuple variations with some axes pinned (see `TupleVariation.pinning`): what
+    /// a partial instance keeps of it in gvar.
+    func pinnedVariations(_ id: Int, pins: [Double?]) throws -> [TupleVariation] {
+        guard let gvar else { return [] }
+        let original = try glyf.glyph(id)
+        var (coordinates, ends) = Self.variedPoints(original)
+        coordinates += try phantoms(id, bounds: original.bounds)
+        for k in (coordinates.count - 4)..<coordinates.count { ends.append(k) }
+        let tuples = try face.context("gvar") { try gvar.variations(glyph: id, pointCount: coordinates.count, sharedPeaks: peaks) }
+        return TupleVariation.pinning(tuples, pins: pins, pointCount: coordinates.count, hasY: true, original: coordinates, ends: ends)
+    }
+
+    /// Glyph `id` (decoded as `original`) at a normalized location.
+    func glyph(_ id: Int, original: TrueTypeGlyph, at location: [Double]) throws -> VariedGlyph {
+        var (coordinates, ends) = Self.variedPoints(original)
         let outlineCount = coordinates.count
         let phantom = try phantoms(id, bounds: original.bounds)
         coordinates += phantom

@@ -21,11 +21,14 @@ public struct InstanceOptions: Sendable {
     /// Write a CFF2 font's instance as CFF version 1 (`CFF2ToCFF.swift`), for software that
     /// reads only CFF; off, it stays CFF2, as fontTools leaves it by default.
     public var downgradeCFF2: Bool
+    /// Pin only the axes given and keep the others variable, as fontTools' instancer treats
+    /// axes left out (`PartialInstancer.swift`). Off, axes left out are pinned at their default.
+    public var partial: Bool
 
     public init(coordinates: [String: Double] = [:], clamp: Bool = true, updateNames: Bool = true, setOverlapFlags: Bool = true,
-                rewriteLayout: Bool = false, downgradeCFF2: Bool = false) {
+                rewriteLayout: Bool = false, downgradeCFF2: Bool = false, partial: Bool = false) {
         self.coordinates = coordinates; self.clamp = clamp; self.updateNames = updateNames; self.setOverlapFlags = setOverlapFlags
-        self.rewriteLayout = rewriteLayout; self.downgradeCFF2 = downgradeCFF2
+        self.rewriteLayout = rewriteLayout; self.downgradeCFF2 = downgradeCFF2; self.partial = partial
     }
 }
 
@@ -48,6 +51,19 @@ extension Face {
     public func instance(_ options: InstanceOptions = InstanceOptions()) throws -> InstanceResult {
         guard let font else { throw FontError("the face is no longer part of an open font", path: path) }
         let location = try self.location(options.coordinates, clamp: options.clamp)
+        // A partial instance pins the axes given (normalized) and keeps the others (nil).
+        var pins: [Double?]?
+        if options.partial {
+            let given = location.tags.map { options.coordinates[$0.trimmed] != nil }
+            guard given.contains(true) else {
+                throw FontError("a partial instance needs at least one axis to pin (axes: \(location.tags.map(\.trimmed).joined(separator: ", ")))",
+                                path: path, face: faceLabel)
+            }
+            if given.contains(false) {
+                if let refusal = try partialInstanceRefusal() { throw FontError(refusal, path: path, face: faceLabel) }
+                pins = zip(given, location.normalized).map { $0 ? $1 : nil }
+            }
+        }
 
         // Work on a standalone copy: the original face and its file stay as they are.
         let view = try font.standalone(face: self)
@@ -57,14 +73,21 @@ extension Face {
         let target = copy.faces[0]
         let loc = location.normalized
 
-        if has("glyf") { try instanceGlyphs(into: target, at: loc, overlapFlags: options.setOverlapFlags) }
+        // fontTools sets the overlap flags on static instances only.
+        if has("glyf") { try instanceGlyphs(into: target, at: loc, overlapFlags: options.setOverlapFlags && pins == nil) }
         if let cff2 = try cff2 { try instancePostScriptGlyphs(cff2, into: target, at: loc) }
         try instanceControlValues(into: target, at: loc)
         try instanceMetrics(into: target, at: loc)
-        try instanceLayout(into: target, at: loc, rewrite: options.rewriteLayout)
+        try instanceLayout(into: target, at: loc, rewrite: options.rewriteLayout, pins: pins)
         try instanceFeatureVariations(into: target, at: loc)
-        try instanceStyleAttributes(into: target, location: location)
-        for tag in Face.variationTags where target.has(tag) { target.removeTable(tag) }
+        if let pins {
+            let fvar = try keepVariations(into: target, pins: pins, location: location)
+            let pinned = Set(location.tags.indices.filter { pins[$0] != nil }.map { location.tags[$0] })
+            try instanceStyleAttributes(into: target, location: location, pinned: pinned, fvar: fvar)
+        } else {
+            try instanceStyleAttributes(into: target, location: location, pinned: nil, fvar: nil)
+            for tag in Face.variationTags where target.has(tag) { target.removeTable(tag) }
+        }
 
         if let os2 = try target.os2 {
             let widths = try target.hmtx.advances.filter { $0 > 0 }
@@ -75,8 +98,10 @@ extension Face {
         if let slant = location.user("slnt"), let post = try target.post {
             try post.setRaw("italicAngle", Int64((max(-90, min(slant, 90)) * 65536).rounded()))
         }
-        var postScriptName = try target.postScriptName
-        if options.updateNames { postScriptName = try target.nameInstance(from: self, location: location) }
+        // A font without a name table (a test subset) has no names to give or update.
+        var postScriptName = target.has("name") ? try target.postScriptName : nil
+        // A partial instance keeps its names, as fontTools leaves them by default.
+        if options.updateNames && pins == nil && target.has("name") { postScriptName = try target.nameInstance(from: self, location: location) }
         if options.downgradeCFF2, let cff2 = try target.cff2 { try target.downgradeCFF2(cff2, fontName: postScriptName ?? "Instance") }
         // Laid out once here, so the instance is a plain unedited font: saving it copies bytes
         // (no second encoding, and no save-time validation of tables the instancer wrote).
@@ -282,7 +307,7 @@ extension Face {
 
     /// GDEF carets and GPOS values with their VariationIndex deltas; GDEF loses its store and
     /// is dropped when nothing else is left in it.
-    private func instanceLayout(into target: Face, at loc: [Double], rewrite: Bool) throws {
+    private func instanceLayout(into target: Face, at loc: [Double], rewrite: Bool, pins: [Double?]?) throws {
         guard let raw = try target.rawTable("GDEF"), raw.count >= 18 else { return }
         let version = UInt32(raw[0]) << 24 | UInt32(raw[1]) << 16 | UInt32(raw[2]) << 8 | UInt32(raw[3])
         let storeOffset = Int(UInt32(raw[14]) << 24 | UInt32(raw[15]) << 16 | UInt32(raw[16]) << 8 | UInt32(raw[17]))
@@ -293,6 +318,25 @@ extension Face {
         }
         let scalars = store.scalars(at: loc)
         let delta: (Int, Int) -> Int = { store.delta(outer: $0, inner: $1, scalars: scalars).otRoundedInt }
+
+        if let pins {
+            // Partial: values get the pinned axes' share (the deltas at `loc`, where the kept
+            // axes are at their default) and keep their devices; the store keeps the rest.
+            // GDEF's other subtables stay as they are (ligature carets keep their default).
+            if let raw = try target.rawTable("GPOS") {
+                var patch = PositioningPatch(raw, keepDevices: true, delta: delta)
+                do { try target.context("GPOS") { try patch.patchAll() } } catch is PositioningPatch.NeedsRewrite {
+                    throw FontError("a GPOS value that varies has no stored value to add its pinned share to; partial instancing cannot add the field",
+                                    path: path, face: faceLabel, table: "GPOS")
+                }
+                target.setRawTable("GPOS", patch.bytes)
+            }
+            target.setRawTable("GDEF", try context("GDEF") {
+                try Self.replacingStore(in: raw, offsetAt: 14, wide: true, keepBefore: raw.count, with: store.pinning(pins).store,
+                                        axisCount: pins.filter { $0 == nil }.count)
+            })
+            return
+        }
 
         // Read GDEF as version 1.2, which has everything but the store (offsets are unchanged).
         var patched = raw
@@ -343,7 +387,9 @@ extension Face {
 
     /// STAT keeps the axis values that hold at the instance's location; name records only
     /// the variation tables used are pruned.
-    private func instanceStyleAttributes(into target: Face, location: VariationLocation) throws {
+    /// `pinned`: the axes a partial instance pins (nil: all), whose values must hold; `fvar`:
+    /// the partial instance's new fvar (nil: fvar goes).
+    private func instanceStyleAttributes(into target: Face, location: VariationLocation, pinned: Set<Tag>?, fvar newFvar: [UInt8]?) throws {
         let before = try target.variationNameIDs()
         if let stat = try target.table(STATTable.self), case .record(let inner)? = try stat.value("AxisValueArray"),
            case .list(let values)? = inner["AxisValue"], case .record(let designRecord)? = try stat.value("DesignAxisRecord"),
@@ -351,8 +397,8 @@ extension Face {
             let designTags: [Tag?] = designAxes.map { $0.fields?["AxisTag"]?.int.map { Tag(UInt32(truncatingIfNeeded: $0)) } }
             func holds(_ axisIndex: Int64?, _ raw: Int64?) -> Bool {
                 guard let axisIndex, let raw, Int(axisIndex) < designTags.count, let tag = designTags[Int(axisIndex)],
-                      let pinned = location.user(tag) else { return true }
-                return Double(raw) / 65536 == pinned
+                      pinned?.contains(tag) ?? true, let value = location.user(tag) else { return true }
+                return Double(raw) / 65536 == value
             }
             let keptValues = try values.filter { v in
                 guard case .formatted(let format, let f) = try v.resolved() else { return true }
@@ -370,13 +416,15 @@ extension Face {
                 else { var a = inner; a["AxisValue"] = .list(keptValues); try stat.set("AxisValueArray", .record(a)) }
             }
         }
-        // fvar goes; names only it (or dropped STAT values) used go with it.
+        // fvar goes (or loses axes and instances); names only it (or dropped STAT values) used
+        // go with it.
         let fvarSlot = target.slots["fvar"]
         target.slots["fvar"] = nil
+        if let newFvar { target.setRawTable("fvar", newFvar) }
         let after = try target.variationNameIDs()
-        target.slots["fvar"] = fvarSlot
+        if newFvar == nil { target.slots["fvar"] = fvarSlot }
         let unused = before.subtracting(after)
-        if !unused.isEmpty {
+        if !unused.isEmpty, target.has("name") {
             let name = try target.name
             name.replaceRecords(name.records.filter { !unused.contains($0.nameID) })
         }

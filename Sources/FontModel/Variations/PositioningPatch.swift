@@ -8,6 +8,9 @@
 struct PositioningPatch {
     private(set) var bytes: [UInt8]
     let delta: (Int, Int) -> Int
+    /// Partial instances keep the devices (their rows now vary over the kept axes only) and
+    /// add only the pinned axes' share to the stored values.
+    let keepDevices: Bool
     private var seenSubtables = Set<Int>(), seenAnchors = Set<Int>(), seenPairSets = Set<Int>()
     /// Patched values and cleared devices.
     private(set) var patched = 0
@@ -16,7 +19,9 @@ struct PositioningPatch {
     /// rewrite can add the field.
     struct NeedsRewrite: Error {}
 
-    init(_ bytes: [UInt8], delta: @escaping (Int, Int) -> Int) { self.bytes = bytes; self.delta = delta }
+    init(_ bytes: [UInt8], keepDevices: Bool = false, delta: @escaping (Int, Int) -> Int) {
+        self.bytes = bytes; self.keepDevices = keepDevices; self.delta = delta
+    }
 
     private func u16(_ at: Int) throws -> Int {
         guard at >= 0, at + 2 <= bytes.count else { throw FontError("GPOS data at \(at) runs past the table's \(bytes.count) bytes", table: "GPOS", offset: at) }
@@ -40,12 +45,13 @@ struct PositioningPatch {
     private mutating func apply(value: Int?, offsetAt: Int, base: Int) throws {
         let offset = try u16(offsetAt)
         guard offset != 0, let d = try variation(at: base + offset) else { return }
+        if keepDevices && d == 0 { return }
         guard let value else { throw NeedsRewrite() }
         let raw = try u16(value)
         let new = (raw >= 0x8000 ? raw - 0x10000 : raw) + d
         guard (-32768...32767).contains(new) else { throw FontError("a GPOS value becomes \(new) at this location, past Int16", table: "GPOS", offset: value) }
         set16(value, new)
-        set16(offsetAt, 0)
+        if !keepDevices { set16(offsetAt, 0) }
         patched += 1
     }
 

@@ -1,10 +1,10 @@
 /// The ItemVariationStore that HVAR, VVAR, MVAR and GDEF (for GPOS) keep their deltas in:
 /// regions of the design space, and rows of deltas (one per region a row's data uses),
-/// addressed by (outer, inner) = (data index, row). Read-only: instancing applies the deltas
-/// and drops the store.
+/// addressed by (outer, inner) = (data index, row). A full instance applies the deltas and
+/// drops the store; a partial one (`pinning`) keeps it for the axes left variable.
 public struct ItemVariationStore: Sendable {
     /// One axis's share of a region, in normalized coordinates.
-    public struct AxisSpan: Equatable, Sendable {
+    public struct AxisSpan: Hashable, Sendable {
         public var start: Double, peak: Double, end: Double
     }
 
@@ -18,6 +18,8 @@ public struct ItemVariationStore: Sendable {
     /// Regions by index; each has one span per fvar axis.
     public var regions: [[AxisSpan]]
     public var data: [VariationData]
+
+    public init(regions: [[AxisSpan]], data: [VariationData]) { self.regions = regions; self.data = data }
 
     /// Reads a store that starts at `offset` of `reader` (the table holding it). `axisCount` is
     /// fvar's; `what` names the holder in messages ("HVAR", "GDEF").
@@ -121,6 +123,95 @@ public struct ItemVariationStore: Sendable {
             if s != 0 { sum += s * Double(d.deltas[inner * n + k]) }
         }
         return sum
+    }
+
+    /// The store with some axes pinned (`pins[axis]` a normalized coordinate; nil keeps the
+    /// axis), as fontTools' instancer does it: a region's deltas are scaled by its weight on the
+    /// pinned axes; regions that named only pinned axes leave the store, their scaled deltas
+    /// summed per item into `defaults` (for the caller to add to the values the items move);
+    /// regions that become equal are merged. Items keep their (outer, inner), so references
+    /// into the store stay valid. Deltas are rounded as fontTools rounds them.
+    public func pinning(_ pins: [Double?]) -> (store: ItemVariationStore, defaults: [[Double]]) {
+        let kept = pins.indices.filter { pins[$0] == nil }
+        let location = pins.map { $0 ?? 0 }
+        // Each old region: its weight on the pinned axes, and its spans on the kept axes (nil
+        // when it named no kept axis).
+        var weights: [Double] = [], keptSpans: [[AxisSpan]?] = []
+        for region in regions {
+            var pinnedPart = region, keptPart: [AxisSpan] = []
+            for a in kept { pinnedPart[a] = AxisSpan(start: 0, peak: 0, end: 0); keptPart.append(region[a]) }
+            weights.append(Self.scalar(pinnedPart, at: location))
+            keptSpans.append(keptPart.contains { $0.peak != 0 } ? keptPart : nil)
+        }
+        var newRegions: [[AxisSpan]] = []
+        var newIndex: [[AxisSpan]: Int] = [:]
+        var newData: [VariationData] = [], defaults: [[Double]] = []
+        for d in data {
+            let n = d.regionIndexes.count
+            var columns: [Int] = []          // new region per merged column
+            var columnOf = [Int?](repeating: nil, count: n)
+            for (k, r) in d.regionIndexes.enumerated() where weights[r] != 0 {
+                guard let spans = keptSpans[r] else { continue }
+                let index = newIndex[spans] ?? { newRegions.append(spans); newIndex[spans] = newRegions.count - 1; return newRegions.count - 1 }()
+                if let c = columns.firstIndex(of: index) { columnOf[k] = c } else { columns.append(index); columnOf[k] = columns.count - 1 }
+            }
+            var sums = [Double](repeating: 0, count: d.itemCount * columns.count)
+            var itemDefaults = [Double](repeating: 0, count: d.itemCount)
+            for item in 0..<d.itemCount {
+                for k in 0..<n {
+                    let w = weights[d.regionIndexes[k]]
+                    guard w != 0 else { continue }
+                    let v = Double(d.deltas[item * n + k]) * w
+                    if let c = columnOf[k] { sums[item * columns.count + c] += v } else { itemDefaults[item] += v }
+                }
+            }
+            let rounded = sums.map { Int32(clamping: $0.otRoundedInt) }
+            newData.append(VariationData(regionIndexes: columns, deltas: rounded, itemCount: d.itemCount))
+            defaults.append(itemDefaults)
+        }
+        return (ItemVariationStore(regions: newRegions, data: newData), defaults)
+    }
+
+    /// The store's bytes (format 1): region list, then each data with its columns ordered
+    /// wide first, as the format requires, and 32-bit columns only when a delta needs them.
+    public func encode(axisCount: Int) throws -> [UInt8] {
+        var w = BinaryWriter()
+        w.u16(1)
+        let regionListAt = 8 + 4 * data.count
+        try w.u32(regionListAt, "ItemVariationStore region list offset")
+        try w.u16(data.count, "ItemVariationStore data count")
+        var body = BinaryWriter()
+        try body.u16(axisCount, "region axis count"); try body.u16(regions.count, "region count")
+        for region in regions {
+            for span in region { for v in [span.start, span.peak, span.end] { body.i16(Int16(clamping: (v * 16384).otRoundedInt)) } }
+        }
+        var dataOffsets: [Int] = []
+        for d in data {
+            dataOffsets.append(regionListAt + body.bytes.count)
+            let n = d.regionIndexes.count
+            let column = { (k: Int) in (0..<d.itemCount).map { d.deltas[$0 * n + k] } }
+            let needs32 = (0..<n).contains { k in column(k).contains { $0 < -32768 || $0 > 32767 } }
+            let wideLimit: ClosedRange<Int32> = needs32 ? -32768...32767 : -128...127
+            let wide = (0..<n).filter { k in column(k).contains { !wideLimit.contains($0) } }
+            let order = wide + (0..<n).filter { !wide.contains($0) }
+            try body.u16(d.itemCount, "variation data item count")
+            try body.u16(wide.count | (needs32 ? 0x8000 : 0), "variation data word count")
+            try body.u16(n, "variation data region count")
+            for k in order { try body.u16(d.regionIndexes[k], "variation data region index") }
+            for item in 0..<d.itemCount {
+                for (position, k) in order.enumerated() {
+                    let v = d.deltas[item * n + k]
+                    switch (needs32, position < wide.count) {
+                    case (true, true): body.i32(v)
+                    case (true, false), (false, true): body.i16(Int16(v))
+                    case (false, false): body.i8(Int8(v))
+                    }
+                }
+            }
+        }
+        for o in dataOffsets { try w.u32(o, "variation data offset") }
+        w.append(body.bytes)
+        return w.bytes
     }
 }
 

@@ -260,3 +260,134 @@ enum UntouchedPoints {
         return e1 + Double(v - x1) * scale
     }
 }
+
+extension TupleVariation {
+    /// The region's span on each axis (start and end implied by the peak when not given).
+    var spans: [ItemVariationStore.AxisSpan] {
+        peak.indices.map { i in .init(start: start?[i] ?? min(peak[i], 0), peak: peak[i], end: end?[i] ?? max(peak[i], 0)) }
+    }
+
+    /// A glyph's (or cvar's) tuples with some axes pinned (`pins[axis]` a normalized
+    /// coordinate; nil keeps the axis), as fontTools' `instantiateTupleVariationStore` does it
+    /// for pinned axes: each tuple is scaled by its weight on the pinned axes and loses them;
+    /// tuples that named only pinned axes are left out (a full instance at the pinned location
+    /// adds them to the default); tuples whose remaining regions are equal are merged, then
+    /// rounded. Every kept tuple lists every point: with `original` and `ends` (gvar) a sparse
+    /// tuple's untouched points are inferred against the old default outline first, since the
+    /// new default moves.
+    static func pinning(_ tuples: [TupleVariation], pins: [Double?], pointCount: Int, hasY: Bool,
+                        original: [PointXY]?, ends: [Int]) -> [TupleVariation] {
+        let kept = pins.indices.filter { pins[$0] == nil }
+        let location = pins.map { $0 ?? 0 }
+        var order: [[ItemVariationStore.AxisSpan]] = []
+        var sums: [[ItemVariationStore.AxisSpan]: (x: [Double], y: [Double])] = [:]
+        var scratch: UntouchedPoints.Scratch?
+        for t in tuples {
+            var pinnedPart = t.spans, keptPart: [ItemVariationStore.AxisSpan] = []
+            for a in kept where a < pinnedPart.count { keptPart.append(pinnedPart[a]); pinnedPart[a] = .init(start: 0, peak: 0, end: 0) }
+            guard keptPart.contains(where: { $0.peak != 0 }) else { continue }
+            let weight = ItemVariationStore.scalar(pinnedPart, at: location)
+            guard weight != 0 else { continue }
+            var entry = sums[keptPart] ?? ([Double](repeating: 0, count: pointCount), hasY ? [Double](repeating: 0, count: pointCount) : [])
+            if sums[keptPart] == nil { order.append(keptPart) }
+            if let points = t.points, let original, hasY {
+                if scratch == nil { scratch = UntouchedPoints.Scratch(pointCount) }
+                UntouchedPoints.add(points: points, x: t.x, y: t.y, weight: weight, original: original, ends: ends,
+                                    into: &entry.x, &entry.y, scratch: &scratch!)
+            } else {
+                for (k, d) in t.x.enumerated() {
+                    let i = t.points?[k] ?? k
+                    guard i < pointCount else { continue }
+                    entry.x[i] += Double(d) * weight
+                    if hasY, k < t.y.count { entry.y[i] += Double(t.y[k]) * weight }
+                }
+            }
+            sums[keptPart] = entry
+        }
+        return order.compactMap { spans in
+            let (x, y) = sums[spans]!
+            let rx = x.map(\.otRoundedInt), ry = y.map(\.otRoundedInt)
+            guard rx.contains(where: { $0 != 0 }) || ry.contains(where: { $0 != 0 }) else { return nil }
+            let implied = spans.allSatisfy { $0.start == min($0.peak, 0) && $0.end == max($0.peak, 0) }
+            return TupleVariation(peak: spans.map(\.peak), start: implied ? nil : spans.map(\.start), end: implied ? nil : spans.map(\.end),
+                                  points: nil, x: rx, y: ry)
+        }
+    }
+
+    /// A TupleVariationStore's bytes (gvar: a glyph's data, `dataOffsetBase` 0; cvar: after its
+    /// 4-byte version, base 4). Every tuple carries its own point numbers (none listed means
+    /// every point); peaks found in `sharedPeaks` are written as its indexes.
+    static func encodeStore(_ tuples: [TupleVariation], sharedPeaks: [[Double]: Int], hasY: Bool, dataOffsetBase: Int,
+                            what: String) throws -> [UInt8] {
+        guard !tuples.isEmpty else { return [] }
+        guard tuples.count <= 0x0FFF else { throw FontError("\(what) has \(tuples.count) tuple variations, more than 4,095") }
+        var headers = BinaryWriter(), data = BinaryWriter()
+        for t in tuples {
+            var body = BinaryWriter()
+            if let points = t.points { try packPoints(points, into: &body, what: what) } else { body.u8(0) }
+            try packDeltas(t.x, into: &body, what: what)
+            if hasY { try packDeltas(t.y, into: &body, what: what) }
+            try headers.u16(body.bytes.count, "\(what) tuple data size")
+            var index = 0x2000   // private point numbers
+            if let shared = sharedPeaks[t.peak] { index |= shared } else { index |= 0x8000 }
+            if t.start != nil { index |= 0x4000 }
+            headers.u16(UInt16(index))
+            if index & 0x8000 != 0 { for p in t.peak { headers.i16(Int16(clamping: (p * 16384).otRoundedInt)) } }
+            if let s = t.start, let e = t.end {
+                for v in s { headers.i16(Int16(clamping: (v * 16384).otRoundedInt)) }
+                for v in e { headers.i16(Int16(clamping: (v * 16384).otRoundedInt)) }
+            }
+            data.append(body.bytes)
+        }
+        var w = BinaryWriter()
+        w.u16(UInt16(tuples.count))
+        try w.u16(dataOffsetBase + 4 + headers.bytes.count, "\(what) tuple data offset")
+        w.append(headers.bytes)
+        w.append(data.bytes)
+        return w.bytes
+    }
+
+    /// Packed point numbers: a count, then runs of up to 128 ascending differences.
+    static func packPoints(_ points: [Int], into w: inout BinaryWriter, what: String) throws {
+        guard points.count < 0x8000 else { throw FontError("\(what) lists \(points.count) points, more than 32,767") }
+        if points.count < 0x80 { w.u8(UInt8(points.count)) } else { w.u16(UInt16(0x8000 | points.count)) }
+        var i = 0, last = 0
+        while i < points.count {
+            let differences = points[i..<min(i + 128, points.count)].enumerated().map { k, p in p - (k == 0 ? last : points[i + k - 1]) }
+            let words = differences.contains { $0 > 255 }
+            w.u8(UInt8((words ? 0x80 : 0) | (differences.count - 1)))
+            for d in differences {
+                guard d >= 0, d <= 0xFFFF else { throw FontError("\(what) point numbers are not ascending") }
+                if words { w.u16(UInt16(d)) } else { w.u8(UInt8(d)) }
+            }
+            last = points[i + differences.count - 1]
+            i += differences.count
+        }
+    }
+
+    /// Packed deltas: runs of up to 64 zeros, bytes or words.
+    static func packDeltas(_ deltas: [Int], into w: inout BinaryWriter, what: String) throws {
+        var i = 0
+        while i < deltas.count {
+            var j = i
+            if deltas[i] == 0 {
+                while j < deltas.count, j - i < 64, deltas[j] == 0 { j += 1 }
+                w.u8(UInt8(0x80 | (j - i - 1)))
+            } else if (-128...127).contains(deltas[i]) {
+                // A byte run stops at a pair of zeros (a zero run is cheaper) or a wide value.
+                while j < deltas.count, j - i < 64, (-128...127).contains(deltas[j]),
+                      !(deltas[j] == 0 && j + 1 < deltas.count && deltas[j + 1] == 0) { j += 1 }
+                w.u8(UInt8(j - i - 1))
+                for d in deltas[i..<j] { w.i8(Int8(d)) }
+            } else {
+                while j < deltas.count, j - i < 64, !(-128...127).contains(deltas[j]) { j += 1 }
+                w.u8(UInt8(0x40 | (j - i - 1)))
+                for d in deltas[i..<j] {
+                    guard (-32768...32767).contains(d) else { throw FontError("\(what) has a delta of \(d), past Int16") }
+                    w.i16(Int16(d))
+                }
+            }
+            i = j
+        }
+    }
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Checks a partial instance FontShell made (some axes pinned, the others kept) against
+fontTools' instancer. fontTools makes its own partial instance of the source at the same pins;
+then, at a grid of locations on the kept axes (each axis's minimum, default and maximum and
+the points halfway between), fontTools' instancer makes full instances of ours, of its own
+partial instance, and of the source at the pins plus that location ("direct"), and they are
+compared: glyph points, advances, OS/2 / hhea / post metrics, cvt values and GPOS (as TTX).
+Also compared without instancing: fvar's axes and named instances, STAT's axis values, and
+HVAR's advance deltas at each grid location.
+Prints JSON: {"locations": n, "points": {"vs_fonttools": max, "vs_direct": max},
+"mismatches": [...]}.
+Usage: partial_instance_check.py OURS.ttf SOURCE.ttf AXIS=VALUE ...
+"""
+import io
+import itertools
+import json
+import sys
+
+from fontTools.ttLib import TTFont
+from fontTools.varLib.instancer import instantiateVariableFont
+from fontTools.varLib.varStore import VarStoreInstancer
+from fontTools.varLib.models import normalizeLocation
+
+METRICS = [("OS/2", a) for a in ("sTypoAscender", "sTypoDescender", "sTypoLineGap", "usWinAscent", "usWinDescent",
+                                  "sxHeight", "sCapHeight", "yStrikeoutSize", "yStrikeoutPosition", "usWeightClass", "usWidthClass")]
+METRICS += [("hhea", a) for a in ("ascent", "descent", "lineGap")] + [("post", a) for a in ("underlinePosition", "underlineThickness")]
+
+
+def points(font):
+    glyf = font["glyf"]
+    out = {}
+    for name in font.getGlyphOrder():
+        g = glyf[name]
+        out[name] = list(g.getCoordinates(glyf)[0]) if g.numberOfContours else []
+    return out
+
+
+def facts(font):
+    """What is compared after full instancing."""
+    metrics = {f"{t}.{a}": getattr(font[t], a) for t, a in METRICS if t in font and hasattr(font[t], a)}
+    advances = {n: font["hmtx"][n][0] for n in font.getGlyphOrder()} if "hmtx" in font else {}
+    cvt = list(font["cvt "].values) if "cvt " in font else None
+    gpos = None
+    if "GPOS" in font:
+        buffer = io.StringIO()
+        from fontTools.misc.xmlWriter import XMLWriter
+        writer = XMLWriter(buffer)
+        font["GPOS"].toXML(writer, font)
+        gpos = buffer.getvalue()
+    return points(font) if "glyf" in font else {}, advances, metrics, cvt, gpos
+
+
+def largest_difference(a, b):
+    worst = 0
+    for name in a:
+        if len(a[name]) != len(b.get(name, [])):
+            return float("inf")
+        for (x1, y1), (x2, y2) in zip(a[name], b[name]):
+            worst = max(worst, abs(x1 - x2), abs(y1 - y2))
+    return worst
+
+
+def main():
+    ours_path, source_path = sys.argv[1], sys.argv[2]
+    pins = {k: float(v) for k, v in (a.split("=", 1) for a in sys.argv[3:])}
+    source = TTFont(source_path)
+    ours = TTFont(ours_path)
+    theirs = instantiateVariableFont(TTFont(source_path), dict(pins))
+    mismatches = []
+
+    def axes(f):
+        return [(a.axisTag, a.minValue, a.defaultValue, a.maxValue) for a in f["fvar"].axes]
+
+    if axes(ours) != axes(theirs):
+        mismatches.append(f"fvar axes: {axes(ours)} != {axes(theirs)}")
+    inst = lambda f: sorted((i.subfamilyNameID, sorted(i.coordinates.items())) for i in f["fvar"].instances)
+    if inst(ours) != inst(theirs):
+        mismatches.append(f"fvar instances: {inst(ours)} != {inst(theirs)}")
+    if "STAT" in theirs:
+        values = lambda f: sorted(v.ValueNameID for v in (f["STAT"].table.AxisValueArray.AxisValue if f["STAT"].table.AxisValueArray else []))
+        if values(ours) != values(theirs):
+            mismatches.append(f"STAT axis values: {values(ours)} != {values(theirs)}")
+
+    kept = [a for a in ours["fvar"].axes]
+    grid = [sorted({a.minValue, a.defaultValue, a.maxValue, (a.minValue + a.defaultValue) / 2, (a.defaultValue + a.maxValue) / 2})
+            for a in kept]
+    worst_theirs = worst_direct = 0
+    count = 0
+    for values in itertools.product(*grid):
+        location = {a.axisTag: v for a, v in zip(kept, values)}
+        count += 1
+        if "HVAR" in theirs and "HVAR" in ours:
+            deltas = []
+            for f in (ours, theirs):
+                normalized = normalizeLocation(location, {a.axisTag: (a.minValue, a.defaultValue, a.maxValue) for a in f["fvar"].axes})
+                if "avar" in f:
+                    from fontTools.varLib.models import piecewiseLinearMap
+                    maps = f["avar"].segments
+                    normalized = {t: piecewiseLinearMap(v, maps.get(t, {})) for t, v in normalized.items()}
+                table = f["HVAR"].table
+                instancer = VarStoreInstancer(table.VarStore, f["fvar"].axes, normalized)
+                mapping = table.AdvWidthMap.mapping if table.AdvWidthMap else None
+                order = f.getGlyphOrder()
+                deltas.append([round(instancer[mapping[n]] if mapping else instancer[i]) for i, n in enumerate(order)])
+            if deltas[0] != deltas[1]:
+                bad = [i for i, (x, y) in enumerate(zip(*deltas)) if x != y]
+                mismatches.append(f"HVAR advance deltas at {location}: glyphs {bad[:5]} differ ({deltas[0][bad[0]]} != {deltas[1][bad[0]]})")
+        a = facts(instantiateVariableFont(TTFont(ours_path), dict(location)))
+        b = facts(instantiateVariableFont(theirs_copy(source_path, pins), dict(location)))
+        c = facts(instantiateVariableFont(TTFont(source_path), {**pins, **location}))
+        worst_theirs = max(worst_theirs, largest_difference(a[0], b[0]))
+        worst_direct = max(worst_direct, largest_difference(a[0], c[0]))
+        for what, k in (("advances", 1), ("metrics", 2), ("cvt", 3), ("GPOS", 4)):
+            if a[k] != b[k]:
+                if isinstance(a[k], dict):
+                    bad = sorted(n for n in a[k] if a[k][n] != b[k].get(n))
+                    mismatches.append(f"{what} at {location}: {bad[:5]} ({[a[k][n] for n in bad[:3]]} != {[b[k].get(n) for n in bad[:3]]})")
+                else:
+                    mismatches.append(f"{what} at {location} differ")
+    print(json.dumps({"locations": count, "points": {"vs_fonttools": worst_theirs, "vs_direct": worst_direct}, "mismatches": mismatches[:20]}))
+
+
+def theirs_copy(source_path, pins):
+    return instantiateVariableFont(TTFont(source_path), dict(pins))
+
+
+if __name__ == "__main__":
+    main()
