@@ -27,6 +27,101 @@ enum FeatureVariationResolver {
         return pruneLookups(out, table: table)
     }
 
+    /// A partial instance's FeatureVariations (`pins[axis]` a pinned normalized coordinate,
+    /// nil for a kept axis), as fontTools' instancer pins them: a record with a condition on a
+    /// pinned axis that fails there goes; conditions that hold there go; conditions on kept
+    /// axes stay, renumbered; repeated records go. The first record that holds at the new
+    /// default swaps its features into the FeatureList, and a last catch-all record swaps the
+    /// old ones back wherever no other record holds. A record left without conditions matches
+    /// everywhere, so none after it is kept. nil when the table has none.
+    static func pin(_ root: StructFields, pins: [Double?], table: String) throws -> StructFields? {
+        guard let variations = root["FeatureVariations"]?.fields else { return nil }
+        var out = root
+        guard var featureList = out["FeatureList"]?.fields, case .list(var features)? = featureList["FeatureRecord"] else { return nil }
+        var newAxis: [Int: Int] = [:]
+        for a in pins.indices where pins[a] == nil { newAxis[a] = newAxis.count }
+        var kept: [StructValue] = [], seen = Set<[Int64]>()
+        var applied = false, universal = false
+        var restore: StructFields?   // the catch-all's substitutions: the features the default had
+        for (r, record) in Face.items(variations["FeatureVariationRecord"]).enumerated() {
+            guard var fields = record.fields else { continue }
+            var conditions: [StructValue] = [], key: [Int64] = []
+            var dropped = false, holdsAtDefault = true
+            for condition in Face.items(fields["ConditionSet"]?.fields?["ConditionTable"]) {
+                guard case .formatted(1, var c) = try condition.resolved(), let axis = c["AxisIndex"]?.int.map(Int.init) else {
+                    throw FontError("FeatureVariations record \(r) has a condition of a format other than 1; partial instancing reads only axis ranges", table: table)
+                }
+                guard axis < pins.count else {
+                    throw FontError("FeatureVariations record \(r) has a condition on axis \(axis); fvar has \(pins.count)", table: table)
+                }
+                let lowRaw = c["FilterRangeMinValue"]?.int ?? 0, highRaw = c["FilterRangeMaxValue"]?.int ?? 0
+                let low = Double(lowRaw) / 16384, high = Double(highRaw) / 16384
+                let atDefault = pins[axis] ?? 0
+                if !(low <= atDefault && atDefault <= high) { holdsAtDefault = false }
+                if let pinned = pins[axis] {
+                    if !(low <= pinned && pinned <= high) { dropped = true; break }
+                } else {
+                    c["AxisIndex"] = .int(Int64(newAxis[axis]!))
+                    conditions.append(.formatted(1, c))
+                    key += [Int64(newAxis[axis]!), lowRaw, highRaw]
+                }
+            }
+            if dropped { continue }
+            let substitution = fields["FeatureTableSubstitution"]?.fields
+            if holdsAtDefault && !applied {
+                var old = substitution ?? StructFields()
+                var records: [StructValue] = []
+                for item in Face.items(substitution?["SubstitutionRecord"]) {
+                    guard var s = item.fields, let index = s["FeatureIndex"]?.int.map(Int.init), let feature = s["Feature"] else { continue }
+                    guard index < features.count, case .record(var featureRecord) = features[index] else {
+                        throw FontError("FeatureVariations record \(r) replaces feature \(index); the FeatureList has \(features.count)", table: table)
+                    }
+                    s["Feature"] = featureRecord["Feature"] ?? StructValue.none
+                    records.append(.record(s))
+                    featureRecord["Feature"] = feature
+                    features[index] = .record(featureRecord)
+                }
+                old["SubstitutionRecord"] = .list(records)
+                restore = old
+                applied = true
+            }
+            key.append(substitution?["Version"]?.int ?? 0x0001_0000)
+            if seen.insert(key).inserted {
+                if conditions.isEmpty {
+                    fields["ConditionSet"] = StructValue.none
+                } else {
+                    var set = StructFields()
+                    set["ConditionCount"] = .int(Int64(conditions.count))
+                    set["ConditionTable"] = .list(conditions)
+                    fields["ConditionSet"] = .record(set)
+                }
+                kept.append(.record(fields))
+            }
+            if conditions.isEmpty { universal = true; break }
+        }
+        if applied, !kept.isEmpty, !universal, let restore {
+            var set = StructFields()
+            set["ConditionCount"] = .int(0)
+            set["ConditionTable"] = .list([])
+            var catchAll = StructFields()
+            catchAll["ConditionSet"] = .record(set)
+            catchAll["FeatureTableSubstitution"] = .record(restore)
+            kept.append(.record(catchAll))
+        }
+        featureList["FeatureRecord"] = .list(features)
+        out["FeatureList"] = .record(featureList)
+        if kept.isEmpty {
+            out["FeatureVariations"] = nil
+            out["Version"] = .int(0x0001_0000)
+        } else {
+            var v = variations
+            v["FeatureVariationCount"] = .int(Int64(kept.count))
+            v["FeatureVariationRecord"] = .list(kept)
+            out["FeatureVariations"] = .record(v)
+        }
+        return out
+    }
+
     /// Whether every condition of a set holds (an absent set always does).
     static func holds(_ set: StructValue?, location: [Double], table: String, record: Int) throws -> Bool {
         guard let conditions = set?.fields else { return true }

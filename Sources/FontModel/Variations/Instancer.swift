@@ -79,7 +79,7 @@ extension Face {
         try instanceControlValues(into: target, at: loc)
         try instanceMetrics(into: target, at: loc)
         try instanceLayout(into: target, at: loc, rewrite: options.rewriteLayout, pins: pins)
-        try instanceFeatureVariations(into: target, at: loc)
+        try instanceFeatureVariations(into: target, at: loc, pins: pins)
         if let pins {
             let fvar = try keepVariations(into: target, pins: pins, location: location)
             let pinned = Set(location.tags.indices.filter { pins[$0] != nil }.map { location.tags[$0] })
@@ -375,11 +375,14 @@ extension Face {
 
     /// GSUB and GPOS with FeatureVariations: the features that apply at the location swapped
     /// in (see `FeatureVariationResolver`). Tables without them are not decoded.
-    private func instanceFeatureVariations(into target: Face, at loc: [Double]) throws {
+    private func instanceFeatureVariations(into target: Face, at loc: [Double], pins: [Double?]?) throws {
         for tag: Tag in ["GSUB", "GPOS"] {
             guard let raw = try target.rawTable(tag), raw.count >= 4, raw[3] >= 1, raw[1] == 1 else { continue }
             guard let table = try target.structuredTable(tag) else { continue }
-            let resolved = try target.context(tag) { try FeatureVariationResolver.resolve(try table.root, location: loc, table: tag.trimmed) }
+            let resolved = try target.context(tag) {
+                if let pins { try FeatureVariationResolver.pin(try table.root, pins: pins, table: tag.trimmed) }
+                else { try FeatureVariationResolver.resolve(try table.root, location: loc, table: tag.trimmed) }
+            }
             // Through the raw slot: GPOS may already hold patched bytes, which a save prefers.
             if let resolved, table.replaceRoot(resolved) { target.setRawTable(tag, try target.context(tag) { try table.encode() }) }
         }

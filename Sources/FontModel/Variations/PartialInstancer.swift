@@ -15,8 +15,10 @@
 ///   coordinates; avar (version 1) loses their maps; STAT keeps the values that hold at the
 ///   pinned coordinates and every value of a kept axis.
 ///
-/// Refused, with a message: CFF2 outlines, avar version 2, and FeatureVariations (their
-/// conditions would have to be re-based on the remaining axes).
+/// - FeatureVariations: conditions on pinned axes decided, the others renumbered
+///   (`FeatureVariationResolver.pin`).
+///
+/// Refused, with a message: CFF2 outlines and avar version 2.
 extension Face {
     /// The partial instance's variation tables, written into `target` (which holds the new
     /// default), but for fvar, whose new bytes are returned (STAT and name pruning need the
@@ -91,13 +93,6 @@ extension Face {
         if has("CFF2") { return "partial instancing of CFF2 outlines is not supported yet (pin every axis)" }
         if let avar = try table(AvarTable.self), avar.hasVersion2Mappings {
             return "partial instancing of a font with avar version 2 is not supported yet (pin every axis)"
-        }
-        for tag: Tag in ["GSUB", "GPOS"] {
-            guard let raw = try rawTable(tag), raw.count >= 14, raw[0] == 0, raw[1] == 1, raw[3] >= 1 else { continue }
-            let offset = Int(raw[10]) << 24 | Int(raw[11]) << 16 | Int(raw[12]) << 8 | Int(raw[13])
-            if offset != 0 {
-                return "partial instancing of a font with FeatureVariations (\(tag.trimmed)) is not supported yet (pin every axis)"
-            }
         }
         return nil
     }
