@@ -88,6 +88,33 @@ import Testing
         #expect(r == ["true", "true", "true", ".otf", "true"])
     }
 
+    /// `partial = true` from Lua: MutatorSans (wdth and wght) with wght pinned keeps wdth as its
+    /// one axis, and the partial face at wdth=1000 draws what the source draws at wght=500
+    /// wdth=1000 (within the rounding of the two steps).
+    @Test func partialInstancesFromLua() throws {
+        let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
+        let source = conformance + "/variable/MutatorSans_All_Variable.ttx"
+        let font = NSTemporaryDirectory() + "fontshell-mutator-\(UUID().uuidString).ttf"
+        defer { try? FileManager.default.removeItem(atPath: font) }
+        guard FileManager.default.fileExists(atPath: source) else { Issue.record("no \(source): run ../shared/corpus/conformance.sh"); return }
+        _ = try python(["-m", "fontTools.ttx", "-q", "-o", font, source])
+        let lua = try makeState(fonts: [font])
+        let r = try eval(lua, """
+            local partial = face:instance({wght = 500}, {partial = true})
+            local worst = 0
+            for _, name in ipairs{"A", "B", "S"} do
+              local a = partial.glyphs[name]:contoursAt{wdth = 1000}
+              local b = face.glyphs[name]:contoursAt{wght = 500, wdth = 1000}
+              for c = 1, #b do for p = 1, #b[c] do
+                worst = math.max(worst, math.abs(a[c][p].x - b[c][p].x), math.abs(a[c][p].y - b[c][p].y))
+              end end
+            end
+            return #partial.axes, partial.axes[1].tag, partial.isVariable, worst <= 1.5, worst
+            """)
+        #expect(Array(r.prefix(4)) == ["1", "wdth", "true", "true"], "\(r)")
+    }
+
     @Test func previewsAtALocation() throws {
         let lua = try makeState(fonts: [Self.inter])
         let widths = try eval(lua, """

@@ -129,6 +129,7 @@ import Testing
             (["instance", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "wght=700", "-o", out], "not a variable font"),
             (["instance", Self.inter, "--all", "wght=700", "-o", out], "no coordinates"),
             (["instance", Self.inter, "wght=700", "-o", Self.inter], "refusing to overwrite"),
+            (["instance", Self.inter, "--partial", "-o", out], "needs at least one axis to pin"),
         ]
         for (args, message) in cases {
             let r = try runFontshell(args)
