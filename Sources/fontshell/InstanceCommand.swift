@@ -74,7 +74,11 @@ struct InstanceCommand: ParsableCommand {
         }
         for w in result.warnings { printError("fontshell instance: warning: \(w)") }
         let report = try result.font.save(to: path, options: SaveOptions(overwriteInput: overwrite))
-        let at = zip(result.location.tags, result.location.user).map { "\($0.0.trimmed)=\(Face.short($0.1))" }.joined(separator: " ")
+        let given = Set(coordinates.compactMap { $0.split(separator: "=").first.map { String($0.trimmingSpaces) } })
+        let axes = zip(result.location.tags, result.location.user).filter { !partial || given.contains($0.0.trimmed) }
+        var at = axes.map { "\($0.0.trimmed)=\(Face.short($0.1))" }.joined(separator: " ")
+        let kept = result.location.tags.map(\.trimmed).filter { partial && !given.contains($0) }
+        if !kept.isEmpty { at += " (keeps \(kept.joined(separator: ", ")) variable)" }
         print("\(path): \(result.postScriptName ?? "instance") at \(at), \(report.bytesWritten) bytes")
     }
 
