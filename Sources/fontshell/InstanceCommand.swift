@@ -22,7 +22,7 @@ struct InstanceCommand: ParsableCommand {
             """)
 
     @Argument(help: "Variable font to read.") var input: String
-    @Argument(help: "Coordinates: AXIS=VALUE, e.g. wght=700 wdth=75.") var coordinates: [String] = []
+    @Argument(help: "Coordinates: AXIS=VALUE, e.g. wght=700 wdth=75; AXIS=MIN:MAX keeps the axis variable over that range (it must hold the default).") var coordinates: [String] = []
     @Option(name: [.short, .customLong("output")], help: "Font file to write; with --all, a folder.") var output: String?
     @Flag(help: "Every named instance (fvar), one file each, named by PostScript name, into the -o folder.") var all = false
     @Flag(help: "Refuse coordinates outside an axis's range instead of clamping them.") var strict = false
@@ -62,7 +62,7 @@ struct InstanceCommand: ParsableCommand {
                 }
                 return
             }
-            options.coordinates = try Self.parse(coordinates)
+            (options.coordinates, options.ranges) = try Self.parse(coordinates)
             let result = try face.instance(options)
             try write(result, to: output, from: font)
         }
@@ -74,26 +74,35 @@ struct InstanceCommand: ParsableCommand {
         }
         for w in result.warnings { printError("fontshell instance: warning: \(w)") }
         let report = try result.font.save(to: path, options: SaveOptions(overwriteInput: overwrite))
-        let given = Set(coordinates.compactMap { $0.split(separator: "=").first.map { String($0.trimmingSpaces) } })
-        let axes = zip(result.location.tags, result.location.user).filter { !partial || given.contains($0.0.trimmed) }
-        var at = axes.map { "\($0.0.trimmed)=\(Face.short($0.1))" }.joined(separator: " ")
-        let kept = result.location.tags.map(\.trimmed).filter { partial && !given.contains($0) }
+        // Each axis as it was treated: pinned (its value), narrowed (its range) or kept whole.
+        let ranges = (try? Self.parse(coordinates).ranges) ?? [:]
+        var parts: [String] = [], kept: [String] = []
+        for (tag, value) in zip(result.location.tags.map(\.trimmed), result.location.user) {
+            if let r = ranges[tag] { parts.append("\(tag)=\(Face.short(r.lowerBound)):\(Face.short(r.upperBound))") }
+            else if partial && !coordinates.contains(where: { $0.hasPrefix(tag + "=") }) { kept.append(tag) }
+            else { parts.append("\(tag)=\(Face.short(value))") }
+        }
+        var at = parts.joined(separator: " ")
         if !kept.isEmpty { at += " (keeps \(kept.joined(separator: ", ")) variable)" }
         print("\(path): \(result.postScriptName ?? "instance") at \(at), \(report.bytesWritten) bytes")
     }
 
-    /// "wght=700" → ["wght": 700].
-    static func parse(_ items: [String]) throws -> [String: Double] {
-        var result: [String: Double] = [:]
+    /// "wght=700" → ["wght": 700]; "wdth=75:100" → a range.
+    static func parse(_ items: [String]) throws -> (values: [String: Double], ranges: [String: ClosedRange<Double>]) {
+        var values: [String: Double] = [:], ranges: [String: ClosedRange<Double>] = [:]
         for item in items {
             let parts = item.split(separator: "=", maxSplits: 1).map { String($0.trimmingSpaces) }
-            guard parts.count == 2, !parts[0].isEmpty, let value = Double(parts[1]), value.isFinite else {
-                throw FontError("expected AXIS=VALUE (e.g. wght=700), got '\(item)'")
+            let bounds = parts.count == 2 ? parts[1].split(separator: ":", omittingEmptySubsequences: false).map { Double($0.trimmingSpaces) } : []
+            guard parts.count == 2, !parts[0].isEmpty, (1...2).contains(bounds.count),
+                  bounds.allSatisfy({ $0 != nil && $0!.isFinite }) else {
+                throw FontError("expected AXIS=VALUE or AXIS=MIN:MAX (e.g. wght=700, wght=300:700), got '\(item)'")
             }
-            guard result[parts[0]] == nil else { throw FontError("axis '\(parts[0])' is given twice") }
-            result[parts[0]] = value
+            guard values[parts[0]] == nil && ranges[parts[0]] == nil else { throw FontError("axis '\(parts[0])' is given twice") }
+            if bounds.count == 1 { values[parts[0]] = bounds[0]!; continue }
+            guard bounds[0]! <= bounds[1]! else { throw FontError("axis '\(parts[0])': the range \(parts[1]) runs backwards") }
+            ranges[parts[0]] = bounds[0]!...bounds[1]!
         }
-        return result
+        return (values, ranges)
     }
 
     static func describe(_ face: Face, _ fvar: FvarTable) throws -> String {

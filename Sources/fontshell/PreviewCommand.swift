@@ -45,8 +45,11 @@ struct PreviewCommand: ParsableCommand {
         o.background = try Color(parsing: background)
         o.hinting = hinting
         if let variations {
-            do { o.variations = try InstanceCommand.parse(variations.split(separator: ",").map(String.init)) }
-            catch { throw RenderError("--variations: \(error)") }
+            do {
+                let parsed = try InstanceCommand.parse(variations.split(separator: ",").map(String.init))
+                guard parsed.ranges.isEmpty else { throw FontError("a preview is at one location; give AXIS=VALUE") }
+                o.variations = parsed.values
+            } catch { throw RenderError("--variations: \(error)") }
         }
         if let label {
             let parts = label.lowercased().split(separator: "x")

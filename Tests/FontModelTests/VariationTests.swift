@@ -96,7 +96,11 @@ import Testing
     /// to the bit, and a full instance equals fontTools' instancer output table by table.
     struct PartialCase: CustomTestStringConvertible, Sendable {
         let font: String, pins: [String: Double]
-        var testDescription: String { font + " " + pins.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+        var ranges: [String: ClosedRange<Double>] = [:]
+        var arguments: [String] {
+            pins.map { "\($0.key)=\(Face.short($0.value))" } + ranges.map { "\($0.key)=\(Face.short($0.value.lowerBound)):\(Face.short($0.value.upperBound))" }
+        }
+        var testDescription: String { font + " " + arguments.sorted().joined(separator: " ") }
     }
 
     static let partialCases: [PartialCase] = [
@@ -109,6 +113,12 @@ import Testing
         PartialCase(font: "SinglePos", pins: ["wght": 500]),                  // GPOS only
         PartialCase(font: "MutatorSans", pins: ["wght": 500]),                // FeatureVariations (rvrn)
         PartialCase(font: "MutatorSans", pins: ["wdth": 900]),
+        // Narrowed axes (fontTools' AXIS=MIN:MAX): tents cut by the new range's ends.
+        PartialCase(font: "PartialInstancerTest-VF", pins: [:], ranges: ["wght": 100...700]),
+        PartialCase(font: "PartialInstancerTest-VF", pins: ["wght": 500], ranges: ["wdth": 80...100]),
+        PartialCase(font: "PartialInstancerTest2-VF", pins: [:], ranges: ["wght": 200...700]),
+        PartialCase(font: "MutatorSans", pins: [:], ranges: ["wght": 0...600]),
+        PartialCase(font: "STATInstancerTest", pins: [:], ranges: ["wght": 300...600]),
     ]
 
     /// Partial instances (some axes pinned, the others kept): at every point of a grid over
@@ -120,14 +130,18 @@ import Testing
         let folder = try TemporaryFolder()
         let source = try compiled(c.font, in: folder)
         let font = try Font(path: source)
-        let result = try font.faces[0].instance(InstanceOptions(coordinates: c.pins, partial: true))
+        let result = try font.faces[0].instance(InstanceOptions(coordinates: c.pins, partial: true, ranges: c.ranges))
         let out = folder.file("partial.ttf")
         _ = try result.font.save(to: out)
         let saved = try Font(path: out)
         let kept = try saved.faces[0].variationAxes.map(\.tag.trimmed)
         #expect(!kept.isEmpty && kept.allSatisfy { c.pins[$0] == nil }, "\(kept)")
+        for (tag, range) in c.ranges {
+            let axis = try saved.faces[0].variationAxes.first { $0.tag.trimmed == tag }
+            #expect(axis?.minimum == range.lowerBound && axis?.maximum == range.upperBound, "\(String(describing: axis))")
+        }
         let check = Corpus.root.appendingPathComponent("Tests/Oracles/partial_instance_check.py").path
-        let r = try run("python3", [check, out, source] + c.pins.map { "\($0.key)=\(Face.short($0.value))" })
+        let r = try run("python3", [check, out, source] + c.arguments)
         guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
               let points = report["points"] as? [String: Double] else {
             Issue.record("comparison failed: \(r.stderr)"); return
@@ -152,6 +166,10 @@ import Testing
         #expect(throws: FontError.self) { try stat.instance(InstanceOptions(coordinates: [:], partial: true)) }
         let full = try stat.instance(InstanceOptions(coordinates: ["wght": 700, "wdth": 100, "ital": 0], partial: true))
         #expect(!full.font.faces[0].has("fvar"))
+        // A range must hold the default (moving it is not done), and a value and a range for
+        // one axis contradict each other.
+        #expect(throws: FontError.self) { try stat.instance(InstanceOptions(ranges: ["wght": 500...600])) }
+        #expect(throws: FontError.self) { try stat.instance(InstanceOptions(coordinates: ["wght": 500], ranges: ["wght": 300...600])) }
         let amstelvar = try Font(path: Conformance.folder + "/variable/Amstelvar-avar2.subset.ttf")
         do {
             _ = try amstelvar.faces[0].instance(InstanceOptions(coordinates: ["wght": 500], partial: true))

@@ -9,7 +9,7 @@ Also compared without instancing: fvar's axes and named instances, STAT's axis v
 HVAR's advance deltas at each grid location.
 Prints JSON: {"locations": n, "points": {"vs_fonttools": max, "vs_direct": max},
 "mismatches": [...]}.
-Usage: partial_instance_check.py OURS.ttf SOURCE.ttf AXIS=VALUE ...
+Usage: partial_instance_check.py OURS.ttf SOURCE.ttf AXIS=VALUE|AXIS=MIN:MAX ...
 """
 import io
 import itertools
@@ -62,7 +62,9 @@ def largest_difference(a, b):
 
 def main():
     ours_path, source_path = sys.argv[1], sys.argv[2]
-    pins = {k: float(v) for k, v in (a.split("=", 1) for a in sys.argv[3:])}
+    pins = {}
+    for k, v in (a.split("=", 1) for a in sys.argv[3:]):
+        pins[k] = tuple(float(x) for x in v.split(":")) if ":" in v else float(v)
     source = TTFont(source_path)
     ours = TTFont(ours_path)
     theirs = instantiateVariableFont(TTFont(source_path), dict(pins))
@@ -107,7 +109,7 @@ def main():
                 mismatches.append(f"HVAR advance deltas at {location}: glyphs {bad[:5]} differ ({deltas[0][bad[0]]} != {deltas[1][bad[0]]})")
         a = facts(instantiateVariableFont(TTFont(ours_path), dict(location)))
         b = facts(instantiateVariableFont(theirs_copy(source_path, pins), dict(location)))
-        c = facts(instantiateVariableFont(TTFont(source_path), {**pins, **location}))
+        c = facts(instantiateVariableFont(TTFont(source_path), {**{k: v for k, v in pins.items() if not isinstance(v, tuple)}, **location}))
         worst_theirs = max(worst_theirs, largest_difference(a[0], b[0]))
         worst_direct = max(worst_direct, largest_difference(a[0], c[0]))
         for what, k in (("advances", 1), ("metrics", 2), ("cvt", 3), ("GSUB/GPOS", 4)):

@@ -27,14 +27,15 @@ enum FeatureVariationResolver {
         return pruneLookups(out, table: table)
     }
 
-    /// A partial instance's FeatureVariations (`pins[axis]` a pinned normalized coordinate,
-    /// nil for a kept axis), as fontTools' instancer pins them: a record with a condition on a
-    /// pinned axis that fails there goes; conditions that hold there go; conditions on kept
-    /// axes stay, renumbered; repeated records go. The first record that holds at the new
+    /// A partial instance's FeatureVariations (`AxisLimits`), as fontTools' instancer pins them:
+    /// a record with a condition on a pinned axis that fails there goes; conditions that hold
+    /// there go; conditions on kept axes stay, renumbered (on a narrowed axis, their range in
+    /// its new normalized space; a range outside it fails everywhere); repeated records go. The first record that holds at the new
     /// default swaps its features into the FeatureList, and a last catch-all record swaps the
     /// old ones back wherever no other record holds. A record left without conditions matches
     /// everywhere, so none after it is kept. nil when the table has none.
-    static func pin(_ root: StructFields, pins: [Double?], table: String) throws -> StructFields? {
+    static func pin(_ root: StructFields, limits: AxisLimits, table: String) throws -> StructFields? {
+        let pins = limits.pins
         guard let variations = root["FeatureVariations"]?.fields else { return nil }
         var out = root
         guard var featureList = out["FeatureList"]?.fields, case .list(var features)? = featureList["FeatureRecord"] else { return nil }
@@ -61,9 +62,16 @@ enum FeatureVariationResolver {
                 if let pinned = pins[axis] {
                     if !(low <= pinned && pinned <= high) { dropped = true; break }
                 } else {
+                    var (lowNew, highNew) = (lowRaw, highRaw)
+                    if let r = limits.ranges[axis] {
+                        if high < r.lower || low > r.upper { dropped = true; break }
+                        lowNew = Int64((limits.rebased(low, axis: axis) * 16384).otRoundedInt)
+                        highNew = Int64((limits.rebased(high, axis: axis) * 16384).otRoundedInt)
+                        c["FilterRangeMinValue"] = .int(lowNew); c["FilterRangeMaxValue"] = .int(highNew)
+                    }
                     c["AxisIndex"] = .int(Int64(newAxis[axis]!))
                     conditions.append(.formatted(1, c))
-                    key += [Int64(newAxis[axis]!), lowRaw, highRaw]
+                    key += [Int64(newAxis[axis]!), lowNew, highNew]
                 }
             }
             if dropped { continue }

@@ -105,14 +105,14 @@ public final class GlyphVariator {
 
     /// Glyph `id`'s tuple variations with some axes pinned (see `TupleVariation.pinning`): what
     /// a partial instance keeps of it in gvar.
-    func pinnedVariations(_ id: Int, pins: [Double?]) throws -> [TupleVariation] {
+    func pinnedVariations(_ id: Int, limits: AxisLimits) throws -> [TupleVariation] {
         guard let gvar else { return [] }
         let original = try glyf.glyph(id)
         var (coordinates, ends) = Self.variedPoints(original)
         coordinates += try phantoms(id, bounds: original.bounds)
         for k in (coordinates.count - 4)..<coordinates.count { ends.append(k) }
         let tuples = try face.context("gvar") { try gvar.variations(glyph: id, pointCount: coordinates.count, sharedPeaks: peaks) }
-        return TupleVariation.pinning(tuples, pins: pins, pointCount: coordinates.count, hasY: true, original: coordinates, ends: ends)
+        return TupleVariation.pinning(tuples, limits: limits, pointCount: coordinates.count, hasY: true, original: coordinates, ends: ends)
     }
 
     /// Glyph `id` (decoded as `original`) at a normalized location.

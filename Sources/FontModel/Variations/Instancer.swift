@@ -24,11 +24,14 @@ public struct InstanceOptions: Sendable {
     /// Pin only the axes given and keep the others variable, as fontTools' instancer treats
     /// axes left out (`PartialInstancer.swift`). Off, axes left out are pinned at their default.
     public var partial: Bool
+    /// Axes that stay variable over a narrower range of user values (fontTools' `wght=300:700`),
+    /// which must hold the axis's default. The result is a partial instance.
+    public var ranges: [String: ClosedRange<Double>]
 
     public init(coordinates: [String: Double] = [:], clamp: Bool = true, updateNames: Bool = true, setOverlapFlags: Bool = true,
-                rewriteLayout: Bool = false, downgradeCFF2: Bool = false, partial: Bool = false) {
+                rewriteLayout: Bool = false, downgradeCFF2: Bool = false, partial: Bool = false, ranges: [String: ClosedRange<Double>] = [:]) {
         self.coordinates = coordinates; self.clamp = clamp; self.updateNames = updateNames; self.setOverlapFlags = setOverlapFlags
-        self.rewriteLayout = rewriteLayout; self.downgradeCFF2 = downgradeCFF2; self.partial = partial
+        self.rewriteLayout = rewriteLayout; self.downgradeCFF2 = downgradeCFF2; self.partial = partial; self.ranges = ranges
     }
 }
 
@@ -51,19 +54,8 @@ extension Face {
     public func instance(_ options: InstanceOptions = InstanceOptions()) throws -> InstanceResult {
         guard let font else { throw FontError("the face is no longer part of an open font", path: path) }
         let location = try self.location(options.coordinates, clamp: options.clamp)
-        // A partial instance pins the axes given (normalized) and keeps the others (nil).
-        var pins: [Double?]?
-        if options.partial {
-            let given = location.tags.map { options.coordinates[$0.trimmed] != nil }
-            guard given.contains(true) else {
-                throw FontError("a partial instance needs at least one axis to pin (axes: \(location.tags.map(\.trimmed).joined(separator: ", ")))",
-                                path: path, face: faceLabel)
-            }
-            if given.contains(false) {
-                if let refusal = try partialInstanceRefusal() { throw FontError(refusal, path: path, face: faceLabel) }
-                pins = zip(given, location.normalized).map { $0 ? $1 : nil }
-            }
-        }
+        let (limits, userRanges) = try axisLimits(options, location)
+        let pins = limits?.pins
 
         // Work on a standalone copy: the original face and its file stay as they are.
         let view = try font.standalone(face: self)
@@ -78,14 +70,15 @@ extension Face {
         if let cff2 = try cff2 { try instancePostScriptGlyphs(cff2, into: target, at: loc) }
         try instanceControlValues(into: target, at: loc)
         try instanceMetrics(into: target, at: loc)
-        try instanceLayout(into: target, at: loc, rewrite: options.rewriteLayout, pins: pins)
-        try instanceFeatureVariations(into: target, at: loc, pins: pins)
+        try instanceLayout(into: target, at: loc, rewrite: options.rewriteLayout, limits: limits)
+        try instanceFeatureVariations(into: target, at: loc, limits: limits)
         if let pins {
-            let fvar = try keepVariations(into: target, pins: pins, location: location)
+            let fvar = try keepVariations(into: target, limits: limits!, location: location, userRanges: userRanges)
             let pinned = Set(location.tags.indices.filter { pins[$0] != nil }.map { location.tags[$0] })
-            try instanceStyleAttributes(into: target, location: location, pinned: pinned, fvar: fvar)
+            let narrowed = Dictionary(uniqueKeysWithValues: userRanges.map { (location.tags[$0.key], $0.value) })
+            try instanceStyleAttributes(into: target, location: location, pinned: pinned, narrowed: narrowed, fvar: fvar)
         } else {
-            try instanceStyleAttributes(into: target, location: location, pinned: nil, fvar: nil)
+            try instanceStyleAttributes(into: target, location: location, pinned: nil, narrowed: [:], fvar: nil)
             for tag in Face.variationTags where target.has(tag) { target.removeTable(tag) }
         }
 
@@ -307,7 +300,7 @@ extension Face {
 
     /// GDEF carets and GPOS values with their VariationIndex deltas; GDEF loses its store and
     /// is dropped when nothing else is left in it.
-    private func instanceLayout(into target: Face, at loc: [Double], rewrite: Bool, pins: [Double?]?) throws {
+    private func instanceLayout(into target: Face, at loc: [Double], rewrite: Bool, limits: AxisLimits?) throws {
         guard let raw = try target.rawTable("GDEF"), raw.count >= 18 else { return }
         let version = UInt32(raw[0]) << 24 | UInt32(raw[1]) << 16 | UInt32(raw[2]) << 8 | UInt32(raw[3])
         let storeOffset = Int(UInt32(raw[14]) << 24 | UInt32(raw[15]) << 16 | UInt32(raw[16]) << 8 | UInt32(raw[17]))
@@ -319,7 +312,7 @@ extension Face {
         let scalars = store.scalars(at: loc)
         let delta: (Int, Int) -> Int = { store.delta(outer: $0, inner: $1, scalars: scalars).otRoundedInt }
 
-        if let pins {
+        if let limits {
             // Partial: values get the pinned axes' share (the deltas at `loc`, where the kept
             // axes are at their default) and keep their devices; the store keeps the rest.
             // GDEF's other subtables stay as they are (ligature carets keep their default).
@@ -332,8 +325,8 @@ extension Face {
                 target.setRawTable("GPOS", patch.bytes)
             }
             target.setRawTable("GDEF", try context("GDEF") {
-                try Self.replacingStore(in: raw, offsetAt: 14, wide: true, keepBefore: raw.count, with: store.pinning(pins).store,
-                                        axisCount: pins.filter { $0 == nil }.count)
+                try Self.replacingStore(in: raw, offsetAt: 14, wide: true, keepBefore: raw.count, with: store.pinning(limits).store,
+                                        axisCount: limits.kept.count)
             })
             return
         }
@@ -375,12 +368,12 @@ extension Face {
 
     /// GSUB and GPOS with FeatureVariations: the features that apply at the location swapped
     /// in (see `FeatureVariationResolver`). Tables without them are not decoded.
-    private func instanceFeatureVariations(into target: Face, at loc: [Double], pins: [Double?]?) throws {
+    private func instanceFeatureVariations(into target: Face, at loc: [Double], limits: AxisLimits?) throws {
         for tag: Tag in ["GSUB", "GPOS"] {
             guard let raw = try target.rawTable(tag), raw.count >= 4, raw[3] >= 1, raw[1] == 1 else { continue }
             guard let table = try target.structuredTable(tag) else { continue }
             let resolved = try target.context(tag) {
-                if let pins { try FeatureVariationResolver.pin(try table.root, pins: pins, table: tag.trimmed) }
+                if let limits { try FeatureVariationResolver.pin(try table.root, limits: limits, table: tag.trimmed) }
                 else { try FeatureVariationResolver.resolve(try table.root, location: loc, table: tag.trimmed) }
             }
             // Through the raw slot: GPOS may already hold patched bytes, which a save prefers.
@@ -390,17 +383,20 @@ extension Face {
 
     /// STAT keeps the axis values that hold at the instance's location; name records only
     /// the variation tables used are pruned.
-    /// `pinned`: the axes a partial instance pins (nil: all), whose values must hold; `fvar`:
-    /// the partial instance's new fvar (nil: fvar goes).
-    private func instanceStyleAttributes(into target: Face, location: VariationLocation, pinned: Set<Tag>?, fvar newFvar: [UInt8]?) throws {
+    /// `pinned`: the axes a partial instance pins (nil: all), whose values must hold; `narrowed`:
+    /// its narrowed axes, whose values must lie in their new range; `fvar`: the partial
+    /// instance's new fvar (nil: fvar goes).
+    private func instanceStyleAttributes(into target: Face, location: VariationLocation, pinned: Set<Tag>?,
+                                         narrowed: [Tag: (min: Double, max: Double)], fvar newFvar: [UInt8]?) throws {
         let before = try target.variationNameIDs()
         if let stat = try target.table(STATTable.self), case .record(let inner)? = try stat.value("AxisValueArray"),
            case .list(let values)? = inner["AxisValue"], case .record(let designRecord)? = try stat.value("DesignAxisRecord"),
            case .list(let designAxes)? = designRecord["Axis"] {
             let designTags: [Tag?] = designAxes.map { $0.fields?["AxisTag"]?.int.map { Tag(UInt32(truncatingIfNeeded: $0)) } }
             func holds(_ axisIndex: Int64?, _ raw: Int64?) -> Bool {
-                guard let axisIndex, let raw, Int(axisIndex) < designTags.count, let tag = designTags[Int(axisIndex)],
-                      pinned?.contains(tag) ?? true, let value = location.user(tag) else { return true }
+                guard let axisIndex, let raw, Int(axisIndex) < designTags.count, let tag = designTags[Int(axisIndex)] else { return true }
+                if let r = narrowed[tag] { return r.min <= Double(raw) / 65536 && Double(raw) / 65536 <= r.max }
+                guard pinned?.contains(tag) ?? true, let value = location.user(tag) else { return true }
                 return Double(raw) / 65536 == value
             }
             let keptValues = try values.filter { v in

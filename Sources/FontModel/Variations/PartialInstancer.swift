@@ -19,24 +19,89 @@
 ///   (`FeatureVariationResolver.pin`).
 ///
 /// Refused, with a message: CFF2 outlines and avar version 2.
+/// How a partial instance treats each axis, in normalized coordinates (avar applied).
+struct AxisLimits: Sendable {
+    typealias Span = ItemVariationStore.AxisSpan
+    /// The pinned coordinate of each axis; nil for an axis that stays variable.
+    var pins: [Double?]
+    /// A kept axis's new range (lower ≤ 0 ≤ upper, in the old normalized space); nil keeps the
+    /// whole range.
+    var ranges: [(lower: Double, upper: Double)?]
+
+    var kept: [Int] { pins.indices.filter { pins[$0] == nil } }
+    var location: [Double] { pins.map { $0 ?? 0 } }
+
+    /// A coordinate of a kept axis in its new normalized space (the new range's ends are ±1).
+    func rebased(_ x: Double, axis: Int) -> Double {
+        guard let r = ranges[axis] else { return x }
+        if x > 0 { return r.upper > 0 ? min(x / r.upper, 1) : 1 }
+        if x < 0 { return r.lower < 0 ? max(x / -r.lower, -1) : -1 }
+        return 0
+    }
+
+    /// A kept axis's tent in its new normalized space: (scalar, span) pairs whose weighted sum
+    /// equals the old tent at every coordinate of the new range (the default stays, so the
+    /// tent is still 0 there). A tent cut by the range's end becomes one that peaks there at
+    /// the value the old tent had, plus the part before its old peak.
+    func rebase(_ s: Span, axis: Int) -> [(Double, Span)] {
+        guard let r = ranges[axis], s.peak != 0 else { return [(1, s)] }
+        let flip = s.peak < 0
+        // Work on the positive side: mirror a negative tent.
+        let (l, p, u) = flip ? (-s.end, -s.peak, -s.start) : (s.start, s.peak, s.end)
+        let limit = flip ? -r.lower : r.upper
+        guard limit > 0, l < limit else { return [] }      // the tent starts past the range
+        if limit >= 1 { return [(1, s)] }
+        var parts: [(Double, Span)] = []
+        if p <= limit {
+            if u <= limit {
+                parts = [(1, Span(start: l / limit, peak: p / limit, end: u / limit))]
+            } else {
+                parts = [(1, Span(start: l / limit, peak: p / limit, end: 1))]
+                let atEnd = (u - limit) / (u - p)
+                if atEnd != 0 && p < limit { parts.append((atEnd, Span(start: p / limit, peak: 1, end: 1))) }
+            }
+        } else {
+            parts = [((limit - l) / (p - l), Span(start: l / limit, peak: 1, end: 1))]
+        }
+        return flip ? parts.map { ($0.0, Span(start: -$0.1.end, peak: -$0.1.peak, end: -$0.1.start)) } : parts
+    }
+
+    /// A region's share of the partial instance: its weight on the pinned axes, and the kept
+    /// axes' spans it becomes, each with its scalar (more than one when a range cuts a tent).
+    func split(_ spans: [Span]) -> (weight: Double, parts: [(scalar: Double, spans: [Span])]) {
+        var pinnedPart = spans
+        for a in kept where a < pinnedPart.count { pinnedPart[a] = Span(start: 0, peak: 0, end: 0) }
+        let weight = ItemVariationStore.scalar(pinnedPart, at: location)
+        guard weight != 0 else { return (0, []) }
+        var parts: [(scalar: Double, spans: [Span])] = [(1, [])]
+        for a in kept {
+            let span = a < spans.count ? spans[a] : Span(start: 0, peak: 0, end: 0)
+            let options = rebase(span, axis: a)
+            parts = parts.flatMap { part in options.map { (part.scalar * $0.0, part.spans + [$0.1]) } }
+        }
+        return (weight, parts)
+    }
+}
+
 extension Face {
     /// The partial instance's variation tables, written into `target` (which holds the new
     /// default), but for fvar, whose new bytes are returned (STAT and name pruning need the
-    /// old one first). `pins[axis]` is the pinned normalized coordinate, nil for a kept axis.
-    func keepVariations(into target: Face, pins: [Double?], location: VariationLocation) throws -> [UInt8] {
+    /// old one first). `userRanges` are the narrowed axes' new user ranges.
+    func keepVariations(into target: Face, limits: AxisLimits, location: VariationLocation,
+                        userRanges: [Int: (min: Double, max: Double)]) throws -> [UInt8] {
         guard let fvar = try table(FvarTable.self) else { throw FontError("the face has no fvar", path: path, face: faceLabel) }
-        let kept = pins.indices.filter { pins[$0] == nil }
+        let kept = limits.kept, pins = limits.pins
 
         if has("gvar") {
             let variator = try GlyphVariator(face: self)
             let count = variator.glyf.glyphCount
             var glyphs: [[TupleVariation]] = []
             glyphs.reserveCapacity(count)
-            for id in 0..<count { glyphs.append(try variator.pinnedVariations(id, pins: pins)) }
+            for id in 0..<count { glyphs.append(try variator.pinnedVariations(id, limits: limits)) }
             target.setRawTable("gvar", try context("gvar") { try GvarTable.build(axisCount: kept.count, glyphs: glyphs) })
         }
         if let cvar = try table(CvarTable.self), let cvt = try target.rawTable("cvt ") {
-            let tuples = TupleVariation.pinning(cvar.variations, pins: pins, pointCount: cvt.count / 2, hasY: false, original: nil, ends: [])
+            let tuples = TupleVariation.pinning(cvar.variations, limits: limits, pointCount: cvt.count / 2, hasY: false, original: nil, ends: [])
             if tuples.isEmpty { target.removeTable("cvar") } else {
                 var w = BinaryWriter()
                 w.u16(1); w.u16(0)
@@ -55,7 +120,7 @@ extension Face {
             let storeAt = (0..<4).reduce(0) { $0 << 8 | Int(raw[4 + $1]) }
             target.setRawTable(tag, try context(tag) {
                 try Self.replacingStore(in: raw, offsetAt: 4, wide: true, keepBefore: maps.allSatisfy { $0 < storeAt } ? mapFields.last! + 4 : raw.count,
-                                        with: store.pinning(pins).store, axisCount: kept.count)
+                                        with: store.pinning(limits).store, axisCount: kept.count)
             })
         }
         if let mvar = try table(MvarTable.self), let store = mvar.store, let raw = try rawTable("MVAR") {
@@ -70,22 +135,95 @@ extension Face {
             }
             target.setRawTable("MVAR", try context("MVAR") {
                 try Self.replacingStore(in: sorted, offsetAt: 10, wide: false, keepBefore: recordsEnd,
-                                        with: store.pinning(pins).store, axisCount: kept.count)
+                                        with: store.pinning(limits).store, axisCount: kept.count)
             })
         }
 
-        // fvar: the kept axes, and the named instances at the pinned coordinates.
+        // fvar: the kept axes (narrowed ones with their new range), and the named instances at
+        // the pinned coordinates and inside the new ranges.
         let instances = fvar.instances.filter { instance in
-            pins.indices.allSatisfy { a in pins[a] == nil || instance.coordinates[a] == location.user[a] }
+            pins.indices.allSatisfy { a in
+                if pins[a] != nil { return instance.coordinates[a] == location.user[a] }
+                guard let r = userRanges[a] else { return true }
+                return r.min <= instance.coordinates[a] && instance.coordinates[a] <= r.max
+            }
         }.map { instance in
             var i = instance
             i.coordinates = kept.map { instance.coordinates[$0] }
             return i
         }
         if let avar = try table(AvarTable.self) {
-            target.setRawTable("avar", try AvarTable(maps: kept.map { avar.maps[$0] }, majorVersion: 1, version2Tail: []).encode())
+            let maps = kept.map { a -> AvarTable.SegmentMap in
+                guard let r = userRanges[a] else { return avar.maps[a] }
+                return Self.narrowedMap(avar.maps[a], axis: fvar.axes[a], to: r, limits: limits, index: a)
+            }
+            target.setRawTable("avar", try AvarTable(maps: maps, majorVersion: 1, version2Tail: []).encode())
         }
-        return try FvarTable(axes: kept.map { fvar.axes[$0] }, instances: instances, hasPostScriptNameIDs: fvar.hasPostScriptNameIDs).encode()
+        let axes = kept.map { a -> FvarTable.Axis in
+            var axis = fvar.axes[a]
+            if let r = userRanges[a] { axis.minimum = r.min; axis.maximum = r.max }
+            return axis
+        }
+        return try FvarTable(axes: axes, instances: instances, hasPostScriptNameIDs: fvar.hasPostScriptNameIDs).encode()
+    }
+
+    /// A narrowed axis's avar map in the new spaces: the new range's ends are ±1 on both sides,
+    /// so a pair (from, to) inside it becomes (from over the new user range's normalized end,
+    /// to over the new range's end after the map), and (±1, ±1) end it.
+    static func narrowedMap(_ map: AvarTable.SegmentMap, axis: FvarTable.Axis, to r: (min: Double, max: Double),
+                            limits: AxisLimits, index: Int) -> AvarTable.SegmentMap {
+        guard !map.isEmpty else { return map }
+        let userLow = normalize(r.min, axis), userHigh = normalize(r.max, axis)
+        var out: AvarTable.SegmentMap = [(-1, -1)]
+        for (from, to) in map where from > userLow && from < userHigh {
+            let f = from > 0 ? from / userHigh : from < 0 ? from / -userLow : 0
+            out.append((f, limits.rebased(to, axis: index)))
+        }
+        if !out.contains(where: { $0.from == 0 }) { out.append((0, 0)); out.sort { $0.from < $1.from } }
+        out.append((1, 1))
+        return out
+    }
+
+    /// What a partial instance does with each axis (nil: a full instance), and the narrowed
+    /// axes' new user ranges by axis index. Axes given a coordinate are pinned; axes given a
+    /// range are narrowed; the others are kept whole with `partial`, else pinned at their
+    /// default.
+    func axisLimits(_ options: InstanceOptions, _ location: VariationLocation) throws
+        -> (AxisLimits?, [Int: (min: Double, max: Double)]) {
+        let tags = location.tags.map(\.trimmed)
+        for key in options.ranges.keys where !tags.contains(key) {
+            throw FontError("no axis '\(key)' in this font (axes: \(tags.joined(separator: ", ")))", path: path, face: faceLabel, table: "fvar")
+        }
+        for key in options.ranges.keys where options.coordinates[key] != nil {
+            throw FontError("axis '\(key)' is given both a value and a range", path: path, face: faceLabel)
+        }
+        guard options.partial || !options.ranges.isEmpty else { return (nil, [:]) }
+        let given = tags.map { options.coordinates[$0] != nil }
+        guard given.contains(true) || !options.ranges.isEmpty else {
+            throw FontError("a partial instance needs at least one axis to pin or narrow (axes: \(tags.joined(separator: ", ")))",
+                            path: path, face: faceLabel)
+        }
+        // Without --partial, axes given nothing are pinned at their default.
+        let pinned = tags.map { options.coordinates[$0] != nil || (!options.partial && options.ranges[$0] == nil) }
+        guard pinned.contains(false) else { return (nil, [:]) }
+        if let refusal = try partialInstanceRefusal() { throw FontError(refusal, path: path, face: faceLabel) }
+        let axes = try variationAxes
+        var ranges: [(lower: Double, upper: Double)?] = Array(repeating: nil, count: tags.count)
+        var userRanges: [Int: (min: Double, max: Double)] = [:]
+        for (a, tag) in tags.enumerated() {
+            guard let r = options.ranges[tag] else { continue }
+            let axis = axes[a]
+            let low = max(r.lowerBound, axis.minimum), high = min(r.upperBound, axis.maximum)
+            guard low <= axis.defaultValue, axis.defaultValue <= high else {
+                throw FontError("axis '\(tag)': the range \(Self.short(r.lowerBound))…\(Self.short(r.upperBound)) must hold its default \(Self.short(axis.defaultValue)) (moving the default is not supported)",
+                                path: path, face: faceLabel)
+            }
+            if low == axis.minimum && high == axis.maximum { continue }
+            ranges[a] = (try self.location([tag: low]).normalized[a], try self.location([tag: high]).normalized[a])
+            userRanges[a] = (low, high)
+        }
+        let pins = zip(pinned, location.normalized).map { $0 ? $1 : nil }
+        return (AxisLimits(pins: pins, ranges: ranges), userRanges)
     }
 
     /// What a partial instance cannot do yet, as an error naming it; nil when it can.

@@ -125,23 +125,22 @@ public struct ItemVariationStore: Sendable {
         return sum
     }
 
-    /// The store with some axes pinned (`pins[axis]` a normalized coordinate; nil keeps the
-    /// axis), as fontTools' instancer does it: a region's deltas are scaled by its weight on the
-    /// pinned axes; regions that named only pinned axes leave the store, their scaled deltas
+    /// The store for a partial instance (`AxisLimits`), as fontTools' instancer does it: a
+    /// region's deltas are scaled by its weight on the pinned axes, and a region cut by a
+    /// narrowed axis becomes the regions that give the same there (`AxisLimits.rebase`, a
+    /// column then splits in two); regions that named only pinned axes leave the store, their scaled deltas
     /// summed per item into `defaults` (for the caller to add to the values the items move);
     /// regions that become equal are merged. Items keep their (outer, inner), so references
     /// into the store stay valid. Deltas are rounded as fontTools rounds them.
-    public func pinning(_ pins: [Double?]) -> (store: ItemVariationStore, defaults: [[Double]]) {
-        let kept = pins.indices.filter { pins[$0] == nil }
-        let location = pins.map { $0 ?? 0 }
-        // Each old region: its weight on the pinned axes, and its spans on the kept axes (nil
-        // when it named no kept axis).
-        var weights: [Double] = [], keptSpans: [[AxisSpan]?] = []
+    func pinning(_ limits: AxisLimits) -> (store: ItemVariationStore, defaults: [[Double]]) {
+        // Each old region: its weight on the pinned axes, and the kept axes' regions it becomes
+        // with their scalars (none when it named no kept axis: its deltas go to the defaults).
+        var weights: [Double] = [], keptParts: [[(scalar: Double, spans: [AxisSpan])]?] = []
         for region in regions {
-            var pinnedPart = region, keptPart: [AxisSpan] = []
-            for a in kept { pinnedPart[a] = AxisSpan(start: 0, peak: 0, end: 0); keptPart.append(region[a]) }
-            weights.append(Self.scalar(pinnedPart, at: location))
-            keptSpans.append(keptPart.contains { $0.peak != 0 } ? keptPart : nil)
+            let (weight, parts) = limits.split(region)
+            weights.append(weight)
+            let varying = parts.filter { $0.spans.contains { $0.peak != 0 } }
+            keptParts.append(varying.isEmpty && parts.count == 1 ? nil : varying)
         }
         var newRegions: [[AxisSpan]] = []
         var newIndex: [[AxisSpan]: Int] = [:]
@@ -149,11 +148,15 @@ public struct ItemVariationStore: Sendable {
         for d in data {
             let n = d.regionIndexes.count
             var columns: [Int] = []          // new region per merged column
-            var columnOf = [Int?](repeating: nil, count: n)
+            // Each old column's new columns with their scalars; nil: it goes to the defaults.
+            var columnsOf = [[(column: Int, scalar: Double)]?](repeating: [], count: n)
             for (k, r) in d.regionIndexes.enumerated() where weights[r] != 0 {
-                guard let spans = keptSpans[r] else { continue }
-                let index = newIndex[spans] ?? { newRegions.append(spans); newIndex[spans] = newRegions.count - 1; return newRegions.count - 1 }()
-                if let c = columns.firstIndex(of: index) { columnOf[k] = c } else { columns.append(index); columnOf[k] = columns.count - 1 }
+                guard let parts = keptParts[r] else { columnsOf[k] = nil; continue }
+                for (scalar, spans) in parts {
+                    let index = newIndex[spans] ?? { newRegions.append(spans); newIndex[spans] = newRegions.count - 1; return newRegions.count - 1 }()
+                    if columns.firstIndex(of: index) == nil { columns.append(index) }
+                    columnsOf[k]!.append((columns.firstIndex(of: index)!, scalar))
+                }
             }
             var sums = [Double](repeating: 0, count: d.itemCount * columns.count)
             var itemDefaults = [Double](repeating: 0, count: d.itemCount)
@@ -162,7 +165,11 @@ public struct ItemVariationStore: Sendable {
                     let w = weights[d.regionIndexes[k]]
                     guard w != 0 else { continue }
                     let v = Double(d.deltas[item * n + k]) * w
-                    if let c = columnOf[k] { sums[item * columns.count + c] += v } else { itemDefaults[item] += v }
+                    if let targets = columnsOf[k] {
+                        for (c, scalar) in targets { sums[item * columns.count + c] += v * scalar }
+                    } else {
+                        itemDefaults[item] += v
+                    }
                 }
             }
             let rounded = sums.map { Int32(clamping: $0.otRoundedInt) }

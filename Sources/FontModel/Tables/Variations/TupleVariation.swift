@@ -267,42 +267,41 @@ extension TupleVariation {
         peak.indices.map { i in .init(start: start?[i] ?? min(peak[i], 0), peak: peak[i], end: end?[i] ?? max(peak[i], 0)) }
     }
 
-    /// A glyph's (or cvar's) tuples with some axes pinned (`pins[axis]` a normalized
-    /// coordinate; nil keeps the axis), as fontTools' `instantiateTupleVariationStore` does it
-    /// for pinned axes: each tuple is scaled by its weight on the pinned axes and loses them;
+    /// A glyph's (or cvar's) tuples for a partial instance (`AxisLimits`), as fontTools'
+    /// `instantiateTupleVariationStore` does it: each tuple is scaled by its weight on the
+    /// pinned axes and loses them, and on a narrowed axis becomes the tents that draw the same
+    /// on the new range (`AxisLimits.rebase`);
     /// tuples that named only pinned axes are left out (a full instance at the pinned location
     /// adds them to the default); tuples whose remaining regions are equal are merged, then
     /// rounded. Every kept tuple lists every point: with `original` and `ends` (gvar) a sparse
     /// tuple's untouched points are inferred against the old default outline first, since the
     /// new default moves.
-    static func pinning(_ tuples: [TupleVariation], pins: [Double?], pointCount: Int, hasY: Bool,
+    static func pinning(_ tuples: [TupleVariation], limits: AxisLimits, pointCount: Int, hasY: Bool,
                         original: [PointXY]?, ends: [Int]) -> [TupleVariation] {
-        let kept = pins.indices.filter { pins[$0] == nil }
-        let location = pins.map { $0 ?? 0 }
         var order: [[ItemVariationStore.AxisSpan]] = []
         var sums: [[ItemVariationStore.AxisSpan]: (x: [Double], y: [Double])] = [:]
         var scratch: UntouchedPoints.Scratch?
         for t in tuples {
-            var pinnedPart = t.spans, keptPart: [ItemVariationStore.AxisSpan] = []
-            for a in kept where a < pinnedPart.count { keptPart.append(pinnedPart[a]); pinnedPart[a] = .init(start: 0, peak: 0, end: 0) }
-            guard keptPart.contains(where: { $0.peak != 0 }) else { continue }
-            let weight = ItemVariationStore.scalar(pinnedPart, at: location)
-            guard weight != 0 else { continue }
-            var entry = sums[keptPart] ?? ([Double](repeating: 0, count: pointCount), hasY ? [Double](repeating: 0, count: pointCount) : [])
-            if sums[keptPart] == nil { order.append(keptPart) }
-            if let points = t.points, let original, hasY {
-                if scratch == nil { scratch = UntouchedPoints.Scratch(pointCount) }
-                UntouchedPoints.add(points: points, x: t.x, y: t.y, weight: weight, original: original, ends: ends,
-                                    into: &entry.x, &entry.y, scratch: &scratch!)
-            } else {
-                for (k, d) in t.x.enumerated() {
-                    let i = t.points?[k] ?? k
-                    guard i < pointCount else { continue }
-                    entry.x[i] += Double(d) * weight
-                    if hasY, k < t.y.count { entry.y[i] += Double(t.y[k]) * weight }
+            let (pinnedWeight, parts) = limits.split(t.spans)
+            for (scalar, keptPart) in parts where keptPart.contains(where: { $0.peak != 0 }) {
+                let weight = pinnedWeight * scalar
+                guard weight != 0 else { continue }
+                var entry = sums[keptPart] ?? ([Double](repeating: 0, count: pointCount), hasY ? [Double](repeating: 0, count: pointCount) : [])
+                if sums[keptPart] == nil { order.append(keptPart) }
+                if let points = t.points, let original, hasY {
+                    if scratch == nil { scratch = UntouchedPoints.Scratch(pointCount) }
+                    UntouchedPoints.add(points: points, x: t.x, y: t.y, weight: weight, original: original, ends: ends,
+                                        into: &entry.x, &entry.y, scratch: &scratch!)
+                } else {
+                    for (k, d) in t.x.enumerated() {
+                        let i = t.points?[k] ?? k
+                        guard i < pointCount else { continue }
+                        entry.x[i] += Double(d) * weight
+                        if hasY, k < t.y.count { entry.y[i] += Double(t.y[k]) * weight }
+                    }
                 }
+                sums[keptPart] = entry
             }
-            sums[keptPart] = entry
         }
         return order.compactMap { spans in
             let (x, y) = sums[spans]!
