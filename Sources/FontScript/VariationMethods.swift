@@ -22,6 +22,36 @@ enum VariationMethods {
         return result
     }
 
+    /// {wght = 700, wdth = {75, 100}} → the coordinates and the ranges.
+    static func coordinatesAndRanges(_ call: LuaCall, _ i: Int32) throws -> ([String: Double], [String: ClosedRange<Double>]) {
+        let s = call.stack
+        guard try call.table(i, optional: true) else { return ([:], [:]) }
+        var values: [String: Double] = [:], ranges: [String: ClosedRange<Double>] = [:]
+        try s.forEachPair(inTableAt: i) {
+            guard let key = s.type(at: -2) == .string ? s.string(at: -2) : nil else {
+                throw LuaArgumentError(i, "coordinates are axis tags with numbers, e.g. {wght = 700}; got a \(s.typeName(at: -2)) key")
+            }
+            if s.type(at: -1) == .table {
+                var bounds: [Double] = []
+                for k in 1...2 {
+                    s.getIndex(k, in: -1 - Int32(k - 1))
+                    if let v = s.number(at: -1), v.isFinite { bounds.append(v) }
+                }
+                s.pop(2)
+                guard bounds.count == 2, bounds[0] <= bounds[1] else {
+                    throw LuaArgumentError(i, "range '\(key)' must be {min, max} with min <= max")
+                }
+                ranges[key] = bounds[0]...bounds[1]
+                return
+            }
+            guard s.type(at: -1) == .number, let v = s.number(at: -1), v.isFinite else {
+                throw LuaArgumentError(i, "coordinate '\(key)' must be a number or a {min, max} range, got \(s.typeName(at: -1))")
+            }
+            values[key] = v
+        }
+        return (values, ranges)
+    }
+
     /// face.axes → {{tag = "wght", name = "Weight", nameID = 256, min = 100, default = 400, max = 900, hidden = false}, …}; {} for a static face.
     static func pushAxes(_ s: LuaStack, _ face: Face) throws {
         let axes = try face.variationAxes
@@ -75,11 +105,13 @@ enum VariationMethods {
 
     /// face:instance({wght = 700}, {names = true, overlapFlags = true, clamp = true,
     /// rewriteLayout = false, downgradeCFF2 = false, partial = false}) → a new face (of a new,
-    /// unsaved font) at that location, and its warnings. With partial, axes not given stay variable.
+    /// unsaved font) at that location, and its warnings. With partial, axes not given stay
+    /// variable; an axis given {min, max} stays variable over that range.
     static let instance: LuaFunction = { L in
         LuaCall.run(L, "instance") { call in
             let face = try call.methodSelf(FaceObject.className, as: FaceRef.self).get()
-            var options = InstanceOptions(coordinates: try coordinates(call, 2))
+            var options = InstanceOptions()
+            (options.coordinates, options.ranges) = try coordinatesAndRanges(call, 2)
             try call.options(3, ["names", "overlapFlags", "clamp", "rewriteLayout", "downgradeCFF2", "partial"])
             options.updateNames = try call.boolOption(3, "names", default: true)
             options.setOverlapFlags = try call.boolOption(3, "overlapFlags", default: true)

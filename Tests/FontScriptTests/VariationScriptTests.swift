@@ -110,9 +110,12 @@ import Testing
                 worst = math.max(worst, math.abs(a[c][p].x - b[c][p].x), math.abs(a[c][p].y - b[c][p].y))
               end end
             end
-            return #partial.axes, partial.axes[1].tag, partial.isVariable, worst <= 1.5, worst
+            local narrow = face:instance{wght = {0, 500}}
+            local wght = narrow.axes[1].tag == "wght" and narrow.axes[1] or narrow.axes[2]
+            return #partial.axes, partial.axes[1].tag, partial.isVariable, worst <= 1.5, #narrow.axes, wght.max, worst
             """)
-        #expect(Array(r.prefix(4)) == ["1", "wdth", "true", "true"], "\(r)")
+        #expect(Array(r.prefix(6)) == ["1", "wdth", "true", "true", "1", "500.0"], "\(r)")
+        expectError(lua, "face:instance{wght = {600, 500}}", "min <= max")
     }
 
     @Test func previewsAtALocation() throws {

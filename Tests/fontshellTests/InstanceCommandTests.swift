@@ -130,6 +130,8 @@ import Testing
             (["instance", Self.inter, "--all", "wght=700", "-o", out], "no coordinates"),
             (["instance", Self.inter, "wght=700", "-o", Self.inter], "refusing to overwrite"),
             (["instance", Self.inter, "--partial", "-o", out], "needs at least one axis to pin"),
+            (["instance", Self.inter, "wght=600:500", "-o", out], "runs backwards"),
+            (["instance", Self.inter, "wght=100:200", "-o", out], "must hold its default 400"),
         ]
         for (args, message) in cases {
             let r = try runFontshell(args)
@@ -138,6 +140,13 @@ import Testing
         }
         let clamped = try runFontshell(["instance", Self.inter, "wght=1000", "-o", out])
         #expect(clamped.status == 0 && clamped.err.contains("warning: axis 'wght': 1000 is outside 100…900; using 900"), "\(clamped.err)")
+        // A narrowed axis: still variable, over the new range, and accepted by ots-sanitize.
+        let narrowed = try runFontshell(["instance", Self.inter, "wght=300:700", "-o", out])
+        #expect(narrowed.status == 0 && narrowed.out.contains("at wght=300:700"), "\(narrowed.out)\(narrowed.err)")
+        let axis = try python("import sys; from fontTools.ttLib import TTFont; a = TTFont(sys.argv[1])['fvar'].axes[0]; print(a.axisTag, a.minValue, a.maxValue, len(TTFont(sys.argv[1])['fvar'].instances))", [out])
+        #expect(axis == "wght 300.0 700.0 5", "\(axis)")
+        #expect(try runProcess("/usr/bin/env", ["ots-sanitize", out, dir.file("ots.ttf")]).status == 0)
+        try FileManager.default.removeItem(atPath: out)
         let list = try runFontshell(["instance", Self.inter])
         #expect(list.status == 0 && list.out.contains("wght  100…900, default 400  Weight") && list.out.contains("Bold  wght=700"))
     }
