@@ -157,6 +157,24 @@ import Testing
         }
     }
 
+    /// A real font narrowed: Inter (2,548 glyphs, GPOS with 100,000 kerning values through GDEF's
+    /// store, HVAR, STAT) at wght=300:700 agrees with fontTools' own partial instance at five
+    /// weights across the new range.
+    @Test func interNarrowedMatchesFontTools() throws {
+        let folder = try TemporaryFolder()
+        let font = try Font(path: Self.inter)
+        let out = folder.file("narrow.ttf")
+        _ = try font.faces[0].instance(InstanceOptions(ranges: ["wght": 300...700])).font.save(to: out)
+        let check = Corpus.root.appendingPathComponent("Tests/Oracles/partial_instance_check.py").path
+        let r = try run("python3", [check, out, Self.inter, "wght=300:700"])
+        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
+              let points = report["points"] as? [String: Double] else {
+            Issue.record("comparison failed: \(r.stderr)"); return
+        }
+        #expect(report["locations"] as? Int == 5 && (points["vs_fonttools"] ?? 9) <= 0.5, "\(report)")
+        #expect((report["mismatches"] as? [String]) == [], "\(report)")
+    }
+
     /// What partial instancing does not do yet (avar 2) is refused with a message, and a
     /// partial "instance" that pins nothing is refused; pinning every axis is a full instance.
     @Test func partialInstancingRefusesWhatItCannotDo() throws {
