@@ -22,7 +22,7 @@ struct InstanceCommand: ParsableCommand {
             """)
 
     @Argument(help: "Variable font to read.") var input: String
-    @Argument(help: "Coordinates: AXIS=VALUE, e.g. wght=700 wdth=75; AXIS=MIN:MAX keeps the axis variable over that range (it must hold the default).") var coordinates: [String] = []
+    @Argument(help: "Coordinates: AXIS=VALUE, e.g. wght=700 wdth=75; AXIS=MIN:MAX keeps the axis variable over that range (a range without the default moves it to the nearest end).") var coordinates: [String] = []
     @Option(name: [.short, .customLong("output")], help: "Font file to write; with --all, a folder.") var output: String?
     @Flag(help: "Every named instance (fvar), one file each, named by PostScript name, into the -o folder.") var all = false
     @Flag(help: "Refuse coordinates outside an axis's range instead of clamping them.") var strict = false

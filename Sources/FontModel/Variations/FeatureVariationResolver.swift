@@ -57,7 +57,7 @@ enum FeatureVariationResolver {
                 }
                 let lowRaw = c["FilterRangeMinValue"]?.int ?? 0, highRaw = c["FilterRangeMaxValue"]?.int ?? 0
                 let low = Double(lowRaw) / 16384, high = Double(highRaw) / 16384
-                let atDefault = pins[axis] ?? 0
+                let atDefault = limits.location[axis]
                 if !(low <= atDefault && atDefault <= high) { holdsAtDefault = false }
                 if let pinned = pins[axis] {
                     if !(low <= pinned && pinned <= high) { dropped = true; break }

@@ -25,7 +25,8 @@ public struct InstanceOptions: Sendable {
     /// axes left out (`PartialInstancer.swift`). Off, axes left out are pinned at their default.
     public var partial: Bool
     /// Axes that stay variable over a narrower range of user values (fontTools' `wght=300:700`),
-    /// which must hold the axis's default. The result is a partial instance.
+    /// (one that leaves out the axis's default moves it to the range's nearest end, as fontTools
+    /// does). The result is a partial instance.
     public var ranges: [String: ClosedRange<Double>]
 
     public init(coordinates: [String: Double] = [:], clamp: Bool = true, updateNames: Bool = true, setOverlapFlags: Bool = true,
@@ -53,9 +54,16 @@ extension Face {
     /// changed; its edits are carried into the instance.
     public func instance(_ options: InstanceOptions = InstanceOptions()) throws -> InstanceResult {
         guard let font else { throw FontError("the face is no longer part of an open font", path: path) }
-        let location = try self.location(options.coordinates, clamp: options.clamp)
+        var location = try self.location(options.coordinates, clamp: options.clamp)
         let (limits, userRanges) = try axisLimits(options, location)
         let pins = limits?.pins
+        // A narrowed axis whose range leaves out the default has a new default (its origin).
+        let moved = userRanges.filter { $0.value.origin != location.user[$0.key] }
+        if !moved.isEmpty {
+            var coordinates = options.coordinates
+            for (a, r) in moved { coordinates[location.tags[a].trimmed] = r.origin }
+            location = try self.location(coordinates, clamp: options.clamp)
+        }
 
         // Work on a standalone copy: the original face and its file stay as they are.
         let view = try font.standalone(face: self)
@@ -387,7 +395,7 @@ extension Face {
     /// its narrowed axes, whose values must lie in their new range; `fvar`: the partial
     /// instance's new fvar (nil: fvar goes).
     private func instanceStyleAttributes(into target: Face, location: VariationLocation, pinned: Set<Tag>?,
-                                         narrowed: [Tag: (min: Double, max: Double)], fvar newFvar: [UInt8]?) throws {
+                                         narrowed: [Tag: AxisLimits.UserRange], fvar newFvar: [UInt8]?) throws {
         let before = try target.variationNameIDs()
         if let stat = try target.table(STATTable.self), case .record(let inner)? = try stat.value("AxisValueArray"),
            case .list(let values)? = inner["AxisValue"], case .record(let designRecord)? = try stat.value("DesignAxisRecord"),

@@ -22,22 +22,30 @@
 /// How a partial instance treats each axis, in normalized coordinates (avar applied).
 struct AxisLimits: Sendable {
     typealias Span = ItemVariationStore.AxisSpan
+    /// A narrowed axis in user values: its new minimum, default and maximum.
+    typealias UserRange = (min: Double, origin: Double, max: Double)
     /// The pinned coordinate of each axis; nil for an axis that stays variable.
     var pins: [Double?]
-    /// A kept axis's new range (lower ≤ 0 ≤ upper, in the old normalized space); nil keeps the
-    /// whole range.
-    var ranges: [(lower: Double, upper: Double)?]
+    /// A kept axis's new range in the old normalized space: lower ≤ origin ≤ upper, the origin
+    /// being the new default (0 unless the range leaves the old default out, when it is the
+    /// range's end nearest to it); nil keeps the whole range.
+    var ranges: [(lower: Double, origin: Double, upper: Double)?]
 
     var kept: [Int] { pins.indices.filter { pins[$0] == nil } }
-    var location: [Double] { pins.map { $0 ?? 0 } }
+    /// The new default, in the old normalized space.
+    var location: [Double] { pins.indices.map { pins[$0] ?? ranges[$0]?.origin ?? 0 } }
 
-    /// A coordinate of a kept axis in its new normalized space (the new range's ends are ±1).
+    /// A coordinate of a kept axis in its new normalized space (the new range's ends are ±1,
+    /// its origin 0).
     func rebased(_ x: Double, axis: Int) -> Double {
         guard let r = ranges[axis] else { return x }
-        if x > 0 { return r.upper > 0 ? min(x / r.upper, 1) : 1 }
-        if x < 0 { return r.lower < 0 ? max(x / -r.lower, -1) : -1 }
+        if x > r.origin { return r.upper > r.origin ? min((x - r.origin) / (r.upper - r.origin), 1) : 1 }
+        if x < r.origin { return r.lower < r.origin ? max((x - r.origin) / (r.origin - r.lower), -1) : -1 }
         return 0
     }
+
+    /// A tent (any span) at a coordinate of the old normalized space.
+    static func value(_ s: Span, at x: Double) -> Double { ItemVariationStore.scalar([s], at: [x]) }
 
     /// A kept axis's tent in its new normalized space: (scalar, span) pairs whose weighted sum
     /// equals the old tent at every coordinate of the new range (the default stays, so the
@@ -45,6 +53,7 @@ struct AxisLimits: Sendable {
     /// the value the old tent had, plus the part before its old peak.
     func rebase(_ s: Span, axis: Int) -> [(Double, Span)] {
         guard let r = ranges[axis], s.peak != 0 else { return [(1, s)] }
+        if r.origin != 0 { return rebaseAroundNewDefault(s, r) }
         let flip = s.peak < 0
         // Work on the positive side: mirror a negative tent.
         let (l, p, u) = flip ? (-s.end, -s.peak, -s.start) : (s.start, s.peak, s.end)
@@ -64,6 +73,31 @@ struct AxisLimits: Sendable {
             parts = [((limit - l) / (p - l), Span(start: l / limit, peak: 1, end: 1))]
         }
         return flip ? parts.map { ($0.0, Span(start: -$0.1.end, peak: -$0.1.peak, end: -$0.1.start)) } : parts
+    }
+
+    /// The same when the default moves (to `r.origin`): the tent's value there becomes a
+    /// constant part (a zero span, for the new default or for the other axes' tuples), and what
+    /// is left, 0 at the new default and linear between the images of the tent's corners, is a
+    /// sum of hat-shaped tents peaking at those images and at the range's ends.
+    private func rebaseAroundNewDefault(_ s: Span, _ r: (lower: Double, origin: Double, upper: Double)) -> [(Double, Span)] {
+        let atOrigin = Self.value(s, at: r.origin)
+        var parts: [(Double, Span)] = atOrigin == 0 ? [] : [(atOrigin, Span(start: 0, peak: 0, end: 0))]
+        for side in [1.0, -1.0] {
+            let length = side > 0 ? r.upper - r.origin : r.origin - r.lower
+            guard length > 0 else { continue }
+            // Where the tent bends, in the new space (on this side, inside it), and the end.
+            var bends = [s.start, s.peak, s.end].map { ($0 - r.origin) / length * side }.filter { $0 > 0 && $0 < 1 }
+            bends = Array(Set(bends)).sorted() + [1]
+            for (k, b) in bends.enumerated() {
+                let old = r.origin + side * b * length
+                let height = Self.value(s, at: old) - atOrigin
+                guard height != 0 else { continue }
+                let before = k == 0 ? 0 : bends[k - 1], after = k + 1 < bends.count ? bends[k + 1] : 1
+                let hat = side > 0 ? Span(start: before, peak: b, end: after) : Span(start: -after, peak: -b, end: -before)
+                parts.append((height, hat))
+            }
+        }
+        return parts
     }
 
     /// A region's share of the partial instance: its weight on the pinned axes, and the kept
@@ -88,7 +122,7 @@ extension Face {
     /// default), but for fvar, whose new bytes are returned (STAT and name pruning need the
     /// old one first). `userRanges` are the narrowed axes' new user ranges.
     func keepVariations(into target: Face, limits: AxisLimits, location: VariationLocation,
-                        userRanges: [Int: (min: Double, max: Double)]) throws -> [UInt8] {
+                        userRanges: [Int: AxisLimits.UserRange]) throws -> [UInt8] {
         guard let fvar = try table(FvarTable.self) else { throw FontError("the face has no fvar", path: path, face: faceLabel) }
         let kept = limits.kept, pins = limits.pins
 
@@ -161,22 +195,24 @@ extension Face {
         }
         let axes = kept.map { a -> FvarTable.Axis in
             var axis = fvar.axes[a]
-            if let r = userRanges[a] { axis.minimum = r.min; axis.maximum = r.max }
+            if let r = userRanges[a] { axis.minimum = r.min; axis.defaultValue = r.origin; axis.maximum = r.max }
             return axis
         }
         return try FvarTable(axes: axes, instances: instances, hasPostScriptNameIDs: fvar.hasPostScriptNameIDs).encode()
     }
 
-    /// A narrowed axis's avar map in the new spaces: the new range's ends are ±1 on both sides,
-    /// so a pair (from, to) inside it becomes (from over the new user range's normalized end,
-    /// to over the new range's end after the map), and (±1, ±1) end it.
-    static func narrowedMap(_ map: AvarTable.SegmentMap, axis: FvarTable.Axis, to r: (min: Double, max: Double),
+    /// A narrowed axis's avar map in the new spaces: in both, the new range's ends are ±1 and
+    /// its default 0, so a pair (from, to) inside the range is rescaled on each side, and
+    /// (-1, -1), (0, 0), (1, 1) frame it. Each side of the new range lies on one side of the old
+    /// default (a moved default sits at an end), so the user scale stays linear and the
+    /// rescaled pairs draw the old map exactly.
+    static func narrowedMap(_ map: AvarTable.SegmentMap, axis: FvarTable.Axis, to r: AxisLimits.UserRange,
                             limits: AxisLimits, index: Int) -> AvarTable.SegmentMap {
         guard !map.isEmpty else { return map }
-        let userLow = normalize(r.min, axis), userHigh = normalize(r.max, axis)
+        let low = normalize(r.min, axis), origin = normalize(r.origin, axis), high = normalize(r.max, axis)
         var out: AvarTable.SegmentMap = [(-1, -1)]
-        for (from, to) in map where from > userLow && from < userHigh {
-            let f = from > 0 ? from / userHigh : from < 0 ? from / -userLow : 0
+        for (from, to) in map where from > low && from < high && from != origin {
+            let f = from > origin ? (from - origin) / (high - origin) : (from - origin) / (origin - low)
             out.append((f, limits.rebased(to, axis: index)))
         }
         if !out.contains(where: { $0.from == 0 }) { out.append((0, 0)); out.sort { $0.from < $1.from } }
@@ -189,7 +225,7 @@ extension Face {
     /// range are narrowed; the others are kept whole with `partial`, else pinned at their
     /// default.
     func axisLimits(_ options: InstanceOptions, _ location: VariationLocation) throws
-        -> (AxisLimits?, [Int: (min: Double, max: Double)]) {
+        -> (AxisLimits?, [Int: AxisLimits.UserRange]) {
         let tags = location.tags.map(\.trimmed)
         for key in options.ranges.keys where !tags.contains(key) {
             throw FontError("no axis '\(key)' in this font (axes: \(tags.joined(separator: ", ")))", path: path, face: faceLabel, table: "fvar")
@@ -208,19 +244,23 @@ extension Face {
         guard pinned.contains(false) else { return (nil, [:]) }
         if let refusal = try partialInstanceRefusal() { throw FontError(refusal, path: path, face: faceLabel) }
         let axes = try variationAxes
-        var ranges: [(lower: Double, upper: Double)?] = Array(repeating: nil, count: tags.count)
-        var userRanges: [Int: (min: Double, max: Double)] = [:]
+        var ranges: [(lower: Double, origin: Double, upper: Double)?] = Array(repeating: nil, count: tags.count)
+        var userRanges: [Int: AxisLimits.UserRange] = [:]
         for (a, tag) in tags.enumerated() {
             guard let r = options.ranges[tag] else { continue }
             let axis = axes[a]
             let low = max(r.lowerBound, axis.minimum), high = min(r.upperBound, axis.maximum)
-            guard low <= axis.defaultValue, axis.defaultValue <= high else {
-                throw FontError("axis '\(tag)': the range \(Self.short(r.lowerBound))…\(Self.short(r.upperBound)) must hold its default \(Self.short(axis.defaultValue)) (moving the default is not supported)",
+            guard low <= high else {
+                throw FontError("axis '\(tag)': the range \(Self.short(r.lowerBound))…\(Self.short(r.upperBound)) lies outside \(Self.short(axis.minimum))…\(Self.short(axis.maximum))",
                                 path: path, face: faceLabel)
             }
             if low == axis.minimum && high == axis.maximum { continue }
-            ranges[a] = (try self.location([tag: low]).normalized[a], try self.location([tag: high]).normalized[a])
-            userRanges[a] = (low, high)
+            // A range that leaves the default out moves it to the range's nearest end, as
+            // fontTools does.
+            let origin = min(max(axis.defaultValue, low), high)
+            ranges[a] = (try self.location([tag: low]).normalized[a], try self.location([tag: origin]).normalized[a],
+                         try self.location([tag: high]).normalized[a])
+            userRanges[a] = (low, origin, high)
         }
         let pins = zip(pinned, location.normalized).map { $0 ? $1 : nil }
         return (AxisLimits(pins: pins, ranges: ranges), userRanges)
