@@ -569,6 +569,8 @@ import Testing
             b[dataStart + glyphOffset] = 0x0F; b[dataStart + glyphOffset + 1] = 0xFF
         }
         expectFontError(gvar, containing: ["table 'gvar'", "glyph ", "offset"]) { _ = try $0.instance(InstanceOptions(coordinates: ["wght": 700])) }
+        // The same through a partial instance (a narrowed axis re-encodes every glyph's tuples).
+        expectFontError(gvar, containing: ["gvar", "glyph "]) { _ = try $0.instance(InstanceOptions(ranges: ["wght": 300...700])) }
         // fvar: an axis whose minimum is above its default.
         let fvar = try interPatched("fvar") { b, o in b[o + 16 + 4] = 0x7F }
         expectFontError(fvar, containing: ["fvar", "not in order"]) { _ = try $0.location(["wght": 700]) }
@@ -580,6 +582,7 @@ import Testing
             b[regions + 6] = 0x20; b[regions + 7] = 0x00   // peak = 0.5
         }
         expectFontError(hvar, containing: ["HVAR", "region 0", "not in order"]) { _ = try $0.table(HvarTable.self) }
+        expectFontError(hvar, containing: ["HVAR", "region 0", "not in order"]) { _ = try $0.instance(InstanceOptions(ranges: ["wght": 300...700])) }
         // gvar and fvar disagree on the number of axes.
         let axes = try interPatched("gvar") { b, o in b[o + 5] = 3 }
         expectFontError(axes, containing: ["gvar has 3 axes but fvar has 1"]) { _ = try $0.gvar }

@@ -1,24 +1,23 @@
-/// Partial instances: some axes pinned, the others left variable (`InstanceOptions.partial`,
-/// fontTools' instancer with axes left out). The new default is the full instance at the pinned
-/// coordinates with the kept axes at their defaults, which `Face.instance` computes as for a
-/// static instance; this file then writes the variation tables back for the kept axes:
-///
-/// - gvar and cvar: each tuple scaled by its weight on the pinned axes, which it loses; tuples
-///   that named only pinned axes are in the new default already; tuples left with the same
-///   region merged (`TupleVariation.pinning`). Kept tuples list every point (fontTools then
-///   drops the points IUP can infer, which makes its gvar smaller; ours is larger, not different
-///   in what it draws).
-/// - HVAR, VVAR, MVAR and GDEF's store likewise, region by region
-///   (`ItemVariationStore.pinning`); items keep their indexes, so the maps, MVAR's records and
-///   GPOS's device tables still point at the right rows.
-/// - fvar loses the pinned axes and the named instances that are not at the pinned
-///   coordinates; avar (version 1) loses their maps; STAT keeps the values that hold at the
-///   pinned coordinates and every value of a kept axis.
-///
-/// - FeatureVariations: conditions on pinned axes decided, the others renumbered
-///   (`FeatureVariationResolver.pin`).
-///
-/// Refused, with a message: CFF2 outlines and avar version 2.
+// Partial instances: some axes pinned, some narrowed to a smaller range, the others left
+// variable (`InstanceOptions.partial` and `.ranges`; fontTools' instancer with axes left out or
+// given MIN:MAX). The new default is the full instance at the new default location (pinned
+// coordinates, narrowed axes at their new default, the rest at theirs), which `Face.instance`
+// computes as for a static instance; this file then writes the variation tables back for the
+// axes that stay variable:
+//
+// - gvar and cvar: each tuple is scaled by its weight on the pinned axes, which it loses, and
+//   on a narrowed axis becomes the tents that vary the same over the new range
+//   (`AxisLimits.rebase`); what is left constant is in the new default already; tuples left
+//   with the same region are merged (`TupleVariation.pinning`). Kept tuples list every point
+//   (fontTools then drops the points IUP can infer, which makes its gvar a little smaller).
+// - HVAR, VVAR, MVAR and GDEF's store the same way, region by region
+//   (`ItemVariationStore.pinning`); items keep their indexes, so the maps, MVAR's records and
+//   GPOS's device tables still point at the right rows.
+// - fvar, avar (version 1), STAT and FeatureVariations (`FeatureVariationResolver.pin`) lose
+//   the pinned axes and what only they used, and are rescaled for the narrowed ones.
+//
+// Refused, with a message: CFF2 outlines and avar version 2.
+
 /// How a partial instance treats each axis, in normalized coordinates (avar applied).
 struct AxisLimits: Sendable {
     typealias Span = ItemVariationStore.AxisSpan
