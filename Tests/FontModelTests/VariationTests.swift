@@ -165,6 +165,47 @@ import Testing
         }
     }
 
+    /// GDEF ligature carets that vary (format 3, a VariationIndex device into GDEF's store):
+    /// PartialInstancerTest2-VF with one such caret added. The partial instance moves the caret
+    /// by its delta at the new default and keeps the device, so fontTools' full instances of it
+    /// equal those of fontTools' partial instance (GDEF compared as TTX).
+    @Test(arguments: [("wdth=80", "3 295"), ("wdth=62.5:80", "3 295"), ("wght=300:900", "3 300")])
+    func varyingLigatureCaretsFollowPartialInstances(_ argument: String, _ expected: String) throws {
+        let folder = try TemporaryFolder()
+        let source = try compiled("PartialInstancerTest2-VF", in: folder)
+        let carets = folder.file("carets.ttf")
+        let build = try run("python3", ["-c", """
+            import sys
+            from fontTools.ttLib import TTFont
+            from fontTools.ttLib.tables import otTables as ot
+            f = TTFont(sys.argv[1]); g = f['GDEF'].table
+            device = ot.Device(); device.StartSize, device.EndSize, device.DeltaFormat = 0, 0, 0x8000
+            caret = ot.CaretValue(); caret.Format, caret.Coordinate, caret.DeviceTable = 3, 300, device
+            glyph = ot.LigGlyph(); glyph.CaretValue, glyph.CaretCount = [caret], 1
+            carets = ot.LigCaretList(); carets.Coverage = ot.Coverage(); carets.Coverage.glyphs = ['Agrave']
+            carets.LigGlyph, carets.LigGlyphCount = [glyph], 1
+            g.LigCaretList = carets
+            f.save(sys.argv[2])
+            """, source, carets])
+        #expect(build.status == 0, "\(build.stderr)")
+        let parts = argument.split(separator: "=").map(String.init)
+        let bounds = parts[1].split(separator: ":").compactMap { Double($0) }
+        var options = InstanceOptions(partial: true)
+        if bounds.count == 2 { options.ranges = [parts[0]: bounds[0]...bounds[1]] } else { options.coordinates = [parts[0]: bounds[0]] }
+        let font = try Font(path: carets)
+        let out = folder.file("partial.ttf")
+        _ = try font.faces[0].instance(options).font.save(to: out)
+        let check = Corpus.root.appendingPathComponent("Tests/Oracles/partial_instance_check.py").path
+        let r = try run("python3", [check, out, carets, argument])
+        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else {
+            Issue.record("comparison failed: \(r.stderr)"); return
+        }
+        #expect((report["mismatches"] as? [String]) == [], "\(report)")
+        let caret = try run("python3", ["-c", "import sys; from fontTools.ttLib import TTFont; c = TTFont(sys.argv[1])['GDEF'].table.LigCaretList.LigGlyph[0].CaretValue[0]; print(c.Format, c.Coordinate)", out])
+        // The caret's row varies along wdth: pinning wdth (or moving its default) moves it.
+        #expect(caret.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(caret.stdout)")
+    }
+
     /// A real font narrowed: Inter (2,548 glyphs, GPOS with 100,000 kerning values through GDEF's
     /// store, HVAR, STAT) at wght=300:700 agrees with fontTools' own partial instance at five
     /// weights across the new range.

@@ -4,7 +4,7 @@ fontTools' instancer. fontTools makes its own partial instance of the source at 
 then, at a grid of locations on the kept axes (each axis's minimum, default and maximum and
 the points halfway between), fontTools' instancer makes full instances of ours, of its own
 partial instance, and of the source at the pins plus that location ("direct"), and they are
-compared: glyph points, advances, OS/2 / hhea / post metrics, cvt values, GSUB and GPOS (as TTX).
+compared: glyph points, advances, OS/2 / hhea / post metrics, cvt values, GSUB, GPOS and GDEF (as TTX).
 Also compared without instancing: fvar's axes and named instances, STAT's axis values, and
 HVAR's advance deltas at each grid location.
 Prints JSON: {"locations": n, "points": {"vs_fonttools": max, "vs_direct": max},
@@ -41,7 +41,7 @@ def facts(font):
     advances = {n: font["hmtx"][n][0] for n in font.getGlyphOrder()} if "hmtx" in font else {}
     cvt = list(font["cvt "].values) if "cvt " in font else None
     layout = {}
-    for tag in ("GSUB", "GPOS"):
+    for tag in ("GSUB", "GPOS", "GDEF"):
         if tag in font:
             buffer = io.StringIO()
             from fontTools.misc.xmlWriter import XMLWriter
@@ -112,7 +112,7 @@ def main():
         c = facts(instantiateVariableFont(TTFont(source_path), {**{k: v for k, v in pins.items() if not isinstance(v, tuple)}, **location}))
         worst_theirs = max(worst_theirs, largest_difference(a[0], b[0]))
         worst_direct = max(worst_direct, largest_difference(a[0], c[0]))
-        for what, k in (("advances", 1), ("metrics", 2), ("cvt", 3), ("GSUB/GPOS", 4)):
+        for what, k in (("advances", 1), ("metrics", 2), ("cvt", 3), ("GSUB/GPOS/GDEF", 4)):
             if a[k] != b[k]:
                 if isinstance(a[k], dict):
                     bad = sorted(n for n in a[k] if a[k][n] != b[k].get(n))

@@ -321,9 +321,8 @@ extension Face {
         let delta: (Int, Int) -> Int = { store.delta(outer: $0, inner: $1, scalars: scalars).otRoundedInt }
 
         if let limits {
-            // Partial: values get the pinned axes' share (the deltas at `loc`, where the kept
-            // axes are at their default) and keep their devices; the store keeps the rest.
-            // GDEF's other subtables stay as they are (ligature carets keep their default).
+            // Partial: values and ligature carets get the pinned axes' share (the deltas at
+            // `loc`, the new default) and keep their devices; the store keeps the rest.
             if let raw = try target.rawTable("GPOS") {
                 var patch = PositioningPatch(raw, keepDevices: true, delta: delta)
                 do { try target.context("GPOS") { try patch.patchAll() } } catch is PositioningPatch.NeedsRewrite {
@@ -333,8 +332,8 @@ extension Face {
                 target.setRawTable("GPOS", patch.bytes)
             }
             target.setRawTable("GDEF", try context("GDEF") {
-                try Self.replacingStore(in: raw, offsetAt: 14, wide: true, keepBefore: raw.count, with: store.pinning(limits).store,
-                                        axisCount: limits.kept.count)
+                try Self.replacingStore(in: try Self.foldingCarets(raw, delta: delta), offsetAt: 14, wide: true, keepBefore: raw.count,
+                                        with: store.pinning(limits).store, axisCount: limits.kept.count)
             })
             return
         }

@@ -208,7 +208,8 @@ extension Face {
     static func narrowedMap(_ map: AvarTable.SegmentMap, axis: FvarTable.Axis, to r: AxisLimits.UserRange,
                             limits: AxisLimits, index: Int) -> AvarTable.SegmentMap {
         guard !map.isEmpty else { return map }
-        let low = normalize(r.min, axis), origin = normalize(r.origin, axis), high = normalize(r.max, axis)
+        // In F2Dot14, as the map's own pairs are, so a pair at the range's end is not kept twice.
+        let (low, origin, high) = (quantized(normalize(r.min, axis)), quantized(normalize(r.origin, axis)), quantized(normalize(r.max, axis)))
         var out: AvarTable.SegmentMap = [(-1, -1)]
         for (from, to) in map where from > low && from < high && from != origin {
             let f = from > origin ? (from - origin) / (high - origin) : (from - origin) / (origin - low)
@@ -218,6 +219,8 @@ extension Face {
         out.append((1, 1))
         return out
     }
+
+    static func quantized(_ v: Double) -> Double { (v * 16384).rounded() / 16384 }
 
     /// What a partial instance does with each axis (nil: a full instance), and the narrowed
     /// axes' new user ranges by axis index. Axes given a coordinate are pinned; axes given a
@@ -272,6 +275,35 @@ extension Face {
             return "partial instancing of a font with avar version 2 is not supported yet (pin every axis)"
         }
         return nil
+    }
+
+    /// GDEF with each ligature caret that varies (format 3, a VariationIndex device) moved by
+    /// its delta at the new default; the devices stay. Everything else byte for byte.
+    static func foldingCarets(_ raw: [UInt8], delta: (Int, Int) -> Int) throws -> [UInt8] {
+        var out = raw
+        func u16(_ at: Int) throws -> Int {
+            guard at >= 0, at + 2 <= raw.count else { throw FontError("GDEF data at \(at) runs past the table's \(raw.count) bytes", table: "GDEF", offset: at) }
+            return Int(raw[at]) << 8 | Int(raw[at + 1])
+        }
+        let list = try u16(8)
+        guard list != 0 else { return out }
+        var seen = Set<Int>()
+        for g in 0..<(try u16(list + 2)) {
+            let glyph = list + (try u16(list + 4 + 2 * g))
+            for c in 0..<(try u16(glyph)) {
+                let caret = glyph + (try u16(glyph + 2 + 2 * c))
+                guard seen.insert(caret).inserted, try u16(caret) == 3 else { continue }
+                let device = try u16(caret + 4)
+                guard device != 0, try u16(caret + device + 4) == 0x8000 else { continue }
+                let d = delta(try u16(caret + device), try u16(caret + device + 2))
+                let old = try u16(caret + 2)
+                let new = (old >= 0x8000 ? old - 0x10000 : old) + d
+                guard (-32768...32767).contains(new) else { throw FontError("a ligature caret becomes \(new), past Int16", table: "GDEF", offset: caret) }
+                let bits = UInt16(bitPattern: Int16(new))
+                out[caret + 2] = UInt8(bits >> 8); out[caret + 3] = UInt8(bits & 0xFF)
+            }
+        }
+        return out
     }
 
     /// A table whose ItemVariationStore is replaced: the new store goes where the old one
