@@ -7,19 +7,11 @@ import LuaBridge
 enum VariationMethods {
     /// The coordinates table at argument `i`: axis tag → number.
     static func coordinates(_ call: LuaCall, _ i: Int32) throws -> [String: Double] {
-        let s = call.stack
-        guard try call.table(i, optional: true) else { return [:] }
-        var result: [String: Double] = [:]
-        try s.forEachPair(inTableAt: i) {
-            guard let key = s.type(at: -2) == .string ? s.string(at: -2) : nil else {
-                throw LuaArgumentError(i, "coordinates are axis tags with numbers, e.g. {wght = 700}; got a \(s.typeName(at: -2)) key")
-            }
-            guard s.type(at: -1) == .number, let v = s.number(at: -1), v.isFinite else {
-                throw LuaArgumentError(i, "coordinate '\(key)' must be a number, got \(s.typeName(at: -1))")
-            }
-            result[key] = v
+        let (values, ranges) = try coordinatesAndRanges(call, i)
+        if let tag = ranges.keys.sorted().first {
+            throw LuaArgumentError(i, "coordinate '\(tag)' must be a number here (a location, not a range)")
         }
-        return result
+        return values
     }
 
     /// {wght = 700, wdth = {75, 100}} → the coordinates and the ranges.

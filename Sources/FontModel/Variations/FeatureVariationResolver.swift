@@ -30,11 +30,11 @@ enum FeatureVariationResolver {
     /// A partial instance's FeatureVariations (`AxisLimits`), as fontTools' instancer pins them:
     /// a record with a condition on a pinned axis that fails there goes; conditions that hold
     /// there go; conditions on kept axes stay, renumbered (on a narrowed axis, their range in
-    /// its new normalized space; a range outside it fails everywhere); repeated records go. The first record that holds at the new
-    /// default swaps its features into the FeatureList, and a last catch-all record swaps the
-    /// old ones back wherever no other record holds. A record left without conditions matches
+    /// its new normalized space; a range outside it fails everywhere); repeated records go.
+    /// The first record that holds at the new default swaps its features into the FeatureList,
+    /// and a last catch-all record swaps the old ones back wherever no other record holds. A record left without conditions matches
     /// everywhere, so none after it is kept. nil when the table has none.
-    static func pin(_ root: StructFields, limits: AxisLimits, table: String) throws -> StructFields? {
+    static func forPartialInstance(_ root: StructFields, limits: AxisLimits, table: String) throws -> StructFields? {
         let pins = limits.pins
         guard let variations = root["FeatureVariations"]?.fields else { return nil }
         var out = root

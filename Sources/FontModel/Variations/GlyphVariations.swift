@@ -103,16 +103,16 @@ public final class GlyphVariator {
         return (coordinates, ends)
     }
 
-    /// Glyph `id`'s tuple variations with some axes pinned (see `TupleVariation.pinning`): what
-    /// a partial instance keeps of it in gvar.
-    func pinnedVariations(_ id: Int, limits: AxisLimits) throws -> [TupleVariation] {
+    /// Glyph `id`'s tuple variations in a partial instance (`TupleVariation.forPartialInstance`):
+    /// what it keeps of the glyph in gvar.
+    func partialVariations(_ id: Int, limits: AxisLimits) throws -> [TupleVariation] {
         guard let gvar else { return [] }
         let original = try glyf.glyph(id)
         var (coordinates, ends) = Self.variedPoints(original)
         coordinates += try phantoms(id, bounds: original.bounds)
         for k in (coordinates.count - 4)..<coordinates.count { ends.append(k) }
         let tuples = try face.context("gvar") { try gvar.variations(glyph: id, pointCount: coordinates.count, sharedPeaks: peaks) }
-        return TupleVariation.pinning(tuples, limits: limits, pointCount: coordinates.count, hasY: true, original: coordinates, ends: ends)
+        return TupleVariation.forPartialInstance(tuples, limits: limits, pointCount: coordinates.count, hasY: true, original: coordinates, ends: ends)
     }
 
     /// Glyph `id` (decoded as `original`) at a normalized location.

@@ -24,9 +24,9 @@ public struct InstanceOptions: Sendable {
     /// Pin only the axes given and keep the others variable, as fontTools' instancer treats
     /// axes left out (`PartialInstancer.swift`). Off, axes left out are pinned at their default.
     public var partial: Bool
-    /// Axes that stay variable over a narrower range of user values (fontTools' `wght=300:700`),
-    /// (one that leaves out the axis's default moves it to the range's nearest end, as fontTools
-    /// does). The result is a partial instance.
+    /// Axes that stay variable over a narrower range of user values, as fontTools'
+    /// `wght=300:700`; a range that leaves out the axis's default moves the default to its
+    /// nearest end. The result is a partial instance.
     public var ranges: [String: ClosedRange<Double>]
 
     public init(coordinates: [String: Double] = [:], clamp: Bool = true, updateNames: Bool = true, setOverlapFlags: Bool = true,
@@ -56,7 +56,6 @@ extension Face {
         guard let font else { throw FontError("the face is no longer part of an open font", path: path) }
         var location = try self.location(options.coordinates, clamp: options.clamp)
         let (limits, userRanges) = try axisLimits(options, location)
-        let pins = limits?.pins
         // A narrowed axis whose range leaves out the default has a new default (its origin).
         let moved = userRanges.filter { $0.value.origin != location.user[$0.key] }
         if !moved.isEmpty {
@@ -74,15 +73,15 @@ extension Face {
         let loc = location.normalized
 
         // fontTools sets the overlap flags on static instances only.
-        if has("glyf") { try instanceGlyphs(into: target, at: loc, overlapFlags: options.setOverlapFlags && pins == nil) }
+        if has("glyf") { try instanceGlyphs(into: target, at: loc, overlapFlags: options.setOverlapFlags && limits == nil) }
         if let cff2 = try cff2 { try instancePostScriptGlyphs(cff2, into: target, at: loc) }
         try instanceControlValues(into: target, at: loc)
         try instanceMetrics(into: target, at: loc)
         try instanceLayout(into: target, at: loc, rewrite: options.rewriteLayout, limits: limits)
         try instanceFeatureVariations(into: target, at: loc, limits: limits)
-        if let pins {
-            let fvar = try keepVariations(into: target, limits: limits!, location: location, userRanges: userRanges)
-            let pinned = Set(location.tags.indices.filter { pins[$0] != nil }.map { location.tags[$0] })
+        if let limits {
+            let fvar = try keepVariations(into: target, limits: limits, location: location, userRanges: userRanges)
+            let pinned = Set(location.tags.indices.filter { limits.pins[$0] != nil }.map { location.tags[$0] })
             let narrowed = Dictionary(uniqueKeysWithValues: userRanges.map { (location.tags[$0.key], $0.value) })
             try instanceStyleAttributes(into: target, location: location, pinned: pinned, narrowed: narrowed, fvar: fvar)
         } else {
@@ -102,7 +101,7 @@ extension Face {
         // A font without a name table (a test subset) has no names to give or update.
         var postScriptName = target.has("name") ? try target.postScriptName : nil
         // A partial instance keeps its names, as fontTools leaves them by default.
-        if options.updateNames && pins == nil && target.has("name") { postScriptName = try target.nameInstance(from: self, location: location) }
+        if options.updateNames && limits == nil && target.has("name") { postScriptName = try target.nameInstance(from: self, location: location) }
         if options.downgradeCFF2, let cff2 = try target.cff2 { try target.downgradeCFF2(cff2, fontName: postScriptName ?? "Instance") }
         // Laid out once here, so the instance is a plain unedited font: saving it copies bytes
         // (no second encoding, and no save-time validation of tables the instancer wrote).
@@ -333,7 +332,7 @@ extension Face {
             }
             target.setRawTable("GDEF", try context("GDEF") {
                 try Self.replacingStore(in: try Self.foldingCarets(raw, delta: delta), offsetAt: 14, wide: true, keepBefore: raw.count,
-                                        with: store.pinning(limits).store, axisCount: limits.kept.count)
+                                        with: store.forPartialInstance(limits).store, axisCount: limits.kept.count)
             })
             return
         }
@@ -380,7 +379,7 @@ extension Face {
             guard let raw = try target.rawTable(tag), raw.count >= 4, raw[3] >= 1, raw[1] == 1 else { continue }
             guard let table = try target.structuredTable(tag) else { continue }
             let resolved = try target.context(tag) {
-                if let limits { try FeatureVariationResolver.pin(try table.root, limits: limits, table: tag.trimmed) }
+                if let limits { try FeatureVariationResolver.forPartialInstance(try table.root, limits: limits, table: tag.trimmed) }
                 else { try FeatureVariationResolver.resolve(try table.root, location: loc, table: tag.trimmed) }
             }
             // Through the raw slot: GPOS may already hold patched bytes, which a save prefers.

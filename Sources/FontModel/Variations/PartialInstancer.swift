@@ -8,12 +8,12 @@
 // - gvar and cvar: each tuple is scaled by its weight on the pinned axes, which it loses, and
 //   on a narrowed axis becomes the tents that vary the same over the new range
 //   (`AxisLimits.rebase`); what is left constant is in the new default already; tuples left
-//   with the same region are merged (`TupleVariation.pinning`). Kept tuples list every point
+//   with the same region are merged (`TupleVariation.forPartialInstance`). Kept tuples list every point
 //   (fontTools then drops the points IUP can infer, which makes its gvar a little smaller).
 // - HVAR, VVAR, MVAR and GDEF's store the same way, region by region
-//   (`ItemVariationStore.pinning`); items keep their indexes, so the maps, MVAR's records and
+//   (`ItemVariationStore.forPartialInstance`); items keep their indexes, so the maps, MVAR's records and
 //   GPOS's device tables still point at the right rows.
-// - fvar, avar (version 1), STAT and FeatureVariations (`FeatureVariationResolver.pin`) lose
+// - fvar, avar (version 1), STAT and FeatureVariations (`FeatureVariationResolver.forPartialInstance`) lose
 //   the pinned axes and what only they used, and are rescaled for the narrowed ones.
 //
 // Refused, with a message: CFF2 outlines and avar version 2.
@@ -130,11 +130,11 @@ extension Face {
             let count = variator.glyf.glyphCount
             var glyphs: [[TupleVariation]] = []
             glyphs.reserveCapacity(count)
-            for id in 0..<count { glyphs.append(try variator.pinnedVariations(id, limits: limits)) }
+            for id in 0..<count { glyphs.append(try variator.partialVariations(id, limits: limits)) }
             target.setRawTable("gvar", try context("gvar") { try GvarTable.build(axisCount: kept.count, glyphs: glyphs) })
         }
         if let cvar = try table(CvarTable.self), let cvt = try target.rawTable("cvt ") {
-            let tuples = TupleVariation.pinning(cvar.variations, limits: limits, pointCount: cvt.count / 2, hasY: false, original: nil, ends: [])
+            let tuples = TupleVariation.forPartialInstance(cvar.variations, limits: limits, pointCount: cvt.count / 2, hasY: false, original: nil, ends: [])
             if tuples.isEmpty { target.removeTable("cvar") } else {
                 var w = BinaryWriter()
                 w.u16(1); w.u16(0)
@@ -153,7 +153,7 @@ extension Face {
             let storeAt = (0..<4).reduce(0) { $0 << 8 | Int(raw[4 + $1]) }
             target.setRawTable(tag, try context(tag) {
                 try Self.replacingStore(in: raw, offsetAt: 4, wide: true, keepBefore: maps.allSatisfy { $0 < storeAt } ? mapFields.last! + 4 : raw.count,
-                                        with: store.pinning(limits).store, axisCount: kept.count)
+                                        with: store.forPartialInstance(limits).store, axisCount: kept.count)
             })
         }
         if let mvar = try table(MvarTable.self), let store = mvar.store, let raw = try rawTable("MVAR") {
@@ -168,7 +168,7 @@ extension Face {
             }
             target.setRawTable("MVAR", try context("MVAR") {
                 try Self.replacingStore(in: sorted, offsetAt: 10, wide: false, keepBefore: recordsEnd,
-                                        with: store.pinning(limits).store, axisCount: kept.count)
+                                        with: store.forPartialInstance(limits).store, axisCount: kept.count)
             })
         }
 

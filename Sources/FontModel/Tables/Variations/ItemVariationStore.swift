@@ -1,7 +1,7 @@
 /// The ItemVariationStore that HVAR, VVAR, MVAR and GDEF (for GPOS) keep their deltas in:
 /// regions of the design space, and rows of deltas (one per region a row's data uses),
 /// addressed by (outer, inner) = (data index, row). A full instance applies the deltas and
-/// drops the store; a partial one (`pinning`) keeps it for the axes left variable.
+/// drops the store; a partial one (`forPartialInstance`) keeps it for the axes left variable.
 public struct ItemVariationStore: Sendable {
     /// One axis's share of a region, in normalized coordinates.
     public struct AxisSpan: Hashable, Sendable {
@@ -125,14 +125,14 @@ public struct ItemVariationStore: Sendable {
         return sum
     }
 
-    /// The store for a partial instance (`AxisLimits`), as fontTools' instancer does it: a
-    /// region's deltas are scaled by its weight on the pinned axes, and a region cut by a
-    /// narrowed axis becomes the regions that give the same there (`AxisLimits.rebase`, a
-    /// column then splits in two); regions that named only pinned axes leave the store, their scaled deltas
-    /// summed per item into `defaults` (for the caller to add to the values the items move);
-    /// regions that become equal are merged. Items keep their (outer, inner), so references
-    /// into the store stay valid. Deltas are rounded as fontTools rounds them.
-    func pinning(_ limits: AxisLimits) -> (store: ItemVariationStore, defaults: [[Double]]) {
+    /// The store for a partial instance (`AxisLimits`), as fontTools' instancer makes it: a
+    /// region's deltas are scaled by its weight on the pinned axes; a region cut by a narrowed
+    /// axis becomes the regions that give the same over the new range (`AxisLimits.rebase`: a
+    /// column can split in two); regions that named only pinned axes leave the store, their
+    /// scaled deltas summed per item into `defaults` (what the new default adds to the values
+    /// the items move); regions that become equal are merged. Items keep their (outer, inner),
+    /// so references into the store stay valid. Deltas are rounded as fontTools rounds them.
+    func forPartialInstance(_ limits: AxisLimits) -> (store: ItemVariationStore, defaults: [[Double]]) {
         // Each old region: its weight on the pinned axes, and the kept axes' regions it becomes
         // with their scalars (none when it named no kept axis: its deltas go to the defaults).
         var weights: [Double] = [], keptParts: [[(scalar: Double, spans: [AxisSpan])]?] = []
@@ -154,8 +154,8 @@ public struct ItemVariationStore: Sendable {
                 guard let parts = keptParts[r] else { columnsOf[k] = nil; continue }
                 for (scalar, spans) in parts {
                     let index = newIndex[spans] ?? { newRegions.append(spans); newIndex[spans] = newRegions.count - 1; return newRegions.count - 1 }()
-                    if columns.firstIndex(of: index) == nil { columns.append(index) }
-                    columnsOf[k]!.append((columns.firstIndex(of: index)!, scalar))
+                    let column = columns.firstIndex(of: index) ?? { columns.append(index); return columns.count - 1 }()
+                    columnsOf[k]!.append((column, scalar))
                 }
             }
             var sums = [Double](repeating: 0, count: d.itemCount * columns.count)

@@ -268,15 +268,14 @@ extension TupleVariation {
     }
 
     /// A glyph's (or cvar's) tuples for a partial instance (`AxisLimits`), as fontTools'
-    /// `instantiateTupleVariationStore` does it: each tuple is scaled by its weight on the
+    /// `instantiateTupleVariationStore` makes them: each tuple is scaled by its weight on the
     /// pinned axes and loses them, and on a narrowed axis becomes the tents that draw the same
-    /// on the new range (`AxisLimits.rebase`);
-    /// tuples that named only pinned axes are left out (a full instance at the pinned location
-    /// adds them to the default); tuples whose remaining regions are equal are merged, then
-    /// rounded. Every kept tuple lists every point: with `original` and `ends` (gvar) a sparse
+    /// over the new range (`AxisLimits.rebase`); what is left constant is in the new default
+    /// already (a full instance there adds it); tuples whose remaining regions are equal are
+    /// merged, then rounded. Every kept tuple lists every point: with `original` and `ends` (gvar) a sparse
     /// tuple's untouched points are inferred against the old default outline first, since the
     /// new default moves.
-    static func pinning(_ tuples: [TupleVariation], limits: AxisLimits, pointCount: Int, hasY: Bool,
+    static func forPartialInstance(_ tuples: [TupleVariation], limits: AxisLimits, pointCount: Int, hasY: Bool,
                         original: [PointXY]?, ends: [Int]) -> [TupleVariation] {
         var order: [[ItemVariationStore.AxisSpan]] = []
         var sums: [[ItemVariationStore.AxisSpan]: (x: [Double], y: [Double])] = [:]
