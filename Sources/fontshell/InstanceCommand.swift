@@ -92,15 +92,15 @@ struct InstanceCommand: ParsableCommand {
         var values: [String: Double] = [:], ranges: [String: ClosedRange<Double>] = [:]
         for item in items {
             let parts = item.split(separator: "=", maxSplits: 1).map { String($0.trimmingSpaces) }
-            let bounds = parts.count == 2 ? parts[1].split(separator: ":", omittingEmptySubsequences: false).map { Double($0.trimmingSpaces) } : []
-            guard parts.count == 2, !parts[0].isEmpty, (1...2).contains(bounds.count),
-                  bounds.allSatisfy({ $0 != nil && $0!.isFinite }) else {
+            let fields = parts.count == 2 ? parts[1].split(separator: ":", omittingEmptySubsequences: false) : []
+            let bounds = fields.compactMap { Double($0.trimmingSpaces) }.filter(\.isFinite)
+            guard parts.count == 2, !parts[0].isEmpty, (1...2).contains(bounds.count), bounds.count == fields.count else {
                 throw FontError("expected AXIS=VALUE or AXIS=MIN:MAX (e.g. wght=700, wght=300:700), got '\(item)'")
             }
             guard values[parts[0]] == nil && ranges[parts[0]] == nil else { throw FontError("axis '\(parts[0])' is given twice") }
-            if bounds.count == 1 { values[parts[0]] = bounds[0]!; continue }
-            guard bounds[0]! <= bounds[1]! else { throw FontError("axis '\(parts[0])': the range \(parts[1]) runs backwards") }
-            ranges[parts[0]] = bounds[0]!...bounds[1]!
+            if bounds.count == 1 { values[parts[0]] = bounds[0]; continue }
+            guard bounds[0] <= bounds[1] else { throw FontError("axis '\(parts[0])': the range \(parts[1]) runs backwards") }
+            ranges[parts[0]] = bounds[0]...bounds[1]
         }
         return (values, ranges)
     }

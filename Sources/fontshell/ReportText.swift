@@ -1,3 +1,5 @@
+import FontScript
+
 /// Text helpers for the batch and check reports, written here so the command does not link all
 /// of Foundation (its CoreFoundation and ICU data cost every process start about 0.7 ms).
 ///
@@ -41,11 +43,11 @@ enum JSONText {
         case let object as [String: Any]:
             guard !object.isEmpty else { out += "{}"; return }
             out += "{"
-            for (k, key) in object.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+            for (k, (key, item)) in object.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
                 out += (k > 0 ? "," : "") + newline
                 quote(key, into: &out)
                 out += pretty ? ": " : ":"
-                write(object[key]!, pretty: pretty, indent: indent + 2, into: &out)
+                write(item, pretty: pretty, indent: indent + 2, into: &out)
             }
             out += closing + "}"
         case let array as [Any]:
@@ -60,23 +62,7 @@ enum JSONText {
         }
     }
 
-    private static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        out += "\""
-    }
+    private static func quote(_ s: String, into out: inout String) { out += FontJob.jsonString(s) }
 
     private struct Parser {
         let bytes: [UInt8]

@@ -102,9 +102,9 @@ public final class GvarTable: DecodableTable {
     static func build(axisCount: Int, glyphs: [[TupleVariation]]) throws -> [UInt8] {
         var uses: [[Double]: Int] = [:], firstSeen: [[Double]] = []
         for tuples in glyphs { for t in tuples { if uses[t.peak] == nil { firstSeen.append(t.peak) }; uses[t.peak, default: 0] += 1 } }
-        let shared = Array(firstSeen.enumerated().filter { uses[$0.element]! > 1 }
-            .sorted { uses[$0.element]! != uses[$1.element]! ? uses[$0.element]! > uses[$1.element]! : $0.offset < $1.offset }
-            .map(\.element).prefix(0x0FFF))
+        let counted = firstSeen.enumerated().map { (order: $0.offset, peak: $0.element, uses: uses[$0.element, default: 0]) }
+        let shared = Array(counted.filter { $0.uses > 1 }.sorted { $0.uses != $1.uses ? $0.uses > $1.uses : $0.order < $1.order }
+            .map(\.peak).prefix(0x0FFF))
         let index = Dictionary(uniqueKeysWithValues: shared.enumerated().map { ($1, $0) })
         var tuplesBytes: [UInt8] = []
         for peak in shared { for v in peak { let bits = UInt16(bitPattern: Int16(clamping: (v * 16384).otRoundedInt)); tuplesBytes += [UInt8(bits >> 8), UInt8(bits & 0xFF)] } }

@@ -61,7 +61,7 @@ enum FeatureVariationResolver {
                 if !(low <= atDefault && atDefault <= high) { holdsAtDefault = false }
                 if let pinned = pins[axis] {
                     if !(low <= pinned && pinned <= high) { dropped = true; break }
-                } else {
+                } else if let axisNow = newAxis[axis] {
                     var (lowNew, highNew) = (lowRaw, highRaw)
                     if let r = limits.ranges[axis] {
                         if high < r.lower || low > r.upper { dropped = true; break }
@@ -69,9 +69,9 @@ enum FeatureVariationResolver {
                         highNew = Int64((limits.rebased(high, axis: axis) * 16384).otRoundedInt)
                         c["FilterRangeMinValue"] = .int(lowNew); c["FilterRangeMaxValue"] = .int(highNew)
                     }
-                    c["AxisIndex"] = .int(Int64(newAxis[axis]!))
+                    c["AxisIndex"] = .int(Int64(axisNow))
                     conditions.append(.formatted(1, c))
-                    key += [Int64(newAxis[axis]!), lowNew, highNew]
+                    key += [Int64(axisNow), lowNew, highNew]
                 }
             }
             if dropped { continue }

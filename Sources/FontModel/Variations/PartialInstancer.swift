@@ -152,7 +152,7 @@ extension Face {
             let maps = mapFields.filter { $0 + 4 <= raw.count }.map { at in (0..<4).reduce(0) { $0 << 8 | Int(raw[at + $1]) } }
             let storeAt = (0..<4).reduce(0) { $0 << 8 | Int(raw[4 + $1]) }
             target.setRawTable(tag, try context(tag) {
-                try Self.replacingStore(in: raw, offsetAt: 4, wide: true, keepBefore: maps.allSatisfy { $0 < storeAt } ? mapFields.last! + 4 : raw.count,
+                try Self.replacingStore(in: raw, offsetAt: 4, wide: true, keepBefore: maps.allSatisfy { $0 < storeAt } ? 4 * (mapFields.count + 2) : raw.count,
                                         with: store.forPartialInstance(limits).store, axisCount: kept.count)
             })
         }

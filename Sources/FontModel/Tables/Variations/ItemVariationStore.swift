@@ -152,10 +152,10 @@ public struct ItemVariationStore: Sendable {
             var columnsOf = [[(column: Int, scalar: Double)]?](repeating: [], count: n)
             for (k, r) in d.regionIndexes.enumerated() where weights[r] != 0 {
                 guard let parts = keptParts[r] else { columnsOf[k] = nil; continue }
-                for (scalar, spans) in parts {
+                columnsOf[k] = parts.map { scalar, spans in
                     let index = newIndex[spans] ?? { newRegions.append(spans); newIndex[spans] = newRegions.count - 1; return newRegions.count - 1 }()
                     let column = columns.firstIndex(of: index) ?? { columns.append(index); return columns.count - 1 }()
-                    columnsOf[k]!.append((column, scalar))
+                    return (column, scalar)
                 }
             }
             var sums = [Double](repeating: 0, count: d.itemCount * columns.count)

@@ -277,33 +277,40 @@ extension TupleVariation {
     /// new default moves.
     static func forPartialInstance(_ tuples: [TupleVariation], limits: AxisLimits, pointCount: Int, hasY: Bool,
                         original: [PointXY]?, ends: [Int]) -> [TupleVariation] {
-        var order: [[ItemVariationStore.AxisSpan]] = []
-        var sums: [[ItemVariationStore.AxisSpan]: (x: [Double], y: [Double])] = [:]
+        // The merged tuples in order of first appearance, found by region.
+        var regions: [[ItemVariationStore.AxisSpan]] = [], xs: [[Double]] = [], ys: [[Double]] = []
+        var slot: [[ItemVariationStore.AxisSpan]: Int] = [:]
         var scratch: UntouchedPoints.Scratch?
         for t in tuples {
             let (pinnedWeight, parts) = limits.split(t.spans)
             for (scalar, keptPart) in parts where keptPart.contains(where: { $0.peak != 0 }) {
                 let weight = pinnedWeight * scalar
                 guard weight != 0 else { continue }
-                var entry = sums[keptPart] ?? ([Double](repeating: 0, count: pointCount), hasY ? [Double](repeating: 0, count: pointCount) : [])
-                if sums[keptPart] == nil { order.append(keptPart) }
+                let m = slot[keptPart] ?? {
+                    regions.append(keptPart)
+                    xs.append([Double](repeating: 0, count: pointCount))
+                    ys.append(hasY ? [Double](repeating: 0, count: pointCount) : [])
+                    slot[keptPart] = regions.count - 1
+                    return regions.count - 1
+                }()
                 if let points = t.points, let original, hasY {
-                    if scratch == nil { scratch = UntouchedPoints.Scratch(pointCount) }
+                    var work = scratch ?? UntouchedPoints.Scratch(pointCount)
+                    scratch = nil   // so `work` holds the only reference and is not copied
                     UntouchedPoints.add(points: points, x: t.x, y: t.y, weight: weight, original: original, ends: ends,
-                                        into: &entry.x, &entry.y, scratch: &scratch!)
+                                        into: &xs[m], &ys[m], scratch: &work)
+                    scratch = work
                 } else {
                     for (k, d) in t.x.enumerated() {
                         let i = t.points?[k] ?? k
                         guard i < pointCount else { continue }
-                        entry.x[i] += Double(d) * weight
-                        if hasY, k < t.y.count { entry.y[i] += Double(t.y[k]) * weight }
+                        xs[m][i] += Double(d) * weight
+                        if hasY, k < t.y.count { ys[m][i] += Double(t.y[k]) * weight }
                     }
                 }
-                sums[keptPart] = entry
             }
         }
-        return order.compactMap { spans in
-            let (x, y) = sums[spans]!
+        return regions.indices.compactMap { m in
+            let (spans, x, y) = (regions[m], xs[m], ys[m])
             let rx = x.map(\.otRoundedInt), ry = y.map(\.otRoundedInt)
             guard rx.contains(where: { $0 != 0 }) || ry.contains(where: { $0 != 0 }) else { return nil }
             let implied = spans.allSatisfy { $0.start == min($0.peak, 0) && $0.end == max($0.peak, 0) }
@@ -370,16 +377,16 @@ extension TupleVariation {
             var j = i
             if deltas[i] == 0 {
                 while j < deltas.count, j - i < 64, deltas[j] == 0 { j += 1 }
-                w.u8(UInt8(0x80 | (j - i - 1)))
+                w.u8(UInt8(truncatingIfNeeded: 0x80 | (j - i - 1)))   // runs hold at most 64
             } else if (-128...127).contains(deltas[i]) {
                 // A byte run stops at a pair of zeros (a zero run is cheaper) or a wide value.
                 while j < deltas.count, j - i < 64, (-128...127).contains(deltas[j]),
                       !(deltas[j] == 0 && j + 1 < deltas.count && deltas[j + 1] == 0) { j += 1 }
-                w.u8(UInt8(j - i - 1))
+                w.u8(UInt8(truncatingIfNeeded: j - i - 1))
                 for d in deltas[i..<j] { w.i8(Int8(d)) }
             } else {
                 while j < deltas.count, j - i < 64, !(-128...127).contains(deltas[j]) { j += 1 }
-                w.u8(UInt8(0x40 | (j - i - 1)))
+                w.u8(UInt8(truncatingIfNeeded: 0x40 | (j - i - 1)))
                 for d in deltas[i..<j] {
                     guard (-32768...32767).contains(d) else { throw FontError("\(what) has a delta of \(d), past Int16") }
                     w.i16(Int16(d))
