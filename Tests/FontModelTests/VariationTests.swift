@@ -206,6 +206,18 @@ import Testing
         #expect(caret.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(caret.stdout)")
     }
 
+    /// A font without a name table (fontTools' NotoSans-VF-cubic test subset) instances, fully
+    /// and partially, with no names to give (it used to fail asking for the name table).
+    @Test func fontsWithoutANameTableInstance() throws {
+        let font = try Font(path: Conformance.folder + "/variable/NotoSans-VF-cubic.subset.ttf")
+        let face = font.faces[0]
+        #expect(!face.has("name"))
+        let full = try face.instance(InstanceOptions(coordinates: ["wght": 700]))
+        #expect(full.postScriptName == nil && !full.font.faces[0].has("fvar") && !full.font.faces[0].has("name"))
+        let partial = try face.instance(InstanceOptions(coordinates: ["wght": 700], partial: true))
+        #expect(try partial.font.faces[0].variationAxes.map(\.tag.trimmed) == ["wdth", "CTGR"])
+    }
+
     /// A real font narrowed: Inter (2,548 glyphs, GPOS with 100,000 kerning values through GDEF's
     /// store, HVAR, STAT) at wght=300:700 agrees with fontTools' own partial instance at five
     /// weights across the new range.
