@@ -254,6 +254,11 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
             ("<ttFont>\n  <head>\n    <created value=\"yesterday\"/>\n  </head>\n</ttFont>", "is not a date", 3, 5),
             ("", "empty", 1, 1),
             ("<notTTX/>", "expected <ttFont>", 1, 1),
+            // A kern subtable format or tuple index past its field used to trap when saved.
+            ("<ttFont>\n  <kern>\n    <version value=\"0\"/>\n    <kernsubtable format=\"300\">00 00 00 00 00 00</kernsubtable>\n  </kern>\n</ttFont>",
+             "format is a byte", 4, 5),
+            ("<ttFont>\n  <kern>\n    <version value=\"1.0\"/>\n    <kernsubtable coverage=\"0\" format=\"0\" tupleIndex=\"70000\"/>\n  </kern>\n</ttFont>",
+             "tupleIndex is a UInt16", 4, 5),
         ]
         for (xml, message, line, column) in cases {
             do {

@@ -117,16 +117,18 @@ public final class KernTable: DecodableTable {
                 body.u16(UInt16(n)); body.u16(UInt16(truncatingIfNeeded: n == 0 ? 0 : power * 6)); body.u16(UInt16(log))
                 body.u16(UInt16(truncatingIfNeeded: n * 6 - (n == 0 ? 0 : power * 6)))
                 for p in st.pairs {
-                    body.u16(UInt16(p.left)); body.u16(UInt16(p.right)); body.i16(Int16(p.value))
+                    try body.u16(p.left, "kern pair glyph"); try body.u16(p.right, "kern pair glyph"); try body.i16(p.value, "kern pair value")
                 }
             } else {
                 body.append(st.body)
             }
             if isApple {
-                w.u32(UInt32(body.bytes.count + 8)); w.u8(UInt8(st.coverage)); w.u8(UInt8(st.format)); w.u16(UInt16(st.tupleIndex ?? 0))
+                try w.u32(body.bytes.count + 8, "kern subtable length"); try w.u8(st.coverage, "kern subtable coverage")
+                try w.u8(st.format, "kern subtable format"); try w.u16(st.tupleIndex ?? 0, "kern tuple index")
             } else {
                 // Overflowing lengths are written wrapped, as fontTools does; readers use nPairs.
-                w.u16(0); w.u16(UInt16(truncatingIfNeeded: body.bytes.count + 6)); w.u8(UInt8(st.format)); w.u8(UInt8(st.coverage))
+                w.u16(0); w.u16(UInt16(truncatingIfNeeded: body.bytes.count + 6))
+                try w.u8(st.format, "kern subtable format"); try w.u8(st.coverage, "kern subtable coverage")
             }
             w.append(body.bytes)
         }

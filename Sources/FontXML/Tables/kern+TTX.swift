@@ -48,7 +48,7 @@ extension TTX {
                 guard let v = Double(text), v == 0 || v == 1 else { throw fail("kern version is 0 or 1.0, got '\(text)'", e) }
                 apple = v == 1
             case "kernsubtable":
-                guard let format = parseInteger(try e.attribute("format")) else { throw fail("format must be an integer", e) }
+                guard let format = parseInteger(try e.attribute("format")), (0...255).contains(format) else { throw fail("format is a byte (0...255)", e) }
                 if format != 0 {
                     let bytes = try hexBytes(e)
                     let headerSize = apple ? 8 : 6
@@ -60,6 +60,7 @@ extension TTX {
                 }
                 guard let coverage = parseInteger(try e.attribute("coverage")), (0...255).contains(coverage) else { throw fail("coverage is a byte (0...255)", e) }
                 let tuple = apple ? parseInteger(e.value("tupleIndex") ?? "0").map(Int.init) : nil
+                if let tuple, !(0...0xFFFF).contains(tuple) { throw fail("tupleIndex is a UInt16 (0...65535)", e) }
                 var pairs: [KernTable.KernPair] = []
                 for p in e.children {
                     guard p.name == "pair" else { throw fail("<\(p.name)> in <kernsubtable>: expected <pair>", p) }
