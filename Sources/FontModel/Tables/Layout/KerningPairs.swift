@@ -383,7 +383,8 @@ struct PairReader {
             try need(at, 6, what)
             let first = u16(at + 2), n = u16(at + 4)
             try need(at + 6, n * 2, what + " classes")
-            if let body { for k in 0..<n { body(first + k, u16(at + 6 + k * 2)) } }
+            // Glyph ids stop at 65,535; classes listed past them are not read.
+            if let body { for k in 0..<min(n, 0x10000 - first) { body(first + k, u16(at + 6 + k * 2)) } }
         case 2:
             let n = try checkedU16(at + 2, what)
             try need(at + 4, n * 6, what + " ranges")
@@ -488,7 +489,8 @@ struct PairReader {
                 let firstRight = u16(right), rightCount = u16(right + 2)
                 try need(right + 4, rightCount * 2, "kern subtable \(k) right classes")
                 var members: [Int: [UInt16]] = [:]
-                for g in 0..<rightCount {
+                // Glyph ids stop at 65,535; a class table that runs past them is cut there.
+                for g in 0..<min(rightCount, 0x10000 - firstRight) {
                     let c = u16(right + 4 + g * 2)
                     members[c, default: []].append(UInt16(firstRight + g))
                     glyphLimit = max(glyphLimit, firstRight + g + 1)
