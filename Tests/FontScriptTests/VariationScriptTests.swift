@@ -67,16 +67,23 @@ import Testing
         expectError(lua, "face:instance({wght = 700}, {nmes = false})", "did you mean 'names'")
     }
 
+    /// A TTX file of the conformance data (../shared/corpus/conformance.sh) compiled into a
+    /// temporary font; nil, with an issue recorded, when the data is missing.
+    func compiledConformance(_ relative: String, as fileExtension: String) throws -> String? {
+        let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
+        let source = conformance + "/" + relative
+        guard FileManager.default.fileExists(atPath: source) else { Issue.record("no \(source): run ../shared/corpus/conformance.sh"); return nil }
+        let font = NSTemporaryDirectory() + "fontshell-conformance-\(UUID().uuidString)" + fileExtension
+        _ = try python(["-m", "fontTools.ttx", "-q", "-o", font, source])
+        return font
+    }
+
     /// `downgradeCFF2` from Lua: a CFF2 font's instance comes back with a CFF 1 table (and an
     /// .otf name); without it, CFF2 stays.
     @Test func cff2InstancesDowngradeFromLua() throws {
-        let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
-        let source = conformance + "/instancer/CFF2Instancer-VF-2.ttx"
-        let font = NSTemporaryDirectory() + "fontshell-vf2-\(UUID().uuidString).otf"
+        guard let font = try compiledConformance("instancer/CFF2Instancer-VF-2.ttx", as: ".otf") else { return }
         defer { try? FileManager.default.removeItem(atPath: font) }
-        guard FileManager.default.fileExists(atPath: source) else { Issue.record("no \(source): run ../shared/corpus/conformance.sh"); return }
-        _ = try python(["-m", "fontTools.ttx", "-q", "-o", font, source])
         #expect(FileManager.default.fileExists(atPath: font))
         let lua = try makeState(fonts: [font])
         let r = try eval(lua, """
@@ -92,13 +99,8 @@ import Testing
     /// one axis, and the partial face at wdth=1000 draws what the source draws at wght=500
     /// wdth=1000 (within the rounding of the two steps).
     @Test func partialInstancesFromLua() throws {
-        let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
-        let source = conformance + "/variable/MutatorSans_All_Variable.ttx"
-        let font = NSTemporaryDirectory() + "fontshell-mutator-\(UUID().uuidString).ttf"
+        guard let font = try compiledConformance("variable/MutatorSans_All_Variable.ttx", as: ".ttf") else { return }
         defer { try? FileManager.default.removeItem(atPath: font) }
-        guard FileManager.default.fileExists(atPath: source) else { Issue.record("no \(source): run ../shared/corpus/conformance.sh"); return }
-        _ = try python(["-m", "fontTools.ttx", "-q", "-o", font, source])
         let lua = try makeState(fonts: [font])
         let r = try eval(lua, """
             local partial = face:instance({wght = 500}, {partial = true})
