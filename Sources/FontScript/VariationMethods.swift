@@ -96,21 +96,23 @@ enum VariationMethods {
     }
 
     /// face:instance({wght = 700}, {names = true, overlapFlags = true, clamp = true,
-    /// rewriteLayout = false, downgradeCFF2 = false, partial = false}) → a new face (of a new,
-    /// unsaved font) at that location, and its warnings. With partial, axes not given stay
-    /// variable; an axis given {min, max} stays variable over that range.
+    /// rewriteLayout = false, downgradeCFF2 = false, partial = false, optimize = true}) → a new
+    /// face (of a new, unsaved font) at that location, and its warnings. With partial, axes not
+    /// given stay variable; an axis given {min, max} stays variable over that range; optimize =
+    /// false lists every point in the kept gvar tuples.
     static let instance: LuaFunction = { L in
         LuaCall.run(L, "instance") { call in
             let face = try call.methodSelf(FaceObject.className, as: FaceRef.self).get()
             var options = InstanceOptions()
             (options.coordinates, options.ranges) = try coordinatesAndRanges(call, 2)
-            try call.options(3, ["names", "overlapFlags", "clamp", "rewriteLayout", "downgradeCFF2", "partial"])
+            try call.options(3, ["names", "overlapFlags", "clamp", "rewriteLayout", "downgradeCFF2", "partial", "optimize"])
             options.updateNames = try call.boolOption(3, "names", default: true)
             options.setOverlapFlags = try call.boolOption(3, "overlapFlags", default: true)
             options.clamp = try call.boolOption(3, "clamp", default: true)
             options.rewriteLayout = try call.boolOption(3, "rewriteLayout", default: false)
             options.downgradeCFF2 = try call.boolOption(3, "downgradeCFF2", default: false)
             options.partial = try call.boolOption(3, "partial", default: false)
+            options.optimizeDeltas = try call.boolOption(3, "optimize", default: true)
             let result = try face.instance(options)
             // PostScript outlines are .otf by convention, TrueType ones .ttf.
             let fileExtension = result.font.faces[0].format == .cff ? ".otf" : ".ttf"

@@ -31,6 +31,7 @@ struct InstanceCommand: ParsableCommand {
     @Flag(help: "Rewrite GPOS as fontTools does (value formats, anchor formats, pair classes) instead of patching its values in place: slower, table-for-table identical to fontTools.") var rewriteLayout = false
     @Flag(help: "Write a CFF2 font's instance as CFF (version 1), for software that reads only CFF (fontTools' --downgrade-cff2).") var downgradeCff2 = false
     @Flag(help: "Pin only the axes given; the others stay variable (fontTools' default for axes left out). Without it they are pinned at their default.") var partial = false
+    @Flag(help: "In a partial instance, list every point in gvar instead of leaving out those a reader infers within half a unit (fontTools' --no-optimize).") var noOptimize = false
     @Flag(help: "Allow OUTPUT to be INPUT.") var overwrite = false
     @OptionGroup var selection: FaceSelection
 
@@ -46,7 +47,7 @@ struct InstanceCommand: ParsableCommand {
                 return
             }
             var options = InstanceOptions(clamp: !strict, updateNames: !keepNames, setOverlapFlags: !noOverlapFlags, rewriteLayout: rewriteLayout,
-                                          downgradeCFF2: downgradeCff2, partial: partial)
+                                          downgradeCFF2: downgradeCff2, partial: partial, optimizeDeltas: !noOptimize)
             if all {
                 guard coordinates.isEmpty else { throw FontError("--all makes every named instance; give no coordinates with it") }
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)

@@ -236,6 +236,32 @@ import Testing
         #expect((report["mismatches"] as? [String]) == [], "\(report)")
     }
 
+    /// Partial instances leave out of gvar the points a reader infers (IUP), as fontTools'
+    /// instancer does: read back through fontTools' own inference, every tuple of Inter
+    /// narrowed to wght=300:700 gives the deltas of the same instance made with every point
+    /// listed (`optimizeDeltas: false`) within 0.5, and the gvar is smaller than that one's and
+    /// no larger than fontTools' (Tests/Oracles/iup_check.py).
+    @Test func partialInstancesLeaveOutInferredPoints() throws {
+        let folder = try TemporaryFolder()
+        let font = try Font(path: Self.inter)
+        let face = font.faces[0]
+        let sparse = folder.file("sparse.ttf"), dense = folder.file("dense.ttf"), theirs = folder.file("theirs.ttf")
+        _ = try face.instance(InstanceOptions(ranges: ["wght": 300...700])).font.save(to: sparse)
+        _ = try face.instance(InstanceOptions(ranges: ["wght": 300...700], optimizeDeltas: false)).font.save(to: dense)
+        let made = try run("python3", ["-m", "fontTools.varLib.instancer", Self.inter, "wght=300:700", "-q", "-o", theirs])
+        #expect(made.status == 0, "\(made.stderr)")
+        let check = Corpus.root.appendingPathComponent("Tests/Oracles/iup_check.py").path
+        let r = try run("python3", [check, sparse, dense, theirs])
+        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
+              let bytes = report["gvar_bytes"] as? [Int], bytes.count == 3 else {
+            Issue.record("comparison failed: \(r.stderr)"); return
+        }
+        #expect((report["mismatches"] as? [String]) == [], "\(report)")
+        #expect((report["worst"] as? Double ?? 9) <= 0.5 && (report["sparse_tuples"] as? Int ?? 0) > 500, "\(report)")
+        #expect(bytes[0] < bytes[1] && bytes[0] <= bytes[2], "gvar bytes: ours \(bytes[0]), every point \(bytes[1]), fontTools \(bytes[2])")
+        #expect(try run("ots-sanitize", [sparse, folder.file("ots.ttf")]).status == 0)
+    }
+
     /// What partial instancing does not do yet (avar 2) is refused with a message, and a
     /// partial "instance" that pins nothing is refused; pinning every axis is a full instance.
     @Test func partialInstancingRefusesWhatItCannotDo() throws {

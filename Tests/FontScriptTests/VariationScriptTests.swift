@@ -114,9 +114,23 @@ import Testing
             end
             local narrow = face:instance{wght = {0, 500}}
             local wght = narrow.axes[1].tag == "wght" and narrow.axes[1] or narrow.axes[2]
-            return #partial.axes, partial.axes[1].tag, partial.isVariable, worst <= 1.5, #narrow.axes, wght.max, worst
+            -- Every point listed in gvar: the same outlines, more bytes; some tuples list fewer.
+            local dense = face:instance({wght = 500}, {partial = true, optimize = false})
+            local same = true
+            for _, name in ipairs{"A", "B", "S"} do
+              local a, b = partial.glyphs[name]:contoursAt{wdth = 1000}, dense.glyphs[name]:contoursAt{wdth = 1000}
+              for c = 1, #b do for p = 1, #b[c] do
+                same = same and math.abs(a[c][p].x - b[c][p].x) <= 0.5 and math.abs(a[c][p].y - b[c][p].y) <= 0.5
+              end end
+            end
+            local sparse = 0
+            for _, g in ipairs{"A", "B", "S", "O", "H"} do
+              for _, t in ipairs(partial.glyphs[g]:deltas()) do if t.points then sparse = sparse + 1 end end
+            end
+            return #partial.axes, partial.axes[1].tag, partial.isVariable, worst <= 1.5, #narrow.axes, wght.max,
+                   same, #partial:rawTable("gvar") < #dense:rawTable("gvar"), sparse > 0, worst
             """)
-        #expect(Array(r.prefix(6)) == ["1", "wdth", "true", "true", "1", "500.0"], "\(r)")
+        #expect(Array(r.prefix(9)) == ["1", "wdth", "true", "true", "1", "500.0", "true", "true", "true"], "\(r)")
         expectError(lua, "face:instance{wght = {600, 500}}", "min <= max")
     }
 

@@ -146,6 +146,12 @@ import Testing
         let axis = try python("import sys; from fontTools.ttLib import TTFont; a = TTFont(sys.argv[1])['fvar'].axes[0]; print(a.axisTag, a.minValue, a.maxValue, len(TTFont(sys.argv[1])['fvar'].instances))", [out])
         #expect(axis == "wght 300.0 700.0 5", "\(axis)")
         #expect(try runProcess("/usr/bin/env", ["ots-sanitize", out, dir.file("ots.ttf")]).status == 0)
+        // --no-optimize lists every point of the kept gvar tuples: a larger gvar.
+        let dense = dir.file("dense.ttf")
+        #expect(try runFontshell(["instance", Self.inter, "wght=300:700", "--no-optimize", "-o", dense]).status == 0)
+        let sizes = try python("import sys; from fontTools.ttLib import TTFont; print(*(len(TTFont(p).reader['gvar']) for p in sys.argv[1:]))", [out, dense])
+        let gvar = sizes.split(separator: " ").compactMap { Int($0) }
+        #expect(gvar.count == 2 && gvar[0] < gvar[1], "\(sizes)")
         try FileManager.default.removeItem(atPath: out)
         let list = try runFontshell(["instance", Self.inter])
         #expect(list.status == 0 && list.out.contains("wght  100…900, default 400  Weight") && list.out.contains("Bold  wght=700"))

@@ -108,8 +108,8 @@ public final class GvarTable: DecodableTable {
         let index = Dictionary(uniqueKeysWithValues: shared.enumerated().map { ($1, $0) })
         var tuplesBytes: [UInt8] = []
         for peak in shared { for v in peak { let bits = UInt16(bitPattern: Int16(clamping: (v * 16384).otRoundedInt)); tuplesBytes += [UInt8(bits >> 8), UInt8(bits & 0xFF)] } }
-        let glyphData = try glyphs.enumerated().map { id, tuples in
-            try TupleVariation.encodeStore(tuples, sharedPeaks: index, hasY: true, dataOffsetBase: 0, what: "gvar glyph \(id)")
+        let glyphData = try ParallelWork.map(glyphs.count) { ids in
+            try ids.map { try TupleVariation.encodeStore(glyphs[$0], sharedPeaks: index, hasY: true, dataOffsetBase: 0, what: "gvar glyph \($0)") }
         }
         return try bytes(version: (1, 0), axisCount: axisCount, sharedTuples: tuplesBytes, sharedTupleCount: shared.count, flags: 0, glyphData: glyphData)
     }

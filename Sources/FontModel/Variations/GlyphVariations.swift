@@ -104,15 +104,27 @@ public final class GlyphVariator {
     }
 
     /// Glyph `id`'s tuple variations in a partial instance (`TupleVariation.forPartialInstance`):
-    /// what it keeps of the glyph in gvar.
-    func partialVariations(_ id: Int, limits: AxisLimits) throws -> [TupleVariation] {
+    /// what it keeps of the glyph in gvar. With `newDefault` (the instance's glyphs, which the
+    /// kept tuples apply to), the points a reader infers are left out (`IUPOptimizer`).
+    func partialVariations(_ id: Int, limits: AxisLimits, newDefault: GlyphVariator? = nil, optimizer: inout IUPOptimizer) throws -> [TupleVariation] {
         guard let gvar else { return [] }
-        let original = try glyf.glyph(id)
-        var (coordinates, ends) = Self.variedPoints(original)
-        coordinates += try phantoms(id, bounds: original.bounds)
-        for k in (coordinates.count - 4)..<coordinates.count { ends.append(k) }
+        let (coordinates, ends) = try pointsWithPhantoms(id)
         let tuples = try face.context("gvar") { try gvar.variations(glyph: id, pointCount: coordinates.count, sharedPeaks: peaks) }
-        return TupleVariation.forPartialInstance(tuples, limits: limits, pointCount: coordinates.count, hasY: true, original: coordinates, ends: ends)
+        let kept = TupleVariation.forPartialInstance(tuples, limits: limits, pointCount: coordinates.count, hasY: true, original: coordinates, ends: ends)
+        guard let newDefault, !kept.isEmpty else { return kept }
+        let (moved, movedEnds) = try newDefault.pointsWithPhantoms(id)
+        guard moved.count == coordinates.count else { return kept }
+        return try kept.map { try $0.droppingInferredPoints(original: moved, ends: movedEnds, optimizer: &optimizer) }
+    }
+
+    /// A glyph's points as gvar numbers them, its four phantom points last, and the contour
+    /// ends (each phantom point a contour of its own).
+    func pointsWithPhantoms(_ id: Int) throws -> (coordinates: [PointXY], ends: [Int]) {
+        let glyph = try glyf.glyph(id)
+        var (coordinates, ends) = Self.variedPoints(glyph)
+        coordinates += try phantoms(id, bounds: glyph.bounds)
+        for k in (coordinates.count - 4)..<coordinates.count { ends.append(k) }
+        return (coordinates, ends)
     }
 
     /// Glyph `id` (decoded as `original`) at a normalized location.

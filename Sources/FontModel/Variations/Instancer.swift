@@ -28,11 +28,16 @@ public struct InstanceOptions: Sendable {
     /// `wght=300:700`; a range that leaves out the axis's default moves the default to its
     /// nearest end. The result is a partial instance.
     public var ranges: [String: ClosedRange<Double>]
+    /// In a partial instance's gvar, leave out the points a reader infers (IUP) within half a
+    /// unit, as fontTools does unless told `--no-optimize`; off, every point is listed.
+    public var optimizeDeltas: Bool
 
     public init(coordinates: [String: Double] = [:], clamp: Bool = true, updateNames: Bool = true, setOverlapFlags: Bool = true,
-                rewriteLayout: Bool = false, downgradeCFF2: Bool = false, partial: Bool = false, ranges: [String: ClosedRange<Double>] = [:]) {
+                rewriteLayout: Bool = false, downgradeCFF2: Bool = false, partial: Bool = false, ranges: [String: ClosedRange<Double>] = [:],
+                optimizeDeltas: Bool = true) {
         self.coordinates = coordinates; self.clamp = clamp; self.updateNames = updateNames; self.setOverlapFlags = setOverlapFlags
         self.rewriteLayout = rewriteLayout; self.downgradeCFF2 = downgradeCFF2; self.partial = partial; self.ranges = ranges
+        self.optimizeDeltas = optimizeDeltas
     }
 }
 
@@ -80,7 +85,8 @@ extension Face {
         try instanceLayout(into: target, at: loc, rewrite: options.rewriteLayout, limits: limits)
         try instanceFeatureVariations(into: target, at: loc, limits: limits)
         if let limits {
-            let fvar = try keepVariations(into: target, limits: limits, location: location, userRanges: userRanges)
+            let fvar = try keepVariations(into: target, limits: limits, location: location, userRanges: userRanges,
+                                          optimizeDeltas: options.optimizeDeltas)
             let pinned = Set(location.tags.indices.filter { limits.pins[$0] != nil }.map { location.tags[$0] })
             let narrowed = Dictionary(uniqueKeysWithValues: userRanges.map { (location.tags[$0.key], $0.value) })
             try instanceStyleAttributes(into: target, location: location, pinned: pinned, narrowed: narrowed, fvar: fvar)
@@ -177,8 +183,12 @@ extension Face {
             }
         }
         try context("glyf") {
-            for id in 0..<count where components[id] == nil {
-                let varied = try variator.simpleGlyphBytes(id, at: loc, overlap: overlapFlags)
+            // Simple glyphs are independent: varied on every core (reading only), stored here.
+            let simple = (0..<count).filter { components[$0] == nil }
+            let variedSimple = try ParallelWork.map(simple.count) { range in
+                try range.map { try variator.simpleGlyphBytes(simple[$0], at: loc, overlap: overlapFlags) }
+            }
+            for (id, varied) in zip(simple, variedSimple) {
                 try glyf.setGlyphData(id, varied.bytes)
                 bounds[id] = varied.bounds
                 flattened[id] = (varied.counts.points, varied.counts.contours, 0)

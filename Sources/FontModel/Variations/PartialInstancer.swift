@@ -121,16 +121,19 @@ extension Face {
     /// default), but for fvar, whose new bytes are returned (STAT and name pruning need the
     /// old one first). `userRanges` are the narrowed axes' new user ranges.
     func keepVariations(into target: Face, limits: AxisLimits, location: VariationLocation,
-                        userRanges: [Int: AxisLimits.UserRange]) throws -> [UInt8] {
+                        userRanges: [Int: AxisLimits.UserRange], optimizeDeltas: Bool) throws -> [UInt8] {
         guard let fvar = try table(FvarTable.self) else { throw FontError("the face has no fvar", path: path, face: faceLabel) }
         let kept = limits.kept, pins = limits.pins
 
         if has("gvar") {
             let variator = try GlyphVariator(face: self)
             let count = variator.glyf.glyphCount
-            var glyphs: [[TupleVariation]] = []
-            glyphs.reserveCapacity(count)
-            for id in 0..<count { glyphs.append(try variator.partialVariations(id, limits: limits)) }
+            let newDefault = optimizeDeltas ? try GlyphVariator(face: target) : nil
+            // Glyphs are independent: on every core (the variators only read decoded tables).
+            let glyphs = try ParallelWork.map(count) { ids in
+                var optimizer = IUPOptimizer()
+                return try ids.map { try variator.partialVariations($0, limits: limits, newDefault: newDefault, optimizer: &optimizer) }
+            }
             target.setRawTable("gvar", try context("gvar") { try GvarTable.build(axisCount: kept.count, glyphs: glyphs) })
         }
         if let cvar = try table(CvarTable.self), let cvt = try target.rawTable("cvt ") {

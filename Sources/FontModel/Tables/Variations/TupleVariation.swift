@@ -320,20 +320,34 @@ extension TupleVariation {
     }
 
     /// A TupleVariationStore's bytes (gvar: a glyph's data, `dataOffsetBase` 0; cvar: after its
-    /// 4-byte version, base 4). Every tuple carries its own point numbers (none listed means
-    /// every point); peaks found in `sharedPeaks` are written as its indexes.
+    /// 4-byte version, base 4). The point numbers most tuples list (none listed means every
+    /// point) are written once as the shared ones when that saves bytes; the other tuples carry
+    /// their own. Peaks found in `sharedPeaks` are written as its indexes.
     static func encodeStore(_ tuples: [TupleVariation], sharedPeaks: [[Double]: Int], hasY: Bool, dataOffsetBase: Int,
                             what: String) throws -> [UInt8] {
         guard !tuples.isEmpty else { return [] }
         guard tuples.count <= 0x0FFF else { throw FontError("\(what) has \(tuples.count) tuple variations, more than 4,095") }
-        var headers = BinaryWriter(), data = BinaryWriter()
+        // Each tuple's packed point numbers; the most used (first on a tie) is shared when
+        // writing it once instead of in each of its tuples saves bytes.
+        var packed: [[UInt8]] = []
+        var uses: [[UInt8]: Int] = [:]
         for t in tuples {
+            var w = BinaryWriter()
+            if let points = t.points { try packPoints(points, into: &w, what: what) } else { w.u8(0) }
+            packed.append(w.bytes)
+            uses[w.bytes, default: 0] += 1
+        }
+        var shared: [UInt8]?
+        for p in packed where (uses[p]! - 1) * p.count > (shared.map { (uses[$0]! - 1) * $0.count } ?? 0) { shared = p }
+        var headers = BinaryWriter(), data = BinaryWriter()
+        if let shared { data.append(shared) }
+        for (t, points) in zip(tuples, packed) {
             var body = BinaryWriter()
-            if let points = t.points { try packPoints(points, into: &body, what: what) } else { body.u8(0) }
+            if points != shared { body.append(points) }
             try packDeltas(t.x, into: &body, what: what)
             if hasY { try packDeltas(t.y, into: &body, what: what) }
             try headers.u16(body.bytes.count, "\(what) tuple data size")
-            var index = 0x2000   // private point numbers
+            var index = points == shared ? 0 : 0x2000   // private point numbers
             if let shared = sharedPeaks[t.peak] { index |= shared } else { index |= 0x8000 }
             if t.start != nil { index |= 0x4000 }
             headers.u16(UInt16(index))
@@ -345,7 +359,7 @@ extension TupleVariation {
             data.append(body.bytes)
         }
         var w = BinaryWriter()
-        w.u16(UInt16(tuples.count))
+        w.u16(UInt16(tuples.count | (shared == nil ? 0 : 0x8000)))
         try w.u16(dataOffsetBase + 4 + headers.bytes.count, "\(what) tuple data offset")
         w.append(headers.bytes)
         w.append(data.bytes)
@@ -385,7 +399,10 @@ extension TupleVariation {
                 w.u8(UInt8(truncatingIfNeeded: j - i - 1))
                 for d in deltas[i..<j] { w.i8(Int8(d)) }
             } else {
-                while j < deltas.count, j - i < 64, !(-128...127).contains(deltas[j]) { j += 1 }
+                // A word run goes on through one byte-sized value between wide ones: two bytes
+                // in the run against the three of ending it and starting another.
+                func wide(_ k: Int) -> Bool { k < deltas.count && !(-128...127).contains(deltas[k]) }
+                while j < deltas.count, j - i < 64, wide(j) || wide(j + 1) && j + 1 - i < 64 { j += 1 }
                 w.u8(UInt8(truncatingIfNeeded: 0x40 | (j - i - 1)))
                 for d in deltas[i..<j] {
                     guard (-32768...32767).contains(d) else { throw FontError("\(what) has a delta of \(d), past Int16") }
