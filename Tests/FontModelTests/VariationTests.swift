@@ -226,6 +226,13 @@ import Testing
         let font = try Font(path: Self.inter)
         let out = folder.file("narrow.ttf")
         _ = try font.faces[0].instance(InstanceOptions(ranges: ["wght": 300...700])).font.save(to: out)
+        // The new stores replace the old ones: HVAR (whose store came before its advance map)
+        // and GDEF once kept the old store's bytes, unreferenced (9,407 and 3,601 bytes).
+        let saved = try Font(path: out)
+        for tag: FontModel.Tag in ["HVAR", "GDEF"] {
+            let before = try font.faces[0].rawTable(tag)?.count ?? 0, after = try saved.faces[0].rawTable(tag)?.count ?? 0
+            #expect(after > 0 && after <= before, "\(tag): \(after) bytes, \(before) in the variable font")
+        }
         let check = Corpus.root.appendingPathComponent("Tests/Oracles/partial_instance_check.py").path
         let r = try run("python3", [check, out, Self.inter, "wght=300:700"])
         guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
@@ -260,6 +267,36 @@ import Testing
         #expect((report["worst"] as? Double ?? 9) <= 0.5 && (report["sparse_tuples"] as? Int ?? 0) > 500, "\(report)")
         #expect(bytes[0] < bytes[1] && bytes[0] <= bytes[2], "gvar bytes: ours \(bytes[0]), every point \(bytes[1]), fontTools \(bytes[2])")
         #expect(try run("ots-sanitize", [sparse, folder.file("ots.ttf")]).status == 0)
+    }
+
+    /// HVAR and VVAR around a new store: header, store, then the delta-set index maps copied
+    /// whole, wherever they and the old store were (here the store first, then two maps and two
+    /// absent). A VVAR built by hand: no test font has one.
+    @Test func metricsVariationsAreLaidOutAgainAroundTheNewStore() throws {
+        var store = BinaryWriter()   // one axis, one region (0, 1, 1), one item set of two rows
+        store.u16(1); store.u32(12); store.u16(1); store.u32(22)
+        store.u16(1); store.u16(1); store.i16(0); store.i16(0x4000); store.i16(0x4000)
+        store.u16(2); store.u16(0); store.u16(1); store.u16(0); store.i8(5); store.i8(-3)
+        let advanceMap: [UInt8] = [0, 0x00, 0, 3, 0, 1, 1], originMap: [UInt8] = [1, 0x10, 0, 0, 0, 2, 0, 1, 0, 0]
+        var vvar = BinaryWriter()
+        vvar.u32(0x0001_0000); vvar.u32(24); vvar.u32(56); vvar.u32(0); vvar.u32(0); vvar.u32(63)
+        vvar.append(store.bytes); vvar.append(advanceMap); vvar.append(originMap)
+        let raw = vvar.bytes
+        let old = try raw.withUnsafeBytes { try ItemVariationStore(BinaryReader($0), at: 24, axisCount: 1, what: "VVAR") }
+        var smaller = old
+        smaller.data[0].deltas = [7, -1]
+        let out = try Face.metricsVariations(raw, mapFields: [8, 12, 16, 20], with: smaller, axisCount: 1)
+        func offset(_ at: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(out[at + $1]) } }
+        #expect(offset(4) == 24 && offset(12) == 0 && offset(16) == 0)
+        #expect(Array(out[offset(8)..<(offset(8) + advanceMap.count)]) == advanceMap)
+        #expect(Array(out[offset(20)..<(offset(20) + originMap.count)]) == originMap)
+        let read = try out.withUnsafeBytes { try ItemVariationStore(BinaryReader($0), at: 24, axisCount: 1, what: "VVAR") }
+        #expect(read.data[0].deltas == [7, -1])
+        #expect(out.count == offset(20) + originMap.count)   // nothing after the last map
+        // A map running past the table is an error naming where.
+        var cut = raw
+        cut.removeLast(4)
+        #expect(throws: FontError.self) { try Face.metricsVariations(cut, mapFields: [8, 12, 16, 20], with: old, axisCount: 1) }
     }
 
     /// What partial instancing does not do yet (avar 2) is refused with a message, and a

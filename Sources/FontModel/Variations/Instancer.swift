@@ -341,8 +341,8 @@ extension Face {
                 target.setRawTable("GPOS", patch.bytes)
             }
             target.setRawTable("GDEF", try context("GDEF") {
-                try Self.replacingStore(in: try Self.foldingCarets(raw, delta: delta), offsetAt: 14, wide: true, keepBefore: raw.count,
-                                        with: store.forPartialInstance(limits).store, axisCount: limits.kept.count)
+                try Self.layoutDefinitions(try Self.foldingCarets(raw, delta: delta), with: store.forPartialInstance(limits).store,
+                                           axisCount: limits.kept.count)
             })
             return
         }

@@ -146,17 +146,13 @@ extension Face {
             }
         }
         for tag: Tag in ["HVAR", "VVAR"] {
-            guard let raw = try rawTable(tag), raw.count >= 20 else { continue }
+            // Header: version, the store's offset at 4, then the maps' offsets (3 in HVAR, 4 in VVAR).
+            let mapFields = tag == "HVAR" ? [8, 12, 16] : [8, 12, 16, 20]
+            guard let raw = try rawTable(tag), raw.count >= 8 + 4 * mapFields.count else { continue }
             let store = tag == "HVAR" ? try table(HvarTable.self)?.store : try table(VvarTable.self)?.store
             guard let store else { continue }
-            // Header: store offset at 4, then the maps' offsets (4 of them in HVAR, 5 in VVAR).
-            // The maps (leaf structures) must lie before the store for it to be cut off.
-            let mapFields = tag == "HVAR" ? [8, 12, 16] : [8, 12, 16, 20]
-            let maps = mapFields.filter { $0 + 4 <= raw.count }.map { at in (0..<4).reduce(0) { $0 << 8 | Int(raw[at + $1]) } }
-            let storeAt = (0..<4).reduce(0) { $0 << 8 | Int(raw[4 + $1]) }
             target.setRawTable(tag, try context(tag) {
-                try Self.replacingStore(in: raw, offsetAt: 4, wide: true, keepBefore: maps.allSatisfy { $0 < storeAt } ? 4 * (mapFields.count + 2) : raw.count,
-                                        with: store.forPartialInstance(limits).store, axisCount: kept.count)
+                try Self.metricsVariations(raw, mapFields: mapFields, with: store.forPartialInstance(limits).store, axisCount: kept.count)
             })
         }
         if let mvar = try table(MvarTable.self), let store = mvar.store, let raw = try rawTable("MVAR") {
@@ -306,6 +302,65 @@ extension Face {
                 out[caret + 2] = UInt8(bits >> 8); out[caret + 3] = UInt8(bits & 0xFF)
             }
         }
+        return out
+    }
+
+    /// HVAR or VVAR around a new ItemVariationStore: the header, the store, then each delta-set
+    /// index map (at the header's `mapFields`) copied whole, so nothing of the old store is
+    /// left behind wherever it was.
+    static func metricsVariations(_ raw: [UInt8], mapFields: [Int], with store: ItemVariationStore, axisCount: Int) throws -> [UInt8] {
+        func number(_ at: Int, _ size: Int) throws -> Int {
+            guard at >= 0, at + size <= raw.count else { throw FontError("a field at \(at) runs past the table's \(raw.count) bytes", offset: at) }
+            return (0..<size).reduce(0) { $0 << 8 | Int(raw[at + $1]) }
+        }
+        let headerSize = 8 + 4 * mapFields.count
+        var out = Array(raw[0..<4]) + [UInt8](repeating: 0, count: headerSize - 4)
+        func setOffset(_ field: Int, _ value: Int) {
+            for k in 0..<4 { out[field + k] = UInt8(truncatingIfNeeded: value >> (24 - 8 * k)) }
+        }
+        setOffset(4, headerSize)
+        out += try store.encode(axisCount: axisCount)
+        for field in mapFields {
+            let at = try number(field, 4)
+            guard at != 0 else { continue }
+            // DeltaSetIndexMap: format 0 has a 16-bit count, format 1 a 32-bit one.
+            let format = try number(at, 1), entrySize = (try number(at + 1, 1) >> 4 & 3) + 1
+            let (header, count) = format == 0 ? (4, try number(at + 2, 2)) : (6, try number(at + 2, 4))
+            guard format <= 1 else { throw FontError("a delta-set index map of format \(format) (0 and 1 are defined)", offset: at) }
+            let length = header + count * entrySize
+            _ = try number(at, length)   // the whole map lies inside the table
+            while out.count % 2 != 0 { out.append(0) }
+            setOffset(field, out.count)
+            out += raw[at..<(at + length)]
+        }
+        return out
+    }
+
+    /// GDEF around a new ItemVariationStore: everything else decoded and laid out again (read
+    /// as version 1.2, which has no store), then the version 1.3 header pointing at the store
+    /// after it, so nothing of the old store is left behind.
+    static func layoutDefinitions(_ raw: [UInt8], with store: ItemVariationStore, axisCount: Int) throws -> [UInt8] {
+        guard raw.count >= 18 else { throw FontError("GDEF version 1.3 needs 18 bytes of header; it has \(raw.count)") }
+        var withoutStore = raw
+        withoutStore.replaceSubrange(0..<4, with: [0, 1, 0, 2])
+        let value = try withoutStore.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), GDEFTable.shape, name: "GDEF") }
+        let body = try StructureCodec.encode(value, GDEFTable.shape, name: "GDEF")
+        guard body.count >= 14 else { throw FontError("GDEF version 1.2 was written with \(body.count) bytes") }
+        // Version 1.3's header is 4 bytes longer (the store's offset): the five subtable
+        // offsets before it move by 4.
+        var out: [UInt8] = [0, 1, 0, 3]
+        for k in 0..<5 {
+            let offset = Int(body[4 + 2 * k]) << 8 | Int(body[5 + 2 * k])
+            let moved = offset == 0 ? 0 : offset + 4
+            guard moved <= 0xFFFF else { throw FontError("GDEF's subtables move past a 16-bit offset with the store's offset added") }
+            out += [UInt8(moved >> 8), UInt8(moved & 0xFF)]
+        }
+        out += [0, 0, 0, 0]
+        out += body[14...]
+        while out.count % 4 != 0 { out.append(0) }
+        let at = out.count
+        for k in 0..<4 { out[14 + k] = UInt8(truncatingIfNeeded: at >> (24 - 8 * k)) }
+        out += try store.encode(axisCount: axisCount)
         return out
     }
 
