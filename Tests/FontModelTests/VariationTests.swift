@@ -269,6 +269,37 @@ import Testing
         #expect(try run("ots-sanitize", [sparse, folder.file("ots.ttf")]).status == 0)
     }
 
+    /// GSUB of a partial instance of MutatorSans (FeatureVariations: 'rvrn' swaps I for
+    /// I.narrow at narrow widths) equals fontTools' own partial instance's, table for table (as
+    /// TTX): records pinned away and their lookups removed (at wdth=900 the narrow lookup goes),
+    /// conditions on a narrowed axis rescaled and clamped to its new range (a default moved to
+    /// wdth's minimum leaves no negative side).
+    @Test(arguments: ["wdth=900", "wght=500", "wdth=200:1000", "wght=0:600", "wdth=300:700"])
+    func partialInstancesLayOutGSUBAsFontToolsDoes(_ argument: String) throws {
+        let folder = try TemporaryFolder()
+        let source = try compiled("MutatorSans", in: folder)
+        let font = try Font(path: source)
+        let parts = argument.split(separator: "=").map(String.init)
+        let bounds = parts[1].split(separator: ":").compactMap { Double($0) }
+        var options = InstanceOptions(partial: true)
+        if bounds.count == 2 { options.ranges = [parts[0]: bounds[0]...bounds[1]] } else { options.coordinates = [parts[0]: bounds[0]] }
+        let ours = folder.file("ours.ttf"), theirs = folder.file("theirs.ttf")
+        _ = try font.faces[0].instance(options).font.save(to: ours)
+        #expect(try run("python3", ["-m", "fontTools.varLib.instancer", source, argument, "-q", "-o", theirs]).status == 0)
+        let dump = try run("python3", ["-c", """
+            import io, sys
+            from fontTools.ttLib import TTFont
+            from fontTools.misc.xmlWriter import XMLWriter
+            texts = []
+            for p in sys.argv[1:]:
+                f = TTFont(p); b = io.StringIO(); f["GSUB"].toXML(XMLWriter(b), f); texts.append(b.getvalue())
+            print(len(TTFont(sys.argv[1])["GSUB"].table.LookupList.Lookup), texts[0] == texts[1])
+            """, ours, theirs])
+        let answer = dump.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(answer.hasSuffix(" True"), "\(dump.stdout)\(dump.stderr)")
+        if argument == "wdth=900" { #expect(answer == "1 True") }
+    }
+
     /// HVAR and VVAR around a new store: header, store, then the delta-set index maps copied
     /// whole, wherever they and the old store were (here the store first, then two maps and two
     /// absent). A VVAR built by hand: no test font has one.

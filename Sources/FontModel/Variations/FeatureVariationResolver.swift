@@ -33,7 +33,8 @@ enum FeatureVariationResolver {
     /// its new normalized space; a range outside it fails everywhere); repeated records go.
     /// The first record that holds at the new default swaps its features into the FeatureList,
     /// and a last catch-all record swaps the old ones back wherever no other record holds. A record left without conditions matches
-    /// everywhere, so none after it is kept. nil when the table has none.
+    /// everywhere, so none after it is kept. Lookups only dropped records reached are removed
+    /// (`pruneLookups`), as fontTools does. nil when the table has none.
     static func forPartialInstance(_ root: StructFields, limits: AxisLimits, table: String) throws -> StructFields? {
         let pins = limits.pins
         guard let variations = root["FeatureVariations"]?.fields else { return nil }
@@ -65,8 +66,11 @@ enum FeatureVariationResolver {
                     var (lowNew, highNew) = (lowRaw, highRaw)
                     if let r = limits.ranges[axis] {
                         if high < r.lower || low > r.upper { dropped = true; break }
-                        lowNew = Int64((limits.rebased(low, axis: axis) * 16384).otRoundedInt)
-                        highNew = Int64((limits.rebased(high, axis: axis) * 16384).otRoundedInt)
+                        // Within the new normalized range: an axis whose default is its
+                        // minimum (or maximum) has no negative (or positive) side any more.
+                        let floor: Double = r.lower < r.origin ? -1 : 0, ceiling: Double = r.upper > r.origin ? 1 : 0
+                        lowNew = Int64((max(limits.rebased(low, axis: axis), floor) * 16384).otRoundedInt)
+                        highNew = Int64((min(limits.rebased(high, axis: axis), ceiling) * 16384).otRoundedInt)
                         c["FilterRangeMinValue"] = .int(lowNew); c["FilterRangeMaxValue"] = .int(highNew)
                     }
                     c["AxisIndex"] = .int(Int64(axisNow))
@@ -127,7 +131,8 @@ enum FeatureVariationResolver {
             v["FeatureVariationRecord"] = .list(kept)
             out["FeatureVariations"] = .record(v)
         }
-        return out
+        // Lookups that only dropped records reached go, as fontTools prunes them.
+        return pruneLookups(out, table: table)
     }
 
     /// Whether every condition of a set holds (an absent set always does).
@@ -145,13 +150,23 @@ enum FeatureVariationResolver {
     }
 
     /// fontTools' `prune_lookups` after resolving: lookups reached from the scripts' features
-    /// (and the lookups those call) are kept, in order, and renumbered; features left without
-    /// lookups go (except 'pref', which HarfBuzz reads for Khmer), and with them language
-    /// systems left without features; GPOS also drops scripts left empty (GSUB keeps them).
+    /// (and from the features FeatureVariations swap in for them, and the lookups those call)
+    /// are kept, in order, and renumbered; features left without lookups everywhere go (except
+    /// 'pref', which HarfBuzz reads for Khmer), and with them language systems left without
+    /// features and FeatureVariations' swaps of them; GPOS also drops scripts left empty (GSUB
+    /// keeps them).
     static func pruneLookups(_ root: StructFields, table: String) -> StructFields {
         guard let lookupList = root["LookupList"]?.fields, case .list(let lookups)? = lookupList["Lookup"] else { return root }
         let featureRecords = Face.items(root["FeatureList"]?.fields?["FeatureRecord"])
         let scripts = Face.items(root["ScriptList"]?.fields?["ScriptRecord"])
+        // (feature index, feature swapped in) of every FeatureVariations record, by record.
+        let variationRecords = Face.items(root["FeatureVariations"]?.fields?["FeatureVariationRecord"])
+        func swaps(_ record: StructValue) -> [(index: Int, feature: StructValue)] {
+            Face.items(record.fields?["FeatureTableSubstitution"]?.fields?["SubstitutionRecord"]).compactMap { s in
+                guard let i = s.fields?["FeatureIndex"]?.int.map(Int.init), let f = s.fields?["Feature"] else { return nil }
+                return (i, f)
+            }
+        }
         func systems(_ script: StructValue) -> [StructFields] {
             let s = script.fields?["Script"]?.fields
             return ([s?["DefaultLangSys"]] + Face.items(s?["LangSysRecord"]).map { $0.fields?["LangSys"] }).compactMap { $0?.fields }
@@ -164,8 +179,10 @@ enum FeatureVariationResolver {
             }
         }
         var reached = Set<Int>(), queue: [Int] = []
-        for f in featureIndexes where f < featureRecords.count {
-            queue += Face.items(featureRecords[f].fields?["Feature"]?.fields?["LookupListIndex"]).compactMap { $0.int.map(Int.init) }
+        func lookupIndexes(_ feature: StructValue?) -> [Int] { Face.items(feature?.fields?["LookupListIndex"]).compactMap { $0.int.map(Int.init) } }
+        for f in featureIndexes where f < featureRecords.count { queue += lookupIndexes(featureRecords[f].fields?["Feature"]) }
+        for record in variationRecords {
+            for swap in swaps(record) where featureIndexes.contains(swap.index) { queue += lookupIndexes(swap.feature) }
         }
         while let i = queue.popLast() {
             guard i < lookups.count, reached.insert(i).inserted else { continue }
@@ -181,14 +198,17 @@ enum FeatureVariationResolver {
         list["Lookup"] = .list(kept.map { remap(lookups[$0], renumber) })
         out["LookupList"] = .record(list)
 
-        // Features: lookups renumbered; the empty ones dropped.
+        // Features: lookups renumbered; those empty here and in every swap dropped.
+        let swappedInWithLookups = Set(variationRecords.flatMap { record in
+            swaps(record).filter { lookupIndexes($0.feature).contains { renumber[$0] != nil } }.map(\.index)
+        })
         var featureRenumber: [Int: Int] = [:]
         var features: [StructValue] = []
         for (i, record) in featureRecords.enumerated() {
             guard var f = record.fields, var feature = f["Feature"]?.fields else { continue }
             let indexes = Face.items(feature["LookupListIndex"]).compactMap { $0.int.flatMap { renumber[Int($0)] } }
             feature["LookupListIndex"] = .list(indexes.map { .int(Int64($0)) })
-            guard !indexes.isEmpty || f["FeatureTag"]?.int == Int64(Tag("pref").rawValue) else { continue }
+            guard !indexes.isEmpty || f["FeatureTag"]?.int == Int64(Tag("pref").rawValue) || swappedInWithLookups.contains(i) else { continue }
             f["Feature"] = .record(feature)
             featureRenumber[i] = features.count
             features.append(.record(f))
@@ -196,6 +216,24 @@ enum FeatureVariationResolver {
         if var featureList = out["FeatureList"]?.fields {
             featureList["FeatureRecord"] = .list(features)
             out["FeatureList"] = .record(featureList)
+        }
+        // FeatureVariations: swaps of dropped features go, the others are renumbered.
+        if var variations = out["FeatureVariations"]?.fields {
+            variations["FeatureVariationRecord"] = .list(variationRecords.map { record in
+                guard var fields = record.fields, var substitution = fields["FeatureTableSubstitution"]?.fields else { return record }
+                let kept: [StructValue] = swaps(record).compactMap { swap in
+                    guard let i = featureRenumber[swap.index] else { return nil }
+                    var s = StructFields()
+                    s["FeatureIndex"] = .int(Int64(i))
+                    s["Feature"] = remap(swap.feature, renumber)
+                    return .record(s)
+                }
+                substitution["SubstitutionCount"] = .int(Int64(kept.count))
+                substitution["SubstitutionRecord"] = .list(kept)
+                fields["FeatureTableSubstitution"] = .record(substitution)
+                return .record(fields)
+            })
+            out["FeatureVariations"] = .record(variations)
         }
 
         // Scripts: language systems follow their features.
