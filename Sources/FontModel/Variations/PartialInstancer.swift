@@ -314,6 +314,7 @@ extension Face {
             return (0..<size).reduce(0) { $0 << 8 | Int(raw[at + $1]) }
         }
         let headerSize = 8 + 4 * mapFields.count
+        guard raw.count >= headerSize else { throw FontError("the header needs \(headerSize) bytes; the table has \(raw.count)") }
         var out = Array(raw[0..<4]) + [UInt8](repeating: 0, count: headerSize - 4)
         func setOffset(_ field: Int, _ value: Int) {
             for k in 0..<4 { out[field + k] = UInt8(truncatingIfNeeded: value >> (24 - 8 * k)) }
@@ -328,7 +329,9 @@ extension Face {
             let (header, count) = format == 0 ? (4, try number(at + 2, 2)) : (6, try number(at + 2, 4))
             guard format <= 1 else { throw FontError("a delta-set index map of format \(format) (0 and 1 are defined)", offset: at) }
             let length = header + count * entrySize
-            _ = try number(at, length)   // the whole map lies inside the table
+            guard at + length <= raw.count else {
+                throw FontError("a delta-set index map of \(length) bytes at \(at) runs past the table's \(raw.count) bytes", offset: at)
+            }
             while out.count % 2 != 0 { out.append(0) }
             setOffset(field, out.count)
             out += raw[at..<(at + length)]
