@@ -309,10 +309,6 @@ extension Face {
     /// index map (at the header's `mapFields`) copied whole, so nothing of the old store is
     /// left behind wherever it was.
     static func metricsVariations(_ raw: [UInt8], mapFields: [Int], with store: ItemVariationStore, axisCount: Int) throws -> [UInt8] {
-        func number(_ at: Int, _ size: Int) throws -> Int {
-            guard at >= 0, at + size <= raw.count else { throw FontError("a field at \(at) runs past the table's \(raw.count) bytes", offset: at) }
-            return (0..<size).reduce(0) { $0 << 8 | Int(raw[at + $1]) }
-        }
         let headerSize = 8 + 4 * mapFields.count
         guard raw.count >= headerSize else { throw FontError("the header needs \(headerSize) bytes; the table has \(raw.count)") }
         var out = Array(raw[0..<4]) + [UInt8](repeating: 0, count: headerSize - 4)
@@ -321,20 +317,26 @@ extension Face {
         }
         setOffset(4, headerSize)
         out += try store.encode(axisCount: axisCount)
-        for field in mapFields {
-            let at = try number(field, 4)
-            guard at != 0 else { continue }
-            // DeltaSetIndexMap: format 0 has a 16-bit count, format 1 a 32-bit one.
-            let format = try number(at, 1), entrySize = (try number(at + 1, 1) >> 4 & 3) + 1
-            let (header, count) = format == 0 ? (4, try number(at + 2, 2)) : (6, try number(at + 2, 4))
-            guard format <= 1 else { throw FontError("a delta-set index map of format \(format) (0 and 1 are defined)", offset: at) }
-            let length = header + count * entrySize
-            guard at + length <= raw.count else {
-                throw FontError("a delta-set index map of \(length) bytes at \(at) runs past the table's \(raw.count) bytes", offset: at)
+        // Each map's place and length (DeltaSetIndexMap: format 0 has a 16-bit count, format 1 a 32-bit one).
+        let maps: [(field: Int, at: Int, length: Int)] = try raw.withUnsafeBytes { bytes in
+            let r = BinaryReader(bytes)
+            return try mapFields.compactMap { field in
+                let at = Int(try r.u32(at: field))
+                guard at != 0 else { return nil }
+                let format = Int(try r.u16(at: at) >> 8), entrySize = Int((try r.u16(at: at) & 0xFF) >> 4 & 3) + 1
+                guard format <= 1 else { throw r.error("a delta-set index map of format \(format) (0 and 1 are defined)", at: at) }
+                let count = format == 0 ? Int(try r.u16(at: at + 2)) : Int(try r.u32(at: at + 2))
+                let length = (format == 0 ? 4 : 6) + count * entrySize
+                guard at + length <= raw.count else {
+                    throw r.error("a delta-set index map of \(length) bytes runs past the table's \(raw.count) bytes", at: at)
+                }
+                return (field, at, length)
             }
+        }
+        for map in maps {
             while out.count % 2 != 0 { out.append(0) }
-            setOffset(field, out.count)
-            out += raw[at..<(at + length)]
+            setOffset(map.field, out.count)
+            out += raw[map.at..<(map.at + map.length)]
         }
         return out
     }
