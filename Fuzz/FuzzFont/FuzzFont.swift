@@ -23,7 +23,8 @@ public func fuzzFont(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         if let pairs = try? KerningPairs(face: face) { for left in 0..<64 { _ = pairs.row(for: left) } }
         if let kern = try? face.kern { for k in kern.subtables.indices.prefix(4) { _ = try? kern.classPairs(k) } }
         // Variable fonts: the variation tables, a location at each axis's maximum, and (for
-        // small fonts) a full instance, both ways of instancing GPOS.
+        // small fonts) a full instance, both ways of instancing GPOS, and a partial one (the
+        // first axis narrowed to its upper half: the kept tuples, stores and FeatureVariations).
         if let axes = try? face.variationAxes, !axes.isEmpty {
             _ = try? face.table(STATTable.self)?.root; _ = try? face.table(HvarTable.self); _ = try? face.table(MvarTable.self)
             _ = try? face.table(CvarTable.self)
@@ -34,6 +35,9 @@ public func fuzzFont(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             if (try? face.glyphCount) ?? .max <= 2000 {
                 _ = try? face.instance(InstanceOptions(coordinates: top))
                 _ = try? face.instance(InstanceOptions(coordinates: top, updateNames: false, rewriteLayout: true))
+                if let first = axes.first, first.defaultValue < first.maximum {
+                    _ = try? face.instance(InstanceOptions(ranges: [first.tag.trimmed: first.defaultValue...first.maximum]))
+                }
             }
         }
     }
