@@ -39,14 +39,16 @@ public final class GlyphVariator {
     let vmtx: VmtxTable?
     let face: Face
 
-    public init(face: Face) throws {
+    /// `variations: false` reads the outlines and metrics only (the default outline a partial
+    /// instance's tuples apply to), not gvar.
+    public init(face: Face, variations: Bool = true) throws {
         guard let glyf = try face.glyf else {
             throw FontError("the face has no 'glyf' table: only TrueType outlines vary through gvar (CFF2 is not instanced yet)",
                             path: face.path, face: face.faceLabel)
         }
         self.face = face
         self.glyf = glyf
-        gvar = try face.gvar
+        gvar = variations ? try face.gvar : nil
         peaks = gvar?.peakTuples ?? []
         hmtx = try face.hmtx
         vmtx = try face.vmtx

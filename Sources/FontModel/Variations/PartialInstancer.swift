@@ -128,7 +128,7 @@ extension Face {
         if has("gvar") {
             let variator = try GlyphVariator(face: self)
             let count = variator.glyf.glyphCount
-            let newDefault = optimizeDeltas ? try GlyphVariator(face: target) : nil
+            let newDefault = optimizeDeltas ? try GlyphVariator(face: target, variations: false) : nil
             // Glyphs are independent: on every core (the variators only read decoded tables).
             let glyphs = try ParallelWork.map(count) { ids in
                 var optimizer = IUPOptimizer()
