@@ -103,15 +103,8 @@ import Testing
     /// The same in GPOS: a ClassDef format 1 starting at glyph 65,500 with 100 classes is read
     /// up to glyph id 65,535 (it used to trap).
     @Test func classDefPastTheLastGlyphIdIsCutOff() throws {
-        func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        var gpos: [UInt8] = [0, 1, 0, 0] + u16(10) + u16(30) + u16(44)
-        gpos += u16(1) + Array("DFLT".utf8) + u16(8) + u16(4) + u16(0) + u16(0) + u16(0xFFFF) + u16(1) + u16(0)   // ScriptList
-        gpos += u16(1) + Array("kern".utf8) + u16(8) + u16(0) + u16(1) + u16(0)                                  // FeatureList
-        gpos += u16(1) + u16(4) + u16(2) + u16(0) + u16(1) + u16(8)                                              // LookupList
-        gpos += u16(2) + u16(20) + u16(4) + u16(0) + u16(30) + u16(34) + u16(1) + u16(2) + u16(0) + u16(0xFFF6)  // PairPos 2
-        gpos += u16(2) + u16(1) + u16(0) + u16(0) + u16(0)                                                       // Coverage: glyph 0
-        gpos += u16(2) + u16(0)                                                                                  // ClassDef1: none
-        gpos += u16(1) + u16(65500) + u16(100) + Array([[UInt8]](repeating: u16(1), count: 100).joined())       // ClassDef2
+        let gpos = Self.classPairGPOS(coverage: u16(2) + u16(1) + u16(0) + u16(0) + u16(0),   // glyph 0
+                                      classDef2: u16(1) + u16(65500) + u16(100) + Array([[UInt8]](repeating: u16(1), count: 100).joined()))
         let face = try Font(path: Self.liberation).faces[0]
         face.setRawTable("GPOS", gpos)
         let pairs = try KerningPairs(face: face)
@@ -121,18 +114,25 @@ import Testing
     /// A 98-byte GPOS whose one class pair subtable covers every glyph id and classes every
     /// glyph id (65,536 × 65,536 pairs) is refused up front, not expanded.
     @Test func classKerningThatSpellsOutBillionsIsRefused() throws {
+        let gpos = Self.classPairGPOS(coverage: u16(2) + u16(1) + u16(0) + u16(0xFFFF) + u16(0),   // every glyph
+                                      classDef2: u16(2) + u16(1) + u16(0) + u16(0xFFFF) + u16(1))  // every glyph in class 1
+        let face = try Font(path: Self.liberation).faces[0]
+        face.setRawTable("GPOS", gpos)
+        #expect { _ = try KerningPairs(face: face) } throws: { "\($0)".contains("more than the 50000000") }
+        #expect(throws: FontError.self) { _ = try face.kerning(36, 57) }
+    }
+
+    func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+
+    /// A GPOS of one class pair subtable (PairPos format 2, XAdvance -10 for class pair 0/1)
+    /// under 'kern' for DFLT, with the given coverage and second ClassDef; ClassDef1 is empty.
+    static func classPairGPOS(coverage: [UInt8], classDef2: [UInt8]) -> [UInt8] {
         func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
         var gpos: [UInt8] = [0, 1, 0, 0] + u16(10) + u16(30) + u16(44)
         gpos += u16(1) + Array("DFLT".utf8) + u16(8) + u16(4) + u16(0) + u16(0) + u16(0xFFFF) + u16(1) + u16(0)   // ScriptList
         gpos += u16(1) + Array("kern".utf8) + u16(8) + u16(0) + u16(1) + u16(0)                                  // FeatureList
         gpos += u16(1) + u16(4) + u16(2) + u16(0) + u16(1) + u16(8)                                              // LookupList
         gpos += u16(2) + u16(20) + u16(4) + u16(0) + u16(30) + u16(34) + u16(1) + u16(2) + u16(0) + u16(0xFFF6)  // PairPos 2
-        gpos += u16(2) + u16(1) + u16(0) + u16(0xFFFF) + u16(0)                                                  // Coverage: all
-        gpos += u16(2) + u16(0)                                                                                  // ClassDef1: none
-        gpos += u16(2) + u16(1) + u16(0) + u16(0xFFFF) + u16(1)                                                  // ClassDef2: all
-        let face = try Font(path: Self.liberation).faces[0]
-        face.setRawTable("GPOS", gpos)
-        #expect { _ = try KerningPairs(face: face) } throws: { "\($0)".contains("more than the 50000000") }
-        #expect(throws: FontError.self) { _ = try face.kerning(36, 57) }
+        return gpos + coverage + u16(2) + u16(0) + classDef2                                                      // ClassDef1: none
     }
 }

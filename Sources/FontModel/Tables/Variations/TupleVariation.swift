@@ -338,7 +338,8 @@ extension TupleVariation {
             uses[w.bytes, default: 0] += 1
         }
         var shared: [UInt8]?
-        for p in packed where (uses[p]! - 1) * p.count > (shared.map { (uses[$0]! - 1) * $0.count } ?? 0) { shared = p }
+        func saving(_ p: [UInt8]) -> Int { (uses[p, default: 0] - 1) * p.count }
+        for p in packed where saving(p) > shared.map(saving) ?? 0 { shared = p }
         var headers = BinaryWriter(), data = BinaryWriter()
         if let shared { data.append(shared) }
         for (t, points) in zip(tuples, packed) {
