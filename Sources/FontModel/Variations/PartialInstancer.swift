@@ -8,11 +8,12 @@
 // - gvar and cvar: each tuple is scaled by its weight on the pinned axes, which it loses, and
 //   on a narrowed axis becomes the tents that vary the same over the new range
 //   (`AxisLimits.rebase`); what is left constant is in the new default already; tuples left
-//   with the same region are merged (`TupleVariation.forPartialInstance`). Kept tuples list every point
-//   (fontTools then drops the points IUP can infer, which makes its gvar a little smaller).
+//   with the same region are merged (`TupleVariation.forPartialInstance`); gvar's then leave out
+//   the points a reader infers (`IUPOptimizer`), as fontTools' do.
 // - HVAR, VVAR, MVAR and GDEF's store the same way, region by region
 //   (`ItemVariationStore.forPartialInstance`); items keep their indexes, so the maps, MVAR's records and
-//   GPOS's device tables still point at the right rows.
+//   GPOS's device tables still point at the right rows; the tables are laid out again around
+//   the new store.
 // - fvar, avar (version 1), STAT and FeatureVariations (`FeatureVariationResolver.forPartialInstance`) lose
 //   the pinned axes and what only they used, and are rescaled for the narrowed ones.
 //

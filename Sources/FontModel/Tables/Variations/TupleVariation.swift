@@ -272,9 +272,9 @@ extension TupleVariation {
     /// pinned axes and loses them, and on a narrowed axis becomes the tents that draw the same
     /// over the new range (`AxisLimits.rebase`); what is left constant is in the new default
     /// already (a full instance there adds it); tuples whose remaining regions are equal are
-    /// merged, then rounded. Every kept tuple lists every point: with `original` and `ends` (gvar) a sparse
-    /// tuple's untouched points are inferred against the old default outline first, since the
-    /// new default moves.
+    /// merged, then rounded. Every kept tuple lists every point (`droppingInferredPoints` may
+    /// thin gvar's afterwards): with `original` and `ends` (gvar) a sparse tuple's untouched
+    /// points are inferred against the old default outline first, since the new default moves.
     static func forPartialInstance(_ tuples: [TupleVariation], limits: AxisLimits, pointCount: Int, hasY: Bool,
                         original: [PointXY]?, ends: [Int]) -> [TupleVariation] {
         // The merged tuples in order of first appearance, found by region.
