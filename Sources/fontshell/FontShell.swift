@@ -7,7 +7,19 @@ let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
 @main
 struct FontShell: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration {
+        var configuration = documentedConfiguration
+        if parsingWithoutCompletionCheck { configuration._superCommandName = "" }
+        return configuration
+    }
+
+    /// ArgumentParser looks for `--generate-completion-script` on every start by reflecting
+    /// over a second command (about a millisecond), and skips that look for a command that
+    /// names a super-command. So arguments without that flag are parsed with an empty one
+    /// named; help and error messages, made after parsing, see none.
+    nonisolated(unsafe) static var parsingWithoutCompletionCheck = false
+
+    static let documentedConfiguration = CommandConfiguration(
         commandName: "fontshell",
         abstract: "Explore, script and edit TrueType/OpenType fonts, collections and web fonts (WOFF, WOFF2).",
         discussion: """
@@ -29,7 +41,15 @@ struct FontShell: ParsableCommand {
         if arguments.count > 1, arguments[1] == "batch-worker" {
             exitProcess(BatchWorker.serve(Array(arguments.dropFirst(2))))
         }
-        main(nil)
+        parsingWithoutCompletionCheck = !arguments.dropFirst().contains { $0.hasPrefix("--generate-completion-script") }
+        let parsed: Result<ParsableCommand, Error> = Result { try parseAsRoot(Array(arguments.dropFirst())) }
+        parsingWithoutCompletionCheck = false
+        do {
+            var command = try parsed.get()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
     }
 }
 

@@ -20,6 +20,26 @@ import Testing
         #expect(r.out.contains("glyf") && r.out.contains("shared with faces 1, 2"))
     }
 
+    /// Parsing skips ArgumentParser's completion-script check unless the flag is given (see
+    /// FontShell.main): help, usage in errors and the completion script still name the tool
+    /// as "fontshell" alone.
+    @Test func helpErrorsAndCompletionScriptsNameTheTool() throws {
+        let help = try fontshell("instance", "--help")
+        #expect(help.status == 0 && help.out.contains("USAGE: fontshell instance "), "\(help.out)")
+        let helpCommand = try fontshell("help", "registry", "list")
+        #expect(helpCommand.status == 0 && helpCommand.out.contains("USAGE: fontshell registry list"), "\(helpCommand.out)")
+        let missing = try fontshell("instance")
+        #expect(missing.status != 0 && missing.err.contains("Usage: fontshell instance ") && missing.err.contains("'fontshell instance --help'"), "\(missing.err)")
+        let unknown = try fontshell("info", "--bogus")
+        #expect(unknown.status != 0 && unknown.err.contains("Unknown option '--bogus'") && unknown.err.contains("Usage: fontshell info "), "\(unknown.err)")
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try fontshell("--generate-completion-script", shell)
+            #expect(script.status == 0 && script.out.contains("fontshell") && script.out.contains("instance"), "\(shell): \(script.err)")
+        }
+        let bare = try fontshell("--generate-completion-script")
+        #expect(bare.status == 0 && bare.out.contains("instance"), "\(bare.err)")
+    }
+
     @Test func badInputGivesAClearErrorAndNoOutput() throws {
         let dir = NSTemporaryDirectory() + "fontshell-cli-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

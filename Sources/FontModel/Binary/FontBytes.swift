@@ -63,6 +63,19 @@ public final class FontBytes: @unchecked Sendable {
         releaseWhole = { storage.deallocate() }
     }
 
+    /// `count` bytes written once by `fill` into storage this object owns (no array and no
+    /// zeroing in between: the instancer lays a whole font out this way).
+    init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 8)
+        do { try fill(UnsafeMutableRawBufferPointer(rebasing: storage[0..<count])) } catch {
+            storage.deallocate()
+            throw error
+        }
+        self.count = count
+        whole = UnsafeRawBufferPointer(rebasing: storage[0..<count])
+        releaseWhole = { storage.deallocate() }
+    }
+
     /// Opens the file read-only. Nothing is read until a table is used.
     public init(mapping path: String) throws {
         try FontBytes.checkPath(path)

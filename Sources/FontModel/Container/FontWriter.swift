@@ -187,6 +187,20 @@ extension Font {
         return (out, plan.report)
     }
 
+    /// Lays the font out in memory as `serialized()` does, straight into storage of its exact
+    /// size (an instance is laid out once, then read and saved from these bytes).
+    func laidOut() throws -> FontBytes {
+        var plan = try makePlan()
+        let end = plan.blocks.last.map { $0.offset + $0.length } ?? plan.headerSize
+        let laid = try FontBytes(count: (end + 3) & ~3) { storage in
+            var sink = BufferSink(storage: storage)
+            try emit(&plan, into: &sink)
+            guard sink.position == storage.count else { throw FontError("laid out \(sink.position) bytes of \(storage.count) planned") }
+        }
+        try bytes.checkIntact()
+        return laid
+    }
+
     func standaloneView(of face: Face) throws -> StandaloneFace {
         let plan = try makePlan(only: face, forRendering: true)
         let tables = plan.directories[0].map { (tag: $0.tag, offset: $0.block.offset, chunks: $0.block.chunks) }
@@ -369,6 +383,23 @@ extension ByteSink {
         let zeros = [UInt8](repeating: 0, count: count)
         try zeros.withUnsafeBytes { try write($0) }
     }
+}
+
+/// Writes into storage of a size known in advance (`Font.laidOut`).
+struct BufferSink: ByteSink {
+    let storage: UnsafeMutableRawBufferPointer
+    var position = 0
+    mutating func write(_ buffer: UnsafeRawBufferPointer) throws {
+        try write(buffer, at: position)
+        position += buffer.count
+    }
+    func write(_ buffer: UnsafeRawBufferPointer, at offset: Int) throws {
+        guard offset >= 0, buffer.count <= storage.count - offset else {
+            throw FontError("layout overran its planned \(storage.count) bytes at offset \(offset)")
+        }
+        if let source = buffer.baseAddress, let target = storage.baseAddress { (target + offset).copyMemory(from: source, byteCount: buffer.count) }
+    }
+    func flush() {}
 }
 
 struct ArraySink: ByteSink {

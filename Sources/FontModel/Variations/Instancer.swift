@@ -69,11 +69,18 @@ extension Face {
             location = try self.location(coordinates, clamp: options.clamp)
         }
 
-        // Work on a standalone copy: the original face and its file stay as they are.
-        let view = try font.standalone(face: self)
-        var data = [UInt8](repeating: 0, count: view.length)
-        data.withUnsafeMutableBytes { _ = view.read(from: 0, count: view.length, into: $0.baseAddress!) }
-        let copy = try Font(data: data, name: path.map { "\($0) (instance)" })
+        // Work on a copy: the original face and its file stay as they are. An unedited face of
+        // a single font is its file, so the copy reads the same bytes (what the instancer
+        // changes lives in the copy's tables); a face of a collection, or one with edits, is
+        // laid out on its own first.
+        let data: FontBytes
+        if !font.isCollection && !isEdited {
+            data = font.bytes
+        } else {
+            let view = try font.standalone(face: self)
+            data = FontBytes(count: view.length) { _ = view.read(from: 0, count: view.length, into: $0.baseAddress!) }
+        }
+        let copy = try Font(bytes: data, path: path.map { "\($0) (instance)" })
         let target = copy.faces[0]
         let loc = location.normalized
 
@@ -111,8 +118,7 @@ extension Face {
         if options.downgradeCFF2, let cff2 = try target.cff2 { try target.downgradeCFF2(cff2, fontName: postScriptName ?? "Instance") }
         // Laid out once here, so the instance is a plain unedited font: saving it copies bytes
         // (no second encoding, and no save-time validation of tables the instancer wrote).
-        let laidOut = try copy.serialized().bytes
-        let instance = try Font(data: laidOut, name: copy.path)
+        let instance = try Font(bytes: try copy.laidOut(), path: copy.path)
         return InstanceResult(font: instance, location: location, warnings: location.warnings, postScriptName: postScriptName)
     }
 
