@@ -40,6 +40,7 @@ enum ParallelWork {
         func set(_ k: Int, _ outcome: Result<[T], Error>) { lock.withLock { items[k] = outcome } }
         func joined() throws -> [T] {
             var all: [T] = []
+            all.reserveCapacity(items.reduce(0) { $0 + ((try? $1?.get())?.count ?? 0) })
             for item in items {
                 guard let item else { throw FontError("a parallel chunk did not run") }
                 all += try item.get()

@@ -188,6 +188,39 @@ extension Face {
                 try vmtx.setSideBearing(id, (top - Double(b?.yMax ?? 0)).otRoundedInt)
             }
         }
+
+        /// Stores a varied composite (the general path when the fast one gave nil) and counts it for maxp.
+        func storeComposite(_ id: Int, _ fast: (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double), glyphs: [Int], instructions: Int)?) throws {
+            var children: [Int], instructionCount: Int
+            if let fast {
+                try glyf.setGlyphData(id, fast.bytes)
+                bounds[id] = fast.bounds
+                try setMetrics(id, fast.bounds, left: fast.phantoms.0, right: fast.phantoms.1, top: fast.phantoms.2, bottom: fast.phantoms.3)
+                children = fast.glyphs; instructionCount = fast.instructions
+            } else {
+                // Scaled or point-matched components, or offsets outgrowing their bytes:
+                // decode, move, and let the table re-encode and bound it.
+                var varied = try variator.glyph(id, original: try variator.glyf.glyph(id), at: loc)
+                if overlapFlags { varied.glyph.components[0].flags |= GlyphComponent.overlapCompound }
+                try glyf.setGlyph(id, varied.glyph)
+                let b = try glyf.bounds(id)
+                bounds[id] = b
+                try setMetrics(id, b, left: varied.left, right: varied.right, top: varied.top, bottom: varied.bottom)
+                children = varied.glyph.components.map(\.glyphID); instructionCount = varied.glyph.instructions.count
+            }
+            var total = (points: 0, contours: 0, depth: 0)
+            for c in children where c < count {
+                let m = flattened[c]
+                total = (min(total.points + m.points, 1 << 40), min(total.contours + m.contours, 1 << 40), max(total.depth, m.depth))
+            }
+            flattened[id] = (total.points, total.contours, total.depth + 1)
+            stats.maxCompositePoints = max(stats.maxCompositePoints, total.points)
+            stats.maxCompositeContours = max(stats.maxCompositeContours, total.contours)
+            stats.maxComponentDepth = max(stats.maxComponentDepth, total.depth + 1)
+            stats.maxComponentElements = max(stats.maxComponentElements, children.count)
+            stats.maxSizeOfInstructions = max(stats.maxSizeOfInstructions, instructionCount)
+        }
+
         try context("glyf") {
             // Simple glyphs are independent: varied on every core (reading only), stored here.
             let simple = (0..<count).filter { components[$0] == nil }
@@ -203,35 +236,17 @@ extension Face {
                 stats.maxSizeOfInstructions = max(stats.maxSizeOfInstructions, varied.counts.instructions)
                 try setMetrics(id, varied.bounds, left: varied.phantoms.0, right: varied.phantoms.1, top: varied.phantoms.2, bottom: varied.phantoms.3)
             }
-            for id in order {
-                var children: [Int], instructionCount: Int
-                if let fast = try variator.compositeGlyphBytes(id, at: loc, overlap: overlapFlags, componentBounds: bounds) {
-                    try glyf.setGlyphData(id, fast.bytes)
-                    bounds[id] = fast.bounds
-                    try setMetrics(id, fast.bounds, left: fast.phantoms.0, right: fast.phantoms.1, top: fast.phantoms.2, bottom: fast.phantoms.3)
-                    children = fast.glyphs; instructionCount = fast.instructions
-                } else {
-                    // Scaled or point-matched components, or offsets outgrowing their bytes:
-                    // decode, move, and let the table re-encode and bound it.
-                    var varied = try variator.glyph(id, original: try variator.glyf.glyph(id), at: loc)
-                    if overlapFlags { varied.glyph.components[0].flags |= GlyphComponent.overlapCompound }
-                    try glyf.setGlyph(id, varied.glyph)
-                    let b = try glyf.bounds(id)
-                    bounds[id] = b
-                    try setMetrics(id, b, left: varied.left, right: varied.right, top: varied.top, bottom: varied.bottom)
-                    children = varied.glyph.components.map(\.glyphID); instructionCount = varied.glyph.instructions.count
+            // Composites of one depth need only their components' bounds, all of lower depths:
+            // each depth's composites are varied on every core, then stored in order.
+            var level = order[...]
+            while let first = level.first {
+                let ids = Array(level.prefix { depth[$0] == depth[first] })
+                level = level.dropFirst(ids.count)
+                let lowerBounds = bounds
+                let variedComposites = try ParallelWork.map(ids.count) { range in
+                    try range.map { try variator.compositeGlyphBytes(ids[$0], at: loc, overlap: overlapFlags, componentBounds: lowerBounds) }
                 }
-                var total = (points: 0, contours: 0, depth: 0)
-                for c in children where c < count {
-                    let m = flattened[c]
-                    total = (min(total.points + m.points, 1 << 40), min(total.contours + m.contours, 1 << 40), max(total.depth, m.depth))
-                }
-                flattened[id] = (total.points, total.contours, total.depth + 1)
-                stats.maxCompositePoints = max(stats.maxCompositePoints, total.points)
-                stats.maxCompositeContours = max(stats.maxCompositeContours, total.contours)
-                stats.maxComponentDepth = max(stats.maxComponentDepth, total.depth + 1)
-                stats.maxComponentElements = max(stats.maxComponentElements, children.count)
-                stats.maxSizeOfInstructions = max(stats.maxSizeOfInstructions, instructionCount)
+                for (id, fast) in zip(ids, variedComposites) { try storeComposite(id, fast) }
             }
         }
         glyf.adoptSurvey(stats, bounds: bounds)
