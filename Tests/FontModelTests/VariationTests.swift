@@ -12,6 +12,7 @@ import Testing
 
     /// fontTools' instancer test font compiled from its TTX (MutatorSans from varLib's data).
     func compiled(_ name: String, in folder: TemporaryFolder) throws -> String {
+        if name == "cff2-variable" { return try builtFont(name, in: folder) }   // hints and Private blends
         let source = name == "MutatorSans" ? Conformance.folder + "/variable/MutatorSans_All_Variable.ttx" : Self.instancer + "/\(name).ttx"
         guard FileManager.default.fileExists(atPath: source) else {
             throw FontError("no instancer conformance data at \(source): run ../shared/corpus/conformance.sh")
@@ -124,6 +125,13 @@ import Testing
         PartialCase(font: "PartialInstancerTest2-VF", pins: [:], ranges: ["wght": 100...300]),
         PartialCase(font: "MutatorSans", pins: [:], ranges: ["wdth": 200...1000]),
         PartialCase(font: "STATInstancerTest", pins: [:], ranges: ["wght": 500...700]),
+        // CFF2: blends in charstrings (two variation data), stems and hintmasks, the Private DICT.
+        PartialCase(font: "CFF2Instancer-VF-2", pins: ["wght": 500]),
+        PartialCase(font: "CFF2Instancer-VF-2", pins: [:], ranges: ["wght": 200...700]),
+        PartialCase(font: "CFF2Instancer-VF-3", pins: [:], ranges: ["wght": 300...800]),
+        PartialCase(font: "cff2-variable", pins: ["wght": 700]),
+        PartialCase(font: "cff2-variable", pins: [:], ranges: ["wght": 500...900, "wdth": 60...100]),
+        PartialCase(font: "cff2-variable", pins: [:], ranges: ["wdth": 50...80]),
     ]
 
     /// Partial instances (some axes pinned, the others kept): at every point of a grid over
@@ -160,6 +168,13 @@ import Testing
         // partial instances stray as far from the direct instance (up to 3 units here).
         #expect((points["vs_direct"] ?? 9) <= 3, "\(report)")
         #expect((report["mismatches"] as? [String]) == [], "\(report)")
+        if saved.faces[0].has("CFF2") {
+            // Still variable: the charstrings keep blends, against a store of the kept axes.
+            let cff2 = try #require(try saved.faces[0].cff2)
+            #expect(cff2.store?.regions.allSatisfy { $0.count == kept.count } == true)
+            let ends = [1.0, -1.0].map { [$0] + Array(repeating: 0, count: kept.count - 1) }   // the first kept axis's
+            #expect(try (0..<cff2.glyphCount).contains { id in try ends.contains { try cff2.outline(id, at: $0).path != cff2.outline(id).path } })
+        }
         if c.font != "SinglePos" {   // SinglePos has no OS/2, which ots requires
             #expect(try run("ots-sanitize", [out, folder.file("ots.ttf")]).status == 0)
         }
@@ -342,6 +357,11 @@ import Testing
         // A range outside the axis, and a value and a range for one axis, are refused.
         #expect(throws: FontError.self) { try stat.instance(InstanceOptions(ranges: ["wght": 1000...1200])) }
         #expect(throws: FontError.self) { try stat.instance(InstanceOptions(coordinates: ["wght": 500], ranges: ["wght": 300...600])) }
+        // CFF (version 1) cannot vary: a partial instance of CFF2 is not downgraded.
+        let cff2 = try Font(path: try compiled("CFF2Instancer-VF-2", in: folder))
+        var downgrade = InstanceOptions(coordinates: ["wght": 500], partial: true)
+        downgrade.downgradeCFF2 = true
+        #expect(throws: FontError.self) { try cff2.faces[0].instance(downgrade) }
         let amstelvar = try Font(path: Conformance.folder + "/variable/Amstelvar-avar2.subset.ttf")
         do {
             _ = try amstelvar.faces[0].instance(InstanceOptions(coordinates: ["wght": 500], partial: true))

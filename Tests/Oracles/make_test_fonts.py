@@ -2,6 +2,8 @@
 """Builds small fonts with fontTools for what the corpus lacks. Usage: make_test_fonts.py KIND OUT
   cff       non-CID CFF (OTTO) with .notdef, A, a, B, b; a and b call a local subroutine
   variable  TrueType with fvar/gvar: A and a have different variation deltas; post format 3
+  cff2-variable     CFF2 with fvar (wght, wdth), three regions, blends in stems, hintmasks,
+                    curves, lines and the Private DICT's BlueValues, and a second variation data
   cff-fanout        hostile CFF: a calls subr 0, each subr calls the next 60 times, 10 deep
   composite-fanout  hostile TrueType: a is 4 copies of c28, each c(k) 4 copies of c(k-1), c0 a box
 """
@@ -71,6 +73,68 @@ def variable(path):
     fb.save(path)
 
 
+def cff2_variable(path):
+    """Glyphs whose every kind of charstring value varies: stems and their hintmasks, moves,
+    lines, curves (three regions: wght up, wght down, wdth down), B on a second variation data
+    with only the wght regions; BlueValues blended too."""
+    fb = FontBuilder(1000, isTTF=False)
+    order = list(BOXES)
+    common(fb, order)
+    regions = [{"wght": (0, 1, 1)}, {"wght": (-1, -1, 0)}, {"wdth": (-1, -1, 0)}]
+
+    def blend(*values):
+        # values: (default, d_wght_up, d_wght_down, d_wdth_down) each; all blended at once.
+        return [v[0] for v in values] + [d for v in values for d in v[1:]] + [len(values), "blend"]
+
+    def box(x0, y0, x1, y1, grow):
+        program = blend((y0, 0, 0, 0), (y1 - y0, grow, -grow // 2, 0)) + ["hstemhm"]
+        program += blend((x0, 0, 0, 0), (40, grow, -10, -5), (x1 - x0 - 80, -grow, 10, -20), (40, grow, -10, -5)) + ["vstemhm"]
+        program += ["hintmask", bytes([0xE0])]
+        program += blend((x0, 0, 0, 5), (y0, 0, 0, 0)) + ["rmoveto"]
+        program += blend((x1 - x0, grow, -grow // 3, -30)) + ["hlineto"]
+        program += blend((0, 0, 0, 0), (y1 - y0 - 100, grow, -7, 0)) + ["rlineto"]
+        program += ["hintmask", bytes([0xA0])]
+        program += blend((0, 0, 0, 0), (60, 3, -2, 0), (-40, -grow, 5, 10), (40, 2, 0, 0), (-60, -3, 1, -4), (0, 0, 0, 0)) + ["rrcurveto"]
+        program += blend((x0 - x1 + 40, -grow, grow // 3, 25)) + ["hlineto"]
+        return program
+
+    charstrings = {}
+    for name in order:
+        x0, y0, x1, y1 = BOXES[name][1]
+        program = box(x0, y0, x1, y1, {"A": 60, "a": 35, "B": 50, "b": 20, ".notdef": 0}[name])
+        if name == "B":
+            # Variation data 1 has only the two wght regions: drop the wdth deltas.
+            out, i = [], 0
+            while i < len(program):
+                if program[i] == "blend":
+                    n = out.pop()
+                    values = out[-4 * n:]; del out[-4 * n:]
+                    defaults, deltas = values[:n], values[n:]
+                    out += defaults + [d for k in range(n) for d in deltas[3 * k:3 * k + 2]] + [n, "blend"]
+                else:
+                    out.append(program[i])
+                i += 1
+            program = [1, "vsindex"] + out
+        charstrings[name] = T2CharString(program=program)
+    fb.setupNameTable({"familyName": "Test CFF2 Variable", "styleName": "Regular", "psName": "TestCFF2Variable-Regular"})
+    fb.setupFvar(axes=[("wght", 100, 400, 900, "Weight"), ("wdth", 50, 100, 100, "Width")], instances=[])
+    fb.setupCFF2(charstrings, regions=regions)
+    cff2 = fb.font["CFF2"].cff
+    store = cff2.topDictIndex[0].VarStore.otVarStore
+    import copy
+    second = copy.deepcopy(store.VarData[0])
+    second.VarRegionIndex = [0, 1]
+    second.VarRegionCount = 2
+    store.VarData.append(second)
+    store.VarDataCount = len(store.VarData)
+    private = cff2.topDictIndex[0].FDArray[0].Private
+    # Each value with its deltas per region of variation data 0 (x-height and cap height move).
+    private.BlueValues = [[-12, 0, 0, 0], [0, 0, 0, 0], [500, 12, -6, 0], [512, 14, -7, 0], [700, 9, -4, 0], [712, 9, -4, 0]]
+    private.rawDict["BlueValues"] = private.BlueValues
+    fb.setupPost()
+    fb.save(path)
+
+
 def cff_fanout(path):
     fb = FontBuilder(1000, isTTF=False)
     order = list(BOXES)
@@ -131,5 +195,5 @@ def composite_fanout(path):
 
 
 if __name__ == "__main__":
-    {"cff": cff, "variable": variable, "cff-fanout": cff_fanout,
+    {"cff": cff, "variable": variable, "cff2-variable": cff2_variable, "cff-fanout": cff_fanout,
      "composite-fanout": composite_fanout}[sys.argv[1]](sys.argv[2])

@@ -4,7 +4,8 @@ fontTools' instancer. fontTools makes its own partial instance of the source at 
 then, at a grid of locations on the kept axes (each axis's minimum, default and maximum and
 the points halfway between), fontTools' instancer makes full instances of ours, of its own
 partial instance, and of the source at the pins plus that location ("direct"), and they are
-compared: glyph points, advances, OS/2 / hhea / post metrics, cvt values, GSUB, GPOS and GDEF (as TTX).
+compared: glyph points, advances, OS/2 / hhea / post metrics, cvt values, GSUB, GPOS and GDEF (as TTX),
+and for CFF2 the stem hints and Private DICT values.
 Also compared without instancing: fvar's axes and named instances, STAT's axis values, and
 HVAR's advance deltas at each grid location.
 Prints JSON: {"locations": n, "points": {"vs_fonttools": max, "vs_direct": max},
@@ -16,6 +17,7 @@ import itertools
 import json
 import sys
 
+from fontTools.pens.recordingPen import RecordingPen
 from fontTools.ttLib import TTFont
 from fontTools.varLib.instancer import instantiateVariableFont
 from fontTools.varLib.varStore import VarStoreInstancer
@@ -27,12 +29,52 @@ METRICS += [("hhea", a) for a in ("ascent", "descent", "lineGap")] + [("post", a
 
 
 def points(font):
+    if "glyf" not in font:
+        # CFF and CFF2: every point the outline draws, in order.
+        glyphs = font.getGlyphSet()
+        out = {}
+        for name in font.getGlyphOrder():
+            pen = RecordingPen()
+            glyphs[name].draw(pen)
+            out[name] = [point for _, args in pen.value for point in args]
+        return out
     glyf = font["glyf"]
     out = {}
     for name in font.getGlyphOrder():
         g = glyf[name]
         out[name] = list(g.getCoordinates(glyf)[0]) if g.numberOfContours else []
     return out
+
+
+def hints(font):
+    """CFF and CFF2: each glyph's stem edges by direction (absolute within their operator) and
+    every Font DICT's Private values, blends evaluated (after a full instance)."""
+    tag = "CFF2" if "CFF2" in font else "CFF " if "CFF " in font else None
+    if tag is None:
+        return None
+    # Read back from bytes: an instanced font's Private DICTs hold their old blends until saved.
+    buffer = io.BytesIO()
+    font.save(buffer)
+    buffer.seek(0)
+    top = TTFont(buffer)[tag].cff.topDictIndex[0]
+    stems = {}
+    for name in font.getGlyphOrder():
+        charstring = top.CharStrings[name]
+        charstring.decompile()
+        found, args = {"h": [], "v": []}, []
+        for token in charstring.program:
+            if isinstance(token, str):
+                if token in ("hstem", "vstem", "hstemhm", "vstemhm") or (token in ("hintmask", "cntrmask") and args):
+                    edge = 0
+                    for a in args:
+                        edge += a
+                        found["h" if token.startswith("h") else "v"].append(edge)
+                args = []
+            elif not isinstance(token, bytes):
+                args.append(token)
+        stems[name] = found
+    privates = [sorted((k, v) for k, v in fd.Private.rawDict.items() if k not in ("Subrs", "vsindex")) for fd in top.FDArray]
+    return stems, privates
 
 
 def facts(font):
@@ -47,7 +89,8 @@ def facts(font):
             from fontTools.misc.xmlWriter import XMLWriter
             font[tag].toXML(XMLWriter(buffer), font)
             layout[tag] = buffer.getvalue()
-    return points(font) if "glyf" in font else {}, advances, metrics, cvt, layout
+    outlines = points(font) if any(t in font for t in ("glyf", "CFF ", "CFF2")) else {}
+    return outlines, advances, metrics, cvt, layout, hints(font)
 
 
 def largest_difference(a, b):
@@ -112,7 +155,7 @@ def main():
         c = facts(instantiateVariableFont(TTFont(source_path), {**{k: v for k, v in pins.items() if not isinstance(v, tuple)}, **location}))
         worst_theirs = max(worst_theirs, largest_difference(a[0], b[0]))
         worst_direct = max(worst_direct, largest_difference(a[0], c[0]))
-        for what, k in (("advances", 1), ("metrics", 2), ("cvt", 3), ("GSUB/GPOS/GDEF", 4)):
+        for what, k in (("advances", 1), ("metrics", 2), ("cvt", 3), ("GSUB/GPOS/GDEF", 4), ("CFF hints and Private DICTs", 5)):
             if a[k] != b[k]:
                 if isinstance(a[k], dict):
                     bad = sorted(n for n in a[k] if a[k][n] != b[k].get(n))

@@ -28,6 +28,8 @@ struct CharStringInterpreter {
         var usesLocalSubrs = false
         /// Filled when `recordCommands` is set.
         var commands: [CharStringCommand] = []
+        /// The variation data the last `blend` used (CFF2), nil when nothing blended.
+        var vsindex: Int?
     }
 
     /// CFF2's variations: each ItemVariationData's region scalars at the location, and which
@@ -272,6 +274,7 @@ struct CharStringInterpreter {
                     stack[base + i] = v
                 }
                 stack.removeLast(n * k)
+                result.vsindex = b.vsindex
             case 14: // endchar (seac accent composition is not drawn)
                 takeWidth(normalCountIsOdd: false)
                 stack.removeAll()

@@ -32,15 +32,27 @@ extension CFF2Table {
             charStringItems.append(writer.bytes)
         }
         let privateBytes = try privates.map { try instancedPrivate($0.dict, scalars: scalars).encode() }
+        let bytes = try laidOut(charStrings: charStringItems, privates: privateBytes, store: nil)
+        // Bounds of what was written (rounded points), by running the new charstrings.
+        let bounds = try bytes.withUnsafeBytes { try CFF2Table(reader: BinaryReader($0), axisCount: 0).allBounds() }
+        return Instanced(bytes: bytes, bounds: bounds)
+    }
 
-        // Layout: header, Top DICT, empty global subroutines, FDSelect (copied), CharStrings,
-        // FDArray, Private DICTs. DICT offsets are 5-byte integers, so sizes do not depend on them.
+    /// A new CFF2 table around these charstrings and Private DICTs (one per Font DICT), with
+    /// the Top DICT, Font DICTs and FDSelect of this one, no subroutines, and the variation
+    /// store's bytes when there is one (else none).
+    func laidOut(charStrings charStringItems: [[UInt8]], privates privateBytes: [[UInt8]], store: [UInt8]?) throws -> [UInt8] {
+        // Layout: header, Top DICT, empty global subroutines, the store, FDSelect (copied),
+        // CharStrings, FDArray, Private DICTs. DICT offsets are 5-byte integers, so sizes do
+        // not depend on them.
         var top = topDict
-        top.entries.removeAll { $0.op == Self.topVStore || ($0.op == Self.topFDSelect && fdSelectRange == nil) }
+        top.entries.removeAll { ($0.op == Self.topVStore && store == nil) || ($0.op == Self.topFDSelect && fdSelectRange == nil) }
         top.set(Self.topCharStrings, [.int(0)]); top.set(Self.topFDArray, [.int(0)])
         if fdSelectRange != nil { top.set(Self.topFDSelect, [.int(0)]) }
+        if store != nil { top.set(Self.topVStore, [.int(0)]) }
         let topSize = top.encode().count
         guard topSize <= 0xFFFF else { throw FontError("CFF2 Top DICT of \(topSize) bytes does not fit its 16-bit length", table: "CFF2") }
+        if let store, store.count > 0xFFFF { throw FontError("CFF2 variation store of \(store.count) bytes does not fit its 16-bit length", table: "CFF2") }
         func fontDictItems(_ privateAt: [Int]) -> [[UInt8]] {
             fontDicts.enumerated().map { i, d in
                 var d = d
@@ -52,6 +64,7 @@ extension CFF2Table {
         }
         let emptyIndex = CFFIndex.encodedSize([], wideCount: true)
         var position = 5 + topSize + emptyIndex
+        let storeAt = position; position += store.map { 2 + $0.count } ?? 0
         let fdSelectAt = position; position += fdSelectRange?.count ?? 0
         let charStringsAt = position; position += CFFIndex.encodedSize(charStringItems, wideCount: true)
         let fdArrayAt = position; position += CFFIndex.encodedSize(fontDictItems([]), wideCount: true)
@@ -59,11 +72,13 @@ extension CFF2Table {
         for p in privateBytes { privateAt.append(position); position += p.count }
         top.set(Self.topCharStrings, [.int(charStringsAt)]); top.set(Self.topFDArray, [.int(fdArrayAt)])
         if fdSelectRange != nil { top.set(Self.topFDSelect, [.int(fdSelectAt)]) }
+        if store != nil { top.set(Self.topVStore, [.int(storeAt)]) }
 
         var w = BinaryWriter(capacity: position)
         w.u8(2); w.u8(0); w.u8(5); w.u16(UInt16(topSize))
         w.append(top.encode())
         try CFFIndex.encode([], into: &w, wideCount: true)
+        if let store { w.u16(UInt16(store.count)); w.append(store) }
         if let r = fdSelectRange { w.append(UnsafeRawBufferPointer(rebasing: data.bytes[r])) }
         try CFFIndex.encode(charStringItems, into: &w, wideCount: true)
         try CFFIndex.encode(fontDictItems(privateAt), into: &w, wideCount: true)
@@ -71,9 +86,7 @@ extension CFF2Table {
         guard w.bytes.count == position else {
             throw FontError("CFF2 layout mismatch: planned \(position) bytes, built \(w.bytes.count)", table: "CFF2")
         }
-        // Bounds of what was written (rounded points), by running the new charstrings.
-        let bounds = try w.bytes.withUnsafeBytes { try CFF2Table(reader: BinaryReader($0), axisCount: 0).allBounds() }
-        return Instanced(bytes: w.bytes, bounds: bounds)
+        return w.bytes
     }
 
     /// Operators whose operands are delta-encoded arrays (each value relative to the one before).
@@ -84,13 +97,21 @@ extension CFF2Table {
     /// A Private DICT with its blends evaluated (rounded as fontTools rounds; delta arrays made
     /// absolute, rounded and made relative again), without vsindex and local subroutines.
     func instancedPrivate(_ dict: CFFDict, scalars: [[Double]]) throws -> CFFDict {
+        CFFDict(entries: try evaluatedPrivate(dict, scalars: scalars, round: true).map { ($0.op, $0.unblended ?? $0.values.map(CFFOperand.init(number:))) })
+    }
+
+    /// A Private DICT's entries with their blends evaluated, but for vsindex and local
+    /// subroutines; delta arrays stay relative (each value rounded in absolute terms when
+    /// `round`; values fontTools leaves unrounded never are). Entries without a blend also
+    /// keep their operands as written (`unblended`).
+    func evaluatedPrivate(_ dict: CFFDict, scalars: [[Double]], round: Bool) throws -> [(op: Int, values: [Double], unblended: [CFFOperand]?)] {
         let vsindex = dict.int(Self.privateVSIndex) ?? 0
         let regions = vsindex < scalars.count ? scalars[vsindex] : []
-        var out = CFFDict(entries: [])
+        var out: [(op: Int, values: [Double], unblended: [CFFOperand]?)] = []
         var pending: [Double]? = nil
         for (op, operands) in dict.entries {
             if op == Self.privateVSIndex || op == CFFTable.privateSubrs { pending = nil; continue }
-            guard pending != nil || op == Self.dictBlend else { out.entries.append((op, operands)); continue }
+            guard pending != nil || op == Self.dictBlend else { out.append((op, try operands.map { try $0.number() }, operands)); continue }
             var values = (pending ?? []) + (try operands.map { try $0.number() })
             pending = nil
             if op == Self.dictBlend {
@@ -112,19 +133,19 @@ extension CFF2Table {
                 pending = blended
                 continue
             }
-            let round = !Self.unroundedOperators.contains(op)
+            let rounds = round && !Self.unroundedOperators.contains(op)
             if Self.deltaArrayOperators.contains(op) {
                 var absolute = 0.0, previous = 0.0
                 values = values.map { v in
                     absolute += v
-                    let r = round ? absolute.otRounded : absolute
+                    let r = rounds ? absolute.otRounded : absolute
                     defer { previous = r }
                     return r - previous
                 }
-            } else if round {
+            } else if rounds {
                 values = values.map(\.otRounded)
             }
-            out.entries.append((op, values.map(CFFOperand.init(number:))))
+            out.append((op, values, nil))
         }
         return out
     }

@@ -61,6 +61,10 @@ extension Face {
         guard let font else { throw FontError("the face is no longer part of an open font", path: path) }
         var location = try self.location(options.coordinates, clamp: options.clamp)
         let (limits, userRanges) = try axisLimits(options, location)
+        if limits != nil && options.downgradeCFF2 {
+            throw FontError("a partial instance stays variable, and CFF (version 1) cannot vary: downgrading CFF2 needs every axis pinned",
+                            path: path, face: faceLabel)
+        }
         // A narrowed axis whose range leaves out the default has a new default (its origin).
         let moved = userRanges.filter { $0.value.origin != location.user[$0.key] }
         if !moved.isEmpty {

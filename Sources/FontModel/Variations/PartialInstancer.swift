@@ -17,7 +17,10 @@
 // - fvar, avar (version 1), STAT and FeatureVariations (`FeatureVariationResolver.forPartialInstance`) lose
 //   the pinned axes and what only they used, and are rescaled for the narrowed ones.
 //
-// Refused, with a message: CFF2 outlines and avar version 2.
+// - CFF2: glyphs at the new default with the deltas that still vary in blends, against a new
+//   store laid out by the same plan (`CFF2Table.partiallyInstanced`, CFF2PartialInstance.swift).
+//
+// Refused, with a message: avar version 2.
 
 /// How a partial instance treats each axis, in normalized coordinates (avar applied).
 struct AxisLimits: Sendable {
@@ -136,6 +139,9 @@ extension Face {
                 return try ids.map { try variator.partialVariations($0, limits: limits, newDefault: newDefault, optimizer: &optimizer) }
             }
             target.setRawTable("gvar", try context("gvar") { try GvarTable.build(axisCount: kept.count, glyphs: glyphs) })
+        }
+        if let cff2 = try table(CFF2Table.self) {
+            target.setRawTable("CFF2", try context("CFF2") { try cff2.partiallyInstanced(limits, axisCount: kept.count) })
         }
         if let cvar = try table(CvarTable.self), let cvt = try target.rawTable("cvt ") {
             let tuples = TupleVariation.forPartialInstance(cvar.variations, limits: limits, pointCount: cvt.count / 2, hasY: false, original: nil, ends: [])
@@ -270,7 +276,6 @@ extension Face {
 
     /// What a partial instance cannot do yet, as an error naming it; nil when it can.
     func partialInstanceRefusal() throws -> String? {
-        if has("CFF2") { return "partial instancing of CFF2 outlines is not supported yet (pin every axis)" }
         if let avar = try table(AvarTable.self), avar.hasVersion2Mappings {
             return "partial instancing of a font with avar version 2 is not supported yet (pin every axis)"
         }

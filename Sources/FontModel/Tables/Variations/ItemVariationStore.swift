@@ -133,6 +133,46 @@ public struct ItemVariationStore: Sendable {
     /// the items move); regions that become equal are merged. Items keep their (outer, inner),
     /// so references into the store stay valid. Deltas are rounded as fontTools rounds them.
     func forPartialInstance(_ limits: AxisLimits) -> (store: ItemVariationStore, defaults: [[Double]]) {
+        let plan = partialPlan(limits)
+        var newData: [VariationData] = [], defaults: [[Double]] = []
+        for (d, columnPlan) in zip(data, plan.data) {
+            let n = d.regionIndexes.count, width = columnPlan.columns.count
+            var sums = [Double](repeating: 0, count: d.itemCount * width)
+            var itemDefaults = [Double](repeating: 0, count: d.itemCount)
+            for item in 0..<d.itemCount {
+                for k in 0..<n {
+                    let w = columnPlan.weights[k]
+                    guard w != 0 else { continue }
+                    let v = Double(d.deltas[item * n + k]) * w
+                    if let targets = columnPlan.targets[k] {
+                        for (c, scalar) in targets { sums[item * width + c] += v * scalar }
+                    } else {
+                        itemDefaults[item] += v
+                    }
+                }
+            }
+            let rounded = sums.map { Int32(clamping: $0.otRoundedInt) }
+            newData.append(VariationData(regionIndexes: columnPlan.columns, deltas: rounded, itemCount: d.itemCount))
+            defaults.append(itemDefaults)
+        }
+        return (ItemVariationStore(regions: plan.regions, data: newData), defaults)
+    }
+
+    /// Where each data's columns go in a partial instance: the new regions, and per data the
+    /// new columns (indexes into those regions) and, per old column, its weight on the pinned
+    /// axes and the new columns it becomes with their scalars (nil: it named no kept axis, so
+    /// it goes to the defaults; empty: it is 0 everywhere on the kept axes).
+    struct PartialPlan {
+        struct Data {
+            var columns: [Int]
+            var weights: [Double]
+            var targets: [[(column: Int, scalar: Double)]?]
+        }
+        var regions: [[AxisSpan]]
+        var data: [Data]
+    }
+
+    func partialPlan(_ limits: AxisLimits) -> PartialPlan {
         // Each old region: its weight on the pinned axes, and the kept axes' regions it becomes
         // with their scalars (none when it named no kept axis: its deltas go to the defaults).
         var weights: [Double] = [], keptParts: [[(scalar: Double, spans: [AxisSpan])]?] = []
@@ -144,11 +184,10 @@ public struct ItemVariationStore: Sendable {
         }
         var newRegions: [[AxisSpan]] = []
         var newIndex: [[AxisSpan]: Int] = [:]
-        var newData: [VariationData] = [], defaults: [[Double]] = []
+        var plans: [PartialPlan.Data] = []
         for d in data {
             let n = d.regionIndexes.count
             var columns: [Int] = []          // new region per merged column
-            // Each old column's new columns with their scalars; nil: it goes to the defaults.
             var columnsOf = [[(column: Int, scalar: Double)]?](repeating: [], count: n)
             for (k, r) in d.regionIndexes.enumerated() where weights[r] != 0 {
                 guard let parts = keptParts[r] else { columnsOf[k] = nil; continue }
@@ -158,25 +197,9 @@ public struct ItemVariationStore: Sendable {
                     return (column, scalar)
                 }
             }
-            var sums = [Double](repeating: 0, count: d.itemCount * columns.count)
-            var itemDefaults = [Double](repeating: 0, count: d.itemCount)
-            for item in 0..<d.itemCount {
-                for k in 0..<n {
-                    let w = weights[d.regionIndexes[k]]
-                    guard w != 0 else { continue }
-                    let v = Double(d.deltas[item * n + k]) * w
-                    if let targets = columnsOf[k] {
-                        for (c, scalar) in targets { sums[item * columns.count + c] += v * scalar }
-                    } else {
-                        itemDefaults[item] += v
-                    }
-                }
-            }
-            let rounded = sums.map { Int32(clamping: $0.otRoundedInt) }
-            newData.append(VariationData(regionIndexes: columns, deltas: rounded, itemCount: d.itemCount))
-            defaults.append(itemDefaults)
+            plans.append(PartialPlan.Data(columns: columns, weights: d.regionIndexes.map { weights[$0] }, targets: columnsOf))
         }
-        return (ItemVariationStore(regions: newRegions, data: newData), defaults)
+        return PartialPlan(regions: newRegions, data: plans)
     }
 
     /// The store's bytes (format 1): region list, then each data with its columns ordered

@@ -1,0 +1,251 @@
+/// CFF2 for a partial instance (PartialInstancer.swift): each glyph drawn at the new default,
+/// and each value that still varies written with its deltas over the kept axes' regions in a
+/// `blend`, against a new variation store of those regions (`ItemVariationStore.partialPlan`,
+/// the same plan HVAR's store follows). fontTools' instancer does the same for CFF2.
+///
+/// A blend is linear in its scalars, so each glyph is run a few times: at the new default, with
+/// every scalar 0 (the old default), and once per new column with the old columns' shares of
+/// it as scalars; that run less the old default is the column's deltas. As in a full instance,
+/// points are rounded where they lie (absolute coordinates, and each column's absolute deltas
+/// rounded as gvar's are) and written relative, so errors do not add up along a contour. Glyphs
+/// that no longer vary are written as a full instance writes them; the others with rmoveto,
+/// rlineto, rrcurveto and the stem operators, every operand of an operator blended when one of
+/// them varies (flex becomes its two curves). Private DICTs the same way, with DICT blends.
+extension CFF2Table {
+    func partiallyInstanced(_ limits: AxisLimits, axisCount: Int) throws -> [UInt8] {
+        guard let store else { return try instanced(at: limits.location).bytes }
+        let plan = store.partialPlan(limits)
+        let zero = store.data.map { [Double](repeating: 0, count: $0.regionIndexes.count) }
+        let atNewDefault = regionScalars(at: limits.location)
+        // Per variation data, per new column: scalars whose blend is the old default plus that
+        // column's deltas.
+        let columnScalars: [[[[Double]]]] = plan.data.indices.map { v in
+            plan.data[v].columns.indices.map { c in
+                var s = zero
+                for (k, targets) in plan.data[v].targets.enumerated() {
+                    for t in targets ?? [] where t.column == c { s[v][k] += plan.data[v].weights[k] * t.scalar }
+                }
+                return s
+            }
+        }
+
+        var charStringItems: [[UInt8]] = []
+        charStringItems.reserveCapacity(glyphCount)
+        for id in 0..<glyphCount {
+            do {
+                let oldDefault = try run(id, scalars: zero, record: .commands)
+                let newDefault = try run(id, scalars: atNewDefault, record: .commands).commands
+                let privateIndex = privateFor(id).dict.int(Self.privateVSIndex) ?? 0
+                var columns: [[CharStringCommand]] = []
+                if let v = oldDefault.vsindex, v < columnScalars.count {
+                    columns = try columnScalars[v].map { try run(id, scalars: $0, record: .commands).commands }
+                }
+                let vsindex = oldDefault.vsindex.flatMap { $0 != privateIndex ? $0 : nil }
+                charStringItems.append(try BlendingCharStringWriter.encode(newDefault: newDefault, oldDefault: oldDefault.commands,
+                                                                          columns: columns, vsindex: vsindex))
+            } catch let e as FontError where e.table == nil {
+                throw FontError("glyph \(id): \(e.message)", table: "CFF2")
+            }
+        }
+        let privateBytes = try privates.map { p -> [UInt8] in
+            let v = p.dict.int(Self.privateVSIndex) ?? 0
+            let columns = v < columnScalars.count ? columnScalars[v] : []
+            return try partialPrivate(p.dict, newDefault: atNewDefault, oldDefault: zero, columns: columns).encode()
+        }
+        let newStore = ItemVariationStore(regions: plan.regions, data: plan.data.map {
+            ItemVariationStore.VariationData(regionIndexes: $0.columns, deltas: [], itemCount: 0)
+        })
+        return try laidOut(charStrings: charStringItems, privates: privateBytes, store: try newStore.encode(axisCount: axisCount))
+    }
+
+    /// A Private DICT of a partial instance: values at the new default, those that still vary
+    /// behind a DICT blend with their deltas per new column (delta arrays rounded in absolute
+    /// terms); its vsindex kept, its local subroutines gone (glyphs are written without them).
+    func partialPrivate(_ dict: CFFDict, newDefault: [[Double]], oldDefault: [[Double]], columns: [[[Double]]]) throws -> CFFDict {
+        let values = try evaluatedPrivate(dict, scalars: newDefault, round: true)
+        let base = try evaluatedPrivate(dict, scalars: oldDefault, round: false)
+        let moved = try columns.map { try evaluatedPrivate(dict, scalars: $0, round: false) }
+        var out = CFFDict(entries: [])
+        if let vsindex = dict.operands(Self.privateVSIndex) { out.entries.append((Self.privateVSIndex, vsindex)) }
+        for (i, entry) in values.enumerated() {
+            if let unblended = entry.unblended { out.entries.append((entry.op, unblended)); continue }
+            let isArray = Self.deltaArrayOperators.contains(entry.op), rounds = !Self.unroundedOperators.contains(entry.op)
+            func absolute(_ v: [Double]) -> [Double] {
+                guard isArray else { return v }
+                var sum = 0.0
+                return v.map { sum += $0; return sum }
+            }
+            let from = absolute(base[i].values)
+            let deltas = moved.map { run -> [Double] in
+                let d = zip(absolute(run[i].values), from).map { rounds ? ($0 - $1).otRounded : $0 - $1 }
+                guard isArray else { return d }
+                var previous = 0.0
+                return d.map { v in defer { previous = v }; return v - previous }
+            }
+            guard deltas.contains(where: { $0.contains { $0 != 0 } }) else {
+                out.entries.append((entry.op, entry.values.map(CFFOperand.init(number:))))
+                continue
+            }
+            // DICT blend: the n values, then each value's deltas (one per column), then n.
+            var operands = entry.values
+            for j in entry.values.indices { for d in deltas { operands.append(d[j]) } }
+            operands.append(Double(entry.values.count))
+            out.entries.append((Self.dictBlend, operands.map(CFFOperand.init(number:))))
+            out.entries.append((entry.op, []))
+        }
+        return out
+    }
+}
+
+/// Writes one glyph of a partial CFF2 instance from the commands of its runs (see above):
+/// values at the new default and, per new column, the run whose difference from the old
+/// default is that column's deltas.
+struct BlendingCharStringWriter {
+    /// CFF2's operand stack holds 193 values unless the Top DICT's maxstack says more; a blend
+    /// of n operands with k deltas each takes n × (k + 1) + 1 of them.
+    static let stackLimit = 193
+
+    private enum Kind: Equatable {
+        case move, line, curve
+        case stems(UInt8, Int)
+        case mask(UInt8, [UInt8])
+    }
+
+    /// One operand: its value at the new default and its delta per column.
+    private struct Operand {
+        var value: Int
+        var deltas: [Int]
+        var varies: Bool { deltas.contains { $0 != 0 } }
+    }
+
+    private var out = BinaryWriter()
+    private let columns: Int
+    private let maximumOperands: Int
+
+    private init(columns: Int) {
+        self.columns = columns
+        maximumOperands = min(CharStringWriter.maximumOperands, (Self.stackLimit - 1) / (columns + 1))
+    }
+
+    static func encode(newDefault: [CharStringCommand], oldDefault: [CharStringCommand], columns: [[CharStringCommand]],
+                       vsindex: Int?) throws -> [UInt8] {
+        let (kinds, values) = flatten(newDefault)
+        let base = flatten(oldDefault)
+        let runs = columns.map(flatten)
+        guard base.kinds == kinds, runs.allSatisfy({ $0.kinds == kinds }) else {
+            throw FontError("its charstring draws differently at different locations (a flex1 that changes direction?), which a blend cannot hold")
+        }
+        let rounded = values.map(\.otRoundedInt)
+        let deltas = runs.map { run in zip(run.numbers, base.numbers).map { ($0 - $1).otRoundedInt } }
+        // Nothing varies any more: written as a full instance writes it.
+        guard deltas.contains(where: { $0.contains { $0 != 0 } }) else {
+            var writer = CharStringWriter()
+            try writer.write(newDefault)
+            return writer.bytes
+        }
+        var w = BlendingCharStringWriter(columns: columns.count)
+        guard w.maximumOperands >= 6 else {
+            throw FontError("\(columns.count) regions leave no room in CFF2's stack of \(stackLimit) for a curve's blended operands")
+        }
+        if let vsindex { try w.number(vsindex); w.out.u8(15) }
+        try w.write(kinds, rounded, deltas)
+        return w.out.bytes
+    }
+
+    /// The commands' kinds and their numbers in order: points absolute, stem edges made
+    /// absolute within their operator, flex as its two curves.
+    private static func flatten(_ commands: [CharStringCommand]) -> (kinds: [Kind], numbers: [Double]) {
+        var kinds: [Kind] = [], numbers: [Double] = []
+        for command in commands {
+            switch command {
+            case .path(.moveTo(let x, let y)): kinds.append(.move); numbers += [x, y]
+            case .path(.lineTo(let x, let y)): kinds.append(.line); numbers += [x, y]
+            case .path(.curveTo(let a, let b, let c, let d, let e, let f)): kinds.append(.curve); numbers += [a, b, c, d, e, f]
+            case .path(.closePath): break
+            case .flex(let first, let second, _):
+                for case .curveTo(let a, let b, let c, let d, let e, let f) in [first, second] {
+                    kinds.append(.curve); numbers += [a, b, c, d, e, f]
+                }
+            case .stems(let op, let edges):
+                kinds.append(.stems(op, edges.count))
+                var edge = 0.0
+                for v in edges { edge += v; numbers.append(edge) }
+            case .mask(let op, let bytes): kinds.append(.mask(op, bytes))
+            }
+        }
+        return (kinds, numbers)
+    }
+
+    private mutating func write(_ kinds: [Kind], _ values: [Int], _ deltas: [[Int]]) throws {
+        var at = 0                                  // next number
+        var x = Operand(value: 0, deltas: Array(repeating: 0, count: columns)), y = x   // the current point
+        var pending: [Operand] = [], pendingOp: UInt8 = 0, unit = 2
+        func take() -> Operand {
+            defer { at += 1 }
+            return Operand(value: values[at], deltas: deltas.map { $0[at] })
+        }
+        func step(_ to: Operand, from: inout Operand) -> Operand {
+            defer { from = to }
+            return Operand(value: to.value - from.value, deltas: zip(to.deltas, from.deltas).map { $0 - $1 })
+        }
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            try emit(pending, op: [pendingOp], unit: unit)
+            pending = []
+        }
+        for kind in kinds {
+            switch kind {
+            case .move:
+                try flush()
+                let px = take(), py = take()
+                try emit([step(px, from: &x), step(py, from: &y)], op: [21], unit: 2)
+            case .line, .curve:
+                let op: UInt8 = kind == .line ? 5 : 8
+                if pendingOp != op { try flush(); pendingOp = op; unit = kind == .line ? 2 : 6 }
+                for _ in 0..<(kind == .line ? 1 : 3) {
+                    let px = take(), py = take()
+                    pending += [step(px, from: &x), step(py, from: &y)]
+                }
+            case .stems(let op, let count):
+                try flush()
+                // Edges are relative within one operator: restart from zero in each chunk.
+                let edges = (0..<count).map { _ in take() }
+                for start in stride(from: 0, to: count, by: maximumOperands - maximumOperands % 2) {
+                    var previous = Operand(value: 0, deltas: Array(repeating: 0, count: columns))
+                    let chunk = edges[start..<min(start + maximumOperands - maximumOperands % 2, count)].map { step($0, from: &previous) }
+                    try emit(chunk, op: [op], unit: chunk.count)
+                }
+            case .mask(let op, let bytes):
+                try flush()
+                out.u8(op); out.append(bytes)
+            }
+        }
+        try flush()
+    }
+
+    /// An operator's operands in chunks of whole `unit`s that fit the stack, each chunk blended
+    /// when any of its operands varies.
+    private mutating func emit(_ operands: [Operand], op: [UInt8], unit: Int) throws {
+        let size = max(unit, maximumOperands - maximumOperands % unit)
+        for start in stride(from: 0, to: operands.count, by: size) {
+            let chunk = operands[start..<min(start + size, operands.count)]
+            if chunk.contains(where: \.varies) {
+                for o in chunk { try number(o.value) }
+                for o in chunk { for d in o.deltas { try number(d) } }
+                try number(chunk.count)
+                out.u8(16)
+            } else {
+                for o in chunk { try number(o.value) }
+            }
+            for b in op { out.u8(b) }
+        }
+    }
+
+    /// Charstring numbers are DICT integers up to 16 bits (5-byte integers mean 16.16 here).
+    private mutating func number(_ v: Int) throws {
+        guard (-32768...32767).contains(v) else {
+            throw FontError("value \(v) does not fit a charstring number (-32768...32767)")
+        }
+        CFFDict.encodeInt(v, &out)
+    }
+}
