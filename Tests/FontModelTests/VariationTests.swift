@@ -604,7 +604,8 @@ import Testing
         let face = font.faces[0]
         let table = try #require(try face.cff2)
         let tableOffset = try #require(face.slots["CFF2"]?.source?.lowerBound)
-        for attempt in [{ _ = try table.outline(1, at: [0.5]) }, { _ = try face.instance(InstanceOptions(coordinates: ["wght": 400])) }] {
+        for attempt in [{ _ = try table.outline(1, at: [0.5]) }, { _ = try face.instance(InstanceOptions(coordinates: ["wght": 400])) },
+                        { _ = try face.instance(InstanceOptions(ranges: ["wght": 100...600])) }] {
             do {
                 try attempt()
                 Issue.record("a blend short of operands was accepted")
@@ -612,6 +613,25 @@ import Testing
                 #expect(e.table == "CFF2" && e.message.contains("glyph 1") && e.message.contains("needs 4 operands, has 3"), "\(e)")
                 #expect((e.offset ?? 0) > tableOffset, "\(e)")
             }
+        }
+    }
+
+    /// A partial CFF2 instance runs each glyph once per new region; a curve's operands with
+    /// their deltas must fit the charstring stack (the Top DICT's maxstack): a font whose
+    /// maxstack leaves no room is refused before any glyph is run.
+    @Test func cff2PartialInstancesRespectTheStack() throws {
+        let folder = try TemporaryFolder()
+        let path = try builtFont("cff2-variable", in: folder), small = folder.file("small-stack.otf")
+        let script = "import sys\nfrom fontTools.ttLib import TTFont\nf = TTFont(sys.argv[1])\nf['CFF2'].cff.topDictIndex[0].maxstack = 12\nf.save(sys.argv[2])"
+        #expect(try run("python3", ["-c", script, path, small]).status == 0)
+        let options = InstanceOptions(coordinates: [:], partial: true, ranges: ["wght": 500...900, "wdth": 60...100])
+        let font = try Font(path: path), smallFont = try Font(path: small)
+        #expect(try font.faces[0].instance(options).font.faces[0].has("CFF2"))
+        do {
+            _ = try smallFont.faces[0].instance(options)
+            Issue.record("a stack too small for the blends was accepted")
+        } catch let e as FontError {
+            #expect(e.table == "CFF2" && e.message.contains("charstring stack of 12"), "\(e)")
         }
     }
 

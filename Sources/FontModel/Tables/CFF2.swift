@@ -21,7 +21,7 @@ public final class CFF2Table: DecodableTable, ReadsSourceLazily {
     public let store: ItemVariationStore?
     public var isEdited: Bool { false }
 
-    static let topCharStrings = 17, topFDArray = 1236, topFDSelect = 1237, topVStore = 24, privateVSIndex = 22
+    static let topCharStrings = 17, topFDArray = 1236, topFDSelect = 1237, topVStore = 24, topMaxStack = 25, privateVSIndex = 22
 
     public var glyphCount: Int { charStrings.items.count }
 

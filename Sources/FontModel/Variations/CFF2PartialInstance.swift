@@ -15,6 +15,13 @@ extension CFF2Table {
     func partiallyInstanced(_ limits: AxisLimits, axisCount: Int) throws -> [UInt8] {
         guard let store else { return try instanced(at: limits.location).bytes }
         let plan = store.partialPlan(limits)
+        // Every glyph is run once per new column: their count is bounded by what a curve's
+        // blended operands leave room for on the stack (which also keeps the work linear).
+        let stack = min(topDict.int(Self.topMaxStack) ?? BlendingCharStringWriter.defaultStack, 513)   // the spec's ceiling
+        if let v = plan.data.indices.first(where: { 6 * (plan.data[$0].columns.count + 1) + 1 > stack }) {
+            throw FontError("variation data \(v) would blend over \(plan.data[v].columns.count) regions, more than a curve's operands with their deltas leave room for in the charstring stack of \(stack)",
+                            table: "CFF2")
+        }
         let zero = store.data.map { [Double](repeating: 0, count: $0.regionIndexes.count) }
         let atNewDefault = regionScalars(at: limits.location)
         // Per variation data, per new column: scalars whose blend is the old default plus that
@@ -42,7 +49,7 @@ extension CFF2Table {
                 }
                 let vsindex = oldDefault.vsindex.flatMap { $0 != privateIndex ? $0 : nil }
                 charStringItems.append(try BlendingCharStringWriter.encode(newDefault: newDefault, oldDefault: oldDefault.commands,
-                                                                          columns: columns, vsindex: vsindex))
+                                                                          columns: columns, vsindex: vsindex, stack: stack))
             } catch let e as FontError where e.table == nil {
                 throw FontError("glyph \(id): \(e.message)", table: "CFF2")
             }
@@ -101,9 +108,9 @@ extension CFF2Table {
 /// values at the new default and, per new column, the run whose difference from the old
 /// default is that column's deltas.
 struct BlendingCharStringWriter {
-    /// CFF2's operand stack holds 193 values unless the Top DICT's maxstack says more; a blend
-    /// of n operands with k deltas each takes n × (k + 1) + 1 of them.
-    static let stackLimit = 193
+    /// CFF2's operand stack holds 193 values unless the Top DICT's maxstack says otherwise; a
+    /// blend of n operands with k deltas each takes n × (k + 1) + 1 of them.
+    static let defaultStack = 193
 
     private enum Kind: Equatable {
         case move, line, curve
@@ -122,13 +129,13 @@ struct BlendingCharStringWriter {
     private let columns: Int
     private let maximumOperands: Int
 
-    private init(columns: Int) {
+    private init(columns: Int, stack: Int) {
         self.columns = columns
-        maximumOperands = min(CharStringWriter.maximumOperands, (Self.stackLimit - 1) / (columns + 1))
+        maximumOperands = min(CharStringWriter.maximumOperands, (stack - 1) / (columns + 1))
     }
 
     static func encode(newDefault: [CharStringCommand], oldDefault: [CharStringCommand], columns: [[CharStringCommand]],
-                       vsindex: Int?) throws -> [UInt8] {
+                       vsindex: Int?, stack: Int) throws -> [UInt8] {
         let (kinds, values) = flatten(newDefault)
         let base = flatten(oldDefault)
         let runs = columns.map(flatten)
@@ -143,9 +150,9 @@ struct BlendingCharStringWriter {
             try writer.write(newDefault)
             return writer.bytes
         }
-        var w = BlendingCharStringWriter(columns: columns.count)
+        var w = BlendingCharStringWriter(columns: columns.count, stack: stack)
         guard w.maximumOperands >= 6 else {
-            throw FontError("\(columns.count) regions leave no room in CFF2's stack of \(stackLimit) for a curve's blended operands")
+            throw FontError("\(columns.count) regions leave no room in the charstring stack of \(stack) for a curve's blended operands")
         }
         if let vsindex { try w.number(vsindex); w.out.u8(15) }
         try w.write(kinds, rounded, deltas)
