@@ -116,6 +116,20 @@ import Testing
             """, downgraded.map { dir.file("cff/" + $0) })
         #expect(kinds.split(separator: " ").allSatisfy { $0 == "True/False/True" }, "\(kinds)")
         for f in downgraded { #expect(try runProcess("/usr/bin/env", ["ots-sanitize", dir.file("cff/" + f)]).status == 0, "\(f)") }
+        // Narrowed: still CFF2 with a store and fvar's new range; downgrading it is refused.
+        let narrowed = dir.file("narrowed.otf")
+        let p = try runFontshell(["instance", source, "wght=300:800", "-o", narrowed])
+        #expect(p.status == 0, "\(p.err)")
+        let kept = try python("""
+            import sys; from fontTools.ttLib import TTFont
+            f = TTFont(sys.argv[1]); a = f['fvar'].axes[0]
+            print(hasattr(f['CFF2'].cff.topDictIndex[0], 'VarStore'), a.minValue, a.defaultValue, a.maxValue)
+            """, [narrowed])
+        #expect(kept == "True 300.0 300.0 800.0", "\(kept)")
+        #expect(try runProcess("/usr/bin/env", ["ots-sanitize", narrowed]).status == 0)
+        let refused = try runFontshell(["instance", source, "wght=300:800", "--downgrade-cff2", "-o", dir.file("refused.otf")])
+        #expect(refused.status != 0 && refused.err.contains("CFF (version 1) cannot vary"), "\(refused.err)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("refused.otf")))
     }
 
     @Test func wrongInputIsRefusedAndWritesNothing() throws {
