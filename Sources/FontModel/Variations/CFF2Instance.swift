@@ -23,7 +23,7 @@ extension CFF2Table {
         var charStringItems: [[UInt8]] = []
         charStringItems.reserveCapacity(glyphCount)
         for id in 0..<glyphCount {
-            var writer = CharStringWriter()
+            var writer = CharStringWriter<Int>()
             do {
                 try writer.write(try run(id, scalars: scalars, record: .commands).commands)
             } catch let e as FontError where e.table == nil {
@@ -213,97 +213,140 @@ extension CFFOperand {
     }
 }
 
-/// Writes a glyph's commands (absolute, unrounded) as a CFF2 charstring: points rounded,
-/// relative operands, lines and curves grouped into the shorter operators (h/v lines in
-/// alternating runs, hv/vh/hh/vv curves, rlineto, rrcurveto, rlinecurve, rcurveline), at most 48 operands an operator so that
-/// CFF 1 interpreters could run it too. CFF2 has no width and no endchar.
-struct CharStringWriter {
+/// A charstring operand as `CharStringWriter` writes it: a plain number (`Int`), or in a
+/// partial instance a number with its deltas per region (`BlendedOperand`), which goes out
+/// through `blend` when it varies.
+protocol CharStringOperand {
+    static var zero: Self { get }
+    var isZero: Bool { get }
+    static func - (a: Self, b: Self) -> Self
+    /// A value that does not vary.
+    init(constant: Int)
+}
+
+extension Int: CharStringOperand {
+    var isZero: Bool { self == 0 }
+    init(constant: Int) { self = constant }
+}
+
+/// One rounded outline item for `CharStringWriter`: points absolute, stem edges absolute
+/// within their operator.
+enum CharStringItem<Value: CharStringOperand> {
+    case move(Value, Value)
+    case line(Value, Value)
+    case curve([Value])
+    case stems(UInt8, [Value])
+    case mask(UInt8, [UInt8])
+    /// Two curves (12 values) drawn as one flex, and its depth.
+    case flex([Value], Int)
+}
+
+/// Writes a glyph as a CFF2 charstring: relative operands, lines and curves grouped into the
+/// shorter operators (h/v lines in alternating runs, hv/vh/hh/vv curves, rlineto, rrcurveto,
+/// rlinecurve, rcurveline), at most 48 operands an operator so that CFF 1 interpreters could
+/// run it too (fewer when blends must fit the stack). CFF2 has no width and no endchar.
+/// `write(_:)` takes a full instance's commands (absolute, unrounded) and rounds each point
+/// where it lies; `write(items:)` takes items already rounded.
+struct CharStringWriter<Value: CharStringOperand> {
     private var out = BinaryWriter()
     var bytes: [UInt8] { out.bytes }
-    private var x = 0, y = 0
+    private var x = Value.zero, y = Value.zero
     private var run: [Segment] = []
-    static let maximumOperands = 48
+    static var maximumOperands: Int { 48 }
+    let maximumOperands: Int
+    /// Flex is kept as flex (else written as its two curves: a flex's operands cannot blend).
+    let keepsFlex: Bool
+    /// Writes one operator's operands (numbers, or a blend) before the operator.
+    private let emitOperands: (ArraySlice<Value>, inout BinaryWriter) throws -> Void
 
     private enum Segment {
-        case line(Int, Int)
-        case curve([Int])
+        case line(Value, Value)
+        case curve([Value])
     }
 
-    mutating func write(_ commands: [CharStringCommand]) throws {
-        for command in commands {
-            switch command {
-            case .stems(let op, let values):
+    init(maximumOperands: Int = 48, keepsFlex: Bool, emit: @escaping (ArraySlice<Value>, inout BinaryWriter) throws -> Void) {
+        self.maximumOperands = maximumOperands
+        self.keepsFlex = keepsFlex
+        emitOperands = emit
+    }
+
+    mutating func write(items: [CharStringItem<Value>]) throws {
+        for item in items {
+            switch item {
+            case .stems(let op, let edges):
                 try flush()
-                // Edges are relative within one operator; make them absolute, round, and
-                // restart from zero in each operator a long list is split into.
-                var edge = 0.0
-                var edges: [Int] = []
-                for v in values { edge += v; edges.append(edge.otRoundedInt) }
-                for start in stride(from: 0, to: edges.count, by: Self.maximumOperands) {
-                    var previous = 0
-                    for e in edges[start..<min(start + Self.maximumOperands, edges.count)] { try number(e - previous); previous = e }
-                    out.u8(op)
+                // Edges are relative within one operator; restart from zero in each operator a
+                // long list is split into.
+                let size = maximumOperands - maximumOperands % 2
+                for start in stride(from: 0, to: edges.count, by: size) {
+                    var previous = Value.zero
+                    let chunk = edges[start..<min(start + size, edges.count)].map { e in defer { previous = e }; return e - previous }
+                    try writeOperator(chunk[...], [op])
                 }
             case .mask(let op, let mask):
                 try flush()
                 out.u8(op); out.append(mask)
-            case .path(.moveTo(let px, let py)):
+            case .move(let px, let py):
                 try flush()
                 let (dx, dy) = step(px, py)
-                if dx == 0 && dy != 0 { try number(dy); out.u8(4) }
-                else if dy == 0 { try number(dx); out.u8(22) }
-                else { try number(dx); try number(dy); out.u8(21) }
-            case .path(.lineTo(let px, let py)):
+                if dx.isZero && !dy.isZero { try writeOperator([dy], [4]) }
+                else if dy.isZero { try writeOperator([dx], [22]) }
+                else { try writeOperator([dx, dy], [21]) }
+            case .line(let px, let py):
                 let (dx, dy) = step(px, py)
                 run.append(.line(dx, dy))
-            case .path(.curveTo(let x1, let y1, let x2, let y2, let x3, let y3)):
-                let (a, b) = step(x1, y1), (c, d) = step(x2, y2), (e, f) = step(x3, y3)
-                run.append(.curve([a, b, c, d, e, f]))
-            case .path(.closePath):
-                break
-            case .flex(.curveTo(let x1, let y1, let x2, let y2, let x3, let y3), .curveTo(let x4, let y4, let x5, let y5, let x6, let y6), let depth):
+            case .curve(let c):
+                let (a, b) = step(c[0], c[1]), (d, e) = step(c[2], c[3]), (f, g) = step(c[4], c[5])
+                run.append(.curve([a, b, d, e, f, g]))
+            case .flex(let points, let depth) where keepsFlex:
                 try flush()
-                for (px, py) in [(x1, y1), (x2, y2), (x3, y3), (x4, y4), (x5, y5), (x6, y6)] {
-                    let (dx, dy) = step(px, py)
-                    try number(dx); try number(dy)
+                var operands: [Value] = []
+                for k in stride(from: 0, to: 12, by: 2) {
+                    let (dx, dy) = step(points[k], points[k + 1])
+                    operands += [dx, dy]
                 }
-                try number(depth.otRoundedInt)
-                out.u8(12); out.u8(35)
-            case .flex:
-                throw FontError("flex without its two curves")
+                try writeOperator((operands + [Value(constant: depth)])[...], [12, 35])
+            case .flex(let points, _):
+                let (a, b) = step(points[0], points[1]), (c, d) = step(points[2], points[3]), (e, f) = step(points[4], points[5])
+                let (g, h) = step(points[6], points[7]), (i, j) = step(points[8], points[9]), (k, l) = step(points[10], points[11])
+                run += [.curve([a, b, c, d, e, f]), .curve([g, h, i, j, k, l])]
             }
         }
         try flush()
     }
 
-    /// Rounds a point and moves to it, returning the relative step.
-    private mutating func step(_ px: Double, _ py: Double) -> (Int, Int) {
-        let rx = px.otRoundedInt, ry = py.otRoundedInt
-        defer { x = rx; y = ry }
-        return (rx - x, ry - y)
+    /// Moves to a point, returning the relative step.
+    private mutating func step(_ px: Value, _ py: Value) -> (Value, Value) {
+        defer { x = px; y = py }
+        return (px - x, py - y)
+    }
+
+    private mutating func writeOperator(_ operands: ArraySlice<Value>, _ op: [UInt8]) throws {
+        try emitOperands(operands, &out)
+        for b in op { out.u8(b) }
     }
 
     private mutating func flush() throws {
         var i = 0
         while i < run.count {
-            var operands: [Int] = []
+            var operands: [Value] = []
             let op: UInt8
             switch run[i] {
-            case .line(let dx, let dy) where dx == 0 || dy == 0:
+            case .line(let dx, let dy) where dx.isZero || dy.isZero:
                 // hlineto/vlineto: lines alternating horizontal and vertical.
-                let startsHorizontal = dy == 0
+                let startsHorizontal = dy.isZero
                 var horizontal = startsHorizontal
-                while i < run.count, case .line(let a, let b) = run[i], horizontal ? b == 0 : a == 0 {
+                while i < run.count, case .line(let a, let b) = run[i], horizontal ? b.isZero : a.isZero {
                     operands.append(horizontal ? a : b); horizontal.toggle(); i += 1
                 }
                 op = startsHorizontal ? 6 : 7
             case .line:
                 // rlineto: slanted lines, and lone straight ones between them.
-                while i < run.count, case .line(let a, let b) = run[i], (a != 0 && b != 0) || (alternatingRun(from: i) == 1 && isSlantedLine(i + 1)) {
+                while i < run.count, case .line(let a, let b) = run[i], (!a.isZero && !b.isZero) || (alternatingRun(from: i) == 1 && isSlantedLine(i + 1)) {
                     operands += [a, b]; i += 1
                 }
                 // rlinecurve: the lines and a lone curve after them.
-                if operands.count <= Self.maximumOperands - 6, i < run.count, case .curve(let c) = run[i], !isCurve(i + 1) {
+                if operands.count <= maximumOperands - 6, i < run.count, case .curve(let c) = run[i], !isCurve(i + 1) {
                     operands += c; i += 1; op = 25
                 } else {
                     op = 5
@@ -314,13 +357,13 @@ struct CharStringWriter {
                 if alternating > 0 && alternating >= max(horizontal, vertical) {
                     // hvcurveto/vhcurveto: each curve starts along one axis and ends along the
                     // other; the last may end anywhere (its extra operand).
-                    var startsHorizontal = c[1] == 0
+                    var startsHorizontal = c[1].isZero
                     op = startsHorizontal ? 31 : 30
                     for k in 0..<alternating {
                         guard case .curve(let c) = run[i + k] else { break }
                         let last = k == alternating - 1
-                        if startsHorizontal { operands += [c[0], c[2], c[3], c[5]]; if last && c[4] != 0 { operands.append(c[4]) } }
-                        else { operands += [c[1], c[2], c[3], c[4]]; if last && c[5] != 0 { operands.append(c[5]) } }
+                        if startsHorizontal { operands += [c[0], c[2], c[3], c[5]]; if last && !c[4].isZero { operands.append(c[4]) } }
+                        else { operands += [c[1], c[2], c[3], c[4]]; if last && !c[5].isZero { operands.append(c[5]) } }
                         startsHorizontal.toggle()
                     }
                     i += alternating
@@ -329,8 +372,8 @@ struct CharStringWriter {
                     let isHorizontal = horizontal >= vertical
                     for k in 0..<(isHorizontal ? horizontal : vertical) {
                         guard case .curve(let c) = run[i + k] else { break }
-                        if isHorizontal { if k == 0 && c[1] != 0 { operands.append(c[1]) }; operands += [c[0], c[2], c[3], c[4]] }
-                        else { if k == 0 && c[0] != 0 { operands.append(c[0]) }; operands += [c[1], c[2], c[3], c[5]] }
+                        if isHorizontal { if k == 0 && !c[1].isZero { operands.append(c[1]) }; operands += [c[0], c[2], c[3], c[4]] }
+                        else { if k == 0 && !c[0].isZero { operands.append(c[0]) }; operands += [c[1], c[2], c[3], c[5]] }
                     }
                     i += isHorizontal ? horizontal : vertical
                     op = isHorizontal ? 27 : 26
@@ -341,7 +384,7 @@ struct CharStringWriter {
                     }
                     // rcurveline: the curves and a slanted line that ends the run (a line followed by
                     // a curve or more lines goes with those).
-                    if operands.count <= Self.maximumOperands - 2, i < run.count, case .line(let a, let b) = run[i], a != 0 && b != 0,
+                    if operands.count <= maximumOperands - 2, i < run.count, case .line(let a, let b) = run[i], !a.isZero && !b.isZero,
                        i + 1 == run.count {
                         operands += [a, b]; i += 1; op = 24
                     } else {
@@ -350,9 +393,9 @@ struct CharStringWriter {
                 }
             }
             // Split long runs; chunks have an even length, so h/v runs keep their phase.
-            for start in stride(from: 0, to: operands.count, by: Self.maximumOperands) {
-                for v in operands[start..<min(start + Self.maximumOperands, operands.count)] { try number(v) }
-                out.u8(op)
+            let size = maximumOperands - maximumOperands % 2
+            for start in stride(from: 0, to: operands.count, by: size) {
+                try writeOperator(operands[start..<min(start + size, operands.count)], [op])
             }
         }
         run.removeAll(keepingCapacity: true)
@@ -364,15 +407,15 @@ struct CharStringWriter {
     }
 
     /// Most curves one shorthand curve operator takes here: 11 × 4 operands and a last one.
-    static let maximumCurves = 11
+    static var maximumCurves: Int { 11 }
 
     /// How many curves from `i` alternate starting horizontally and vertically, each ending
     /// along the other axis except the last.
     private func alternatingCurves(from i: Int) -> Int {
-        guard i < run.count, case .curve(let first) = run[i], first[0] == 0 || first[1] == 0 else { return 0 }
-        var horizontal = first[1] == 0, j = i
-        while j < run.count, j - i < Self.maximumCurves, case .curve(let c) = run[j], horizontal ? c[1] == 0 : c[0] == 0 {
-            let endsAcross = horizontal ? c[4] == 0 : c[5] == 0
+        guard i < run.count, case .curve(let first) = run[i], first[0].isZero || first[1].isZero else { return 0 }
+        var horizontal = first[1].isZero, j = i
+        while j < run.count, j - i < Self.maximumCurves, case .curve(let c) = run[j], horizontal ? c[1].isZero : c[0].isZero {
+            let endsAcross = horizontal ? c[4].isZero : c[5].isZero
             j += 1; horizontal.toggle()
             if !endsAcross { break }
         }
@@ -383,28 +426,60 @@ struct CharStringWriter {
     private func sameDirectionCurves(from i: Int, horizontal: Bool) -> Int {
         var j = i
         while j < run.count, j - i < Self.maximumCurves, case .curve(let c) = run[j],
-              horizontal ? c[5] == 0 && (j == i || c[1] == 0) : c[4] == 0 && (j == i || c[0] == 0) { j += 1 }
+              horizontal ? c[5].isZero && (j == i || c[1].isZero) : c[4].isZero && (j == i || c[0].isZero) { j += 1 }
         return j - i
     }
 
     /// How many lines from `i` alternate horizontal and vertical.
     private func alternatingRun(from i: Int) -> Int {
-        guard i < run.count, case .line(let a, let b) = run[i], a == 0 || b == 0 else { return 0 }
-        var horizontal = b == 0, j = i
-        while j < run.count, case .line(let a, let b) = run[j], horizontal ? b == 0 : a == 0 { horizontal.toggle(); j += 1 }
+        guard i < run.count, case .line(let a, let b) = run[i], a.isZero || b.isZero else { return 0 }
+        var horizontal = b.isZero, j = i
+        while j < run.count, case .line(let a, let b) = run[j], horizontal ? b.isZero : a.isZero { horizontal.toggle(); j += 1 }
         return j - i
     }
 
     private func isSlantedLine(_ i: Int) -> Bool {
         guard i < run.count, case .line(let a, let b) = run[i] else { return false }
-        return a != 0 && b != 0
+        return !a.isZero && !b.isZero
     }
 
-    /// Charstring numbers are DICT integers up to 16 bits (5-byte integers mean 16.16 here).
-    private mutating func number(_ v: Int) throws {
-        guard (-32768...32767).contains(v) else {
-            throw FontError("coordinate \(v) does not fit a charstring number (-32768...32767)")
-        }
-        CFFDict.encodeInt(v, &out)
+}
+
+extension CharStringWriter where Value == Int {
+    /// A writer of plain numbers (a full instance).
+    init() {
+        self.init(keepsFlex: true) { operands, out in for v in operands { try charStringNumber(v, &out) } }
     }
+
+    /// Writes a full instance's commands (absolute, unrounded): each point rounded where it
+    /// lies, stem edges made absolute within their operator and rounded.
+    mutating func write(_ commands: [CharStringCommand]) throws {
+        var items: [CharStringItem<Int>] = []
+        items.reserveCapacity(commands.count)
+        for command in commands {
+            switch command {
+            case .stems(let op, let values):
+                var edge = 0.0
+                items.append(.stems(op, values.map { edge += $0; return edge.otRoundedInt }))
+            case .mask(let op, let mask): items.append(.mask(op, mask))
+            case .path(.moveTo(let px, let py)): items.append(.move(px.otRoundedInt, py.otRoundedInt))
+            case .path(.lineTo(let px, let py)): items.append(.line(px.otRoundedInt, py.otRoundedInt))
+            case .path(.curveTo(let a, let b, let c, let d, let e, let f)): items.append(.curve([a, b, c, d, e, f].map(\.otRoundedInt)))
+            case .path(.closePath): break
+            case .flex(.curveTo(let a, let b, let c, let d, let e, let f), .curveTo(let g, let h, let i, let j, let k, let l), let depth):
+                items.append(.flex([a, b, c, d, e, f, g, h, i, j, k, l].map(\.otRoundedInt), depth.otRoundedInt))
+            case .flex:
+                throw FontError("flex without its two curves")
+            }
+        }
+        try write(items: items)
+    }
+}
+
+/// Charstring numbers are DICT integers up to 16 bits (5-byte integers mean 16.16 here).
+func charStringNumber(_ v: Int, _ out: inout BinaryWriter) throws {
+    guard (-32768...32767).contains(v) else {
+        throw FontError("coordinate \(v) does not fit a charstring number (-32768...32767)")
+    }
+    CFFDict.encodeInt(v, &out)
 }

@@ -7,9 +7,8 @@
 /// every scalar 0 (the old default), and once per new column with the old columns' shares of
 /// it as scalars; that run less the old default is the column's deltas. As in a full instance,
 /// points are rounded where they lie (absolute coordinates, and each column's absolute deltas
-/// rounded as gvar's are) and written relative, so errors do not add up along a contour. Glyphs
-/// that no longer vary are written as a full instance writes them; the others with rmoveto,
-/// rlineto, rrcurveto and the stem operators, every operand of an operator blended when one of
+/// rounded as gvar's are) and written relative, so errors do not add up along a contour, with
+/// the operators a full instance would pick, every operand of an operator blended when one of
 /// them varies (flex becomes its two curves). Private DICTs the same way, with DICT blends.
 extension CFF2Table {
     func partiallyInstanced(_ limits: AxisLimits, axisCount: Int) throws -> [UInt8] {
@@ -106,8 +105,9 @@ extension CFF2Table {
 
 /// Writes one glyph of a partial CFF2 instance from the commands of its runs (see above):
 /// values at the new default and, per new column, the run whose difference from the old
-/// default is that column's deltas.
-struct BlendingCharStringWriter {
+/// default is that column's deltas. `CharStringWriter` picks the operators, as for a full
+/// instance; an operator's operands go through one `blend` when any of them varies.
+enum BlendingCharStringWriter {
     /// CFF2's operand stack holds 193 values unless the Top DICT's maxstack says otherwise; a
     /// blend of n operands with k deltas each takes n × (k + 1) + 1 of them.
     static let defaultStack = 193
@@ -118,22 +118,6 @@ struct BlendingCharStringWriter {
         case mask(UInt8, [UInt8])
     }
 
-    /// One operand: its value at the new default and its delta per column.
-    private struct Operand {
-        var value: Int
-        var deltas: [Int]
-        var varies: Bool { deltas.contains { $0 != 0 } }
-    }
-
-    private var out = BinaryWriter()
-    private let columns: Int
-    private let maximumOperands: Int
-
-    private init(columns: Int, stack: Int) {
-        self.columns = columns
-        maximumOperands = min(CharStringWriter.maximumOperands, (stack - 1) / (columns + 1))
-    }
-
     static func encode(newDefault: [CharStringCommand], oldDefault: [CharStringCommand], columns: [[CharStringCommand]],
                        vsindex: Int?, stack: Int) throws -> [UInt8] {
         let (kinds, values) = flatten(newDefault)
@@ -142,21 +126,43 @@ struct BlendingCharStringWriter {
         guard base.kinds == kinds, runs.allSatisfy({ $0.kinds == kinds }) else {
             throw FontError("its charstring draws differently at different locations (a flex1 that changes direction?), which a blend cannot hold")
         }
-        let rounded = values.map(\.otRoundedInt)
-        let deltas = runs.map { run in zip(run.numbers, base.numbers).map { ($0 - $1).otRoundedInt } }
+        // Points rounded where they lie, each column's deltas too.
+        let operands = values.indices.map { k in
+            BlendedOperand(value: values[k].otRoundedInt, deltas: runs.map { ($0.numbers[k] - base.numbers[k]).otRoundedInt })
+        }
         // Nothing varies any more: written as a full instance writes it.
-        guard deltas.contains(where: { $0.contains { $0 != 0 } }) else {
-            var writer = CharStringWriter()
+        guard operands.contains(where: \.varies) else {
+            var writer = CharStringWriter<Int>()
             try writer.write(newDefault)
             return writer.bytes
         }
-        var w = BlendingCharStringWriter(columns: columns.count, stack: stack)
-        guard w.maximumOperands >= 6 else {
+        let maximumOperands = min(CharStringWriter<BlendedOperand>.maximumOperands, (stack - 1) / (columns.count + 1))
+        guard maximumOperands >= 6 else {
             throw FontError("\(columns.count) regions leave no room in the charstring stack of \(stack) for a curve's blended operands")
         }
-        if let vsindex { try w.number(vsindex); w.out.u8(15) }
-        try w.write(kinds, rounded, deltas)
-        return w.out.bytes
+        var writer = CharStringWriter<BlendedOperand>(maximumOperands: maximumOperands, keepsFlex: false) { chunk, out in
+            for o in chunk { try charStringNumber(o.value, &out) }
+            guard chunk.contains(where: \.varies) else { return }
+            for o in chunk { for k in 0..<columns.count { try charStringNumber(k < o.deltas.count ? o.deltas[k] : 0, &out) } }
+            try charStringNumber(chunk.count, &out)
+            out.u8(16)   // blend
+        }
+        var items: [CharStringItem<BlendedOperand>] = []
+        var at = 0
+        func take(_ n: Int) -> [BlendedOperand] { defer { at += n }; return Array(operands[at..<at + n]) }
+        for kind in kinds {
+            switch kind {
+            case .move: let p = take(2); items.append(.move(p[0], p[1]))
+            case .line: let p = take(2); items.append(.line(p[0], p[1]))
+            case .curve: items.append(.curve(take(6)))
+            case .stems(let op, let count): items.append(.stems(op, take(count)))
+            case .mask(let op, let bytes): items.append(.mask(op, bytes))
+            }
+        }
+        var prefix = BinaryWriter()
+        if let vsindex { try charStringNumber(vsindex, &prefix); prefix.u8(15) }
+        try writer.write(items: items)
+        return prefix.bytes + writer.bytes
     }
 
     /// The commands' kinds and their numbers in order: points absolute, stem edges made
@@ -182,77 +188,22 @@ struct BlendingCharStringWriter {
         }
         return (kinds, numbers)
     }
+}
 
-    private mutating func write(_ kinds: [Kind], _ values: [Int], _ deltas: [[Int]]) throws {
-        var at = 0                                  // next number
-        var x = Operand(value: 0, deltas: Array(repeating: 0, count: columns)), y = x   // the current point
-        var pending: [Operand] = [], pendingOp: UInt8 = 0, unit = 2
-        func take() -> Operand {
-            defer { at += 1 }
-            return Operand(value: values[at], deltas: deltas.map { $0[at] })
-        }
-        func step(_ to: Operand, from: inout Operand) -> Operand {
-            defer { from = to }
-            return Operand(value: to.value - from.value, deltas: zip(to.deltas, from.deltas).map { $0 - $1 })
-        }
-        func flush() throws {
-            guard !pending.isEmpty else { return }
-            try emit(pending, op: [pendingOp], unit: unit)
-            pending = []
-        }
-        for kind in kinds {
-            switch kind {
-            case .move:
-                try flush()
-                let px = take(), py = take()
-                try emit([step(px, from: &x), step(py, from: &y)], op: [21], unit: 2)
-            case .line, .curve:
-                let op: UInt8 = kind == .line ? 5 : 8
-                if pendingOp != op { try flush(); pendingOp = op; unit = kind == .line ? 2 : 6 }
-                for _ in 0..<(kind == .line ? 1 : 3) {
-                    let px = take(), py = take()
-                    pending += [step(px, from: &x), step(py, from: &y)]
-                }
-            case .stems(let op, let count):
-                try flush()
-                // Edges are relative within one operator: restart from zero in each chunk.
-                let edges = (0..<count).map { _ in take() }
-                for start in stride(from: 0, to: count, by: maximumOperands - maximumOperands % 2) {
-                    var previous = Operand(value: 0, deltas: Array(repeating: 0, count: columns))
-                    let chunk = edges[start..<min(start + maximumOperands - maximumOperands % 2, count)].map { step($0, from: &previous) }
-                    try emit(chunk, op: [op], unit: chunk.count)
-                }
-            case .mask(let op, let bytes):
-                try flush()
-                out.u8(op); out.append(bytes)
-            }
-        }
-        try flush()
-    }
-
-    /// An operator's operands in chunks of whole `unit`s that fit the stack, each chunk blended
-    /// when any of its operands varies.
-    private mutating func emit(_ operands: [Operand], op: [UInt8], unit: Int) throws {
-        let size = max(unit, maximumOperands - maximumOperands % unit)
-        for start in stride(from: 0, to: operands.count, by: size) {
-            let chunk = operands[start..<min(start + size, operands.count)]
-            if chunk.contains(where: \.varies) {
-                for o in chunk { try number(o.value) }
-                for o in chunk { for d in o.deltas { try number(d) } }
-                try number(chunk.count)
-                out.u8(16)
-            } else {
-                for o in chunk { try number(o.value) }
-            }
-            for b in op { out.u8(b) }
-        }
-    }
-
-    /// Charstring numbers are DICT integers up to 16 bits (5-byte integers mean 16.16 here).
-    private mutating func number(_ v: Int) throws {
-        guard (-32768...32767).contains(v) else {
-            throw FontError("value \(v) does not fit a charstring number (-32768...32767)")
-        }
-        CFFDict.encodeInt(v, &out)
+/// A charstring operand of a partial instance: its value at the new default and its delta per
+/// new region (none listed: all 0).
+struct BlendedOperand: CharStringOperand {
+    var value: Int
+    var deltas: [Int]
+    var varies: Bool { deltas.contains { $0 != 0 } }
+    var isZero: Bool { value == 0 && !varies }
+    static var zero: BlendedOperand { BlendedOperand(value: 0, deltas: []) }
+    init(value: Int, deltas: [Int]) { self.value = value; self.deltas = deltas }
+    init(constant: Int) { self.init(value: constant, deltas: []) }
+    static func - (a: BlendedOperand, b: BlendedOperand) -> BlendedOperand {
+        let n = max(a.deltas.count, b.deltas.count)
+        return BlendedOperand(value: a.value - b.value, deltas: (0..<n).map {
+            ($0 < a.deltas.count ? a.deltas[$0] : 0) - ($0 < b.deltas.count ? b.deltas[$0] : 0)
+        })
     }
 }
