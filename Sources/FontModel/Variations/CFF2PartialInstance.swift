@@ -96,6 +96,9 @@ extension CFF2Table {
             var operands = entry.values
             for j in entry.values.indices { for d in deltas { operands.append(d[j]) } }
             operands.append(Double(entry.values.count))
+            guard operands.count <= 513 else {   // a DICT's operand stack, as a charstring's
+                throw FontError("Private DICT operator \(entry.op) would blend \(operands.count) operands, past the 513 a DICT may hold", table: "CFF2")
+            }
             out.entries.append((Self.dictBlend, operands.map(CFFOperand.init(number:))))
             out.entries.append((entry.op, []))
         }
