@@ -36,8 +36,11 @@ import Testing
             let script = try fontshell("--generate-completion-script", shell)
             #expect(script.status == 0 && script.out.contains("fontshell") && script.out.contains("instance"), "\(shell): \(script.err)")
         }
-        let bare = try fontshell("--generate-completion-script")
-        #expect(bare.status == 0 && bare.out.contains("instance"), "\(bare.err)")
+        // Without a shell named, ArgumentParser picks one from $SHELL, which CI may not set.
+        let bare = try runProcess(fontshellBinary, ["--generate-completion-script"], environment: ["SHELL": "/bin/zsh"])
+        #expect(bare.status == 0 && bare.out.contains("#compdef fontshell"), "\(bare.err)")
+        let noShell = try runProcess(fontshellBinary, ["--generate-completion-script"], environment: ["SHELL": ""])
+        #expect(noShell.status != 0 && noShell.err.contains("zsh bash fish") && noShell.out.isEmpty, "\(noShell.err)")
     }
 
     @Test func badInputGivesAClearErrorAndNoOutput() throws {

@@ -21,7 +21,10 @@ import Testing
         #expect(r.out.contains("Inter-Bold at wght=700"))
         #expect(try runProcess("/usr/bin/env", ["fonttools", "varLib.instancer", Self.inter, "wght=700", "-q", "-o", theirs]).status == 0)
         let text = "AVATAR Typography WAVE office fjord «quoted» Äpfel Łódź Ǆ Ωmega ж → 1/2 (H) [Tj] ‘Yo’"
-        let a = try runProcess("/usr/bin/env", ["hb-shape", ours, text]), b = try runProcess("/usr/bin/env", ["hb-shape", theirs, text])
+        // hb-shape reads its text argument in the locale's encoding: name UTF-8, whatever CI sets.
+        let utf8 = ["LC_ALL": "C.UTF-8"]
+        let a = try runProcess("/usr/bin/env", ["hb-shape", ours, text], environment: utf8)
+        let b = try runProcess("/usr/bin/env", ["hb-shape", theirs, text], environment: utf8)
         #expect(a.status == 0 && !a.out.isEmpty && a.out == b.out, "\(a.out)\n\(b.out)")
         #expect(try runProcess("/usr/bin/env", ["ots-sanitize", ours, dir.file("ots.ttf")]).status == 0)
         let facts = try python("""
