@@ -188,7 +188,7 @@ public final class Face {
         }
         guard let reader = try reader(for: tag) else { return nil }
         let table = try context(tag) { try T.decode(reader, face: self) }
-        if let lazy = table as? ReadsSourceLazily { lazy.sourceBytes = slot.replacementBytes ?? bytes }
+        table.keepSource(slot.replacementBytes ?? bytes)
         slot.decoded = table
         return table
     }

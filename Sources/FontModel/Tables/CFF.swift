@@ -135,7 +135,7 @@ struct CFFDict {
 /// String and Global Subr INDEXes, charset, FDArray/FDSelect, Private DICTs and local Subrs.
 /// Unedited, the table is written back as read; after a rename or a charstring copy it is
 /// re-serialized with every offset recomputed.
-public final class CFFTable: DecodableTable, ReadsSourceLazily {
+public final class CFFTable: DecodableTable {
     public static let tableTag: Tag = "CFF "
     static let topFullName = 2, topFamilyName = 3, topCharset = 15, topEncoding = 16, topCharStrings = 17
     static let topPrivate = 18, privateSubrs = 19, topROS = 1230, topFDArray = 1236, topFDSelect = 1237, fdFontName = 1238
@@ -149,6 +149,7 @@ public final class CFFTable: DecodableTable, ReadsSourceLazily {
     /// Points into `sourceBytes`, which this table keeps alive.
     let data: BinaryReader
     var sourceBytes: FontBytes?
+    public func keepSource(_ bytes: FontBytes) { sourceBytes = bytes }
     let headerSize: Int
     public private(set) var fontNames: [String]
     var topDict: CFFDict

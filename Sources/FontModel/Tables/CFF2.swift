@@ -3,12 +3,13 @@
 /// `blend` operators hold each value's deltas. Read-only: outlines and bounds at any location
 /// (`outline(_:at:)`); the table is saved as it was read. `instanced(at:)` (CFF2Instance.swift)
 /// writes a new table with every blend evaluated.
-public final class CFF2Table: DecodableTable, ReadsSourceLazily {
+public final class CFF2Table: DecodableTable {
     public static let tableTag: Tag = "CFF2"
 
     /// Points into `sourceBytes`, which this table keeps alive.
     let data: BinaryReader
     var sourceBytes: FontBytes?
+    public func keepSource(_ bytes: FontBytes) { sourceBytes = bytes }
     let topDict: CFFDict
     let globalSubrs: CFFIndex
     let charStrings: CFFIndex

@@ -1,6 +1,6 @@
 /// `glyf` — TrueType outlines. A glyph is decoded when asked for; unedited glyphs are written back
 /// by copying their bytes, edited ones are re-encoded with fresh bounds.
-public final class GlyfTable: DecodableTable, ReadsSourceLazily {
+public final class GlyfTable: DecodableTable {
     public static let tableTag: Tag = "glyf"
     public static let maxComponentDepth = 32
     /// Most points a composite may have once flattened: maxp.maxCompositePoints is 16 bits.
@@ -9,6 +9,7 @@ public final class GlyfTable: DecodableTable, ReadsSourceLazily {
     /// Points into `sourceBytes`, which this table keeps alive.
     let data: BinaryReader
     var sourceBytes: FontBytes?
+    public func keepSource(_ bytes: FontBytes) { sourceBytes = bytes }
     let loca: LocaTable
     /// Glyph data replacing the original, by glyph id.
     private var overrides: [Int: [UInt8]] = [:]

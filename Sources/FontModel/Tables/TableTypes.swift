@@ -25,12 +25,15 @@ extension FontTable {
 public protocol DecodableTable: FontTable {
     static var tableTag: Tag { get }
     static func decode(_ reader: BinaryReader, face: Face) throws -> Self
+    /// Called once after decoding with the bytes the table was read from. Tables that keep
+    /// reading them lazily (glyphs, charstrings) hold on to them, so they outlive their Font
+    /// and Face; the rest ignore them. A requirement rather than a protocol to cast to: a cast
+    /// that fails scans every conformance in the program, once per table type per process.
+    func keepSource(_ bytes: FontBytes)
 }
 
-/// A decoded table that keeps reading its source bytes lazily (glyphs, charstrings) and so must
-/// keep them alive for as long as it lives, even after its Font and Face are gone.
-protocol ReadsSourceLazily: AnyObject {
-    var sourceBytes: FontBytes? { get set }
+extension DecodableTable {
+    public func keepSource(_ bytes: FontBytes) {}
 }
 
 extension FieldTable: DecodableTable {
