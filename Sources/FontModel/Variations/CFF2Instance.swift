@@ -135,13 +135,9 @@ extension CFF2Table {
             }
             let rounds = round && !Self.unroundedOperators.contains(op)
             if Self.deltaArrayOperators.contains(op) {
-                var absolute = 0.0, previous = 0.0
-                values = values.map { v in
-                    absolute += v
-                    let r = rounds ? absolute.otRounded : absolute
-                    defer { previous = r }
-                    return r - previous
-                }
+                // Delta arrays (BlueValues …) round where each value lies, not each step.
+                let absolute = values.runningSums()
+                values = (rounds ? absolute.map(\.otRounded) : absolute).steps()
             } else if rounds {
                 values = values.map(\.otRounded)
             }
@@ -252,6 +248,7 @@ struct CharStringWriter<Value: CharStringOperand> {
     var bytes: [UInt8] { out.bytes }
     private var x = Value.zero, y = Value.zero
     private var run: [Segment] = []
+    /// What CFF 1 interpreters allow an operator.
     static var maximumOperands: Int { 48 }
     let maximumOperands: Int
     /// Flex is kept as flex (else written as its two curves: a flex's operands cannot blend).
@@ -264,7 +261,7 @@ struct CharStringWriter<Value: CharStringOperand> {
         case curve([Value])
     }
 
-    init(maximumOperands: Int = 48, keepsFlex: Bool, emit: @escaping (ArraySlice<Value>, inout BinaryWriter) throws -> Void) {
+    init(maximumOperands: Int = Self.maximumOperands, keepsFlex: Bool, emit: @escaping (ArraySlice<Value>, inout BinaryWriter) throws -> Void) {
         self.maximumOperands = maximumOperands
         self.keepsFlex = keepsFlex
         emitOperands = emit
@@ -482,4 +479,18 @@ func charStringNumber(_ v: Int, _ out: inout BinaryWriter) throws {
         throw FontError("coordinate \(v) does not fit a charstring number (-32768...32767)")
     }
     CFFDict.encodeInt(v, &out)
+}
+
+extension Array where Element == Double {
+    /// Each element plus all before it: a delta-encoded array's absolute values.
+    func runningSums() -> [Double] {
+        var sum = 0.0
+        return map { sum += $0; return sum }
+    }
+
+    /// Each element less the one before it (the first less zero): `runningSums` undone.
+    func steps() -> [Double] {
+        var previous = 0.0
+        return map { v in defer { previous = v }; return v - previous }
+    }
 }

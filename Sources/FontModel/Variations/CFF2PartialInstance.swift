@@ -76,17 +76,11 @@ extension CFF2Table {
         for (i, entry) in values.enumerated() {
             if let unblended = entry.unblended { out.entries.append((entry.op, unblended)); continue }
             let isArray = Self.deltaArrayOperators.contains(entry.op), rounds = !Self.unroundedOperators.contains(entry.op)
-            func absolute(_ v: [Double]) -> [Double] {
-                guard isArray else { return v }
-                var sum = 0.0
-                return v.map { sum += $0; return sum }
-            }
+            func absolute(_ v: [Double]) -> [Double] { isArray ? v.runningSums() : v }
             let from = absolute(base[i].values)
             let deltas = moved.map { run -> [Double] in
                 let d = zip(absolute(run[i].values), from).map { rounds ? ($0 - $1).otRounded : $0 - $1 }
-                guard isArray else { return d }
-                var previous = 0.0
-                return d.map { v in defer { previous = v }; return v - previous }
+                return isArray ? d.steps() : d
             }
             guard deltas.contains(where: { $0.contains { $0 != 0 } }) else {
                 out.entries.append((entry.op, entry.values.map(CFFOperand.init(number:))))
