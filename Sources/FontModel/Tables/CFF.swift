@@ -58,6 +58,10 @@ enum CFFOperand: Equatable {
 }
 
 /// A CFF DICT as an ordered list of (operator, operands). Two-byte operators are 1200 + second byte.
+/// The most operands CFF2 lets a DICT or a charstring's stack hold (CFF 1 allows 48; reading
+/// accepts CFF2's limit for both).
+let cffMaximumStack = 513
+
 struct CFFDict {
     var entries: [(op: Int, operands: [CFFOperand])]
 
@@ -87,7 +91,7 @@ struct CFFDict {
             case 251...254: operands.append(.int(-(b0 - 251) * 256 - Int(try r.u8()) - 108))
             default: throw r.error("invalid CFF DICT byte \(b0)", at: r.offset - 1)
             }
-            guard operands.count <= 513 else { throw r.error("CFF DICT has more than 513 operands") }
+            guard operands.count <= cffMaximumStack else { throw r.error("CFF DICT has more than \(cffMaximumStack) operands") }
         }
         return CFFDict(entries: entries)
     }

@@ -310,7 +310,7 @@ struct CharStringInterpreter {
             default:
                 throw r.error("unknown charstring operator \(b0)", at: r.offset - 1)
             }
-            guard stack.count <= 513 else { throw r.error("charstring stack overflow") }
+            guard stack.count <= cffMaximumStack else { throw r.error("charstring stack overflow") }
         }
         return false
     }

@@ -16,7 +16,7 @@ extension CFF2Table {
         let plan = store.partialPlan(limits)
         // Every glyph is run once per new column: their count is bounded by what a curve's
         // blended operands leave room for on the stack (which also keeps the work linear).
-        let stack = min(topDict.int(Self.topMaxStack) ?? BlendingCharStringWriter.defaultStack, 513)   // the spec's ceiling
+        let stack = min(topDict.int(Self.topMaxStack) ?? BlendingCharStringWriter.defaultStack, cffMaximumStack)
         if let v = plan.data.indices.first(where: { 6 * (plan.data[$0].columns.count + 1) + 1 > stack }) {
             throw FontError("variation data \(v) would blend over \(plan.data[v].columns.count) regions, more than a curve's operands with their deltas leave room for in the charstring stack of \(stack)",
                             table: "CFF2")
@@ -90,8 +90,8 @@ extension CFF2Table {
             var operands = entry.values
             for j in entry.values.indices { for d in deltas { operands.append(d[j]) } }
             operands.append(Double(entry.values.count))
-            guard operands.count <= 513 else {   // a DICT's operand stack, as a charstring's
-                throw FontError("Private DICT operator \(entry.op) would blend \(operands.count) operands, past the 513 a DICT may hold", table: "CFF2")
+            guard operands.count <= cffMaximumStack else {
+                throw FontError("Private DICT operator \(entry.op) would blend \(operands.count) operands, past the \(cffMaximumStack) a DICT may hold", table: "CFF2")
             }
             out.entries.append((Self.dictBlend, operands.map(CFFOperand.init(number:))))
             out.entries.append((entry.op, []))
@@ -176,8 +176,7 @@ enum BlendingCharStringWriter {
                 }
             case .stems(let op, let edges):
                 kinds.append(.stems(op, edges.count))
-                var edge = 0.0
-                for v in edges { edge += v; numbers.append(edge) }
+                numbers += edges.runningSums()
             case .mask(let op, let bytes): kinds.append(.mask(op, bytes))
             }
         }
