@@ -52,7 +52,7 @@ enum FaceObject {
             case 15: try VariationMethods.pushInstances(s, face)
             case 16: s.push(face.isVariable)
             case let id where id >= 17:
-                try pushTable(s, ref, face, Tag(stringLiteral: fieldTables[id - 17]))
+                try pushTable(s, ref, face, Tag(text: fieldTables[id - 17]))
             default:
                 let key = s.describe(at: 2)
                 throw unknownField(className, key, luaClass.fields + luaClass.methods.keys)

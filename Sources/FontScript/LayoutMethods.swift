@@ -32,7 +32,7 @@ extension FaceObject {
             let face = try call.methodSelf(className, as: FaceRef.self).get()
             let tagText = try call.string(2)
             guard tagText == "GSUB" || tagText == "GPOS" else { throw LuaArgumentError(2, "\"GSUB\" or \"GPOS\" expected, got '\(tagText)'") }
-            let rows = try face.layoutLookups(Tag(stringLiteral: tagText))
+            let rows = try face.layoutLookups(Tag(text: tagText))
             let s = call.stack
             s.pushTable(arrayCount: Int32(rows.count))
             for (k, row) in rows.enumerated() {

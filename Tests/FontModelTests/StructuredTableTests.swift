@@ -14,12 +14,12 @@ import Testing
         for (id, path) in Corpus.fonts {
             let font = try Font(path: path)
             for face in font.faces.prefix(2) {
-                guard let table = try face.structuredTable(Tag(stringLiteral: tag)) else { continue }
+                guard let table = try face.structuredTable(Tag(text: tag)) else { continue }
                 let bytes = try table.encode()
                 let again = try bytes.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), type(of: table).shape, name: tag) }
                 #expect(again == .record(try table.root), "\(id) face \(face.index)")
                 if face.index == 0 {
-                    face.reencode(Tag(stringLiteral: tag))
+                    face.reencode(Tag(text: tag))
                     let out = folder.file("\(id).\(font.isCollection ? "ttc" : "ttf")")
                     try font.save(to: out)
                     pairs.append((path, out))
@@ -41,8 +41,8 @@ import Testing
         var shaped = 0
         for (path, _) in try Conformance.aots(expecting: tag) {
             let font = try Font(path: path)
-            #expect(try font.faces[0].structuredTable(Tag(stringLiteral: tag)) != nil)
-            font.faces[0].reencode(Tag(stringLiteral: tag))
+            #expect(try font.faces[0].structuredTable(Tag(text: tag)) != nil)
+            font.faces[0].reencode(Tag(text: tag))
             let out = folder.file((path as NSString).lastPathComponent)
             try font.save(to: out)
             pairs.append((path, out))

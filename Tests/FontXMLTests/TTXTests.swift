@@ -306,7 +306,7 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
     func aotsDumpsEqualFontToolsExpectedAndFuseBack(tag: String, expected: Int) throws {
         let cases = try Self.aots(tag)
         #expect(cases.count == expected)
-        let t = FontModel.Tag(stringLiteral: tag)
+        let t = FontModel.Tag(text: tag)
         for (path, expectedPath) in cases {
             let face = try Font(path: path).faces[0]
             let xml = try String(contentsOfFile: expectedPath, encoding: .utf8)

@@ -16,14 +16,26 @@ public struct Tag: Hashable, Comparable, Sendable, CustomStringConvertible, Expr
         rawValue = value
     }
 
-    /// Tags written as literals ("glyf", "OS/2", "CFF"); built without allocating, since table
-    /// lookups use them on every access.
-    public init(stringLiteral value: String) {
+    /// Tags written as literals ("glyf", "OS/2", "CFF"): read straight from the literal's
+    /// bytes (no String), since table lookups use them on every access. Short ones are padded
+    /// with spaces; past four bytes is ignored.
+    public init(stringLiteral value: StaticString) {
         var v: UInt32 = 0, count = 0
-        for byte in value.utf8 where count < 4 {
-            v = v << 8 | UInt32(byte)
-            count += 1
+        if value.hasPointerRepresentation {
+            let bytes = UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount)
+            for byte in bytes.prefix(4) { v = v << 8 | UInt32(byte); count += 1 }
+        } else {
+            for byte in String(value.unicodeScalar).utf8.prefix(4) { v = v << 8 | UInt32(byte); count += 1 }
         }
+        for _ in count..<4 { v = v << 8 | 0x20 }
+        rawValue = v
+    }
+
+    /// A tag from text known only at run time, read as a literal is: the first four bytes,
+    /// padded with spaces (`init(string:)` is the checked form).
+    public init(text: String) {
+        var v: UInt32 = 0, count = 0
+        for byte in text.utf8.prefix(4) { v = v << 8 | UInt32(byte); count += 1 }
         for _ in count..<4 { v = v << 8 | 0x20 }
         rawValue = v
     }

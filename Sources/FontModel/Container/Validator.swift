@@ -91,7 +91,7 @@ public enum Validator {
                 if magic != 0x5F0F_3CF5 { add("head-magic", .error, "magicNumber is 0x\(String(magic, radix: 16))") }
             }
             run("required-tables") {
-                let missing = ["cmap", "head", "hhea", "hmtx", "maxp", "name", "OS/2", "post"].filter { !face.has(Tag(stringLiteral: $0)) }
+                let missing = ["cmap", "head", "hhea", "hmtx", "maxp", "name", "OS/2", "post"].filter { !face.has(Tag(text: $0)) }
                 if !missing.isEmpty { add("required-tables", missing == ["OS/2"] ? .warning : .error, "missing \(missing.joined(separator: ", "))") }
                 if !(face.has("glyf") && face.has("loca")) && !face.has("CFF ") && !face.has("CFF2") {
                     add("required-tables", .error, "no outlines: neither glyf+loca nor CFF")

@@ -61,7 +61,7 @@ public final class GvarTable: DecodableTable {
     /// Adds glyph `id`'s deltas at a normalized location to `dx`/`dy` (see
     /// `TupleVariation.accumulateStore`); `original` are its points plus the four phantom points.
     func accumulateVariations(glyph id: Int, location: [Double], original: [PointXY], ends: [Int], sharedPeaks: [[Double]],
-                              into dx: inout [Double], _ dy: inout [Double]) throws {
+                              into dx: inout [Double], _ dy: inout [Double], workspace: inout TupleWorkspace) throws {
         guard glyphData.indices.contains(id) else {
             throw FontError("glyph id \(id) out of range for gvar (\(glyphData.count) glyphs)", table: "gvar")
         }
@@ -69,7 +69,8 @@ public final class GvarTable: DecodableTable {
         try glyphData[id].withUnsafeBytes { buffer in
             try TupleVariation.accumulateStore(BinaryReader(buffer, base: id < glyphDataStarts.count ? glyphDataStarts[id] : 0),
                                                axisCount: Int(axisCount), sharedTuples: sharedPeaks, location: location,
-                                               original: original, ends: ends, what: "glyph \(id)", into: &dx, &dy)
+                                               original: original, ends: ends, what: "glyph \(id)", into: &dx, &dy,
+                                               workspace: &workspace)
         }
     }
 

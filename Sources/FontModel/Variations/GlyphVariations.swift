@@ -72,17 +72,25 @@ public final class GlyphVariator {
         return [PointXY(leftX, 0), PointXY(rightX, 0), PointXY(0, topY), PointXY(0, bottomY)]
     }
 
-    /// The summed, unrounded deltas of every point (phantoms last) at a location. `ends` are
-    /// the outline's contour ends (phantoms are added as one-point contours here).
-    func deltas(_ id: Int, coordinates: [PointXY], ends outlineEnds: [Int], at location: [Double]) throws -> (x: [Double], y: [Double]) {
-        var dx = [Double](repeating: 0, count: coordinates.count), dy = dx
-        guard let gvar, !location.allSatisfy({ $0 == 0 }) else { return (dx, dy) }
-        var ends = outlineEnds
-        for k in (coordinates.count - 4)..<coordinates.count { ends.append(k) }
+    /// The summed, unrounded deltas of every point (phantoms last) at a location, into `w.dx`
+    /// and `w.dy`. `ends` are the outline's contour ends (phantoms are added as one-point
+    /// contours here).
+    func deltas(_ id: Int, coordinates: [PointXY], ends outlineEnds: [Int], at location: [Double], into w: inout TupleWorkspace) throws {
+        let n = coordinates.count
+        // Taken out of `w` while it is passed on, so each has one owner and is not copied.
+        var dx = w.dx, dy = w.dy, ends = w.ends
+        w.dx = []; w.dy = []; w.ends = []
+        defer { w.dx = dx; w.dy = dy; w.ends = ends }
+        dx.removeAll(keepingCapacity: true); dx.append(contentsOf: repeatElement(0, count: n))
+        dy.removeAll(keepingCapacity: true); dy.append(contentsOf: repeatElement(0, count: n))
+        guard let gvar, !location.allSatisfy({ $0 == 0 }) else { return }
+        ends.removeAll(keepingCapacity: true)
+        ends += outlineEnds
+        for k in (n - 4)..<n { ends.append(k) }
         try face.context("gvar") {
-            try gvar.accumulateVariations(glyph: id, location: location, original: coordinates, ends: ends, sharedPeaks: peaks, into: &dx, &dy)
+            try gvar.accumulateVariations(glyph: id, location: location, original: coordinates, ends: ends, sharedPeaks: peaks,
+                                          into: &dx, &dy, workspace: &w)
         }
-        return (dx, dy)
     }
 
     /// A glyph's points as gvar numbers them (a composite's component offsets) and its contour
@@ -135,7 +143,9 @@ public final class GlyphVariator {
         let outlineCount = coordinates.count
         let phantom = try phantoms(id, bounds: original.bounds)
         coordinates += phantom
-        let (dx, dy) = try deltas(id, coordinates: coordinates, ends: ends, at: location)
+        var w = TupleWorkspace()
+        try deltas(id, coordinates: coordinates, ends: ends, at: location, into: &w)
+        let (dx, dy) = (w.dx, w.dy)
         var glyph = original
         if original.isComposite {
             for i in glyph.components.indices where glyph.components[i].flags & GlyphComponent.argsAreXYValues != 0 {
@@ -161,7 +171,7 @@ public final class GlyphVariator {
     /// A simple glyph at a location straight from its bytes to new bytes (flat arrays, no
     /// contour objects): what instancing runs for every simple glyph. Returns the encoded
     /// glyph, its bounds, and the moved phantom points (left, right, top, bottom).
-    func simpleGlyphBytes(_ id: Int, at location: [Double], overlap: Bool) throws
+    func simpleGlyphBytes(_ id: Int, at location: [Double], overlap: Bool, workspace w: inout TupleWorkspace) throws
         -> (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double), counts: (points: Int, contours: Int, instructions: Int)) {
         var points = TrueTypeGlyph.SimplePoints()
         var stored: GlyphBounds?
@@ -179,7 +189,8 @@ public final class GlyphVariator {
         for i in 0..<count { coordinates.append(PointXY(points.xs[i], points.ys[i])) }
         let phantom = try phantoms(id, bounds: count == 0 ? nil : stored)
         coordinates += phantom
-        let (dx, dy) = try deltas(id, coordinates: coordinates, ends: points.ends, at: location)
+        try deltas(id, coordinates: coordinates, ends: points.ends, at: location, into: &w)
+        let (dx, dy) = (w.dx, w.dy)
         for i in 0..<count {
             points.xs[i] = (Double(points.xs[i]) + dx[i]).otRoundedInt
             points.ys[i] = (Double(points.ys[i]) + dy[i]).otRoundedInt
@@ -222,7 +233,8 @@ public final class GlyphVariator {
     /// moved, the overlap flag set, bounds from the components' (already moved) bounds. nil
     /// when the glyph needs the general path (scaled or point-matched components, a moved
     /// offset that no longer fits its byte-sized arguments, a component past the glyph count).
-    func compositeGlyphBytes(_ id: Int, at location: [Double], overlap: Bool, componentBounds: [GlyphBounds?]) throws
+    func compositeGlyphBytes(_ id: Int, at location: [Double], overlap: Bool, componentBounds: [GlyphBounds?],
+                             workspace w: inout TupleWorkspace) throws
         -> (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double), glyphs: [Int], instructions: Int)? {
         try glyf.withGlyphReader(id) { reader in
             guard let (components, instructions) = try Self.storedComponents(reader) else { return nil }
@@ -233,7 +245,8 @@ public final class GlyphVariator {
             var coordinates = components.map { PointXY($0.x, $0.y) }
             let phantom = try phantoms(id, bounds: stored)
             coordinates += phantom
-            let (dx, dy) = try deltas(id, coordinates: coordinates, ends: Array(components.indices), at: location)
+            try deltas(id, coordinates: coordinates, ends: Array(components.indices), at: location, into: &w)
+            let (dx, dy) = (w.dx, w.dy)
             var bytes = Array(reader.bytes)
             var union: GlyphBounds?
             for (i, c) in components.enumerated() {

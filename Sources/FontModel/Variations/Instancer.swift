@@ -229,7 +229,8 @@ extension Face {
             // Simple glyphs are independent: varied on every core (reading only), stored here.
             let simple = (0..<count).filter { components[$0] == nil }
             let variedSimple = try ParallelWork.map(simple.count) { range in
-                try range.map { try variator.simpleGlyphBytes(simple[$0], at: loc, overlap: overlapFlags) }
+                var workspace = TupleWorkspace()
+                return try range.map { try variator.simpleGlyphBytes(simple[$0], at: loc, overlap: overlapFlags, workspace: &workspace) }
             }
             for (id, varied) in zip(simple, variedSimple) {
                 try glyf.setGlyphData(id, varied.bytes)
@@ -248,7 +249,10 @@ extension Face {
                 level = level.dropFirst(ids.count)
                 let lowerBounds = bounds
                 let variedComposites = try ParallelWork.map(ids.count) { range in
-                    try range.map { try variator.compositeGlyphBytes(ids[$0], at: loc, overlap: overlapFlags, componentBounds: lowerBounds) }
+                    var workspace = TupleWorkspace()
+                    return try range.map {
+                        try variator.compositeGlyphBytes(ids[$0], at: loc, overlap: overlapFlags, componentBounds: lowerBounds, workspace: &workspace)
+                    }
                 }
                 for (id, fast) in zip(ids, variedComposites) { try storeComposite(id, fast) }
             }

@@ -81,66 +81,65 @@ public struct TupleVariation: Equatable, Sendable {
     /// materializing the tuples: a tuple whose weight there is 0 is skipped unread, and
     /// all-point tuples are added as they are unpacked. Sparse tuples get their untouched
     /// points inferred from `original` and `ends` (IUP). The same sums as decoding every
-    /// tuple and adding `scalar × delta`.
+    /// tuple and adding `scalar × delta`. `w` holds the buffers, reused from call to call.
     static func accumulateStore(_ reader: BinaryReader, axisCount: Int, sharedTuples: [[Double]], location: [Double],
-                                original: [PointXY], ends: [Int], what: String,
-                                into dx: inout [Double], _ dy: inout [Double]) throws {
+                                original: [PointXY], ends: [Int], what: @autoclosure () -> String,
+                                into dx: inout [Double], _ dy: inout [Double], workspace w: inout TupleWorkspace) throws {
         let pointCount = original.count
         var r = reader
         let countField = Int(try r.u16())
         let dataOffset = Int(try r.u16())
         let tupleCount = countField & 0x0FFF
         var data = try reader.sub(from: dataOffset)
-        var shared: [Int]?? = nil
-        if countField & 0x8000 != 0 { shared = .some(try readPoints(&data, pointCount: pointCount, what: what)) }
-        var peak = [Double](repeating: 0, count: axisCount)
-        var spans = [ItemVariationStore.AxisSpan](repeating: .init(start: 0, peak: 0, end: 0), count: axisCount)
-        var scratch: UntouchedPoints.Scratch?
+        // Shared point numbers: none (every tuple lists its own or all), all points, or listed.
+        let hasSharedPoints = countField & 0x8000 != 0
+        let sharedListed = hasSharedPoints ? try readPoints(&data, pointCount: pointCount, what: what(), into: &w.sharedPoints) : false
+        if w.spans.count != axisCount { w.spans = .init(repeating: .init(start: 0, peak: 0, end: 0), count: axisCount) }
         for t in 0..<tupleCount {
             let size = Int(try r.u16())
             let indexField = Int(try r.u16())
             if indexField & 0x8000 != 0 {
-                for a in 0..<axisCount { peak[a] = Double(try r.i16()) / 16384 }
+                for a in 0..<axisCount { w.spans[a].peak = Double(try r.i16()) / 16384 }
             } else {
                 let i = indexField & 0x0FFF
-                guard i < sharedTuples.count else {
-                    throw r.error("\(what): tuple \(t) uses shared tuple \(i); there are \(sharedTuples.count)", at: r.offset - 2)
+                guard i < sharedTuples.count, sharedTuples[i].count >= axisCount else {
+                    throw r.error("\(what()): tuple \(t) uses shared tuple \(i); there are \(sharedTuples.count)", at: r.offset - 2)
                 }
-                peak = sharedTuples[i]
+                for a in 0..<axisCount { w.spans[a].peak = sharedTuples[i][a] }
             }
             if indexField & 0x4000 != 0 {
-                for a in 0..<axisCount { spans[a].start = Double(try r.i16()) / 16384; spans[a].peak = peak[a] }
-                for a in 0..<axisCount { spans[a].end = Double(try r.i16()) / 16384 }
+                for a in 0..<axisCount { w.spans[a].start = Double(try r.i16()) / 16384 }
+                for a in 0..<axisCount { w.spans[a].end = Double(try r.i16()) / 16384 }
             } else {
-                for a in 0..<axisCount { spans[a] = .init(start: min(peak[a], 0), peak: peak[a], end: max(peak[a], 0)) }
+                for a in 0..<axisCount { w.spans[a].start = min(w.spans[a].peak, 0); w.spans[a].end = max(w.spans[a].peak, 0) }
             }
             var body = try data.sub(data.offset, size)
             try data.skip(size)
-            let weight = ItemVariationStore.scalar(spans, at: location)
+            let weight = ItemVariationStore.scalar(w.spans, at: location)
             if weight == 0 { continue }
-            let points: [Int]?
-            if indexField & 0x2000 != 0 { points = try readPoints(&body, pointCount: pointCount, what: what) }
-            else if let s = shared { points = s } else { points = nil }
-            if let points {
-                let xs = try readDeltas(&body, count: points.count, what: what)
-                let ys = try readDeltas(&body, count: points.count, what: what)
-                if scratch == nil { scratch = UntouchedPoints.Scratch(pointCount) }
-                UntouchedPoints.add(points: points, x: xs, y: ys, weight: weight, original: original, ends: ends,
-                                    into: &dx, &dy, scratch: &scratch!)
+            let privatePoints = indexField & 0x2000 != 0
+            let listed = privatePoints ? try readPoints(&body, pointCount: pointCount, what: what(), into: &w.points) : sharedListed
+            if listed {
+                let points = privatePoints ? w.points : w.sharedPoints
+                try readDeltas(&body, count: points.count, what: what(), into: &w.x)
+                try readDeltas(&body, count: points.count, what: what(), into: &w.y)
+                w.untouched.prepare(pointCount)
+                UntouchedPoints.add(points: points, x: w.x, y: w.y, weight: weight, original: original, ends: ends,
+                                    into: &dx, &dy, scratch: &w.untouched)
             } else {
-                try addDeltas(&body, count: pointCount, weight: weight, what: what, into: &dx)
-                try addDeltas(&body, count: pointCount, weight: weight, what: what, into: &dy)
+                try addDeltas(&body, count: pointCount, weight: weight, what: what(), into: &dx)
+                try addDeltas(&body, count: pointCount, weight: weight, what: what(), into: &dy)
             }
         }
     }
 
     /// Packed deltas for every point, each times `weight`, added to `target`.
-    static func addDeltas(_ r: inout BinaryReader, count: Int, weight: Double, what: String, into target: inout [Double]) throws {
+    static func addDeltas(_ r: inout BinaryReader, count: Int, weight: Double, what: @autoclosure () -> String, into target: inout [Double]) throws {
         var i = 0
         while i < count {
             let control = Int(try r.u8())
             let run = (control & 0x3F) + 1
-            guard run <= count - i else { throw r.error("\(what): a delta run passes the last point") }
+            guard run <= count - i else { throw r.error("\(what()): a delta run passes the last point") }
             switch control & 0xC0 {
             case 0x80: break
             case 0x40: for k in 0..<run { target[i + k] += Double(try r.i16()) * weight }
@@ -153,11 +152,17 @@ public struct TupleVariation: Equatable, Sendable {
 
     /// Packed point numbers: nil for "all points".
     static func readPoints(_ r: inout BinaryReader, pointCount: Int, what: String) throws -> [Int]? {
-        var count = Int(try r.u8())
-        if count == 0 { return nil }
-        if count & 0x80 != 0 { count = (count & 0x7F) << 8 | Int(try r.u8()) }
-        guard count <= r.remaining else { throw r.error("\(what): \(count) point numbers, more than the data holds") }
         var points: [Int] = []
+        return try readPoints(&r, pointCount: pointCount, what: what, into: &points) ? points : nil
+    }
+
+    /// Packed point numbers into `points` (emptied first); false for "all points".
+    static func readPoints(_ r: inout BinaryReader, pointCount: Int, what: @autoclosure () -> String, into points: inout [Int]) throws -> Bool {
+        points.removeAll(keepingCapacity: true)
+        var count = Int(try r.u8())
+        if count == 0 { return false }
+        if count & 0x80 != 0 { count = (count & 0x7F) << 8 | Int(try r.u8()) }
+        guard count <= r.remaining else { throw r.error("\(what()): \(count) point numbers, more than the data holds") }
         points.reserveCapacity(count)
         var last = 0
         while points.count < count {
@@ -166,22 +171,29 @@ public struct TupleVariation: Equatable, Sendable {
             for _ in 0..<min(run, count - points.count) {
                 last += control & 0x80 != 0 ? Int(try r.u16()) : Int(try r.u8())
                 guard last < pointCount else {
-                    throw r.error("\(what): point number \(last) is out of range (the glyph has \(pointCount) points with phantoms)")
+                    throw r.error("\(what()): point number \(last) is out of range (the glyph has \(pointCount) points with phantoms)")
                 }
                 points.append(last)
             }
         }
-        return points
+        return true
     }
 
     /// Packed deltas: runs of zeros, bytes, words or (the 2024 spec's) 32-bit longs.
     static func readDeltas(_ r: inout BinaryReader, count: Int, what: String) throws -> [Int] {
         var deltas: [Int] = []
+        try readDeltas(&r, count: count, what: what, into: &deltas)
+        return deltas
+    }
+
+    /// Packed deltas into `deltas` (emptied first).
+    static func readDeltas(_ r: inout BinaryReader, count: Int, what: @autoclosure () -> String, into deltas: inout [Int]) throws {
+        deltas.removeAll(keepingCapacity: true)
         deltas.reserveCapacity(count)
         while deltas.count < count {
             let control = Int(try r.u8())
             let run = (control & 0x3F) + 1
-            guard run <= count - deltas.count else { throw r.error("\(what): a delta run passes the last point") }
+            guard run <= count - deltas.count else { throw r.error("\(what()): a delta run passes the last point") }
             switch control & 0xC0 {
             case 0x80: deltas.append(contentsOf: repeatElement(0, count: run))
             case 0x40: for _ in 0..<run { deltas.append(Int(try r.i16())) }
@@ -189,8 +201,17 @@ public struct TupleVariation: Equatable, Sendable {
             default: for _ in 0..<run { deltas.append(Int(try r.i8())) }
             }
         }
-        return deltas
     }
+}
+
+/// The buffers `TupleVariation.accumulateStore` fills for each glyph, kept from glyph to glyph
+/// so that summing a glyph's deltas allocates nothing once they have grown (an instancing run
+/// keeps one per thread). `dx`, `dy` and `ends` are for its callers (`GlyphVariator.deltas`).
+struct TupleWorkspace {
+    var spans: [ItemVariationStore.AxisSpan] = []
+    var sharedPoints: [Int] = [], points: [Int] = [], x: [Int] = [], y: [Int] = []
+    var untouched = UntouchedPoints.Scratch(0)
+    var dx: [Double] = [], dy: [Double] = [], ends: [Int] = []
 }
 
 /// A point's integer coordinates (a struct, not a tuple: arrays of tuples look their type up
@@ -208,6 +229,11 @@ enum UntouchedPoints {
     struct Scratch {
         var x: [Double], y: [Double], touched: [Bool]
         init(_ n: Int) { x = [Double](repeating: 0, count: n); y = x; touched = [Bool](repeating: false, count: n) }
+        /// Room for `n` points (`add` clears what it uses).
+        mutating func prepare(_ n: Int) {
+            guard x.count < n else { return }
+            x = [Double](repeating: 0, count: n); y = x; touched = [Bool](repeating: false, count: n)
+        }
     }
 
     /// Adds a tuple that lists only some points to `dx`/`dy`: the listed deltas times `weight`,
