@@ -773,6 +773,18 @@ import Testing
         // gvar and fvar disagree on the number of axes.
         let axes = try interPatched("gvar") { b, o in b[o + 5] = 3 }
         expectFontError(axes, containing: ["gvar has 3 axes but fvar has 1"]) { _ = try $0.gvar }
+        // gvar's glyph offsets: glyph 1's set to the largest there is (so glyph 2's runs
+        // backwards), and the end of the last glyph's data set past the table.
+        func patchOffset(_ index: (Int) -> Int) throws -> Font {
+            try interPatched("gvar") { b, o in
+                let glyphs = Int(b[o + 12]) << 8 | Int(b[o + 13])
+                let size = b[o + 15] & 1 != 0 ? 4 : 2
+                let entry = o + 20 + size * index(glyphs)
+                for k in 0..<size { b[entry + k] = 0xFF }
+            }
+        }
+        expectFontError(try patchOffset { _ in 1 }, containing: ["table 'gvar'", "run backwards at glyph 1"]) { _ = try $0.gvar }
+        expectFontError(try patchOffset { $0 }, containing: ["table 'gvar'", "past the table's"]) { _ = try $0.gvar }
         // avar 2: the axis store's offset points past the table.
         var amstelvar = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Conformance.folder + "/variable/Amstelvar-avar2.subset.ttf")))
         let numTables = Int(amstelvar[4]) << 8 | Int(amstelvar[5])

@@ -1,5 +1,6 @@
-/// `gvar` — TrueType glyph variations. Kept as per-glyph byte blocks so a glyph's variation data
-/// can move with its outline (the all-caps edit in a variable font); everything else is copied.
+/// `gvar` — TrueType glyph variations. Each glyph's variation data is read from the table's
+/// bytes when asked for, as `glyf` reads its glyphs; a glyph's block can be replaced so that it
+/// moves with its outline (the all-caps edit in a variable font).
 public final class GvarTable: DecodableTable {
     public static let tableTag: Tag = "gvar"
 
@@ -7,10 +8,14 @@ public final class GvarTable: DecodableTable {
     let sharedTuples: [UInt8]
     let sharedTupleCount: UInt16
     let flags: UInt16
-    /// Each glyph's GlyphVariationData, possibly empty.
-    public private(set) var glyphData: [[UInt8]]
-    /// Where each glyph's data was in the file, for messages.
-    private var glyphDataStarts: [Int] = []
+    /// The table as read; points into `sourceBytes`, which this table keeps alive.
+    private let data: BinaryReader
+    private var sourceBytes: FontBytes?
+    public func keepSource(_ bytes: FontBytes) { sourceBytes = bytes }
+    /// Where each glyph's block starts in `data`, and where the last one ends.
+    private let starts: [Int]
+    /// Blocks replacing the original, by glyph id.
+    private var overrides: [Int: [UInt8]] = [:]
     public private(set) var isEdited = false
 
     init(reader: BinaryReader) throws {
@@ -22,20 +27,37 @@ public final class GvarTable: DecodableTable {
         flags = try r.u16()
         let dataOffset = Int(try r.u32())
         let long = flags & 1 != 0
-        var offsets: [Int] = []
-        offsets.reserveCapacity(glyphCount + 1)
-        for _ in 0...glyphCount { offsets.append(long ? Int(try r.u32()) : Int(try r.u16()) * 2) }
-        sharedTuples = try reader.sub(sharedTuplesOffset, Int(sharedTupleCount) * Int(axisCount) * 2).bytes.map { $0 }
-        glyphData = []
-        glyphData.reserveCapacity(glyphCount)
-        for i in 0..<glyphCount {
-            guard offsets[i + 1] >= offsets[i] else {
-                throw r.error("gvar offsets run backwards at glyph \(i)")
-            }
-            let block = try reader.sub(dataOffset + offsets[i], offsets[i + 1] - offsets[i])
-            glyphData.append(Array(block.bytes))
-            glyphDataStarts.append(block.base)
+        var starts: [Int] = []
+        starts.reserveCapacity(glyphCount + 1)
+        for i in 0...glyphCount {
+            let start = dataOffset + (long ? Int(try r.u32()) : Int(try r.u16()) * 2)
+            if let previous = starts.last, start < previous { throw r.error("gvar offsets run backwards at glyph \(i - 1)") }
+            starts.append(start)
         }
+        if let last = starts.last, last > reader.count {
+            throw reader.error("gvar's glyph data ends at \(last), past the table's \(reader.count) bytes", at: 12)
+        }
+        sharedTuples = try reader.sub(sharedTuplesOffset, Int(sharedTupleCount) * Int(axisCount) * 2).bytes.map { $0 }
+        self.starts = starts
+        data = reader
+    }
+
+    /// Glyphs with a block (variation data, possibly empty).
+    public var glyphCount: Int { starts.count - 1 }
+
+    /// Glyph `id`'s current variation data (empty when it has none).
+    public func glyphData(_ id: Int) throws -> [UInt8] {
+        try withGlyphReader(id) { Array($0.bytes) }
+    }
+
+    /// Runs `body` with a reader over glyph `id`'s current block, without copying unedited ones;
+    /// its base is where the block is in the file, for messages.
+    private func withGlyphReader<T>(_ id: Int, _ body: (BinaryReader) throws -> T) throws -> T {
+        guard id >= 0, id < glyphCount else {
+            throw FontError("glyph id \(id) out of range for gvar (\(glyphCount) glyphs)", table: "gvar")
+        }
+        if let o = overrides[id] { return try o.withUnsafeBytes { try body(BinaryReader($0)) } }
+        return try body(try data.sub(starts[id], starts[id + 1] - starts[id]))
     }
 
     public static func decode(_ reader: BinaryReader, face: Face) throws -> GvarTable {
@@ -62,13 +84,9 @@ public final class GvarTable: DecodableTable {
     /// `TupleVariation.accumulateStore`); `original` are its points plus the four phantom points.
     func accumulateVariations(glyph id: Int, location: [Double], original: [PointXY], ends: [Int], sharedPeaks: [[Double]],
                               into dx: inout [Double], _ dy: inout [Double], workspace: inout TupleWorkspace) throws {
-        guard glyphData.indices.contains(id) else {
-            throw FontError("glyph id \(id) out of range for gvar (\(glyphData.count) glyphs)", table: "gvar")
-        }
-        guard !glyphData[id].isEmpty else { return }
-        try glyphData[id].withUnsafeBytes { buffer in
-            try TupleVariation.accumulateStore(BinaryReader(buffer, base: id < glyphDataStarts.count ? glyphDataStarts[id] : 0),
-                                               axisCount: Int(axisCount), sharedTuples: sharedPeaks, location: location,
+        try withGlyphReader(id) { reader in
+            guard reader.count > 0 else { return }
+            try TupleVariation.accumulateStore(reader, axisCount: Int(axisCount), sharedTuples: sharedPeaks, location: location,
                                                original: original, ends: ends, what: "glyph \(id)", into: &dx, &dy,
                                                workspace: &workspace)
         }
@@ -77,24 +95,17 @@ public final class GvarTable: DecodableTable {
     /// Glyph `id`'s tuple variations. `pointCount` is its point count plus the four phantom
     /// points (a composite: its components plus four).
     public func variations(glyph id: Int, pointCount: Int, sharedPeaks: [[Double]]? = nil) throws -> [TupleVariation] {
-        guard glyphData.indices.contains(id) else {
-            throw FontError("glyph id \(id) out of range for gvar (\(glyphData.count) glyphs)", table: "gvar")
-        }
-        let data = glyphData[id]
-        guard !data.isEmpty else { return [] }
-        return try data.withUnsafeBytes { buffer in
-            try TupleVariation.decodeStore(BinaryReader(buffer, base: id < glyphDataStarts.count ? glyphDataStarts[id] : 0), headerAt: 0, axisCount: Int(axisCount),
-                                           sharedTuples: sharedPeaks ?? peakTuples, pointCount: pointCount, hasY: true,
-                                           what: "glyph \(id)")
+        try withGlyphReader(id) { reader in
+            guard reader.count > 0 else { return [] }
+            return try TupleVariation.decodeStore(reader, headerAt: 0, axisCount: Int(axisCount), sharedTuples: sharedPeaks ?? peakTuples,
+                                                  pointCount: pointCount, hasY: true, what: "glyph \(id)")
         }
     }
 
     /// Gives glyph `target` the variation data of glyph `source`.
     public func copyVariations(from source: Int, to target: Int) throws {
-        guard glyphData.indices.contains(source), glyphData.indices.contains(target) else {
-            throw FontError("glyph id out of range for gvar (\(glyphData.count) glyphs)", table: "gvar")
-        }
-        if glyphData[target] != glyphData[source] { glyphData[target] = glyphData[source]; isEdited = true }
+        let moved = try glyphData(source)
+        if try glyphData(target) != moved { overrides[target] = moved; isEdited = true }
     }
 
     /// A new table's bytes: each glyph's TupleVariationStore (`TupleVariation.encodeStore`),
@@ -117,7 +128,7 @@ public final class GvarTable: DecodableTable {
 
     public func encode() throws -> [UInt8] {
         try Self.bytes(version: (majorVersion, minorVersion), axisCount: Int(axisCount), sharedTuples: sharedTuples,
-                       sharedTupleCount: Int(sharedTupleCount), flags: flags, glyphData: glyphData)
+                       sharedTupleCount: Int(sharedTupleCount), flags: flags, glyphData: try (0..<glyphCount).map { try glyphData($0) })
     }
 
     static func bytes(version: (UInt16, UInt16), axisCount: Int, sharedTuples: [UInt8], sharedTupleCount: Int, flags: UInt16,
