@@ -45,6 +45,22 @@ public class MetricsTable: FontTable {
         if sideBearings[id] != value { sideBearings[id] = value; isEdited = true }
     }
 
+    /// Every glyph's advance and side bearing at once (an instance's), checked as `setAdvance`
+    /// and `setSideBearing` check them.
+    public func setAll(advances newAdvances: [Int], sideBearings newBearings: [Int]) throws {
+        guard newAdvances.count == advances.count, newBearings.count == sideBearings.count else {
+            throw FontError("\(tableName): \(newAdvances.count) advances and \(newBearings.count) side bearings for \(advances.count) glyphs")
+        }
+        if let i = newAdvances.firstIndex(where: { !(0...0xFFFF).contains($0) }) {
+            throw FontError("\(tableName) advance is UInt16 (0...65535), got \(newAdvances[i]) for glyph \(i)")
+        }
+        if let i = newBearings.firstIndex(where: { !(-32768...32767).contains($0) }) {
+            throw FontError("\(tableName) side bearing is Int16 (-32768...32767), got \(newBearings[i]) for glyph \(i)")
+        }
+        if newAdvances != advances { advances = newAdvances; isEdited = true }
+        if newBearings != sideBearings { sideBearings = newBearings; isEdited = true }
+    }
+
     /// How many glyphs need a full (advance, bearing) record: the rest repeat the last advance.
     public var longMetricsCount: Int {
         var n = advances.count

@@ -154,16 +154,12 @@ extension Face {
         guard let glyf = try target.glyf else { return }
         let hmtx = try target.hmtx, vmtx = try target.vmtx
         let count = glyf.glyphCount
-        // Each composite's component glyphs, for ordering (simple glyphs are read straight from
-        // their bytes below).
+        // The instance's metrics, gathered here and set once at the end.
+        var advances = hmtx.advances, sideBearings = hmtx.sideBearings
+        var verticalAdvances = vmtx?.advances ?? [], topBearings = vmtx?.sideBearings ?? []
+        // Each composite's component glyphs, for ordering.
         var components = [[Int]?](repeating: nil, count: count)
         var compositeIDs: [Int] = []
-        for id in 0..<count where try variator.glyf.isComposite(id) {
-            components[id] = try variator.glyf.withGlyphReader(id) { r in
-                try GlyphVariator.storedComponents(r)?.components.map(\.glyph) ?? variator.glyf.glyph(id).components.map(\.glyphID)
-            }
-            compositeIDs.append(id)
-        }
         var depth = [Int](repeating: 0, count: count)
         var resolved = [Bool](repeating: false, count: count)
         func depthOf(_ id: Int, _ seen: Int) throws -> Int {
@@ -175,21 +171,19 @@ extension Face {
             depth[id] = d; resolved[id] = true
             return d
         }
-        for id in compositeIDs { _ = try depthOf(id, 0) }
-        let order = compositeIDs.sorted { depth[$0] != depth[$1] ? depth[$0] < depth[$1] : $0 < $1 }
         var bounds = [GlyphBounds?](repeating: nil, count: count)
         // maxp's figures, gathered on the way (as GlyfTable's survey counts them).
         var stats = GlyfTable.Statistics()
         var flattened = [(points: Int, contours: Int, depth: Int)](repeating: (0, 0, 0), count: count)
 
-        func setMetrics(_ id: Int, _ b: GlyphBounds?, left: Double, right: Double, top: Double, bottom: Double) throws {
-            if id < hmtx.glyphCount {
-                try hmtx.setAdvance(id, max(0, (right - left).otRoundedInt))
-                try hmtx.setSideBearing(id, (Double(b?.xMin ?? 0) - left).otRoundedInt)
+        func setMetrics(_ id: Int, _ b: GlyphBounds?, left: Double, right: Double, top: Double, bottom: Double) {
+            if id < advances.count {
+                advances[id] = max(0, (right - left).otRoundedInt)
+                sideBearings[id] = (Double(b?.xMin ?? 0) - left).otRoundedInt
             }
-            if let vmtx, id < vmtx.glyphCount {
-                try vmtx.setAdvance(id, max(0, (top - bottom).otRoundedInt))
-                try vmtx.setSideBearing(id, (top - Double(b?.yMax ?? 0)).otRoundedInt)
+            if id < verticalAdvances.count {
+                verticalAdvances[id] = max(0, (top - bottom).otRoundedInt)
+                topBearings[id] = (top - Double(b?.yMax ?? 0)).otRoundedInt
             }
         }
 
@@ -199,7 +193,7 @@ extension Face {
             if let fast {
                 try glyf.setGlyphData(id, fast.bytes)
                 bounds[id] = fast.bounds
-                try setMetrics(id, fast.bounds, left: fast.phantoms.0, right: fast.phantoms.1, top: fast.phantoms.2, bottom: fast.phantoms.3)
+                setMetrics(id, fast.bounds, left: fast.phantoms.0, right: fast.phantoms.1, top: fast.phantoms.2, bottom: fast.phantoms.3)
                 children = fast.glyphs; instructionCount = fast.instructions
             } else {
                 // Scaled or point-matched components, or offsets outgrowing their bytes:
@@ -209,7 +203,7 @@ extension Face {
                 try glyf.setGlyph(id, varied.glyph)
                 let b = try glyf.bounds(id)
                 bounds[id] = b
-                try setMetrics(id, b, left: varied.left, right: varied.right, top: varied.top, bottom: varied.bottom)
+                setMetrics(id, b, left: varied.left, right: varied.right, top: varied.top, bottom: varied.bottom)
                 children = varied.glyph.components.map(\.glyphID); instructionCount = varied.glyph.instructions.count
             }
             var total = (points: 0, contours: 0, depth: 0)
@@ -226,21 +220,36 @@ extension Face {
         }
 
         try context("glyf") {
-            // Simple glyphs are independent: varied on every core (reading only), stored here.
-            let simple = (0..<count).filter { components[$0] == nil }
-            let variedSimple = try ParallelWork.map(simple.count) { range in
+            // First pass, on every core (reading only): simple glyphs are independent and
+            // varied at once; composites only say which glyphs they use. Stored here in order.
+            let firstPass = try ParallelWork.map(count) { range in
                 var workspace = TupleWorkspace()
-                return try range.map { try variator.simpleGlyphBytes(simple[$0], at: loc, overlap: overlapFlags, workspace: &workspace) }
+                return try range.map { id -> FirstPass in
+                    guard try variator.glyf.isComposite(id) else {
+                        return .simple(try variator.simpleGlyphBytes(id, at: loc, overlap: overlapFlags, workspace: &workspace))
+                    }
+                    return .composite(try variator.glyf.withGlyphReader(id) { r in
+                        try GlyphVariator.storedComponents(r)?.components.map(\.glyph) ?? variator.glyf.glyph(id).components.map(\.glyphID)
+                    })
+                }
             }
-            for (id, varied) in zip(simple, variedSimple) {
-                try glyf.setGlyphData(id, varied.bytes)
-                bounds[id] = varied.bounds
-                flattened[id] = (varied.counts.points, varied.counts.contours, 0)
-                stats.maxPoints = max(stats.maxPoints, varied.counts.points)
-                stats.maxContours = max(stats.maxContours, varied.counts.contours)
-                stats.maxSizeOfInstructions = max(stats.maxSizeOfInstructions, varied.counts.instructions)
-                try setMetrics(id, varied.bounds, left: varied.phantoms.0, right: varied.phantoms.1, top: varied.phantoms.2, bottom: varied.phantoms.3)
+            for (id, result) in firstPass.enumerated() {
+                switch result {
+                case .composite(let children):
+                    components[id] = children
+                    compositeIDs.append(id)
+                case .simple(let varied):
+                    try glyf.setGlyphData(id, varied.bytes)
+                    bounds[id] = varied.bounds
+                    flattened[id] = (varied.counts.points, varied.counts.contours, 0)
+                    stats.maxPoints = max(stats.maxPoints, varied.counts.points)
+                    stats.maxContours = max(stats.maxContours, varied.counts.contours)
+                    stats.maxSizeOfInstructions = max(stats.maxSizeOfInstructions, varied.counts.instructions)
+                    setMetrics(id, varied.bounds, left: varied.phantoms.0, right: varied.phantoms.1, top: varied.phantoms.2, bottom: varied.phantoms.3)
+                }
             }
+            for id in compositeIDs { _ = try depthOf(id, 0) }
+            let order = compositeIDs.sorted { depth[$0] != depth[$1] ? depth[$0] < depth[$1] : $0 < $1 }
             // Composites of one depth need only their components' bounds, all of lower depths:
             // each depth's composites are varied on every core, then stored in order.
             var level = order[...]
@@ -257,7 +266,17 @@ extension Face {
                 for (id, fast) in zip(ids, variedComposites) { try storeComposite(id, fast) }
             }
         }
+        try context("hmtx") { try hmtx.setAll(advances: advances, sideBearings: sideBearings) }
+        if let vmtx { try context("vmtx") { try vmtx.setAll(advances: verticalAdvances, sideBearings: topBearings) } }
         glyf.adoptSurvey(stats, bounds: bounds)
+    }
+
+    /// A glyph's outcome in the first pass of `instanceGlyphs`.
+    private enum FirstPass {
+        /// A simple glyph at the location (`GlyphVariator.simpleGlyphBytes`).
+        case simple((bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double), counts: (points: Int, contours: Int, instructions: Int)))
+        /// A composite's component glyphs.
+        case composite([Int])
     }
 
     /// CFF2 outlines with their blends evaluated (see `CFF2Table.instanced`); advances get
