@@ -57,14 +57,13 @@ struct PositioningPatch {
 
     static func recordSize(_ format: Int) -> Int { 2 * (format & 0xFF).nonzeroBitCount }
 
+    /// A value record's device offsets (format bits 4–7) with the values they vary (bits 0–3):
+    /// each field sits after the fields of the lower bits that are present.
     private mutating func valueRecord(at start: Int, format: Int, base: Int) throws {
         guard format & 0xF0 != 0 else { return }
-        var position = start
-        var scalar: [Int?] = [nil, nil, nil, nil]
-        for bit in 0..<4 where format & (1 << bit) != 0 { scalar[bit] = position; position += 2 }
+        func field(_ bit: Int) -> Int { start + 2 * (format & ((1 << bit) - 1)).nonzeroBitCount }
         for bit in 4..<8 where format & (1 << bit) != 0 {
-            try apply(value: scalar[bit - 4], offsetAt: position, base: base)
-            position += 2
+            try apply(value: format & (1 << (bit - 4)) != 0 ? field(bit - 4) : nil, offsetAt: field(bit), base: base)
         }
     }
 
