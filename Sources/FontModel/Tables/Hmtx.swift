@@ -17,11 +17,14 @@ public class MetricsTable: FontTable {
             throw reader.error("\(name) has \(reader.count) bytes; \(glyphCount) glyphs with \(long) long metrics need \(needed)", at: 0)
         }
         var r = reader
-        advances = []; sideBearings = []
+        // Filled as locals, then stored: appending to the class's own arrays would check
+        // exclusive access on every element.
+        var advances: [Int] = [], sideBearings: [Int] = []
         advances.reserveCapacity(glyphCount); sideBearings.reserveCapacity(glyphCount)
         for _ in 0..<long { advances.append(Int(try r.u16())); sideBearings.append(Int(try r.i16())) }
         let last = advances.last ?? 0
         for _ in long..<max(long, glyphCount) { advances.append(last); sideBearings.append(Int(try r.i16())) }
+        self.advances = advances; self.sideBearings = sideBearings
     }
 
     public var glyphCount: Int { advances.count }
