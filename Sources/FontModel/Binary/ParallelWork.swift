@@ -18,7 +18,7 @@ enum ParallelWork {
         let chunks = min(cores * 4, count / max(1, minimumPerChunk))
         guard cores > 1, chunks > 1 else { return try body(0..<count) }
         let results = ChunkResults<T>(chunks)
-        try withoutActuallyEscaping(body) { body in
+        withoutActuallyEscaping(body) { body in
             // The body runs only until concurrentPerform returns, and reads only.
             let shared = SharedBody(run: body)
             DispatchQueue.concurrentPerform(iterations: chunks) { k in
