@@ -57,11 +57,11 @@ enum CFFOperand: Equatable {
     var intValue: Int? { if case .int(let v) = self { v } else { nil } }
 }
 
-/// A CFF DICT as an ordered list of (operator, operands). Two-byte operators are 1200 + second byte.
 /// The most operands CFF2 lets a DICT or a charstring's stack hold (CFF 1 allows 48; reading
 /// accepts CFF2's limit for both).
 let cffMaximumStack = 513
 
+/// A CFF DICT as an ordered list of (operator, operands). Two-byte operators are 1200 + second byte.
 struct CFFDict {
     var entries: [(op: Int, operands: [CFFOperand])]
 

@@ -38,15 +38,18 @@ public class MetricsTable: FontTable {
 
     public func setAdvance(_ id: Int, _ value: Int) throws {
         try check(id)
-        guard (0...0xFFFF).contains(value) else { throw FontError("\(tableName) advance is UInt16 (0...65535), got \(value)") }
+        guard Self.advanceRange.contains(value) else { throw FontError("\(tableName) advance is UInt16 (0...65535), got \(value)") }
         if advances[id] != value { advances[id] = value; isEdited = true }
     }
 
     public func setSideBearing(_ id: Int, _ value: Int) throws {
         try check(id)
-        guard (-32768...32767).contains(value) else { throw FontError("\(tableName) side bearing is Int16 (-32768...32767), got \(value)") }
+        guard Self.sideBearingRange.contains(value) else { throw FontError("\(tableName) side bearing is Int16 (-32768...32767), got \(value)") }
         if sideBearings[id] != value { sideBearings[id] = value; isEdited = true }
     }
+
+    /// What the table's fields hold: advances are UInt16, side bearings Int16.
+    static let advanceRange = 0...0xFFFF, sideBearingRange = -32768...32767
 
     /// Every glyph's advance and side bearing at once (an instance's), checked as `setAdvance`
     /// and `setSideBearing` check them.
@@ -54,10 +57,10 @@ public class MetricsTable: FontTable {
         guard newAdvances.count == advances.count, newBearings.count == sideBearings.count else {
             throw FontError("\(tableName): \(newAdvances.count) advances and \(newBearings.count) side bearings for \(advances.count) glyphs")
         }
-        if let i = newAdvances.firstIndex(where: { !(0...0xFFFF).contains($0) }) {
+        if let i = newAdvances.firstIndex(where: { !Self.advanceRange.contains($0) }) {
             throw FontError("\(tableName) advance is UInt16 (0...65535), got \(newAdvances[i]) for glyph \(i)")
         }
-        if let i = newBearings.firstIndex(where: { !(-32768...32767).contains($0) }) {
+        if let i = newBearings.firstIndex(where: { !Self.sideBearingRange.contains($0) }) {
             throw FontError("\(tableName) side bearing is Int16 (-32768...32767), got \(newBearings[i]) for glyph \(i)")
         }
         if newAdvances != advances { advances = newAdvances; isEdited = true }
