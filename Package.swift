@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge", "LuaShim", "CLua"]),
         .testTarget(name: "FontSubsetTests", dependencies: ["FontSubset", "FontModel"]),
         .testTarget(name: "FontScriptTests", dependencies: ["FontScript", "LuaBridge", "FontModel"]),
-        .testTarget(name: "fontshellTests", dependencies: ["FontModel"]),
+        .testTarget(name: "fontshellTests", dependencies: ["fontshell", "FontModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,13 @@ struct FaceSelection: ParsableArguments {
     @Option(help: "Face: 0-based index or PostScript name (without it: every face for edit and diff, the first face otherwise, the whole font for save).")
     var face: String?
 
+    /// No face given (for QuickCommandLine, which sets properties without parsing).
+    static var unselected: FaceSelection {
+        var selection = FaceSelection()
+        selection.face = nil
+        return selection
+    }
+
     /// The selected face, or `fallback` when none was given.
     func faces(in font: Font, otherwise fallback: [Face]) throws -> [Face] {
         guard let face else { return fallback }

@@ -35,11 +35,16 @@ struct FontShell: ParsableCommand {
     )
 
     /// Batch workers skip argument parsing (ArgumentParser's reflection costs about a
-    /// millisecond per process, and a batch run starts one worker per core).
+    /// millisecond per process, and a batch run starts one worker per core), and `instance`'s
+    /// plain command lines are read without reflection (QuickCommandLine.swift).
     static func main() {
         let arguments = CommandLine.arguments
         if arguments.count > 1, arguments[1] == "batch-worker" {
             exitProcess(BatchWorker.serve(Array(arguments.dropFirst(2))))
+        }
+        if arguments.count > 1, var command = quickCommand(arguments[1], Array(arguments.dropFirst(2))) {
+            do { try command.run() } catch { exit(withError: error) }
+            return
         }
         parsingWithoutCompletionCheck = !arguments.dropFirst().contains { $0.hasPrefix("--generate-completion-script") }
         let parsed: Result<ParsableCommand, Error> = Result { try parseAsRoot(Array(arguments.dropFirst())) }

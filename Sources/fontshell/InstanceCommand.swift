@@ -35,6 +35,37 @@ struct InstanceCommand: ParsableCommand {
     @Flag(help: "Allow OUTPUT to be INPUT.") var overwrite = false
     @OptionGroup var selection: FaceSelection
 
+    /// The plain command lines, read without ArgumentParser's reflection (QuickCommandLine).
+    static var quickCommandLine: QuickCommandLine<InstanceCommand> { QuickCommandLine(
+        defaults: {
+            var command = InstanceCommand()
+            command.coordinates = []
+            command.output = nil
+            (command.all, command.strict, command.keepNames, command.noOverlapFlags) = (false, false, false, false)
+            (command.rewriteLayout, command.downgradeCff2, command.partial, command.noOptimize, command.overwrite) = (false, false, false, false, false)
+            command.selection = FaceSelection.unselected
+            return command
+        },
+        options: [
+            .value(["-o", "--output"]) { $0.output = $1; return true },
+            .value(["--face"]) { $0.selection.face = $1; return true },
+            .flag(["--all"]) { $0.all = true },
+            .flag(["--strict"]) { $0.strict = true },
+            .flag(["--keep-names"]) { $0.keepNames = true },
+            .flag(["--no-overlap-flags"]) { $0.noOverlapFlags = true },
+            .flag(["--rewrite-layout"]) { $0.rewriteLayout = true },
+            .flag(["--downgrade-cff2"]) { $0.downgradeCff2 = true },
+            .flag(["--partial"]) { $0.partial = true },
+            .flag(["--no-optimize"]) { $0.noOptimize = true },
+            .flag(["--overwrite"]) { $0.overwrite = true },
+        ],
+        operands: { command, operands in
+            guard let input = operands.first else { return false }
+            command.input = input
+            command.coordinates = Array(operands.dropFirst())
+            return true
+        }) }
+
     func run() throws {
         try runReportingErrors("instance") {
             let font = try Font(path: input)
@@ -63,7 +94,7 @@ struct InstanceCommand: ParsableCommand {
                 }
                 return
             }
-            (options.coordinates, options.ranges) = try Self.parse(coordinates)
+            (options.coordinates, options.ranges) = try Self.parseCoordinates(coordinates)
             let result = try face.instance(options)
             try write(result, to: output, from: font)
         }
@@ -76,7 +107,7 @@ struct InstanceCommand: ParsableCommand {
         for w in result.warnings { printError("fontshell instance: warning: \(w)") }
         let report = try result.font.save(to: path, options: SaveOptions(overwriteInput: overwrite))
         // Each axis as it was treated: pinned (its value), narrowed (its range) or kept whole.
-        let ranges = (try? Self.parse(coordinates).ranges) ?? [:]
+        let ranges = (try? Self.parseCoordinates(coordinates).ranges) ?? [:]
         var parts: [String] = [], kept: [String] = []
         for (tag, value) in zip(result.location.tags.map(\.trimmed), result.location.user) {
             if let r = ranges[tag] { parts.append("\(tag)=\(Face.short(r.lowerBound)):\(Face.short(r.upperBound))") }
@@ -89,7 +120,7 @@ struct InstanceCommand: ParsableCommand {
     }
 
     /// "wght=700" → ["wght": 700]; "wdth=75:100" → a range.
-    static func parse(_ items: [String]) throws -> (values: [String: Double], ranges: [String: ClosedRange<Double>]) {
+    static func parseCoordinates(_ items: [String]) throws -> (values: [String: Double], ranges: [String: ClosedRange<Double>]) {
         var values: [String: Double] = [:], ranges: [String: ClosedRange<Double>] = [:]
         for item in items {
             let parts = item.split(separator: "=", maxSplits: 1).map { String($0.trimmingSpaces) }

@@ -46,7 +46,7 @@ struct PreviewCommand: ParsableCommand {
         o.hinting = hinting
         if let variations {
             do {
-                let parsed = try InstanceCommand.parse(variations.split(separator: ",").map(String.init))
+                let parsed = try InstanceCommand.parseCoordinates(variations.split(separator: ",").map(String.init))
                 guard parsed.ranges.isEmpty else { throw FontError("a preview is at one location; give AXIS=VALUE") }
                 o.variations = parsed.values
             } catch { throw RenderError("--variations: \(error)") }

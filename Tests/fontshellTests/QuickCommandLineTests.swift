@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import fontshell
+
+/// `instance`'s quick reader (QuickCommandLine.swift) must read every plain command line as
+/// ArgumentParser does, and hand everything else to ArgumentParser.
+@Suite struct QuickCommandLineTests {
+    /// Both readers' results, printed property by property (ArgumentParser's property wrappers
+    /// print their values, or "*definition*" for one never set).
+    func both(_ arguments: [String]) throws -> (quick: String?, argumentParser: String) {
+        let quick = InstanceCommand.quickCommandLine.parse(arguments).map { String(describing: $0) }
+        return (quick, String(describing: try InstanceCommand.parse(arguments)))
+    }
+
+    /// Every option of the table, alone and together, in different places among the operands.
+    @Test func plainCommandLinesReadAsArgumentParserReadsThem() throws {
+        let lines: [[String]] = [
+            ["Font.ttf"],
+            ["Font.ttf", "wght=700", "-o", "out.ttf"],
+            ["-o", "out.ttf", "Font.ttf", "wght=700", "wdth=75:100"],
+            ["Font.ttf", "--output", "out dir/a.ttf", "wght=300:700", "--partial", "--no-optimize"],
+            ["--all", "-o", "folder", "Font.ttf"],
+            ["Font.ttf", "opsz=14", "--strict", "--keep-names", "--no-overlap-flags", "--rewrite-layout", "-o", "x.ttf"],
+            ["Font.otf", "--downgrade-cff2", "wght=700", "--overwrite", "-o", "Font.otf"],
+            ["--face", "2", "Fonts.ttc", "wght=700", "-o", "x.ttf"],
+            ["--face", "Inter-Roman", "Font.ttf", "slnt=-10", "-o", "x.ttf"],
+            ["Font.ttf", "wght=700", "-o", ""],
+        ]
+        for line in lines {
+            let (quick, argumentParser) = try both(line)
+            #expect(quick != nil, "the quick reader gave up on \(line)")
+            #expect(quick == argumentParser, "\(line)")
+            #expect(!(quick ?? "").contains("definition"), "a property left unset: \(quick ?? "")")
+        }
+    }
+
+    /// Help, other spellings, unknown, repeated and incomplete options go to ArgumentParser.
+    @Test func anythingElseIsLeftToArgumentParser() {
+        let lines: [[String]] = [
+            [], ["--help"], ["-h"], ["Font.ttf", "--help"], ["--version"],
+            ["Font.ttf", "--output=out.ttf"], ["Font.ttf", "-o"], ["Font.ttf", "-o", "-x.ttf"],
+            ["Font.ttf", "-o", "a.ttf", "-o", "b.ttf"], ["Font.ttf", "--all", "--all", "-o", "f"],
+            ["Font.ttf", "--bogus"], ["--", "Font.ttf"], ["Font.ttf", "-"], ["Font.ttf", "-oout.ttf"],
+            ["Font.ttf", "--experimental-dump-help"], ["Font.ttf", "--generate-completion-script", "bash"],
+        ]
+        for line in lines {
+            #expect(InstanceCommand.quickCommandLine.parse(line) == nil, "\(line)")
+        }
+    }
+
+    /// Every option ArgumentParser knows for `instance` is in the quick table, so adding one to
+    /// the command without the table (which would send its users the slow way) fails here.
+    @Test func theTableCoversEveryOption() throws {
+        let r = try runFontshell(["instance", "--experimental-dump-help"])
+        #expect(r.status == 0, "\(r.err)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        let command = try #require(json["command"] as? [String: Any])
+        var known: Set<String> = []
+        for argument in command["arguments"] as? [[String: Any]] ?? [] {
+            guard argument["kind"] as? String != "positional" else { continue }
+            for name in argument["names"] as? [[String: Any]] ?? [] {
+                guard let text = name["name"] as? String, let kind = name["kind"] as? String else { continue }
+                known.insert((kind == "short" ? "-" : "--") + text)
+            }
+        }
+        // ArgumentParser's own: help and the dump itself take the slow way on purpose.
+        known.subtract(["-h", "--help", "--version", "--experimental-dump-help"])
+        let table = Set(InstanceCommand.quickCommandLine.options.flatMap(\.names))
+        #expect(!known.isEmpty)
+        #expect(known == table, "ArgumentParser only: \(known.subtracting(table)); table only: \(table.subtracting(known))")
+    }
+}
