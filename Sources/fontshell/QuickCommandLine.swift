@@ -31,7 +31,7 @@ struct QuickCommandLine<Command: ParsableCommand> {
     func parse(_ arguments: [String]) -> Command? {
         var command = defaults()
         var operands: [String] = []
-        var seen = Set<String>()
+        var seen: [String] = []  // not a Set: its first use costs a conformance scan
         var i = 0
         while i < arguments.count {
             let argument = arguments[i]
@@ -40,9 +40,10 @@ struct QuickCommandLine<Command: ParsableCommand> {
                 operands.append(argument)
                 continue
             }
-            guard let option = options.first(where: { $0.names.contains(argument) }), seen.insert(option.names[0]).inserted else {
+            guard let option = options.first(where: { $0.names.contains(argument) }), !seen.contains(option.names[0]) else {
                 return nil
             }
+            seen.append(option.names[0])
             switch option {
             case .flag(_, let set):
                 set(&command)

@@ -743,6 +743,19 @@ import Testing
         }
     }
 
+    /// The GPOS patch's record of visited offsets: each offset new once; one outside the table
+    /// is never recorded, so the patch goes on to read there and reports it.
+    @Test func offsetSetSaysNewOnceAndLeavesBadOffsetsToTheReader() {
+        var seen = OffsetSet(size: 100)
+        #expect(seen.insert(0) && !seen.insert(0))
+        #expect(seen.insert(63) && seen.insert(64) && !seen.insert(63) && !seen.insert(64))
+        #expect(seen.insert(99) && !seen.insert(99))
+        #expect(seen.insert(100) && seen.insert(100))
+        #expect(seen.insert(-1) && seen.insert(-1))
+        var empty = OffsetSet(size: 0)
+        #expect(empty.insert(0) && empty.insert(0))
+    }
+
     @Test func malformedVariationDataIsAClearError() throws {
         // gvar: the tuple count of glyph 1's data (or the next glyph's, when glyph 1 has none)
         // far past the data.

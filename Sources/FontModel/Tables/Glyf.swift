@@ -11,8 +11,11 @@ public final class GlyfTable: DecodableTable {
     var sourceBytes: FontBytes?
     public func keepSource(_ bytes: FontBytes) { sourceBytes = bytes }
     let loca: LocaTable
-    /// Glyph data replacing the original, by glyph id.
-    private var overrides: [Int: [UInt8]] = [:]
+    /// Glyph data replacing the original, by glyph id: empty until the first edit, then one
+    /// slot per glyph (an instance replaces every glyph; a dictionary spent more time hashing
+    /// and growing than the glyphs took to store).
+    private var overrides: [[UInt8]?] = []
+    private func replacement(_ id: Int) -> [UInt8]? { id < overrides.count ? overrides[id] : nil }
     public private(set) var isEdited = false
     private var compiled: Compiled?
     /// File and face, for errors raised when glyphs are decoded later.
@@ -62,7 +65,7 @@ public final class GlyfTable: DecodableTable {
     /// The glyph's current bytes (empty for an empty glyph).
     public func glyphData(_ id: Int) throws -> [UInt8] {
         try checkID(id)
-        if let o = overrides[id] { return o }
+        if let o = replacement(id) { return o }
         return try Array(originalReader(id).bytes)
     }
 
@@ -74,7 +77,7 @@ public final class GlyfTable: DecodableTable {
     /// Runs `body` with a reader over the glyph's current bytes, without copying unedited glyphs.
     func withGlyphReader<T>(_ id: Int, _ body: (BinaryReader) throws -> T) throws -> T {
         try checkID(id)
-        if let o = overrides[id] { return try o.withUnsafeBytes { try body(BinaryReader($0)) } }
+        if let o = replacement(id) { return try o.withUnsafeBytes { try body(BinaryReader($0)) } }
         return try body(try originalReader(id))
     }
 
@@ -120,6 +123,7 @@ public final class GlyfTable: DecodableTable {
         try checkID(id)
         var padded = bytes
         while padded.count % 4 != 0 { padded.append(0) }
+        if overrides.isEmpty { overrides = Array(repeating: nil, count: glyphCount) }
         overrides[id] = padded
         edited()
     }
@@ -156,7 +160,7 @@ public final class GlyfTable: DecodableTable {
         var position = 0
         var runStart: Int?  // start of a run of unedited glyphs, copied as one chunk
         for id in 0..<glyphCount {
-            if let o = overrides[id] {
+            if let o = replacement(id) {
                 if let s = runStart { chunks.append(.borrowed(try data.sub(s, loca.offsets[id] - s).bytes)); runStart = nil }
                 chunks.append(.owned(o))
                 position += o.count

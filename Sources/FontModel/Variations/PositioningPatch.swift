@@ -11,7 +11,7 @@ struct PositioningPatch {
     /// Partial instances keep the devices (their rows now vary over the kept axes only) and
     /// add only the pinned axes' share to the stored values.
     let keepDevices: Bool
-    private var seenSubtables = Set<Int>(), seenAnchors = Set<Int>(), seenPairSets = Set<Int>()
+    private var seenSubtables: OffsetSet, seenAnchors: OffsetSet, seenPairSets: OffsetSet
     /// Patched values and cleared devices.
     private(set) var patched = 0
 
@@ -21,6 +21,7 @@ struct PositioningPatch {
 
     init(_ bytes: [UInt8], keepDevices: Bool = false, delta: @escaping (Int, Int) -> Int) {
         self.bytes = bytes; self.keepDevices = keepDevices; self.delta = delta
+        (seenSubtables, seenAnchors, seenPairSets) = (OffsetSet(size: bytes.count), OffsetSet(size: bytes.count), OffsetSet(size: bytes.count))
     }
 
     private func u16(_ at: Int) throws -> Int {
@@ -68,7 +69,7 @@ struct PositioningPatch {
     }
 
     private mutating func anchor(at start: Int) throws {
-        guard seenAnchors.insert(start).inserted, try u16(start) == 3 else { return }
+        guard seenAnchors.insert(start), try u16(start) == 3 else { return }
         try apply(value: start + 2, offsetAt: start + 6, base: start)
         try apply(value: start + 4, offsetAt: start + 8, base: start)
     }
@@ -92,7 +93,7 @@ struct PositioningPatch {
     }
 
     private mutating func subtable(type: Int, at start: Int) throws {
-        guard seenSubtables.insert(start).inserted else { return }
+        guard seenSubtables.insert(start) else { return }
         let format = try u16(start)
         switch type {
         case 9: try subtable(type: try u16(start + 2), at: start + (try u32(start + 4)))
@@ -110,7 +111,7 @@ struct PositioningPatch {
             if format == 1 {
                 for k in 0..<(try u16(start + 8)) {
                     let set = start + (try u16(start + 10 + 2 * k))
-                    guard seenPairSets.insert(set).inserted else { continue }
+                    guard seenPairSets.insert(set) else { continue }
                     let record = 2 + size1 + size2
                     for r in 0..<(try u16(set)) {
                         let at = set + 2 + r * record
