@@ -120,12 +120,21 @@ public final class GlyfTable: DecodableTable {
 
     /// Replaces a glyph's bytes as they are (used to copy one glyph onto another).
     public func setGlyphData(_ id: Int, _ bytes: [UInt8]) throws {
-        try checkID(id)
-        var padded = bytes
-        while padded.count % 4 != 0 { padded.append(0) }
-        if overrides.isEmpty { overrides = Array(repeating: nil, count: glyphCount) }
-        overrides[id] = padded
-        edited()
+        try setGlyphData(CollectionOfOne((id, bytes)))
+    }
+
+    /// Replaces many glyphs' bytes at once (an instance replaces every glyph): the table's
+    /// state is touched once, not once per glyph.
+    public func setGlyphData(_ replacements: some Sequence<(Int, [UInt8])>) throws {
+        var slots = overrides.isEmpty ? Array(repeating: nil, count: glyphCount) : overrides
+        overrides = []  // so `slots` is the only reference and is changed in place
+        defer { overrides = slots; edited() }
+        for (id, bytes) in replacements {
+            try checkID(id)
+            var padded = bytes
+            while padded.count % 4 != 0 { padded.append(0) }
+            slots[id] = padded
+        }
     }
 
     /// Replaces a glyph with a new outline; its bounds are recomputed (composites from their components).

@@ -160,17 +160,6 @@ extension Face {
         // Each composite's component glyphs, for ordering.
         var components = [[Int]?](repeating: nil, count: count)
         var compositeIDs: [Int] = []
-        var depth = [Int](repeating: 0, count: count)
-        var resolved = [Bool](repeating: false, count: count)
-        func depthOf(_ id: Int, _ seen: Int) throws -> Int {
-            guard let children = components[id] else { return 0 }
-            if resolved[id] { return depth[id] }
-            guard seen < 64 else { throw FontError("composite glyph \(id) nests more than 64 deep (a cycle?)", table: "glyf") }
-            var d = 0
-            for c in children where c < count { d = max(d, try depthOf(c, seen + 1) + 1) }
-            depth[id] = d; resolved[id] = true
-            return d
-        }
         var bounds = [GlyphBounds?](repeating: nil, count: count)
         // maxp's figures, gathered on the way (as GlyfTable's survey counts them).
         var stats = GlyfTable.Statistics()
@@ -187,11 +176,16 @@ extension Face {
             }
         }
 
+        // Glyph bytes stored in batches: simple glyphs after the first pass, composites after
+        // each depth (a deeper composite's general path reads the bytes of shallower ones).
+        var replacements: [(Int, [UInt8])] = []
+        replacements.reserveCapacity(count)
+
         /// Stores a varied composite (the general path when the fast one gave nil) and counts it for maxp.
         func storeComposite(_ id: Int, _ fast: (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double), glyphs: [Int], instructions: Int)?) throws {
             var children: [Int], instructionCount: Int
             if let fast {
-                try glyf.setGlyphData(id, fast.bytes)
+                replacements.append((id, fast.bytes))
                 bounds[id] = fast.bounds
                 setMetrics(id, fast.bounds, left: fast.phantoms.0, right: fast.phantoms.1, top: fast.phantoms.2, bottom: fast.phantoms.3)
                 children = fast.glyphs; instructionCount = fast.instructions
@@ -239,7 +233,7 @@ extension Face {
                     components[id] = children
                     compositeIDs.append(id)
                 case .simple(let varied):
-                    try glyf.setGlyphData(id, varied.bytes)
+                    replacements.append((id, varied.bytes))
                     bounds[id] = varied.bounds
                     flattened[id] = (varied.counts.points, varied.counts.contours, 0)
                     stats.maxPoints = max(stats.maxPoints, varied.counts.points)
@@ -248,7 +242,9 @@ extension Face {
                     setMetrics(id, varied.bounds, left: varied.phantoms.0, right: varied.phantoms.1, top: varied.phantoms.2, bottom: varied.phantoms.3)
                 }
             }
-            for id in compositeIDs { _ = try depthOf(id, 0) }
+            try glyf.setGlyphData(replacements)
+            replacements.removeAll(keepingCapacity: true)
+            let depth = try Self.compositeDepths(components, compositeIDs)
             let order = compositeIDs.sorted { depth[$0] != depth[$1] ? depth[$0] < depth[$1] : $0 < $1 }
             // Composites of one depth need only their components' bounds, all of lower depths:
             // each depth's composites are varied on every core, then stored in order.
@@ -264,11 +260,30 @@ extension Face {
                     }
                 }
                 for (id, fast) in zip(ids, variedComposites) { try storeComposite(id, fast) }
+                try glyf.setGlyphData(replacements)
+                replacements.removeAll(keepingCapacity: true)
             }
         }
         try context("hmtx") { try hmtx.setAll(advances: advances, sideBearings: sideBearings) }
         if let vmtx { try context("vmtx") { try vmtx.setAll(advances: verticalAdvances, sideBearings: topBearings) } }
         glyf.adoptSurvey(stats, bounds: bounds)
+    }
+
+    /// How deeply each composite nests (1 when its components are all simple glyphs; 0 for a
+    /// simple glyph), for varying composites after the glyphs they are made of.
+    private static func compositeDepths(_ components: [[Int]?], _ composites: [Int]) throws -> [Int] {
+        var depth = [Int?](repeating: nil, count: components.count)
+        func depthOf(_ id: Int, _ seen: Int, _ depth: inout [Int?]) throws -> Int {
+            guard let children = components[id] else { return 0 }
+            if let known = depth[id] { return known }
+            guard seen < 64 else { throw FontError("composite glyph \(id) nests more than 64 deep (a cycle?)", table: "glyf") }
+            var d = 0
+            for c in children where c < components.count { d = max(d, try depthOf(c, seen + 1, &depth) + 1) }
+            depth[id] = d
+            return d
+        }
+        for id in composites { _ = try depthOf(id, 0, &depth) }
+        return depth.map { $0 ?? 0 }
     }
 
     /// A glyph's outcome in the first pass of `instanceGlyphs`.
