@@ -56,15 +56,17 @@ extension Face {
             // Rendering without CFF bounds: leave the bearing extremes, they need every glyph's box.
             let extremes = !(bounds.isEmpty && forRendering)
             var minLSB = Int.max, minRSB = Int.max, maxExtent = Int.min
+            // Read once: each read of the table's own arrays is an exclusivity check.
+            let advances = hmtx.advances, sideBearings = hmtx.sideBearings, glyphCount = hmtx.glyphCount
             for (id, b) in bounds.enumerated() {
-                guard let b, id < hmtx.glyphCount else { continue }
-                let lsb = hmtx.sideBearings[id], width = b.xMax - b.xMin
+                guard let b, id < glyphCount else { continue }
+                let lsb = sideBearings[id], width = b.xMax - b.xMin
                 minLSB = min(minLSB, lsb)
-                minRSB = min(minRSB, hmtx.advances[id] - lsb - width)
+                minRSB = min(minRSB, advances[id] - lsb - width)
                 maxExtent = max(maxExtent, lsb + width)
             }
             if minLSB == .max { minLSB = 0; minRSB = 0; maxExtent = 0 }
-            changes += [hhea.setInt("advanceWidthMax", hmtx.advances.max() ?? 0)].compactMap { $0 }
+            changes += [hhea.setInt("advanceWidthMax", advances.max() ?? 0)].compactMap { $0 }
             if extremes {
                 changes += [hhea.setInt("minLeftSideBearing", minLSB), hhea.setInt("minRightSideBearing", minRSB),
                             hhea.setInt("xMaxExtent", maxExtent)].compactMap { $0 }

@@ -154,64 +154,10 @@ extension Face {
         guard let glyf = try target.glyf else { return }
         let hmtx = try target.hmtx, vmtx = try target.vmtx
         let count = glyf.glyphCount
-        // The instance's metrics, gathered here and set once at the end.
-        var advances = hmtx.advances, sideBearings = hmtx.sideBearings
-        var verticalAdvances = vmtx?.advances ?? [], topBearings = vmtx?.sideBearings ?? []
+        var gathered = GatheredGlyphs(count: count, hmtx: hmtx, vmtx: vmtx)
         // Each composite's component glyphs, for ordering.
         var components = [[Int]?](repeating: nil, count: count)
         var compositeIDs: [Int] = []
-        var bounds = [GlyphBounds?](repeating: nil, count: count)
-        // maxp's figures, gathered on the way (as GlyfTable's survey counts them).
-        var stats = GlyfTable.Statistics()
-        var flattened = [(points: Int, contours: Int, depth: Int)](repeating: (0, 0, 0), count: count)
-
-        func setMetrics(_ id: Int, _ b: GlyphBounds?, left: Double, right: Double, top: Double, bottom: Double) {
-            if id < advances.count {
-                advances[id] = max(0, (right - left).otRoundedInt)
-                sideBearings[id] = (Double(b?.xMin ?? 0) - left).otRoundedInt
-            }
-            if id < verticalAdvances.count {
-                verticalAdvances[id] = max(0, (top - bottom).otRoundedInt)
-                topBearings[id] = (top - Double(b?.yMax ?? 0)).otRoundedInt
-            }
-        }
-
-        // Glyph bytes stored in batches: simple glyphs after the first pass, composites after
-        // each depth (a deeper composite's general path reads the bytes of shallower ones).
-        var replacements: [(Int, [UInt8])] = []
-        replacements.reserveCapacity(count)
-
-        /// Stores a varied composite (the general path when the fast one gave nil) and counts it for maxp.
-        func storeComposite(_ id: Int, _ fast: (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double), glyphs: [Int], instructions: Int)?) throws {
-            var children: [Int], instructionCount: Int
-            if let fast {
-                replacements.append((id, fast.bytes))
-                bounds[id] = fast.bounds
-                setMetrics(id, fast.bounds, left: fast.phantoms.0, right: fast.phantoms.1, top: fast.phantoms.2, bottom: fast.phantoms.3)
-                children = fast.glyphs; instructionCount = fast.instructions
-            } else {
-                // Scaled or point-matched components, or offsets outgrowing their bytes:
-                // decode, move, and let the table re-encode and bound it.
-                var varied = try variator.glyph(id, original: try variator.glyf.glyph(id), at: loc)
-                if overlapFlags { varied.glyph.components[0].flags |= GlyphComponent.overlapCompound }
-                try glyf.setGlyph(id, varied.glyph)
-                let b = try glyf.bounds(id)
-                bounds[id] = b
-                setMetrics(id, b, left: varied.left, right: varied.right, top: varied.top, bottom: varied.bottom)
-                children = varied.glyph.components.map(\.glyphID); instructionCount = varied.glyph.instructions.count
-            }
-            var total = (points: 0, contours: 0, depth: 0)
-            for c in children where c < count {
-                let m = flattened[c]
-                total = (min(total.points + m.points, 1 << 40), min(total.contours + m.contours, 1 << 40), max(total.depth, m.depth))
-            }
-            flattened[id] = (total.points, total.contours, total.depth + 1)
-            stats.maxCompositePoints = max(stats.maxCompositePoints, total.points)
-            stats.maxCompositeContours = max(stats.maxCompositeContours, total.contours)
-            stats.maxComponentDepth = max(stats.maxComponentDepth, total.depth + 1)
-            stats.maxComponentElements = max(stats.maxComponentElements, children.count)
-            stats.maxSizeOfInstructions = max(stats.maxSizeOfInstructions, instructionCount)
-        }
 
         try context("glyf") {
             // First pass, on every core (reading only): simple glyphs are independent and
@@ -233,17 +179,10 @@ extension Face {
                     components[id] = children
                     compositeIDs.append(id)
                 case .simple(let varied):
-                    replacements.append((id, varied.bytes))
-                    bounds[id] = varied.bounds
-                    flattened[id] = (varied.counts.points, varied.counts.contours, 0)
-                    stats.maxPoints = max(stats.maxPoints, varied.counts.points)
-                    stats.maxContours = max(stats.maxContours, varied.counts.contours)
-                    stats.maxSizeOfInstructions = max(stats.maxSizeOfInstructions, varied.counts.instructions)
-                    setMetrics(id, varied.bounds, left: varied.phantoms.0, right: varied.phantoms.1, top: varied.phantoms.2, bottom: varied.phantoms.3)
+                    gathered.addSimple(id, varied)
                 }
             }
-            try glyf.setGlyphData(replacements)
-            replacements.removeAll(keepingCapacity: true)
+            try gathered.store(into: glyf)
             let depth = try Self.compositeDepths(components, compositeIDs)
             let order = compositeIDs.sorted { depth[$0] != depth[$1] ? depth[$0] < depth[$1] : $0 < $1 }
             // Composites of one depth need only their components' bounds, all of lower depths:
@@ -252,21 +191,104 @@ extension Face {
             while let first = level.first {
                 let ids = Array(level.prefix { depth[$0] == depth[first] })
                 level = level.dropFirst(ids.count)
-                let lowerBounds = bounds
+                let lowerBounds = gathered.bounds
                 let variedComposites = try ParallelWork.map(ids.count) { range in
                     var workspace = TupleWorkspace()
                     return try range.map {
                         try variator.compositeGlyphBytes(ids[$0], at: loc, overlap: overlapFlags, componentBounds: lowerBounds, workspace: &workspace)
                     }
                 }
-                for (id, fast) in zip(ids, variedComposites) { try storeComposite(id, fast) }
-                try glyf.setGlyphData(replacements)
-                replacements.removeAll(keepingCapacity: true)
+                for (id, fast) in zip(ids, variedComposites) {
+                    if let fast {
+                        gathered.addComposite(id, bytes: fast.bytes, bounds: fast.bounds, phantoms: fast.phantoms,
+                                              children: fast.glyphs, instructions: fast.instructions)
+                        continue
+                    }
+                    // Scaled or point-matched components, or offsets outgrowing their bytes:
+                    // decode, move, and let the table re-encode and bound it.
+                    var varied = try variator.glyph(id, original: try variator.glyf.glyph(id), at: loc)
+                    if overlapFlags { varied.glyph.components[0].flags |= GlyphComponent.overlapCompound }
+                    try glyf.setGlyph(id, varied.glyph)
+                    gathered.addComposite(id, bytes: nil, bounds: try glyf.bounds(id), phantoms: (varied.left, varied.right, varied.top, varied.bottom),
+                                          children: varied.glyph.components.map(\.glyphID), instructions: varied.glyph.instructions.count)
+                }
+                try gathered.store(into: glyf)
             }
         }
-        try context("hmtx") { try hmtx.setAll(advances: advances, sideBearings: sideBearings) }
-        if let vmtx { try context("vmtx") { try vmtx.setAll(advances: verticalAdvances, sideBearings: topBearings) } }
-        glyf.adoptSurvey(stats, bounds: bounds)
+        try context("hmtx") { try hmtx.setAll(advances: gathered.advances, sideBearings: gathered.sideBearings) }
+        if let vmtx { try context("vmtx") { try vmtx.setAll(advances: gathered.verticalAdvances, sideBearings: gathered.topBearings) } }
+        glyf.adoptSurvey(gathered.statistics, bounds: gathered.bounds)
+    }
+
+    /// What `instanceGlyphs` gathers as it goes, set on the tables once: the instance's
+    /// metrics, every glyph's bounds, maxp's figures (as GlyfTable's survey counts them), and
+    /// glyph bytes waiting to be stored in one batch. A struct changed through its own methods,
+    /// so each access is checked at compile time (locals captured by nested functions were
+    /// checked at run time, several times per glyph).
+    private struct GatheredGlyphs {
+        var advances: [Int], sideBearings: [Int], verticalAdvances: [Int], topBearings: [Int]
+        var bounds: [GlyphBounds?]
+        var statistics = GlyfTable.Statistics()
+        /// Points, contours and depth of each glyph once its composites are flattened.
+        var flattened: [(points: Int, contours: Int, depth: Int)]
+        var waiting: [(Int, [UInt8])] = []
+
+        init(count: Int, hmtx: MetricsTable, vmtx: MetricsTable?) {
+            advances = hmtx.advances; sideBearings = hmtx.sideBearings
+            verticalAdvances = vmtx?.advances ?? []; topBearings = vmtx?.sideBearings ?? []
+            bounds = Array(repeating: nil, count: count)
+            flattened = Array(repeating: (0, 0, 0), count: count)
+            waiting.reserveCapacity(count)
+        }
+
+        mutating func addSimple(_ id: Int, _ varied: (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double),
+                                                   counts: (points: Int, contours: Int, instructions: Int))) {
+            waiting.append((id, varied.bytes))
+            bounds[id] = varied.bounds
+            flattened[id] = (varied.counts.points, varied.counts.contours, 0)
+            statistics.maxPoints = max(statistics.maxPoints, varied.counts.points)
+            statistics.maxContours = max(statistics.maxContours, varied.counts.contours)
+            statistics.maxSizeOfInstructions = max(statistics.maxSizeOfInstructions, varied.counts.instructions)
+            setMetrics(id, varied.bounds, varied.phantoms)
+        }
+
+        /// A varied composite; `bytes` nil when the table already holds them (the general path).
+        mutating func addComposite(_ id: Int, bytes: [UInt8]?, bounds b: GlyphBounds?, phantoms: (Double, Double, Double, Double),
+                                   children: [Int], instructions: Int) {
+            if let bytes { waiting.append((id, bytes)) }
+            bounds[id] = b
+            setMetrics(id, b, phantoms)
+            var total = (points: 0, contours: 0, depth: 0)
+            for c in children where c < flattened.count {
+                let m = flattened[c]
+                total = (min(total.points + m.points, 1 << 40), min(total.contours + m.contours, 1 << 40), max(total.depth, m.depth))
+            }
+            flattened[id] = (total.points, total.contours, total.depth + 1)
+            statistics.maxCompositePoints = max(statistics.maxCompositePoints, total.points)
+            statistics.maxCompositeContours = max(statistics.maxCompositeContours, total.contours)
+            statistics.maxComponentDepth = max(statistics.maxComponentDepth, total.depth + 1)
+            statistics.maxComponentElements = max(statistics.maxComponentElements, children.count)
+            statistics.maxSizeOfInstructions = max(statistics.maxSizeOfInstructions, instructions)
+        }
+
+        /// Advance and side bearing from the phantom points (left, right, top, bottom).
+        private mutating func setMetrics(_ id: Int, _ b: GlyphBounds?, _ phantoms: (left: Double, right: Double, top: Double, bottom: Double)) {
+            if id < advances.count {
+                advances[id] = max(0, (phantoms.right - phantoms.left).otRoundedInt)
+                sideBearings[id] = (Double(b?.xMin ?? 0) - phantoms.left).otRoundedInt
+            }
+            if id < verticalAdvances.count {
+                verticalAdvances[id] = max(0, (phantoms.top - phantoms.bottom).otRoundedInt)
+                topBearings[id] = (phantoms.top - Double(b?.yMax ?? 0)).otRoundedInt
+            }
+        }
+
+        /// The waiting glyph bytes into the table (a deeper composite's general path reads the
+        /// bytes of shallower ones, so each depth is stored before the next is varied).
+        mutating func store(into glyf: GlyfTable) throws {
+            try glyf.setGlyphData(waiting)
+            waiting.removeAll(keepingCapacity: true)
+        }
     }
 
     /// How deeply each composite nests (1 when its components are all simple glyphs; 0 for a
