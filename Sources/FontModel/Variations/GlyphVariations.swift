@@ -168,11 +168,15 @@ public final class GlyphVariator {
                            top: Double(phantom[2].y) + dy[n + 2], bottom: Double(phantom[3].y) + dy[n + 3])
     }
 
+    /// A simple glyph at a location, as bytes ready to store: its bounds, its unrounded phantom
+    /// points (left, right, top, bottom) and the counts maxp needs.
+    typealias VariedSimpleGlyph = (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double),
+                                   counts: (points: Int, contours: Int, instructions: Int))
+
     /// A simple glyph at a location straight from its bytes to new bytes (flat arrays, no
     /// contour objects): what instancing runs for every simple glyph. Returns the encoded
     /// glyph, its bounds, and the moved phantom points (left, right, top, bottom).
-    func simpleGlyphBytes(_ id: Int, at location: [Double], overlap: Bool, workspace w: inout TupleWorkspace) throws
-        -> (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double), counts: (points: Int, contours: Int, instructions: Int)) {
+    func simpleGlyphBytes(_ id: Int, at location: [Double], overlap: Bool, workspace w: inout TupleWorkspace) throws -> VariedSimpleGlyph {
         var points = TrueTypeGlyph.SimplePoints()
         var stored: GlyphBounds?
         try glyf.withGlyphReader(id) { reader in

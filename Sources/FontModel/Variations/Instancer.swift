@@ -241,8 +241,7 @@ extension Face {
             waiting.reserveCapacity(count)
         }
 
-        mutating func addSimple(_ id: Int, _ varied: (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double),
-                                                   counts: (points: Int, contours: Int, instructions: Int))) {
+        mutating func addSimple(_ id: Int, _ varied: GlyphVariator.VariedSimpleGlyph) {
             waiting.append((id, varied.bytes))
             bounds[id] = varied.bounds
             flattened[id] = (varied.counts.points, varied.counts.contours, 0)
@@ -311,7 +310,7 @@ extension Face {
     /// A glyph's outcome in the first pass of `instanceGlyphs`.
     private enum FirstPass {
         /// A simple glyph at the location (`GlyphVariator.simpleGlyphBytes`).
-        case simple((bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double), counts: (points: Int, contours: Int, instructions: Int)))
+        case simple(GlyphVariator.VariedSimpleGlyph)
         /// A composite's component glyphs.
         case composite([Int])
     }
