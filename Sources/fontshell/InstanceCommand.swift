@@ -47,8 +47,8 @@ struct InstanceCommand: ParsableCommand {
             return command
         },
         options: [
-            .value(["-o", "--output"]) { $0.output = $1; return true },
-            .value(["--face"]) { $0.selection.face = $1; return true },
+            .value(["-o", "--output"]) { $0.output = $1 },
+            .value(["--face"]) { $0.selection.face = $1 },
             .flag(["--all"]) { $0.all = true },
             .flag(["--strict"]) { $0.strict = true },
             .flag(["--keep-names"]) { $0.keepNames = true },

@@ -16,8 +16,8 @@ struct QuickCommandLine<Command: ParsableCommand> {
     enum Option {
         /// `--name`: sets a Boolean property.
         case flag([String], (inout Command) -> Void)
-        /// `--name VALUE`: the value as typed; false when it is not one the property takes.
-        case value([String], (inout Command, String) -> Bool)
+        /// `--name VALUE`: sets a property to the value as typed.
+        case value([String], (inout Command, String) -> Void)
     }
 
     /// The command with every property at its default (properties ArgumentParser has not
@@ -48,7 +48,8 @@ struct QuickCommandLine<Command: ParsableCommand> {
             case .flag(_, let set):
                 set(&command)
             case .value(_, let set):
-                guard i < arguments.count, !arguments[i].hasPrefix("-"), set(&command, arguments[i]) else { return nil }
+                guard i < arguments.count, !arguments[i].hasPrefix("-") else { return nil }
+                set(&command, arguments[i])
                 i += 1
             }
         }
