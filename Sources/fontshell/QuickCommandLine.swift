@@ -1,7 +1,7 @@
 import ArgumentParser
 
-/// A reflection-free reader for the plain command lines of a command that scripts and build
-/// systems run over and over (`instance`).
+/// A reflection-free reader for the plain command lines of commands that scripts and build
+/// systems run over and over (`instance`, `run`).
 ///
 /// ArgumentParser learns a command's options by reflection: `Mirror` over the command, and for
 /// each new type it meets a protocol-conformance lookup that scans every conformance record of
@@ -16,8 +16,9 @@ struct QuickCommandLine<Command: ParsableCommand> {
     enum Option {
         /// `--name`: sets a Boolean property.
         case flag([String], (inout Command) -> Void)
-        /// `--name VALUE`: sets a property to the value as typed.
-        case value([String], (inout Command, String) -> Void)
+        /// `--name VALUE`: sets a property from the value as typed; throws (and the reader
+        /// gives up) when the value does not convert.
+        case value([String], (inout Command, String) throws -> Void)
     }
 
     /// The command with every property at its default (properties ArgumentParser has not
@@ -27,6 +28,9 @@ struct QuickCommandLine<Command: ParsableCommand> {
     /// Sets the positional properties from the operands in order; false when their count does
     /// not fit.
     let operands: (inout Command, [String]) -> Bool
+    /// Everything after the first operand is an operand too, options included (`run`'s script
+    /// takes the rest of the line, as ArgumentParser's `.captureForPassthrough` reads it).
+    var restAfterFirstOperand = false
 
     func parse(_ arguments: [String]) -> Command? {
         var command = defaults()
@@ -38,6 +42,10 @@ struct QuickCommandLine<Command: ParsableCommand> {
             i += 1
             guard argument.hasPrefix("-") else {
                 operands.append(argument)
+                if restAfterFirstOperand {
+                    operands += arguments[i...]
+                    break
+                }
                 continue
             }
             guard let option = options.first(where: { $0.names.contains(argument) }), !seen.contains(option.names[0]) else {
@@ -48,8 +56,7 @@ struct QuickCommandLine<Command: ParsableCommand> {
             case .flag(_, let set):
                 set(&command)
             case .value(_, let set):
-                guard i < arguments.count, !arguments[i].hasPrefix("-") else { return nil }
-                set(&command, arguments[i])
+                guard i < arguments.count, !arguments[i].hasPrefix("-"), (try? set(&command, arguments[i])) != nil else { return nil }
                 i += 1
             }
         }
@@ -70,6 +77,15 @@ extension QuickCommandLine.Option {
 func quickCommand(_ name: String, _ arguments: [String]) -> (any ParsableCommand)? {
     switch name {
     case "instance": InstanceCommand.quickCommandLine.parse(arguments)
+    case "run": Run.quickCommandLine.parse(arguments)
     default: nil
+    }
+}
+
+/// A value that does not convert (`-j two`): the quick reader gives up and ArgumentParser says why.
+struct QuickValueError: Error {
+    static func convert<T>(_ value: T?) throws -> T {
+        guard let value else { throw QuickValueError() }
+        return value
     }
 }

@@ -75,6 +75,36 @@ struct Run: ParsableCommand {
     }
 }
 
+extension Run {
+    /// `run`'s plain command lines without ArgumentParser (QuickCommandLine.swift): a batch run
+    /// pays the parser once, but on a whole run's critical path, before any worker has work.
+    static var quickCommandLine: QuickCommandLine<Run> { QuickCommandLine(
+        defaults: {
+            var command = Run()
+            (command.sandbox, command.jsonl, command.quiet) = (false, false, false)
+            command.each = []
+            (command.jobs, command.shard, command.timeout) = (nil, nil, nil)
+            command.arguments = []
+            return command
+        },
+        options: [
+            .flag(["--sandbox"]) { $0.sandbox = true },
+            .value(["--each"]) { $0.each = [$1] },
+            .value(["-j", "--jobs"]) { $0.jobs = try QuickValueError.convert(Int($1)) },
+            .value(["--shard"]) { $0.shard = $1 },
+            .value(["--timeout"]) { $0.timeout = try QuickValueError.convert(Double($1)) },
+            .flag(["--jsonl"]) { $0.jsonl = true },
+            .flag(["--quiet"]) { $0.quiet = true },
+        ],
+        operands: { command, operands in
+            guard let script = operands.first else { return false }
+            command.script = script
+            command.arguments = Array(operands.dropFirst())
+            return true
+        },
+        restAfterFirstOperand: true) }
+}
+
 /// A Lua state with the fontshell API and these fonts bound; prints the problem and returns
 /// false when a font cannot be opened.
 func setUp(_ lua: LuaState, fontPaths: [String], sandboxed: Bool = false) -> Bool {

@@ -1,15 +1,25 @@
 import Foundation
+import ArgumentParser
 import Testing
 @testable import fontshell
 
-/// `instance`'s quick reader (QuickCommandLine.swift) must read every plain command line as
-/// ArgumentParser does, and hand everything else to ArgumentParser.
+/// The quick readers of `instance` and `run` (QuickCommandLine.swift) must read every plain
+/// command line as ArgumentParser does, and hand everything else to ArgumentParser.
 @Suite struct QuickCommandLineTests {
     /// Both readers' results, printed property by property (ArgumentParser's property wrappers
     /// print their values, or "*definition*" for one never set).
-    func both(_ arguments: [String]) throws -> (quick: String?, argumentParser: String) {
-        let quick = InstanceCommand.quickCommandLine.parse(arguments).map { String(describing: $0) }
-        return (quick, String(describing: try InstanceCommand.parse(arguments)))
+    func both<C: ParsableCommand>(_ reader: QuickCommandLine<C>, _ arguments: [String]) throws -> (quick: String?, argumentParser: String) {
+        let quick = reader.parse(arguments).map { String(describing: $0) }
+        return (quick, String(describing: try C.parse(arguments)))
+    }
+
+    func expectSame<C: ParsableCommand>(_ reader: QuickCommandLine<C>, _ lines: [[String]]) throws {
+        for line in lines {
+            let (quick, argumentParser) = try both(reader, line)
+            #expect(quick != nil, "the quick reader gave up on \(line)")
+            #expect(quick == argumentParser, "\(line)")
+            #expect(!(quick ?? "").contains("definition"), "a property left unset: \(quick ?? "")")
+        }
     }
 
     /// Every option of the table, alone and together, in different places among the operands.
@@ -26,12 +36,21 @@ import Testing
             ["--face", "Inter-Roman", "Font.ttf", "slnt=-10", "-o", "x.ttf"],
             ["Font.ttf", "wght=700", "-o", ""],
         ]
-        for line in lines {
-            let (quick, argumentParser) = try both(line)
-            #expect(quick != nil, "the quick reader gave up on \(line)")
-            #expect(quick == argumentParser, "\(line)")
-            #expect(!(quick ?? "").contains("definition"), "a property left unset: \(quick ?? "")")
-        }
+        try expectSame(InstanceCommand.quickCommandLine, lines)
+    }
+
+    /// `run`: options before the script, and everything after it the script's, even words that
+    /// look like options (BatchOptions takes `--each` and its company out of them later).
+    @Test func plainRunLinesReadAsArgumentParserReadsThem() throws {
+        try expectSame(Run.quickCommandLine, [
+            ["edit.lua"],
+            ["edit.lua", "Font.ttf", "out.ttf"],
+            ["edit.lua", "--each", "fonts/**/*.ttf", "-j", "2", "--quiet", "--", "a", "--b"],
+            ["--sandbox", "check.lua", "x", "--sandbox", "--help", "--version", "-", "--"],
+            ["--each", "fonts", "-j", "3", "--shard", "1/4", "--timeout", "2.5", "--jsonl", "--quiet", "s.lua", "arg"],
+            ["--jobs", "007", "--timeout", "1e1", "s.lua"],
+            ["--each", "a b/*.otf", "s.lua", "--each", "more/*.ttf"],
+        ])
     }
 
     /// Help, other spellings, unknown, repeated and incomplete options go to ArgumentParser.
@@ -46,12 +65,26 @@ import Testing
         for line in lines {
             #expect(InstanceCommand.quickCommandLine.parse(line) == nil, "\(line)")
         }
+        let runLines: [[String]] = [
+            [], ["--help"], ["--each", "a", "--each", "b", "s.lua"], ["-j", "two", "s.lua"], ["-j", "-1", "s.lua"],
+            ["--timeout", "soon", "s.lua"], ["-j2", "s.lua"], ["--each=a", "s.lua"], ["--", "s.lua"], ["--each", "fonts"],
+        ]
+        for line in runLines {
+            #expect(Run.quickCommandLine.parse(line) == nil, "\(line)")
+        }
     }
 
-    /// Every option ArgumentParser knows for `instance` is in the quick table, so adding one to
-    /// the command without the table (which would send its users the slow way) fails here.
-    @Test func theTableCoversEveryOption() throws {
-        let r = try runFontshell(["instance", "--experimental-dump-help"])
+    /// Every option ArgumentParser knows for `instance` and `run` is in their quick tables, so
+    /// adding one to a command without its table (which would send its users the slow way)
+    /// fails here.
+    @Test func theTablesCoverEveryOption() throws {
+        #expect(try options(of: "instance") == Set(InstanceCommand.quickCommandLine.options.flatMap(\.names)))
+        #expect(try options(of: "run") == Set(Run.quickCommandLine.options.flatMap(\.names)))
+    }
+
+    /// The options ArgumentParser knows for a command, from `--experimental-dump-help`.
+    func options(of commandName: String) throws -> Set<String> {
+        let r = try runFontshell([commandName, "--experimental-dump-help"])
         #expect(r.status == 0, "\(r.err)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
         let command = try #require(json["command"] as? [String: Any])
@@ -65,8 +98,7 @@ import Testing
         }
         // ArgumentParser's own: help and the dump itself take the slow way on purpose.
         known.subtract(["-h", "--help", "--version", "--experimental-dump-help"])
-        let table = Set(InstanceCommand.quickCommandLine.options.flatMap(\.names))
         #expect(!known.isEmpty)
-        #expect(known == table, "ArgumentParser only: \(known.subtracting(table)); table only: \(table.subtracting(known))")
+        return known
     }
 }

@@ -78,25 +78,32 @@ struct BatchOptions {
 /// The fonts of a batch: patterns expanded, sorted, this shard's share; patterns that match
 /// nothing are returned too, to be reported (by shard 0 only, so shards concatenate cleanly).
 func batchFiles(_ patterns: [String], shard: String?, label: String) throws -> (paths: [String], sizes: [Int], unmatched: [String]) {
-    var sizes: [String: Int] = [:]
-    var unmatched: [String] = []
-    for p in patterns {
-        var matched = false
-        for path in FileGlob.expand(p) {
-            if sizes[path] != nil { matched = true; continue }
-            guard let size = FileGlob.regularFileSize(path) else { continue }
-            sizes[path] = size
-            matched = true
+    // Every pattern's paths in one list, sorted, so a path named twice is seen once and stat'ed
+    // once (no hashing: the sort is needed anyway).
+    var found: [(path: String, pattern: Int)] = []
+    for (k, p) in patterns.enumerated() { found += FileGlob.expand(p).map { ($0, k) } }
+    let sorted = FileGlob.sortedByBytes(found) { $0.path }
+    var paths: [String] = [], sizes: [Int] = []
+    var matched = [Bool](repeating: false, count: patterns.count)
+    var i = 0
+    while i < sorted.count {
+        var next = i + 1
+        while next < sorted.count, FileGlob.compareBytes(sorted[next].key, sorted[i].key) == 0 { next += 1 }
+        if let size = FileGlob.regularFileSize(sorted[i].item.path) {
+            paths.append(sorted[i].item.path)
+            sizes.append(size)
+            for k in i..<next { matched[sorted[k].item.pattern] = true }
         }
-        if !matched { unmatched.append(p) }
+        i = next
     }
-    var paths = FileGlob.sortedByBytes(sizes.keys)
+    var unmatched = patterns.indices.filter { !matched[$0] }.map { patterns[$0] }
     if let shard {
         let s = try Shard.parse(shard, environment: ProcessInfo.processInfo.environment)
         paths = s.select(paths)
+        sizes = s.select(sizes)
         if s.index != 0 { unmatched = [] }
     }
-    return (paths, paths.map { sizes[$0] ?? 0 }, unmatched)
+    return (paths, sizes, unmatched)
 }
 
 /// `fontshell run SCRIPT --each GLOB ...`: returns the exit status (0: every font passed).
@@ -141,7 +148,9 @@ func runBatch(script: String, arguments: [String], options: BatchOptions, sandbo
 /// One record on stdout: the JSON line, or on a terminal a readable line.
 func printRecord(_ json: String, jsonl: Bool) {
     if jsonl {
-        print(json)   // flushed by the batch runner after each round of results
+        // puts: C's stdout, as print uses, without print's casts from Any (records are our own
+        // JSON, with no NUL); flushed by the batch runner after each round of results.
+        puts(json)
         return
     }
     guard let object = JSONText.parse(json) as? [String: Any] else { print(json); return }

@@ -36,17 +36,19 @@ final class BatchProgress {
         if !quiet, let error = BatchProgress.errorText(record.json) { line("\(label): \(path): \(error)") }
     }
 
-    func tick(running: [String]) {
+    /// `running`: the fonts the workers are reading, asked for only when a line or bar is drawn.
+    func tick(running: @autoclosure () -> [String]) {
+        guard live || !quiet else { return }
         let t = now()
         if live, t - lastDraw >= 0.1 {
             lastDraw = t
-            draw(current: running.first)
+            draw(current: running().first)
         } else if !live, !quiet, t - lastLine >= 10, done < total {
             // A count when it moved; when it did not, once a minute, what it waits for.
             guard done != doneAtLastLine || t - lastLine >= 60 else { return }
             lastLine = t
             var text = "\(label): \(status())"
-            if done == doneAtLastLine, let first = running.first { text += "; still running \(first)" }
+            if done == doneAtLastLine, let first = running().first { text += "; still running \(first)" }
             doneAtLastLine = done
             line(text)
         }

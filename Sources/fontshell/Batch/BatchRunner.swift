@@ -59,7 +59,7 @@ final class BatchRunner {
         // Largest files first, so a big collection does not start last and hold up the end.
         var pending = paths.indices.map { ($0, sizes[$0]) }
             .sorted { $0.1 > $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }.map(\.0).reversed() as [Int]   // taken from the end
-        var finished: [Int: FontJob.Record] = [:]      // records waiting for their turn
+        var finished = [FontJob.Record?](repeating: nil, count: paths.count)   // records waiting for their turn
         var emitted = 0
         var workers = prestarted
         prestarted = []
@@ -76,7 +76,11 @@ final class BatchRunner {
         func complete(_ index: Int, _ record: FontJob.Record) {
             progress.finished(path: paths[index], record: record)
             finished[index] = record
-            while let r = finished.removeValue(forKey: emitted) { emit(emitted, r); emitted += 1 }
+            while emitted < paths.count, let r = finished[emitted] {
+                finished[emitted] = nil
+                emit(emitted, r)
+                emitted += 1
+            }
         }
         /// A worker that ended or was stopped: the font it was reading fails with `reason`, the
         /// ones queued behind it go back to be handed out again.
@@ -88,7 +92,7 @@ final class BatchRunner {
         }
 
         // The task protocol is one line per font: a path with a line break cannot be sent.
-        for (i, path) in paths.enumerated() where path.contains("\n") {
+        for (i, path) in paths.enumerated() where BatchRunner.hasLineBreak(path) {
             pending.removeAll { $0 == i }
             complete(i, FontJob.failure(path: path, seconds: 0, error: "the path has a line break, which batch runs cannot pass to a worker; rename the file"))
         }
@@ -124,10 +128,10 @@ final class BatchRunner {
                     w.buffer += chunk[0..<n]
                     var start = 0
                     defer { w.buffer.removeSubrange(..<start) }
-                    while let newline = w.buffer[start...].firstIndex(of: 10) {
+                    while let newline = BatchRunner.lineBreak(in: w.buffer, from: start) {
                         let line = w.buffer[start..<newline]
                         start = newline + 1
-                        if let (index, record) = parseResult(line), w.queue.first == index {
+                        if let (index, record) = BatchRunner.parseResult(line), w.queue.first == index {
                             w.queue.removeFirst()
                             let finishedAt = now()
                             timed += 1; timedSeconds += finishedAt - w.started
@@ -156,17 +160,40 @@ final class BatchRunner {
         progress.done()
     }
 
-    /// "index\tfailed\tjson" → the record.
-    func parseResult(_ line: ArraySlice<UInt8>) -> (Int, FontJob.Record)? {
-        let fields = line.split(separator: 9, maxSplits: 2, omittingEmptySubsequences: false)
-        guard fields.count == 3, let index = Int(String(decoding: fields[0], as: UTF8.self)) else { return nil }
-        return (index, FontJob.Record(json: String(decoding: fields[2], as: UTF8.self), failed: fields[1].first == UInt8(ascii: "1")))
+    /// "index\tfailed\tjson" → the record. Read as bytes: the parent does this for every font
+    /// while two workers want both cores, so each microsecond here is one they lose.
+    static func parseResult(_ line: ArraySlice<UInt8>) -> (Int, FontJob.Record)? {
+        var index = 0, k = line.startIndex
+        while k < line.endIndex, k - line.startIndex < 18, (48...57).contains(line[k]) {
+            index = index * 10 + Int(line[k] - 48)
+            k += 1
+        }
+        guard k > line.startIndex, line.endIndex - k >= 3, line[k] == 9, line[k + 2] == 9 else { return nil }
+        return (index, FontJob.Record(json: String(decoding: line[(k + 3)...], as: UTF8.self), failed: line[k + 1] == UInt8(ascii: "1")))
+    }
+
+    static func hasLineBreak(_ path: String) -> Bool {
+        path.utf8.withContiguousStorageIfAvailable { $0.count > 0 && memchr($0.baseAddress!, 10, $0.count) != nil } ?? path.utf8.contains(10)
+    }
+
+    /// Where the next line break is in `bytes` from `start` (memchr: records are a few hundred bytes).
+    static func lineBreak(in bytes: [UInt8], from start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        return bytes.withUnsafeBufferPointer { b in
+            memchr(b.baseAddress! + start, 10, b.count - start).map { b.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
+        }
     }
 
     /// Hands fonts to a worker: one line each ("index TAB path"), in one write.
     func send(_ indices: [Int], _ paths: [String], to w: Worker) -> Bool {
         var lines: [UInt8] = []
-        for i in indices { lines += "\(i)\t\(paths[i])\n".utf8 }
+        lines.reserveCapacity(indices.count * 80)
+        for i in indices {
+            lines += String(i).utf8
+            lines.append(9)
+            lines += paths[i].utf8
+            lines.append(10)
+        }
         var sent = 0
         while sent < lines.count {
             let n = lines[sent...].withUnsafeBytes { write(w.taskFD, $0.baseAddress, $0.count) }

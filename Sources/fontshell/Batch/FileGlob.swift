@@ -7,17 +7,18 @@ import Darwin
 /// The files a batch pattern names: shell globs with `*`, `?`, `[...]`, `{a,b}` alternatives
 /// and `**` for any number of folders (`fonts/**/*.{ttf,otf,ttc}`); a folder stands for every
 /// font file under it, a plain path for itself. Quoted, so the shell does not expand it first.
-/// `**` does not follow links to folders (no cycles) nor enter hidden folders; the result is
-/// sorted by bytes and free of duplicates, so every run and every shard sees the same list.
+/// `**` does not follow links to folders (no cycles) nor enter hidden folders. `batchFiles`
+/// sorts the result by bytes and drops duplicates, so every run and every shard sees the same list.
 enum FileGlob {
     /// Extensions a folder given alone is searched for (any case).
     static let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc", "woff", "woff2"]
 
-    /// The paths `pattern` names, unsorted (`sortedByBytes` orders them). Entries that are not
-    /// folders are taken without a stat: links and special files are among them, so the caller
-    /// keeps only what `regularFileSize` accepts (one stat per file, which also gives its size).
-    static func expand(_ pattern: String) -> Set<String> {
-        var found = Set<String>()
+    /// The paths `pattern` names, unsorted and possibly repeated (`sortedByBytes` orders them,
+    /// then the caller drops repeats). Entries that are not folders are taken without a stat:
+    /// links and special files are among them, so the caller keeps only what
+    /// `regularFileSize` accepts (one stat per file, which also gives its size).
+    static func expand(_ pattern: String) -> [String] {
+        var found: [String] = []
         // Alternatives that differ only in their last component (`*.{ttf,otf}`) are matched in
         // one walk of their folders, not one walk each.
         var groups: [(folder: String, names: [String])] = []
@@ -25,7 +26,7 @@ enum FileGlob {
             if !hasWildcard(alternative) {
                 switch fileKind(alternative) {
                 case .directory: walkFonts(in: alternative, into: &found, depth: 0)
-                case .file: found.insert(alternative)
+                case .file: found.append(alternative)
                 case .none: break
                 }
                 continue
@@ -54,16 +55,19 @@ enum FileGlob {
         return found
     }
 
-    /// Paths in byte order (what `LC_ALL=C sort` gives): every run and every shard sees the
-    /// same list. Compared as bytes, which is much cheaper than comparing Strings.
-    static func sortedByBytes(_ paths: some Collection<String>) -> [String] {
-        paths.map { (key: Array($0.utf8), path: $0) }
-            .sorted { a, b in
-                let common = min(a.key.count, b.key.count)
-                let n = common == 0 ? 0 : a.key.withUnsafeBufferPointer { x in b.key.withUnsafeBufferPointer { y in memcmp(x.baseAddress!, y.baseAddress!, common) } }
-                return n != 0 ? n < 0 : a.key.count < b.key.count
-            }
-            .map(\.path)
+    /// Items in the byte order of their paths (what `LC_ALL=C sort` gives), each with its path's
+    /// bytes, equal paths kept in their order: every run and every shard sees the same list.
+    /// Compared as bytes, which is much cheaper than comparing Strings.
+    static func sortedByBytes<Item>(_ items: [Item], path: (Item) -> String) -> [(key: [UInt8], item: Item)] {
+        items.map { (key: Array(path($0).utf8), item: $0) }
+            .sorted { a, b in compareBytes(a.key, b.key) < 0 }
+    }
+
+    /// memcmp order, a shorter prefix first.
+    static func compareBytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        let common = min(a.count, b.count)
+        let n = common == 0 ? 0 : a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in memcmp(x.baseAddress!, y.baseAddress!, common) } }
+        return n != 0 ? Int(n) : a.count - b.count
     }
 
     /// `a{b,c{d,e}}f` → abf, acdf, acef. Unbalanced braces are kept as literal text.
@@ -127,7 +131,7 @@ enum FileGlob {
         var out: [(String, Bool, Bool)] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))   // NUL-terminated
             }
             if name == "." || name == ".." || (!hidden && name.hasPrefix(".")) { continue }
             switch Int32(entry.pointee.d_type) {
@@ -144,19 +148,20 @@ enum FileGlob {
     }
 
     static func join(_ shown: String, _ name: String) -> String {
-        shown.isEmpty ? name : (shown.hasSuffix("/") ? shown + name : shown + "/" + name)
+        guard let last = shown.utf8.last else { return name }
+        return last == UInt8(ascii: "/") ? shown + name : shown + "/" + name
     }
 
     /// Matches `parts[index...]` below `directory` (`shown` is how results are spelled), then,
     /// when `names` is not empty, a last component matching any of them.
     static func match(_ parts: [String], last names: [String], from index: Int, in directory: String, shown: String,
-                      into found: inout Set<String>, depth: Int) {
+                      into found: inout [String], depth: Int) {
         guard depth < 64 else { return }
         guard index < parts.count else {
             guard !names.isEmpty else { return }
             let hidden = names.contains { $0.hasPrefix(".") }
             for e in entries(of: directory, hidden: hidden) where names.contains(where: { fnmatch($0, e.name, FNM_PERIOD) == 0 }) {
-                if !e.isDirectory { found.insert(join(shown, e.name)) }
+                if !e.isDirectory { found.append(join(shown, e.name)) }
             }
             return
         }
@@ -174,7 +179,7 @@ enum FileGlob {
         for e in entries(of: directory, hidden: part.hasPrefix(".")) where fnmatch(part, e.name, FNM_PERIOD) == 0 {
             let path = directory + "/" + e.name
             if last {
-                if !e.isDirectory { found.insert(join(shown, e.name)) }
+                if !e.isDirectory { found.append(join(shown, e.name)) }
             } else if e.isDirectory || (!e.isFile && fileKind(path) == .directory) {
                 match(parts, last: names, from: index + 1, in: path, shown: join(shown, e.name), into: &found, depth: depth + 1)
             }
@@ -182,19 +187,19 @@ enum FileGlob {
     }
 
     /// `dir/**` at the end of a pattern: every file below.
-    static func walkAll(in directory: String, shown: String, into found: inout Set<String>, depth: Int) {
+    static func walkAll(in directory: String, shown: String, into found: inout [String], depth: Int) {
         guard depth < 64 else { return }
         for e in entries(of: directory, hidden: false) {
             if e.isDirectory {
                 walkAll(in: directory + "/" + e.name, shown: join(shown, e.name), into: &found, depth: depth + 1)
             } else {
-                found.insert(join(shown, e.name))
+                found.append(join(shown, e.name))
             }
         }
     }
 
     /// A folder given alone: the font files below it.
-    static func walkFonts(in directory: String, into found: inout Set<String>, depth: Int) {
+    static func walkFonts(in directory: String, into found: inout [String], depth: Int) {
         guard depth < 64 else { return }
         for e in entries(of: directory, hidden: false) {
             let path = join(directory, e.name)
@@ -202,7 +207,7 @@ enum FileGlob {
                 walkFonts(in: path, into: &found, depth: depth + 1)
             } else if let dot = e.name.lastIndex(of: "."),
                       fontExtensions.contains(e.name[e.name.index(after: dot)...].lowercased()) {
-                found.insert(path)
+                found.append(path)
             }
         }
     }
