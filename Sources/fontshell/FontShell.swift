@@ -43,7 +43,9 @@ struct FontShell: ParsableCommand {
             exitProcess(BatchWorker.serve(Array(arguments.dropFirst(2))))
         }
         if arguments.count > 1, var command = quickCommand(arguments[1], Array(arguments.dropFirst(2))) {
-            do { try command.run() } catch { exit(withError: error) }
+            do { try command.run() } catch let code as ExitCode {
+                exitProcess(code.rawValue)   // ArgumentParser's exit(withError:) builds help text first, about a millisecond
+            } catch { exit(withError: error) }
             return
         }
         parsingWithoutCompletionCheck = !arguments.dropFirst().contains { $0.hasPrefix("--generate-completion-script") }

@@ -78,21 +78,22 @@ struct BatchOptions {
 /// The fonts of a batch: patterns expanded, sorted, this shard's share; patterns that match
 /// nothing are returned too, to be reported (by shard 0 only, so shards concatenate cleanly).
 func batchFiles(_ patterns: [String], shard: String?, label: String) throws -> (paths: [String], sizes: [Int], unmatched: [String]) {
-    // Every pattern's paths in one list, sorted, so a path named twice is seen once and stat'ed
-    // once (no hashing: the sort is needed anyway).
-    var found: [(path: String, pattern: Int)] = []
+    // Every pattern's files in one list, sorted, so a file named twice is listed once (no
+    // hashing: the sort is needed anyway).
+    var found: [(file: FileGlob.Match, pattern: Int)] = []
     for (k, p) in patterns.enumerated() { found += FileGlob.expand(p).map { ($0, k) } }
-    let sorted = FileGlob.sortedByBytes(found) { $0.path }
+    let sorted = FileGlob.sortedByBytes(found) { $0.file.path }
     var paths: [String] = [], sizes: [Int] = []
     var matched = [Bool](repeating: false, count: patterns.count)
     var i = 0
     while i < sorted.count {
+        paths.append(sorted[i].item.file.path)
+        sizes.append(sorted[i].item.file.size)
+        matched[sorted[i].item.pattern] = true
         var next = i + 1
-        while next < sorted.count, FileGlob.compareBytes(sorted[next].key, sorted[i].key) == 0 { next += 1 }
-        if let size = FileGlob.regularFileSize(sorted[i].item.path) {
-            paths.append(sorted[i].item.path)
-            sizes.append(size)
-            for k in i..<next { matched[sorted[k].item.pattern] = true }
+        while next < sorted.count, FileGlob.compareBytes(sorted[next].key, sorted[i].key) == 0 {
+            matched[sorted[next].item.pattern] = true
+            next += 1
         }
         i = next
     }

@@ -13,12 +13,18 @@ enum FileGlob {
     /// Extensions a folder given alone is searched for (any case).
     static let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc", "woff", "woff2"]
 
-    /// The paths `pattern` names, unsorted and possibly repeated (`sortedByBytes` orders them,
-    /// then the caller drops repeats). Entries that are not folders are taken without a stat:
-    /// links and special files are among them, so the caller keeps only what
-    /// `regularFileSize` accepts (one stat per file, which also gives its size).
-    static func expand(_ pattern: String) -> [String] {
-        var found: [String] = []
+    /// A regular file a pattern names (links followed), with its size in bytes.
+    struct Match {
+        let path: String
+        let size: Int
+    }
+
+    /// The regular files `pattern` names, unsorted and possibly repeated (`sortedByBytes` orders
+    /// them, then the caller drops repeats). Folders are told apart by readdir's entry type;
+    /// each name that matches is then stat'ed once, relative to its open folder (links
+    /// followed: a link to a folder or to nothing is not a file), which also gives its size.
+    static func expand(_ pattern: String) -> [Match] {
+        var found: [Match] = []
         // Alternatives that differ only in their last component (`*.{ttf,otf}`) are matched in
         // one walk of their folders, not one walk each.
         var groups: [(folder: String, names: [String])] = []
@@ -26,7 +32,7 @@ enum FileGlob {
             if !hasWildcard(alternative) {
                 switch fileKind(alternative) {
                 case .directory: walkFonts(in: alternative, into: &found, depth: 0)
-                case .file: found.append(alternative)
+                case .file: if let size = regularFileSize(alternative) { found.append(Match(path: alternative, size: size)) }
                 case .none: break
                 }
                 continue
@@ -114,6 +120,19 @@ enum FileGlob {
         return Int(st.st_size)
     }
 
+    /// Adds the regular files among `names` in `directory` (spelled `shown/name`), one stat each
+    /// relative to the open folder: only the name is looked up, not the folder's whole path.
+    static func addRegularFiles(_ names: [String], in directory: String, shown: String, into found: inout [Match]) {
+        guard !names.isEmpty else { return }
+        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return }
+        defer { close(folder) }
+        var st = stat()
+        for name in names where fstatat(folder, name, &st, 0) == 0 && (st.st_mode & S_IFMT) == S_IFREG {
+            found.append(Match(path: join(shown, name), size: Int(st.st_size)))
+        }
+    }
+
     static func fileKind(_ path: String) -> Kind? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
@@ -155,14 +174,15 @@ enum FileGlob {
     /// Matches `parts[index...]` below `directory` (`shown` is how results are spelled), then,
     /// when `names` is not empty, a last component matching any of them.
     static func match(_ parts: [String], last names: [String], from index: Int, in directory: String, shown: String,
-                      into found: inout [String], depth: Int) {
+                      into found: inout [Match], depth: Int) {
         guard depth < 64 else { return }
         guard index < parts.count else {
             guard !names.isEmpty else { return }
             let hidden = names.contains { $0.hasPrefix(".") }
-            for e in entries(of: directory, hidden: hidden) where names.contains(where: { fnmatch($0, e.name, FNM_PERIOD) == 0 }) {
-                if !e.isDirectory { found.append(join(shown, e.name)) }
+            let files = entries(of: directory, hidden: hidden).filter { e in
+                !e.isDirectory && names.contains { fnmatch($0, e.name, FNM_PERIOD) == 0 }
             }
+            addRegularFiles(files.map(\.name), in: directory, shown: shown, into: &found)
             return
         }
         let part = parts[index]
@@ -176,39 +196,44 @@ enum FileGlob {
             }
             return
         }
+        var files: [String] = []
         for e in entries(of: directory, hidden: part.hasPrefix(".")) where fnmatch(part, e.name, FNM_PERIOD) == 0 {
             let path = directory + "/" + e.name
             if last {
-                if !e.isDirectory { found.append(join(shown, e.name)) }
+                if !e.isDirectory { files.append(e.name) }
             } else if e.isDirectory || (!e.isFile && fileKind(path) == .directory) {
                 match(parts, last: names, from: index + 1, in: path, shown: join(shown, e.name), into: &found, depth: depth + 1)
             }
         }
+        addRegularFiles(files, in: directory, shown: shown, into: &found)
     }
 
     /// `dir/**` at the end of a pattern: every file below.
-    static func walkAll(in directory: String, shown: String, into found: inout [String], depth: Int) {
+    static func walkAll(in directory: String, shown: String, into found: inout [Match], depth: Int) {
         guard depth < 64 else { return }
+        var files: [String] = []
         for e in entries(of: directory, hidden: false) {
             if e.isDirectory {
                 walkAll(in: directory + "/" + e.name, shown: join(shown, e.name), into: &found, depth: depth + 1)
             } else {
-                found.append(join(shown, e.name))
+                files.append(e.name)
             }
         }
+        addRegularFiles(files, in: directory, shown: shown, into: &found)
     }
 
     /// A folder given alone: the font files below it.
-    static func walkFonts(in directory: String, into found: inout [String], depth: Int) {
+    static func walkFonts(in directory: String, into found: inout [Match], depth: Int) {
         guard depth < 64 else { return }
+        var files: [String] = []
         for e in entries(of: directory, hidden: false) {
-            let path = join(directory, e.name)
             if e.isDirectory {
-                walkFonts(in: path, into: &found, depth: depth + 1)
+                walkFonts(in: join(directory, e.name), into: &found, depth: depth + 1)
             } else if let dot = e.name.lastIndex(of: "."),
                       fontExtensions.contains(e.name[e.name.index(after: dot)...].lowercased()) {
-                found.append(path)
+                files.append(e.name)
             }
         }
+        addRegularFiles(files, in: directory, shown: directory, into: &found)
     }
 }
