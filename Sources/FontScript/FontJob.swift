@@ -30,16 +30,19 @@ public enum FontJob {
         let lua = LuaState()
         let s = lua.stack
         do {
-            try FontScript.install(in: lua, sandboxed: sandboxed)
-            try lua.run(captureChunk, name: "=(batch)", cached: true)
-            s.setRegistryField(printedKey)
-            let font = try Font(path: fontPath)
-            faces = font.faces.count
-            try FontScript.bind(fonts: [(font, fontPath)], in: lua)
-            pushArgTable(s, scriptPath: scriptPath, arguments: arguments, sandboxed: sandboxed)
-            s.setGlobal("arg")
-            // Compiled once per worker: every font runs the same script.
-            try lua.load(bytes: strippingHashLine(script), name: "@" + scriptPath, textOnly: sandboxed, cached: true)
+            // The fixed part of every font's job: tables that stay alive, nothing to collect.
+            try lua.withCollectorStopped {
+                try FontScript.install(in: lua, sandboxed: sandboxed)
+                try lua.run(captureChunk, name: "=(batch)", cached: true)
+                s.setRegistryField(printedKey)
+                let font = try Font(path: fontPath)
+                faces = font.faces.count
+                try FontScript.bind(fonts: [(font, fontPath)], in: lua)
+                pushArgTable(s, scriptPath: scriptPath, arguments: arguments, sandboxed: sandboxed)
+                s.setGlobal("arg")
+                // Compiled once per worker: every font runs the same script.
+                try lua.load(bytes: strippingHashLine(script), name: "@" + scriptPath, textOnly: sandboxed, cached: true)
+            }
             for a in arguments { s.push(a) }
             try lua.call(arguments: Int32(arguments.count), results: 1)
             return finish(lua, path: fontPath, faces: faces, start: start, error: nil)

@@ -19,7 +19,8 @@ public struct LuaJSON {
 
     let L: OpaquePointer
     private var out: [UInt8] = []
-    private var open: Set<UnsafeRawPointer> = []
+    /// The tables being written, outermost first (at most 64: a list is cheaper than a set).
+    private var open: [UnsafeRawPointer] = []
     static let maximumDepth = 64
 
     public static func encode(_ L: OpaquePointer, at index: Int32) throws -> [UInt8] {
@@ -35,8 +36,8 @@ public struct LuaJSON {
         switch lua_type(L, i) {
         case LUA_TSTRING: string(i)
         case LUA_TNUMBER: number(i)
-        case LUA_TBOOLEAN: out += lua_toboolean(L, i) != 0 ? Array("true".utf8) : Array("false".utf8)
-        case LUA_TNIL, LUA_TNONE: out += Array("null".utf8)
+        case LUA_TBOOLEAN: append(lua_toboolean(L, i) != 0 ? "true" : "false")
+        case LUA_TNIL, LUA_TNONE: append("null")
         case LUA_TTABLE where lua_getmetatable(L, i) == 0: try table(i, depth: depth)
         default:
             if lua_type(L, i) == LUA_TTABLE { lua_settop(L, -2) }   // the metatable just pushed
@@ -44,6 +45,10 @@ public struct LuaJSON {
             string(-1)
             lua_settop(L, -2)
         }
+    }
+
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
     /// Pushes tostring(value at i), running __tostring protected.
@@ -57,12 +62,24 @@ public struct LuaJSON {
     private mutating func number(_ i: Int32) {
         var isInteger: Int32 = 0
         let n = fs_tointeger(L, i, &isInteger)
-        if lua_isinteger(L, i) != 0, isInteger != 0 { out += Array(String(n).utf8); return }
+        if lua_isinteger(L, i) != 0, isInteger != 0 { integer(n); return }
         let v = fs_tonumber(L, i, nil)
-        guard v.isFinite else { out += Array("null".utf8); return }
+        guard v.isFinite else { append("null"); return }
         var buffer = [CChar](repeating: 0, count: 40)
         let count = withVaList([v]) { vsnprintf(&buffer, buffer.count, "%.14g", $0) }
         out += buffer[0..<Int(count)].map { UInt8(bitPattern: $0) }
+    }
+
+    /// Decimal digits, written in place (no String in between).
+    private mutating func integer(_ n: lua_Integer) {
+        if n < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = n.magnitude
+        let start = out.count
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        out[start...].reverse()
     }
 
     private mutating func string(_ i: Int32) {
@@ -72,8 +89,14 @@ public struct LuaJSON {
     }
 
     private mutating func string(_ bytes: UnsafeRawBufferPointer) {
-        let isUTF8 = Self.isUTF8(bytes)
         out.append(UInt8(ascii: "\""))
+        // Most strings (names, keys) are printable ASCII with nothing to escape: copied whole.
+        if !bytes.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        let isUTF8 = Self.isUTF8(bytes)
         for b in bytes {
             switch b {
             case UInt8(ascii: "\""): out += [92, 34]
@@ -119,9 +142,10 @@ public struct LuaJSON {
     private mutating func table(_ t: Int32, depth: Int) throws {
         guard depth <= Self.maximumDepth else { throw Failure(description: "fontshell.json: nested deeper than 64 levels") }
         let identity = lua_topointer(L, t)!
-        guard open.insert(identity).inserted else { throw Failure(description: "fontshell.json: a table contains itself") }
+        guard !open.contains(identity) else { throw Failure(description: "fontshell.json: a table contains itself") }
         guard lua_checkstack(L, 8) != 0 else { throw Failure(description: "fontshell.json: out of stack space") }
-        defer { open.remove(identity) }
+        open.append(identity)
+        defer { open.removeLast() }
         let n = Int(lua_rawlen(L, t))
         var count = 0
         lua_pushnil(L)
@@ -148,14 +172,24 @@ public struct LuaJSON {
             lua_settop(L, -2)                               // the value; the key stays for lua_next
             lua_pushvalue(L, -1)
             lua_rawseti(L, scratch, lua_Integer(keys.count + 1))
+            var length = 0
+            if lua_type(L, -1) == LUA_TSTRING {
+                // A string key is its own text: read in place (no conversion, so lua_next is safe).
+                let p = lua_tolstring(L, -1, &length)!
+                keys.append((Array(UnsafeRawBufferPointer(start: p, count: length)), lua_Integer(keys.count + 1)))
+                continue
+            }
             lua_pushvalue(L, -1)
             try tostring(lua_gettop(L))
-            var length = 0
             let p = lua_tolstring(L, -1, &length)!
             keys.append((Array(UnsafeRawBufferPointer(start: p, count: length)), lua_Integer(keys.count + 1)))
             lua_settop(L, -3)                               // the copy and its string
         }
-        keys.sort { $0.name.lexicographicallyPrecedes($1.name) }
+        keys.sort { a, b in
+            let common = min(a.name.count, b.name.count)
+            let order = common == 0 ? 0 : a.name.withUnsafeBytes { x in b.name.withUnsafeBytes { y in memcmp(x.baseAddress!, y.baseAddress!, common) } }
+            return order != 0 ? order < 0 : a.name.count < b.name.count
+        }
         out.append(UInt8(ascii: "{"))
         for (k, key) in keys.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }

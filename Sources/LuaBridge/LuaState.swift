@@ -61,6 +61,15 @@ public final class LuaState {
     }
     public var memoryUsed: Int { fs_memory_used(L) }
 
+    /// Runs `body` with the garbage collector stopped: for setting up a fresh state (the API,
+    /// bound fonts), whose tables all stay alive, so collecting while it grows only traces them
+    /// again and again. Not for running scripts: their garbage needs the collector.
+    public func withCollectorStopped<T>(_ body: () throws -> T) rethrows -> T {
+        fs_gc_stop(L)
+        defer { fs_gc_restart(L) }
+        return try body()
+    }
+
     /// Stops the code this state runs, in any coroutine, with "instruction limit reached" after
     /// about `count` more VM instructions (a pcall cannot catch it for good); nil: no limit.
     /// Bounds untrusted chunks; time spent inside Swift functions is bounded by their own limits.

@@ -162,7 +162,12 @@ lua_State *fs_newstate(void) {
     lua_State *L = lua_newstate(fs_alloc, heap);
     if (L == NULL) { free(heap); return NULL; }
     lua_atpanic(L, fs_panic);
+    /* A new state's collector starts a cycle with the first allocation and runs again each
+       time the heap doubles, tracing tables that all stay alive: wasted while the libraries
+       are opened. */
+    lua_gc(L, LUA_GCSTOP);
     luaL_openlibs(L);
+    lua_gc(L, LUA_GCRESTART);
     /* Every thread gets the interrupt check: coroutines inherit their creator's hook. */
     lua_sethook(L, fs_interrupt_hook, LUA_MASKCOUNT, 1000);
     return L;
@@ -180,6 +185,8 @@ void fs_closestate(lua_State *L) {
 }
 
 void fs_set_memory_limit(lua_State *L, size_t bytes) { fs_heap_of(L)->limit = bytes; }
+void fs_gc_stop(lua_State *L) { lua_gc(L, LUA_GCSTOP); }
+void fs_gc_restart(lua_State *L) { lua_gc(L, LUA_GCRESTART); }
 size_t fs_memory_limit(lua_State *L) { return fs_heap_of(L)->limit; }
 size_t fs_memory_used(lua_State *L) { return fs_heap_of(L)->used; }
 

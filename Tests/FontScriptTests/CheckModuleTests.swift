@@ -175,6 +175,9 @@ import Testing
         #expect(try string(lua, "return fontshell.json{setmetatable({}, {__tostring = function() return 'T' end}), 1/0, -0.5, 2^53}")
                 == #"["T",null,-0.5,9.007199254741e+15]"#)
         #expect(try string(lua, "return fontshell.json('\\xff ok \\xe2\\x9c\\x93')") == "\"ÿ ok â\u{9C}\u{93}\"")
+        // Integers written digit by digit, the smallest one included; a key that needs escaping.
+        #expect(try string(lua, #"return fontshell.json{n = {-5, math.mininteger, 0, 1234567890123}, ['a"b\\'] = true}"#)
+                == #"{"a\"b\\":true,"n":[-5,-9223372036854775808,0,1234567890123]}"#)
         expectError(lua, "local t = {} local d = t for i = 1, 70 do d.x = {} d = d.x end return fontshell.json(t)",
                     "fontshell.json: nested deeper than 64 levels", positioned: false)
         expectError(lua, "local t = {}; t.t = t; return fontshell.json(t)", "fontshell.json: a table contains itself", positioned: false)

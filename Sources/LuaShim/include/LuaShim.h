@@ -22,6 +22,9 @@ void fs_set_memory_limit(lua_State *L, size_t bytes);
 /* Stops the state (every thread) with "instruction limit reached" after about `count` more VM
    instructions; -1 removes the limit. */
 void fs_set_instruction_limit(lua_State *L, long long count);
+/* Stops / restarts the garbage collector (lua_gc is variadic, which Swift cannot call). */
+void fs_gc_stop(lua_State *L);
+void fs_gc_restart(lua_State *L);
 size_t fs_memory_limit(lua_State *L);
 size_t fs_memory_used(lua_State *L);
 
