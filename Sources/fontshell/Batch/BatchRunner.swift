@@ -172,6 +172,7 @@ final class BatchRunner {
         return (index, FontJob.Record(json: String(decoding: line[(k + 3)...], as: UTF8.self), failed: line[k + 1] == UInt8(ascii: "1")))
     }
 
+    /// Whether `path` has a line break, which a task line cannot carry.
     static func hasLineBreak(_ path: String) -> Bool {
         path.utf8.withContiguousStorageIfAvailable { $0.count > 0 && memchr($0.baseAddress!, 10, $0.count) != nil } ?? path.utf8.contains(10)
     }
