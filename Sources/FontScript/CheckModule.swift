@@ -184,7 +184,8 @@ public enum CheckModule {
           elseif report.fixed > 0 then
             local target = inPlace and path or path:gsub("(%.[^./]+)$", ".fixed%1")
             if target == path and not inPlace then target = path .. ".fixed" end
-            local saved, err = pcall(font.save, font, target, {overwrite = inPlace})
+            -- A derived name is never written through a link planted there (it could point anywhere).
+            local saved, err = pcall(font.save, font, target, {overwrite = inPlace, followSymlinks = inPlace})
             if saved then record.saved = target
             else record.fixError = "the fixed font could not be saved: " .. tostring(err); failed = true end
           end

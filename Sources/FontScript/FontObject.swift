@@ -62,8 +62,9 @@ enum FontObject {
     }
 
     /// font:save(path [, {overwrite = true, force = true, format = "woff2", quality = 11,
-    /// window = 22, transform = false}]) → report table. The container follows the path's
-    /// extension (.woff, .woff2, else sfnt) unless `format` names it.
+    /// window = 22, transform = false, followSymlinks = false}]) → report table. The container
+    /// follows the path's extension (.woff, .woff2, else sfnt) unless `format` names it;
+    /// followSymlinks = false refuses a symlink at the path (for names a script derives).
     static let save: LuaFunction = { L in
         LuaCall.run(L, "save") { call in
             let handle = try call.methodSelf(className, as: FontHandle.self)
@@ -76,7 +77,7 @@ enum FontObject {
 
     /// The options table of font:save and face:save.
     static func saveOptions(_ call: LuaCall, _ i: Int32) throws -> SaveOptions {
-        try call.options(i, ["overwrite", "force", "format", "quality", "window", "transform"])
+        try call.options(i, ["overwrite", "force", "format", "quality", "window", "transform", "followSymlinks"])
         var format: OutputFormat?
         if let name = try call.stringOption(i, "format") {
             guard let f = OutputFormat(rawValue: name) else { throw LuaArgumentError(i, "format \"\(name)\": choose sfnt, woff or woff2") }
@@ -85,7 +86,8 @@ enum FontObject {
         let woff2 = WOFF2Options(quality: try call.intOption(i, "quality") ?? 11, window: try call.intOption(i, "window") ?? 22,
                                  transformGlyphs: try call.boolOption(i, "transform", default: true))
         return SaveOptions(overwriteInput: try call.boolOption(i, "overwrite", default: false),
-                           force: try call.boolOption(i, "force", default: false), format: format, woff2: woff2)
+                           force: try call.boolOption(i, "force", default: false), format: format, woff2: woff2,
+                           followSymlinks: try call.boolOption(i, "followSymlinks", default: true))
     }
 
     static func pushReport(_ stack: LuaStack, _ report: SaveReport) {

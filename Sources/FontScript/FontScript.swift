@@ -145,6 +145,7 @@ public enum FontScript {
     public static func readFile(_ path: String, limit: Int = Int.max) -> [UInt8]? {
         guard let f = fopen(path, "rb") else { return nil }
         defer { fclose(f) }
+        AtomicFile.protectInput(path)   // no write of this process replaces a file it read
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {

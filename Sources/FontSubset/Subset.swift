@@ -27,20 +27,37 @@ public struct SubsetRequest: Sendable {
     /// All scalars asked for, text and unicodes together.
     public var codepoints: [UInt32] { text.unicodeScalars.map(\.value) + unicodes }
 
-    /// "U+0020-007E,U+3000,41" → scalars. Refuses ranges backwards or past U+10FFFF.
+    /// "U+0020-007E,U+3000,41" → scalars. Refuses empty or open ends ("U+0041-", "-"),
+    /// ranges backwards or past U+10FFFF, and surrogate code points (U+D800-DFFF are not
+    /// characters: a range across them leaves them out, one inside them is an error).
     public static func parseUnicodes(_ text: String) throws -> [UInt32] {
         var out: [UInt32] = []
-        for part in text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\n" }) where !part.isEmpty {
+        for part in text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }) {
             func value(_ s: Substring) throws -> UInt32 {
                 var hex = s.uppercased()
                 if hex.hasPrefix("U+") { hex.removeFirst(2) } else if hex.hasPrefix("0X") { hex.removeFirst(2) }
-                guard let v = UInt32(hex, radix: 16), v <= 0x10FFFF else { throw FontError("unicode \"\(s)\": write hex, e.g. U+0041 or 41, up to U+10FFFF") }
+                // Hex digits only: UInt32(_:radix:) would also take a sign ("+41").
+                guard !hex.isEmpty, hex.count <= 8, hex.allSatisfy(\.isHexDigit), let v = UInt32(hex, radix: 16), v <= 0x10FFFF else {
+                    throw FontError("unicode \"\(s)\" in \"\(part)\": write hex, e.g. U+0041 or 41, up to U+10FFFF")
+                }
                 return v
             }
-            let ends = part.split(separator: "-", maxSplits: 1)
+            let ends = part.split(separator: "-", omittingEmptySubsequences: false)
+            guard ends.count <= 2, ends.allSatisfy({ !$0.isEmpty }) else {
+                throw FontError("unicode range \"\(part)\": give both ends, e.g. U+0020-007E")
+            }
             let low = try value(ends[0]), high = ends.count == 2 ? try value(ends[1]) : low
             guard low <= high else { throw FontError("unicode range \"\(part)\" runs backwards") }
-            out.append(contentsOf: low...high)
+            let surrogates: ClosedRange<UInt32> = 0xD800...0xDFFF
+            if surrogates.contains(low) && surrogates.contains(high) {
+                throw FontError("unicode \"\(part)\": U+D800-DFFF are surrogates, not characters; no font maps them")
+            }
+            if low < surrogates.lowerBound && high > surrogates.upperBound {
+                out.append(contentsOf: low..<surrogates.lowerBound)
+                out.append(contentsOf: (surrogates.upperBound + 1)...high)
+            } else {
+                out.append(contentsOf: max(low, surrogates.contains(low) ? surrogates.upperBound + 1 : low)...min(high, surrogates.contains(high) ? surrogates.lowerBound - 1 : high))
+            }
         }
         return out
     }
@@ -171,6 +188,10 @@ public enum Subsetter {
         }
         let closure = glyphMap.keys.filter { !asked.contains($0) }.sorted()
         let missing = Array(Set(codepoints).subtracting(found)).sorted()
+        // Only .notdef would be left, with an empty cmap that OpenType sanitizers refuse.
+        if found.isEmpty && request.glyphs.isEmpty && !codepoints.isEmpty {
+            throw FontError("none of the \(Set(codepoints).count) requested characters is in \(name): nothing to keep")
+        }
         let subsetFont = try Font(data: bytes, name: "subset of \(name)")
         return SubsetResult(font: subsetFont, glyphMap: glyphMap, closure: closure, missing: missing)
     }

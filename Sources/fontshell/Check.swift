@@ -72,6 +72,14 @@ struct Check: ParsableCommand {
             return
         }
         let (paths, sizes, unmatched) = try batchFiles(fonts.isEmpty ? [defaultFontPath] : fonts, shard: shard, label: "fontshell check")
+        if let output {
+            // The workers open the fonts, not this process: the report must not replace one.
+            for p in paths { AtomicFile.protectInput(p) }
+            if AtomicFile.isInput(output) {
+                printError("fontshell check: refusing to write the report over \(output): it is one of the fonts being checked")
+                throw ExitCode(2)
+            }
+        }
         var records: [[String: Any]] = unmatched.map { ["path": $0, "ok": false, "error": "no file matches this pattern"] }
         let progress = BatchProgress(total: paths.count, label: "fontshell check", quiet: quiet)
         let worker = ["check", profile, fix ? "fix" : "-", inPlace ? "in-place" : "-", String(folders.count)] + folders + only
@@ -97,7 +105,7 @@ struct Check: ParsableCommand {
         case .junit: document = report.junit(records)
         }
         if let output {
-            do { try AtomicFile.write(Array(document.utf8), to: output, overwrite: true) } catch {
+            do { try AtomicFile.write(Array(document.utf8), to: output) } catch {
                 printError("fontshell check: cannot write \(output): \(error)")
                 throw ExitCode(2)
             }

@@ -39,8 +39,7 @@ struct SliceCommand: ParsableCommand {
             options.baseName = name
             options.family = family
             if let slices {
-                guard let data = FileManager.default.contents(atPath: slices) else { throw FontError("cannot read the slices file", path: slices) }
-                options.slices = try SliceOptions.parseSliceFile(String(decoding: data, as: UTF8.self))
+                options.slices = try SliceOptions.parseSliceFile(try readUTF8File(slices, "slices file"))
             }
             print(try WebSlicer.slice(face, into: output, options: options))
         }

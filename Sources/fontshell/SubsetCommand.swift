@@ -42,8 +42,7 @@ struct SubsetCommand: ParsableCommand {
             var request = SubsetRequest()
             request.text = text ?? ""
             if let textFile {
-                guard let data = FileManager.default.contents(atPath: textFile) else { throw FontError("cannot read the text file", path: textFile) }
-                request.text += String(decoding: data, as: UTF8.self)
+                request.text += try readUTF8File(textFile, "text file")
             }
             if let unicodes { request.unicodes = try SubsetRequest.parseUnicodes(unicodes) }
             if let glyphs {

@@ -9,9 +9,14 @@ import Darwin
 /// reader sees the old file or the new one, never half of one.
 ///
 /// - Only a regular file (or a new path) is replaced: devices, FIFOs and folders are refused.
-/// - A symlink is written through: its target is replaced and the link stays.
+/// - A symlink is written through: its target is replaced and the link stays; unless the name
+///   is one FontShell made up itself (`followSymlinks: false`), where a link is refused, so a
+///   planted link cannot send a write out of the folder.
 /// - A replaced file keeps its mode and (where permitted) owner and group.
-/// - A file opened as a font in this process (an input) is refused unless `overwrite` is set.
+/// - An input of this process (a font it opened, or a file registered with `protectInput`: a
+///   script, XML, a text file, the fonts a batch reads) is refused unless `overwrite` is set,
+///   however the path is spelled (`./`, `..`, a symlink or a hard link: files are compared by
+///   device and inode).
 /// - On Linux the temporary file is anonymous (`O_TMPFILE`) until the instant before the rename,
 ///   so a kill -9 or a full disk leaves nothing behind; elsewhere it is named
 ///   `.fontshell-save-<pid>-…` and a later write to that folder removes those whose process is gone.
@@ -23,9 +28,9 @@ public enum AtomicFile {
 
     /// Writes `path` through `body`, which receives the temporary file's descriptor (open for
     /// reading too, so what was written can be checked before it replaces anything).
-    public static func write(to path: String, overwrite: Bool = false, _ body: (Int32) throws -> Void) throws {
+    public static func write(to path: String, overwrite: Bool = false, followSymlinks: Bool = true, _ body: (Int32) throws -> Void) throws {
         guard !writesRefused else { throw FontError("writing files is disabled in this sandbox", path: path) }
-        let target = try resolveTarget(path)
+        let target = followSymlinks ? try resolveTarget(path) : try refusingSymlink(path)
         var existing = stat()
         let exists = stat(target, &existing) == 0
         if exists {
@@ -33,7 +38,7 @@ public enum AtomicFile {
                 throw FontError("not a regular file (a device, FIFO or folder); refusing to replace it", path: path)
             }
             if !overwrite, OpenFontFiles.contains(existing) {
-                throw FontError("refusing to overwrite the input file (a font open in this session); save elsewhere or allow overwriting explicitly", path: path)
+                throw FontError("refusing to overwrite an input file (a font or file this command reads); save elsewhere or allow overwriting explicitly", path: path)
             }
         }
         let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
@@ -73,8 +78,8 @@ public enum AtomicFile {
     }
 
     /// Writes `bytes` to `path` atomically.
-    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool = false) throws {
-        try write(to: path, overwrite: overwrite) { fd in
+    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool = false, followSymlinks: Bool = true) throws {
+        try write(to: path, overwrite: overwrite, followSymlinks: followSymlinks) { fd in
             try bytes.withUnsafeBytes { try FileSink.writeAll(fd, $0, at: nil) }
         }
     }
@@ -89,6 +94,31 @@ public enum AtomicFile {
         }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+
+    /// `path` itself when it is not a symlink (a name FontShell derived: a link there was planted).
+    static func refusingSymlink(_ path: String) throws -> String {
+        try FontBytes.checkPath(path)
+        var info = stat()
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+            throw FontError("a symlink is where FontShell would write a file it names itself; refusing to write through it (remove the link or choose the output name)", path: path)
+        }
+        return path
+    }
+
+    /// Marks `path` as an input of this process, so no write replaces it unless asked (fonts
+    /// register themselves when opened; scripts, XML, text files and a batch's fonts call this).
+    /// A path that cannot be stat'ed is ignored: there is nothing there to lose.
+    public static func protectInput(_ path: String) {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { OpenFontFiles.add(info) }
+    }
+
+    /// Whether a write to `path` would replace an input of this process (for commands that
+    /// want to refuse before any work).
+    public static func isInput(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && OpenFontFiles.contains(info)
     }
 
     /// An unnamed file in `directory` (Linux O_TMPFILE), or -1 where that is not available.
@@ -138,8 +168,8 @@ public func listFolder(_ path: String) -> [String] {
     return names.sorted()
 }
 
-/// Files opened as fonts in this process, so no writer replaces an input by accident.
-/// `FontBytes` adds a file when it maps it. Files stay listed after the font is released:
+/// Files opened as fonts in this process (and other inputs, `AtomicFile.protectInput`), so no
+/// writer replaces an input by accident. `FontBytes` adds a file when it maps it. Files stay listed after the font is released:
 /// Swift may release an object before the end of its scope, and an input read moments ago is
 /// still the user's input (`dump -o INPUT` must not replace it). A file is known by device,
 /// inode, size and modification time, so a new file that reuses a deleted input's inode is not

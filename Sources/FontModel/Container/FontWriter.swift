@@ -14,11 +14,16 @@ public struct SaveOptions: Sendable {
     public var format: OutputFormat?
     /// Brotli settings and transforms when the container is WOFF2.
     public var woff2: WOFF2Options
-    public init(overwriteInput: Bool = false, force: Bool = false, format: OutputFormat? = nil, woff2: WOFF2Options = WOFF2Options()) {
+    /// Write through a symlink at the path (true), or refuse one: for names the tool made up
+    /// itself (`check --fix`'s NAME.fixed.ttf, a slice, an instance named by the font).
+    public var followSymlinks: Bool
+    public init(overwriteInput: Bool = false, force: Bool = false, format: OutputFormat? = nil, woff2: WOFF2Options = WOFF2Options(),
+                followSymlinks: Bool = true) {
         self.overwriteInput = overwriteInput
         self.force = force
         self.format = format
         self.woff2 = woff2
+        self.followSymlinks = followSymlinks
     }
 }
 
@@ -123,7 +128,7 @@ extension Font {
         var plan = planned
         plan.report.path = path
         var written = 0
-        try AtomicFile.write(to: path, overwrite: options.overwriteInput) { fd in
+        try AtomicFile.write(to: path, overwrite: options.overwriteInput, followSymlinks: options.followSymlinks) { fd in
             var sink = FileSink(fd: fd)
             if format != .sfnt {
                 // The sfnt in memory, then wrapped.
