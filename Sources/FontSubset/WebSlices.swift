@@ -33,6 +33,7 @@ public struct SliceOptions: Sendable {
         }
         return out
     }
+
 }
 
 /// What a slicing wrote.
@@ -76,8 +77,10 @@ public enum WebSlicer {
         }
         guard !groups.isEmpty else { throw FontError("none of the slices' characters is in the face") }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let base = options.baseName ?? (((try? face.postScriptName) ?? nil) ?? "font")
-        let family = options.family ?? (((try? face.familyName) ?? nil) ?? base)
+        // File names come from the font or an option: made safe, so every file lands in `folder`.
+        let named = options.baseName ?? (((try? face.postScriptName) ?? nil) ?? "font")
+        let base = SafeFileName.from(named)
+        let family = options.family ?? (((try? face.familyName) ?? nil) ?? named)
         let source = try SubsetSource(face)
 
         // Each slice: subset, WOFF2, written atomically; the first error wins.
@@ -87,7 +90,8 @@ public enum WebSlicer {
                 var request = SubsetRequest()
                 request.unicodes = groups[k]
                 let result = try Subsetter.subset(source, request)
-                let report = try result.font.save(to: folder + "/" + fileName(base, k), options: SaveOptions(format: .woff2, woff2: WOFF2Options(quality: options.quality)))
+                let report = try result.font.save(to: folder + "/" + fileName(base, k),
+                                                  options: SaveOptions(format: .woff2, woff2: WOFF2Options(quality: options.quality), followSymlinks: false))
                 return report.bytesWritten
             }
             outcomes.set(k, outcome)
@@ -101,7 +105,7 @@ public enum WebSlicer {
             }
         }
         report.css = css(family: family, face: face, files: report.files.map(\.name), groups: groups)
-        try AtomicFile.write(Array(report.css.utf8), to: folder + "/" + report.cssFile)
+        try AtomicFile.write(Array(report.css.utf8), to: folder + "/" + report.cssFile, followSymlinks: false)
         return report
     }
 
@@ -164,20 +168,43 @@ public enum WebSlicer {
         let os2 = try? face.os2
         let weight = os2.map { $0.int("usWeightClass") } ?? 400
         let italic = os2.map { $0.int("fsSelection") & 1 != 0 } ?? false
-        let quoted = family.map { $0 == "\\" || $0 == "\"" ? "\\\($0)" : String($0) }.joined()
-        var out = "/* \(files.count) slices of \(family), written by FontShell: a browser fetches only the slices whose characters a page uses. */\n"
+        var out = "/* \(files.count) slices of \(cssComment(family)), written by FontShell: a browser fetches only the slices whose characters a page uses. */\n"
         for (file, group) in zip(files, groups) {
             out += """
                 @font-face {
-                  font-family: "\(quoted)";
+                  font-family: \(cssString(family));
                   font-style: \(italic ? "italic" : "normal");
                   font-weight: \(weight);
                   font-display: swap;
-                  src: url("\(file)") format("woff2");
+                  src: url(\(cssString(file))) format("woff2");
                   unicode-range: \(unicodeRange(group));
                 }
 
                 """
+        }
+        return out
+    }
+
+    /// A CSS string: quotes and backslashes escaped, and every control character (a line
+    /// break ends a string and starts live CSS) written as a hex escape.
+    static func cssString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"", "\\": out += "\\" + String(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\" + String(scalar.value, radix: 16) + " "
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Text inside a /* comment */: "*/" cannot end it early, control characters become spaces.
+    static func cssComment(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "/" && out.hasSuffix("*") { out += " " }
+            out.unicodeScalars.append(scalar.value < 0x20 || scalar.value == 0x7F ? " " : scalar)
         }
         return out
     }

@@ -85,12 +85,18 @@ struct InstanceCommand: ParsableCommand {
                 let names = try face.name
                 // PostScript outlines are .otf by convention, TrueType ones .ttf.
                 let fileExtension = face.has("CFF2") ? ".otf" : ".ttf"
+                let tags = fvar.axes.map(\.tag.trimmed)
+                // Names in use, compared as a case-insensitive file system (macOS) would.
+                var used = Set<String>()
                 for (i, named) in fvar.instances.enumerated() {
-                    options.coordinates = Dictionary(uniqueKeysWithValues: zip(fvar.axes.map(\.tag.trimmed), named.coordinates))
+                    options.coordinates = [:]
+                    for (tag, value) in zip(tags, named.coordinates) { options.coordinates[tag] = value }
                     let result = try face.instance(options)
-                    let fileName = Face.postScriptName(from: result.postScriptName ?? names.string(named.subfamilyNameID) ?? "instance-\(i)")
+                    let fileName = Self.distinctFileName(result.postScriptName ?? names.string(named.subfamilyNameID) ?? "instance-\(i)",
+                                                         coordinates: zip(tags, named.coordinates).map { "\($0)\(Face.short($1))" },
+                                                         index: i, used: &used)
                     let path = (output.hasSuffix("/") ? output : output + "/") + fileName + fileExtension
-                    try write(result, to: path, from: font)
+                    try write(result, to: path, from: font, derivedName: true)
                 }
                 return
             }
@@ -100,12 +106,26 @@ struct InstanceCommand: ParsableCommand {
         }
     }
 
-    private func write(_ result: InstanceResult, to path: String, from font: Font) throws {
+    /// A file name for an instance from its PostScript name, made safe (SafeFileName) and
+    /// distinct from the names already `used`: two named instances with one PostScript name
+    /// (a font's mistake, or a name table that ran out) get their coordinates appended, then
+    /// their index, so no instance replaces another.
+    static func distinctFileName(_ name: String, coordinates: [String], index: Int, used: inout Set<String>) -> String {
+        let base = SafeFileName.from(name, fallback: "instance-\(index)")
+        for candidate in [base, SafeFileName.from(([base] + coordinates).joined(separator: "-")), "\(base)-\(index)"] {
+            if used.insert(candidate.lowercased()).inserted { return candidate }
+        }
+        var k = 2
+        while !used.insert("\(base)-\(index)-\(k)".lowercased()).inserted { k += 1 }
+        return "\(base)-\(index)-\(k)"
+    }
+
+    private func write(_ result: InstanceResult, to path: String, from font: Font, derivedName: Bool = false) throws {
         if let original = font.path, Font.sameFile(original, path), !overwrite {
             throw FontError("refusing to overwrite the input file; save elsewhere or pass --overwrite", path: path)
         }
         for w in result.warnings { printError("fontshell instance: warning: \(w)") }
-        let report = try result.font.save(to: path, options: SaveOptions(overwriteInput: overwrite))
+        let report = try result.font.save(to: path, options: SaveOptions(overwriteInput: overwrite, followSymlinks: !derivedName))
         // Each axis as it was treated: pinned (its value), narrowed (its range) or kept whole.
         let ranges = (try? Self.parseCoordinates(coordinates).ranges) ?? [:]
         var parts: [String] = [], kept: [String] = []

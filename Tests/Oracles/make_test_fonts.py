@@ -6,6 +6,9 @@
                     curves, lines and the Private DICT's BlueValues, and a second variation data
   cff-fanout        hostile CFF: a calls subr 0, each subr calls the next 60 times, 10 deep
   composite-fanout  hostile TrueType: a is 4 copies of c28, each c(k) 4 copies of c(k-1), c0 a box
+  variable-clashing hostile variable TrueType: named instances sharing a PostScript name, one
+                    named "../../Up" and one ".hidden"
+  variable-twice    hostile variable TrueType: fvar lists the axis 'wght' twice
 """
 import sys
 
@@ -52,7 +55,7 @@ def cff(path):
     fb.save(path)
 
 
-def variable(path):
+def variable(path, axes=(("wght", 100, 400, 900, "Weight"),), instances=()):
     fb = FontBuilder(1000, isTTF=True)
     order = list(BOXES)
     common(fb, order)
@@ -65,7 +68,7 @@ def variable(path):
     fb.setupGlyf(glyphs)
     fb.setupNameTable({"familyName": "Test Variable", "styleName": "Regular"})
     fb.setupPost(keepGlyphNames=False)
-    fb.setupFvar(axes=[("wght", 100, 400, 900, "Weight")], instances=[])
+    fb.setupFvar(axes=list(axes), instances=list(instances))
     deltas = lambda dx: [(dx, 0), (dx, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)]
     fb.setupGvar({".notdef": [], "A": [TupleVariation({"wght": (0, 1, 1)}, deltas(40))],
                   "a": [TupleVariation({"wght": (0, 1, 1)}, deltas(-7))],
@@ -194,6 +197,17 @@ def composite_fanout(path):
     fb.save(path)
 
 
+def variable_clashing(path):
+    named = [(400, "Regular", "Same-Name"), (700, "Bold", "Same-Name"), (800, "Heavy", "Same-name"),
+             (900, "Black", "../../Up"), (200, "Light", ".hidden")]
+    variable(path, instances=[{"location": {"wght": w}, "stylename": style, "postscriptfontname": ps} for w, style, ps in named])
+
+
+def variable_twice(path):
+    variable(path, axes=(("wght", 100, 400, 900, "Weight"), ("wght", 0, 0, 10, "Weight again")),
+             instances=[{"location": {"wght": 700}, "stylename": "Bold"}])
+
+
 if __name__ == "__main__":
-    {"cff": cff, "variable": variable, "cff2-variable": cff2_variable, "cff-fanout": cff_fanout,
+    {"cff": cff, "variable": variable, "variable-clashing": variable_clashing, "variable-twice": variable_twice, "cff2-variable": cff2_variable, "cff-fanout": cff_fanout,
      "composite-fanout": composite_fanout}[sys.argv[1]](sys.argv[2])

@@ -57,6 +57,63 @@ import Testing
         #expect(r.status == 1)
     }
 
+    /// Names taken from fonts or options become safe file names inside the folder given, and the
+    /// stylesheet's strings and comments cannot be broken out of.
+    @Test func sliceNamesStayInTheFolderAndTheCSSStaysInert() throws {
+        let dir = try TemporaryFolder()
+        let out = dir.file("a/b/out")
+        let family = "Evil */ body{color:red} /*\n}x{\"\\"
+        for name in ["../../pwned", "", "...", "a/b\u{7}c", String(repeating: "é", count: 300)] {
+            let r = try runFontshell(["slice", dejavuPath, "-o", out, "--name", name, "--family", family, "--chars-per-slice", "20000", "--quality", "1"])
+            #expect(r.status == 0, "\(name): \(r.err)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["a"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("a")) == ["b"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: out)
+        #expect(!files.contains { $0.hasPrefix(".") || $0.contains("\u{7}") || $0.utf8.count > 200 }, "\(files)")
+        #expect(files.contains("pwned.css") || files.contains("_.._pwned.css"), "\(files)")
+        let css = try String(contentsOfFile: out + "/font.css", encoding: .utf8)
+        // The family's "*/" is inside a string (escaped) or broken up in the comment; its line
+        // break is an escape, so every rule is one of ours.
+        #expect(!css.contains("red} /*\n") && css.contains("\\a "), "\(css.prefix(300))")
+        let rules = css.split(separator: "\n").filter { !$0.hasPrefix(" ") && !$0.hasPrefix("}") && !$0.isEmpty }
+        #expect(rules.allSatisfy { $0.hasPrefix("@font-face {") || $0.hasPrefix("/* ") }, "\(rules)")
+        // A link planted at a name slice makes up is refused, not followed.
+        let victim = try dir.write("victim.txt", "precious")
+        try FileManager.default.createSymbolicLink(atPath: out + "/planted.0.woff2", withDestinationPath: victim)
+        let planted = try runFontshell(["slice", dejavuPath, "-o", out, "--name", "planted", "--chars-per-slice", "20000", "--quality", "1"])
+        #expect(planted.status == 1 && planted.err.contains("symlink"), "\(planted.err)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
+    }
+
+    /// `instance --all` never writes two instances to one file, and a custom instance away
+    /// from the named ones is not named like one of them.
+    @Test func instancesGetDistinctNames() throws {
+        let dir = try TemporaryFolder()
+        let clashing = dir.file("clashing.ttf"), twice = dir.file("twice.ttf")
+        let builder = repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path
+        try #require(try runProcess("/usr/bin/env", ["python3", builder, "variable-clashing", clashing]).status == 0)
+        try #require(try runProcess("/usr/bin/env", ["python3", builder, "variable-twice", twice]).status == 0)
+        let r = try runFontshell(["instance", clashing, "--all", "-o", dir.file("all")])
+        #expect(r.status == 0, "\(r.err)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.file("all")).sorted()
+        // Five named instances, five files (case-insensitively distinct), none hidden or outside.
+        #expect(files.count == 5 && Set(files.map { $0.lowercased() }).count == 5, "\(files)")
+        #expect(!files.contains { $0.hasPrefix(".") }, "\(files)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["all", "clashing.ttf", "twice.ttf"])
+        // A repeated axis tag is refused by name, for --all and for one location.
+        for args in [["--all", "-o", dir.file("twice")], ["wght=700", "-o", dir.file("twice.out.ttf")]] {
+            let t = try runFontshell(["instance", twice] + args)
+            #expect(t.status == 1 && t.err.contains("more than once"), "\(t.status) \(t.err)")
+        }
+        // Inter at wght=700 slnt=-5: no STAT value names slnt -5, so the coordinate shows.
+        let inter = "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf"
+        let slanted = try runFontshell(["instance", inter, "wght=700", "slnt=-5", "-o", dir.file("s.ttf")])
+        let upright = try runFontshell(["instance", inter, "wght=700", "-o", dir.file("u.ttf")])
+        #expect(slanted.status == 0 && upright.status == 0, "\(slanted.err) \(upright.err)")
+        #expect(upright.out.contains("Inter-Bold at") && slanted.out.contains("slnt") && !slanted.out.contains("Inter-Bold at"), "\(slanted.out)")
+    }
+
     // MARK: Untrusted numbers and ranges
 
     /// Every spelling of a Unicode range is parsed without a trap; open ranges and surrogates

@@ -91,6 +91,16 @@ extension Face {
                 parts.append((Int(axis) < ordering.count ? ordering[Int(axis)] : 0, text))
             }
         }
+        // An axis away from its default that no STAT value names still shows in the style, as
+        // its coordinate ("Bold slnt -5"), so the instance is not named like the upright one.
+        if let fvar = try table(FvarTable.self) {
+            for (i, axis) in fvar.axes.enumerated() where i < location.user.count && location.user[i] != axis.defaultValue {
+                guard let k = tags.firstIndex(where: { $0 == axis.tag }), covered.contains(Int64(k)) else {
+                    parts.append((Int.max, "\(axis.tag.trimmed) \(Face.short(location.user[i]))"))
+                    continue
+                }
+            }
+        }
         if parts.isEmpty { return covered.isEmpty ? nil : (name.string(Int(try stat.value("ElidedFallbackNameID")?.int ?? 2)) ?? "Regular") }
         return parts.sorted { $0.order < $1.order }.map(\.text).joined(separator: " ")
     }

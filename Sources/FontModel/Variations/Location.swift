@@ -30,6 +30,10 @@ extension Face {
             throw FontError("the face is not a variable font (it has no 'fvar' table)", path: path, face: faceLabel)
         }
         let tags = fvar.axes.map(\.tag.trimmed)
+        var seen = Set<String>()
+        for tag in tags where !seen.insert(tag).inserted {
+            throw FontError("fvar lists axis '\(tag)' more than once, so a location by axis tag is ambiguous", path: path, face: faceLabel, table: "fvar")
+        }
         for key in coordinates.keys where !tags.contains(key) {
             var message = "no axis '\(key)' in this font (axes: \(tags.joined(separator: ", ")))"
             if let near = closestName(to: key, in: tags) { message += "; did you mean '\(near)'?" }
