@@ -101,6 +101,20 @@ import Testing
         woff = saved
         put(entry + 4, woff.count)
         refused(woff, "lies outside the file")
+        woff = saved
+        // Two tables' stored bytes overlapping (the second entry pointed into the first's).
+        put(entry + 20 + 4, offset + 4)
+        refused(woff, "overlaps table")
+        woff = saved
+        // Every table claiming up to zlib's ratio: gigabytes from a 400 KB file, refused before
+        // anything is allocated; within the total bound but lying, refused by what zlib gives.
+        let numTables = Int(woff[12]) << 8 | Int(woff[13])
+        for k in 0..<numTables { put(entry + 20 * k + 12, max(u32(entry + 20 * k + 8), 1) * 1000) }
+        refused(woff, "decompression bomb")
+        woff = saved
+        put(entry + 12, compLength * 90)
+        refused(woff, "expands to \(origLength) bytes, not the")
+        woff = saved
         // Random damage anywhere: an error or a font, never a crash.
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200 {

@@ -114,6 +114,38 @@ import Testing
         #expect(upright.out.contains("Inter-Bold at") && slanted.out.contains("slnt") && !slanted.out.contains("Inter-Bold at"), "\(slanted.out)")
     }
 
+    // MARK: Work that grows with the input
+
+    /// A collection of 5,000 faces on one directory (22 KB): info, validate and a WOFF2 of it
+    /// finish, and info's lines do not grow with the face count (the shared-table lists are cut).
+    @Test func collectionsOfManyFacesStayLinear() throws {
+        let dir = try TemporaryFolder()
+        let tiny = dir.file("tiny.ttf"), many = dir.file("many.ttc")
+        try #require(try runFontshell(["subset", dejavuPath, "--text", "A", "-o", tiny]).status == 0)
+        let make = try runProcess("/usr/bin/env", ["python3", "-c", """
+            import struct, sys
+            data = open(sys.argv[1], 'rb').read(); n = 5000
+            start = 12 + 4 * n
+            count = struct.unpack('>H', data[4:6])[0]
+            d = bytearray(data[:12 + 16 * count])
+            for i in range(count):
+                struct.pack_into('>I', d, 12 + 16 * i + 8, struct.unpack('>I', d[12 + 16 * i + 8:12 + 16 * i + 12])[0] + start)
+            open(sys.argv[2], 'wb').write(b'ttcf' + struct.pack('>HHI', 1, 0, n) + struct.pack('>' + 'I' * n, *([start] * n)) + bytes(d) + data[len(d):])
+            """, tiny, many])
+        try #require(make.status == 0, "\(make.err)")
+        let info = try runFontshell(["info", many])
+        #expect(info.status == 0, "\(info.err)")
+        let lines = info.out.split(separator: "\n")
+        #expect(info.out.hasPrefix("\(many): collection of 5000 faces"))
+        #expect(lines.count > 5000 * 10 && lines.allSatisfy { $0.utf8.count < 200 }, "\(lines.max { $0.count < $1.count } ?? "")")
+        #expect(info.out.contains("shared with faces 0, 1, 2, 3, 4, 5, 6, 7 and 4991 more"))
+        let woff2 = dir.file("many.woff2")
+        #expect(try runFontshell(["save", many, woff2]).status == 0)
+        let again = try runFontshell(["info", woff2])
+        #expect(again.status == 0 && again.out.contains("collection of 5000 faces"), "\(again.err)")
+        #expect(try runFontshell(["validate", many]).status < 2)
+    }
+
     // MARK: Untrusted numbers and ranges
 
     /// Every spelling of a Unicode range is parsed without a trap; open ranges and surrogates

@@ -90,6 +90,18 @@ public final class Face {
         }.map(\.index)
     }
 
+    /// What `facesSharing` compares: one slot object, or the same unedited bytes in the file.
+    enum SharingKey: Hashable {
+        case slot(ObjectIdentifier)
+        case source(Tag, Int, Int)
+    }
+
+    func sharingKey(_ tag: Tag) -> SharingKey? {
+        guard let slot = slots[tag] else { return nil }
+        if let source = slot.source, !slot.isEdited { return .source(tag, source.lowerBound, source.upperBound) }
+        return .slot(ObjectIdentifier(slot))
+    }
+
     // MARK: raw bytes
 
     /// The table's bytes as they would be saved now (re-encoded if edited).

@@ -141,8 +141,27 @@ public final class Font {
 
     /// Refuses tables that overlap a directory or each other (shared offsets are fine).
     static func checkOverlaps(_ claimed: [(range: Range<Int>, tag: Tag, face: Int)], directories: [Range<Int>]) throws {
+        // The directories merged into sorted, disjoint spans, searched by halving: faces of a
+        // collection often share one directory, and a linear scan per table was quadratic in
+        // the face count.
+        var spans: [Range<Int>] = []
+        for d in Set(directories).sorted(by: { $0.lowerBound < $1.lowerBound }) where !d.isEmpty {
+            if let last = spans.last, d.lowerBound <= last.upperBound {
+                spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, d.upperBound)
+            } else {
+                spans.append(d)
+            }
+        }
+        func directory(overlapping range: Range<Int>) -> Range<Int>? {
+            var low = 0, high = spans.count   // the first span ending after range starts
+            while low < high {
+                let mid = (low + high) / 2
+                if spans[mid].upperBound <= range.lowerBound { low = mid + 1 } else { high = mid }
+            }
+            return low < spans.count && spans[low].overlaps(range) ? spans[low] : nil
+        }
         for c in claimed where !c.range.isEmpty {
-            if let d = directories.first(where: { $0.overlaps(c.range) }) {
+            if let d = directory(overlapping: c.range) {
                 throw FontError("table data (\(c.range.lowerBound)..<\(c.range.upperBound)) overlaps the table directory at \(d.lowerBound)..<\(d.upperBound)",
                                 face: c.face, table: c.tag.description, offset: c.range.lowerBound)
             }

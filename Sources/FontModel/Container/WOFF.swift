@@ -9,6 +9,10 @@ enum WOFF {
     static let signature: UInt32 = 0x774F_4646
     /// zlib's best case is about 1,032:1; a table claiming more than this ratio is a lie.
     static let maximumRatio = 1100
+    /// What all the tables together may expand to, against the file's size: real fonts come
+    /// out of zlib at 2–4:1, so past 100:1 (the bound WOFF2 files get too) a file is refused
+    /// as a decompression bomb before anything is allocated for it.
+    static let maximumTotalRatio = 100
 
     /// The sfnt a WOFF file wraps, and its extras.
     static func decode(_ reader: BinaryReader) throws -> (sfnt: [UInt8], extras: WebFontExtras) {
@@ -50,8 +54,20 @@ enum WOFF {
             }
             entries.append(e)
         }
+        // Stored tables may share no byte (the format says so; a reader that allows it reads one
+        // block as two tables).
+        let stored = entries.sorted { $0.offset < $1.offset }
+        for (a, b) in zip(stored, stored.dropFirst()) where a.offset + a.compLength > b.offset {
+            throw reader.error("WOFF: table '\(Tag(a.tag))' (\(a.compLength) bytes at \(a.offset)) overlaps table '\(Tag(b.tag))' at \(b.offset)", at: b.at)
+        }
+        let sfntSize = 12 + 16 * numTables + entries.reduce(0) { $0 + (($1.origLength + 3) & ~3) }
+        guard sfntSize <= reader.count * maximumTotalRatio else {
+            throw reader.error("WOFF: the tables claim \(sfntSize) bytes from a \(reader.count)-byte file: more than \(maximumTotalRatio):1, refused as a decompression bomb", at: 16)
+        }
         // The sfnt: header, directory in tag order, tables in file order, each padded to 4.
-        var out = BinaryWriter(capacity: 12 + 16 * numTables + entries.reduce(0) { $0 + $1.origLength + 3 })
+        // Its storage grows as tables are inflated: claimed lengths are only believed once zlib
+        // has produced the bytes.
+        var out = BinaryWriter(capacity: min(sfntSize, 12 + 16 * numTables + 4 * reader.count))
         out.u32(flavor)
         out.u16(UInt16(numTables))
         var power = 1, log = 0
@@ -145,15 +161,36 @@ enum WOFF {
     }
 
     static func inflate(_ data: UnsafeRawBufferPointer, expected: Int, what: String, at offset: Int) throws -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: expected)
-        var length = uLongf(expected)
-        let status = out.withUnsafeMutableBytes { o in
-            uncompress(o.baseAddress!.assumingMemoryBound(to: Bytef.self), &length, data.baseAddress!.assumingMemoryBound(to: Bytef.self), uLong(data.count))
+        // Inflated in steps into storage that grows with what zlib really gives (at most
+        // `expected`), so a table claiming more than its data holds costs no more than its data.
+        var stream = z_stream()
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw FontError("\(what): zlib could not start (out of memory)", offset: offset)
         }
-        guard status == Z_OK else {
-            throw FontError("\(what): the zlib data is damaged (\(status == Z_BUF_ERROR ? "it expands to more than the \(expected) bytes claimed" : "zlib error \(status)"))", offset: offset)
+        defer { inflateEnd(&stream) }
+        var out: [UInt8] = []
+        out.reserveCapacity(min(expected, max(data.count, 1) * 8))
+        var chunk = [UInt8](repeating: 0, count: min(max(expected, 1), 1 << 20))
+        stream.next_in = UnsafeMutablePointer(mutating: data.baseAddress?.assumingMemoryBound(to: Bytef.self))
+        stream.avail_in = uInt(data.count)
+        var status = Z_OK
+        while status == Z_OK {
+            let produced = chunk.withUnsafeMutableBytes { c -> Int in
+                stream.next_out = c.baseAddress!.assumingMemoryBound(to: Bytef.self)
+                stream.avail_out = uInt(c.count)
+                status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                return c.count - Int(stream.avail_out)
+            }
+            guard out.count + produced <= expected else {
+                throw FontError("\(what): the zlib data is damaged (it expands to more than the \(expected) bytes claimed)", offset: offset)
+            }
+            out += chunk[0..<produced]
         }
-        guard Int(length) == expected else { throw FontError("\(what): expands to \(length) bytes, not the \(expected) claimed", offset: offset) }
+        guard status == Z_STREAM_END else {
+            let reason = status == Z_BUF_ERROR || status == Z_OK ? "it ends before its end marker" : "zlib error \(status)"
+            throw FontError("\(what): the zlib data is damaged (\(reason))", offset: offset)
+        }
+        guard out.count == expected else { throw FontError("\(what): expands to \(out.count) bytes, not the \(expected) claimed", offset: offset) }
         return out
     }
 
