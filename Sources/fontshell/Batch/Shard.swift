@@ -10,8 +10,13 @@ struct Shard: Equatable {
 
     /// The files of this shard: file k of N belongs to shard ⌊k·n/N⌋.
     func select<T>(_ items: [T]) -> [T] {
-        let lower = items.count * index / count, upper = items.count * (index + 1) / count
-        return Array(items[lower..<upper])
+        Array(items[bound(items.count, index)..<bound(items.count, index + 1)])
+    }
+
+    /// ⌊total·k/n⌋ in double width: with k and n up to Int.max the product does not fit an Int
+    /// (the quotient, at most `total`, always does).
+    private func bound(_ total: Int, _ k: Int) -> Int {
+        count.dividingFullWidth(total.multipliedFullWidth(by: k)).quotient
     }
 
     static func parse(_ text: String, environment: [String: String]) throws -> Shard {
@@ -30,7 +35,9 @@ struct Shard: Equatable {
             } else if let id = environment["SLURM_ARRAY_TASK_ID"] {
                 let min = environment["SLURM_ARRAY_TASK_MIN"] ?? "0"
                 guard let i = Int(id), let m = Int(min) else { throw ShardError("--shard auto: SLURM_ARRAY_TASK_ID '\(id)' or SLURM_ARRAY_TASK_MIN '\(min)' is not a number") }
-                index = i - m
+                let (difference, overflow) = i.subtractingReportingOverflow(m)
+                guard !overflow else { throw ShardError("--shard auto: SLURM_ARRAY_TASK_ID '\(id)' less SLURM_ARRAY_TASK_MIN '\(min)' is out of range") }
+                index = difference
                 if count == nil, let c = environment["SLURM_ARRAY_TASK_COUNT"] { count = Int(c) }
             } else {
                 throw ShardError("--shard auto: neither JOB_COMPLETION_INDEX (Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID (Slurm array) is set; give the index, e.g. --shard 0/\(count ?? 4)")
