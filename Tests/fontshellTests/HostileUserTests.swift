@@ -146,6 +146,97 @@ import Testing
         #expect(try runFontshell(["validate", many]).status < 2)
     }
 
+    // MARK: Batch runs against their scripts
+
+    /// Three fonts in a folder, and a script file.
+    func batch(_ script: String) throws -> (TemporaryFolder, String) {
+        let dir = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: dir.file("lib"), withIntermediateDirectories: true)
+        for name in ["DejaVuSans.ttf", "DejaVuSerif.ttf", "DejaVuSans-Bold.ttf"] {
+            try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/" + name, toPath: dir.file("lib/" + name))
+        }
+        return (dir, try dir.write("s.lua", script))
+    }
+
+    /// `fontshell run … --each` under a watchdog: status 124 means it hung.
+    func runBatch(_ dir: TemporaryFolder, _ script: String, _ extra: [String] = [], input: String? = nil) throws -> (status: Int32, out: String, err: String) {
+        try runProcess("/usr/bin/timeout", ["60", fontshellBinary, "run", script, "--each", dir.file("lib/*.ttf"), "--jsonl"] + extra, input: input)
+    }
+
+    func alive(_ marker: String) throws -> Bool {
+        try runProcess("/usr/bin/pgrep", ["-f", marker]).status == 0
+    }
+
+    /// A script reading stdin gets /dev/null, not the workers' task list.
+    @Test func scriptsReadingStdinDoNotTakeTheTasks() throws {
+        let (dir, script) = try batch("local all = io.read('a'); local line = io.stdin:read('l'); return {read = #(all or '') + #(line or '')}")
+        let r = try runBatch(dir, script, ["-j", "1"], input: "typed by the user\n")
+        #expect(r.status == 0, "\(r.status) \(r.err)")
+        #expect(r.out.split(separator: "\n").count == 3 && r.out.split(separator: "\n").allSatisfy { $0.contains("\"read\":0") }, "\(r.out)")
+    }
+
+    /// What a script starts ends with its worker: at a timeout, and when the worker is done.
+    @Test func childProcessesDoNotOutliveTheirWorker() throws {
+        let (dir, looping) = try batch("os.execute('sleep 98.7612'); return {}")
+        let r = try runBatch(dir, looping, ["--timeout", "1"])
+        #expect(r.status == 1 && r.out.contains("timed out"), "\(r.status) \(r.err)")
+        #expect(try !alive("sleep 98.7612"))
+        // A background child: the run ends at once (the child holds no channel) and is killed.
+        let background = try dir.write("bg.lua", "os.execute('sleep 97.6523 &'); os.execute('(sleep 96.5434 &) ; true'); return {}")
+        let start = Date()
+        let b = try runBatch(dir, background)
+        #expect(b.status == 0 && Date().timeIntervalSince(start) < 30, "\(b.status) \(b.err)")
+        #expect(try !alive("sleep 97.6523") && !alive("sleep 96.5434"))
+    }
+
+    /// Ctrl-C (or SIGTERM) on the parent ends every worker's group: the terminal's signal no
+    /// longer reaches the workers themselves.
+    @Test func interruptingTheParentEndsTheWorkers() throws {
+        let (dir, script) = try batch("os.execute('sleep 95.4345'); while true do end")
+        for sig in [SIGINT, SIGTERM] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: fontshellBinary)
+            p.arguments = ["run", script, "--each", dir.file("lib/*.ttf"), "--jsonl"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            var waited = 0
+            while try !alive("sleep 95.4345"), waited < 100 { usleep(50_000); waited += 1 }
+            #expect(try alive("sleep 95.4345"))
+            kill(p.processIdentifier, sig)
+            p.waitUntilExit()
+            #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == sig)
+            waited = 0
+            while try alive("sleep 95.4345") || alive("batch-worker script " + script), waited < 40 { usleep(50_000); waited += 1 }
+            #expect(try !alive("sleep 95.4345") && !alive("batch-worker script " + script))
+        }
+    }
+
+    /// Writing to the results descriptor (garbage, or a line without an end) fails that font
+    /// and stops its worker; the others go on.
+    @Test func aScriptWritingTheResultChannelFailsItsFont() throws {
+        for write in ["string.rep('x', 100000)", "'garbage\\n'", "'99\\t0\\t{}\\n'"] {
+            let (dir, script) = try batch("""
+                local name = fontshell and arg and font and font.path or ''
+                if font.path:find('Serif') then local f = io.open('/dev/fd/3', 'w'); f:write(\(write)); f:flush() end
+                return {}
+                """)
+            let r = try runBatch(dir, script)
+            #expect(r.status == 1, "\(write): \(r.status) \(r.err)")
+            let lines = r.out.split(separator: "\n")
+            #expect(lines.count == 3, "\(write): \(r.out)")
+            #expect(lines.filter { $0.contains("result channel") }.count == 1, "\(write): \(r.out)")
+        }
+    }
+
+    /// A worker that crashes is one failure line on stderr, not a crash report.
+    @Test func aCrashingWorkerIsOneLine() throws {
+        let (dir, script) = try batch("if font.path:find('Serif') then os.execute('kill -SEGV $PPID') end return {}")
+        let r = try runBatch(dir, script)
+        #expect(r.status == 1 && r.out.contains("killed by signal 11"), "\(r.out)")
+        #expect(r.err.split(separator: "\n").count <= 3, "\(r.err)")
+    }
+
     // MARK: Untrusted numbers and ranges
 
     /// Every spelling of a Unicode range is parsed without a trap; open ranges and surrogates

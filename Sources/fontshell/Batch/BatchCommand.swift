@@ -176,11 +176,13 @@ func compactJSON(_ value: Any) -> String {
 }
 
 /// `fontshell batch-worker MODE ...`: a worker of a batch run (started by the command itself).
-/// Reads "index TAB path" lines on stdin, writes "index TAB failed TAB json" lines on fd 3; its
-/// stdout goes to stderr, so a script's io.write cannot break the records.
+/// Reads "index TAB path" lines on fd 4, writes "index TAB failed TAB json" lines on fd 3; its
+/// stdin is /dev/null and its stdout goes to stderr, so a script's io.read and io.write cannot
+/// take tasks or break the records.
 struct BatchWorker: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "batch-worker", abstract: "A worker of a batch run (internal).", shouldDisplay: false)
     @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+    static let resultDescriptor: Int32 = 3, taskDescriptor: Int32 = 4
 
     func run() throws {
         let status = BatchWorker.serve(arguments)
@@ -210,16 +212,27 @@ struct BatchWorker: ParsableCommand {
         }
         fflush(nil)
         dup2(2, 1)
+        // What the script starts (os.execute, io.popen) gets neither channel: a child left
+        // running must not hold the results open, nor read tasks.
+        _ = fcntl(resultDescriptor, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(taskDescriptor, F_SETFD, FD_CLOEXEC)
+        guard let tasks = fdopen(taskDescriptor, "r") else { return 2 }
         // Each result is written as soon as its font is done: a worker that dies or is killed
         // has then sent everything before the font it was reading, which is the one blamed.
-        while let line = readLine(strippingNewline: true) {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(buffer) }
+        while true {
+            let n = getline(&buffer, &capacity, tasks)
+            guard n > 0, let buffer else { break }
+            let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: buffer[n - 1] == 10 ? n - 1 : n), as: UTF8.self)
             guard let tab = line.firstIndex(of: "\t"), let index = Int(line[..<tab]) else { continue }
             let record = job(String(line[line.index(after: tab)...]))
             fflush(nil)
             let out = Array("\(index)\t\(record.failed ? 1 : 0)\t\(record.json)\n".utf8)
             var sent = 0
             while sent < out.count {
-                let n = out[sent...].withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
+                let n = out[sent...].withUnsafeBytes { write(resultDescriptor, $0.baseAddress, $0.count) }
                 if n < 0 { if errno == EINTR { continue }; return 1 }
                 sent += n
             }

@@ -39,6 +39,8 @@ final class BatchRunner {
     /// millisecond before collecting results, taking them in batches: waking for every font
     /// cost the two cores about a fifth of the work.
     static let minimumDepth = 2, maximumDepth = 64
+    /// The longest result line a worker may send (a script's whole return value, as JSON).
+    static let maximumRecordBytes = 256 << 20
     static let queuedSeconds = 0.004
 
     final class Worker {
@@ -49,6 +51,8 @@ final class BatchRunner {
         var queue: [Int] = []
         /// When the worker started on the first of them.
         var started = 0.0
+        /// Fonts it has answered for.
+        var answered = 0
         init(pid: pid_t, taskFD: Int32, resultFD: Int32) { self.pid = pid; self.taskFD = taskFD; self.resultFD = resultFD }
     }
 
@@ -56,6 +60,7 @@ final class BatchRunner {
     /// soon as its turn comes.
     func run(paths: [String], sizes: [Int], progress: BatchProgress, emit: (Int, FontJob.Record) -> Void) throws {
         signal(SIGPIPE, SIG_IGN)
+        WorkerGroups.endOnSignals()
         // Largest files first, so a big collection does not start last and hold up the end.
         var pending = paths.indices.map { ($0, sizes[$0]) }
             .sorted { $0.1 > $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }.map(\.0).reversed() as [Int]   // taken from the end
@@ -64,6 +69,7 @@ final class BatchRunner {
         var workers = prestarted
         prestarted = []
         var timed = 0, timedSeconds = 0.0
+        var emptyEndings = 0
         var depth: Int {
             guard timed >= 8 else { return BatchRunner.minimumDepth }
             let perFont = max(timedSeconds / Double(timed), 1e-6)
@@ -127,21 +133,36 @@ final class BatchRunner {
                 if n > 0 {
                     w.buffer += chunk[0..<n]
                     var start = 0
-                    defer { w.buffer.removeSubrange(..<start) }
+                    var garbled = false
                     while let newline = BatchRunner.lineBreak(in: w.buffer, from: start) {
                         let line = w.buffer[start..<newline]
                         start = newline + 1
-                        if let (index, record) = BatchRunner.parseResult(line), w.queue.first == index {
-                            w.queue.removeFirst()
-                            let finishedAt = now()
-                            timed += 1; timedSeconds += finishedAt - w.started
-                            w.started = finishedAt
-                            complete(index, record)
-                        }
+                        // Anything but the record of the font at the head of its queue means
+                        // the channel was written by something else (a script can open fd 3):
+                        // the worker can no longer be believed.
+                        guard let (index, record) = BatchRunner.parseResult(line), w.queue.first == index else { garbled = true; break }
+                        w.queue.removeFirst()
+                        w.answered += 1
+                        let finishedAt = now()
+                        timed += 1; timedSeconds += finishedAt - w.started
+                        w.started = finishedAt
+                        complete(index, record)
+                    }
+                    w.buffer.removeSubrange(..<start)
+                    if garbled || w.buffer.count > BatchRunner.maximumRecordBytes {
+                        stop(w, kill: true)
+                        lose(w, garbled ? "the worker's result channel carried something other than a result (did the script write to file descriptor 3?); the worker was stopped"
+                                        : "the worker's result is over \(BatchRunner.maximumRecordBytes >> 20) MiB without a line end (did the script write to file descriptor 3?); the worker was stopped")
+                        gone.append(w)
                     }
                 } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
                     // The worker ended: the font it was reading failed with the reason.
                     let reason = stop(w, kill: false)
+                    // Workers that end before taking any font would be replaced for ever.
+                    if w.answered == 0 && w.queue.isEmpty {
+                        emptyEndings += 1
+                        if emptyEndings >= 8 { throw BatchError("the workers end before taking a font (the last \(reason))") }
+                    }
                     lose(w, "the worker running this font \(reason)")
                     gone.append(w)
                 }
@@ -209,14 +230,21 @@ final class BatchRunner {
     /// Stops (or reaps) a worker and says how it ended.
     @discardableResult
     func stop(_ w: Worker, kill force: Bool) -> String {
-        if force { kill(w.pid, SIGKILL) }
+        if force { kill(-w.pid, SIGKILL) }
         close(w.taskFD)
         close(w.resultFD)
+        // Wait for the worker without reaping it (its pid, and so its group's id, stays taken),
+        // then end what is left in its group: children a script started and left running.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(w.pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        kill(-w.pid, SIGKILL)
+        WorkerGroups.remove(w.pid)
         var status: Int32 = 0
         while waitpid(w.pid, &status, 0) < 0 && errno == EINTR {}
         let signalled = status & 0x7f
         if signalled != 0 && signalled != 0x7f {
-            return "was killed by signal \(signalled)" + (signalled == SIGKILL ? " (out of memory?)" : "")
+            let name = strsignal(signalled).map { String(cString: $0) } ?? "signal \(signalled)"
+            return "was killed by signal \(signalled) (\(name)\(signalled == SIGKILL ? "; out of memory?" : ""))"
         }
         return "exited with status \((status >> 8) & 0xff)"
     }
@@ -226,20 +254,42 @@ final class BatchRunner {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, tasks.read, 0)
-        posix_spawn_file_actions_adddup2(&actions, results.write, 3)
+        // The script's stdin is /dev/null (a script that reads it must not swallow the tasks),
+        // results go out on fd 3 and tasks come in on fd 4.
+        // (The ends are first copied above 9, so neither dup2 can overwrite the other's source.)
+        let resultEnd = fcntl(results.write, F_DUPFD_CLOEXEC, 10), taskEnd = fcntl(tasks.read, F_DUPFD_CLOEXEC, 10)
+        defer { close(resultEnd); close(taskEnd) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, resultEnd, BatchWorker.resultDescriptor)
+        posix_spawn_file_actions_adddup2(&actions, taskEnd, BatchWorker.taskDescriptor)
+        // Its own process group, so a timeout or an interrupt ends what the script started too.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         let executable = FontScript.executablePath()
         let argv = [executable, "batch-worker"] + workerArguments
         var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for p in cArgs { free(p) } }
+        // A crashing worker's backtrace would fill the batch's stderr: the failure line says
+        // which font and how the worker ended (SWIFT_BACKTRACE set by the user is kept).
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        var index = 0
+        while let entry = environ[index] { environment.append(entry); index += 1 }
+        let quietCrash = strdup("SWIFT_BACKTRACE=enable=no")
+        defer { free(quietCrash) }
+        if getenv("SWIFT_BACKTRACE") == nil { environment.append(quietCrash) }
+        environment.append(nil)
         var pid: pid_t = 0
-        let status = posix_spawnp(&pid, executable, &actions, nil, &cArgs, environ)
+        let status = posix_spawnp(&pid, executable, &actions, &attributes, &cArgs, &environment)
         close(tasks.read)
         close(results.write)
         guard status == 0 else {
             close(tasks.write); close(results.read)
             throw BatchError("cannot start a worker (\(executable)): \(String(cString: strerror(status)))")
         }
+        WorkerGroups.add(pid)
         return Worker(pid: pid, taskFD: tasks.write, resultFD: results.read)
     }
 
@@ -261,4 +311,43 @@ func formatSeconds(_ s: Double) -> String {
 struct BatchError: Error, CustomStringConvertible {
     let description: String
     init(_ d: String) { description = d }
+}
+
+/// The process groups of the running workers, so that an interrupt or termination of the
+/// parent ends them and everything their scripts started (each worker has its own group, so
+/// a terminal's Ctrl-C reaches only the parent). Read from a signal handler: a fixed array of
+/// pids, changed only outside the handler.
+enum WorkerGroups {
+    static let capacity = 4096
+    nonisolated(unsafe) static let pids: UnsafeMutablePointer<pid_t> = {
+        let p = UnsafeMutablePointer<pid_t>.allocate(capacity: capacity)
+        p.initialize(repeating: 0, count: capacity)
+        return p
+    }()
+
+    static func add(_ pid: pid_t) {
+        for k in 0..<capacity where pids[k] == 0 { pids[k] = pid; return }
+    }
+
+    static func remove(_ pid: pid_t) {
+        for k in 0..<capacity where pids[k] == pid { pids[k] = 0 }
+    }
+
+    /// SIGINT, SIGTERM and SIGHUP kill every worker group, then end the parent as the signal
+    /// would. They are unblocked too: a parent started with them blocked (some launchers do)
+    /// could not otherwise be stopped without leaving its workers behind.
+    static func endOnSignals() {
+        _ = pids
+        var set = sigset_t()
+        sigemptyset(&set)
+        for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, sig) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig) { sig in
+                for k in 0..<WorkerGroups.capacity where WorkerGroups.pids[k] != 0 { kill(-WorkerGroups.pids[k], SIGKILL) }
+                signal(sig, SIG_DFL)
+                raise(sig)
+            }
+        }
+    }
 }
