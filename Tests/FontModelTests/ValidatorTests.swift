@@ -99,6 +99,21 @@ import Testing
         #expect(!Validator.validate(try Font(path: Corpus.path("liberation-sans"))).contains { $0.message.contains("cap height") })
     }
 
+    /// What a reader refuses, validate reports: a kern subtable whose nPairs outruns its data
+    /// (dump and Lua refuse it) was "0 errors".
+    @Test func tablesTheReadersRefuseAreErrors() throws {
+        try expect("table-decodable", .error, in: try patched("kern", at: 10, [0xFF, 0xFF]), mentioning: "pairs do not fit")
+        // An fvar whose axis records run past the table (axisCount raised).
+        let inter = try Font(path: Corpus.path("inter-vf"))
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Corpus.path("inter-vf"))))
+        var broken = bytes
+        let fvar = try #require(MalformedFontTests.record("fvar", in: broken))
+        broken[fvar.offset + 8] = 0x10   // axisCount 4096
+        #expect(Validator.validate(inter).allSatisfy { $0.check != "table-decodable" })
+        let found = Validator.validate(try Font(data: broken))
+        #expect(found.contains { $0.check == "table-decodable" && $0.message.contains("fvar") }, "\(found)")
+    }
+
     @Test func cffFontNameMustMatchNameID6() throws {
         let tmp = try TemporaryFolder()
         let font = try Font(path: try builtFont("cff", in: tmp))

@@ -37,6 +37,7 @@ public enum Validator {
         ("family-names", "the full name (ID 4) starts with the family (ID 16 or 1)"),
         ("vertical-metrics", "hhea, OS/2 typo and win metrics agree (USE_TYPO_METRICS), win metrics do not clip, and the hhea ascender reaches the cap height"),
         ("shared-tables", "in a collection, tables shared by faces decode for every face"),
+        ("table-decodable", "every table FontShell reads (kern, fvar, gvar, CFF …) decodes: what dump, diff and Lua would refuse, validate reports"),
         ("layout-structure", "structured tables (GDEF …) decode: offsets, counts and formats fit the bytes; Coverage glyphs ascend; glyph ids exist; GSUB/GPOS lookup types, feature and lookup indices are valid, extensions agree, contextual lookups do not call each other in a cycle"),
     ]
 
@@ -64,6 +65,7 @@ public enum Validator {
         let bytes = font.bytes.buffer
         var checkedSources = Set<Int>()   // a table shared by faces is checked once
         var checkedStructures = Set<String>()
+        var decodedSources = Set<Int>()
         for face in font.faces {
             let f = font.isCollection ? face.index : nil
             func add(_ check: String, _ severity: Finding.Severity, _ message: String) {
@@ -180,6 +182,15 @@ public enum Validator {
                     }
                 }
             }
+            run("table-decodable") {
+                // The glyph and layout tables have their own, finer checks (glyph-data,
+                // layout-structure); a shared table is decoded once.
+                for tag in face.tags where !["glyf", "loca"].contains(tag.description) && !TableRegistry.structuredTags.contains(tag) {
+                    guard let type = TableRegistry.type(for: tag) else { continue }
+                    if let source = face.slots[tag]?.source, face.font?.isCollection == true, !decodedSources.insert(source.lowerBound).inserted { continue }
+                    do { try decode(type, in: face) } catch { add("table-decodable", .error, "\(error)") }
+                }
+            }
             run("name-decodable") {
                 for r in try face.name.records where r.isUTF16 {
                     if r.bytes.count % 2 != 0 { add("name-decodable", .error, "name \(r.nameID) (platform \(r.platformID)) has an odd byte count \(r.bytes.count)") }
@@ -241,6 +252,9 @@ public enum Validator {
         return findings
     }
 }
+
+/// Decodes a face's table of a type known only at run time (the existential is opened here).
+private func decode<T: DecodableTable>(_ type: T.Type, in face: Face) throws { _ = try face.table(type) }
 
 extension CmapSubtable {
     /// Why the subtable's segments or groups are out of order, if they are.
