@@ -80,6 +80,8 @@ public struct RegistryRepair: Equatable, Sendable, Codable {
     /// Recorded files that no longer exist, now dropped from the record.
     public var forgotten: [FontFile] = []
     public var leftAlone: [LeftAlone] = []
+    /// A record that could not be read, set aside under this name (and rebuilt from the folder).
+    public var damagedRecordKeptAs: String?
 
     public struct FontFile: Equatable, Sendable, Codable {
         public var path: String

@@ -117,8 +117,15 @@ public final class FontconfigRegistry: FontRegistry {
 
     public func repair() throws -> RegistryRepair {
         try withManifestLock {
-            var manifest = try Manifest.load(from: manifestPath)
             var report = RegistryRepair()
+            var manifest: Manifest
+            do { manifest = try Manifest.load(from: manifestPath) } catch {
+                // A damaged record is kept beside it, not overwritten, and rebuilt from the folder.
+                let kept = manifestPath + ".damaged-\(getpid())-\(Int(Date().timeIntervalSince1970))"
+                guard rename(manifestPath, kept) == 0 else { throw error }
+                report.damagedRecordKeptAs = kept
+                manifest = Manifest()
+            }
             for entry in manifest.fonts where access(entry.path, F_OK) != 0 && errno == ENOENT {
                 report.forgotten.append(.init(path: entry.path, postScriptNames: entry.postScriptNames))
             }
@@ -137,7 +144,7 @@ public final class FontconfigRegistry: FontRegistry {
                     report.leftAlone.append(.init(path: file, reason: "\(error)"))
                 }
             }
-            if !report.adopted.isEmpty || !report.forgotten.isEmpty {
+            if !report.adopted.isEmpty || !report.forgotten.isEmpty || report.damagedRecordKeptAs != nil {
                 try manifest.save(to: manifestPath)
                 rescanFontsFolder()
             }

@@ -139,7 +139,76 @@ public enum TerminalGraphics {
             }
         }
         tcflush(fd, TCIFLUSH)
+        // DA1's answer is still on its way (a slow link): it is taken off the input before
+        // the next prompts (`takeLateReplies`), not left for the user to find typed there.
+        lateReplyDeadline = monotonicSeconds() + lateReplyWindow
         return reply.isEmpty ? nil : String(decoding: reply, as: UTF8.self)
+    }
+
+    /// How long after a query timed out its reply is still expected, and until when.
+    static let lateReplyWindow = 30.0
+    nonisolated(unsafe) static var lateReplyDeadline: Double?
+
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// Before a prompt: while a timed-out query's reply may still arrive, reads what the
+    /// terminal has sent (waiting up to 20 ms), takes the replies out and returns the rest, the
+    /// keys the user typed ahead, for the line editor to get back. A late kitty answer still
+    /// switches the pictures to kitty's protocol. Nil when no reply is expected.
+    public static func takeLateReplies() -> [UInt8]? {
+        guard let deadline = lateReplyDeadline else { return nil }
+        guard monotonicSeconds() < deadline else { lateReplyDeadline = nil; return nil }
+        let fd = open("/dev/tty", O_RDWR | O_NOCTTY)
+        guard fd >= 0 else { lateReplyDeadline = nil; return nil }
+        defer { close(fd) }
+        var saved = termios()
+        guard tcgetattr(fd, &saved) == 0 else { return nil }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        guard tcsetattr(fd, TCSANOW, &raw) == 0 else { return nil }
+        defer { tcsetattr(fd, TCSANOW, &saved) }
+        var input: [UInt8] = []
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while poll(&poller, 1, 20) > 0 {
+            var chunk = [UInt8](repeating: 0, count: 256)
+            let n = read(fd, &chunk, chunk.count)
+            guard n > 0 else { break }
+            input += chunk.prefix(n)
+        }
+        let (rest, answered, kitty) = removingReplies(input)
+        if answered { lateReplyDeadline = nil }
+        if kitty, var info = cached, info.imageProtocol == .blocks { info.imageProtocol = .kitty; cached = info }
+        return rest
+    }
+
+    /// `bytes` without the terminal's replies to `query` (kitty's `ESC _ G … ESC \` and DA1's
+    /// `ESC [ ? … c`); whether DA1's answer was among them, and whether kitty answered OK.
+    public static func removingReplies(_ bytes: [UInt8]) -> (rest: [UInt8], answered: Bool, kitty: Bool) {
+        var rest: [UInt8] = [], answered = false, kitty = false
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == 0x1B, i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "["), bytes[i + 2] == UInt8(ascii: "?") {
+                var j = i + 3
+                while j < bytes.count, bytes[j] == UInt8(ascii: ";") || (0x30...0x39).contains(bytes[j]) { j += 1 }
+                if j < bytes.count, bytes[j] == UInt8(ascii: "c") { answered = true; i = j + 1; continue }
+            }
+            if bytes[i] == 0x1B, i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "_"), bytes[i + 2] == UInt8(ascii: "G") {
+                var j = i + 3
+                while j + 1 < bytes.count, !(bytes[j] == 0x1B && bytes[j + 1] == UInt8(ascii: "\\")) { j += 1 }
+                if j + 1 < bytes.count {
+                    if String(decoding: bytes[i..<j], as: UTF8.self).hasSuffix(";OK") { kitty = true }
+                    i = j + 2
+                    continue
+                }
+            }
+            rest.append(bytes[i])
+            i += 1
+        }
+        return (rest, answered, kitty)
     }
 
     // MARK: encodings

@@ -76,7 +76,7 @@ enum PreviewModule {
         let s = call.stack
         var o = PreviewOptions()
         func fail(_ key: String, _ what: String) -> LuaArgumentError {
-            LuaArgumentError(argument, "option '\(key)' must be \(what), got \(s.typeName(at: -1))")
+            LuaArgumentError(argument, "option '\(key)' must be \(what), got \(s.describedType(at: -1))")
         }
         func number(_ key: String) throws -> Double {
             guard let v = s.number(at: -1) else { throw fail(key, "a number") }
@@ -164,7 +164,7 @@ enum PreviewModule {
     static func color(_ call: LuaCall, _ key: String) throws -> Color {
         let s = call.stack
         if let text = s.string(at: -1) { return try Color(parsing: text) }
-        guard s.type(at: -1) == .table else { throw RenderError("option '\(key)' must be a colour (\"#rrggbb\", a name or {r, g, b, a}), got \(call.stack.typeName(at: -1))") }
+        guard s.type(at: -1) == .table else { throw RenderError("option '\(key)' must be a colour (\"#rrggbb\", a name or {r, g, b, a}), got \(call.stack.describedType(at: -1))") }
         var parts: [UInt8] = []
         for k in 1...4 {
             s.getIndex(k, in: -1)

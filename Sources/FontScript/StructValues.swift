@@ -113,7 +113,7 @@ final class StructValues {
             if s.type(at: index) == .nil || (s.type(at: index) == .boolean && !s.truthy(at: index)) { return .none }
             return try read(s, at: index, target, path: path)
         case .scalar(let kind):
-            guard let number = s.number(at: index) else { throw FontError("\(path) must be a number, got \(s.typeName(at: index))") }
+            guard let number = s.number(at: index), number.isFinite else { throw FontError("\(path) must be a number, got \(s.describedType(at: index))") }
             let stored: Double
             switch kind {
             case .fixed: stored = (number * 65536).rounded()
@@ -224,7 +224,7 @@ final class StructValues {
     }
 
     func requireTable(_ s: LuaStack, _ index: Int32, _ path: String) throws {
-        guard s.type(at: index) == .table else { throw FontError("\(path) must be a table, got \(s.typeName(at: index))") }
+        guard s.type(at: index) == .table else { throw FontError("\(path) must be a table, got \(s.describedType(at: index))") }
     }
 
     func glyph(_ s: LuaStack, _ index: Int32, _ path: String) throws -> Int {
@@ -232,7 +232,7 @@ final class StructValues {
             guard id >= 0, id < names.count else { throw FontError("\(path): glyph id \(id) is not in the font (0…\(names.count - 1))") }
             return id
         }
-        guard let name = s.string(at: index) else { throw FontError("\(path) must be a glyph name or id, got \(s.typeName(at: index))") }
+        guard let name = s.string(at: index) else { throw FontError("\(path) must be a glyph name or id, got \(s.describedType(at: index))") }
         guard let id = try face.glyphID(named: name) else { throw FontError("\(path): no glyph named '\(name)'") }
         return id
     }

@@ -93,7 +93,7 @@ enum SubsetMethods {
             switch type {
             case .nil: return []
             case .table: return try s.items(ofListAt: -1, body)
-            default: throw LuaArgumentError(2, "option '\(key)' must be a list, got \(s.typeName(at: -1))")
+            default: throw LuaArgumentError(2, "option '\(key)' must be a list, got \(s.describedType(at: -1))")
             }
         }
     }

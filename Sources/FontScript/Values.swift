@@ -87,7 +87,7 @@ extension LuaCall {
             switch stack.type(at: idx) {
             case .nil: return nil
             case .number where stack.isInteger(at: idx): return stack.integer(at: idx)
-            default: throw LuaArgumentError(i, "option '\(key)' must be an integer, got \(stack.typeName(at: idx))")
+            default: throw LuaArgumentError(i, "option '\(key)' must be an integer, got \(stack.describedType(at: idx))")
             }
         }
     }
@@ -98,7 +98,7 @@ extension LuaCall {
             switch stack.type(at: idx) {
             case .nil: return value
             case .boolean: return stack.truthy(at: idx)
-            default: throw LuaArgumentError(i, "option '\(key)' must be a boolean, got \(stack.typeName(at: idx))")
+            default: throw LuaArgumentError(i, "option '\(key)' must be a boolean, got \(stack.describedType(at: idx))")
             }
         }
     }
@@ -109,7 +109,7 @@ extension LuaCall {
             switch stack.type(at: idx) {
             case .nil: return nil
             case .string: return stack.string(at: idx)
-            default: throw LuaArgumentError(i, "option '\(key)' must be a string, got \(stack.typeName(at: idx))")
+            default: throw LuaArgumentError(i, "option '\(key)' must be a string, got \(stack.describedType(at: idx))")
             }
         }
     }

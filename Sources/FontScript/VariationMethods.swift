@@ -37,7 +37,7 @@ enum VariationMethods {
                 return
             }
             guard s.type(at: -1) == .number, let v = s.number(at: -1), v.isFinite else {
-                throw LuaArgumentError(i, "coordinate '\(key)' must be a number or a {min, max} range, got \(s.typeName(at: -1))")
+                throw LuaArgumentError(i, "coordinate '\(key)' must be a number or a {min, max} range, got \(s.describedType(at: -1))")
             }
             values[key] = v
         }

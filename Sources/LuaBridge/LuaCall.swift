@@ -49,7 +49,7 @@ public struct LuaCall {
 
     /// "X expected, got Y" for argument i.
     public func expected(_ i: Int32, _ what: String) -> LuaArgumentError {
-        var got = lua_type(L, i) == LUA_TNONE ? "no value" : stack.typeName(at: i)
+        var got = lua_type(L, i) == LUA_TNONE ? "no value" : stack.describedType(at: i)
         // As luaL_typeerror: a userdata with a class name is called by it ("Face expected, got Font").
         if lua_type(L, i) == LUA_TUSERDATA, lua_getmetatable(L, i) != 0 {
             if lua_getfield(L, -1, "__name") == LUA_TSTRING, let name = stack.string(at: -1) { got = name }

@@ -25,6 +25,14 @@ public struct LuaStack {
     public func absolute(_ index: Int32) -> Int32 { lua_absindex(L, index) }
     public func type(at index: Int32) -> LuaType { LuaType(rawValue: lua_type(L, index)) ?? .none }
     public func typeName(at index: Int32) -> String { String(cString: fs_typename(L, index)) }
+
+    /// The type for an error's "got …", where a number that is not finite is named ("NaN",
+    /// "infinity"): "must be a number, got number" helps nobody.
+    public func describedType(at index: Int32) -> String {
+        guard lua_type(L, index) == LUA_TNUMBER, lua_isinteger(L, index) == 0 else { return typeName(at: index) }
+        let v = lua_tonumberx(L, index, nil)
+        return v.isNaN ? "NaN" : v.isInfinite ? (v > 0 ? "infinity" : "-infinity") : typeName(at: index)
+    }
     public func isNoneOrNil(at index: Int32) -> Bool { fs_isnoneornil(L, index) != 0 }
 
     // MARK: reading values

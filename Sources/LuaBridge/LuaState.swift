@@ -61,6 +61,25 @@ public final class LuaState {
     }
     public var memoryUsed: Int { fs_memory_used(L) }
 
+    /// FONTSHELL_LUA_MEMORY as the user wrote it, checked: nil when unset or valid, else what is
+    /// wrong with it ("abc", "-5G" and "99999999999999999999G" must not be ignored in silence).
+    /// The accepted spellings are the C reader's: whole bytes, or a number with K, M or G.
+    public static func memoryEnvironmentProblem(_ text: String? = getenv("FONTSHELL_LUA_MEMORY").map { String(cString: $0) }) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        let units: [Character: Int] = ["k": 1 << 10, "K": 1 << 10, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30]
+        var digits = Substring(text), unit = 1
+        if let last = text.last, let u = units[last] { digits = digits.dropLast(); unit = u }
+        let example = "give bytes or a number with K, M or G, e.g. 512M or 4G"
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            return "FONTSHELL_LUA_MEMORY is '\(text)': \(example)"
+        }
+        guard let value = Int(digits), case let (bytes, overflow) = value.multipliedReportingOverflow(by: unit), !overflow else {
+            return "FONTSHELL_LUA_MEMORY is '\(text)': more than this machine can address; \(example)"
+        }
+        guard bytes >= 1 << 20 else { return "FONTSHELL_LUA_MEMORY is '\(text)': the Lua heap needs at least 1M" }
+        return nil
+    }
+
     /// Runs `body` with the garbage collector stopped: for setting up a fresh state (the API,
     /// bound fonts), whose tables all stay alive, so collecting while it grows only traces them
     /// again and again. Not for running scripts: their garbage needs the collector.

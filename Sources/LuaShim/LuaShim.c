@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
 
 /* Small blocks (most of what Lua allocates: strings, tables, closures, userdata headers) come
    from 64 KB slabs, one free list per 16-byte size class; Lua passes a block's size when it frees
@@ -134,14 +135,20 @@ static void fs_leave_swift(lua_State *L, int saved) {
 static size_t fs_heap_limit_from_environment(void) {
     const char *text = getenv("FONTSHELL_LUA_MEMORY");
     if (text == NULL || *text == 0) return (size_t)1 << 30;
+    /* fontshell refuses a malformed value before any state is made (LuaState's
+       memoryEnvironmentProblem); other hosts get the default for one. */
+    if (*text < '0' || *text > '9') return (size_t)1 << 30;
     char *end = NULL;
     unsigned long long value = strtoull(text, &end, 10);
+    int shift = 0;
     switch (end ? *end : 0) {
-    case 'k': case 'K': value <<= 10; break;
-    case 'm': case 'M': value <<= 20; break;
-    case 'g': case 'G': value <<= 30; break;
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
     default: break;
     }
+    if (end == NULL || *end != 0 || value > (SIZE_MAX >> shift)) return (size_t)1 << 30;
+    value <<= shift;
     return value < ((size_t)1 << 20) ? ((size_t)1 << 20) : (size_t)value;
 }
 

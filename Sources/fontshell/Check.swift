@@ -61,6 +61,22 @@ struct Check: ParsableCommand {
         }
         let folders = [shipped] + checkFolders
         let catalog = try loadCatalog(folders)
+        // An id or area that names no check would run nothing and pass: refuse it by name.
+        let ids = catalog.compactMap { $0["id"] as? String }
+        let areas = Set(ids.compactMap { $0.split(separator: "/").first.map(String.init) })
+        for wanted in only where !ids.contains(wanted) && !areas.contains(wanted) {
+            var message = "fontshell check: --only \(wanted): no check or area has this id"
+            if let near = closestName(to: wanted, in: ids + areas.sorted()) { message += "; did you mean '\(near)'?" }
+            printError(message + " (fontshell check --list shows them)")
+            throw ExitCode(2)
+        }
+        let profiles = ["default", "all", "fontbakery"] + areas.sorted()
+        guard profiles.contains(profile) else {
+            var message = "fontshell check: --profile \(profile): not a profile"
+            if let near = closestName(to: profile, in: profiles) { message += "; did you mean '\(near)'?" }
+            printError(message + " (profiles: \(profiles.joined(separator: ", ")))")
+            throw ExitCode(2)
+        }
         if list {
             for c in catalog where selectedByProfile(c) {
                 let id = c["id"] as? String ?? "?"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FontModel
 import FontRender
+import LuaBridge
 
 /// The system font opened when none is given, so a newcomer sees something at once.
 let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -41,6 +42,10 @@ struct FontShell: ParsableCommand {
         let arguments = CommandLine.arguments
         if arguments.count > 1, arguments[1] == "batch-worker" {
             exitProcess(BatchWorker.serve(Array(arguments.dropFirst(2))))
+        }
+        if let problem = LuaState.memoryEnvironmentProblem() {
+            printError("fontshell: \(problem)")
+            exitProcess(2)
         }
         if arguments.count > 1, var command = quickCommand(arguments[1], Array(arguments.dropFirst(2))) {
             do { try command.run() } catch let code as ExitCode {

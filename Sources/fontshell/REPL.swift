@@ -155,6 +155,8 @@ struct REPL {
 
     func readEditedLine(_ prompt: String) -> String? {
         _ = LuaState.takeInterrupt()
+        // A picture's terminal query answered late: its reply goes, what the user typed stays.
+        if let typed = TerminalGraphics.takeLateReplies() { for byte in typed { _ = rl_stuff_char(Int32(byte)) } }
         guard let raw = readline(prompt) else { return nil }
         defer { free(raw) }
         return String(cString: raw)

@@ -95,10 +95,11 @@ struct Registry: ParsableCommand {
             try reporting {
                 let report = try makeRegistry().repair()
                 if output.json { print(try json(report)); return }
+                if let kept = report.damagedRecordKeptAs { print("the record could not be read: kept as \(kept), rebuilt from the fonts folder") }
                 for f in report.adopted { print("adopted   \(f.path) (\(f.postScriptNames.joined(separator: ", ")))") }
                 for f in report.forgotten { print("forgotten \(f.path) (\(f.postScriptNames.joined(separator: ", "))): the file is gone") }
                 for f in report.leftAlone { print("left      \(f.path): \(f.reason)") }
-                if report.adopted.isEmpty && report.forgotten.isEmpty && report.leftAlone.isEmpty {
+                if report.adopted.isEmpty && report.forgotten.isEmpty && report.leftAlone.isEmpty && report.damagedRecordKeptAs == nil {
                     print("nothing to repair: the record matches the folder")
                 }
             }

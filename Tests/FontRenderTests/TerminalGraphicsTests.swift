@@ -32,6 +32,21 @@ import FontModel
         #expect(TerminalGraphics.current().imageProtocol == TerminalImageProtocol.none)
     }
 
+    /// A reply that arrives after the query's deadline (common over ssh) is taken off the input
+    /// before the next prompt; the keys typed around it stay, in order.
+    @Test func lateRepliesAreRemovedAndTypedKeysKept() {
+        let late = Array("pri\u{1B}_Gi=31;OK\u{1B}\\nt(6\u{1B}[?62;4c*7)".utf8)
+        let (rest, answered, kitty) = TerminalGraphics.removingReplies(late)
+        #expect(String(decoding: rest, as: UTF8.self) == "print(6*7)" && answered && kitty)
+        // The reported case: "62;4c" landed on the line. An unfinished reply, arrow keys and
+        // plain text are left as they are (not replies).
+        for kept in ["print(6*7)", "\u{1B}[A\u{1B}[B", "\u{1B}[?62;4", "\u{1B}_Gi=31;OK"] {
+            let r = TerminalGraphics.removingReplies(Array(kept.utf8))
+            #expect(String(decoding: r.rest, as: UTF8.self) == kept && !r.answered)
+        }
+        #expect(!TerminalGraphics.removingReplies(Array("\u{1B}_Gi=31;ENOTSUPPORTED\u{1B}\\".utf8)).kitty)
+    }
+
     @Test func kittyChunksDecodeToThePixels() throws {
         var big = Image(width: 300, height: 200)
         for i in 0..<(big.pixels.count / 4) { big.pixels[4 * i] = UInt8(i % 251); big.pixels[4 * i + 1] = UInt8(i % 7 * 30) }

@@ -237,6 +237,47 @@ import Testing
         #expect(r.err.split(separator: "\n").count <= 3, "\(r.err)")
     }
 
+    // MARK: Silent acceptance
+
+    /// `check --only` and `--profile` with a name no check has: an error with did-you-mean,
+    /// not a run of nothing that passes.
+    @Test func unknownCheckIdsAreRefused() throws {
+        for (args, hint) in [(["--only", "names/nonexistent"], "no check or area has this id"), (["--only", "nams"], "did you mean 'names'"),
+                             (["-c", "metrics/xavgcharwidt"], "did you mean 'metrics/xavgcharwidth'"), (["--profile", "fontbaker"], "did you mean 'fontbakery'")] {
+            let r = try runFontshell(["check", dejavuPath] + args)
+            #expect(r.status == 2 && r.err.contains(hint) && r.out.isEmpty, "\(args): \(r.status) \(r.err)")
+        }
+        #expect(try runFontshell(["check", dejavuPath, "--only", "names", "--format", "json"]).status < 2)
+    }
+
+    /// A malformed FONTSHELL_LUA_MEMORY is an error before anything runs.
+    @Test func aMalformedLuaMemoryLimitIsAnError() throws {
+        for value in ["abc", "-5G", "99999999999999999999G", "12Q", "1.5G", "512K", "G", " 1G"] {
+            let r = try runProcess(fontshellBinary, ["-e", "print('ran')"], environment: ["FONTSHELL_LUA_MEMORY": value])
+            #expect(r.status == 2 && r.err.contains("FONTSHELL_LUA_MEMORY") && !r.out.contains("ran"), "\(value): \(r.err)")
+        }
+        for value in ["512M", "4G", "1073741824", ""] {
+            let r = try runProcess(fontshellBinary, ["-e", "print('ran')"], environment: ["FONTSHELL_LUA_MEMORY": value])
+            #expect(r.status == 0 && r.out == "ran\n", "\(value): \(r.err)")
+        }
+    }
+
+    /// NaN and infinities from Lua are named as such, not as "number".
+    @Test func nonFiniteNumbersAreNamed() throws {
+        let inter = "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf"
+        let r = try runFontshell(["-e", """
+            print(select(2, pcall(face.location, face, {wght = 0/0})))
+            print(select(2, pcall(face.location, face, {wght = math.huge})))
+            print(select(2, pcall(function() face.hhea.ascender = -math.huge end)))
+            print(select(2, pcall(preview.text, face, "x", {size = 0/0})))
+            """, inter])
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(r.out) \(r.err)")
+        guard lines.count == 4 else { return }
+        #expect(lines[0].hasSuffix("got NaN)") && lines[1].hasSuffix("got infinity)"), "\(lines)")
+        #expect(lines[2].hasSuffix("got -infinity") && lines[3].hasSuffix("got NaN"), "\(lines)")
+    }
+
     // MARK: Untrusted numbers and ranges
 
     /// Every spelling of a Unicode range is parsed without a trap; open ranges and surrogates

@@ -40,6 +40,30 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: target))
     }
 
+    /// A record with a key missing (or not JSON at all) is named in a sentence, and repair
+    /// keeps it aside and rebuilds the record from the folder.
+    @Test func aDamagedManifestIsExplainedAndRepaired() throws {
+        let fc = try PrivateFontconfig()
+        let font = try renamedCopy(fc, "Damaged Test")
+        #expect(try fc.fontshell("registry", "register", font, "--scope", "user").status == 0)
+        let original = fc.manifest()
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(original.utf8)) as? [String: Any])
+        var entries = try #require(json["fonts"] as? [[String: Any]])
+        entries[0].removeValue(forKey: "checksum")
+        json["fonts"] = entries
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: manifestPath(fc)))
+        let r = try fc.fontshell("registry", "unregister", "DamagedTest")
+        #expect(r.status != 0 && r.err.contains("fonts[0].checksum is missing") && !r.err.contains("DecodingError"), "\(r.err)")
+        try "{ not json".write(toFile: manifestPath(fc), atomically: true, encoding: .utf8)
+        let garbage = try fc.fontshell("registry", "unregister", "DamagedTest")
+        #expect(garbage.status != 0 && garbage.err.contains("not valid JSON"), "\(garbage.err)")
+        let repair = try fc.fontshell("registry", "repair")
+        #expect(repair.status == 0 && repair.out.contains("kept as") && repair.out.contains("adopted"), "\(repair.out) \(repair.err)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: fc.folder.file("data") + "/fontshell").filter { $0.contains("damaged") }
+        #expect(kept.count == 1)
+        #expect(try fc.fontshell("registry", "unregister", "DamagedTest").status == 0)
+    }
+
     @Test func concurrentRegistrationsKeepEveryEntry() throws {
         let fc = try PrivateFontconfig()
         let fonts = try (0..<8).map { try renamedCopy(fc, "Parallel Test \($0)") }

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 /// A private fontconfig setup: XDG data/cache/config folders and a fonts.conf in a temporary
-/// folder, so nothing touches the real user's fonts.
+/// folder, so nothing touches the real user's fonts. It reads neither the machine's
+/// configuration nor its other fonts: the corpus's DejaVu and its own generic families, so a
+/// machine whose default sans-serif is Noto (most desktops) gives the same answers.
 final class PrivateFontconfig {
     let folder: TemporaryFolder
     let environment: [String: String]
@@ -16,10 +18,12 @@ final class PrivateFontconfig {
             <?xml version="1.0"?>
             <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
             <fontconfig>
-              <include ignore_missing="yes">/etc/fonts/conf.d</include>
-              <dir>/usr/share/fonts</dir>
+              <dir>/usr/share/fonts/truetype/dejavu</dir>
               <dir prefix="xdg">fonts</dir>
               <cachedir prefix="xdg">fontconfig</cachedir>
+              <alias><family>sans-serif</family><prefer><family>DejaVu Sans</family></prefer></alias>
+              <alias><family>serif</family><prefer><family>DejaVu Serif</family></prefer></alias>
+              <alias><family>monospace</family><prefer><family>DejaVu Sans Mono</family></prefer></alias>
             </fontconfig>
             """)
         environment = ["XDG_DATA_HOME": folder.file("data"), "XDG_CACHE_HOME": folder.file("cache"),

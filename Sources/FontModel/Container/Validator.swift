@@ -24,7 +24,7 @@ public enum Validator {
         ("checksum-adjustment", "head.checkSumAdjustment makes a single font sum to 0xB1B0AFBA"),
         ("head-magic", "head.magicNumber is 0x5F0F3CF5"),
         ("units-per-em", "head.unitsPerEm is 16...16384, as the spec requires"),
-        ("required-tables", "cmap, head, hhea, hmtx, maxp, name, OS/2, post and outlines (glyf+loca or CFF) are present"),
+        ("required-tables", "cmap, head, hhea, hmtx, maxp, name, OS/2, post and glyph data (glyf+loca, CFF, CFF2, or bitmaps: CBDT+CBLC, sbix, EBDT+EBLC) are present"),
         ("table-alignment", "every table starts on a 4-byte boundary"),
         ("glyph-count", "maxp.numGlyphs agrees with loca, hmtx and the CFF charstrings"),
         ("hhea-metrics-count", "hhea.numberOfHMetrics is between 1 and numGlyphs"),
@@ -95,8 +95,10 @@ public enum Validator {
             run("required-tables") {
                 let missing = ["cmap", "head", "hhea", "hmtx", "maxp", "name", "OS/2", "post"].filter { !face.has(Tag(text: $0)) }
                 if !missing.isEmpty { add("required-tables", missing == ["OS/2"] ? .warning : .error, "missing \(missing.joined(separator: ", "))") }
-                if !(face.has("glyf") && face.has("loca")) && !face.has("CFF ") && !face.has("CFF2") {
-                    add("required-tables", .error, "no outlines: neither glyf+loca nor CFF")
+                // A colour bitmap font (Noto Color Emoji: CBDT+CBLC; Apple's sbix) has no outlines, by design.
+                let bitmaps = (face.has("CBDT") && face.has("CBLC")) || face.has("sbix") || (face.has("EBDT") && face.has("EBLC"))
+                if !(face.has("glyf") && face.has("loca")) && !face.has("CFF ") && !face.has("CFF2") && !bitmaps {
+                    add("required-tables", .error, "no glyphs: neither outlines (glyf+loca, CFF, CFF2) nor bitmaps (CBDT+CBLC, sbix, EBDT+EBLC)")
                 }
             }
             run("glyph-count") {

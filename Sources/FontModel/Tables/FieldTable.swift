@@ -337,7 +337,7 @@ open class FieldTable: FontTable {
             let scaled = (d * scale).rounded()
             let range = field.kind.rawRange
             guard scaled.isFinite, scaled >= Double(range.lowerBound), scaled <= Double(range.upperBound) else {
-                throw FontError("\(label) is \(field.kind.typeName) (\(Double(range.lowerBound) / scale)...\(Double(range.upperBound) / scale)), got \(d)")
+                throw FontError("\(label) is \(field.kind.typeName) (\(Double(range.lowerBound) / scale)...\(Double(range.upperBound) / scale)), got \(d.described)")
             }
             return Int64(scaled)
         case (_, .int(let i)):
@@ -347,12 +347,20 @@ open class FieldTable: FontTable {
             return i
         case (_, .double(let d)):
             guard d.rounded() == d, let i = Int64(exactly: d) else {
-                throw FontError("\(label) is \(field.kind.typeName), an integer; got \(d)")
+                throw FontError("\(label) is \(field.kind.typeName), an integer; got \(d.described)")
             }
             return try stored(.int(i), field, table: table)
         case (_, .string):
             throw FontError("\(label) is \(field.kind.typeName), a number; got a string")
         }
+    }
+}
+
+extension Double {
+    /// A number as an error message shows it: "NaN" and "infinity" by name (Swift prints
+    /// "-nan" and "inf"), others as Swift writes them.
+    public var described: String {
+        isNaN ? "NaN" : isInfinite ? (self > 0 ? "infinity" : "-infinity") : "\(self)"
     }
 }
 
