@@ -73,5 +73,9 @@ if Context.environment["FONTSHELL_FUZZ"] != nil {
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(name: "fuzz-lua", dependencies: ["FontScript", "LuaBridge"], path: "Fuzz/FuzzLua",
                           exclude: ["lua.dict"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(name: "fuzz-web", dependencies: ["FontModel"], path: "Fuzz/FuzzWeb",
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(name: "fuzz-arguments", dependencies: ["FontModel", "FontScript", "FontSubset"], path: "Fuzz/FuzzArguments",
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]
 }

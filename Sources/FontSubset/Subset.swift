@@ -27,6 +27,26 @@ public struct SubsetRequest: Sendable {
     /// All scalars asked for, text and unicodes together.
     public var codepoints: [UInt32] { text.unicodeScalars.map(\.value) + unicodes }
 
+    /// "a,b,37,uni00E9" → glyph IDs: names looked up in `names` (the face's glyph order), IDs
+    /// as written (the subsetter refuses IDs past the face's glyphs).
+    public static func parseGlyphs(_ text: String, names: [String]) throws -> [Int] {
+        var byName: [String: Int]?
+        return try text.split(separator: ",").map { item in
+            let s = String(item.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+            if !s.isEmpty, s.allSatisfy(\.isASCII), s.allSatisfy(\.isNumber) {
+                guard let id = Int(s) else { throw FontError("glyph \(s): past any glyph ID") }
+                return id
+            }
+            if byName == nil { byName = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a }) }
+            guard let id = byName?[s] else {
+                var message = "no glyph named '\(s)'"
+                if let near = closestName(to: s, in: names) { message += "; did you mean '\(near)'?" }
+                throw FontError(message)
+            }
+            return id
+        }
+    }
+
     /// "U+0020-007E,U+3000,41" → scalars. Refuses empty or open ends ("U+0041-", "-"),
     /// ranges backwards or past U+10FFFF, and surrogate code points (U+D800-DFFF are not
     /// characters: a range across them leaves them out, one inside them is an error).

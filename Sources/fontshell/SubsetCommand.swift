@@ -46,14 +46,8 @@ struct SubsetCommand: ParsableCommand {
             }
             if let unicodes { request.unicodes = try SubsetRequest.parseUnicodes(unicodes) }
             if let glyphs {
-                let names = try face.glyphNames()
-                let byName = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-                request.glyphs = try glyphs.split(separator: ",").map { item in
-                    let s = String(item.trimmingSpaces)
-                    if let id = Int(s) { return id }
-                    guard let id = byName[s] else { throw FontError("no glyph named '\(s)'", path: input) }
-                    return id
-                }
+                do { request.glyphs = try SubsetRequest.parseGlyphs(glyphs, names: try face.glyphNames()) }
+                catch let e as FontError { throw FontError(e.message, path: input) }
             }
             if let features { request.features = features.split(separator: ",").map { String($0.trimmingSpaces) } }
             if let keep { request.keep = keep.split(separator: ",").map { String($0.trimmingSpaces) } }

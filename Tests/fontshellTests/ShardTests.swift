@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import fontshell
+import FontScript
 
 /// `--shard i/n` read from untrusted text and environment variables: any number parses to a
 /// shard or a clear error, never a trap, and shards partition the list.

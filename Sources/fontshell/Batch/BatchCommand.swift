@@ -12,69 +12,6 @@ import Glibc
 import Darwin
 #endif
 
-/// The options of a batch run, from `run`'s own options or, since everything after the script
-/// is the script's, from the words after it up to `--` when one of them is `--each`.
-struct BatchOptions {
-    var each: [String] = []
-    var jobs: Int?
-    var shard: String?
-    var timeout: Double?
-    var jsonl = false
-    var quiet = false
-
-    static let valued: Set<String> = ["--each", "-j", "--jobs", "--shard", "--timeout"]
-    static let flags: Set<String> = ["--jsonl", "--quiet"]
-
-    /// Takes batch options out of the script's words when `--each` is among them (before any
-    /// `--`); returns the script's arguments.
-    mutating func absorb(_ words: [String]) throws -> [String] {
-        let head = words.prefix { $0 != "--" }
-        guard !each.isEmpty || head.contains(where: { $0 == "--each" || $0.hasPrefix("--each=") }) else { return words }
-        var rest: [String] = []
-        var i = 0
-        while i < words.count {
-            var word = words[i]
-            if word == "--" { rest += words[(i + 1)...]; break }
-            var value: String?
-            if let eq = word.firstIndex(of: "="), word.hasPrefix("--"), BatchOptions.valued.contains(String(word[..<eq])) {
-                value = String(word[word.index(after: eq)...])
-                word = String(word[..<eq])
-            }
-            if BatchOptions.valued.contains(word) {
-                if value == nil {
-                    guard i + 1 < words.count else { throw BatchError("\(word) needs a value") }
-                    value = words[i + 1]
-                    i += 1
-                }
-                try set(word, value ?? "")
-            } else if BatchOptions.flags.contains(word) {
-                if word == "--jsonl" { jsonl = true } else { quiet = true }
-            } else {
-                rest.append(word)
-            }
-            i += 1
-        }
-        return rest
-    }
-
-    mutating func set(_ option: String, _ value: String) throws {
-        switch option {
-        case "--each": each.append(value)
-        case "-j", "--jobs":
-            guard let n = Int(value), n >= 1 else { throw BatchError("\(option) wants a number of workers ≥ 1, got '\(value)'") }
-            jobs = n
-        case "--shard": shard = value
-        case "--timeout":
-            guard let t = Double(value), t > 0 else { throw BatchError("--timeout wants seconds > 0, got '\(value)'") }
-            timeout = t
-        default: break
-        }
-    }
-
-    /// The cores this process may use.
-    static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
-}
-
 /// The fonts of a batch: patterns expanded, sorted, this shard's share; patterns that match
 /// nothing are returned too, to be reported (by shard 0 only, so shards concatenate cleanly).
 func batchFiles(_ patterns: [String], shard: String?, label: String) throws -> (paths: [String], sizes: [Int], unmatched: [String]) {

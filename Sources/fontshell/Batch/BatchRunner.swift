@@ -308,11 +308,6 @@ func formatSeconds(_ s: Double) -> String {
     s == s.rounded() ? String(Int(s)) : String(s)
 }
 
-struct BatchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
-}
-
 /// The process groups of the running workers, so that an interrupt or termination of the
 /// parent ends them and everything their scripts started (each worker has its own group, so
 /// a terminal's Ctrl-C reaches only the parent). Read from a signal handler: a fixed array of
