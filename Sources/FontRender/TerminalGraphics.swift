@@ -139,8 +139,8 @@ public enum TerminalGraphics {
             }
         }
         tcflush(fd, TCIFLUSH)
-        // DA1's answer is still on its way (a slow link): it is taken off the input before
-        // the next prompts (`takeLateReplies`), not left for the user to find typed there.
+        // DA1's answer is still on its way (a slow link): the REPL's key reader takes it off
+        // the input (`takingLateReplies`), so the user does not find it typed at the prompt.
         lateReplyDeadline = monotonicSeconds() + lateReplyWindow
         return reply.isEmpty ? nil : String(decoding: reply, as: UTF8.self)
     }
@@ -155,31 +155,19 @@ public enum TerminalGraphics {
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
-    /// Before a prompt: while a timed-out query's reply may still arrive, reads what the
-    /// terminal has sent (waiting up to 20 ms), takes the replies out and returns the rest, the
-    /// keys the user typed ahead, for the line editor to get back. A late kitty answer still
-    /// switches the pictures to kitty's protocol. Nil when no reply is expected.
-    public static func takeLateReplies() -> [UInt8]? {
-        guard let deadline = lateReplyDeadline else { return nil }
-        guard monotonicSeconds() < deadline else { lateReplyDeadline = nil; return nil }
-        let fd = open("/dev/tty", O_RDWR | O_NOCTTY)
-        guard fd >= 0 else { lateReplyDeadline = nil; return nil }
-        defer { close(fd) }
-        var saved = termios()
-        guard tcgetattr(fd, &saved) == 0 else { return nil }
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        guard tcsetattr(fd, TCSANOW, &raw) == 0 else { return nil }
-        defer { tcsetattr(fd, TCSANOW, &saved) }
-        var input: [UInt8] = []
-        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while poll(&poller, 1, 20) > 0 {
-            var chunk = [UInt8](repeating: 0, count: 256)
-            let n = read(fd, &chunk, chunk.count)
-            guard n > 0 else { break }
-            input += chunk.prefix(n)
-        }
-        let (rest, answered, kitty) = removingReplies(input)
+    /// Whether a timed-out query's reply may still arrive (for 30 s after it).
+    public static var lateReplyExpected: Bool {
+        guard let deadline = lateReplyDeadline else { return false }
+        if monotonicSeconds() < deadline { return true }
+        lateReplyDeadline = nil
+        return false
+    }
+
+    /// What the line editor should get of a burst of input that began with ESC while a reply
+    /// was expected: the burst without the replies. DA1's answer ends the wait; a late kitty
+    /// answer still switches the pictures to kitty's protocol.
+    public static func takingLateReplies(from burst: [UInt8]) -> [UInt8] {
+        let (rest, answered, kitty) = removingReplies(burst)
         if answered { lateReplyDeadline = nil }
         if kitty, var info = cached, info.imageProtocol == .blocks { info.imageProtocol = .kitty; cached = info }
         return rest

@@ -99,6 +99,8 @@ public final class LuaState {
     public static func installInterruptHandler() { fs_install_interrupt_handler() }
     /// Whether Ctrl-C arrived since the last call (clears it).
     public static func takeInterrupt() -> Bool { fs_take_interrupt() != 0 }
+    /// Whether Ctrl-C was pressed and not taken yet (left for `takeInterrupt`).
+    public static var interruptPending: Bool { fs_interrupted() != 0 }
 
     /// `call`, with Ctrl-C interrupting the code it runs.
     public func callInterruptible(arguments nargs: Int32 = 0, results nresults: Int32 = LUA_MULTRET) throws {

@@ -150,13 +150,37 @@ struct REPL {
         let breaks = strdup(" \t\n(),;=+-*<>~{}#")
         rl_completer_word_break_characters = breaks
         rl_basic_word_break_characters = UnsafePointer(breaks)
+        rl_getc_function = REPL.readKey
         using_history()
+    }
+
+    /// Keys not yet handed to libedit (the rest of a burst that held a terminal reply).
+    nonisolated(unsafe) static var pendingKeys: [UInt8] = []
+
+    /// How libedit reads keys: a byte at a time from the terminal, as its own reader does,
+    /// except that while a picture's terminal query may still be answered (a slow link: the
+    /// reply came after the 0.25 s deadline), a burst starting with ESC is looked at whole and
+    /// the reply taken out, so "62;4c" never lands on the line. -1 ends the line: at the end of
+    /// input, or for Ctrl-C (the REPL then sees the interrupt); other signals (a resize) read on.
+    static let readKey: @convention(c) (UnsafeMutablePointer<FILE>?) -> Int32 = { file in
+        let fd = file.map { fileno($0) } ?? 0
+        while true {
+            if !pendingKeys.isEmpty { return Int32(pendingKeys.removeFirst()) }
+            var byte: UInt8 = 0
+            let n = read(fd, &byte, 1)
+            if n < 0 && errno == EINTR && !LuaState.interruptPending { continue }
+            guard n == 1 else { return -1 }
+            guard byte == 0x1B, TerminalGraphics.lateReplyExpected else { return Int32(byte) }
+            // A reply arrives as one burst: what follows within 30 ms belongs to it.
+            var burst = [byte]
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            while burst.count < 512, poll(&poller, 1, 30) > 0, read(fd, &byte, 1) == 1 { burst.append(byte) }
+            pendingKeys = TerminalGraphics.takingLateReplies(from: burst)
+        }
     }
 
     func readEditedLine(_ prompt: String) -> String? {
         _ = LuaState.takeInterrupt()
-        // A picture's terminal query answered late: its reply goes, what the user typed stays.
-        if let typed = TerminalGraphics.takeLateReplies() { for byte in typed { _ = rl_stuff_char(Int32(byte)) } }
         guard let raw = readline(prompt) else { return nil }
         defer { free(raw) }
         return String(cString: raw)

@@ -32,8 +32,8 @@ import FontModel
         #expect(TerminalGraphics.current().imageProtocol == TerminalImageProtocol.none)
     }
 
-    /// A reply that arrives after the query's deadline (common over ssh) is taken off the input
-    /// before the next prompt; the keys typed around it stay, in order.
+    /// A reply that arrives after the query's deadline (common over ssh) is taken out of the
+    /// REPL's input; the keys typed around it stay, in order.
     @Test func lateRepliesAreRemovedAndTypedKeysKept() {
         let late = Array("pri\u{1B}_Gi=31;OK\u{1B}\\nt(6\u{1B}[?62;4c*7)".utf8)
         let (rest, answered, kitty) = TerminalGraphics.removingReplies(late)

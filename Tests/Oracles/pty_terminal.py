@@ -4,6 +4,8 @@ show(...), then `print(6 * 7)` to prove no reply was left on the input line, and
 saw as JSON.
 
   pty_terminal.py FONTSHELL FONT MODE      MODE: kitty | sixel | silent | iterm (by TERM_PROGRAM)
+                                           | late (sixel's answer 0.8 s after the query, at the prompt,
+                                           as over a slow ssh link)
   pty_terminal.py FONTSHELL FONT complete  types face['OS/2'].usWe<Tab> and face:glyphF<Tab>('A').name
                                            and reports what the completed lines printed
   pty_terminal.py FONTSHELL FONT pick      registry.pick(): types "djvsm" and Enter, then Esc in a
@@ -115,6 +117,12 @@ typed_at = time.time()
 read_until(b"\n> ")
 shown_at = time.time()
 picture = out[start:]
+if mode == "late":
+    # The answer arrives long after the deadline, while the REPL waits at its prompt, and the
+    # user types on: the reply must not end up in the line.
+    time.sleep(max(0.0, query_at + 0.8 - time.time()) if query_at else 0.8)
+    os.write(fd, b"\x1b[?63;1;2;4;6;9;15;22c")
+    time.sleep(0.05)
 os.write(fd, b"print(6 * 7)\r")
 read_until(b"42")
 read_until(b"> ", timeout=5)

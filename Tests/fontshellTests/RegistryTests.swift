@@ -11,14 +11,19 @@ final class PrivateFontconfig {
 
     init() throws {
         folder = try TemporaryFolder()
-        for sub in ["data", "cache", "config"] {
+        for sub in ["data", "cache", "config", "system"] {
             try FileManager.default.createDirectory(atPath: folder.file(sub), withIntermediateDirectories: true)
+        }
+        // "The system's fonts": four of DejaVu's (fonts-dejavu-core, which the corpus brings),
+        // whatever else the machine's DejaVu folder holds (fonts-dejavu-extra adds eighteen).
+        for name in ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSerif.ttf"] {
+            try FileManager.default.createSymbolicLink(atPath: folder.file("system/" + name), withDestinationPath: "/usr/share/fonts/truetype/dejavu/" + name)
         }
         let conf = try folder.write("fonts.conf", """
             <?xml version="1.0"?>
             <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
             <fontconfig>
-              <dir>/usr/share/fonts/truetype/dejavu</dir>
+              <dir>\(folder.file("system"))</dir>
               <dir prefix="xdg">fonts</dir>
               <cachedir prefix="xdg">fontconfig</cachedir>
               <alias><family>sans-serif</family><prefer><family>DejaVu Sans</family></prefer></alias>
@@ -81,9 +86,11 @@ final class PrivateFontconfig {
         let fc = try PrivateFontconfig()
         let chosen = try fc.fontshell("-e", "local f = registry.pick('djvsm', {choose = 1}); print(f.familyName, f.postscriptName)")
         #expect(chosen.out == "DejaVu Sans Mono\tDejaVuSansMono\n", "\(chosen.out) \(chosen.err)")
-        let typed = try runProcess(fontshellBinary, ["-e", "print(registry.pick('dejavu sans'))"], input: "2\n")
+        // The private fontconfig: which DejaVu families a machine has (fonts-dejavu-extra adds
+        // Condensed and Light) must not change the numbered list.
+        let typed = try runProcess(fontshellBinary, ["-e", "print(registry.pick('dejavu sans'))"], input: "2\n", environment: fc.environment)
         #expect(typed.out.contains("1   DejaVu Sans  (Book") && typed.out.contains("2   DejaVu Sans Mono") && typed.out.hasSuffix("<Face DejaVuSansMono: 18 tables, 3377 glyphs>\n"), "\(typed.out) \(typed.err)")
-        let none = try runProcess(fontshellBinary, ["-e", "print(registry.pick('dejavu'))"], input: "\n")
+        let none = try runProcess(fontshellBinary, ["-e", "print(registry.pick('dejavu'))"], input: "\n", environment: fc.environment)
         #expect(none.out.hasSuffix("nil\n"), "\(none.out)")
         let nothing = try fc.fontshell("-e", "print(registry.pick('zzzzqqq'))")
         #expect(nothing.out == "no installed family matches 'zzzzqqq'\nnil\n", "\(nothing.out)")

@@ -128,17 +128,19 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
     /// The REPL on a pseudo-terminal played by a script (Tests/Oracles/pty_terminal.py): a
     /// terminal answering as kitty gets kitty graphics, one whose device attributes list sixel
     /// gets sixel, iTerm2 (by TERM_PROGRAM) is not even asked, and a silent one gets half blocks
-    /// once the 250 ms deadline passes; no reply is left on the input line (the next command runs).
+    /// once the 250 ms deadline passes; no reply is left on the input line (the next command runs),
+    /// not even one arriving long after the deadline, while the REPL waits at its prompt.
     @Test func replShowsPicturesOnTheTerminalItFinds() throws {
         let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/pty_terminal.py").path
-        for (mode, expected, queried) in [("kitty", "kitty", true), ("sixel", "sixel", true), ("iterm", "iterm", false), ("silent", "blocks", true)] {
+        for (mode, expected, queried) in [("kitty", "kitty", true), ("sixel", "sixel", true), ("iterm", "iterm", false), ("silent", "blocks", true),
+                                                  ("late", "blocks", true)] {
             let r = try runProcess("/usr/bin/env", ["timeout", "180", "python3", oracle, fontshellBinary, dejavuPath, mode])
             let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(r.out) \(r.err)")
             #expect(json[expected] as? Bool == true && json["queried"] as? Bool == queried, "\(mode): \(json)")
             #expect(json["answered42"] as? Bool == true && json["exited"] as? Bool == true, "\(mode): \(json)")
             let seconds = json["seconds"] as? Double ?? 99
             #expect(seconds < 2, "\(mode): \(seconds) s")
-            if mode == "silent" { #expect(seconds >= 0.25, "gave up before the deadline: \(seconds) s") }
+            if mode == "silent" || mode == "late" { #expect(seconds >= 0.25, "gave up before the deadline: \(seconds) s") }
         }
     }
 
