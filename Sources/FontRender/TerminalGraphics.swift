@@ -106,7 +106,8 @@ public enum TerminalGraphics {
 
     /// Writes `request` to the controlling terminal and reads its reply up to DA1's final "c",
     /// for at most `deadline` seconds, with echo and line editing off; nil when it stays silent.
-    /// A reply that comes after the deadline is flushed, not left on the input line.
+    /// What came by the deadline is flushed; a reply still on its way is taken out of the
+    /// REPL's input later (`lateReplyExpected`, `takingLateReplies`).
     static func ask(_ request: String, deadline: Double) -> String? {
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY)
         guard fd >= 0 else { return nil }
