@@ -70,6 +70,12 @@ public enum TTXFormat: Sendable, Equatable {
     case omitted
     /// A lookup's flags: the number, then a comment naming the flags set, as fontTools writes it.
     case lookupFlag
+    /// Tenths of a point (the 'size' feature's sizes), written in points: 120 is "12.0".
+    case deciPoints
+    /// A name ID: the number, then a comment with the name it refers to, as fontTools writes it.
+    case nameID
+    /// STAT's axis value flags: the number, then a comment naming the flags set.
+    case axisValueFlags
 }
 
 /// One field of a fixed-layout table, declared once: its spec name (the Lua name), binary type,

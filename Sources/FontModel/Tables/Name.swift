@@ -129,6 +129,19 @@ public final class NameTable: DecodableTable {
         return best?.text
     }
 
+    /// The name as fontTools' getDebugName picks it (for the comments TTX writes after name
+    /// IDs): Windows English (US), else the first Mac English, else the last record of the ID.
+    public func debugName(_ nameID: Int) -> String? {
+        var macEnglish: String?, some: String?
+        for r in records where r.nameID == nameID {
+            guard let text = r.text else { continue }
+            some = text
+            if (r.platformID, r.languageID) == (3, 0x409) { return text }
+            if (r.platformID, r.languageID) == (1, 0), macEnglish == nil { macEnglish = text }
+        }
+        return macEnglish ?? some
+    }
+
     /// Sets a name. With no platform given, every existing record for `nameID` that we can encode
     /// is updated; when there is none, a Windows English record is added (and a Mac Roman one if
     /// the table has Mac records and the text can be written in Mac Roman). With a platform, that one record is set or added.

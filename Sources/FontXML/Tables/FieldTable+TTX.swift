@@ -24,7 +24,8 @@ extension TTX {
         let raw = try t.rawValue(field.name)
         switch field.ttxFormat {
         case .omitted: return nil
-        case .lookupFlag: return String(raw)
+        case .lookupFlag, .nameID, .axisValueFlags: return String(raw)
+        case .deciPoints: return "\(Double(raw) / 10)"
         case .hex: return "0x" + String(UInt32(truncatingIfNeeded: raw), radix: 16)
         case .hex8: return "0x" + paddedHex(UInt32(truncatingIfNeeded: raw), 8)
         case .binary:
@@ -90,8 +91,11 @@ extension TTX {
         let trimmed = text.trimmingWhitespace()
         switch field.ttxFormat {
         case .omitted: return
-        case .lookupFlag:
+        case .lookupFlag, .nameID, .axisValueFlags:
             guard let v = parseInteger(trimmed) else { throw bad("a number") }
+            try store(field.name, v)
+        case .deciPoints:
+            guard let points = Double(trimmed), let v = Int64(exactly: (points * 10).rounded()) else { throw bad("a size in points") }
             try store(field.name, v)
         case .hex, .hex8:
             guard let v = parseInteger(trimmed) else { throw bad("a number") }

@@ -13,7 +13,8 @@ extension TTX {
                 // A structure not described yet (FeatureVariations …): the table goes out as hexdata.
                 do { decoded = try face.structuredTable(tag) } catch is UndescribedStructure { return nil }
                 guard let table = decoded else { return nil }
-                var writer = StructuredWriter(names: try face.glyphNames())
+                let nameTable = face.has("name") ? try? face.name : nil
+                var writer = StructuredWriter(names: try face.glyphNames(), nameString: nameTable.map { table in { table.debugName($0) } })
                 let name = xmlName(tag)
                 writer.out = "  <\(name)>\n"
                 try writer.members(table.record, table.root, indent: 4)
@@ -35,6 +36,8 @@ extension TTX {
 /// Writes structured values as TTX.
 struct StructuredWriter {
     let names: [String]
+    /// The face's names by ID, for the comments after name IDs (nil: the face has no name table).
+    var nameString: ((Int) -> String?)?
     var out = ""
 
     func glyphName(_ id: Int) -> String { FontModel.glyphName(id, in: names) }
@@ -76,11 +79,21 @@ struct StructuredWriter {
         case (.scalar(let kind), .int(let v)):
             var text = "<\(name)\(indexAttribute) value=\"\(Self.scalarText(v, kind, format))\"/>"
             if format == .lookupFlag, let flags = Self.lookupFlagNames(v) { text += "<!-- \(flags) -->" }
+            if format == .axisValueFlags, v & 3 != 0 {
+                text += "  <!-- \([(1, "OlderSiblingFontAttribute"), (2, "ElidableAxisValueName")].filter { v & $0.0 != 0 }.map(\.1).joined(separator: " ")) -->"
+            }
+            if format == .nameID, v != 0, let nameString {
+                // As fontTools: the name, "None" for 0xFFFF, or that it is missing.
+                let comment = nameString(Int(v)) ?? (v == 0xFFFF ? "None" : "missing from name table")
+                text += "  <!-- \(xmlEscaped(comment)) -->"
+            }
             line(indent, text)
         case (.glyph, .int(let g)):
             line(indent, "<\(name)\(indexAttribute) value=\"\(xmlEscaped(glyphName(g)))\"/>")
         case (.record(let record), .record(let fields)):
-            line(indent, "<\(name)\(indexAttribute)>")
+            var attributes = indexAttribute
+            if let key = record.formatAttribute, case .int(let v)? = fields[key] { attributes += " \(key)=\"\(v)\"" }
+            line(indent, "<\(name)\(attributes)>")
             try members(record, fields, indent: indent + 2)
             line(indent, "</\(name)>")
         case (.formats(_, let records), .formatted(let f, let fields)):
@@ -182,6 +195,7 @@ struct StructuredWriter {
         case (_, .fixed): TTX.decimalText(v, scale: 65536)
         case (_, .f2dot14): TTX.decimalText(v, scale: 16384)
         case (_, .tag): Tag(UInt32(truncatingIfNeeded: v)).description
+        case (.deciPoints, _): "\(Double(v) / 10)"
         default: String(v)
         }
     }
@@ -222,10 +236,10 @@ final class StructuredReader {
                 continue
             }
             if member.count != nil {
-                out[member.name] = .list(try children.map { try value(member.shape, $0) })
+                out[member.name] = .list(try children.map { try value(member.shape, $0, format: member.ttxFormat) })
             } else if let child = children.first {
                 guard children.count == 1 else { throw fail("<\(member.name)> is given \(children.count) times in <\(element.name)>", children[1]) }
-                let v = try value(member.shape, child)
+                let v = try value(member.shape, child, format: member.ttxFormat)
                 if case .int(let raw) = v { scope.note(member.name, raw) }
                 out[member.name] = v
             } else if case .offset = member.shape {
@@ -239,11 +253,11 @@ final class StructuredReader {
         return out
     }
 
-    func value(_ shape: Shape, _ e: XMLElement) throws -> StructValue {
+    func value(_ shape: Shape, _ e: XMLElement, format: TTXFormat = .plain) throws -> StructValue {
         switch shape {
         case .offset(let target, _):
             if e.value("empty") == "1" { return .none }
-            return try value(target, e)
+            return try value(target, e, format: format)
         case .switched(let selector, let cases):
             guard let key = scope.lookup(selector).map(Int.init), let chosen = cases[key] else {
                 throw fail("<\(e.name)> needs a known \(selector) before it", e)
@@ -257,7 +271,7 @@ final class StructuredReader {
             case .fixed: v = text.hasPrefix("0x") ? TTX.parseInteger(text) : Double(text).map { Int64(($0 * 65536).rounded()) }
             case .f2dot14: v = Double(text).map { Int64(($0 * 16384).rounded()) }
             case .tag: v = Tag(string: try e.attribute("value")).map { Int64($0.rawValue) }   // spaces are part of a tag (" RQD")
-            default: v = TTX.parseInteger(text)
+            default: v = format == .deciPoints ? Double(text).flatMap { Int64(exactly: ($0 * 10).rounded()) } : TTX.parseInteger(text)
             }
             guard let v, kind.rawRange.contains(v) else { throw fail("<\(e.name)> value '\(text)' is not a \(kind.typeName)", e) }
             return .int(v)

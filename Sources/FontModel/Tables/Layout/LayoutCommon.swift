@@ -36,7 +36,53 @@ enum LayoutCommon {
     ])
 
     static let feature = Record("Feature", [
-        Member("FeatureParams", .offset16(.undescribed("FeatureParams (size, stylistic set names, character variants)"))),
+        Member("FeatureParams", .offset16(featureParams)),
+        Member("LookupCount", .scalar(.uint16)),
+        Member("LookupListIndex", .scalar(.uint16), count: "LookupCount"),
+    ])
+
+    /// A feature's parameters, whose layout its tag (the enclosing FeatureRecord's) chooses:
+    /// 'size' the optical size range, ss01–ss20 a stylistic set's name, cv01–cv99 a character
+    /// variant's names and characters. Element names are fontTools'.
+    static let featureParams: Shape = .switched(on: "FeatureTag", {
+        var cases = [Int(Tag(text: "size").rawValue): SwitchCase("FeatureParamsSize", .record(sizeParams))]
+        for n in 1...99 {
+            let digits = n < 10 ? "0\(n)" : "\(n)"
+            if n <= 20 { cases[Int(Tag(text: "ss" + digits).rawValue)] = SwitchCase("FeatureParamsStylisticSet", .record(stylisticSetParams)) }
+            cases[Int(Tag(text: "cv" + digits).rawValue)] = SwitchCase("FeatureParamsCharacterVariants", .record(characterVariantParams))
+        }
+        return cases
+    }())
+
+    /// Sizes in decipoints (TTX writes points: 12.0); the range is where this design is meant.
+    static let sizeParams = Record("FeatureParamsSize", [
+        Member("DesignSize", .scalar(.uint16), ttx: .deciPoints),
+        Member("SubfamilyID", .scalar(.uint16)),
+        Member("SubfamilyNameID", .scalar(.uint16), ttx: .nameID),
+        Member("RangeStart", .scalar(.uint16), ttx: .deciPoints),
+        Member("RangeEnd", .scalar(.uint16), ttx: .deciPoints),
+    ])
+
+    static let stylisticSetParams = Record("FeatureParamsStylisticSet", [
+        Member("Version", .scalar(.uint16)),
+        Member("UINameID", .scalar(.uint16), ttx: .nameID),
+    ])
+
+    static let characterVariantParams = Record("FeatureParamsCharacterVariants", [
+        Member("Format", .scalar(.uint16)),
+        Member("FeatUILabelNameID", .scalar(.uint16), ttx: .nameID),
+        Member("FeatUITooltipTextNameID", .scalar(.uint16), ttx: .nameID),
+        Member("SampleTextNameID", .scalar(.uint16), ttx: .nameID),
+        Member("NumNamedParameters", .scalar(.uint16)),
+        Member("FirstParamUILabelNameID", .scalar(.uint16), ttx: .nameID),
+        Member("CharCount", .scalar(.uint16)),
+        Member("Character", .scalar(.uint24), count: "CharCount"),
+    ], formatAttribute: "Format")
+
+    /// A feature as FeatureVariations substitutes it: no FeatureRecord encloses it, so no tag
+    /// chooses its parameters (fonts give substituted features none).
+    static let substitutedFeature = Record("Feature", [
+        Member("FeatureParams", .offset16(.undescribed("FeatureParams in a FeatureVariations substitute"))),
         Member("LookupCount", .scalar(.uint16)),
         Member("LookupListIndex", .scalar(.uint16), count: "LookupCount"),
     ])
@@ -69,7 +115,7 @@ enum LayoutCommon {
                 Member("SubstitutionCount", .scalar(.uint16)),
                 Member("SubstitutionRecord", .record(Record("FeatureTableSubstitutionRecord", [
                     Member("FeatureIndex", .scalar(.uint16)),
-                    Member("Feature", .offset32(.record(feature))),
+                    Member("Feature", .offset32(.record(substitutedFeature))),
                 ])), count: "SubstitutionCount"),
             ])))),
         ])), count: "FeatureVariationCount"),

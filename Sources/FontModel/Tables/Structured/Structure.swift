@@ -107,9 +107,14 @@ public struct Record: Sendable {
     /// Names of members that only hold another member's length.
     public let countNames: Set<String>
 
-    public init(_ name: String, _ members: [Member]) {
+    /// A member whose value TTX also writes as an attribute of the record's element
+    /// (fontTools' `Format="0"` on FeatureParamsCharacterVariants).
+    public let formatAttribute: String?
+
+    public init(_ name: String, _ members: [Member], formatAttribute: String? = nil) {
         self.name = name
         self.members = members
+        self.formatAttribute = formatAttribute
         // A member is a count when an array here or in any record inside counts by it.
         let used = Set(members.flatMap { [$0.count].compactMap { $0 } + Self.nestedCounts($0.shape) })
         countNames = Set(members.map(\.name).filter { used.contains($0) })

@@ -15,25 +15,25 @@ public final class STATTable: StructuredTable {
 
     static let axisRecord = Record("AxisRecord", [
         Member("AxisTag", .scalar(.tag)),
-        Member("AxisNameID", .scalar(.uint16)),
+        Member("AxisNameID", .scalar(.uint16), ttx: .nameID),
         Member("AxisOrdering", .scalar(.uint16)),
     ])
 
     static let axisValue: Shape = .formats(name: "AxisValue", [
         1: Record("AxisValueFormat1", [
-            Member("AxisIndex", .scalar(.uint16)), Member("Flags", .scalar(.uint16)), Member("ValueNameID", .scalar(.uint16)),
+            Member("AxisIndex", .scalar(.uint16)), Member("Flags", .scalar(.uint16), ttx: .axisValueFlags), Member("ValueNameID", .scalar(.uint16), ttx: .nameID),
             Member("Value", .scalar(.fixed)),
         ]),
         2: Record("AxisValueFormat2", [
-            Member("AxisIndex", .scalar(.uint16)), Member("Flags", .scalar(.uint16)), Member("ValueNameID", .scalar(.uint16)),
+            Member("AxisIndex", .scalar(.uint16)), Member("Flags", .scalar(.uint16), ttx: .axisValueFlags), Member("ValueNameID", .scalar(.uint16), ttx: .nameID),
             Member("NominalValue", .scalar(.fixed)), Member("RangeMinValue", .scalar(.fixed)), Member("RangeMaxValue", .scalar(.fixed)),
         ]),
         3: Record("AxisValueFormat3", [
-            Member("AxisIndex", .scalar(.uint16)), Member("Flags", .scalar(.uint16)), Member("ValueNameID", .scalar(.uint16)),
+            Member("AxisIndex", .scalar(.uint16)), Member("Flags", .scalar(.uint16), ttx: .axisValueFlags), Member("ValueNameID", .scalar(.uint16), ttx: .nameID),
             Member("Value", .scalar(.fixed)), Member("LinkedValue", .scalar(.fixed)),
         ]),
         4: Record("AxisValueFormat4", [
-            Member("AxisCount", .scalar(.uint16)), Member("Flags", .scalar(.uint16)), Member("ValueNameID", .scalar(.uint16)),
+            Member("AxisCount", .scalar(.uint16)), Member("Flags", .scalar(.uint16), ttx: .axisValueFlags), Member("ValueNameID", .scalar(.uint16), ttx: .nameID),
             Member("AxisValueRecord", .record(Record("AxisValueRecord", [
                 Member("AxisIndex", .scalar(.uint16)), Member("Value", .scalar(.fixed)),
             ])), count: "AxisCount"),
@@ -51,6 +51,6 @@ public final class STATTable: StructuredTable {
         Member("AxisValueArray", .offset32(.record(Record("AxisValueArray", [
             Member("AxisValue", .offset16(axisValue), count: "AxisValueCount"),
         ])))),
-        Member("ElidedFallbackNameID", .scalar(.uint16), since: 0x0001_0001),
+        Member("ElidedFallbackNameID", .scalar(.uint16), since: 0x0001_0001, ttx: .nameID),
     ]))
 }
