@@ -110,7 +110,7 @@ final class PrivateFontconfig {
         #expect(try fc.fontshell("registry", "find", "DejaVuSansCaps").status == 0)
         #expect(try fc.fontshell("registry", "find", "DejaVu Sans Caps").status == 0) // by full name
         let original = try fc.fontshell("registry", "find", "DejaVuSans")
-        #expect(original.status == 0 && original.out.contains("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
+        #expect(original.status == 0 && original.out.contains(fc.folder.file("system/DejaVuSans.ttf")), "\(original.out)")
         #expect(try fc.fontshell("registry", "find", "DejaVuSansCap").status == 1)  // exact names only, no substitute
         let gone = try fc.fontshell("registry", "unregister", "DejaVuSansCaps")
         #expect(gone.status == 0, "\(gone.err)")

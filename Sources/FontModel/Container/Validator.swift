@@ -128,10 +128,13 @@ public enum Validator {
                 run("layout-structure") {
                     let table: StructuredTable
                     do { guard let t = try face.structuredTable(tag) else { return }; table = t } catch is UndescribedStructure { return }
-                    var problems = try StructureCheck.problems(table, glyphCount: try face.glyphCount)
+                    var (problems, warnings) = try StructureCheck.problems(table, glyphCount: try face.glyphCount)
                     if tag == "GSUB" || tag == "GPOS" { problems += try LayoutCheck.problems(table) }
                     for problem in problems.prefix(20) {
                         add("layout-structure", .error, "\(tag.trimmed).\(problem)")
+                    }
+                    for warning in warnings.prefix(20) {
+                        add("layout-structure", .warning, "\(tag.trimmed).\(warning)")
                     }
                 }
             }

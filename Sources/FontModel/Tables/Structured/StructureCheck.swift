@@ -1,15 +1,26 @@
 /// What the validator checks in a decoded structured table beyond what decoding proves:
 /// Coverage glyphs in ascending order (lookups binary-search them) and glyph ids that exist.
+/// Coverage ranges that are in order but overlap (Inter 3.19 ships `1295-1302, 1302-1339`) are
+/// a warning: a binary search still finds every glyph, but the shared glyph has two coverage
+/// indices, and only one of them is ever used.
 enum StructureCheck {
-    static func problems(_ table: StructuredTable, glyphCount: Int) throws -> [String] {
-        var out: [String] = []
+    static func problems(_ table: StructuredTable, glyphCount: Int) throws -> (errors: [String], warnings: [String]) {
+        var out: [String] = [], warnings: [String] = []
         func walk(_ value: StructValue, _ shape: Shape, _ path: String) {
             switch (shape, value) {
             case (.offset(let target, _), _): walk(value, target, path)
             case (.record(let r), .record(let f)): fields(r, f, path)
             case (.formats(_, let records), .formatted(let n, let f)): if let r = records[n] { fields(r, f, path) }
             case (.coverage, .glyphs(let g)):
-                if !g.isAscending { out.append("\(path): Coverage glyphs are not in ascending glyph order") }
+                if !g.isAscending {
+                    let pairs = zip(g.runs, g.runs.dropFirst())
+                    if pairs.allSatisfy({ $0.lowerBound < $1.lowerBound && $0.upperBound < $1.upperBound }),
+                       let overlap = pairs.first(where: { $0.upperBound >= $1.lowerBound }) {
+                        warnings.append("\(path): Coverage ranges overlap (glyph \(overlap.1.lowerBound) is covered twice)")
+                    } else {
+                        out.append("\(path): Coverage glyphs are not in ascending glyph order")
+                    }
+                }
                 if let last = g.runs.map(\.upperBound).max(), last >= glyphCount { out.append("\(path): glyph id \(last) is not in the font (\(glyphCount) glyphs)") }
             case (.switched(_, let cases), .switched(let k, let inner)): if let c = cases[k] { walk(inner, c.shape, path) }
             case (.substitutions, .substitutions(let subs)):
@@ -35,6 +46,6 @@ enum StructureCheck {
             }
         }
         fields(table.record, try table.root, "")
-        return out
+        return (out, warnings)
     }
 }
