@@ -38,6 +38,9 @@ final class StructValues {
                 push(s, v, bit < 4 ? .scalar(.int16) : .offset16(.device))
                 s.setField(name, in: -2)
             }
+        case (.deltaRow, .list(let row)):
+            s.pushTable(arrayCount: Int32(row.count))
+            for (k, v) in row.enumerated() { s.push(Int(v.int ?? 0)); s.setIndex(k + 1, in: -2) }
         case (.substitutions, .substitutions(let subs)):
             s.pushTable(arrayCount: Int32(subs.count))
             for (k, sub) in subs.enumerated() {
@@ -193,6 +196,12 @@ final class StructValues {
                 }
             }
             return .device(DeviceValue(startSize: try number("StartSize"), endSize: try number("EndSize"), deltaFormat: try number("DeltaFormat"), deltas: deltas))
+        case .deltaRow:
+            try requireTable(s, index, path)
+            return .list(try s.items(ofListAt: index) { k in
+                guard let v = s.integer(at: -1) else { throw FontError("\(path)[\(k)] must be an integer") }
+                return .int(Int64(v))
+            })
         case .undescribed(let what):
             throw FontError("\(path): \(what) cannot be set from Lua yet")
         }

@@ -133,6 +133,9 @@ struct StructuredWriter {
             line(indent + 2, "<DeltaFormat value=\"\(d.deltaFormat)\"/>")
             if (1...3).contains(d.deltaFormat) { line(indent + 2, "<DeltaValue value=\"[\(d.deltas.map(String.init).joined(separator: ", "))]\"/>") }
             line(indent, "</\(name)>")
+        case (.deltaRow, .list(let row)):
+            // fontTools writes a row as a Python list: value="[-96, 0]".
+            line(indent, "<\(name)\(indexAttribute) value=\"[\(row.compactMap(\.int).map(String.init).joined(separator: ", "))]\"/>")
         case (.substitutions(let kind), .substitutions(let subs)):
             line(indent, "<\(name)\(indexAttribute)>")
             substitutions(kind, subs, indent: indent + 2)
@@ -296,6 +299,15 @@ final class StructuredReader {
                 fields[child.name] = try value(.device, child)
             }
             return .record(fields)
+        case .deltaRow:
+            let text = try e.attribute("value").trimmingWhitespace()
+            guard text.hasPrefix("["), text.hasSuffix("]") else { throw fail("<\(e.name)> value must be a list of deltas like [-96, 0]", e) }
+            var row: [StructValue] = []
+            for part in text.dropFirst().dropLast().split(separator: ",") where !part.allSatisfy(\.isWhitespace) {
+                guard let v = Int64(String(part).trimmingWhitespace()) else { throw fail("<\(e.name)> item '\(part)' is not an integer", e) }
+                row.append(.int(v))
+            }
+            return .list(row)
         case .coverage:
             return .glyphs(GlyphRuns(try e.children.map { g in
                 guard g.name == "Glyph" else { throw fail("<\(g.name)> in <\(e.name)>: expected <Glyph value=…/>", g) }

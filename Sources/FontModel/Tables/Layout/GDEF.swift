@@ -13,8 +13,34 @@ public final class GDEFTable: StructuredTable {
         Member("LigCaretList", .offset16(.record(ligCaretList))),
         Member("MarkAttachClassDef", .offset16(.classDef)),
         Member("MarkGlyphSetsDef", .offset16(.record(markGlyphSets)), since: 0x0001_0002),
-        Member("VarStore", .offset32(.undescribed("an ItemVariationStore (variable fonts)")), since: 0x0001_0003),
+        Member("VarStore", .offset32(.record(variationStore)), since: 0x0001_0003),
     ]))
+
+    /// The ItemVariationStore (variable fonts): regions of the design space, and rows of deltas
+    /// that the VariationIndex Device tables of GDEF and GPOS point at (outer index: the
+    /// VarData, inner: its Item). Names are fontTools'.
+    static let variationStore = Record("VarStore", [
+        Member("Format", .scalar(.uint16)),
+        Member("VarRegionList", .offset32(.record(Record("VarRegionList", [
+            Member("RegionAxisCount", .scalar(.uint16)),
+            Member("RegionCount", .scalar(.uint16)),
+            Member("Region", .record(Record("Region", [
+                Member("VarRegionAxis", .record(Record("VarRegionAxis", [
+                    Member("StartCoord", .scalar(.f2dot14)),
+                    Member("PeakCoord", .scalar(.f2dot14)),
+                    Member("EndCoord", .scalar(.f2dot14)),
+                ])), count: "RegionAxisCount"),
+            ])), count: "RegionCount"),
+        ])))),
+        Member("VarDataCount", .scalar(.uint16)),
+        Member("VarData", .offset32(.record(Record("VarData", [
+            Member("ItemCount", .scalar(.uint16)),
+            Member("NumShorts", .scalar(.uint16)),
+            Member("VarRegionCount", .scalar(.uint16)),
+            Member("VarRegionIndex", .scalar(.uint16), count: "VarRegionCount"),
+            Member("Item", .deltaRow(shorts: "NumShorts", columns: "VarRegionCount"), count: "ItemCount"),
+        ]))), count: "VarDataCount"),
+    ], formatAttribute: "Format")
 
     static let attachList = Record("AttachList", [
         Member("Coverage", .offset16(.coverage), parallel: ["AttachPoint"]),

@@ -32,6 +32,11 @@ public indirect enum Shape: Sendable {
     case valueRecord(format: String)
     /// GSUB lookup types 1–4 as fontTools presents them: input glyphs → output glyphs.
     case substitutions(SubstitutionKind)
+    /// One row of an ItemVariationData's deltas, a list of integers: as many as the named
+    /// `columns` count, the first (`shorts` & 0x7FFF) 16-bit and the rest 8-bit, or 32-bit and
+    /// 16-bit when `shorts` has its 0x8000 bit (LONG_WORDS). The widths are the stored
+    /// `shorts` member's; a delta that does not fit them is an error when written.
+    case deltaRow(shorts: String, columns: String)
 
     public static func offset16(_ s: Shape) -> Shape { .offset(s, bytes: 2) }
     public static func offset32(_ s: Shape) -> Shape { .offset(s, bytes: 4) }
@@ -139,6 +144,7 @@ public struct Record: Sendable {
         case .formats(_, let records): records.values.flatMap { r in r.members.flatMap { [$0.when?.name].compactMap { $0 } + nestedSelectors($0.shape) } }
         case .switched(let selector, let cases): [selector] + cases.values.flatMap { nestedSelectors($0.shape) }
         case .valueRecord(let format): [format]
+        case .deltaRow(let shorts, let columns): [shorts, columns]
         default: []
         }
     }

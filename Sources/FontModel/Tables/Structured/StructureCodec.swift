@@ -163,6 +163,19 @@ public enum StructureCodec {
             case .classDef: return try classDef(at: position)
             case .device: return try device(at: position)
             case .substitutions(let kind): return try substitutions(kind, at: position, depth: depth)
+            case .deltaRow(let shortsName, let columnsName):
+                let (wide, narrow, shorts) = StructureCodec.deltaKinds(scope.lookup(shortsName) ?? 0)
+                let columns = Int(scope.lookup(columnsName) ?? 0)
+                guard shorts <= columns else { throw fail("\(shortsName) \(shorts) is more than the \(columns) deltas of a row", at: position) }
+                try spend(columns, at: position)
+                var row: [StructValue] = []
+                row.reserveCapacity(columns)
+                for k in 0..<columns {
+                    let kind = k < shorts ? wide : narrow
+                    row.append(.int(try scalar(kind, at: position)))
+                    position += kind.size
+                }
+                return .list(row)
             case .undescribed(let what): throw UndescribedStructure(description: "\(what) is not decoded yet; the table is kept as bytes")
             }
         }
@@ -422,6 +435,19 @@ public enum StructureCodec {
             case .substitutions(let kind):
                 guard case .substitutions(let subs) = value else { throw mismatch() }
                 try StructureCodec.writeSubstitutions(kind, subs, into: &w, path: path)
+            case .deltaRow(let shortsName, let columnsName):
+                guard case .list(let row) = value else { throw mismatch() }
+                let (wide, narrow, shorts) = StructureCodec.deltaKinds(scope.lookup(shortsName) ?? 0)
+                let columns = Int(scope.lookup(columnsName) ?? 0)
+                guard row.count == columns else { throw FontError("\(path): \(row.count) deltas, but \(columnsName) is \(columns)") }
+                for (k, item) in row.enumerated() {
+                    guard case .int(let v) = item else { throw mismatch() }
+                    let kind = k < shorts ? wide : narrow
+                    guard kind.rawRange.contains(v) else {
+                        throw FontError("\(path)[\(k)]: \(v) does not fit the row's \(kind.typeName) (\(shortsName) decides the widths)")
+                    }
+                    FieldTable.write(v, kind, &w)
+                }
             case .undescribed(let what):
                 throw FontError("\(path): \(what) cannot be written yet")
             }
@@ -469,6 +495,12 @@ public enum StructureCodec {
             default: .none
             }
         }
+    }
+
+    /// An ItemVariationData row's two widths and how many deltas take the wider one, from its
+    /// wordDeltaCount (NumShorts): the 0x8000 bit makes them 32 and 16 bits instead of 16 and 8.
+    static func deltaKinds(_ shorts: Int64) -> (wide: FieldKind, narrow: FieldKind, count: Int) {
+        shorts & 0x8000 != 0 ? (.int32, .int16, Int(shorts & 0x7FFF)) : (.int16, .int8, Int(shorts & 0x7FFF))
     }
 
     /// The value of a count member: the length (less its bias) of the first array that counts

@@ -101,6 +101,8 @@ public struct StructureDiff {
             for name in StructureCodec.valueRecordFields where x[name] != y[name] {
                 note(x[name] == nil ? .added : y[name] == nil ? .removed : .changed, "\(path).\(name)", x[name].map(summary), y[name].map(summary))
             }
+        case (.deltaRow, .list(let x), .list(let y)):
+            if x != y { note(.changed, path, "[\(x.map(summary).joined(separator: ", "))]", "[\(y.map(summary).joined(separator: ", "))]") }
         case (.glyph, .int(let x), .int(let y)):
             let nx = Self.name(Int(x), namesA), ny = Self.name(Int(y), namesB)
             if nx != ny { note(.changed, path, nx, ny) }
