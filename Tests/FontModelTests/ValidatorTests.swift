@@ -114,8 +114,24 @@ import Testing
         #expect(found.contains { $0.check == "table-decodable" && $0.message.contains("fvar") }, "\(found)")
         // Inter's GSUB (readable since FeatureParams are described) has Coverage ranges that
         // overlap by one glyph: in order, so lookups still find every glyph: a warning.
-        let layout = Validator.validate(inter).filter { $0.check == "layout-structure" }
+        var layout = Validator.validate(inter).filter { $0.check == "layout-structure" }
         #expect(layout.allSatisfy { $0.severity == .warning } && layout.contains { $0.message.contains("Coverage ranges overlap (glyph 1302 is covered twice)") }, "\(layout)")
+        // A glyph listed twice in a format 1 Coverage (the Noto Looped fonts ship [92, 96, 96, …])
+        // is the same warning; a Coverage that goes backwards stays an error.
+        for (glyphs, severity) in [([92, 96, 96, 100], Finding.Severity.warning), ([92, 100, 96], .error)] {
+            // Checked in memory: a save would refuse the error (the edit introduced it).
+            let font = try Font(data: Self.dejavu)
+            let gdef = try #require(try font.faces[0].gdef)
+            var root = try gdef.root
+            var sets = StructFields()
+            sets["MarkSetTableFormat"] = .int(1)
+            sets["Coverage"] = .list([.glyphs(GlyphRuns(glyphs))])
+            root["MarkGlyphSetsDef"] = .record(sets)
+            root["Version"] = .int(0x0001_0002)
+            _ = gdef.replaceRoot(root)
+            layout = Validator.validate(font, checks: ["layout-structure"])
+            #expect(layout.contains { $0.severity == severity && $0.message.contains("MarkGlyphSetsDef") }, "\(glyphs): \(layout)")
+        }
     }
 
     @Test func cffFontNameMustMatchNameID6() throws {

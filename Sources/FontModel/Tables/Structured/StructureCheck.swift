@@ -1,8 +1,9 @@
 /// What the validator checks in a decoded structured table beyond what decoding proves:
 /// Coverage glyphs in ascending order (lookups binary-search them) and glyph ids that exist.
-/// Coverage ranges that are in order but overlap (Inter 3.19 ships `1295-1302, 1302-1339`) are
-/// a warning: a binary search still finds every glyph, but the shared glyph has two coverage
-/// indices, and only one of them is ever used.
+/// Coverage glyphs that are in order but repeated (ranges that overlap, as Inter 3.19 ships
+/// `1295-1302, 1302-1339`, or a glyph listed twice, as the Noto Looped fonts do) are a warning:
+/// a binary search still finds every glyph, but the repeated one has two coverage indices, and
+/// only one of them is ever used.
 enum StructureCheck {
     static func problems(_ table: StructuredTable, glyphCount: Int) throws -> (errors: [String], warnings: [String]) {
         var out: [String] = [], warnings: [String] = []
@@ -14,7 +15,7 @@ enum StructureCheck {
             case (.coverage, .glyphs(let g)):
                 if !g.isAscending {
                     let pairs = zip(g.runs, g.runs.dropFirst())
-                    if pairs.allSatisfy({ $0.lowerBound < $1.lowerBound && $0.upperBound < $1.upperBound }),
+                    if pairs.allSatisfy({ $0.lowerBound <= $1.lowerBound && $0.upperBound <= $1.upperBound }),
                        let overlap = pairs.first(where: { $0.upperBound >= $1.lowerBound }) {
                         warnings.append("\(path): Coverage ranges overlap (glyph \(overlap.1.lowerBound) is covered twice)")
                     } else {
