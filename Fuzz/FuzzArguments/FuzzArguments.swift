@@ -14,11 +14,15 @@ public func fuzzArguments(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     switch data[0] % 5 {
     case 0:
         // At most a few million scalars: a range list is bounded by U+10FFFF per item.
-        if let scalars = try? SubsetRequest.parseUnicodes(String(text.prefix(64))) { precondition(scalars.allSatisfy { $0 <= 0x10FFFF && !(0xD800...0xDFFF).contains($0) }) }
+        if let scalars = try? SubsetRequest.parseUnicodes(String(text.prefix(64))) {
+            precondition(scalars.allSatisfy { $0 <= 0x10FFFF && !(0xD800...0xDFFF).contains($0) })
+        }
     case 1:
         _ = try? SliceOptions.parseSliceFile(String(text.prefix(256)))
     case 2:
-        if let ids = try? SubsetRequest.parseGlyphs(text, names: [".notdef", "A", "a", "uni00E9", "f_i"]) { precondition(!ids.isEmpty || text.isEmpty) }
+        if let ids = try? SubsetRequest.parseGlyphs(text, names: [".notdef", "A", "a", "uni00E9", "f_i"]) {
+            precondition(!ids.isEmpty || text.isEmpty)
+        }
     case 3:
         // "shard|JOB_COMPLETION_INDEX|SLURM_ARRAY_TASK_ID|SLURM_ARRAY_TASK_MIN|SLURM_ARRAY_TASK_COUNT"
         let parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)

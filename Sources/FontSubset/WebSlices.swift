@@ -33,7 +33,6 @@ public struct SliceOptions: Sendable {
         }
         return out
     }
-
 }
 
 /// What a slicing wrote.

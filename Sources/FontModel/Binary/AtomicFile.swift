@@ -169,7 +169,8 @@ public func listFolder(_ path: String) -> [String] {
 }
 
 /// Files opened as fonts in this process (and other inputs, `AtomicFile.protectInput`), so no
-/// writer replaces an input by accident. `FontBytes` adds a file when it maps it. Files stay listed after the font is released:
+/// writer replaces an input by accident. `FontBytes` adds a file when it maps it. Files stay
+/// listed after the font is released:
 /// Swift may release an object before the end of its scope, and an input read moments ago is
 /// still the user's input (`dump -o INPUT` must not replace it). A file is known by device,
 /// inode, size and modification time, so a new file that reuses a deleted input's inode is not

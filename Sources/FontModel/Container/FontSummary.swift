@@ -8,7 +8,9 @@ extension Font {
     // quadratic: a collection of 5,000 faces on one directory took minutes).
     var sharing: [Face.SharingKey: [Int]] = [:]
     if font.isCollection {
-        for face in font.faces { for tag in face.tags { if let key = face.sharingKey(tag) { sharing[key, default: []].append(face.index) } } }
+        for face in font.faces {
+            for tag in face.tags { if let key = face.sharingKey(tag) { sharing[key, default: []].append(face.index) } }
+        }
     }
     let kind = (font.isCollection ? "collection of \(font.faces.count) faces" : font.format.rawValue) + (font.webFormat.map { ", in a \($0.uppercased())" } ?? "")
     out.append("\(font.path ?? "font"): \(kind)")

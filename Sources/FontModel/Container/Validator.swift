@@ -192,7 +192,8 @@ public enum Validator {
                 // layout-structure); a shared table is decoded once.
                 for tag in face.tags where !["glyf", "loca"].contains(tag.description) && !TableRegistry.structuredTags.contains(tag) {
                     guard let type = TableRegistry.type(for: tag) else { continue }
-                    if let source = face.slots[tag]?.source, face.font?.isCollection == true, !decodedSources.insert(source.lowerBound).inserted { continue }
+                    if let source = face.slots[tag]?.source, face.font?.isCollection == true,
+                       !decodedSources.insert(source.lowerBound).inserted { continue }
                     do { try decode(type, in: face) } catch { add("table-decodable", .error, "\(error)") }
                 }
             }

@@ -95,10 +95,8 @@ extension Face {
         // its coordinate ("Bold slnt -5"), so the instance is not named like the upright one.
         if let fvar = try table(FvarTable.self) {
             for (i, axis) in fvar.axes.enumerated() where i < location.user.count && location.user[i] != axis.defaultValue {
-                guard let k = tags.firstIndex(where: { $0 == axis.tag }), covered.contains(Int64(k)) else {
-                    parts.append((Int.max, "\(axis.tag.trimmed) \(Face.short(location.user[i]))"))
-                    continue
-                }
+                let named = tags.firstIndex(where: { $0 == axis.tag }).map { covered.contains(Int64($0)) } ?? false
+                if !named { parts.append((Int.max, "\(axis.tag.trimmed) \(Face.short(location.user[i]))")) }
             }
         }
         if parts.isEmpty { return covered.isEmpty ? nil : (name.string(Int(try stat.value("ElidedFallbackNameID")?.int ?? 2)) ?? "Regular") }
