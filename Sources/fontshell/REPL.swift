@@ -157,26 +157,41 @@ struct REPL {
     /// Keys not yet handed to libedit (the rest of a burst that held a terminal reply).
     nonisolated(unsafe) static var pendingKeys: [UInt8] = []
 
-    /// How libedit reads keys: a byte at a time from the terminal, as its own reader does,
-    /// except that while a picture's terminal query may still be answered (a slow link: the
-    /// reply came after the 0.25 s deadline), a burst starting with ESC is looked at whole and
-    /// the reply taken out, so "62;4c" never lands on the line. -1 ends the line: at the end of
-    /// input, or for Ctrl-C (the REPL then sees the interrupt); other signals (a resize) read on.
+    /// How libedit reads keys (it takes each value as one character): a character at a time
+    /// from the terminal, UTF-8 decoded, as its own reader does, except that while a picture's
+    /// terminal query may still be answered (a slow link: the reply came after the 0.25 s
+    /// deadline), a burst starting with ESC is looked at whole and the reply taken out, so
+    /// "62;4c" never lands on the line. -1 ends the line: at the end of input, or for Ctrl-C
+    /// (the REPL then sees the interrupt); other signals (a resize) read on.
     static let readKey: @convention(c) (UnsafeMutablePointer<FILE>?) -> Int32 = { file in
         let fd = file.map { fileno($0) } ?? 0
-        while true {
+        func nextByte() -> Int32 {
             if !pendingKeys.isEmpty { return Int32(pendingKeys.removeFirst()) }
-            var byte: UInt8 = 0
-            let n = read(fd, &byte, 1)
-            if n < 0 && errno == EINTR && !LuaState.interruptPending { continue }
-            guard n == 1 else { return -1 }
-            guard byte == 0x1B, TerminalGraphics.lateReplyExpected else { return Int32(byte) }
-            // A reply arrives as one burst: what follows within 30 ms belongs to it.
-            var burst = [byte]
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            while burst.count < 512, poll(&poller, 1, 30) > 0, read(fd, &byte, 1) == 1 { burst.append(byte) }
-            pendingKeys = TerminalGraphics.takingLateReplies(from: burst)
+            while true {
+                var byte: UInt8 = 0
+                let n = read(fd, &byte, 1)
+                if n < 0 && errno == EINTR && !LuaState.interruptPending { continue }
+                guard n == 1 else { return -1 }
+                guard byte == 0x1B, TerminalGraphics.lateReplyExpected else { return Int32(byte) }
+                // A reply arrives as one burst: what follows within 30 ms belongs to it.
+                var burst = [byte]
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                while burst.count < 512, poll(&poller, 1, 30) > 0, read(fd, &byte, 1) == 1 { burst.append(byte) }
+                pendingKeys = TerminalGraphics.takingLateReplies(from: burst)
+                if !pendingKeys.isEmpty { return Int32(pendingKeys.removeFirst()) }
+            }
         }
+        let lead = nextByte()
+        guard lead >= 0xC0 else { return lead }
+        // A multi-byte character: its continuation bytes, decoded to the code point.
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        var bytes = [UInt8(lead)]
+        for _ in 1..<length {
+            let next = nextByte()
+            guard next >= 0 else { return -1 }
+            bytes.append(UInt8(next))
+        }
+        return Int32(String(decoding: bytes, as: UTF8.self).unicodeScalars.first?.value ?? 0xFFFD)
     }
 
     func readEditedLine(_ prompt: String) -> String? {

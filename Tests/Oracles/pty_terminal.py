@@ -127,6 +127,9 @@ os.write(fd, b"print(6 * 7)\r")
 read_until(b"42")
 read_until(b"> ", timeout=5)
 after = out[len(out) - 200:]
+# Non-ASCII typed at the prompt reaches Lua as its UTF-8 bytes (the key reader decodes them).
+os.write(fd, "print(('é'):byte(1, -1))\r".encode())
+utf8 = read_until(b"195\t169", timeout=5)
 exited = finish()
 print(json.dumps({
     "queried": query_at is not None,
@@ -136,6 +139,7 @@ print(json.dumps({
     "blocks": "\u2580".encode() in picture,
     "seconds": round(shown_at - typed_at, 3),
     "answered42": b"42" in after,
+    "utf8": utf8,
     "exited": exited,
     "tail": out[-120:].decode("utf-8", "replace") if os.environ.get("PTY_DEBUG") else "",
 }))

@@ -138,6 +138,7 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
             let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(r.out) \(r.err)")
             #expect(json[expected] as? Bool == true && json["queried"] as? Bool == queried, "\(mode): \(json)")
             #expect(json["answered42"] as? Bool == true && json["exited"] as? Bool == true, "\(mode): \(json)")
+            #expect(json["utf8"] as? Bool == true, "\(mode): typed é did not reach Lua as UTF-8: \(json)")
             let seconds = json["seconds"] as? Double ?? 99
             #expect(seconds < 2, "\(mode): \(seconds) s")
             if mode == "silent" || mode == "late" { #expect(seconds >= 0.25, "gave up before the deadline: \(seconds) s") }
