@@ -27,10 +27,12 @@ struct Dump: ParsableCommand {
             if let dir {
                 mkdir(dir, 0o755)
                 for fc in faces {
-                    let name = (try fc.postScriptName) ?? "face\(fc.index)"
+                    let name = Dump.fileStem(fc)
                     for tag in tags.isEmpty ? fc.tags : tags {
-                        let file = "\(dir)/\(name).\(tag.trimmed.replacing("/", with: "_")).ttx"
-                        try writeText(try TTX.dump(fc, tags: [tag]), to: file)
+                        // The PostScript name and the tag come from the font: made safe, so every
+                        // file lands in the folder; a link planted at such a name is refused.
+                        let file = "\(dir)/\(SafeFileName.from("\(name).\(tag.trimmed.replacing("/", with: "_"))")).ttx"
+                        try writeText(try TTX.dump(fc, tags: [tag]), to: file, followSymlinks: false)
                     }
                 }
                 return
@@ -39,6 +41,14 @@ struct Dump: ParsableCommand {
             let xml = try TTX.dump(faces[0], tags: tags.isEmpty ? nil : tags)
             if let output { try writeText(xml, to: output) } else { print(xml, terminator: "") }
         }
+    }
+}
+
+extension Dump {
+    /// The start of a face's file names in `--dir` (what fuse --dir looks for): its PostScript
+    /// name made a safe file name (a font named "../../x" must not send files out of the folder).
+    static func fileStem(_ face: Face) -> String {
+        SafeFileName.from(((try? face.postScriptName) ?? nil) ?? "face\(face.index)", fallback: "face\(face.index)")
     }
 }
 
@@ -64,7 +74,7 @@ struct Fuse: ParsableCommand {
             if let dir {
                 let files = listFolder(dir)
                 for fc in faces {
-                    let prefix = ((try fc.postScriptName) ?? "face\(fc.index)") + "."
+                    let prefix = Dump.fileStem(fc) + "."
                     for name in files where name.hasPrefix(prefix) && name.hasSuffix(".ttx") {
                         guard let bytes = readFile(dir + "/" + name) else { throw FontError("cannot read \(dir)/\(name)") }
                         do { try TTX.fuse(TTX.parse(bytes: bytes), into: fc) } catch var e as XMLError {
@@ -90,7 +100,7 @@ struct Fuse: ParsableCommand {
 }
 
 /// Writes text atomically (a partial dump never replaces a good file; an input font is never replaced).
-func writeText(_ text: String, to path: String) throws {
-    try AtomicFile.write(Array(text.utf8), to: path)
+func writeText(_ text: String, to path: String, followSymlinks: Bool = true) throws {
+    try AtomicFile.write(Array(text.utf8), to: path, followSymlinks: followSymlinks)
 }
 

@@ -86,6 +86,24 @@ import Testing
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
     }
 
+    /// A sibling: `dump --dir` names its files after the font's PostScript name, which a font
+    /// can set to "../../pwnd"; they stay in the folder, and `fuse --dir` finds them there.
+    @Test func dumpFolderNamesStayInTheFolder() throws {
+        let dir = try TemporaryFolder()
+        let font = dir.file("pw.ttf"), folder = dir.file("a/b/xml")
+        let made = try runFontshell(["-e", "face.name[6] = '../../pwnd'; font:save('\(font)', {force = true})", dejavuPath])
+        try #require(made.status == 0, "\(made.err)")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let dump = try runFontshell(["dump", font, "--dir", folder, "-t", "head", "-t", "name"])
+        #expect(dump.status == 0, "\(dump.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["a", "pw.ttf"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("a")) == ["b"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(files.count == 2 && files.allSatisfy { !$0.hasPrefix(".") && !$0.contains("/") }, "\(files)")
+        let fuse = try runFontshell(["fuse", font, "--dir", folder, "-o", dir.file("fused.ttf")])
+        #expect(fuse.status == 0, "\(fuse.err)")
+    }
+
     /// `instance --all` never writes two instances to one file, and a custom instance away
     /// from the named ones is not named like one of them.
     @Test func instancesGetDistinctNames() throws {
