@@ -31,7 +31,7 @@ struct Dump: ParsableCommand {
                     for tag in tags.isEmpty ? fc.tags : tags {
                         // The PostScript name and the tag come from the font: made safe, so every
                         // file lands in the folder; a link planted at such a name is refused.
-                        let file = "\(dir)/\(SafeFileName.from("\(name).\(tag.trimmed.replacing("/", with: "_"))")).ttx"
+                        let file = "\(dir)/\(SafeFileName.from("\(name).\(tag.trimmed)")).ttx"
                         try writeText(try TTX.dump(fc, tags: [tag]), to: file, followSymlinks: false)
                     }
                 }

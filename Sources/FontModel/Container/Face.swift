@@ -83,11 +83,8 @@ public final class Face {
 
     /// The faces of the file sharing this face's table `tag` (including this one).
     public func facesSharing(_ tag: Tag) -> [Int] {
-        guard let slot = slots[tag], let font else { return [index] }
-        return font.faces.filter { other in
-            guard let o = other.slots[tag] else { return false }
-            return o === slot || (o.source != nil && o.source == slot.source && !o.isEdited && !slot.isEdited)
-        }.map(\.index)
+        guard let key = sharingKey(tag), let font else { return [index] }
+        return font.faces.filter { $0.sharingKey(tag) == key }.map(\.index)
     }
 
     /// What `facesSharing` compares: one slot object, or the same unedited bytes in the file.

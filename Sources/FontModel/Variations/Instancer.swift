@@ -99,7 +99,8 @@ extension Face {
             let fvar = try keepVariations(into: target, limits: limits, location: location, userRanges: userRanges,
                                           optimizeDeltas: options.optimizeDeltas)
             let pinned = Set(location.tags.indices.filter { limits.pins[$0] != nil }.map { location.tags[$0] })
-            let narrowed = Dictionary(uniqueKeysWithValues: userRanges.map { (location.tags[$0.key], $0.value) })
+            // (location() refuses an fvar with a repeated tag; the first range would win anyway.)
+            let narrowed = Dictionary(userRanges.map { (location.tags[$0.key], $0.value) }, uniquingKeysWith: { a, _ in a })
             try instanceStyleAttributes(into: target, location: location, pinned: pinned, narrowed: narrowed, fvar: fvar)
         } else {
             try instanceStyleAttributes(into: target, location: location, pinned: nil, narrowed: [:], fvar: nil)
