@@ -24,6 +24,8 @@ public enum TTX {
     static let ownConverters: [Tag: Converter] = [
         "post": postConverter, "name": nameConverter, "hmtx": hmtxConverter, "vmtx": vmtxConverter,
         "cmap": cmapConverter, "glyf": glyfConverter, "loca": locaConverter, "kern": kernConverter,
+        "gasp": gaspConverter, "cvt ": cvtConverter, "fpgm": programConverter(FpgmTable.self),
+        "prep": programConverter(PrepTable.self), "DSIG": dsigConverter,
     ]
 
     static func converter(for tag: Tag) -> Converter? {

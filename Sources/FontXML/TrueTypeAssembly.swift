@@ -38,6 +38,112 @@ enum TrueTypeAssembly {
         "WCVTF": (0x70, 0), "WCVTP": (0x44, 0), "WS": (0x42, 0),
     ]
 
+    /// A short description of each instruction, written as a comment after it in dumps.
+    static let meanings: [String: String] = [
+        "AA": "adjust angle", "ABS": "absolute value", "ADD": "add", "ALIGNPTS": "align points",
+        "ALIGNRP": "align to reference point", "AND": "logical and", "CALL": "call function",
+        "CEILING": "ceiling", "CINDEX": "copy indexed element to top", "CLEAR": "clear stack",
+        "DEBUG": "debug", "DELTAC1": "delta CVT, sizes 0-15", "DELTAC2": "delta CVT, sizes 16-31",
+        "DELTAC3": "delta CVT, sizes 32-47", "DELTAP1": "delta point, sizes 0-15",
+        "DELTAP2": "delta point, sizes 16-31", "DELTAP3": "delta point, sizes 32-47", "DEPTH": "stack depth",
+        "DIV": "divide", "DUP": "duplicate top", "EIF": "end if", "ELSE": "else", "ENDF": "end function",
+        "EQ": "equal", "EVEN": "even", "FDEF": "function definition", "FLIPOFF": "auto flip off",
+        "FLIPON": "auto flip on", "FLIPPT": "flip point", "FLIPRGOFF": "flip range off",
+        "FLIPRGON": "flip range on", "FLOOR": "floor", "GC": "get coordinate", "GETINFO": "get information",
+        "GETVARIATION": "get variation", "GFV": "get freedom vector", "GPV": "get projection vector",
+        "GT": "greater than", "GTEQ": "greater than or equal", "IDEF": "instruction definition",
+        "IF": "if", "INSTCTRL": "instruction execution control", "IP": "interpolate point",
+        "ISECT": "move point to intersection", "IUP": "interpolate untouched points", "JMPR": "jump",
+        "JROF": "jump if false", "JROT": "jump if true", "LOOPCALL": "call function repeatedly",
+        "LT": "less than", "LTEQ": "less than or equal", "MAX": "maximum", "MD": "measure distance",
+        "MDAP": "move direct absolute point", "MDRP": "move direct relative point",
+        "MIAP": "move indirect absolute point", "MIN": "minimum", "MINDEX": "move indexed element to top",
+        "MIRP": "move indirect relative point", "MPPEM": "pixels per em", "MPS": "point size",
+        "MSIRP": "move stack indirect relative point", "MUL": "multiply", "NEG": "negate",
+        "NEQ": "not equal", "NOT": "logical not", "NROUND": "no rounding", "ODD": "odd", "OR": "logical or",
+        "POP": "pop", "RCVT": "read CVT", "RDTG": "round down to grid", "ROFF": "rounding off",
+        "ROLL": "roll top three", "ROUND": "round", "RS": "read storage", "RTDG": "round to double grid",
+        "RTG": "round to grid", "RTHG": "round to half grid", "RUTG": "round up to grid",
+        "S45ROUND": "super round 45 degrees", "SANGW": "set angle weight", "SCANCTRL": "scan conversion control",
+        "SCANTYPE": "scan type", "SCFS": "set coordinate from stack", "SCVTCI": "set CVT cut-in",
+        "SDB": "set delta base", "SDPVTL": "set dual projection vector to line", "SDS": "set delta shift",
+        "SFVFS": "set freedom vector from stack", "SFVTCA": "set freedom vector to axis",
+        "SFVTL": "set freedom vector to line", "SFVTPV": "freedom vector to projection vector",
+        "SHC": "shift contour", "SHP": "shift point", "SHPIX": "shift point by pixels", "SHZ": "shift zone",
+        "SLOOP": "set loop", "SMD": "set minimum distance", "SPVFS": "set projection vector from stack",
+        "SPVTCA": "set projection vector to axis", "SPVTL": "set projection vector to line",
+        "SROUND": "super round", "SRP0": "set reference point 0", "SRP1": "set reference point 1",
+        "SRP2": "set reference point 2", "SSW": "set single width", "SSWCI": "set single width cut-in",
+        "SUB": "subtract", "SVTCA": "set vectors to axis", "SWAP": "swap", "SZP0": "set zone pointer 0",
+        "SZP1": "set zone pointer 1", "SZP2": "set zone pointer 2", "SZPS": "set zone pointers",
+        "UTP": "untouch point", "WCVTF": "write CVT in font units", "WCVTP": "write CVT in pixels",
+        "WS": "write storage",
+    ]
+
+    /// Opcode → mnemonic and argument bits, for every opcode that is not a push.
+    static let byOpcode: [UInt8: (mnemonic: String, bits: Int)] = {
+        var table: [UInt8: (String, Int)] = [:]
+        for (mnemonic, (op, bits)) in opcodes where !mnemonic.contains("PUSH") {
+            for k in 0..<(1 << bits) { table[op + UInt8(k)] = (mnemonic, bits) }
+        }
+        return table
+    }()
+
+    /// Bytecode as the text of an `<assembly>` element, as fontTools writes it: one instruction
+    /// per line with its meaning as a comment, each push followed by its values (25 to a line),
+    /// function and IF bodies indented two spaces (an unmatched end goes below zero, as in
+    /// fontTools); `indent` starts every line. Nil when the bytecode ends inside a push or has
+    /// an empty NPUSH (fontTools then writes `<bytecode>` too).
+    static func disassemble(_ code: [UInt8], indent: String) -> String? {
+        var out = ""
+        var depth = 0
+        var i = 0
+        func line(_ text: String) {
+            out += indent
+            for _ in 0..<max(0, depth) { out += "  " }
+            out += text
+            out += "\n"
+        }
+        while i < code.count {
+            let op = code[i]
+            var count = 0, words = false, mnemonic = ""
+            switch op {
+            case 0x40, 0x41:
+                // fontTools refuses an empty NPUSH as it refuses a truncated one.
+                guard i + 1 < code.count, code[i + 1] > 0 else { return nil }
+                count = Int(code[i + 1]); words = op == 0x41; mnemonic = words ? "NPUSHW" : "NPUSHB"; i += 2
+            case 0xB0...0xB7: count = Int(op - 0xB0) + 1; mnemonic = "PUSHB"; i += 1
+            case 0xB8...0xBF: count = Int(op - 0xB8) + 1; words = true; mnemonic = "PUSHW"; i += 1
+            default:
+                i += 1
+                guard let (name, bits) = byOpcode[op] else { line("INSTR\(op)[ ]"); continue }
+                var argument = " "
+                if bits > 0 {
+                    let value = Int(op - opcodes[name]!.op)
+                    argument = String((0..<bits).reversed().map { value >> $0 & 1 == 1 ? "1" : "0" })
+                }
+                if name == "ELSE" || name == "ENDF" || name == "EIF" { depth -= 1 }
+                line("\(name)[\(argument)]\t/* \(meanings[name] ?? name) */")
+                if name == "FDEF" || name == "IDEF" || name == "IF" || name == "ELSE" { depth += 1 }
+                continue
+            }
+            guard i + count * (words ? 2 : 1) <= code.count else { return nil }
+            line("\(mnemonic)[ ]\t/* \(count) value\(count == 1 ? "" : "s") pushed */")
+            var values: [String] = []
+            values.reserveCapacity(count)
+            for _ in 0..<count {
+                if words { values.append(String(Int16(bitPattern: UInt16(code[i]) << 8 | UInt16(code[i + 1])))); i += 2 }
+                else { values.append(String(code[i])); i += 1 }
+            }
+            var start = 0
+            while start < values.count {
+                line(values[start..<min(start + 25, values.count)].joined(separator: " "))
+                start += 25
+            }
+        }
+        return out
+    }
+
     /// Assembles the text of an `<assembly>` element into bytecode.
     static func assemble(_ text: String) throws -> [UInt8] {
         var scanner = Scanner(text)

@@ -7,10 +7,10 @@ extension TTX {
     static let keptComponentFlags: UInt16 = GlyphComponent.roundXYToGrid | GlyphComponent.useMyMetrics
         | GlyphComponent.overlapCompound | GlyphComponent.scaledComponentOffset | GlyphComponent.unscaledComponentOffset
 
-    /// glyf as fontTools writes it: TTGlyph elements in glyph-name order; instructions as bytecode.
+    /// glyf as fontTools writes it: TTGlyph elements in glyph-name order; instructions as assembly.
     static func glyfTable(_ glyf: GlyfTable, _ face: Face) throws -> String {
         let names = try face.glyphNames()
-        var out = "  <glyf>\n    <!-- The xMin, yMin, xMax and yMax values\n         will be recalculated by the compiler. -->\n\n"
+        var out = "  <glyf>\n\n    <!-- The xMin, yMin, xMax and yMax values\n         will be recalculated by the compiler. -->\n\n"
         for id in names.indices.sorted(by: { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }) where id < glyf.glyphCount {
             let g = try glyf.glyph(id)
             let name = xmlEscaped(names[id])
@@ -37,8 +37,9 @@ extension TTX {
                 attributes += " flags=\"0x\(String(c.flags & keptComponentFlags, radix: 16))\""
                 out += "      <component \(attributes)/>\n"
             }
-            if g.instructions.isEmpty { out += "      <instructions/>\n" }
-            else { out += "      <instructions>\n        <bytecode>\n" + hexLines(g.instructions).replacingLeading("      ", with: "          ") + "        </bytecode>\n      </instructions>\n" }
+            // fontTools writes a composite's instructions only when it has some.
+            if g.instructions.isEmpty { if g.components.isEmpty { out += "      <instructions/>\n" } }
+            else { out += "      <instructions>\n" + programElement(g.instructions, indent: "        ") + "      </instructions>\n" }
             out += "    </TTGlyph>\n\n"
         }
         return out + "  </glyf>\n"
