@@ -104,10 +104,31 @@ public enum TTX {
         return out + "  </GlyphOrder>\n"
     }
 
+    /// A table's element. A typed table that does not decode is written as its bytes, with a
+    /// comment saying why (as ttx does), so the rest of the dump and a later fuse still work.
     static func table(_ tag: Tag, of face: Face) throws -> String {
-        if let converter = converter(for: tag), let element = try converter.dump(face) { return element }
+        var problem: String?
+        if let converter = converter(for: tag) {
+            do {
+                if let element = try converter.dump(face) { return element }
+            } catch let error as FontError {
+                problem = error.description
+            }
+        }
         let name = xmlName(tag)
-        return "  <\(name) raw=\"True\">\n    <hexdata>\n" + hexLines(try face.rawTable(tag) ?? []) + "    </hexdata>\n  </\(name)>\n"
+        var out = "  <\(name) raw=\"True\">\n"
+        if let problem { out += "    <!-- not decoded, so written as bytes: \(xmlComment(problem)) -->\n" }
+        return out + "    <hexdata>\n" + hexLines(try face.rawTable(tag) ?? []) + "    </hexdata>\n  </\(name)>\n"
+    }
+
+    /// Text that can stand inside an XML comment (no "--").
+    static func xmlComment(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            if c == "-", out.last == "-" { out += " " }
+            out.append(c)
+        }
+        return xmlEscaped(out)
     }
 
     /// Fixed-point as fontTools writes it: the shortest decimal that maps back ("2.37", "1.0").

@@ -14,6 +14,9 @@ public final class CmapSubtable {
         self.format = format
     }
 
+    /// A subtable given as its bytes (a format kept, not decoded: 2, 8, 10 from XML).
+    public convenience init(keeping bytes: [UInt8], format: Int) { self.init(bytes: bytes, format: format) }
+
     /// A new subtable of `format` holding `mapping` (and for format 14 `variations`), encoded now.
     /// Formats 0, 4, 6, 10, 12, 13 and 14 can be built.
     public convenience init(format: Int, language: Int, mapping: [UInt32: Int],

@@ -1,25 +1,34 @@
 import FontModel
 
-/// cmap in TTX: one element per subtable (formats 0, 4, 6, 10, 12, 13 and 14), code → glyph name.
+/// cmap in TTX: one element per subtable (formats 0, 4, 6, 12, 13 and 14), code → glyph name;
+/// formats fontTools does not type either (8, 10, …) as the subtable's bytes in hex inside
+/// `<cmap_format_N platformID= platEncID=>`, as fontTools writes them.
 extension TTX {
-    /// cmap subtable formats written as typed XML (a cmap with others is written as hexdata).
-    static let cmapFormats: Set<Int> = [0, 4, 6, 10, 12, 13, 14]
+    /// cmap subtable formats written as typed XML, as fontTools types them.
+    static let cmapFormats: Set<Int> = [0, 4, 6, 12, 13, 14]
+    /// Formats fontTools types but we do not (yet): a cmap holding one is written as hexdata,
+    /// since fontTools would read an untyped element of that format as an empty subtable.
+    static let cmapFormatsTypedOnlyByFontTools: Set<Int> = [2]
 
     /// cmap as fontTools writes it: one element per encoding record, maps sorted by code.
     static func cmapTable(_ cmap: CmapTable, _ face: Face) throws -> String {
         let names = try face.glyphNames()
-        func glyphName(_ id: Int) -> String { id < names.count ? names[id] : "glyph\(id)" }
+        func glyphName(_ id: Int) -> String { FontModel.glyphName(id, in: names) }
         var out = "  <cmap>\n    <tableVersion version=\"\(cmap.version)\"/>\n"
         for r in cmap.records {
             let st = r.subtable
-            let mapping = try st.mapping()
             let element = "cmap_format_\(st.format)"
             var attributes = "platformID=\"\(r.platformID)\" platEncID=\"\(r.encodingID)\""
+            guard cmapFormats.contains(st.format) else {
+                out += "    <\(element) \(attributes)>\n" + hexLines(st.bytes) + "    </\(element)>\n"
+                continue
+            }
+            let mapping = try st.mapping()
             switch st.format {
             case 14: break
-            case 10, 12, 13:
+            case 12, 13:
                 attributes += " format=\"\(st.format)\" reserved=\"0\" length=\"\(st.bytes.count)\" language=\"\(st.language)\""
-                if st.format != 10 { attributes += " nGroups=\"\(max(0, (st.bytes.count - 16) / 12))\"" }
+                attributes += " nGroups=\"\(max(0, (st.bytes.count - 16) / 12))\""
             default: attributes += " language=\"\(st.language)\""
             }
             out += "    <\(element) \(attributes)>\n"
@@ -49,8 +58,18 @@ extension TTX {
         var records: [CmapTable.EncodingRecord] = []
         for child in element.children {
             if child.name == "tableVersion" { continue }
-            guard child.name.hasPrefix("cmap_format_"), let format = Int(child.name.dropFirst("cmap_format_".count)), cmapFormats.contains(format) else {
-                throw XMLError("<\(child.name)> in <cmap>: expected <cmap_format_N> with N one of \(cmapFormats.sorted())", line: child.line, column: child.column)
+            guard child.name.hasPrefix("cmap_format_"), let format = Int(child.name.dropFirst("cmap_format_".count)) else {
+                throw XMLError("<\(child.name)> in <cmap>: expected <cmap_format_N>", line: child.line, column: child.column)
+            }
+            guard cmapFormats.contains(format) else {
+                // A subtable fontTools does not type: its bytes in hex, kept as they are.
+                let platform = Int(try uint16(child, "platformID")), encoding = Int(try uint16(child, "platEncID"))
+                let bytes = try hexBytes(child)
+                guard bytes.count >= 2, Int(bytes[0]) << 8 | Int(bytes[1]) == format else {
+                    throw XMLError("<\(child.name)> holds no format \(format) subtable: give its bytes in hex, starting with its format", line: child.line, column: child.column)
+                }
+                records.append(CmapTable.EncodingRecord(platformID: platform, encodingID: encoding, subtable: CmapSubtable(keeping: bytes, format: format)))
+                continue
             }
             func number(_ e: XMLElement, _ key: String, default value: Int64? = nil) throws -> Int64 {
                 guard let text = e.value(key) else {
@@ -62,7 +81,7 @@ extension TTX {
             }
             func glyph(_ e: XMLElement) throws -> Int {
                 let name = try e.attribute("name")
-                guard let id = try face.glyphID(named: name) else { throw XMLError("glyph '\(name)' does not exist in this font", line: e.line, column: e.column) }
+                guard let id = try face.glyphID(named: name) ?? fontToolsGlyphID(name) else { throw XMLError("glyph '\(name)' does not exist in this font", line: e.line, column: e.column) }
                 return id
             }
             let platform = Int(try number(child, "platformID")), encoding = Int(try number(child, "platEncID"))
@@ -121,9 +140,17 @@ extension TTX {
         return true
     }
 
+    /// fontTools' name for a glyph id the font does not have ("glyph00300"), as its id: a cmap
+    /// may map to such ids, and fontTools dumps them so.
+    static func fontToolsGlyphID(_ name: String) -> Int? {
+        guard name.hasPrefix("glyph"), name.count > 5, let id = Int(name.dropFirst(5)), (0...0xFFFF).contains(id),
+              name.dropFirst(5).allSatisfy(\.isASCII) else { return nil }
+        return id
+    }
+
     static let cmapConverter = Converter(
         dump: { face in
-            guard let cmap = try face.cmap, cmap.records.allSatisfy({ cmapFormats.contains($0.subtable.format) }) else { return nil }
+            guard let cmap = try face.cmap, cmap.records.allSatisfy({ !cmapFormatsTypedOnlyByFontTools.contains($0.subtable.format) }) else { return nil }
             return try cmapTable(cmap, face)
         },
         fuse: { element, face, apply in try fuseCmap(face, element, apply: apply) })
