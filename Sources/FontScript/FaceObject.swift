@@ -13,14 +13,16 @@ enum FaceObject {
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)
         c.fields = ["index", "postscriptName", "familyName", "fullName", "format", "tags", "glyphCount", "unitsPerEm",
-                    "font", "name", "cmap", "glyphs", "kern", "axes", "instances", "isVariable"] + fieldTables
+                    "font", "name", "cmap", "glyphs", "kern", "axes", "instances", "isVariable",
+                    "cvt", "fpgm", "prep", "DSIG"] + fieldTables
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
                      "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
                      "sweep": PreviewModule.sweep, "save": save, "unshare": unshare,
                      "features": features, "lookups": lookups, "substitutions": substitutions, "kerning": kerning,
                      "kerningPairs": kerningPairs, "setKerning": setKerning, "addSubstitution": addSubstitution,
                      "removeSubstitution": removeSubstitution, "setGlyphClass": setGlyphClass, "subset": SubsetMethods.faceSubset,
-                     "location": VariationMethods.location, "instance": VariationMethods.instance]
+                     "location": VariationMethods.location, "instance": VariationMethods.instance,
+                     "setCvt": HintingValues.setCvt, "setProgram": HintingValues.setProgram]
         c.tostring = tostring
         return c
     }
@@ -51,8 +53,12 @@ enum FaceObject {
             case 14: try VariationMethods.pushAxes(s, face)
             case 15: try VariationMethods.pushInstances(s, face)
             case 16: s.push(face.isVariable)
-            case let id where id >= 17:
-                try pushTable(s, ref, face, Tag(text: fieldTables[id - 17]))
+            case 17: try HintingValues.pushCvt(s, face)
+            case 18: try HintingValues.pushProgram(s, face, FpgmTable.self)
+            case 19: try HintingValues.pushProgram(s, face, PrepTable.self)
+            case 20: try HintingValues.pushDSIG(s, face)
+            case let id where id >= 21:
+                try pushTable(s, ref, face, Tag(text: fieldTables[id - 21]))
             default:
                 let key = s.describe(at: 2)
                 throw unknownField(className, key, luaClass.fields + luaClass.methods.keys)

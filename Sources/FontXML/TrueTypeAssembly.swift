@@ -1,3 +1,5 @@
+import FontModel
+
 /// TrueType instructions written as fontTools writes them in TTX (`<assembly>`): mnemonics with
 /// their argument bits in brackets (`SVTCA[0]`, `MDRP[10100]`), pushes followed by their values
 /// (`PUSHB[ ]`, `NPUSHW[ ]`, or `PUSH[ ]` for the most compact encoding), `/* comments */`.
@@ -273,4 +275,15 @@ enum TrueTypeAssembly {
 struct AssemblyError: Error, CustomStringConvertible {
     let description: String
     init(_ message: String) { description = "TrueType assembly: " + message }
+}
+
+extension TTX {
+    /// TrueType bytecode as assembly text, as dumps write it (no indentation at the left);
+    /// nil when it ends inside a push.
+    public static func assembly(_ code: [UInt8]) -> String? { TrueTypeAssembly.disassemble(code, indent: "") }
+
+    /// Assembly text (ours or fontTools') as bytecode; an error names what is wrong.
+    public static func assemble(_ text: String) throws -> [UInt8] {
+        do { return try TrueTypeAssembly.assemble(text) } catch let error as AssemblyError { throw FontError(error.description) }
+    }
 }

@@ -297,3 +297,20 @@ func python(_ arguments: [String]) throws -> String {
     p.waitUntilExit()
     return String(decoding: data, as: UTF8.self)
 }
+
+/// The hinting tables from Lua: control values, programs as assembly, gasp, DSIG.
+@Suite struct HintingScriptTests {
+    @Test func readAndEditHintingTables() throws {
+        let lua = try makeState()
+        let first = try eval(lua, "return #face.cvt, face.cvt[1], face.fpgm:match('^PUSHB%[ %]'), face.gasp.GaspRange[1].rangeMaxPPEM, face.DSIG")
+        #expect(first[0] == "255" && first[1] != "nil" && first[2] == "PUSHB[ ]" && first[3] == "8" && first[4] == "nil")
+        #expect(try eval(lua, "face:setCvt{1, -2, 3}; return #face.cvt, face.cvt[2]") == ["3", "-2"])
+        #expect(try eval(lua, "face:setProgram('prep', 'PUSHB[ ] 1 2\\nSWAP[ ]'); return face:rawTable('prep'):byte(1, -1)") == ["177", "1", "2", "35"])
+        #expect(try eval(lua, "return face.prep") == ["PUSHB[ ]\t/* 2 values pushed */\n1 2\nSWAP[ ]\t/* swap */\n"])
+        expectError(lua, "face:setCvt{1, 'x'}", "item 2 is string, not an integer")
+        expectError(lua, "face:setCvt{1, 40000}", "control values are FWORDs")
+        expectError(lua, "face:setProgram('cvt', 'POP[ ]')", "not a program table")
+        expectError(lua, "face:setProgram('fpgm', 'FOO[ ]')", "unknown instruction FOO")
+        #expect(try eval(lua, "return #face.cvt") == ["3"])   // the failed edits changed nothing
+    }
+}

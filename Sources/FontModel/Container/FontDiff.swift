@@ -21,6 +21,13 @@ public struct Difference: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+/// A hand-written table that says itself what changed (cvt, fpgm/prep, DSIG): FontDiff finds
+/// it through the registry, with no case for its tag.
+public protocol DiffableTable: FontTable {
+    /// What changed from this table to `other`; nil when `other` is not the same kind of table.
+    func differences(to other: FontTable) -> [Difference]?
+}
+
 /// What changed from one face to another: tables, typed fields, name records, glyph outlines
 /// and metrics. Untouched tables (identical bytes) are skipped without decoding.
 public enum FontDiff {
@@ -40,6 +47,10 @@ public enum FontDiff {
                     let vb = tb.has(field) ? try tb.value(field).description : nil
                     if va != vb { out.append(Difference(kind: va == nil ? .added : vb == nil ? .removed : .changed, table: name, item: field, old: va, new: vb)) }
                 }
+                continue
+            }
+            if let ta = try? a.decodedTable(tag) as? DiffableTable, let tb = try? b.decodedTable(tag), let found = ta.differences(to: tb) {
+                out += found
                 continue
             }
             if let sa = try? a.structuredTable(tag), let sb = try? b.structuredTable(tag) {

@@ -77,3 +77,19 @@ public final class DSIGTable: DecodableTable {
         return w.bytes
     }
 }
+
+extension DSIGTable: DiffableTable {
+    public func differences(to other: FontTable) -> [Difference]? {
+        guard let other = other as? DSIGTable else { return nil }
+        var out: [Difference] = []
+        if version != other.version { out.append(Difference(kind: .changed, table: "DSIG", item: "version", old: String(version), new: String(other.version))) }
+        if flags != other.flags { out.append(Difference(kind: .changed, table: "DSIG", item: "flags", old: String(flags), new: String(other.flags))) }
+        for k in 0..<max(signatures.count, other.signatures.count) {
+            let a = k < signatures.count ? signatures[k] : nil, b = k < other.signatures.count ? other.signatures[k] : nil
+            guard a != b else { continue }
+            out.append(Difference(kind: a == nil ? .added : b == nil ? .removed : .changed, table: "DSIG", item: "signature \(k)",
+                                  old: a.map { "\($0.pkcs7.count) bytes" }, new: b.map { "\($0.pkcs7.count) bytes" }))
+        }
+        return out
+    }
+}

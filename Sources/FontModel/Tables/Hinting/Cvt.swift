@@ -40,3 +40,18 @@ public final class CvtTable: DecodableTable {
         return w.bytes
     }
 }
+
+extension CvtTable: DiffableTable {
+    /// Control values changed, added or removed, by index.
+    public func differences(to other: FontTable) -> [Difference]? {
+        guard let other = other as? CvtTable else { return nil }
+        var out: [Difference] = []
+        for k in 0..<max(values.count, other.values.count) {
+            let a = k < values.count ? values[k] : nil, b = k < other.values.count ? other.values[k] : nil
+            guard a != b else { continue }
+            out.append(Difference(kind: a == nil ? .added : b == nil ? .removed : .changed, table: "cvt", item: String(k),
+                                  old: a.map(String.init), new: b.map(String.init)))
+        }
+        return out
+    }
+}

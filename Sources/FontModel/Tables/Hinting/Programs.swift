@@ -30,3 +30,14 @@ public final class FpgmTable: InstructionTable {
 public final class PrepTable: InstructionTable {
     override public class var tableTag: Tag { "prep" }
 }
+
+extension InstructionTable: DiffableTable {
+    /// One line: the program's size before and after, and where it first differs.
+    public func differences(to other: FontTable) -> [Difference]? {
+        guard let other = other as? InstructionTable else { return nil }
+        guard bytecode != other.bytecode else { return [] }
+        let first = zip(bytecode, other.bytecode).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(bytecode.count, other.bytecode.count)
+        return [Difference(kind: .changed, table: Self.tableTag.trimmed, item: "program from byte \(first)",
+                           old: "\(bytecode.count) bytes", new: "\(other.bytecode.count) bytes")]
+    }
+}

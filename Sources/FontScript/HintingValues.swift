@@ -1,0 +1,64 @@
+import FontModel
+import FontXML
+import LuaBridge
+
+/// Lua views of the TrueType hinting tables and DSIG: `face.cvt` (a list of the control values,
+/// `face.cvt[k + 1]` being value k), `face.fpgm` and `face.prep` (assembly text, as dumps write
+/// it), `face.DSIG`; and the setters `face:setCvt(list)` and `face:setProgram(tag, assembly)`.
+enum HintingValues {
+    static func pushCvt(_ s: LuaStack, _ face: Face) throws {
+        guard let cvt = try face.table(CvtTable.self) else { s.pushNil(); return }
+        s.pushTable(arrayCount: Int32(clamping: cvt.values.count))
+        for (k, v) in cvt.values.enumerated() { s.push(v); s.setIndex(k + 1, in: -2) }
+    }
+
+    static func pushProgram(_ s: LuaStack, _ face: Face, _ type: InstructionTable.Type) throws {
+        guard let program = try face.decodedTable(type.tableTag) as? InstructionTable else { s.pushNil(); return }
+        guard let text = TTX.assembly(program.bytecode) else {
+            throw FontError("\(type.tableTag.trimmed) ends inside a push instruction; read its bytes with face:rawTable('\(type.tableTag.trimmed)')")
+        }
+        s.push(text)
+    }
+
+    static func pushDSIG(_ s: LuaStack, _ face: Face) throws {
+        guard let dsig = try face.table(DSIGTable.self) else { s.pushNil(); return }
+        s.pushTable(fieldCount: 3)
+        s.push(Int(dsig.version)); s.setField("version", in: -2)
+        s.push(Int(dsig.flags)); s.setField("flags", in: -2)
+        s.pushTable(arrayCount: Int32(clamping: dsig.signatures.count))
+        for (k, signature) in dsig.signatures.enumerated() {
+            _ = s.reserve(4)
+            s.pushTable(fieldCount: 2)
+            s.push(Int(signature.format)); s.setField("format", in: -2)
+            s.push(bytes: signature.pkcs7); s.setField("pkcs7", in: -2)
+            s.setIndex(k + 1, in: -2)
+        }
+        s.setField("signatures", in: -2)
+    }
+
+    /// face:setCvt{v0, v1, ...}: replaces the control values (FWORDs); adds a cvt when there is none.
+    static let setCvt: LuaFunction = { L in
+        LuaCall.run(L, "setCvt") { call in
+            let face = try call.methodSelf(FaceObject.className, as: FaceRef.self).get()
+            _ = try call.table(2)
+            let values = try call.stack.items(ofListAt: 2) { k -> Int in
+                guard let v = call.stack.integer(at: -1) else { throw LuaArgumentError(2, "item \(k) is \(call.stack.describedType(at: -1)), not an integer") }
+                return v
+            }
+            face.setRawTable("cvt ", try CvtTable(values: values).encode())
+            return 0
+        }
+    }
+
+    /// face:setProgram("fpgm" or "prep", assembly): replaces a program with assembled text (as
+    /// face.fpgm reads, or fontTools writes); adds the table when there is none.
+    static let setProgram: LuaFunction = { L in
+        LuaCall.run(L, "setProgram") { call in
+            let face = try call.methodSelf(FaceObject.className, as: FaceRef.self).get()
+            let tag = try call.string(2)
+            guard tag == "fpgm" || tag == "prep" else { throw LuaArgumentError(2, "'\(tag)' is not a program table (fpgm or prep)") }
+            face.setRawTable(Tag(text: tag), try TTX.assemble(try call.string(3)))
+            return 0
+        }
+    }
+}
