@@ -25,7 +25,7 @@ public enum TTX {
         "post": postConverter, "name": nameConverter, "hmtx": hmtxConverter, "vmtx": vmtxConverter,
         "cmap": cmapConverter, "glyf": glyfConverter, "loca": locaConverter, "kern": kernConverter,
         "gasp": gaspConverter, "cvt ": cvtConverter, "fpgm": programConverter(FpgmTable.self),
-        "prep": programConverter(PrepTable.self), "DSIG": dsigConverter,
+        "prep": programConverter(PrepTable.self), "DSIG": dsigConverter, "CFF ": cffConverter,
     ]
 
     static func converter(for tag: Tag) -> Converter? {
@@ -131,8 +131,25 @@ public enum TTX {
         return xmlEscaped(out)
     }
 
-    /// Fixed-point as fontTools writes it: the shortest decimal that maps back ("2.37", "1.0").
-    static func decimalText(_ raw: Int64, scale: Double) -> String { String(shortestDecimal(raw, scale: scale)) }
+    /// Fixed-point as fontTools writes it (its fixedToStr): the fewest decimals that tell the
+    /// value from its neighbours, printed with C's rounding ("2.37", "22.07812", "-0.00008"); a
+    /// value within half a step of an integer as that integer ("1.0").
+    static func decimalText(_ raw: Int64, scale: Double) -> String {
+        let value = Double(raw) / scale, half = 0.5 / scale
+        let lo = value - half, hi = value + half
+        if Int(lo) != Int(hi) { return String(value.rounded(.toNearestOrEven) + 0.0) }   // + 0.0: no "-0.0"
+        let loText = cFormat("%.8f", lo), hiText = cFormat("%.8f", hi)
+        guard let period = loText.firstIndex(of: "."), loText.count == hiText.count,
+              let differ = zip(loText.indices, zip(loText, hiText)).first(where: { $0.1.0 != $0.1.1 })?.0 else { return String(value) }
+        return cFormat("%.\(loText.distance(from: period, to: differ))f", value)
+    }
+
+    /// A number formatted by C's printf.
+    static func cFormat(_ format: String, _ value: Double) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        _ = withVaList([value]) { vsnprintf(&buffer, buffer.count, format, $0) }
+        return String(cString: buffer)
+    }
 
     static func hexLines(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")

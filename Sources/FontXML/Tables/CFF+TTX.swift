@@ -1,0 +1,397 @@
+import FontModel
+
+/// CFF in TTX, as fontTools writes it: `<major>`/`<minor>`, then `<CFFFont name=>` with the Top
+/// DICT's keys in fontTools' order (defaults written out, as fontTools does), the Private DICT
+/// with its `<Subrs>`, `<CharStrings>` sorted by glyph name, and `<GlobalSubrs>`. Charstrings
+/// are Type 2 programs, one operator a line after its operands, `hintmask 10110000` with its
+/// mask in binary. A subroutine no glyph calls is written as hex (`raw="1"`): fontTools learns
+/// how long a subroutine's hint masks are only from the glyphs that call it.
+extension TTX {
+    /// How a DICT key's operands are written.
+    enum CFFKind { case number, array, delta, sid, ros, charset, encoding, privateDict, fdSelect, fdArray, charStrings, subrs, skipped }
+
+    struct CFFKey {
+        let op: Int
+        let name: String
+        let kind: CFFKind
+        let defaultValue: [CFFNumber]?
+        init(_ op: Int, _ name: String, _ kind: CFFKind, _ defaultValue: [CFFNumber]? = nil) {
+            self.op = op; self.name = name; self.kind = kind; self.defaultValue = defaultValue
+        }
+    }
+
+    /// The Top DICT's keys in the order fontTools writes them (two-byte operators as 1200 + n).
+    static let cffTopKeys: [CFFKey] = [
+        CFFKey(25, "maxstack", .number), CFFKey(1230, "ROS", .ros), CFFKey(1220, "SyntheticBase", .number),
+        CFFKey(0, "version", .sid), CFFKey(1, "Notice", .sid), CFFKey(1200, "Copyright", .sid), CFFKey(2, "FullName", .sid),
+        CFFKey(1238, "FontName", .sid), CFFKey(3, "FamilyName", .sid), CFFKey(4, "Weight", .sid),
+        CFFKey(1201, "isFixedPitch", .number, [.int(0)]), CFFKey(1202, "ItalicAngle", .number, [.int(0)]),
+        CFFKey(1203, "UnderlinePosition", .number, [.int(-100)]), CFFKey(1204, "UnderlineThickness", .number, [.int(50)]),
+        CFFKey(1205, "PaintType", .number, [.int(0)]), CFFKey(1206, "CharstringType", .number, [.int(2)]),
+        CFFKey(1207, "FontMatrix", .array, [.real(0.001), .int(0), .int(0), .real(0.001), .int(0), .int(0)]),
+        CFFKey(13, "UniqueID", .number), CFFKey(5, "FontBBox", .array, [.int(0), .int(0), .int(0), .int(0)]),
+        CFFKey(1208, "StrokeWidth", .number, [.int(0)]), CFFKey(14, "XUID", .array), CFFKey(1221, "PostScript", .sid),
+        CFFKey(1222, "BaseFontName", .sid), CFFKey(1223, "BaseFontBlend", .delta),
+        CFFKey(1231, "CIDFontVersion", .number, [.int(0)]), CFFKey(1232, "CIDFontRevision", .number, [.int(0)]),
+        CFFKey(1233, "CIDFontType", .number, [.int(0)]), CFFKey(1234, "CIDCount", .number, [.int(8720)]),
+        CFFKey(15, "charset", .charset), CFFKey(1235, "UIDBase", .number), CFFKey(16, "Encoding", .encoding, [.int(0)]),
+        CFFKey(18, "Private", .privateDict), CFFKey(1237, "FDSelect", .fdSelect), CFFKey(1236, "FDArray", .fdArray),
+        CFFKey(17, "CharStrings", .charStrings), CFFKey(24, "VarStore", .skipped),
+    ]
+
+    /// A font DICT of the FDArray: fontTools writes only these.
+    static let cffFontDictKeys: [CFFKey] = [
+        CFFKey(1238, "FontName", .sid), CFFKey(1207, "FontMatrix", .array), CFFKey(4, "Weight", .sid), CFFKey(18, "Private", .privateDict),
+    ]
+
+    static let cffPrivateKeys: [CFFKey] = [
+        CFFKey(22, "vsindex", .number), CFFKey(6, "BlueValues", .delta), CFFKey(7, "OtherBlues", .delta),
+        CFFKey(8, "FamilyBlues", .delta), CFFKey(9, "FamilyOtherBlues", .delta),
+        CFFKey(1209, "BlueScale", .number, [.real(0.039625)]), CFFKey(1210, "BlueShift", .number, [.int(7)]),
+        CFFKey(1211, "BlueFuzz", .number, [.int(1)]), CFFKey(10, "StdHW", .number), CFFKey(11, "StdVW", .number),
+        CFFKey(1212, "StemSnapH", .delta), CFFKey(1213, "StemSnapV", .delta), CFFKey(1214, "ForceBold", .number, [.int(0)]),
+        CFFKey(1215, "ForceBoldThreshold", .number), CFFKey(1216, "lenIV", .number),
+        CFFKey(1217, "LanguageGroup", .number, [.int(0)]), CFFKey(1218, "ExpansionFactor", .number, [.real(0.06)]),
+        CFFKey(1219, "initialRandomSeed", .number, [.int(0)]), CFFKey(20, "defaultWidthX", .number, [.int(0)]),
+        CFFKey(21, "nominalWidthX", .number, [.int(0)]), CFFKey(19, "Subrs", .subrs),
+    ]
+
+    /// A DICT number as Python writes it: integers plainly, reals as their shortest repr.
+    static func cffNumberText(_ n: CFFNumber) -> String {
+        switch n {
+        case .int(let v): String(v)
+        case .real(let v): pythonFloatText(v)
+        }
+    }
+
+    /// Python's repr of a float ("0.001", "8.0", "1e-05").
+    static func pythonFloatText(_ v: Double) -> String {
+        var text = "\(v)"
+        if text.hasSuffix(".0"), let e = text.firstIndex(of: "e") { text.removeSubrange(text.index(e, offsetBy: -2)..<e) }
+        return text
+    }
+
+    static func cffDump(_ cff: CFFTable, _ face: Face) throws -> String {
+        let names = try face.glyphNames()
+        var charStrings = CharStringDecompiler(cff: cff)
+        try charStrings.decompileAll()
+        var out = "  <CFF>\n    <major value=\"\(cff.majorVersion)\"/>\n    <minor value=\"\(cff.minorVersion)\"/>\n"
+        out += "    <CFFFont name=\"\(xmlEscaped(cff.fontNames.first ?? ""))\">\n"
+        let top = cff.topDictEntries
+        let isCID = top.contains { $0.op == 1230 }
+        let skipped: Set<String> = isCID ? ["Encoding"] : ["CIDFontVersion", "CIDFontRevision", "CIDFontType", "CIDCount"]
+        for key in cffTopKeys where !skipped.contains(key.name) {
+            let operands = top.first { $0.op == key.op }?.operands ?? key.defaultValue
+            guard let operands else {
+                if key.kind == .charset { out += "      <!-- charset is dumped separately as the 'GlyphOrder' element -->\n" }
+                continue
+            }
+            switch key.kind {
+            case .charset: out += "      <!-- charset is dumped separately as the 'GlyphOrder' element -->\n"
+            case .encoding:
+                let code = operands.first.flatMap { if case .int(let v) = $0 { v } else { nil } } ?? 0
+                if let custom = try cff.customEncoding() {
+                    var byCode = [String?](repeating: nil, count: 256)
+                    for (c, g) in custom where c < 256 { byCode[c] = glyphName(g, in: names) }
+                    out += "      <Encoding>\n"
+                    for (c, name) in byCode.enumerated() { if let name, name != ".notdef" { out += "        <map code=\"0x\(String(c, radix: 16))\" name=\"\(xmlEscaped(name))\"/>\n" } }
+                    out += "      </Encoding>\n"
+                } else {
+                    out += "      <Encoding name=\"\(code == 1 ? "ExpertEncoding" : "StandardEncoding")\"/>\n"
+                }
+            case .privateDict:
+                out += try cffPrivate(cff, 0, &charStrings, indent: "      ")
+            case .fdSelect:
+                out += "      <FDSelect format=\"\(cff.fdSelectFormat ?? 0)\"/>\n"
+            case .fdArray:
+                out += "      <FDArray>\n"
+                for (k, dict) in cff.fontDictEntries.enumerated() {
+                    out += "        <FontDict index=\"\(k)\">\n"
+                    for fk in cffFontDictKeys {
+                        guard let entry = dict.first(where: { $0.op == fk.op }) else { continue }
+                        if fk.kind == .privateDict { out += try cffPrivate(cff, k, &charStrings, indent: "          ") }
+                        else { out += "          " + (try cffSimple(fk, entry.operands, cff)) + "\n" }
+                    }
+                    out += "        </FontDict>\n"
+                }
+                out += "      </FDArray>\n"
+            case .charStrings:
+                out += "      <CharStrings>\n"
+                for id in names.indices.sorted(by: { names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars) }) where id < cff.glyphCount {
+                    var attributes = "name=\"\(xmlEscaped(names[id]))\""
+                    if isCID { attributes += " fdSelectIndex=\"\(cff.fdIndex(id))\"" }
+                    out += "        <CharString \(attributes)>\n" + charStrings.text(of: .glyph(id), indent: "          ") + "        </CharString>\n"
+                }
+                out += "      </CharStrings>\n"
+            case .skipped, .subrs: continue
+            default: out += "      " + (try cffSimple(key, operands, cff)) + "\n"
+            }
+        }
+        out += "    </CFFFont>\n\n    <GlobalSubrs>\n"
+        out += cffSubrList(cff.globalSubrBytes.count, { .global($0) }, &charStrings, indent: "      ")
+        return out + "    </GlobalSubrs>\n  </CFF>\n"
+    }
+
+    /// A key written as one element: `<Name value="…"/>` (or ROS's three attributes).
+    static func cffSimple(_ key: CFFKey, _ operands: [CFFNumber], _ cff: CFFTable) throws -> String {
+        func sid(_ n: CFFNumber?) -> String {
+            guard case .int(let v)? = n, let bytes = cff.stringBytes(sid: v) else { return "" }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        switch key.kind {
+        case .ros:
+            let supplement = operands.count > 2 ? cffNumberText(operands[2]) : "0"
+            return "<ROS Registry=\"\(xmlEscaped(sid(operands.first)))\" Order=\"\(xmlEscaped(sid(operands.count > 1 ? operands[1] : nil)))\" Supplement=\"\(supplement)\"/>"
+        case .sid:
+            var text = sid(operands.first)
+            // fontTools folds line breaks (and the spaces after them) in these two into a space.
+            if key.name == "Notice" || key.name == "Copyright" { text = foldingLineBreaks(text) }
+            return "<\(key.name) value=\"\(xmlEscaped(text))\"/>"
+        case .delta:
+            var sum = CFFNumber.int(0)
+            let absolute = operands.map { n -> CFFNumber in
+                switch (sum, n) {
+                case (.int(let a), .int(let b)): sum = .int(a + b)
+                case (.int(let a), .real(let b)): sum = .real(Double(a) + b)
+                case (.real(let a), .int(let b)): sum = .real(a + Double(b))
+                case (.real(let a), .real(let b)): sum = .real(a + b)
+                }
+                return sum
+            }
+            return "<\(key.name) value=\"\(absolute.map(cffNumberText).joined(separator: " "))\"/>"
+        case .array: return "<\(key.name) value=\"\(operands.map(cffNumberText).joined(separator: " "))\"/>"
+        default: return "<\(key.name) value=\"\(operands.first.map(cffNumberText) ?? "")\"/>"
+        }
+    }
+
+    static func foldingLineBreaks(_ text: String) -> String {
+        var out = ""
+        var folding = false
+        for c in text.unicodeScalars {
+            if c == "\r" || c == "\n" {
+                if !folding { out += " " }
+                folding = true
+            } else if folding && (c == " " || c == "\t" || c == "\u{0B}" || c == "\u{0C}") {
+                continue
+            } else {
+                // A line break followed by no whitespace is kept as it was.
+                folding = false
+                out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    static func cffPrivate(_ cff: CFFTable, _ fd: Int, _ charStrings: inout CharStringDecompiler, indent: String) throws -> String {
+        let dicts = cff.privateDictEntries
+        guard fd < dicts.count else { return "" }
+        let dict = dicts[fd]
+        var out = indent + "<Private>\n"
+        for key in cffPrivateKeys {
+            guard let operands = dict.first(where: { $0.op == key.op })?.operands ?? key.defaultValue else { continue }
+            if key.kind == .subrs {
+                out += indent + "  <Subrs>\n"
+                out += cffSubrList(cff.localSubrBytes[fd].count, { .local(fd, $0) }, &charStrings, indent: indent + "    ")
+                out += indent + "  </Subrs>\n"
+            } else {
+                out += indent + "  " + (try cffSimple(key, operands, cff)) + "\n"
+            }
+        }
+        return out + indent + "</Private>\n"
+    }
+
+    static func cffSubrList(_ count: Int, _ which: (Int) -> CharStringDecompiler.Source, _ charStrings: inout CharStringDecompiler, indent: String) -> String {
+        var out = indent + "<!-- The 'index' attribute is only for humans; it is ignored when parsed. -->\n"
+        for k in 0..<count {
+            let source = which(k)
+            out += indent + "<CharString index=\"\(k)\"\(charStrings.isDecompiled(source) ? "" : " raw=\"1\"")>\n"
+            out += charStrings.text(of: source, indent: indent + "  ") + indent + "</CharString>\n"
+        }
+        return out
+    }
+
+    static let cffConverter = Converter(
+        dump: { face in try face.cff.map { try cffDump($0, face) } },
+        fuse: { element, face, apply in try fuseCFF(element, face, apply: apply) })
+}
+
+/// Type 2 charstrings as fontTools' decompiler reads them: each glyph is run in glyph order with
+/// its own hint count, and each subroutine is tokenized when first called (its hint masks as
+/// long as that caller's hints need); a subroutine nobody calls stays bytes.
+struct CharStringDecompiler {
+    enum Source: Hashable { case glyph(Int), global(Int), local(Int, Int) }
+    enum Token { case int(Int), fixed(Int32), op(String), mask([UInt8]) }
+
+    static let operators: [Int: String] = [
+        1: "hstem", 3: "vstem", 4: "vmoveto", 5: "rlineto", 6: "hlineto", 7: "vlineto", 8: "rrcurveto",
+        10: "callsubr", 11: "return", 14: "endchar", 15: "vsindex", 16: "blend", 18: "hstemhm", 19: "hintmask",
+        20: "cntrmask", 21: "rmoveto", 22: "hmoveto", 23: "vstemhm", 24: "rcurveline", 25: "rlinecurve",
+        26: "vvcurveto", 27: "hhcurveto", 29: "callgsubr", 30: "vhcurveto", 31: "hvcurveto",
+        1200: "ignore", 1203: "and", 1204: "or", 1205: "not", 1208: "store", 1209: "abs", 1210: "add", 1211: "sub",
+        1212: "div", 1213: "load", 1214: "neg", 1215: "eq", 1218: "drop", 1220: "put", 1221: "get", 1222: "ifelse",
+        1223: "random", 1224: "mul", 1226: "sqrt", 1227: "dup", 1228: "exch", 1229: "index", 1230: "roll",
+        1234: "hflex", 1235: "flex", 1236: "hflex1", 1237: "flex1",
+    ]
+    static let arithmetic: Set<String> = ["and", "or", "not", "store", "abs", "add", "sub", "div", "load", "neg", "eq", "drop",
+                                          "put", "get", "ifelse", "random", "mul", "sqrt", "dup", "exch", "index", "roll"]
+
+    let cff: CFFTable
+    let global: [[UInt8]]
+    let locals: [[[UInt8]]]
+    private(set) var programs: [Source: [Token]] = [:]
+    // One glyph's state.
+    private var stack: [Token] = []
+    private var hintCount = 0
+    private var hintMaskBytes = 0
+    private var depth = 0
+
+    init(cff: CFFTable) {
+        self.cff = cff
+        global = cff.globalSubrBytes
+        locals = cff.localSubrBytes
+    }
+
+    static func bias(_ count: Int) -> Int { count < 1240 ? 107 : count < 33900 ? 1131 : 32768 }
+
+    mutating func decompileAll() throws {
+        for g in 0..<cff.glyphCount {
+            stack = []; hintCount = 0; hintMaskBytes = 0; depth = 0
+            try execute(.glyph(g))
+        }
+    }
+
+    func isDecompiled(_ source: Source) -> Bool { programs[source] != nil }
+
+    func bytes(_ source: Source) throws -> [UInt8] {
+        switch source {
+        case .glyph(let g): return try cff.charString(g)
+        case .global(let k): return global[k]
+        case .local(let fd, let k): return locals[fd][k]
+        }
+    }
+
+    /// Runs a charstring (tokenizing it the first time), counting hints and following calls.
+    private mutating func execute(_ source: Source) throws {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= 64 else { throw FontError("CFF: subroutines nest deeper than 64", table: "CFF ") }
+        let known = programs[source]
+        let code = known == nil ? try bytes(source) : []
+        var recorded: [Token] = []
+        var position = 0   // into `code` (fresh) or into `known`
+        /// The next token, read from the bytecode the first time and from the program after.
+        func next() throws -> Token? {
+            if let known {
+                guard position < known.count else { return nil }
+                defer { position += 1 }
+                return known[position]
+            }
+            guard position < code.count else { return nil }
+            let (token, length) = try Self.token(code, at: position)
+            position += length
+            recorded.append(token)
+            return token
+        }
+        while let token = try next() {
+            guard case .op(let name) = token else { stack.append(token); continue }
+            switch name {
+            case "callsubr", "callgsubr":
+                guard case .int(let index)? = stack.popLast() else { throw FontError("CFF: \(name) without an integer subroutine number", table: "CFF ") }
+                let fd: Int
+                switch source {
+                case .glyph(let g): fd = cff.fdIndex(g)
+                case .local(let f, _): fd = f
+                case .global: fd = currentFD
+                }
+                let count = name == "callsubr" ? (fd < locals.count ? locals[fd].count : 0) : global.count
+                let target = index + Self.bias(count)
+                guard target >= 0, target < count else { throw FontError("CFF: \(name) \(index) calls a subroutine that does not exist", table: "CFF ") }
+                let saved = currentFD
+                currentFD = fd
+                try execute(name == "callsubr" ? .local(fd, target) : .global(target))
+                currentFD = saved
+            case "hstem", "vstem", "hstemhm", "vstemhm": countHints()
+            case "hintmask", "cntrmask":
+                if hintMaskBytes == 0 { countHints(); hintMaskBytes = (hintCount + 7) / 8 }
+                if let known {
+                    guard position < known.count, case .mask(let mask) = known[position], mask.count == hintMaskBytes else {
+                        throw FontError("CFF: a subroutine's \(name) has another length here than where it was first called", table: "CFF ")
+                    }
+                    position += 1
+                } else {
+                    guard position + hintMaskBytes <= code.count else { throw FontError("CFF: a hint mask runs past the end of its charstring", table: "CFF ") }
+                    recorded.append(.mask(Array(code[position..<position + hintMaskBytes])))
+                    position += hintMaskBytes
+                }
+            case "return", "endchar", "ignore": break
+            default:
+                if Self.arithmetic.contains(name) { throw FontError("CFF: the \(name) operator is not supported in dumps", table: "CFF ") }
+                stack.removeAll()
+            }
+        }
+        if known == nil { programs[source] = recorded }
+    }
+
+    /// The glyph's FD for subroutine calls made from global subroutines.
+    private var currentFD = 0
+
+    private mutating func countHints() {
+        hintCount += stack.count / 2
+        stack.removeAll()
+    }
+
+    /// The number or operator at `i` and its length in bytes.
+    static func token(_ code: [UInt8], at i: Int) throws -> (Token, Int) {
+        func byte(_ k: Int) throws -> Int {
+            guard i + k < code.count else { throw FontError("CFF: a charstring ends inside a number or operator", table: "CFF ") }
+            return Int(code[i + k])
+        }
+        let b0 = Int(code[i])
+        switch b0 {
+        case 28: return (.int(Int(Int16(bitPattern: UInt16(try byte(1) << 8 | byte(2))))), 3)
+        case 32...246: return (.int(b0 - 139), 1)
+        case 247...250: return (.int((b0 - 247) * 256 + (try byte(1)) + 108), 2)
+        case 251...254: return (.int(-(b0 - 251) * 256 - (try byte(1)) - 108), 2)
+        case 255: return (.fixed(Int32(bitPattern: UInt32(try byte(1) << 24 | byte(2) << 16 | byte(3) << 8 | byte(4)))), 5)
+        default:
+            let op = b0 == 12 ? 1200 + (try byte(1)) : b0
+            guard let name = operators[op] else { throw FontError("CFF: unknown charstring operator \(op >= 1200 ? "12 \(op - 1200)" : String(op))", table: "CFF ") }
+            return (.op(name), b0 == 12 ? 2 : 1)
+        }
+    }
+
+    /// A program as text, one operator a line after its operands; an undecompiled subroutine as hex.
+    func text(of source: Source, indent: String) -> String {
+        guard let tokens = programs[source] else {
+            let code = (try? bytes(source)) ?? []
+            return TTX.hexLines(code).replacingLeading("      ", with: indent)
+        }
+        var out = ""
+        var args: [String] = []
+        var k = 0
+        while k < tokens.count {
+            switch tokens[k] {
+            case .int(let v): args.append(String(v))
+            case .fixed(let raw): args.append(TTX.decimalText(Int64(raw), scale: 65536))
+            case .mask: break
+            case .op(let name):
+                var line = args + [name]
+                if (name == "hintmask" || name == "cntrmask"), k + 1 < tokens.count, case .mask(let mask) = tokens[k + 1] {
+                    line.append(mask.map { b in String((0..<8).reversed().map { b >> $0 & 1 == 1 ? "1" : "0" }) }.joined())
+                    k += 1
+                }
+                out += indent + line.joined(separator: " ") + "\n"
+                args = []
+            }
+            k += 1
+        }
+        if !args.isEmpty { out += indent + args.joined(separator: " ") + "\n" }
+        return out
+    }
+}
+
+extension TTX {
+    static func fuseCFF(_ element: XMLElement, _ face: Face, apply: Bool) throws {
+        throw XMLError("<CFF> cannot be fused from typed XML yet; give it as <CFF raw=\"True\"><hexdata>…", line: element.line, column: element.column)
+    }
+}
