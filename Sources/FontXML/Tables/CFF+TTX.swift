@@ -232,6 +232,7 @@ struct CharStringDecompiler {
         1223: "random", 1224: "mul", 1226: "sqrt", 1227: "dup", 1228: "exch", 1229: "index", 1230: "roll",
         1234: "hflex", 1235: "flex", 1236: "hflex1", 1237: "flex1",
     ]
+    static let operatorCodes: [String: Int] = Dictionary(uniqueKeysWithValues: operators.map { ($1, $0) })
     static let arithmetic: Set<String> = ["and", "or", "not", "store", "abs", "add", "sub", "div", "load", "neg", "eq", "drop",
                                           "put", "get", "ifelse", "random", "mul", "sqrt", "dup", "exch", "index", "roll"]
 
@@ -391,7 +392,228 @@ struct CharStringDecompiler {
 }
 
 extension TTX {
+    /// A `<CFF>` element as a whole new CFF table: the DICT keys by name, charstrings compiled
+    /// from their programs (or taken from hex), the charset from the face's glyph order.
     static func fuseCFF(_ element: XMLElement, _ face: Face, apply: Bool) throws {
-        throw XMLError("<CFF> cannot be fused from typed XML yet; give it as <CFF raw=\"True\"><hexdata>…", line: element.line, column: element.column)
+        func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
+        var builder = CFFBuilder()
+        var fonts: [XMLElement] = []
+        var globalSubrs: XMLElement?
+        for e in element.children {
+            switch e.name {
+            case "major": builder.major = Int(try cffInteger(e, "value", 0...255))
+            case "minor": builder.minor = Int(try cffInteger(e, "value", 0...255))
+            case "CFFFont": fonts.append(e)
+            case "GlobalSubrs": globalSubrs = e
+            default: throw fail("<\(e.name)> in <CFF>: expected <major>, <minor>, <CFFFont> or <GlobalSubrs>", e)
+            }
+        }
+        guard builder.major == 1 else { throw fail("only CFF version 1 is written from <CFF> (CFF2 is its own table)", element) }
+        guard fonts.count == 1, let font = fonts.first else { throw fail("<CFF> needs exactly one <CFFFont>, found \(fonts.count)", element) }
+        builder.fontName = Array(try font.attribute("name").utf8)
+        if let globalSubrs { builder.globalSubrs = try cffSubrs(globalSubrs) }
+
+        let names = try face.glyphNames()
+        let isCID = font.children.contains { $0.name == "ROS" }
+        var charStringsElement: XMLElement?
+        var fdSelectFormat: Int?
+        var privateElement: XMLElement?
+        var fontDictElements: [XMLElement] = []
+        for e in font.children {
+            switch e.name {
+            case "Encoding":
+                if let name = e.value("name") {
+                    switch name {
+                    case "StandardEncoding": builder.encoding = .standard
+                    case "ExpertEncoding": builder.encoding = .expert
+                    default: throw fail("Encoding name=\"\(name)\": expected StandardEncoding or ExpertEncoding", e)
+                    }
+                } else {
+                    var pairs: [(code: Int, glyph: Int)] = []
+                    for m in e.children {
+                        guard m.name == "map" else { throw fail("<\(m.name)> in <Encoding>: expected <map>", m) }
+                        let code = Int(try cffInteger(m, "code", 0...255)), glyphName = try m.attribute("name")
+                        guard let g = try face.glyphID(named: glyphName) else { throw fail("glyph '\(glyphName)' does not exist in this font", m) }
+                        pairs.append((code, g))
+                    }
+                    builder.encoding = .custom(pairs)
+                }
+            case "Private": privateElement = e
+            case "FDSelect": fdSelectFormat = Int(try cffInteger(e, "format", 0...4))
+            case "FDArray": fontDictElements = e.children
+            case "CharStrings": charStringsElement = e
+            default:
+                guard let key = cffTopKeys.first(where: { $0.name == e.name }) else {
+                    var message = "<\(e.name)> is not a CFF Top DICT key"
+                    if let near = closestName(to: e.name, in: cffTopKeys.map(\.name)) { message += " (did you mean <\(near)>?)" }
+                    throw fail(message, e)
+                }
+                if let entry = try cffEntry(key, e, &builder) { builder.top.append(entry) }
+            }
+        }
+        // Private DICTs, with each one's Subrs.
+        if isCID {
+            guard !fontDictElements.isEmpty else { throw fail("a CID-keyed <CFFFont> (with <ROS>) needs an <FDArray>", font) }
+            for fd in fontDictElements {
+                guard fd.name == "FontDict" else { throw fail("<\(fd.name)> in <FDArray>: expected <FontDict>", fd) }
+                var entries: [CFFDictEntry] = []
+                var privateOfDict: XMLElement?
+                for e in fd.children {
+                    if e.name == "Private" { privateOfDict = e; continue }
+                    guard let key = cffTopKeys.first(where: { $0.name == e.name }) else { throw fail("<\(e.name)> is not a font DICT key", e) }
+                    if let entry = try cffEntry(key, e, &builder) { entries.append(entry) }
+                }
+                guard let privateOfDict else { throw fail("<FontDict> needs its <Private>", fd) }
+                builder.fontDicts.append(entries)
+                builder.privates.append(try cffPrivate(privateOfDict, &builder))
+            }
+            builder.fdSelectFormat = fdSelectFormat ?? 3
+        } else {
+            guard let privateElement else { throw fail("<CFFFont> needs its <Private>", font) }
+            builder.privates = [try cffPrivate(privateElement, &builder)]
+        }
+        // Charstrings, in the font's glyph order.
+        guard let charStringsElement else { throw fail("<CFFFont> needs its <CharStrings>", font) }
+        var byGlyph = [[UInt8]?](repeating: nil, count: names.count)
+        var fdOf = [Int](repeating: 0, count: names.count)
+        for e in charStringsElement.children {
+            guard e.name == "CharString" else { throw fail("<\(e.name)> in <CharStrings>: expected <CharString>", e) }
+            let name = try e.attribute("name")
+            guard let g = try face.glyphID(named: name), g < names.count else { throw fail("glyph '\(name)' does not exist in this font", e) }
+            guard byGlyph[g] == nil else { throw fail("a second charstring for '\(name)'", e) }
+            byGlyph[g] = try cffCharString(e)
+            if isCID { fdOf[g] = Int(try cffInteger(e, "fdSelectIndex", 0...255)) }
+        }
+        if let missing = byGlyph.firstIndex(where: { $0 == nil }) {
+            throw fail("<CharStrings> has no charstring for glyph '\(names[missing])'; every glyph needs one", charStringsElement)
+        }
+        builder.charStrings = byGlyph.map { $0 ?? [] }
+        if isCID { builder.fdSelect = fdOf }
+        // The charset: glyph names as strings, or the CIDs of CID-keyed glyph names (cid01234).
+        builder.charset = try names.dropFirst().map { name in
+            if isCID {
+                guard name.hasPrefix("cid"), let cid = Int(name.dropFirst(3)), (0...0xFFFF).contains(cid) else {
+                    throw fail("glyph '\(name)' has no CID: a CID-keyed CFF names its glyphs cid00001 …", font)
+                }
+                return cid
+            }
+            return builder.sid(Array(name.utf8))
+        }
+        do {
+            let bytes = try builder.build()
+            if apply { face.setRawTable("CFF ", bytes) }
+        } catch let error as FontError {
+            throw fail(error.message, element)
+        }
+    }
+
+    /// An integer attribute within a range, or an error at the element.
+    static func cffInteger(_ e: XMLElement, _ key: String, _ range: ClosedRange<Int64>) throws -> Int64 {
+        let text = try e.attribute(key)
+        guard let v = parseInteger(text), range.contains(v) else {
+            throw XMLError("\(key)=\"\(text)\" is not a number in \(range.lowerBound)...\(range.upperBound)", line: e.line, column: e.column)
+        }
+        return v
+    }
+
+    /// A DICT number as fontTools reads it: an integer, else a real.
+    static func cffNumber(_ text: Substring, _ e: XMLElement) throws -> CFFNumber {
+        if let v = Int(text) { return .int(v) }
+        if let v = Double(text), v.isFinite { return .real(v) }
+        throw XMLError("'\(text)' is not a number", line: e.line, column: e.column)
+    }
+
+    /// One DICT key's element as its entry (nil for keys the builder lays out itself).
+    static func cffEntry(_ key: CFFKey, _ e: XMLElement, _ builder: inout CFFBuilder) throws -> CFFDictEntry? {
+        switch key.kind {
+        case .ros:
+            let registry = builder.sid(Array(try e.attribute("Registry").utf8)), order = builder.sid(Array(try e.attribute("Order").utf8))
+            return CFFDictEntry(op: key.op, operands: [.int(registry), .int(order), .int(Int(try cffInteger(e, "Supplement", 0...0xFFFF)))])
+        case .sid: return CFFDictEntry(op: key.op, operands: [.int(builder.sid(Array(try e.attribute("value").utf8)))])
+        case .charset, .skipped: return nil
+        case .number, .array, .delta:
+            let values = try e.attribute("value").split(separator: " ").map { try cffNumber($0, e) }
+            guard !values.isEmpty else { throw XMLError("<\(key.name)> needs a value", line: e.line, column: e.column) }
+            if key.kind == .number && values.count != 1 { throw XMLError("<\(key.name)> takes one number, got \(values.count)", line: e.line, column: e.column) }
+            if values == key.defaultValue { return nil }   // as fontTools, defaults are not written
+            guard key.kind == .delta else { return CFFDictEntry(op: key.op, operands: values) }
+            // Deltas: each value after the first relative to the one before.
+            var previous = CFFNumber.int(0)
+            let deltas = values.map { v -> CFFNumber in
+                defer { previous = v }
+                switch (v, previous) {
+                case (.int(let a), .int(let b)): return .int(a - b)
+                case (.int(let a), .real(let b)): return .real(Double(a) - b)
+                case (.real(let a), .int(let b)): return .real(a - Double(b))
+                case (.real(let a), .real(let b)): return .real(a - b)
+                }
+            }
+            return CFFDictEntry(op: key.op, operands: deltas)
+        default: return nil
+        }
+    }
+
+    static func cffPrivate(_ element: XMLElement, _ builder: inout CFFBuilder) throws -> (dict: [CFFDictEntry], subrs: [[UInt8]]) {
+        var entries: [CFFDictEntry] = []
+        var subrs: [[UInt8]] = []
+        for e in element.children {
+            if e.name == "Subrs" { subrs = try cffSubrs(e); continue }
+            guard let key = cffPrivateKeys.first(where: { $0.name == e.name }) else {
+                var message = "<\(e.name)> is not a Private DICT key"
+                if let near = closestName(to: e.name, in: cffPrivateKeys.map(\.name)) { message += " (did you mean <\(near)>?)" }
+                throw XMLError(message, line: e.line, column: e.column)
+            }
+            if let entry = try cffEntry(key, e, &builder) { entries.append(entry) }
+        }
+        return (entries, subrs)
+    }
+
+    static func cffSubrs(_ element: XMLElement) throws -> [[UInt8]] {
+        try element.children.map { e in
+            guard e.name == "CharString" else { throw XMLError("<\(e.name)> in <\(element.name)>: expected <CharString>", line: e.line, column: e.column) }
+            return try cffCharString(e)
+        }
+    }
+
+    /// A `<CharString>`: hex when raw="1", else a Type 2 program (operands, operators, and a
+    /// hint mask in binary after hintmask/cntrmask).
+    static func cffCharString(_ e: XMLElement) throws -> [UInt8] {
+        if e.value("raw") == "1" { return try hexBytes(e) }
+        func fail(_ message: String) -> XMLError { XMLError(message, line: e.line, column: e.column) }
+        var w = BinaryWriter()
+        let tokens = e.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+        var k = 0
+        while k < tokens.count {
+            let token = tokens[k]; k += 1
+            if let op = CharStringDecompiler.operatorCodes[String(token)] {
+                if op >= 1200 { w.u8(12); w.u8(UInt8(op - 1200)) } else { w.u8(UInt8(op)) }
+                if token == "hintmask" || token == "cntrmask" {
+                    guard k < tokens.count, tokens[k].allSatisfy({ $0 == "0" || $0 == "1" }), tokens[k].count % 8 == 0, !tokens[k].isEmpty else {
+                        throw fail("\(token) needs its mask as binary digits, a multiple of 8")
+                    }
+                    let bits = Array(tokens[k].utf8)
+                    for start in stride(from: 0, to: bits.count, by: 8) {
+                        w.u8(bits[start..<start + 8].reduce(0) { $0 << 1 | ($1 == UInt8(ascii: "1") ? 1 : 0) })
+                    }
+                    k += 1
+                }
+                continue
+            }
+            if let v = Int(token) {
+                switch v {
+                case -107...107: w.u8(UInt8(v + 139))
+                case 108...1131: w.u8(UInt8((v - 108) / 256 + 247)); w.u8(UInt8((v - 108) % 256))
+                case -1131 ... -108: w.u8(UInt8((-v - 108) / 256 + 251)); w.u8(UInt8((-v - 108) % 256))
+                case -32768...32767: w.u8(28); w.i16(Int16(v))
+                default: throw fail("\(v) does not fit a charstring number (-32768...32767)")
+                }
+                continue
+            }
+            guard let real = Double(token), real.isFinite, abs(real) < 32768 else {
+                throw fail("'\(token)' is neither a number nor a charstring operator")
+            }
+            w.u8(255); w.u32(UInt32(bitPattern: Int32((real * 65536).rounded())))
+        }
+        return w.bytes
     }
 }
