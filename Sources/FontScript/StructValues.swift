@@ -196,7 +196,7 @@ final class StructValues {
                 }
             }
             return .device(DeviceValue(startSize: try number("StartSize"), endSize: try number("EndSize"), deltaFormat: try number("DeltaFormat"), deltas: deltas))
-        case .deltaRow:
+        case .deltaRow, .glyphIndexMap:
             try requireTable(s, index, path)
             return .list(try s.items(ofListAt: index) { k in
                 guard let v = s.integer(at: -1) else { throw FontError("\(path)[\(k)] must be an integer") }

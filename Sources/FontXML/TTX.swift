@@ -26,17 +26,19 @@ public enum TTX {
         "cmap": cmapConverter, "glyf": glyfConverter, "loca": locaConverter, "kern": kernConverter,
         "gasp": gaspConverter, "cvt ": cvtConverter, "fpgm": programConverter(FpgmTable.self),
         "prep": programConverter(PrepTable.self), "DSIG": dsigConverter, "CFF ": cffConverter,
+        "fvar": fvarConverter,
     ]
 
     static func converter(for tag: Tag) -> Converter? {
         if let own = ownConverters[tag] { return own }
         if TableRegistry.fieldTableTags.contains(tag) { return fieldTableConverter(tag) }
         if TableRegistry.structuredTags.contains(tag) { return structuredConverter(tag) }
+        if TableRegistry.shapeDescribedTags.contains(tag) { return shapeDescribedConverter(tag) }
         return nil
     }
 
     /// Tables written as typed XML (the rest as hexdata).
-    public static let typedTags: Set<Tag> = Set(ownConverters.keys).union(TableRegistry.describedTags)
+    public static let typedTags: Set<Tag> = Set(ownConverters.keys).union(TableRegistry.describedTags).union(TableRegistry.shapeDescribedTags)
     // MARK: tag names, as fontTools' tagToXML / xmlToTag
 
     public static func xmlName(_ tag: Tag) -> String {

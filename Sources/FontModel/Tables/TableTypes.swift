@@ -21,6 +21,14 @@ extension FontTable {
     public func encodeChunks() throws -> [ByteChunk] { [.owned(try encode())] }
 }
 
+/// A table kept by hand in the model (for speed, or for the instancer) that also has a
+/// description: dumps and fusing read and write it through the description, as they do a
+/// `StructuredTable` (HVAR, VVAR). The escape hatch the other way round: the description is
+/// the table's public face, the hand-written type its fast path.
+public protocol ShapeDescribed {
+    static var shape: Shape { get }
+}
+
 /// A table that can be decoded from its bytes in the context of its face.
 public protocol DecodableTable: FontTable {
     static var tableTag: Tag { get }
@@ -65,6 +73,9 @@ public enum TableRegistry {
 
     /// Tables described as records, offsets and arrays (GDEF …).
     public static let structuredTags: [Tag] = types.filter { $0 is StructuredTable.Type }.map { $0.tableTag }
+
+    /// Hand-written tables that have a description for XML (`ShapeDescribed`).
+    public static let shapeDescribedTags: [Tag] = types.filter { $0 is ShapeDescribed.Type && !($0 is StructuredTable.Type) }.map { $0.tableTag }
 
     /// Tables reachable by name from Lua and field paths: the field tables, then the structured ones.
     public static var describedTags: [Tag] { fieldTableTags + structuredTags }

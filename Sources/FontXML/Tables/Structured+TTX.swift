@@ -7,25 +7,43 @@ import FontModel
 /// order, ClassDef is `<ClassDef glyph=… class=…/>` by glyph name.
 extension TTX {
     static func structuredConverter(_ tag: Tag) -> Converter {
+        describedConverter(tag, shape: (TableRegistry.type(for: tag) as? StructuredTable.Type)?.shape ?? .record(Record("", []))) { face in
+            try face.structuredTable(tag).map { ($0.record, try $0.root) }
+        }
+    }
+
+    /// A hand-written table with a description (HVAR …): its bytes decoded by the description.
+    static func shapeDescribedConverter(_ tag: Tag) -> Converter {
+        let shape = (TableRegistry.type(for: tag) as? ShapeDescribed.Type)?.shape ?? .record(Record("", []))
+        return describedConverter(tag, shape: shape) { face in
+            guard case .record(let record) = shape, let bytes = try face.rawTable(tag) else { return nil }
+            let value = try bytes.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), shape, name: tag.trimmed, lazy: false) }
+            guard case .record(let fields) = value else { return nil }
+            return (record, fields)
+        }
+    }
+
+    /// Dump and fuse from a description; `decoded` gives the face's table as a record's value.
+    static func describedConverter(_ tag: Tag, shape: Shape, decoded: @escaping @Sendable (Face) throws -> (Record, StructFields)?) -> Converter {
         Converter(
             dump: { face in
-                let decoded: StructuredTable?
+                let table: (Record, StructFields)?
                 // A structure not described yet (FeatureVariations …): the table goes out as hexdata.
-                do { decoded = try face.structuredTable(tag) } catch is UndescribedStructure { return nil }
-                guard let table = decoded else { return nil }
+                do { table = try decoded(face) } catch is UndescribedStructure { return nil }
+                guard let (record, fields) = table else { return nil }
                 let nameTable = face.has("name") ? try? face.name : nil
                 var writer = StructuredWriter(names: try face.glyphNames(), nameString: nameTable.map { table in { table.debugName($0) } })
                 let name = xmlName(tag)
                 writer.out = "  <\(name)>\n"
-                try writer.members(table.record, table.root, indent: 4)
+                try writer.members(record, fields, indent: 4)
                 return writer.out + "  </\(name)>\n"
             },
             fuse: { element, face, apply in
-                guard let type = TableRegistry.type(for: tag) as? StructuredTable.Type else { return }
-                let fields = try StructuredReader(face: face).fields(type.record, element)
+                guard case .record(let record) = shape else { return }
+                let fields = try StructuredReader(face: face).fields(record, element)
                 // Checked whole before anything changes: encoding proves it fits the description.
                 let bytes: [UInt8]
-                do { bytes = try StructureCodec.encode(.record(fields), type.shape, name: tag.trimmed) } catch let e as FontError {
+                do { bytes = try StructureCodec.encode(.record(fields), shape, name: tag.trimmed) } catch let e as FontError {
                     throw XMLError(e.message, line: element.line, column: element.column)
                 }
                 if apply { face.setRawTable(tag, bytes) }
@@ -136,6 +154,17 @@ struct StructuredWriter {
         case (.deltaRow, .list(let row)):
             // fontTools writes a row as a Python list: value="[-96, 0]".
             line(indent, "<\(name)\(indexAttribute) value=\"[\(row.compactMap(\.int).map(String.init).joined(separator: ", "))]\"/>")
+        case (.glyphIndexMap, .list(let items)):
+            // As fontTools: one <Map> per glyph (the last entry repeats), sorted by glyph name.
+            line(indent, "<\(name)\(indexAttribute)>")
+            let values = items.compactMap(\.int)
+            if let last = values.last {
+                let all = names.indices.map { $0 < values.count ? values[$0] : last }
+                for g in names.indices.sorted(by: { Self.precedes(names[$0], names[$1]) }) {
+                    line(indent + 2, "<Map glyph=\"\(xmlEscaped(names[g]))\" outer=\"\(all[g] >> 16)\" inner=\"\(all[g] & 0xFFFF)\"/>")
+                }
+            }
+            line(indent, "</\(name)>")
         case (.substitutions(let kind), .substitutions(let subs)):
             line(indent, "<\(name)\(indexAttribute)>")
             substitutions(kind, subs, indent: indent + 2)
@@ -308,6 +337,27 @@ final class StructuredReader {
                 row.append(.int(v))
             }
             return .list(row)
+        case .glyphIndexMap:
+            let count = try face.glyphCount
+            var values = [Int64?](repeating: nil, count: count)
+            for m in e.children {
+                guard m.name == "Map" else { throw fail("<\(m.name)> in <\(e.name)>: expected <Map glyph=… outer=… inner=…/>", m) }
+                let g: Int
+                if let name = m.value("glyph") { g = try glyph(name, m) } else {
+                    guard let k = Int(try m.attribute("index")), (0..<count).contains(k) else { throw fail("<Map> needs glyph= or an index below \(count)", m) }
+                    g = k
+                }
+                guard let outer = Int64(try m.attribute("outer")), (0...0xFFFF).contains(outer),
+                      let inner = Int64(try m.attribute("inner")), (0...0xFFFF).contains(inner) else { throw fail("outer and inner must be 0…65535", m) }
+                values[g] = outer << 16 | inner
+            }
+            if let missing = values.firstIndex(where: { $0 == nil }), !e.children.isEmpty {
+                throw fail("<\(e.name)> has no <Map> for glyph \(missing); every glyph needs one", e)
+            }
+            // As fontTools, the entries that repeat the last one at the end are left out.
+            var list = values.compactMap { $0 }
+            while list.count > 1 && list[list.count - 2] == list[list.count - 1] { list.removeLast() }
+            return .list(list.map { .int($0) })
         case .coverage:
             return .glyphs(GlyphRuns(try e.children.map { g in
                 guard g.name == "Glyph" else { throw fail("<\(g.name)> in <\(e.name)>: expected <Glyph value=…/>", g) }

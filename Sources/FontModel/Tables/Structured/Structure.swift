@@ -37,6 +37,10 @@ public indirect enum Shape: Sendable {
     /// 16-bit when `shorts` has its 0x8000 bit (LONG_WORDS). The widths are the stored
     /// `shorts` member's; a delta that does not fit them is an error when written.
     case deltaRow(shorts: String, columns: String)
+    /// HVAR/VVAR's map from glyph to delta-set index (fontTools' VarIdxMap): a list of
+    /// outer << 16 | inner, one per glyph from the first, the last repeating for the glyphs
+    /// after it. Written with the smallest entry format that holds it.
+    case glyphIndexMap
 
     public static func offset16(_ s: Shape) -> Shape { .offset(s, bytes: 2) }
     public static func offset32(_ s: Shape) -> Shape { .offset(s, bytes: 4) }

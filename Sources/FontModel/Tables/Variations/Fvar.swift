@@ -27,6 +27,10 @@ public final class FvarTable: DecodableTable {
         public var coordinates: [Double]
         /// nil when the table's instance records have no PostScript name id (or it is 0xFFFF).
         public var postScriptNameID: Int?
+
+        public init(subfamilyNameID: Int, flags: UInt16 = 0, coordinates: [Double], postScriptNameID: Int? = nil) {
+            self.subfamilyNameID = subfamilyNameID; self.flags = flags; self.coordinates = coordinates; self.postScriptNameID = postScriptNameID
+        }
     }
 
     public private(set) var axes: [Axis]
@@ -35,7 +39,7 @@ public final class FvarTable: DecodableTable {
     public let hasPostScriptNameIDs: Bool
     public private(set) var isEdited = false
 
-    init(axes: [Axis], instances: [Instance], hasPostScriptNameIDs: Bool) {
+    public init(axes: [Axis], instances: [Instance], hasPostScriptNameIDs: Bool) {
         self.axes = axes; self.instances = instances; self.hasPostScriptNameIDs = hasPostScriptNameIDs
     }
 

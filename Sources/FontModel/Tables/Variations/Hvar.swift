@@ -37,3 +37,25 @@ public final class VvarTable: MetricsVariationsTable, DecodableTable {
     public static let tableTag: Tag = "VVAR"
     public static func decode(_ reader: BinaryReader, face: Face) throws -> VvarTable { try VvarTable(reader, face: face, tag: "VVAR") }
 }
+
+extension HvarTable: ShapeDescribed {
+    /// As fontTools' otData describes it: the variation store and the glyph → delta-set maps.
+    public static let shape: Shape = .record(Record("HVAR", [
+        Member("Version", .scalar(.version32), ttx: .hex8),
+        Member("VarStore", .offset32(.record(GDEFTable.variationStore))),
+        Member("AdvWidthMap", .offset32(.glyphIndexMap)),
+        Member("LsbMap", .offset32(.glyphIndexMap)),
+        Member("RsbMap", .offset32(.glyphIndexMap)),
+    ]))
+}
+
+extension VvarTable: ShapeDescribed {
+    public static let shape: Shape = .record(Record("VVAR", [
+        Member("Version", .scalar(.version32), ttx: .hex8),
+        Member("VarStore", .offset32(.record(GDEFTable.variationStore))),
+        Member("AdvHeightMap", .offset32(.glyphIndexMap)),
+        Member("TsbMap", .offset32(.glyphIndexMap)),
+        Member("BsbMap", .offset32(.glyphIndexMap)),
+        Member("VOrgMap", .offset32(.glyphIndexMap)),
+    ]))
+}
