@@ -126,6 +126,13 @@ public final class GvarTable: DecodableTable {
         return try bytes(version: (1, 0), axisCount: axisCount, sharedTuples: tuplesBytes, sharedTupleCount: shared.count, flags: 0, glyphData: glyphData)
     }
 
+    /// A new table of these tuple variations, one list per glyph (what a TTX `<gvar>` says).
+    public static func encoded(axisCount: Int, glyphs: [[TupleVariation]]) throws -> [UInt8] {
+        try build(axisCount: axisCount, glyphs: glyphs)
+    }
+
+    public var version: (major: Int, minor: Int) { (Int(majorVersion), Int(minorVersion)) }
+
     public func encode() throws -> [UInt8] {
         try Self.bytes(version: (majorVersion, minorVersion), axisCount: Int(axisCount), sharedTuples: sharedTuples,
                        sharedTupleCount: Int(sharedTupleCount), flags: flags, glyphData: try (0..<glyphCount).map { try glyphData($0) })

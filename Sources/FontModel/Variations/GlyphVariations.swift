@@ -282,3 +282,12 @@ public final class GlyphVariator {
         }
     }
 }
+
+extension Face {
+    /// How many points gvar numbers for a glyph: its outline points (a composite: its
+    /// components) plus the four phantom points.
+    public func gvarPointCount(_ id: Int) throws -> Int {
+        guard let glyf = try glyf else { throw FontError("gvar needs glyf outlines; the face has none") }
+        return GlyphVariator.variedPoints(try glyf.glyph(id)).coordinates.count + 4
+    }
+}

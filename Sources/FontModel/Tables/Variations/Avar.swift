@@ -20,6 +20,9 @@ public final class AvarTable: DecodableTable {
 
     public var hasVersion2Mappings: Bool { majorVersion >= 2 }
 
+    /// A version 1 table of these maps, one per fvar axis.
+    public convenience init(maps: [SegmentMap]) { self.init(maps: maps, majorVersion: 1, version2Tail: []) }
+
     init(maps: [SegmentMap], majorVersion: Int, version2Tail: [UInt8], axisIndexMap: DeltaSetIndexMap? = nil, axisStore: ItemVariationStore? = nil) {
         self.maps = maps; self.majorVersion = majorVersion; self.version2Tail = version2Tail
         self.axisIndexMap = axisIndexMap; self.axisStore = axisStore

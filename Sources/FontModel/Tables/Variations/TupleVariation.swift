@@ -15,6 +15,10 @@ public struct TupleVariation: Equatable, Sendable {
     /// y deltas (gvar only).
     public var y: [Int]
 
+    public init(peak: [Double], start: [Double]? = nil, end: [Double]? = nil, points: [Int]?, x: [Int], y: [Int]) {
+        self.peak = peak; self.start = start; self.end = end; self.points = points; self.x = x; self.y = y
+    }
+
     /// The tuple's weight at a normalized location (0 outside its region, 1 at its peak).
     public func scalar(at location: [Double]) -> Double {
         var spans: [ItemVariationStore.AxisSpan] = []
