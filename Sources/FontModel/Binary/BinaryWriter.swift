@@ -38,6 +38,9 @@ public struct BinaryWriter {
     public mutating func i16(_ v: Int, _ what: @autoclosure () -> String) throws {
         i16(Int16(try BinaryWriter.fit(v, -0x8000...0x7FFF, what)))
     }
+    public mutating func u24(_ v: Int, _ what: @autoclosure () -> String) throws {
+        u24(UInt32(try BinaryWriter.fit(v, 0...0xFF_FFFF, what)))
+    }
     public mutating func u32(_ v: Int, _ what: @autoclosure () -> String) throws {
         u32(UInt32(try BinaryWriter.fit(v, 0...0xFFFF_FFFF, what)))
     }
