@@ -146,6 +146,9 @@ public enum TTX {
         return cFormat("%.\(loText.distance(from: period, to: differ))f", value)
     }
 
+    /// Python's repr of a float ("0.001", "8.0", "1e-05"): Swift's shortest round-trip text.
+    static func pythonFloatText(_ v: Double) -> String { "\(v)" }
+
     /// A number formatted by C's printf.
     static func cFormat(_ format: String, _ value: Double) -> String {
         var buffer = [CChar](repeating: 0, count: 64)

@@ -1,7 +1,7 @@
 /// Glyphs by id, name and character, and the outline edits font scripts make.
 extension Face {
     /// Glyph names as fontTools gives them, so XML and scripts interoperate: the CFF charset,
-    /// else `post` (duplicates become `name.1`, `name.2`), else synthesized from the Unicode cmaps
+    /// else `post` (in both, duplicates become `name.1`, `name.2`), else synthesized from the Unicode cmaps
     /// (`.notdef`, the AGL name or `uniXXXX`/`uXXXXX` of the lowest code point, repeats
     /// `name.alt1`, unmapped glyphs `glyphNNNNN`).
     public func glyphNames() throws -> [String] {
@@ -9,7 +9,8 @@ extension Face {
         let count = try glyphCount
         var names: [String]
         if let cff = try cff {
-            names = try cff.glyphNames()
+            // Repeated charset names are made unique as fontTools does (`name.1`).
+            names = Face.uniquePostNames(try cff.glyphNames())
         } else if let fromPost = try post?.glyphNames(count: count), fromPost.count >= count {
             names = Face.uniquePostNames(Array(fromPost.prefix(count)))
         } else {

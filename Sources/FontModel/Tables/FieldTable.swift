@@ -76,6 +76,9 @@ public enum TTXFormat: Sendable, Equatable {
     case nameID
     /// STAT's axis value flags: the number, then a comment naming the flags set.
     case axisValueFlags
+    /// A fixed-point value written exactly, as Python prints the float ("-15.300003051757812"):
+    /// fontTools does so for post's fields, where it rounds others to the fewest digits.
+    case exactFloat
 }
 
 /// One field of a fixed-layout table, declared once: its spec name (the Lua name), binary type,

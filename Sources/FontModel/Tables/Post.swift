@@ -4,7 +4,7 @@ public final class PostTable: FieldTable {
     public override class var tableTag: Tag { "post" }
 
     static let header: [Field] = [
-        Field("version", .version32, ttx: "formatType"), Field("italicAngle", .fixed),
+        Field("version", .version32, ttx: "formatType", format: .exactFloat), Field("italicAngle", .fixed, format: .exactFloat),
         Field("underlinePosition", .int16), Field("underlineThickness", .int16),
         Field("isFixedPitch", .uint32), Field("minMemType42", .uint32), Field("maxMemType42", .uint32),
         Field("minMemType1", .uint32), Field("maxMemType1", .uint32),

@@ -64,12 +64,6 @@ extension TTX {
         }
     }
 
-    /// Python's repr of a float ("0.001", "8.0", "1e-05").
-    static func pythonFloatText(_ v: Double) -> String {
-        var text = "\(v)"
-        if text.hasSuffix(".0"), let e = text.firstIndex(of: "e") { text.removeSubrange(text.index(e, offsetBy: -2)..<e) }
-        return text
-    }
 
     static func cffDump(_ cff: CFFTable, _ face: Face) throws -> String {
         let names = try face.glyphNames()

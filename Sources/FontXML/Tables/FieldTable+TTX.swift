@@ -26,6 +26,7 @@ extension TTX {
         case .omitted: return nil
         case .lookupFlag, .nameID, .axisValueFlags: return String(raw)
         case .deciPoints: return "\(Double(raw) / 10)"
+        case .exactFloat: return pythonFloatText(Double(raw) / 65536)
         case .hex: return "0x" + String(UInt32(truncatingIfNeeded: raw), radix: 16)
         case .hex8: return "0x" + paddedHex(UInt32(truncatingIfNeeded: raw), 8)
         case .binary:
@@ -94,6 +95,9 @@ extension TTX {
         case .lookupFlag, .nameID, .axisValueFlags:
             guard let v = parseInteger(trimmed) else { throw bad("a number") }
             try store(field.name, v)
+        case .exactFloat:
+            guard let d = Double(trimmed), d.isFinite else { throw bad("a number") }
+            try store(field.name, Int64((d * 65536).rounded()))
         case .deciPoints:
             guard let points = Double(trimmed), let v = Int64(exactly: (points * 10).rounded()) else { throw bad("a size in points") }
             try store(field.name, v)
