@@ -61,7 +61,7 @@ public enum TableRegistry {
         CFFTable.self, CFF2Table.self, GvarTable.self,
         GDEFTable.self, GSUBTable.self, GPOSTable.self, KernTable.self, MATHTable.self, BASETable.self,
         FvarTable.self, AvarTable.self, STATTable.self, HvarTable.self, VvarTable.self, MvarTable.self, CvarTable.self,
-        CvtTable.self, FpgmTable.self, PrepTable.self, GaspTable.self, DSIGTable.self, FFTMTable.self, VORGTable.self,
+        CvtTable.self, FpgmTable.self, PrepTable.self, GaspTable.self, DSIGTable.self, FFTMTable.self, VORGTable.self, CPALTable.self,
     ]
 
     static let byTag: [Tag: any DecodableTable.Type] = Dictionary(uniqueKeysWithValues: types.map { ($0.tableTag, $0) })
