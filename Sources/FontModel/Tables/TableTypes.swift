@@ -27,6 +27,13 @@ extension FontTable {
 /// the table's public face, the hand-written type its fast path.
 public protocol ShapeDescribed {
     static var shape: Shape { get }
+    /// Whether these bytes can be read by the description (what it cannot say: MVAR's records
+    /// longer than 8 bytes); when not, the table is dumped as hexdata.
+    static func isDescribable(_ reader: BinaryReader) -> Bool
+}
+
+extension ShapeDescribed {
+    public static func isDescribable(_ reader: BinaryReader) -> Bool { true }
 }
 
 /// A table that can be decoded from its bytes in the context of its face.

@@ -14,9 +14,11 @@ extension TTX {
 
     /// A hand-written table with a description (HVAR …): its bytes decoded by the description.
     static func shapeDescribedConverter(_ tag: Tag) -> Converter {
-        let shape = (TableRegistry.type(for: tag) as? ShapeDescribed.Type)?.shape ?? .record(Record("", []))
+        let type = TableRegistry.type(for: tag) as? ShapeDescribed.Type
+        let shape = type?.shape ?? .record(Record("", []))
         return describedConverter(tag, shape: shape) { face in
-            guard case .record(let record) = shape, let bytes = try face.rawTable(tag) else { return nil }
+            guard case .record(let record) = shape, let bytes = try face.rawTable(tag),
+                  bytes.withUnsafeBytes({ type?.isDescribable(BinaryReader($0)) ?? false }) else { return nil }
             let value = try bytes.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), shape, name: tag.trimmed, lazy: false) }
             guard case .record(let fields) = value else { return nil }
             return (record, fields)
