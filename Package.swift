@@ -67,7 +67,7 @@ let package = Package(
 // -sanitize=fuzzer): libFuzzer supplies their main.
 if Context.environment["FONTSHELL_FUZZ"] != nil {
     package.targets += [
-        .executableTarget(name: "fuzz-font", dependencies: ["FontModel"], path: "Fuzz/FuzzFont",
+        .executableTarget(name: "fuzz-font", dependencies: ["FontModel", "FontXML"], path: "Fuzz/FuzzFont",
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(name: "fuzz-xml", dependencies: ["FontModel", "FontXML"], path: "Fuzz/FuzzXML",
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),

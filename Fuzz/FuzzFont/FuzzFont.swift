@@ -1,7 +1,8 @@
 import FontModel
+import FontXML
 
-/// libFuzzer target: font bytes → open, walk every table and glyph, layout and kerning, validate,
-/// save to memory.
+/// libFuzzer target: font bytes → open, walk every table and glyph, layout and kerning, dump as
+/// TTX, validate, save to memory.
 /// Any crash, trap or hang is a bug; thrown FontErrors are the expected outcome for bad input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFont(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -41,6 +42,9 @@ public func fuzzFont(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             }
         }
     }
+    // Every table as TTX (the CFF decompiler, assembly, the described and hand-written
+    // converters), for inputs small enough to dump on every run.
+    if size <= 64 * 1024 { for face in font.faces.prefix(2) { _ = try? TTX.dump(face) } }
     _ = Validator.validate(font)
     _ = try? font.serialized()
     return 0

@@ -239,6 +239,10 @@ struct CharStringDecompiler {
     private var hintCount = 0
     private var hintMaskBytes = 0
     private var depth = 0
+    /// Tokens run for the current glyph, subroutines included: calls fanning out inside the
+    /// nesting limit would otherwise run for ever (the interpreter's limit, `CharStringInterpreter`).
+    private var operations = 0
+    static let maximumOperations = 200_000
 
     init(cff: CFFTable) {
         self.cff = cff
@@ -250,7 +254,7 @@ struct CharStringDecompiler {
 
     mutating func decompileAll() throws {
         for g in 0..<cff.glyphCount {
-            stack = []; hintCount = 0; hintMaskBytes = 0; depth = 0
+            stack = []; hintCount = 0; hintMaskBytes = 0; depth = 0; operations = 0
             try execute(.glyph(g))
         }
     }
@@ -288,7 +292,15 @@ struct CharStringDecompiler {
             return token
         }
         while let token = try next() {
-            guard case .op(let name) = token else { stack.append(token); continue }
+            operations += 1
+            guard operations <= Self.maximumOperations else {
+                throw FontError("CFF: a glyph runs more than \(Self.maximumOperations) charstring operations (subroutines calling each other without end?)", table: "CFF ")
+            }
+            guard case .op(let name) = token else {
+                guard stack.count < 513 else { throw FontError("CFF: a charstring pushes more than 513 operands", table: "CFF ") }
+                stack.append(token)
+                continue
+            }
             switch name {
             case "callsubr", "callgsubr":
                 guard case .int(let index)? = stack.popLast() else { throw FontError("CFF: \(name) without an integer subroutine number", table: "CFF ") }
