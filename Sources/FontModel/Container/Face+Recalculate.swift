@@ -19,6 +19,10 @@ extension Face {
         let outlinesEdited = glyfEdited || (cff?.outlinesEdited ?? false)
         let hmtxEdited = slots["hmtx"]?.decoded?.isEdited ?? false
         let vmtxEdited = slots["vmtx"]?.decoded?.isEdited ?? false
+        // A metrics table written anew (fused from XML: re-encoded even when unchanged) may hold
+        // fewer long metrics than it was read with, so its header's count follows it too.
+        let hmtxRewritten = hmtxEdited || (slots["hmtx"]?.reencode ?? false)
+        let vmtxRewritten = vmtxEdited || (slots["vmtx"]?.reencode ?? false)
 
         if let glyf, glyfEdited {
             try context("glyf") {
@@ -71,11 +75,13 @@ extension Face {
                 changes += [hhea.setInt("minLeftSideBearing", minLSB), hhea.setInt("minRightSideBearing", minRSB),
                             hhea.setInt("xMaxExtent", maxExtent)].compactMap { $0 }
             }
-            if hmtxEdited { changes += [hhea.setInt("numberOfHMetrics", hmtx.longMetricsCount)].compactMap { $0 } }
         }
-        if vmtxEdited, let vmtx = try table(VmtxTable.self), let vhea = try self.vhea {
-            changes += [vhea.setInt("numOfLongVerMetrics", vmtx.longMetricsCount),
-                        vhea.setInt("advanceHeightMax", vmtx.advances.max() ?? 0)].compactMap { $0 }
+        if hmtxRewritten, let hmtx = try table(HmtxTable.self) {
+            changes += [try hhea.setInt("numberOfHMetrics", hmtx.longMetricsCount)].compactMap { $0 }
+        }
+        if vmtxRewritten, let vmtx = try table(VmtxTable.self), let vhea = try self.vhea {
+            changes += [vhea.setInt("numOfLongVerMetrics", vmtx.longMetricsCount)].compactMap { $0 }
+            if vmtxEdited { changes += [vhea.setInt("advanceHeightMax", vmtx.advances.max() ?? 0)].compactMap { $0 } }
         }
         // The CFF pass read every charstring; let those mapped pages go until the writer needs them
         // (glyf's survey does the same itself).

@@ -196,6 +196,12 @@ public struct TrueTypeGlyph: Equatable, Sendable {
     }
     private static let argsWords = GlyphComponent.argsAreWords
 
+    /// Whether a composite carries an instructions field: it has instructions, or its last
+    /// component says it does (some fonts give composites an empty program; kept as read).
+    public var hasInstructions: Bool {
+        !instructions.isEmpty || (components.last.map { $0.flags & GlyphComponent.weHaveInstructions != 0 } ?? false)
+    }
+
     /// Encodes the glyph. `bounds` must be given for composites (they depend on other glyphs);
     /// simple glyphs compute theirs from the points.
     public func encode(compositeBounds: GlyphBounds? = nil) throws -> [UInt8] {
@@ -213,7 +219,7 @@ public struct TrueTypeGlyph: Equatable, Sendable {
                                   : ((0...255).contains(c.arg1) && (0...255).contains(c.arg2))
                 if !fitsByte { flags |= GlyphComponent.argsAreWords }
                 if i < components.count - 1 { flags |= GlyphComponent.moreComponents }
-                else if !instructions.isEmpty { flags |= GlyphComponent.weHaveInstructions }
+                else if hasInstructions { flags |= GlyphComponent.weHaveInstructions }
                 let t = c.transform
                 if t.xy != 0 || t.yx != 0 { flags |= GlyphComponent.weHaveATwoByTwo }
                 else if t.xx != t.yy { flags |= GlyphComponent.weHaveAnXAndYScale }
@@ -237,7 +243,7 @@ public struct TrueTypeGlyph: Equatable, Sendable {
                     }
                 }
             }
-            if !instructions.isEmpty { try w.u16(instructions.count, "glyph instruction length"); w.append(instructions) }
+            if hasInstructions { try w.u16(instructions.count, "glyph instruction length"); w.append(instructions) }
         } else {
             var p = SimplePoints()
             var end = -1

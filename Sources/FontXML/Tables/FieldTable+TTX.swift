@@ -45,8 +45,18 @@ extension TTX {
             switch field.kind {
             case .fixed, .version32: return decimalText(raw, scale: 65536)
             case .f2dot14: return decimalText(raw, scale: 16384)
-            case .longDateTime: return asctime1904(raw)
-            case .tag: return Tag(UInt32(truncatingIfNeeded: raw)).description
+            case .longDateTime:
+                // As fontTools reads head's dates: the top bytes ignored, and a value before 1970
+                // taken for seconds since 1970 (some tools wrote Unix time).
+                guard t.tag == "head" else { return asctime1904(raw) }
+                var v = raw > 0xFFFF_FFFF ? raw & 0xFFFF_FFFF : raw
+                if v < 0x7C25_9DC0 { v += 0x7C25_9DC0 }
+                return asctime1904(v)
+            case .tag:
+                // As fontTools writes achVendID: the bytes as a Python string literal's body
+                // (Latin-1), so a NUL is "\x00" and survives the XML.
+                let v = UInt32(truncatingIfNeeded: raw)
+                return [v >> 24, v >> 16 & 0xFF, v >> 8 & 0xFF, v & 0xFF].map { pythonEscaped(UInt8($0)) }.joined()
             default: return String(raw)
             }
         }
@@ -127,8 +137,9 @@ extension TTX {
                 guard let v = parseAsctime1904(trimmed) else { throw bad("a date like 'Fri Mar 10 08:35:35 2023'") }
                 try store(field.name, v)
             case .tag:
-                guard let tagValue = Tag(string: text) else { throw bad("1 to 4 ASCII characters") }
-                try store(field.name, Int64(tagValue.rawValue))
+                guard let bytes = pythonUnescaped(text), (1...4).contains(bytes.count) else { throw bad("1 to 4 characters (\\x00 escapes allowed)") }
+                let padded = bytes + Array(repeating: 0x20, count: 4 - bytes.count)
+                try store(field.name, Int64(padded.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }))
             default:
                 guard let v = parseInteger(trimmed) else { throw bad("an integer") }
                 try store(field.name, v)
@@ -146,4 +157,44 @@ extension TTX {
                 try fuseFields(table, element, apply: apply)
             })
     }
+}
+
+/// A byte as Python writes it inside a string literal (Latin-1): printable characters as they
+/// are, a backslash doubled, \t \n \r, and other control bytes as \xNN.
+func pythonEscaped(_ b: UInt8) -> String {
+    switch b {
+    case 0x5C: return "\\\\"
+    case 0x09: return "\\t"
+    case 0x0A: return "\\n"
+    case 0x0D: return "\\r"
+    case 0x20...0x7E, 0xA1...0xFF where b != 0xAD: return String(Character(Unicode.Scalar(b)))
+    default: return "\\x" + (b < 16 ? "0" : "") + String(b, radix: 16)
+    }
+}
+
+/// The bytes of a Python string literal's body (Latin-1, with \xNN, \t, \n, \r, \\ and quote
+/// escapes), or nil when it holds a character beyond Latin-1 or a broken escape.
+func pythonUnescaped(_ text: String) -> [UInt8]? {
+    var out: [UInt8] = []
+    var chars = Array(text.unicodeScalars)[...]
+    while let c = chars.popFirst() {
+        guard c == "\\" else {
+            guard c.value <= 0xFF else { return nil }
+            out.append(UInt8(c.value))
+            continue
+        }
+        guard let e = chars.popFirst() else { return nil }
+        switch e {
+        case "x":
+            guard chars.count >= 2, let v = UInt8(String(String.UnicodeScalarView(chars.prefix(2))), radix: 16) else { return nil }
+            chars = chars.dropFirst(2)
+            out.append(v)
+        case "t": out.append(0x09)
+        case "n": out.append(0x0A)
+        case "r": out.append(0x0D)
+        case "\\", "'", "\"": out.append(UInt8(e.value))
+        default: return nil
+        }
+    }
+    return out
 }

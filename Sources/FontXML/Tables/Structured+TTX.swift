@@ -7,7 +7,14 @@ import FontModel
 /// order, ClassDef is `<ClassDef glyph=… class=…/>` by glyph name.
 extension TTX {
     static func structuredConverter(_ tag: Tag) -> Converter {
-        describedConverter(tag, shape: (TableRegistry.type(for: tag) as? StructuredTable.Type)?.shape ?? .record(Record("", []))) { face in
+        let type = TableRegistry.type(for: tag) as? StructuredTable.Type
+        // Encoded as the table type encodes itself: GSUB/GPOS move lookups behind extensions and
+        // split subtables when offsets overflow.
+        let encode: @Sendable (StructFields) throws -> [UInt8] = { fields in
+            guard let type else { throw FontError("\(tag) is not a structured table") }
+            return try type.init(root: fields).encode()
+        }
+        return describedConverter(tag, shape: type?.shape ?? .record(Record("", [])), encode: encode) { face in
             try face.structuredTable(tag).map { ($0.record, try $0.root) }
         }
     }
@@ -26,7 +33,8 @@ extension TTX {
     }
 
     /// Dump and fuse from a description; `decoded` gives the face's table as a record's value.
-    static func describedConverter(_ tag: Tag, shape: Shape, decoded: @escaping @Sendable (Face) throws -> (Record, StructFields)?) -> Converter {
+    static func describedConverter(_ tag: Tag, shape: Shape, encode: (@Sendable (StructFields) throws -> [UInt8])? = nil,
+                                   decoded: @escaping @Sendable (Face) throws -> (Record, StructFields)?) -> Converter {
         Converter(
             dump: { face in
                 let table: (Record, StructFields)?
@@ -45,7 +53,7 @@ extension TTX {
                 let fields = try StructuredReader(face: face).fields(record, element)
                 // Checked whole before anything changes: encoding proves it fits the description.
                 let bytes: [UInt8]
-                do { bytes = try StructureCodec.encode(.record(fields), shape, name: tag.trimmed) } catch let e as FontError {
+                do { bytes = try encode?(fields) ?? StructureCodec.encode(.record(fields), shape, name: tag.trimmed) } catch let e as FontError {
                     throw XMLError(e.message, line: element.line, column: element.column)
                 }
                 if apply { face.setRawTable(tag, bytes) }

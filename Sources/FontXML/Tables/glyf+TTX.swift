@@ -37,8 +37,8 @@ extension TTX {
                 attributes += " flags=\"0x\(String(c.flags & keptComponentFlags, radix: 16))\""
                 out += "      <component \(attributes)/>\n"
             }
-            // fontTools writes a composite's instructions only when it has some.
-            if g.instructions.isEmpty { if g.components.isEmpty { out += "      <instructions/>\n" } }
+            // fontTools writes a composite's instructions only when it has the field (maybe empty).
+            if g.instructions.isEmpty { if g.components.isEmpty || g.hasInstructions { out += "      <instructions/>\n" } }
             else { out += "      <instructions>\n" + programElement(g.instructions, indent: "        ") + "      </instructions>\n" }
             out += "    </TTGlyph>\n\n"
         }
@@ -92,6 +92,8 @@ extension TTX {
                     }
                     glyph.components.append(c)
                 case "instructions":
+                    // On a composite, the element (even empty) says it has an instructions field.
+                    if !glyph.components.isEmpty { glyph.components[glyph.components.count - 1].flags |= GlyphComponent.weHaveInstructions }
                     for program in child.children {
                         switch program.name {
                         case "bytecode": glyph.instructions = try hexBytes(program)
@@ -107,6 +109,7 @@ extension TTX {
             guard glyph.contours.isEmpty || glyph.components.isEmpty else { throw fail("a glyph has contours or components, not both", e) }
             let current = try glyf.glyph(id)
             let same = current.contours == glyph.contours && current.instructions == glyph.instructions && current.overlapSimple == glyph.overlapSimple
+                && current.hasInstructions == glyph.hasInstructions
                 && current.components.count == glyph.components.count
                 && zip(current.components, glyph.components).allSatisfy { a, b in
                     a.glyphID == b.glyphID && a.arg1 == b.arg1 && a.arg2 == b.arg2 && a.transform == b.transform

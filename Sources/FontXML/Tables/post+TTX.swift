@@ -10,7 +10,8 @@ extension TTX {
         out += "    <psNames>\n"
         let unique = try face.glyphNames()
         for (u, p) in zip(unique, stored).sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }) where u != p {
-            out += "      <psName name=\"\(xmlEscaped(p))\" psName=\"\(xmlEscaped(u))\"/>\n"
+            // As fontTools: name= is the unique glyph name, psName= the one post stores.
+            out += "      <psName name=\"\(xmlEscaped(u))\" psName=\"\(xmlEscaped(p))\"/>\n"
         }
         out += "    </psNames>\n    <extraNames>\n"
         for n in try post.extraNames() { out += "      <psName name=\"\(xmlEscaped(n))\"/>\n" }
