@@ -16,9 +16,6 @@ import Testing
         // these fonts end with a real segment, which HarfBuzz and we read.
         "cmap4_font1.otf cmap": "fontTools ignores the last format 4 segment",
         "cmap4_font4.otf cmap": "fontTools ignores the last format 4 segment",
-        // Format 2 (legacy double-byte CJK) is typed by fontTools; we keep such a cmap as bytes.
-        "cmap2_font1.otf cmap": "cmap format 2 is not typed yet",
-        "wqy-zenhei.ttc cmap": "cmap format 2 is not typed yet",
         // fontTools' CFF test font has no maxp, so we have no glyph count to dump or fuse it with.
         "C_F_F_.otf CFF": "no maxp",
         // avar version 2 (an ItemVariationStore over the axes) is not typed yet.

@@ -35,7 +35,7 @@ public final class CmapSubtable {
     }
 
     /// Whether this format maps characters to glyphs in a way we can read.
-    public var isMapping: Bool { [0, 4, 6, 10, 12, 13].contains(format) }
+    public var isMapping: Bool { [0, 2, 4, 6, 10, 12, 13].contains(format) }
     /// Whether edits can be written back in this format.
     public var isWritable: Bool { format == 4 || format == 12 }
 
@@ -102,6 +102,24 @@ public final class CmapSubtable {
                         if g != 0 { g = (g + delta) & 0xFFFF }
                     }
                     if g != 0 { m[UInt32(c)] = g }
+                }
+            }
+        case 2:
+            // High-byte mapping (legacy CJK encodings): a subheader per first byte; subheader 0
+            // maps single-byte codes, the others the second bytes of two-byte codes.
+            var keys: [Int] = []
+            for k in 0..<256 { keys.append(Int(try r.u16(at: 6 + 2 * k)) / 8) }
+            for first in 0..<256 {
+                let header = 518 + 8 * keys[first]
+                let firstCode = Int(try r.u16(at: header)), entryCount = Int(try r.u16(at: header + 2))
+                let delta = Int(try r.u16(at: header + 4)), rangeOffset = Int(try r.u16(at: header + 6))
+                let glyphs = header + 6 + rangeOffset
+                for k in 0..<entryCount {
+                    let code = keys[first] == 0 ? firstCode + k : first << 8 | (firstCode + k)
+                    if keys[first] == 0 && code != first { continue }
+                    var g = Int(try r.u16(at: glyphs + 2 * k))
+                    if g != 0 { g = (g + delta) & 0xFFFF }
+                    if g != 0 { m[UInt32(code)] = g }
                 }
             }
         case 6:

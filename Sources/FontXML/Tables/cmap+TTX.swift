@@ -1,14 +1,15 @@
 import FontModel
 
-/// cmap in TTX: one element per subtable (formats 0, 4, 6, 12, 13 and 14), code → glyph name;
+/// cmap in TTX: one element per subtable (formats 0, 2, 4, 6, 12, 13 and 14), code → glyph name
+/// (format 2 is fused only when its mapping is unchanged: it cannot be written yet);
 /// formats fontTools does not type either (8, 10, …) as the subtable's bytes in hex inside
 /// `<cmap_format_N platformID= platEncID=>`, as fontTools writes them.
 extension TTX {
     /// cmap subtable formats written as typed XML, as fontTools types them.
-    static let cmapFormats: Set<Int> = [0, 4, 6, 12, 13, 14]
+    static let cmapFormats: Set<Int> = [0, 2, 4, 6, 12, 13, 14]
     /// Formats fontTools types but we do not (yet): a cmap holding one is written as hexdata,
     /// since fontTools would read an untyped element of that format as an empty subtable.
-    static let cmapFormatsTypedOnlyByFontTools: Set<Int> = [2]
+    static let cmapFormatsTypedOnlyByFontTools: Set<Int> = []
 
     /// cmap as fontTools writes it: one element per encoding record, maps sorted by code.
     static func cmapTable(_ cmap: CmapTable, _ face: Face) throws -> String {
