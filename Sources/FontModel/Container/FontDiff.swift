@@ -66,7 +66,7 @@ public enum FontDiff {
                 } else {
                     out.append(Difference(kind: .changed, table: name, item: "", old: "\(bytesA?.count ?? 0) bytes", new: "\(bytesB?.count ?? 0) bytes"))
                 }
-            case "glyf", "loca", "hmtx", "vmtx", "CFF ", "gvar": glyphDataChanged = true
+            case "glyf", "loca", "hmtx", "vmtx", "CFF ", "CFF2", "gvar": glyphDataChanged = true
             default: out.append(Difference(kind: .changed, table: name, item: "", old: "\(bytesA?.count ?? 0) bytes", new: "\(bytesB?.count ?? 0) bytes"))
             }
         }
@@ -142,6 +142,8 @@ public enum FontDiff {
             return try ga.glyphData(ia) == gb.glyphData(ib) || ga.glyph(ia) == gb.glyph(ib)
         }
         if let ca = try a.cff, let cb = try b.cff { return try ca.charString(ia) == cb.charString(ib) }
+        // CFF2: the default outline drawn (charstrings blend, so their bytes say less).
+        if let ca = try a.table(CFF2Table.self), let cb = try b.table(CFF2Table.self) { return try ca.outline(ia).path == cb.outline(ib).path }
         return true
     }
 }
