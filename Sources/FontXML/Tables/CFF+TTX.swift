@@ -64,7 +64,6 @@ extension TTX {
         }
     }
 
-
     static func cffDump(_ cff: CFFTable, _ face: Face) throws -> String {
         let names = try face.glyphNames()
         var charStrings = CharStringDecompiler(cff: cff)
