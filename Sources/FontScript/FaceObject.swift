@@ -8,7 +8,7 @@ enum FaceObject {
     static let classID: Int32 = 2
     /// Described tables reachable as fields (`face.hhea`, `face["OS/2"]`, `face.GDEF`), from the
     /// model's registry; other tags are raw.
-    static let fieldTables: [String] = TableRegistry.describedTags.map(\.trimmed)
+    static let fieldTables: [String] = (TableRegistry.describedTags + TableRegistry.shapeDescribedTags).map(\.trimmed)
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)
@@ -100,7 +100,7 @@ enum FaceObject {
     static func pushOptional(_ s: LuaStack, _ value: String?) { if let value { s.push(value) } else { s.pushNil() } }
 
     static func pushTable(_ s: LuaStack, _ ref: FaceRef, _ face: Face, _ tag: Tag) throws {
-        guard face.has(tag), TableRegistry.describedTags.contains(tag) else { s.pushNil(); return }
+        guard face.has(tag), TableRegistry.describedTags.contains(tag) || TableRegistry.shapeDescribedTags.contains(tag) else { s.pushNil(); return }
         s.push(object: FacePart(ref, tag), classID: TableObject.classID)
     }
 

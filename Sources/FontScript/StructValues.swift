@@ -38,7 +38,7 @@ final class StructValues {
                 push(s, v, bit < 4 ? .scalar(.int16) : .offset16(.device))
                 s.setField(name, in: -2)
             }
-        case (.deltaRow, .list(let row)):
+        case (.deltaRow, .list(let row)), (.glyphIndexMap, .list(let row)):
             s.pushTable(arrayCount: Int32(row.count))
             for (k, v) in row.enumerated() { s.push(Int(v.int ?? 0)); s.setIndex(k + 1, in: -2) }
         case (.substitutions, .substitutions(let subs)):

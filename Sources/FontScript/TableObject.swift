@@ -23,15 +23,18 @@ enum TableObject {
         return t
     }
 
-    /// The described table behind a Table object: one of fields, or a structured one.
+    /// The described table behind a Table object: one of fields, a structured one, or a
+    /// hand-written one read through its description (HVAR …: read-only).
     enum Described {
         case fields(FieldTable)
         case structured(StructuredTable, Face)
+        case view(Record, StructFields, Face)
 
         init(_ part: FacePart) throws {
             let face = try part.face.get()
             if let t = try face.fieldTable(part.tag) { self = .fields(t); return }
             if let t = try face.structuredTable(part.tag) { self = .structured(t, face); return }
+            if let (record, fields) = try face.describedView(part.tag) { self = .view(record, fields, face); return }
             throw LuaBridgeError("the face has no '\(part.tag)' table")
         }
 
@@ -39,6 +42,7 @@ enum TableObject {
             switch self {
             case .fields(let t): t.fieldNames
             case .structured(let t, _): t.memberNames
+            case .view(let record, let fields, _): record.valueMembers.map(\.name).filter { fields[$0] != nil }
             }
         }
 
@@ -48,6 +52,12 @@ enum TableObject {
             case .structured(let t, let face):
                 guard let value = try t.value(name) else { s.pushNil(); return }
                 try StructValues(face).push(s, member: try t.member(name), value)
+            case .view(let record, let fields, let face):
+                guard let member = record.valueMembers.first(where: { $0.name == name }) else {
+                    throw LuaBridgeError("\(record.name) has no member '\(name)'")
+                }
+                guard let value = fields[name] else { s.pushNil(); return }
+                try StructValues(face).push(s, member: member, value)
             }
         }
     }
@@ -71,6 +81,8 @@ enum TableObject {
                 let path = "\(part.tag.trimmed).\(name)"
                 let value = try StructValues(face).read(call.stack, at: 3, member: member, path: path)
                 try t.set(name, value)
+            case .view:
+                throw LuaBridgeError("\(part.tag.trimmed) is read-only in Lua: change it with face:fuse (its XML) or face:setRawTable")
             }
             return 0
         }
@@ -101,6 +113,8 @@ enum TableObject {
                 call.stack.push("<\(part.tag.trimmed) \(shown)\(t.fieldNames.count > 6 ? ", …" : "")>")
             case .structured(let t, _):
                 call.stack.push("<\(part.tag.trimmed) \(t.memberNames.joined(separator: ", "))>")
+            case .view:
+                call.stack.push("<\(part.tag.trimmed) \(try Described(part).names.joined(separator: ", ")) (read-only)>")
             }
             return 1
         }

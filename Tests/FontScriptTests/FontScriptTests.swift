@@ -337,8 +337,7 @@ func python(_ arguments: [String]) throws -> String {
 
     /// Tables Lua does not show yet (bytes through face:rawTable).
     static let notInLua: [String: String] = [
-        "HVAR": "read by the instancer, no Lua view yet", "VVAR": "read by the instancer, no Lua view yet",
-        "MVAR": "read by the instancer, no Lua view yet", "cvar": "read by the instancer, no Lua view yet",
+        "cvar": "read by the instancer, no Lua view yet",
         "VORG": "no Lua view yet", "CPAL": "no Lua view yet", "avar": "applied by Face:location, no Lua view of its maps",
     ]
 
@@ -361,5 +360,20 @@ func python(_ arguments: [String]) throws -> String {
             FaceObject.fieldTables.contains(FontModel.Tag(text: tag).trimmed) || faceFields[tag].map { FaceObject.luaClass.fields.contains($0) } == true
         }
         #expect(Self.registered.subtracting(inLua) == Set(Self.notInLua.keys), "\(Self.registered.subtracting(inLua).sorted())")
+    }
+}
+
+/// Hand-written tables with a description (HVAR …) read in Lua through it, read-only.
+@Suite struct DescribedViewTests {
+    @Test func hvarReadsThroughItsDescription() throws {
+        let lua = try makeState(fonts: ["/usr/share/fonts/truetype/inter-vf/Inter.var.ttf"])
+        let face = try Font(path: "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf").faces[0]
+        let hvar = try #require(try face.table(HvarTable.self))
+        // The first advance-map entry and the store's first row agree with the model's reading.
+        let (outer, inner) = try #require(hvar.advanceMap?.index(0))
+        #expect(try eval(lua, "local m = face.HVAR.AdvWidthMap[1] return m >> 16, m & 0xFFFF, #face.HVAR.VarStore.VarData")
+                == [String(outer), String(inner), String(hvar.store.data.count)])
+        expectError(lua, "face.HVAR.Version = 3", "HVAR is read-only in Lua")
+        #expect(try eval(lua, "return face.MVAR") == ["nil"])
     }
 }

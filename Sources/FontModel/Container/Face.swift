@@ -252,6 +252,16 @@ public final class Face {
         return try decodedTable(tag) as? FieldTable
     }
 
+    /// A hand-written table with a description (HVAR …) read through it: its record and value;
+    /// nil when the face lacks it, the tag has no description, or these bytes are beyond it.
+    public func describedView(_ tag: Tag) throws -> (record: Record, fields: StructFields)? {
+        guard let type = TableRegistry.type(for: tag) as? ShapeDescribed.Type, case .record(let record) = type.shape,
+              let bytes = try rawTable(tag), bytes.withUnsafeBytes({ type.isDescribable(BinaryReader($0)) }) else { return nil }
+        let value = try context(tag) { try bytes.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), type.shape, name: tag.trimmed, lazy: false) } }
+        guard case .record(let fields) = value else { return nil }
+        return (record, fields)
+    }
+
     /// A structured table by tag (GDEF …), for access by member.
     public func structuredTable(_ tag: Tag) throws -> StructuredTable? {
         guard TableRegistry.structuredTags.contains(tag) else { return nil }

@@ -23,13 +23,7 @@ extension TTX {
     static func shapeDescribedConverter(_ tag: Tag) -> Converter {
         let type = TableRegistry.type(for: tag) as? ShapeDescribed.Type
         let shape = type?.shape ?? .record(Record("", []))
-        return describedConverter(tag, shape: shape) { face in
-            guard case .record(let record) = shape, let bytes = try face.rawTable(tag),
-                  bytes.withUnsafeBytes({ type?.isDescribable(BinaryReader($0)) ?? false }) else { return nil }
-            let value = try bytes.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), shape, name: tag.trimmed, lazy: false) }
-            guard case .record(let fields) = value else { return nil }
-            return (record, fields)
-        }
+        return describedConverter(tag, shape: shape) { face in try face.describedView(tag) }
     }
 
     /// Dump and fuse from a description; `decoded` gives the face's table as a record's value.
