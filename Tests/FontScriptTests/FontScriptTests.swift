@@ -338,7 +338,7 @@ func python(_ arguments: [String]) throws -> String {
     /// Tables Lua does not show yet (bytes through face:rawTable).
     static let notInLua: [String: String] = [
         "cvar": "read by the instancer, no Lua view yet",
-        "VORG": "no Lua view yet", "CPAL": "no Lua view yet", "avar": "applied by Face:location, no Lua view of its maps",
+        "CPAL": "no Lua view yet", "avar": "applied by Face:location, no Lua view of its maps",
     ]
 
     @Test func everyRegisteredTableIsTypedOrListed() {
