@@ -329,7 +329,6 @@ func python(_ arguments: [String]) throws -> String {
 
     /// Tables diff reports only as "changed (n bytes → m bytes)".
     static let comparedBySize: [String: String] = [
-        "cmap": "mappings are compared through glyph names only when glyphs are (a cmap diff is not written yet)",
         "fvar": "axes and instances: no per-record diff yet", "avar": "segment maps: no per-axis diff yet",
         "HVAR": "delta rows: no diff yet", "VVAR": "delta rows: no diff yet", "MVAR": "value records: no diff yet",
         "cvar": "tuple variations: no diff yet",
@@ -346,7 +345,7 @@ func python(_ arguments: [String]) throws -> String {
         #expect(untyped == Set(Self.hexOnlyInXML.keys), "typed in XML or listed with a reason: \(untyped.sorted())")
 
         // diff: fields, structures, DiffableTable, or FontDiff's own handling (names, kerning, glyph data).
-        let ownDiff: Set<String> = ["name", "kern", "glyf", "loca", "hmtx", "vmtx", "CFF ", "CFF2", "gvar"]
+        let ownDiff: Set<String> = ["name", "cmap", "kern", "glyf", "loca", "hmtx", "vmtx", "CFF ", "CFF2", "gvar"]
         let diffed = Set(TableRegistry.types.filter { t in
             t is FieldTable.Type || t is StructuredTable.Type || t is DiffableTable.Type || ownDiff.contains(t.tableTag.description)
         }.map { $0.tableTag.description })
@@ -375,5 +374,18 @@ func python(_ arguments: [String]) throws -> String {
                 == [String(outer), String(inner), String(hvar.store.data.count)])
         expectError(lua, "face.HVAR.Version = 3", "HVAR is read-only in Lua")
         #expect(try eval(lua, "return face.MVAR") == ["nil"])
+    }
+}
+
+@Suite struct CmapDiffTests {
+    @Test func diffNamesRemappedAndUnmappedCharacters() throws {
+        let lua = try makeState()
+        let path = NSTemporaryDirectory() + "cmapdiff-\(UUID().uuidString).ttf"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = try eval(lua, "face.cmap[0x41] = face.cmap[0x42]; face.cmap[0x43] = nil; face:save('\(path)')")
+        let found = try FontDiff.compare(try Font(path: dejavu).faces[0], try Font(path: path).faces[0]).map(\.description)
+        #expect(found.contains("~ cmap.U+0041: A → B"))
+        #expect(found.contains("- cmap.U+0043: C"))
+        #expect(!found.contains { $0.hasPrefix("~ cmap:") })   // no "n bytes → m bytes" line
     }
 }

@@ -60,6 +60,12 @@ public enum FontDiff {
             }
             switch tag {
             case "name": out += try nameDifferences(a.name, b.name)
+            case "cmap":
+                if let ca = try? a.cmap, let cb = try? b.cmap {
+                    out += try cmapDifferences(ca, cb, namesA: try a.glyphNames(), namesB: try b.glyphNames())
+                } else {
+                    out.append(Difference(kind: .changed, table: name, item: "", old: "\(bytesA?.count ?? 0) bytes", new: "\(bytesB?.count ?? 0) bytes"))
+                }
             case "kern":
                 if let ka = try? a.kern, let kb = try? b.kern {
                     out += kernDifferences(ka, kb, namesA: try a.glyphNames(), namesB: try b.glyphNames())
@@ -89,6 +95,25 @@ public enum FontDiff {
             guard x != y else { continue }
             let text = { (r: NameRecord?) in r.map { $0.text ?? "\($0.bytes.count) bytes" } }
             out.append(Difference(kind: x == nil ? .added : y == nil ? .removed : .changed, table: "name", item: k.label, old: text(x), new: text(y)))
+        }
+        return out
+    }
+
+    /// Characters mapped, unmapped or mapped to another glyph (by name) in the best Unicode
+    /// subtable; subtables added or removed (by platform and encoding).
+    static func cmapDifferences(_ a: CmapTable, _ b: CmapTable, namesA: [String], namesB: [String]) throws -> [Difference] {
+        var out: [Difference] = []
+        let keysA = Set(a.records.map { "\($0.platformID)/\($0.encodingID) format \($0.subtable.format)" })
+        let keysB = Set(b.records.map { "\($0.platformID)/\($0.encodingID) format \($0.subtable.format)" })
+        for k in keysA.subtracting(keysB).sorted() { out.append(Difference(kind: .removed, table: "cmap", item: "subtable \(k)", old: nil, new: nil)) }
+        for k in keysB.subtracting(keysA).sorted() { out.append(Difference(kind: .added, table: "cmap", item: "subtable \(k)", old: nil, new: nil)) }
+        let ma = try a.bestUnicodeSubtable()?.mapping() ?? [:], mb = try b.bestUnicodeSubtable()?.mapping() ?? [:]
+        for code in Set(ma.keys).union(mb.keys).sorted() {
+            let x = ma[code].map { glyphName($0, in: namesA) }, y = mb[code].map { glyphName($0, in: namesB) }
+            guard x != y else { continue }
+            let hex = String(code, radix: 16, uppercase: true)
+            out.append(Difference(kind: x == nil ? .added : y == nil ? .removed : .changed, table: "cmap",
+                                  item: "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex, old: x, new: y))
         }
         return out
     }
