@@ -22,15 +22,19 @@ public struct CFFBuilder {
     public var fdSelect: [Int] = []
     public var fdSelectFormat = 3
     private(set) var strings: [[UInt8]] = []
+    /// Each added string's id, so a charset of 65,535 names is not searched quadratically.
+    private var stringIDs: [[UInt8]: Int] = [:]
 
     public init() {}
 
     /// The string id of a string, adding it to the String INDEX when it is not a standard one.
     public mutating func sid(_ bytes: [UInt8]) -> Int {
         if let s = String(validating: bytes, as: UTF8.self), let i = Self.standardIndex[s] { return i }
-        if let i = strings.firstIndex(of: bytes) { return cffStandardStrings.count + i }
+        if let i = stringIDs[bytes] { return i }
         strings.append(bytes)
-        return cffStandardStrings.count + strings.count - 1
+        let id = cffStandardStrings.count + strings.count - 1
+        stringIDs[bytes] = id
+        return id
     }
 
     static let standardIndex: [String: Int] = Dictionary(cffStandardStrings.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
