@@ -26,7 +26,7 @@ public enum TTX {
         "cmap": cmapConverter, "glyf": glyfConverter, "loca": locaConverter, "kern": kernConverter,
         "gasp": gaspConverter, "cvt ": cvtConverter, "fpgm": programConverter(FpgmTable.self),
         "prep": programConverter(PrepTable.self), "DSIG": dsigConverter, "CFF ": cffConverter,
-        "fvar": fvarConverter, "avar": avarConverter, "gvar": gvarConverter, "VORG": vorgConverter, "TTFA": textTableConverter("TTFA"), "CPAL": cpalConverter,
+        "fvar": fvarConverter, "avar": avarConverter, "gvar": gvarConverter, "cvar": cvarConverter, "VORG": vorgConverter, "TTFA": textTableConverter("TTFA"), "CPAL": cpalConverter,
     ]
 
     static func converter(for tag: Tag) -> Converter? {

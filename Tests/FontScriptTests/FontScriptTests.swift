@@ -324,7 +324,6 @@ func python(_ arguments: [String]) throws -> String {
     /// Tables dumped as hexdata although the model decodes them.
     static let hexOnlyInXML: [String: String] = [
         "CFF2": "charstrings with blends are not written as programs yet",
-        "cvar": "tuple variations of the control values: not written as ttx's XML yet",
     ]
 
     /// Tables diff reports only as "changed (n bytes → m bytes)".

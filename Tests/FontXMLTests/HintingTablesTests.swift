@@ -136,4 +136,22 @@ import Testing
         try TTX.fuse("<ttFont><gasp><gaspRange rangeMaxPPEM=\"65535\" rangeGaspBehavior=\"3\"/></gasp></ttFont>", into: face)
         #expect(try face.rawTable("gasp") == [0, 0, 0, 1, 0xFF, 0xFF, 0, 3])
     }
+
+    /// cvar (fontTools' instancer test font): dumped as ttx dumps it, and fused back to the same bytes.
+    @Test func cvarMatchesFontTools() throws {
+        let source = StructuredTTXTests.conformance + "/instancer/PartialInstancerTest-VF.ttx"
+        let font = temporaryPath("cvar.ttf"), theirs = temporaryPath("cvar.ttx")
+        defer { for p in [font, theirs] { try? FileManager.default.removeItem(atPath: p) } }
+        #expect(try shell(["python3", "-m", "fontTools.ttx", "-q", "-o", font, source]).0 == 0)
+        #expect(try shell(["python3", "-m", "fontTools.ttx", "-q", "-t", "cvar", "-o", theirs, font]).0 == 0)
+        let face = try Font(path: font).faces[0]
+        let theirText = try String(contentsOfFile: theirs, encoding: .utf8)
+        #expect(StructuredTTXTests.lines(try TTX.dump(face, tags: ["cvar"])) == StructuredTTXTests.lines(theirText))
+        let fused = try Font(path: font)
+        try TTX.fuse(theirText, into: fused.faces[0])
+        #expect(try Font(data: try fused.serialized().bytes).faces[0].rawTable("cvar") == (try face.rawTable("cvar")))
+        // A delta for a control value the font does not have is refused at its line.
+        let bad = theirText.replacingOccurrences(of: "cvt=\"2\"", with: "cvt=\"99\"")
+        #expect(throws: XMLError.self) { try TTX.fuse(bad, into: fused.faces[0]) }
+    }
 }

@@ -9,7 +9,7 @@ that fontTools decompiles equal to the original's.
 Fonts: the paths given, the fonts in the folders given (*.ttf, *.otf, *.ttc), and the fonts that
 fontTools' own table test data (--tables DIR: its *.ttx files that are whole fonts) compile to.
 
-Usage: ttx_parity.py --fontshell BIN [--tables DIR] [--skip-big-outlines] [--work DIR] PATH...
+Usage: ttx_parity.py --fontshell BIN [--tables DIR ...] [--skip-big-outlines] [--work DIR] PATH...
 Prints one JSON object: counts, and every table that differs with the first difference.
 """
 import argparse
@@ -215,7 +215,7 @@ def compile_table_tests(folder, out):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--fontshell", required=True)
-    parser.add_argument("--tables")
+    parser.add_argument("--tables", action="append", default=[], help="a folder of TTX files; whole fonts among them are compiled and checked (repeatable)")
     parser.add_argument("--skip-big-outlines", action="store_true")
     parser.add_argument("--work")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
@@ -229,8 +229,8 @@ def main():
             fonts += sorted(f for ext in ("ttf", "otf", "ttc") for f in glob.glob(os.path.join(p, "*." + ext)))
         else:
             fonts.append(p)
-    if args.tables:
-        fonts += compile_table_tests(args.tables, work)
+    for folder in args.tables:
+        fonts += compile_table_tests(folder, work)
     jobs = [(f, args.fontshell, work, args.skip_big_outlines) for f in fonts]
     with multiprocessing.Pool(args.jobs) as pool:
         results = pool.map(check_font, jobs, chunksize=1)

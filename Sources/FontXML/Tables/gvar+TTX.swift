@@ -10,7 +10,6 @@ extension TTX {
             guard let gvar = try face.gvar, let fvar = try face.table(FvarTable.self) else { return nil }
             let names = try face.glyphNames()
             let tags = fvar.axes.map(\.tag.description)
-            func f2dot14(_ v: Double) -> String { decimalText(Int64((v * 16384).rounded()), scale: 16384) }
             var out = "  <gvar>\n    <version value=\"\(gvar.version.major)\"/>\n    <reserved value=\"\(gvar.version.minor)\"/>\n"
             for id in names.indices.sorted(by: { names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars) }) where id < gvar.glyphCount {
                 guard try !gvar.glyphData(id).isEmpty else { continue }
@@ -18,24 +17,7 @@ extension TTX {
                 let tuples = try gvar.variations(glyph: id, pointCount: pointCount)
                 guard !tuples.isEmpty else { continue }
                 out += "    <glyphVariations glyph=\"\(xmlEscaped(names[id]))\">\n"
-                for t in tuples {
-                    out += "      <tuple>\n"
-                    for (i, peak) in t.peak.enumerated() where i < tags.count {
-                        let start = t.start?[i] ?? min(peak, 0), end = t.end?[i] ?? max(peak, 0)
-                        guard start != 0 || peak != 0 || end != 0 else { continue }
-                        if start == min(peak, 0) && end == max(peak, 0) {
-                            out += "        <coord axis=\"\(xmlEscaped(tags[i]))\" value=\"\(f2dot14(peak))\"/>\n"
-                        } else {
-                            out += "        <coord axis=\"\(xmlEscaped(tags[i]))\" min=\"\(f2dot14(start))\" value=\"\(f2dot14(peak))\" max=\"\(f2dot14(end))\"/>\n"
-                        }
-                    }
-                    let points = t.points ?? Array(0..<t.x.count)
-                    var deltas: [Int: (Int, Int)] = [:]
-                    for (k, p) in points.enumerated() where k < t.x.count && p < pointCount { deltas[p] = (t.x[k], k < t.y.count ? t.y[k] : 0) }
-                    if deltas.isEmpty { out += "        <!-- no deltas -->\n" }
-                    for p in deltas.keys.sorted() { out += "        <delta pt=\"\(p)\" x=\"\(deltas[p]!.0)\" y=\"\(deltas[p]!.1)\"/>\n" }
-                    out += "      </tuple>\n"
-                }
+                for t in tuples { out += tupleElement(t, axes: tags, pointCount: pointCount, indent: "      ", delta: { "pt=\"\($0)\" x=\"\($1)\" y=\"\($2)\"" }) }
                 out += "    </glyphVariations>\n"
             }
             return out + "  </gvar>\n"
@@ -46,11 +28,6 @@ extension TTX {
             let axisIndex = Dictionary(uniqueKeysWithValues: fvar.axes.enumerated().map { ($1.tag.description, $0) })
             var glyphs = [[TupleVariation]](repeating: [], count: try face.glyphCount)
             var seen: Set<Int> = []
-            func f2dot14(_ m: XMLElement, _ key: String) throws -> Double? {
-                guard let text = m.value(key) else { return nil }
-                guard let v = Double(text.trimmingWhitespace()), (-2...2).contains(v) else { throw fail("\(key)=\"\(text)\" is not an F2Dot14 value (-2…2)", m) }
-                return (v * 16384).rounded() / 16384
-            }
             for e in element.children {
                 switch e.name {
                 case "version", "reserved": continue
@@ -61,36 +38,7 @@ extension TTX {
                     let pointCount = try face.gvarPointCount(id)
                     for t in e.children {
                         guard t.name == "tuple" else { throw fail("<\(t.name)> in <glyphVariations>: expected <tuple>", t) }
-                        var peak = [Double](repeating: 0, count: fvar.axes.count)
-                        var start: [Double]?, end: [Double]?
-                        var deltas: [Int: (Int, Int)] = [:]
-                        for c in t.children {
-                            switch c.name {
-                            case "coord":
-                                let axis = try c.attribute("axis")
-                                guard let i = axisIndex[axis] else { throw fail("'\(axis)' is not an fvar axis", c) }
-                                guard let value = try f2dot14(c, "value") else { throw fail("<coord> needs value=", c) }
-                                peak[i] = value
-                                if let lo = try f2dot14(c, "min"), let hi = try f2dot14(c, "max") {
-                                    if start == nil { start = peak.map { min($0, 0) }; end = peak.map { max($0, 0) } }
-                                    start![i] = lo; end![i] = hi
-                                } else if start != nil {
-                                    start![i] = min(value, 0); end![i] = max(value, 0)
-                                }
-                            case "delta":
-                                guard let p = Int(try c.attribute("pt")), (0..<pointCount).contains(p) else {
-                                    throw fail("pt must be a point of '\(name)' (0…\(pointCount - 1), phantoms included)", c)
-                                }
-                                guard let x = Int(try c.attribute("x")), let y = Int(try c.attribute("y")), (-32768...32767).contains(x), (-32768...32767).contains(y) else {
-                                    throw fail("x and y must be integers −32768…32767", c)
-                                }
-                                deltas[p] = (x, y)
-                            default: throw fail("<\(c.name)> in <tuple>: expected <coord> or <delta>", c)
-                            }
-                        }
-                        let points = deltas.keys.sorted()
-                        glyphs[id].append(TupleVariation(peak: peak, start: start, end: end, points: points.count == pointCount ? nil : points,
-                                                         x: points.map { deltas[$0]!.0 }, y: points.map { deltas[$0]!.1 }))
+                        glyphs[id].append(try readTuple(t, axisIndex: axisIndex, pointCount: pointCount, what: "a point of '\(name)' (phantoms included)", cvt: false))
                     }
                 default: throw fail("<\(e.name)> in <gvar>: expected <version>, <reserved> or <glyphVariations>", e)
                 }
@@ -99,4 +47,70 @@ extension TTX {
             do { bytes = try GvarTable.encoded(axisCount: fvar.axes.count, glyphs: glyphs) } catch let error as FontError { throw fail(error.message, element) }
             if apply { face.setRawTable("gvar", bytes) }
         })
+}
+
+extension TTX {
+    /// A tuple as fontTools writes it (gvar and cvar): a `<coord>` per axis its region touches,
+    /// with min= and max= when intermediate, then a delta element per point or value it moves.
+    static func tupleElement(_ t: TupleVariation, axes: [String], pointCount: Int, indent: String,
+                             delta: (Int, Int, Int) -> String) -> String {
+        func f2dot14(_ v: Double) -> String { decimalText(Int64((v * 16384).rounded()), scale: 16384) }
+        var out = indent + "<tuple>\n"
+        for (i, peak) in t.peak.enumerated() where i < axes.count {
+            let start = t.start?[i] ?? min(peak, 0), end = t.end?[i] ?? max(peak, 0)
+            guard start != 0 || peak != 0 || end != 0 else { continue }
+            if start == min(peak, 0) && end == max(peak, 0) {
+                out += indent + "  <coord axis=\"\(xmlEscaped(axes[i]))\" value=\"\(f2dot14(peak))\"/>\n"
+            } else {
+                out += indent + "  <coord axis=\"\(xmlEscaped(axes[i]))\" min=\"\(f2dot14(start))\" value=\"\(f2dot14(peak))\" max=\"\(f2dot14(end))\"/>\n"
+            }
+        }
+        let points = t.points ?? Array(0..<t.x.count)
+        var deltas: [Int: (Int, Int)] = [:]
+        for (k, p) in points.enumerated() where k < t.x.count && p < pointCount { deltas[p] = (t.x[k], k < t.y.count ? t.y[k] : 0) }
+        if deltas.isEmpty { out += indent + "  <!-- no deltas -->\n" }
+        for p in deltas.keys.sorted() { out += indent + "  <delta " + delta(p, deltas[p]!.0, deltas[p]!.1) + "/>\n" }
+        return out + indent + "</tuple>\n"
+    }
+
+    /// A `<tuple>` element (gvar: deltas `pt= x= y=`; cvar: `cvt= value=`) as a tuple variation.
+    static func readTuple(_ t: XMLElement, axisIndex: [String: Int], pointCount: Int, what: String, cvt: Bool) throws -> TupleVariation {
+        func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
+        func f2dot14(_ m: XMLElement, _ key: String) throws -> Double? {
+            guard let text = m.value(key) else { return nil }
+            guard let v = Double(text.trimmingWhitespace()), (-2...2).contains(v) else { throw fail("\(key)=\"\(text)\" is not an F2Dot14 value (-2…2)", m) }
+            return (v * 16384).rounded() / 16384
+        }
+        func int16(_ c: XMLElement, _ key: String) throws -> Int {
+            guard let v = Int(try c.attribute(key)), (-32768...32767).contains(v) else { throw fail("\(key) must be an integer −32768…32767", c) }
+            return v
+        }
+        var peak = [Double](repeating: 0, count: axisIndex.count)
+        var start: [Double]?, end: [Double]?
+        var deltas: [Int: (Int, Int)] = [:]
+        for c in t.children {
+            switch c.name {
+            case "coord":
+                let axis = try c.attribute("axis")
+                guard let i = axisIndex[axis] else { throw fail("'\(axis)' is not an fvar axis", c) }
+                guard let value = try f2dot14(c, "value") else { throw fail("<coord> needs value=", c) }
+                peak[i] = value
+                if let lo = try f2dot14(c, "min"), let hi = try f2dot14(c, "max") {
+                    if start == nil { start = peak.map { min($0, 0) }; end = peak.map { max($0, 0) } }
+                    start![i] = lo; end![i] = hi
+                } else if start != nil {
+                    start![i] = min(value, 0); end![i] = max(value, 0)
+                }
+            case "delta":
+                guard let p = Int(try c.attribute(cvt ? "cvt" : "pt")), (0..<pointCount).contains(p) else {
+                    throw fail("\(cvt ? "cvt" : "pt") must be \(what) (0…\(pointCount - 1))", c)
+                }
+                deltas[p] = cvt ? (try int16(c, "value"), 0) : (try int16(c, "x"), try int16(c, "y"))
+            default: throw fail("<\(c.name)> in <tuple>: expected <coord> or <delta>", c)
+            }
+        }
+        let points = deltas.keys.sorted()
+        return TupleVariation(peak: peak, start: start, end: end, points: points.count == pointCount ? nil : points,
+                              x: points.map { deltas[$0]!.0 }, y: cvt ? [] : points.map { deltas[$0]!.1 })
+    }
 }

@@ -22,4 +22,10 @@ public final class CvarTable: DecodableTable {
     }
 
     public func encode() throws -> [UInt8] { bytes }
+
+    /// A version 1.0 table of these variations (what a TTX `<cvar>` says).
+    public static func encoded(_ variations: [TupleVariation]) throws -> [UInt8] {
+        let store = try TupleVariation.encodeStore(variations, sharedPeaks: [:], hasY: false, dataOffsetBase: 4, what: "cvar")
+        return [0, 1, 0, 0] + (store.isEmpty ? [0, 0, 0, 8] : store)
+    }
 }
