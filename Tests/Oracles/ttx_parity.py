@@ -219,6 +219,7 @@ def main():
     parser.add_argument("--skip-big-outlines", action="store_true")
     parser.add_argument("--work")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--timeout", type=float, default=1800, help="seconds for the whole run")
     parser.add_argument("paths", nargs="*")
     args = parser.parse_args()
     logging.disable(logging.WARNING)   # fontTools' warnings about the test fonts are not findings
@@ -233,7 +234,10 @@ def main():
         fonts += compile_table_tests(folder, work)
     jobs = [(f, args.fontshell, work, args.skip_big_outlines) for f in fonts]
     with multiprocessing.Pool(args.jobs) as pool:
-        results = pool.map(check_font, jobs, chunksize=1)
+        # A worker that dies takes its task with it and map() would wait for ever: bound the
+        # wait, so a stall fails the run instead of hanging it (once seen with two workers on
+        # fontTools' instancer test fonts).
+        results = pool.map_async(check_font, jobs, chunksize=1).get(timeout=args.timeout)
     summary = {"fonts": len(results), "tables": 0, "dumpEqual": 0, "fuseEqual": 0, "dumpDiffers": [], "fuseDiffers": [], "errors": []}
     for r in results:
         for e in r["errors"]:
