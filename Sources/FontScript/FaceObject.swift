@@ -13,8 +13,8 @@ enum FaceObject {
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)
         c.fields = ["index", "postscriptName", "familyName", "fullName", "format", "tags", "glyphCount", "unitsPerEm",
-                    "font", "name", "cmap", "glyphs", "kern", "axes", "instances", "isVariable",
-                    "cvt", "fpgm", "prep", "DSIG"] + fieldTables
+                    "font", "name", "cmap", "glyphs", "kern", "axes", "instances", "isVariable"]
+            + HintingValues.fields.map(\.name) + fieldTables
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
                      "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
                      "sweep": PreviewModule.sweep, "save": save, "unshare": unshare,
@@ -53,12 +53,10 @@ enum FaceObject {
             case 14: try VariationMethods.pushAxes(s, face)
             case 15: try VariationMethods.pushInstances(s, face)
             case 16: s.push(face.isVariable)
-            case 17: try HintingValues.pushCvt(s, face)
-            case 18: try HintingValues.pushProgram(s, face, FpgmTable.self)
-            case 19: try HintingValues.pushProgram(s, face, PrepTable.self)
-            case 20: try HintingValues.pushDSIG(s, face)
-            case let id where id >= 21:
-                try pushTable(s, ref, face, Tag(text: fieldTables[id - 21]))
+            case let id where id > 16 && id <= 16 + HintingValues.fields.count:
+                try HintingValues.fields[id - 17].push(s, face)
+            case let id where id > 16 + HintingValues.fields.count:
+                try pushTable(s, ref, face, Tag(text: fieldTables[id - 17 - HintingValues.fields.count]))
             default:
                 let key = s.describe(at: 2)
                 throw unknownField(className, key, luaClass.fields + luaClass.methods.keys)

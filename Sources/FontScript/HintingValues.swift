@@ -6,6 +6,12 @@ import LuaBridge
 /// `face.cvt[k + 1]` being value k), `face.fpgm` and `face.prep` (assembly text, as dumps write
 /// it), `face.DSIG`; and the setters `face:setCvt(list)` and `face:setProgram(tag, assembly)`.
 enum HintingValues {
+    /// The Face fields these tables answer, by name.
+    static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [
+        ("cvt", pushCvt), ("fpgm", { try pushProgram($0, $1, FpgmTable.self) }), ("prep", { try pushProgram($0, $1, PrepTable.self) }),
+        ("DSIG", pushDSIG),
+    ]
+
     static func pushCvt(_ s: LuaStack, _ face: Face) throws {
         guard let cvt = try face.table(CvtTable.self) else { s.pushNil(); return }
         s.pushTable(arrayCount: Int32(clamping: cvt.values.count))

@@ -146,6 +146,9 @@ public enum TTX {
         return cFormat("%.\(loText.distance(from: period, to: differ))f", value)
     }
 
+    /// A fixed-point value held as a Double (16.16: scale 65536; F2Dot14: 16384), as fontTools writes it.
+    static func decimalText(_ value: Double, scale: Double) -> String { decimalText(Int64((value * scale).rounded()), scale: scale) }
+
     /// Python's repr of a float ("0.001", "8.0", "1e-05"): Swift's shortest round-trip text.
     static func pythonFloatText(_ v: Double) -> String { "\(v)" }
 
@@ -254,6 +257,15 @@ public enum TTX {
             bytes.append(high << 4 | low)
         }
         return bytes
+    }
+
+    /// An integer attribute within a range, or an error at the element.
+    static func integerAttribute(_ e: XMLElement, _ key: String, _ range: ClosedRange<Int64>) throws -> Int64 {
+        let text = try e.attribute(key)
+        guard let v = parseInteger(text), range.contains(v) else {
+            throw XMLError("\(key)=\"\(text)\" is not a number in \(range.lowerBound)...\(range.upperBound)", line: e.line, column: e.column)
+        }
+        return v
     }
 
     static func parseInteger(_ text: String) -> Int64? {

@@ -82,11 +82,11 @@ enum TrueTypeAssembly {
         "WS": "write storage",
     ]
 
-    /// Opcode → mnemonic and argument bits, for every opcode that is not a push.
-    static let byOpcode: [UInt8: (mnemonic: String, bits: Int)] = {
-        var table: [UInt8: (String, Int)] = [:]
+    /// Opcode → mnemonic, argument bits and their value, for every opcode that is not a push.
+    static let byOpcode: [UInt8: (mnemonic: String, bits: Int, argument: Int)] = {
+        var table: [UInt8: (String, Int, Int)] = [:]
         for (mnemonic, (op, bits)) in opcodes where !mnemonic.contains("PUSH") {
-            for k in 0..<(1 << bits) { table[op + UInt8(k)] = (mnemonic, bits) }
+            for k in 0..<(1 << bits) { table[op + UInt8(k)] = (mnemonic, bits, k) }
         }
         return table
     }()
@@ -118,12 +118,8 @@ enum TrueTypeAssembly {
             case 0xB8...0xBF: count = Int(op - 0xB8) + 1; words = true; mnemonic = "PUSHW"; i += 1
             default:
                 i += 1
-                guard let (name, bits) = byOpcode[op] else { line("INSTR\(op)[ ]"); continue }
-                var argument = " "
-                if bits > 0 {
-                    let value = Int(op - opcodes[name]!.op)
-                    argument = String((0..<bits).reversed().map { value >> $0 & 1 == 1 ? "1" : "0" })
-                }
+                guard let (name, bits, value) = byOpcode[op] else { line("INSTR\(op)[ ]"); continue }
+                let argument = bits == 0 ? " " : String((0..<bits).reversed().map { value >> $0 & 1 == 1 ? "1" : "0" })
                 if name == "ELSE" || name == "ENDF" || name == "EIF" { depth -= 1 }
                 line("\(name)[\(argument)]\t/* \(meanings[name] ?? name) */")
                 if name == "FDEF" || name == "IDEF" || name == "IF" || name == "ELSE" { depth += 1 }

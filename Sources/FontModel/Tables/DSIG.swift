@@ -66,12 +66,14 @@ public final class DSIGTable: DecodableTable {
         w.u32(version); w.u16(UInt16(signatures.count)); w.u16(flags)
         var offset = 8 + 12 * signatures.count
         for s in signatures {
-            guard s.pkcs7.count <= Int(Int32.max) - 8 else { throw FontError("DSIG: a signature of \(s.pkcs7.count) bytes is too long") }
-            w.u32(s.format); w.u32(UInt32(s.pkcs7.count + 8)); w.u32(UInt32(offset))
+            w.u32(s.format)
+            try w.u32(s.pkcs7.count + 8, "DSIG signature block length"); try w.u32(offset, "DSIG signature block offset")
             offset += s.pkcs7.count + 8
         }
         for s in signatures {
-            w.u16(s.reserved1); w.u16(s.reserved2); w.u32(UInt32(s.pkcs7.count)); w.append(s.pkcs7)
+            w.u16(s.reserved1); w.u16(s.reserved2)
+            guard s.pkcs7.count <= Int(Int32.max) else { throw FontError("DSIG: a signature of \(s.pkcs7.count) bytes is too long") }
+            w.u32(UInt32(s.pkcs7.count)); w.append(s.pkcs7)
         }
         if w.bytes.count % 2 == 1 { w.u8(0) }
         return w.bytes

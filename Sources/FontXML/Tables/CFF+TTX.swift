@@ -406,8 +406,8 @@ extension TTX {
         var globalSubrs: XMLElement?
         for e in element.children {
             switch e.name {
-            case "major": builder.major = Int(try cffInteger(e, "value", 0...255))
-            case "minor": builder.minor = Int(try cffInteger(e, "value", 0...255))
+            case "major": builder.major = Int(try integerAttribute(e, "value", 0...255))
+            case "minor": builder.minor = Int(try integerAttribute(e, "value", 0...255))
             case "CFFFont": fonts.append(e)
             case "GlobalSubrs": globalSubrs = e
             default: throw fail("<\(e.name)> in <CFF>: expected <major>, <minor>, <CFFFont> or <GlobalSubrs>", e)
@@ -437,14 +437,14 @@ extension TTX {
                     var pairs: [(code: Int, glyph: Int)] = []
                     for m in e.children {
                         guard m.name == "map" else { throw fail("<\(m.name)> in <Encoding>: expected <map>", m) }
-                        let code = Int(try cffInteger(m, "code", 0...255)), glyphName = try m.attribute("name")
+                        let code = Int(try integerAttribute(m, "code", 0...255)), glyphName = try m.attribute("name")
                         guard let g = try face.glyphID(named: glyphName) else { throw fail("glyph '\(glyphName)' does not exist in this font", m) }
                         pairs.append((code, g))
                     }
                     builder.encoding = .custom(pairs)
                 }
             case "Private": privateElement = e
-            case "FDSelect": fdSelectFormat = Int(try cffInteger(e, "format", 0...4))
+            case "FDSelect": fdSelectFormat = Int(try integerAttribute(e, "format", 0...4))
             case "FDArray": fontDictElements = e.children
             case "CharStrings": charStringsElement = e
             default:
@@ -487,7 +487,7 @@ extension TTX {
             guard let g = try face.glyphID(named: name), g < names.count else { throw fail("glyph '\(name)' does not exist in this font", e) }
             guard byGlyph[g] == nil else { throw fail("a second charstring for '\(name)'", e) }
             byGlyph[g] = try cffCharString(e)
-            if isCID { fdOf[g] = Int(try cffInteger(e, "fdSelectIndex", 0...255)) }
+            if isCID { fdOf[g] = Int(try integerAttribute(e, "fdSelectIndex", 0...255)) }
         }
         if let missing = byGlyph.firstIndex(where: { $0 == nil }) {
             throw fail("<CharStrings> has no charstring for glyph '\(names[missing])'; every glyph needs one", charStringsElement)
@@ -512,15 +512,6 @@ extension TTX {
         }
     }
 
-    /// An integer attribute within a range, or an error at the element.
-    static func cffInteger(_ e: XMLElement, _ key: String, _ range: ClosedRange<Int64>) throws -> Int64 {
-        let text = try e.attribute(key)
-        guard let v = parseInteger(text), range.contains(v) else {
-            throw XMLError("\(key)=\"\(text)\" is not a number in \(range.lowerBound)...\(range.upperBound)", line: e.line, column: e.column)
-        }
-        return v
-    }
-
     /// A DICT number as fontTools reads it: an integer, else a real.
     static func cffNumber(_ text: Substring, _ e: XMLElement) throws -> CFFNumber {
         if let v = Int(text) { return .int(v) }
@@ -533,7 +524,7 @@ extension TTX {
         switch key.kind {
         case .ros:
             let registry = builder.sid(Array(try e.attribute("Registry").utf8)), order = builder.sid(Array(try e.attribute("Order").utf8))
-            return CFFDictEntry(op: key.op, operands: [.int(registry), .int(order), .int(Int(try cffInteger(e, "Supplement", 0...0xFFFF)))])
+            return CFFDictEntry(op: key.op, operands: [.int(registry), .int(order), .int(Int(try integerAttribute(e, "Supplement", 0...0xFFFF)))])
         case .sid: return CFFDictEntry(op: key.op, operands: [.int(builder.sid(Array(try e.attribute("value").utf8)))])
         case .charset, .skipped: return nil
         case .number, .array, .delta:

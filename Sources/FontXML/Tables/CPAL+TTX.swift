@@ -32,21 +32,16 @@ extension TTX {
         },
         fuse: { element, face, apply in
             func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
-            func number(_ e: XMLElement, _ key: String, _ range: ClosedRange<Int64>) throws -> Int64 {
-                let text = try e.attribute(key)
-                guard let v = parseInteger(text), range.contains(v) else { throw fail("\(key)=\"\(text)\" is not in \(range.lowerBound)...\(range.upperBound)", e) }
-                return v
-            }
             var version = 0, entries = 0
             var palettes: [[CPALTable.Color]] = [], types: [UInt32] = [], labels: [Int] = []
             var entryLabels: [Int]?
             for e in element.children {
                 switch e.name {
-                case "version": version = Int(try number(e, "value", 0...1))
-                case "numPaletteEntries": entries = Int(try number(e, "value", 0...0xFFFF))
+                case "version": version = Int(try integerAttribute(e, "value", 0...1))
+                case "numPaletteEntries": entries = Int(try integerAttribute(e, "value", 0...0xFFFF))
                 case "palette":
-                    types.append(UInt32(try e.value("type").map { _ in try number(e, "type", 0...0xFFFF_FFFF) } ?? 0))
-                    labels.append(Int(try e.value("label").map { _ in try number(e, "label", 0...0xFFFF) } ?? 0xFFFF))
+                    types.append(UInt32(try e.value("type").map { _ in try integerAttribute(e, "type", 0...0xFFFF_FFFF) } ?? 0))
+                    labels.append(Int(try e.value("label").map { _ in try integerAttribute(e, "label", 0...0xFFFF) } ?? 0xFFFF))
                     palettes.append(try e.children.map { c in
                         guard c.name == "color" else { throw fail("<\(c.name)> in <palette>: expected <color index= value=/>", c) }
                         let text = try c.attribute("value")
@@ -60,9 +55,9 @@ extension TTX {
                 case "paletteEntryLabels":
                     var list = [Int](repeating: CPALTable.noName, count: entries)
                     for l in e.children where l.name == "label" {
-                        let k = Int(try number(l, "index", 0...0xFFFF))
+                        let k = Int(try integerAttribute(l, "index", 0...0xFFFF))
                         guard k < entries else { throw fail("label index \(k) is past the \(entries) palette entries", l) }
-                        list[k] = Int(try number(l, "value", 0...0xFFFF))
+                        list[k] = Int(try integerAttribute(l, "value", 0...0xFFFF))
                     }
                     entryLabels = list
                 default: throw fail("<\(e.name)> in <CPAL>: expected <version>, <numPaletteEntries>, <palette> or <paletteEntryLabels>", e)

@@ -16,11 +16,7 @@ extension TTX {
         },
         fuse: { element, face, apply in
             func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
-            func number(_ e: XMLElement, _ range: ClosedRange<Int64>) throws -> Int {
-                let text = try e.attribute("value")
-                guard let v = parseInteger(text), range.contains(v) else { throw fail("<\(e.name)> value '\(text)' is not in \(range.lowerBound)...\(range.upperBound)", e) }
-                return Int(v)
-            }
+            func number(_ e: XMLElement, _ range: ClosedRange<Int64>) throws -> Int { Int(try integerAttribute(e, "value", range)) }
             var major = 1, minor = 0, defaultY = 0
             var origins: [Int: Int] = [:]
             for e in element.children {

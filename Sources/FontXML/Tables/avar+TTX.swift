@@ -7,7 +7,7 @@ extension TTX {
     static let avarConverter = Converter(
         dump: { face in
             guard let avar = try face.table(AvarTable.self), !avar.hasVersion2Mappings, let fvar = try face.table(FvarTable.self) else { return nil }
-            func f2dot14(_ v: Double) -> String { decimalText(Int64((v * 16384).rounded()), scale: 16384) }
+            func f2dot14(_ v: Double) -> String { decimalText(v, scale: 16384) }
             var out = "  <avar>\n    <version major=\"1\" minor=\"0\"/>\n"
             for (axis, map) in zip(fvar.axes, avar.maps) {
                 out += "    <segment axis=\"\(xmlEscaped(axis.tag.description))\">\n"

@@ -16,7 +16,7 @@ extension TTX {
             func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
             guard let fvar = try face.table(FvarTable.self) else { throw fail("cvar needs the face's fvar axes; the face has none", element) }
             let count = try face.table(CvtTable.self)?.values.count ?? 0
-            let axisIndex = Dictionary(uniqueKeysWithValues: fvar.axes.enumerated().map { ($1.tag.description, $0) })
+            let axisIndex = axisIndexes(fvar)
             var tuples: [TupleVariation] = []
             for e in element.children {
                 switch e.name {

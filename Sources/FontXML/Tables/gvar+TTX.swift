@@ -25,7 +25,7 @@ extension TTX {
         fuse: { element, face, apply in
             func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
             guard let fvar = try face.table(FvarTable.self) else { throw fail("gvar needs the face's fvar axes; the face has none", element) }
-            let axisIndex = Dictionary(uniqueKeysWithValues: fvar.axes.enumerated().map { ($1.tag.description, $0) })
+            let axisIndex = axisIndexes(fvar)
             var glyphs = [[TupleVariation]](repeating: [], count: try face.glyphCount)
             var seen: Set<Int> = []
             for e in element.children {
@@ -54,7 +54,7 @@ extension TTX {
     /// with min= and max= when intermediate, then a delta element per point or value it moves.
     static func tupleElement(_ t: TupleVariation, axes: [String], pointCount: Int, indent: String,
                              delta: (Int, Int, Int) -> String) -> String {
-        func f2dot14(_ v: Double) -> String { decimalText(Int64((v * 16384).rounded()), scale: 16384) }
+        func f2dot14(_ v: Double) -> String { decimalText(v, scale: 16384) }
         var out = indent + "<tuple>\n"
         for (i, peak) in t.peak.enumerated() where i < axes.count {
             let start = t.start?[i] ?? min(peak, 0), end = t.end?[i] ?? max(peak, 0)
@@ -69,8 +69,13 @@ extension TTX {
         var deltas: [Int: (Int, Int)] = [:]
         for (k, p) in points.enumerated() where k < t.x.count && p < pointCount { deltas[p] = (t.x[k], k < t.y.count ? t.y[k] : 0) }
         if deltas.isEmpty { out += indent + "  <!-- no deltas -->\n" }
-        for p in deltas.keys.sorted() { out += indent + "  <delta " + delta(p, deltas[p]!.0, deltas[p]!.1) + "/>\n" }
+        for (p, d) in deltas.sorted(by: { $0.key < $1.key }) { out += indent + "  <delta " + delta(p, d.0, d.1) + "/>\n" }
         return out + indent + "</tuple>\n"
+    }
+
+    /// fvar axis tag → index; a repeated tag (a broken font) names its first axis rather than trapping.
+    static func axisIndexes(_ fvar: FvarTable) -> [String: Int] {
+        Dictionary(fvar.axes.enumerated().map { ($1.tag.description, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A `<tuple>` element (gvar: deltas `pt= x= y=`; cvar: `cvt= value=`) as a tuple variation.
@@ -109,8 +114,8 @@ extension TTX {
             default: throw fail("<\(c.name)> in <tuple>: expected <coord> or <delta>", c)
             }
         }
-        let points = deltas.keys.sorted()
-        return TupleVariation(peak: peak, start: start, end: end, points: points.count == pointCount ? nil : points,
-                              x: points.map { deltas[$0]!.0 }, y: cvt ? [] : points.map { deltas[$0]!.1 })
+        let sorted = deltas.sorted { $0.key < $1.key }
+        return TupleVariation(peak: peak, start: start, end: end, points: sorted.count == pointCount ? nil : sorted.map(\.key),
+                              x: sorted.map(\.value.0), y: cvt ? [] : sorted.map(\.value.1))
     }
 }

@@ -38,24 +38,21 @@ public final class VvarTable: MetricsVariationsTable, DecodableTable {
     public static func decode(_ reader: BinaryReader, face: Face) throws -> VvarTable { try VvarTable(reader, face: face, tag: "VVAR") }
 }
 
+extension MetricsVariationsTable {
+    /// As fontTools' otData describes HVAR and VVAR: the variation store, then the glyph →
+    /// delta-set maps named.
+    static func description(_ name: String, maps: [String]) -> Shape {
+        .record(Record(name, [
+            Member("Version", .scalar(.version32), ttx: .hex8),
+            Member("VarStore", .offset32(.record(GDEFTable.variationStore))),
+        ] + maps.map { Member($0, .offset32(.glyphIndexMap)) }))
+    }
+}
+
 extension HvarTable: ShapeDescribed {
-    /// As fontTools' otData describes it: the variation store and the glyph → delta-set maps.
-    public static let shape: Shape = .record(Record("HVAR", [
-        Member("Version", .scalar(.version32), ttx: .hex8),
-        Member("VarStore", .offset32(.record(GDEFTable.variationStore))),
-        Member("AdvWidthMap", .offset32(.glyphIndexMap)),
-        Member("LsbMap", .offset32(.glyphIndexMap)),
-        Member("RsbMap", .offset32(.glyphIndexMap)),
-    ]))
+    public static let shape = description("HVAR", maps: ["AdvWidthMap", "LsbMap", "RsbMap"])
 }
 
 extension VvarTable: ShapeDescribed {
-    public static let shape: Shape = .record(Record("VVAR", [
-        Member("Version", .scalar(.version32), ttx: .hex8),
-        Member("VarStore", .offset32(.record(GDEFTable.variationStore))),
-        Member("AdvHeightMap", .offset32(.glyphIndexMap)),
-        Member("TsbMap", .offset32(.glyphIndexMap)),
-        Member("BsbMap", .offset32(.glyphIndexMap)),
-        Member("VOrgMap", .offset32(.glyphIndexMap)),
-    ]))
+    public static let shape = description("VVAR", maps: ["AdvHeightMap", "TsbMap", "BsbMap", "VOrgMap"])
 }
