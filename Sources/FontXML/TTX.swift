@@ -27,6 +27,8 @@ public enum TTX {
         "gasp": gaspConverter, "cvt ": cvtConverter, "fpgm": programConverter(FpgmTable.self),
         "prep": programConverter(PrepTable.self), "DSIG": dsigConverter, "CFF ": cffConverter,
         "fvar": fvarConverter, "avar": avarConverter, "gvar": gvarConverter, "cvar": cvarConverter, "VORG": vorgConverter, "TTFA": textTableConverter("TTFA"), "CPAL": cpalConverter,
+        "EBLC": bitmapLocatorConverter(.monochrome), "EBDT": bitmapDataConverter(.monochrome),
+        "CBLC": bitmapLocatorConverter(.color), "CBDT": bitmapDataConverter(.color),
     ]
 
     static func converter(for tag: Tag) -> Converter? {
@@ -199,10 +201,21 @@ public enum TTX {
 
     private static func fuse(_ root: XMLElement, into face: Face, apply: Bool) throws -> [Tag] {
         var fused: [Tag] = []
+        // A bitmap location table and its data table given together are fused as one (each
+        // needs the other's new content); the pair is fused where the location table stands.
+        let typedElements = Dictionary(root.children.filter { $0.children.first?.name != "hexdata" }.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        func typedPartner(_ tag: Tag, _ kind: EmbeddedBitmaps.Kind, data: Bool) -> XMLElement? {
+            typedElements[xmlName(data ? kind.locatorTag : kind.dataTag)].flatMap { typedElements[xmlName(tag)] != nil ? $0 : nil }
+        }
         for element in root.children {
             if element.name == "GlyphOrder" { try checkGlyphOrder(element, face); continue }
             guard let tag = tag(fromXMLName: element.name) else {
                 throw XMLError("<\(element.name)> is not a table name", line: element.line, column: element.column)
+            }
+            if let (kind, isData) = bitmapTable(tag), let partner = typedPartner(tag, kind, data: isData) {
+                if !isData { try BitmapXML.fuse(locator: element, data: partner, kind, face, apply) }
+                fused.append(tag)
+                continue
             }
             try fuseTable(tag, element, into: face, apply: apply)
             // Written canonically, as fontTools writes a table it read from XML; glyf keeps every

@@ -116,18 +116,22 @@ def check_font(job):
 
 def check(job, result):
     path, fontshell, work, skip_big = job
+    # "FONT.ttc#2" checks face 2 of a collection; the first face otherwise.
+    face = 0
+    if re.fullmatch(r".*#\d+", path):
+        path, face = path.rsplit("#", 1)[0], int(path.rsplit("#", 1)[1])
     try:
-        font = TTFont(path, fontNumber=0, lazy=False)
+        font = TTFont(path, fontNumber=face, lazy=False)
         tags = [t for t in font.keys() if t != "GlyphOrder"]
     except Exception as e:  # noqa: BLE001 - a font fontTools cannot open is reported, not fatal
         result["errors"].append(f"fontTools cannot open it: {e}")
         return result
     if skip_big and os.path.getsize(path) > BIG:
         tags = [t for t in tags if t not in OUTLINES]
-    stem = os.path.join(work, re.sub(r"[^A-Za-z0-9_.-]", "_", path.strip("/")))
+    stem = os.path.join(work, re.sub(r"[^A-Za-z0-9_.-]", "_", path.strip("/")) + (f".{face}" if face else ""))
     # 1. Our dump of each table against fontTools'.
     ours_file = stem + ".ours.ttx"
-    dumped = run([fontshell, "dump", path] + sum((["-t", t] for t in tags), []) + ["-o", ours_file])
+    dumped = run([fontshell, "dump", path, "--face", str(face)] + sum((["-t", t] for t in tags), []) + ["-o", ours_file])
     if dumped.returncode != 0:
         result["errors"].append(f"fontshell dump: {dumped.stderr.strip()[:300]}")
         return result
@@ -147,8 +151,9 @@ def check(job, result):
     theirs_file = stem + ".theirs.ttx"
     with open(theirs_file, "w", encoding="utf-8") as f:
         f.write(theirs_text)
-    fused_file = stem + ".fused" + os.path.splitext(path)[1].replace(".ttc", ".ttf")
-    fused = run([fontshell, "fuse", path, theirs_file, "--face", "0", "--force", "-o", fused_file])
+    extension = os.path.splitext(path)[1]   # a collection is saved whole
+    fused_file, next_file = stem + ".fused" + extension, stem + ".next" + extension
+    fused = run([fontshell, "fuse", path, theirs_file, "--face", str(face), "--force", "-o", fused_file])
     if fused.returncode != 0:
         # Whole-font fusing stops at the first table we cannot fuse: fuse the others one by
         # one, so each table gets its own verdict.
@@ -158,17 +163,17 @@ def check(job, result):
             single = f"{stem}.{re.sub(r'[^A-Za-z0-9_]', '_', name)}.ttx"
             with open(single, "w", encoding="utf-8") as f:
                 f.write(fonttools_dump(font, [tag_of(name)]))
-            step = run([fontshell, "fuse", current, single, "--face", "0", "--force", "-o", fused_file + ".next"])
+            step = run([fontshell, "fuse", current, single, "--face", str(face), "--force", "-o", next_file])
             os.remove(single)
             if step.returncode != 0:
                 result["fuse"][name] = "fontshell fuse: " + step.stderr.strip()[:600]
                 continue
-            os.replace(fused_file + ".next", fused_file)
+            os.replace(next_file, fused_file)
             current = fused_file
         if current == path:
             return result
     try:
-        again = TTFont(fused_file, fontNumber=0)
+        again = TTFont(fused_file, fontNumber=face)
         reread = table_elements(fonttools_dump(again, tags))
     except Exception as e:  # noqa: BLE001
         result["errors"].append(f"fontTools cannot read our fused font: {e}")
@@ -233,11 +238,14 @@ def main():
     for folder in args.tables:
         fonts += compile_table_tests(folder, work)
     jobs = [(f, args.fontshell, work, args.skip_big_outlines) for f in fonts]
-    with multiprocessing.Pool(args.jobs) as pool:
-        # A worker that dies takes its task with it and map() would wait for ever: bound the
-        # wait, so a stall fails the run instead of hanging it (once seen with two workers on
-        # fontTools' instancer test fonts).
-        results = pool.map_async(check_font, jobs, chunksize=1).get(timeout=args.timeout)
+    if args.jobs == 1:
+        results = [check_font(job) for job in jobs]
+    else:
+        # Workers are spawned, not forked: a forked worker inherits locks held by other threads
+        # of this process and was seen to wait on one for ever. A worker that dies takes its
+        # task with it and map() would wait for ever too: the wait is bounded.
+        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            results = pool.map_async(check_font, jobs, chunksize=1).get(timeout=args.timeout)
     summary = {"fonts": len(results), "tables": 0, "dumpEqual": 0, "fuseEqual": 0, "dumpDiffers": [], "fuseDiffers": [], "errors": []}
     for r in results:
         for e in r["errors"]:
