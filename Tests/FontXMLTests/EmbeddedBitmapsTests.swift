@@ -167,3 +167,27 @@ extension EmbeddedBitmapsTests {
         }
     }
 }
+
+extension EmbeddedBitmapsTests {
+    /// diff names the strike and glyph whose bitmap changed, was added or removed.
+    @Test func diffNamesStrikesAndGlyphs() throws {
+        let (_, before) = try Self.face(), (_, after) = try Self.face()
+        try Self.mono.write(to: before)
+        var edited = Self.mono
+        edited.strikes[0].glyphs[3]?.imageData = [1, 2, 3]
+        edited.strikes[0].glyphs[5] = nil
+        edited.strikes[0].indexSubtables[0].glyphIDs = [3]
+        edited.strikes[0].hori.values[0] = 10
+        edited.strikes.append(Bitmaps.Strike(hori: Self.line, vert: Self.line, ppemX: 20, ppemY: 20, bitDepth: 1, flags: 1,
+                                             indexSubtables: [.init(indexFormat: 1, imageFormat: 5, glyphIDs: [3])], glyphOrder: [3],
+                                             glyphs: [3: .init(imageFormat: 5, imageData: [9])]))
+        try edited.write(to: after)
+        let lines = try FontDiff.compare(before, after).map(\.description)
+        let g3 = try before.glyphName(3), g5 = try before.glyphName(5)
+        #expect(lines.contains("~ EBDT.strike 12 ppem glyph \(g3): format 1, 6×8, 2 bytes → format 1, 6×8, 3 bytes"), "\(lines)")
+        #expect(lines.contains("- EBDT.strike 12 ppem glyph \(g5): format 1, 6×8, 1 bytes"), "\(lines)")
+        #expect(lines.contains("~ EBDT.strike 12 ppem hori line metrics: [9, -3, 12, 1, 1, 0, 0, 0, 0, 0, 0, 0] → [10, -3, 12, 1, 1, 0, 0, 0, 0, 0, 0, 0]"), "\(lines)")
+        #expect(lines.contains("+ EBDT.strike 20 ppem: 1 bitmaps"), "\(lines)")
+        #expect(!lines.contains { $0.hasPrefix("~ EBLC") }, "the pair is reported once: \(lines)")
+    }
+}

@@ -37,6 +37,7 @@ public enum FontDiff {
         for tag in tagsA.subtracting(tagsB).sorted() { out.append(Difference(kind: .removed, table: tag.description, item: "", old: nil, new: nil)) }
         for tag in tagsB.subtracting(tagsA).sorted() { out.append(Difference(kind: .added, table: tag.description, item: "", old: nil, new: nil)) }
         var glyphDataChanged = false
+        var bitmapsCompared: Set<Tag> = []
         for tag in tagsA.intersection(tagsB).sorted() {
             let bytesA = try a.rawTable(tag), bytesB = try b.rawTable(tag)
             guard bytesA != bytesB else { continue }
@@ -73,6 +74,10 @@ public enum FontDiff {
                     out.append(Difference(kind: .changed, table: name, item: "", old: "\(bytesA?.count ?? 0) bytes", new: "\(bytesB?.count ?? 0) bytes"))
                 }
             case "glyf", "loca", "hmtx", "vmtx", "CFF ", "CFF2", "gvar": glyphDataChanged = true
+            case "EBLC", "EBDT", "CBLC", "CBDT":
+                // The pair is compared once, under the data table's tag.
+                let kind: EmbeddedBitmaps.Kind = tag == "EBLC" || tag == "EBDT" ? .monochrome : .color
+                if bitmapsCompared.insert(kind.dataTag).inserted { out += try EmbeddedBitmapsDiff.compare(a, b, kind) }
             default: out.append(Difference(kind: .changed, table: name, item: "", old: "\(bytesA?.count ?? 0) bytes", new: "\(bytesB?.count ?? 0) bytes"))
             }
         }
