@@ -9,12 +9,14 @@ enum FaceObject {
     /// Described tables reachable as fields (`face.hhea`, `face["OS/2"]`, `face.GDEF`), from the
     /// model's registry; other tags are raw.
     static let fieldTables: [String] = (TableRegistry.describedTags + TableRegistry.shapeDescribedTags).map(\.trimmed)
+    /// Fields that show a hand-written table their own way (`face.cvt`, `face.bitmaps`), by name.
+    static let tableViews = HintingValues.fields + BitmapValues.fields
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)
         c.fields = ["index", "postscriptName", "familyName", "fullName", "format", "tags", "glyphCount", "unitsPerEm",
                     "font", "name", "cmap", "glyphs", "kern", "axes", "instances", "isVariable"]
-            + HintingValues.fields.map(\.name) + fieldTables
+            + tableViews.map(\.name) + fieldTables
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
                      "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
                      "sweep": PreviewModule.sweep, "save": save, "unshare": unshare,
@@ -53,10 +55,10 @@ enum FaceObject {
             case 14: try VariationMethods.pushAxes(s, face)
             case 15: try VariationMethods.pushInstances(s, face)
             case 16: s.push(face.isVariable)
-            case let id where id > 16 && id <= 16 + HintingValues.fields.count:
-                try HintingValues.fields[id - 17].push(s, face)
-            case let id where id > 16 + HintingValues.fields.count:
-                try pushTable(s, ref, face, Tag(text: fieldTables[id - 17 - HintingValues.fields.count]))
+            case let id where id > 16 && id <= 16 + tableViews.count:
+                try tableViews[id - 17].push(s, face)
+            case let id where id > 16 + tableViews.count:
+                try pushTable(s, ref, face, Tag(text: fieldTables[id - 17 - tableViews.count]))
             default:
                 let key = s.describe(at: 2)
                 throw unknownField(className, key, luaClass.fields + luaClass.methods.keys)

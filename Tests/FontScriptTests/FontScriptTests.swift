@@ -299,6 +299,26 @@ func python(_ arguments: [String]) throws -> String {
     return String(decoding: data, as: UTF8.self)
 }
 
+/// Bitmap strikes from Lua: Noto Color Emoji's PNGs and metrics, as the model reads them.
+@Suite struct BitmapScriptTests {
+    @Test func colorStrikesShowTheirPNGs() throws {
+        let path = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
+        let lua = try makeState(fonts: [path])
+        let face = try Font(path: path).faces[0]
+        let bitmaps = try #require(try EmbeddedBitmaps.read(from: face, .color))
+        let id = try #require(try face.glyphID(for: "😀"))
+        let glyph = try #require(bitmaps.strikes[0].glyphs[UInt16(id)])
+        let got = try eval(lua, """
+            local b = face.bitmaps; local g = b[1].glyphs[face.glyphs[face.cmap[0x1F600]].name]
+            local n = 0; for _ in pairs(b[1].glyphs) do n = n + 1 end
+            return #b, b[1].table, b[1].ppem, b[1].bitDepth, n, g.format, g.width, g.height, #g.data, g.data:sub(2, 4)
+            """)
+        #expect(got == ["1", "CBDT", "\(bitmaps.strikes[0].ppemX)", "32", "\(bitmaps.strikes[0].glyphs.count)", "17",
+                        "\(glyph.metrics?.values[1] ?? -1)", "\(glyph.metrics?.values[0] ?? -1)", "\(glyph.imageData.count)", "PNG"])
+        #expect(try eval(makeState(), "return face.bitmaps") == ["nil"])
+    }
+}
+
 /// The hinting tables from Lua: control values, programs as assembly, gasp, DSIG.
 @Suite struct HintingScriptTests {
     @Test func readAndEditHintingTables() throws {
