@@ -25,7 +25,7 @@ public enum TTX {
         "post": postConverter, "name": nameConverter, "hmtx": hmtxConverter, "vmtx": vmtxConverter,
         "cmap": cmapConverter, "glyf": glyfConverter, "loca": locaConverter, "kern": kernConverter,
         "gasp": gaspConverter, "cvt ": cvtConverter, "fpgm": programConverter(FpgmTable.self),
-        "prep": programConverter(PrepTable.self), "DSIG": dsigConverter, "CFF ": cffConverter,
+        "prep": programConverter(PrepTable.self), "DSIG": dsigConverter, "CFF ": cffConverter, "CFF2": cff2Converter, "ltag": ltagConverter,
         "fvar": fvarConverter, "avar": avarConverter, "gvar": gvarConverter, "cvar": cvarConverter, "VORG": vorgConverter, "TTFA": textTableConverter("TTFA"), "CPAL": cpalConverter,
         "EBLC": bitmapLocatorConverter(.monochrome), "EBDT": bitmapDataConverter(.monochrome),
         "CBLC": bitmapLocatorConverter(.color), "CBDT": bitmapDataConverter(.color),

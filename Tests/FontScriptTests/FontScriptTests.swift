@@ -342,9 +342,7 @@ func python(_ arguments: [String]) throws -> String {
     static let registered = Set(TableRegistry.types.map { $0.tableTag.description })
 
     /// Tables dumped as hexdata although the model decodes them.
-    static let hexOnlyInXML: [String: String] = [
-        "CFF2": "charstrings with blends are not written as programs yet",
-    ]
+    static let hexOnlyInXML: [String: String] = [:]
 
     /// Tables diff reports only as "changed (n bytes → m bytes)".
     static let comparedBySize: [String: String] = [

@@ -77,3 +77,56 @@ import Testing
         #expect(try face.rawTable("CFF ") == before)
     }
 }
+
+/// CFF2 in TTX: an edited blend fused back changes the outline where it varies and nowhere
+/// else; bad XML is an error naming the element. (Parity with ttx: fontshellTests' TTXParityTests.)
+@Suite struct CFF2TTXTests {
+    static func font() throws -> (Font, String) {
+        let path = temporaryPath("cff2-variable.otf")
+        let builder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tests/Oracles/make_test_fonts.py").path
+        let (status, output) = try shell(["python3", builder, "cff2-variable", path])
+        try #require(status == 0, "\(output)")
+        return (try Font(path: path), path)
+    }
+
+    @Test func editedBlendFusesBack() throws {
+        let (font, path) = try Self.font()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let face = font.faces[0]
+        let xml = try TTX.dump(face, tags: ["CFF2"])
+        // .notdef's hlineto of 400 moves by -30 over the third region: make it -60.
+        let corners: [[Double]] = [[1, 0], [0, 1], [1, 1], [-1, 0], [0, -1], [-1, -1], [1, -1], [-1, 1]]
+        let before = try corners.map { try #require(try face.cff2).outline(0, at: $0).path }
+        #expect(xml.contains("400 0 0 -30 1 blend"))
+        try TTX.fuse(xml.replacingOccurrences(of: "400 0 0 -30 1 blend", with: "400 0 0 -60 1 blend"), into: face)
+        let cff2 = try #require(try face.cff2)
+        #expect(try cff2.outline(0).path == (try Font(path: path).faces[0].cff2?.outline(0).path), "the default is as it was")
+        #expect(try corners.map { try cff2.outline(0, at: $0).path } != before, "somewhere the edit shows")
+        // Dumped again, the edit is there and the rest is as it was.
+        let again = try TTX.dump(face, tags: ["CFF2"])
+        #expect(again == xml.replacingOccurrences(of: "400 0 0 -30 1 blend", with: "400 0 0 -60 1 blend"))
+    }
+
+    @Test func badXMLIsAnError() throws {
+        let (font, path) = try Self.font()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let face = font.faces[0]
+        let xml = try TTX.dump(face, tags: ["CFF2"])
+        func expectError(_ edited: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(edited != xml, "the edit applies", sourceLocation: sourceLocation)
+            do {
+                try TTX.fuse(edited, into: face)
+                Issue.record("fused", sourceLocation: sourceLocation)
+            } catch let e as XMLError {
+                #expect(e.message.contains(expected), "\(e.message)", sourceLocation: sourceLocation)
+            } catch { Issue.record("\(error)", sourceLocation: sourceLocation) }
+        }
+        expectError(xml.replacingOccurrences(of: "<blend value=\"-12 0 0 0\"/>", with: "<blend value=\"-12 0 0\"/>"), "<blend> elements of one length")
+        expectError(xml.replacingOccurrences(of: "<BlueScale value", with: "<BlueScal value"), "did you mean <BlueScale>?")
+        expectError(xml.replacingOccurrences(of: "<CharString name=\".notdef\">", with: "<CharString name=\"nothere\">"), "no glyph named 'nothere'")
+        expectError(xml.replacingOccurrences(of: "<major value=\"2\"/>", with: "<major value=\"1\"/>"), "major version is 2")
+        // Nothing was applied.
+        #expect(try TTX.dump(face, tags: ["CFF2"]) == xml)
+    }
+}

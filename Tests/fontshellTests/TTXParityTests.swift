@@ -9,7 +9,7 @@ import FontModel
 /// (docs/xml.md lists them and the counts).
 @Suite struct TTXParityTests {
     /// Tables ttx types and we still dump as hexdata (and cannot fuse from ttx's XML).
-    static let notTypedYet: Set<String> = ["CFF2", "COLR"]
+    static let notTypedYet: Set<String> = ["COLR"]
 
     /// Faces past the first of corpus collections, for tables their first faces lack.
     static let extraFaces = [
@@ -53,16 +53,22 @@ import FontModel
             return columns.count >= 3 ? String(columns[2]) : nil
         }
         let work = try TemporaryFolder()
+        // A CFF2 font with blends in stems, hint masks, curves and BlueValues, and a second
+        // variation data (Tests/Oracles/make_test_fonts.py).
+        let cff2 = work.path + "/cff2-variable.otf"
+        let built = try runProcess("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, "cff2-variable", cff2])
+        try #require(built.status == 0, "\(built.err)")
         let script = repositoryRoot.appendingPathComponent("Tests/Oracles/ttx_parity.py").path
         let run = try runProcess("/usr/bin/env", ["python3", script, "--fontshell", fontshellBinary, "--work", work.path, "--skip-big-outlines",
-                                                  "--tables", conformance + "/tables", conformance + "/aots", conformance + "/variable"] + corpusFonts + Self.extraFaces)
+                                                  "--tables", conformance + "/tables", "--tables", conformance + "/instancer",
+                                                  conformance + "/aots", conformance + "/variable", cff2] + corpusFonts + Self.extraFaces)
         try #require(run.status == 0, "\(run.err)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
         let fonts = summary["fonts"] as? Int ?? 0, tables = summary["tables"] as? Int ?? 0
         let dumpEqual = summary["dumpEqual"] as? Int ?? 0, fuseEqual = summary["fuseEqual"] as? Int ?? 0
         print("TTX parity: \(fonts) fonts, \(tables) tables; dumps equal to ttx's: \(dumpEqual); ttx dumps fused back equal: \(fuseEqual)")
-        // Every AOTS font and corpus font, and fontTools' whole-font table tests, were tried.
-        #expect(fonts >= 206 + corpusFonts.count + Self.extraFaces.count + 5 + 2)
+        // Every AOTS font and corpus font, fontTools' whole-font table and instancer tests, were tried.
+        #expect(fonts >= 206 + corpusFonts.count + Self.extraFaces.count + 5 + 2 + 11 + 1)
         for line in summary["dumpDiffers"] as? [String] ?? [] { #expect(Self.isAccepted(line), "dump: \(line)") }
         for line in summary["fuseDiffers"] as? [String] ?? [] { #expect(Self.isAccepted(line), "fuse: \(line)") }
         for line in summary["errors"] as? [String] ?? [] {

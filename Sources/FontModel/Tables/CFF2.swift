@@ -26,7 +26,8 @@ public final class CFF2Table: DecodableTable {
 
     public var glyphCount: Int { charStrings.items.count }
 
-    init(reader: BinaryReader, axisCount: Int) throws {
+    /// `axisCount`: fvar's; nil (no fvar) takes the store's own region axis count.
+    init(reader: BinaryReader, axisCount: Int?) throws {
         data = reader
         var r = reader
         let major = try r.u8(); _ = try r.u8()
@@ -52,14 +53,20 @@ public final class CFF2Table: DecodableTable {
         privates = try fontDicts.map { try CFFTable.readPrivate(reader, $0, wideCount: true) }
         if let storeOffset = topDict.int(Self.topVStore) {
             // The store follows a 16-bit length.
-            store = try ItemVariationStore(reader, at: storeOffset + 2, axisCount: axisCount, what: "CFF2")
+            var axes = axisCount
+            if axes == nil {
+                // Format, then the region list's offset (from the store), which starts with the axis count.
+                let regionList = Int(try reader.u32(at: storeOffset + 4))
+                axes = Int(try reader.u16(at: storeOffset + 2 + regionList))
+            }
+            store = try ItemVariationStore(reader, at: storeOffset + 2, axisCount: axes ?? 0, what: "CFF2")
         } else {
             store = nil
         }
     }
 
     public static func decode(_ reader: BinaryReader, face: Face) throws -> CFF2Table {
-        try CFF2Table(reader: reader, axisCount: try face.table(FvarTable.self)?.axes.count ?? 0)
+        try CFF2Table(reader: reader, axisCount: try face.table(FvarTable.self)?.axes.count)
     }
 
     func privateFor(_ id: Int) -> CFFTable.Private {

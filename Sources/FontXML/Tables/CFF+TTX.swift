@@ -229,52 +229,73 @@ struct CharStringDecompiler {
     static let arithmetic: Set<String> = ["and", "or", "not", "store", "abs", "add", "sub", "div", "load", "neg", "eq", "drop",
                                           "put", "get", "ifelse", "random", "mul", "sqrt", "dup", "exch", "index", "roll"]
 
-    let cff: CFFTable
-    let global: [[UInt8]]
-    let locals: [[[UInt8]]]
+    /// What the decompiler reads: a CFF or CFF2 table's charstrings and subroutines.
+    struct Programs {
+        /// "CFF " or "CFF2", for messages.
+        let table: String
+        let glyphCount: Int
+        let charString: (Int) throws -> [UInt8]
+        let fdIndex: (Int) -> Int
+        let global: [[UInt8]]
+        let locals: [[[UInt8]]]
+        /// CFF2: the region count of each variation data (how many deltas a `blend` value has),
+        /// and each font DICT's default vsindex.
+        var regionCounts: [Int] = []
+        var defaultVSIndex: (Int) -> Int = { _ in 0 }
+    }
+
+    let source: Programs
+    var global: [[UInt8]] { source.global }
+    var locals: [[[UInt8]]] { source.locals }
     private(set) var programs: [Source: [Token]] = [:]
     // One glyph's state.
     private var stack: [Token] = []
     private var hintCount = 0
     private var hintMaskBytes = 0
     private var depth = 0
+    /// CFF2: the deltas per blended value, once a blend or vsindex has set it.
+    private var regionCount: Int?
     /// Tokens run for the current glyph, subroutines included: calls fanning out inside the
     /// nesting limit would otherwise run for ever (the interpreter's limit, `CharStringInterpreter`).
     private var operations = 0
     static let maximumOperations = 200_000
 
     init(cff: CFFTable) {
-        self.cff = cff
-        global = cff.globalSubrBytes
-        locals = cff.localSubrBytes
+        source = Programs(table: "CFF ", glyphCount: cff.glyphCount, charString: cff.charString, fdIndex: cff.fdIndex,
+                          global: cff.globalSubrBytes, locals: cff.localSubrBytes)
     }
+
+    init(_ programs: Programs) { source = programs }
 
     static func bias(_ count: Int) -> Int { count < 1240 ? 107 : count < 33900 ? 1131 : 32768 }
 
     mutating func decompileAll() throws {
-        for g in 0..<cff.glyphCount {
-            stack = []; hintCount = 0; hintMaskBytes = 0; depth = 0; operations = 0
+        for g in 0..<source.glyphCount {
+            stack = []; hintCount = 0; hintMaskBytes = 0; depth = 0; operations = 0; regionCount = nil
+            currentFD = source.fdIndex(g)
             try execute(.glyph(g))
         }
     }
 
     func isDecompiled(_ source: Source) -> Bool { programs[source] != nil }
 
-    func bytes(_ source: Source) throws -> [UInt8] {
-        switch source {
-        case .glyph(let g): return try cff.charString(g)
+    func bytes(_ which: Source) throws -> [UInt8] {
+        switch which {
+        case .glyph(let g): return try source.charString(g)
         case .global(let k): return global[k]
         case .local(let fd, let k): return locals[fd][k]
         }
     }
 
+    func error(_ message: String) -> FontError { FontError("\(source.table == "CFF2" ? "CFF2" : "CFF"): \(message)", table: source.table) }
+
     /// Runs a charstring (tokenizing it the first time), counting hints and following calls.
-    private mutating func execute(_ source: Source) throws {
+    private mutating func execute(_ which: Source) throws {
         depth += 1
         defer { depth -= 1 }
-        guard depth <= 64 else { throw FontError("CFF: subroutines nest deeper than 64", table: "CFF ") }
-        let known = programs[source]
-        let code = known == nil ? try bytes(source) : []
+        guard depth <= 64 else { throw error("subroutines nest deeper than 64") }
+        let known = programs[which]
+        let code = known == nil ? try bytes(which) : []
         var recorded: [Token] = []
         var position = 0   // into `code` (fresh) or into `known`
         /// The next token, read from the bytecode the first time and from the program after.
@@ -293,25 +314,25 @@ struct CharStringDecompiler {
         while let token = try next() {
             operations += 1
             guard operations <= Self.maximumOperations else {
-                throw FontError("CFF: a glyph runs more than \(Self.maximumOperations) charstring operations (subroutines calling each other without end?)", table: "CFF ")
+                throw error("a glyph runs more than \(Self.maximumOperations) charstring operations (subroutines calling each other without end?)")
             }
             guard case .op(let name) = token else {
-                guard stack.count < 513 else { throw FontError("CFF: a charstring pushes more than 513 operands", table: "CFF ") }
+                guard stack.count < 513 else { throw error("a charstring pushes more than 513 operands") }
                 stack.append(token)
                 continue
             }
             switch name {
             case "callsubr", "callgsubr":
-                guard case .int(let index)? = stack.popLast() else { throw FontError("CFF: \(name) without an integer subroutine number", table: "CFF ") }
+                guard case .int(let index)? = stack.popLast() else { throw error("\(name) without an integer subroutine number") }
                 let fd: Int
-                switch source {
-                case .glyph(let g): fd = cff.fdIndex(g)
+                switch which {
+                case .glyph(let g): fd = source.fdIndex(g)
                 case .local(let f, _): fd = f
                 case .global: fd = currentFD
                 }
                 let count = name == "callsubr" ? (fd < locals.count ? locals[fd].count : 0) : global.count
                 let target = index + Self.bias(count)
-                guard target >= 0, target < count else { throw FontError("CFF: \(name) \(index) calls a subroutine that does not exist", table: "CFF ") }
+                guard target >= 0, target < count else { throw error("\(name) \(index) calls a subroutine that does not exist") }
                 let saved = currentFD
                 currentFD = fd
                 try execute(name == "callsubr" ? .local(fd, target) : .global(target))
@@ -321,25 +342,44 @@ struct CharStringDecompiler {
                 if hintMaskBytes == 0 { countHints(); hintMaskBytes = (hintCount + 7) / 8 }
                 if let known {
                     guard position < known.count, case .mask(let mask) = known[position], mask.count == hintMaskBytes else {
-                        throw FontError("CFF: a subroutine's \(name) has another length here than where it was first called", table: "CFF ")
+                        throw error("a subroutine's \(name) has another length here than where it was first called")
                     }
                     position += 1
                 } else {
-                    guard position + hintMaskBytes <= code.count else { throw FontError("CFF: a hint mask runs past the end of its charstring", table: "CFF ") }
+                    guard position + hintMaskBytes <= code.count else { throw error("a hint mask runs past the end of its charstring") }
                     recorded.append(.mask(Array(code[position..<position + hintMaskBytes])))
                     position += hintMaskBytes
                 }
+            case "blend":
+                // CFF2: n values, each followed by its deltas, then n; the deltas are dropped.
+                guard case .int(let n)? = stack.popLast(), n >= 0 else { throw error("blend without a count of values") }
+                let regions = try regionCount ?? regionsOf(source.defaultVSIndex(currentFD))
+                regionCount = regions
+                guard n * regions <= stack.count else { throw error("blend of \(n) values needs \(n * (regions + 1)) operands, \(stack.count + n) are on the stack") }
+                stack.removeLast(n * regions)
+            case "vsindex":
+                guard case .int(let v)? = stack.popLast() else { throw error("vsindex without an integer") }
+                regionCount = try regionsOf(v)
+                stack.removeAll()
             case "return", "endchar", "ignore": break
             default:
-                if Self.arithmetic.contains(name) { throw FontError("CFF: the \(name) operator is not supported in dumps", table: "CFF ") }
+                if Self.arithmetic.contains(name) { throw error("the \(name) operator is not supported in dumps") }
                 stack.removeAll()
             }
         }
-        if known == nil { programs[source] = recorded }
+        if known == nil { programs[which] = recorded }
     }
 
     /// The glyph's FD for subroutine calls made from global subroutines.
     private var currentFD = 0
+
+    /// How many regions variation data `v` blends over.
+    private func regionsOf(_ v: Int) throws -> Int {
+        guard v >= 0, v < source.regionCounts.count else {
+            throw error(source.regionCounts.isEmpty ? "blend without a variation store" : "vsindex \(v) names no variation data (the store has \(source.regionCounts.count))")
+        }
+        return source.regionCounts[v]
+    }
 
     private mutating func countHints() {
         hintCount += stack.count / 2

@@ -1,0 +1,51 @@
+/// `ltag` (Apple): IETF language tags, which Unicode-platform name records (and AAT tables)
+/// refer to by index. Written back as fontTools writes it: one
+/// string pool, each tag stored once (a tag inside an earlier one shares its bytes).
+public struct LtagTable: Equatable, Sendable {
+    public static let tableTag: Tag = "ltag"
+    public var version: UInt32
+    public var flags: UInt32
+    public var tags: [String]
+
+    public init(version: UInt32 = 1, flags: UInt32 = 0, tags: [String]) { self.version = version; self.flags = flags; self.tags = tags }
+
+    public static func read(from face: Face) throws -> LtagTable? {
+        guard let reader = try face.reader(for: tableTag) else { return nil }
+        return try face.context(tableTag) {
+            var r = reader
+            let version = try r.u32(), flags = try r.u32(), count = Int(try r.u32())
+            guard count <= r.remaining / 4 else { throw r.error("\(count) language tags do not fit the table (\(reader.count) bytes)", at: 8) }
+            let tags = try (0..<count).map { _ -> String in
+                let offset = Int(try r.u16()), length = Int(try r.u16())
+                let bytes = try reader.sub(offset, length)
+                guard let text = String(validating: Array(bytes.bytes), as: UTF8.self), text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+                    throw reader.error("a language tag is not ASCII text", at: offset)
+                }
+                return text
+            }
+            return LtagTable(version: version, flags: flags, tags: tags)
+        }
+    }
+
+    public func encode() throws -> [UInt8] {
+        var w = BinaryWriter()
+        w.u32(version); w.u32(flags); try w.u32(tags.count, "ltag tag count")
+        var pool: [UInt8] = []
+        let start = 12 + 4 * tags.count
+        for tag in tags {
+            let bytes = Array(tag.utf8)
+            let offset: Int
+            if let found = Self.find(bytes, in: pool) { offset = found } else { offset = pool.count; pool += bytes }
+            try w.u16(start + offset, "ltag string offset"); try w.u16(bytes.count, "ltag string length")
+        }
+        w.append(pool)
+        return w.bytes
+    }
+
+    static func find(_ needle: [UInt8], in pool: [UInt8]) -> Int? {
+        guard !needle.isEmpty else { return 0 }
+        guard needle.count <= pool.count else { return nil }
+        for i in 0...(pool.count - needle.count) where pool[i] == needle[0] && Array(pool[i..<i + needle.count]) == needle { return i }
+        return nil
+    }
+}

@@ -1,0 +1,33 @@
+import FontModel
+
+/// ltag in TTX, as fontTools writes it: `<version value=/>`, `<flags value=/>`, then a
+/// `<LanguageTag tag=/>` per tag.
+extension TTX {
+    static let ltagConverter = Converter(
+        dump: { face in
+            guard let ltag = try LtagTable.read(from: face) else { return nil }
+            var out = "  <ltag>\n    <version value=\"\(ltag.version)\"/>\n    <flags value=\"\(ltag.flags)\"/>\n"
+            for tag in ltag.tags { out += "    <LanguageTag tag=\"\(xmlEscaped(tag))\"/>\n" }
+            return out + "  </ltag>\n"
+        },
+        fuse: { element, face, apply in
+            var ltag = LtagTable(tags: [])
+            for e in element.children {
+                switch e.name {
+                case "version": ltag.version = UInt32(try integerAttribute(e, "value", 0...0xFFFF_FFFF))
+                case "flags": ltag.flags = UInt32(try integerAttribute(e, "value", 0...0xFFFF_FFFF))
+                case "LanguageTag":
+                    let tag = try e.attribute("tag")
+                    guard tag.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { throw XMLError("tag=\"\(tag)\" is not ASCII text", line: e.line, column: e.column) }
+                    ltag.tags.append(tag)
+                default: throw XMLError("<\(e.name)> in <ltag>: expected <version>, <flags> or <LanguageTag>", line: e.line, column: e.column)
+                }
+            }
+            do {
+                let bytes = try ltag.encode()
+                if apply { face.setRawTable("ltag", bytes) }
+            } catch let error as FontError {
+                throw XMLError(error.message, line: element.line, column: element.column)
+            }
+        })
+}
