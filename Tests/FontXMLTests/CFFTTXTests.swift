@@ -130,3 +130,37 @@ import Testing
         #expect(try TTX.dump(face, tags: ["CFF2"]) == xml)
     }
 }
+
+/// avar version 2 in TTX: Amstelvar's subset from fontTools' tests (12 axes, an axis store)
+/// dumped and fused back moves every location exactly as before; an edited delta moves it.
+@Suite struct Avar2TTXTests {
+    static let path = (ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? NSHomeDirectory() + "/.cache/fontshell/conformance") + "/variable/Amstelvar-avar2.subset.ttf"
+
+    @Test func dumpFuseKeepsTheAxisStore() throws {
+        let face = try Font(path: Self.path).faces[0]
+        let avar = try #require(try face.table(AvarTable.self))
+        let xml = try TTX.dump(face, tags: ["avar"])
+        #expect(xml.contains("<version major=\"2\" minor=\"0\"/>") && xml.contains("<VarIdxMap Format=") && xml.contains("<VarStore Format=\"1\">"))
+        var points: [[Double]] = []
+        for k in 0..<6 {
+            var point: [Double] = []
+            for axis in 0..<12 { point.append(Double((k * 7 + axis * 3) % 9 - 4) / 4) }
+            points.append(point)
+        }
+        let fresh = try Font(path: Self.path).faces[0]
+        try TTX.fuse(xml, into: fresh)
+        let fused = try #require(try fresh.table(AvarTable.self))
+        #expect(fused.majorVersion == 2)
+        #expect(points.map(fused.applyVersion2) == points.map(avar.applyVersion2))
+        // One delta changed: some location moves.
+        let item = try #require(xml.range(of: "<Item index=\"0\" value=\"["))
+        let firstEnd = try #require(xml[item.upperBound...].firstIndex { $0 == "," || $0 == "]" })
+        let edited = xml.replacingCharacters(in: item.lowerBound..<firstEnd, with: "<Item index=\"0\" value=\"[1000")
+        let other = try Font(path: Self.path).faces[0]
+        try TTX.fuse(edited, into: other)
+        #expect(points.map(try #require(try other.table(AvarTable.self)).applyVersion2) != points.map(avar.applyVersion2))
+        // Version 2 parts under a version 1 header are an error.
+        #expect(throws: XMLError.self) { try TTX.fuse(xml.replacingOccurrences(of: "major=\"2\"", with: "major=\"1\""), into: other) }
+    }
+}

@@ -24,8 +24,6 @@ import FontModel
         "cmap4_font4.otf cmap": "fontTools ignores the last format 4 segment",
         // fontTools' CFF test font has no maxp, so we have no glyph count to dump or fuse it with.
         "C_F_F_.otf CFF": "no maxp",
-        // avar version 2 (an ItemVariationStore over the axes) is not typed yet.
-        "Amstelvar-avar2.subset.ttf avar": "avar version 2 is not typed yet",
     ]
 
     /// Fonts we cannot dump at all: fontTools' hhea/vhea recalculation tests have no maxp, so

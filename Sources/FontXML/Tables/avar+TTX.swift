@@ -1,18 +1,33 @@
 import FontModel
 
 /// avar in TTX, as fontTools writes it: `<version major= minor=/>`, then per fvar axis a
-/// `<segment axis=>` of `<mapping from= to=/>` in F2Dot14 text, sorted. Version 2 tables (an
-/// ItemVariationStore over the axes) are written as hexdata for now.
+/// `<segment axis=>` of `<mapping from= to=/>` in F2Dot14 text, sorted. Version 2 adds the
+/// axis index map as `<VarIdxMap Format=>` of `<Map index= outer= inner=/>` (`<Map index=/>`
+/// for no variation) and the `<VarStore>` over the axes, as an otData table.
 extension TTX {
     static let avarConverter = Converter(
         dump: { face in
-            guard let avar = try face.table(AvarTable.self), !avar.hasVersion2Mappings, let fvar = try face.table(FvarTable.self) else { return nil }
+            guard let avar = try face.table(AvarTable.self), let fvar = try face.table(FvarTable.self) else { return nil }
             func f2dot14(_ v: Double) -> String { decimalText(v, scale: 16384) }
-            var out = "  <avar>\n    <version major=\"1\" minor=\"0\"/>\n"
+            var out = "  <avar>\n    <version major=\"\(avar.majorVersion)\" minor=\"0\"/>\n"
             for (axis, map) in zip(fvar.axes, avar.maps) {
                 out += "    <segment axis=\"\(xmlEscaped(axis.tag.description))\">\n"
                 for p in map.sorted(by: { $0.from < $1.from }) { out += "      <mapping from=\"\(f2dot14(p.from))\" to=\"\(f2dot14(p.to))\"/>\n" }
                 out += "    </segment>\n"
+            }
+            let (indexMap, store) = avar.version2Parts
+            if let indexMap {
+                out += "    <VarIdxMap Format=\"\(indexMap.format)\">\n"
+                for (k, v) in indexMap.entries.enumerated() {
+                    out += v == 0xFFFF_FFFF ? "      <Map index=\"\(k)\"/>\n" : "      <Map index=\"\(k)\" outer=\"\(v >> 16)\" inner=\"\(v & 0xFFFF)\"/>\n"
+                }
+                out += "    </VarIdxMap>\n"
+            }
+            if let store {
+                let value = try store.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), CFF2Table.storeShape, name: "avar VarStore") }
+                var writer = StructuredWriter(names: try face.glyphNames())
+                try writer.element("VarStore", value, CFF2Table.storeShape, .plain, indent: 4, index: nil)
+                out += writer.out
             }
             return out + "  </avar>\n"
         },
@@ -20,10 +35,33 @@ extension TTX {
             func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
             guard let fvar = try face.table(FvarTable.self) else { throw fail("avar needs the face's fvar axes; the face has no fvar", element) }
             var segments: [String: AvarTable.SegmentMap] = [:]
+            var major = 1, indexMap: [UInt8]?, store: [UInt8]?
             for e in element.children {
                 switch e.name {
                 case "version":
-                    guard e.value("major") == "1" else { throw fail("only avar version 1 is fused from typed XML (version 2 as hexdata)", e) }
+                    guard let m = e.value("major").flatMap({ Int($0) }), m == 1 || m == 2 else { throw fail("avar versions 1 and 2 are known (major=\"1\" or \"2\")", e) }
+                    major = m
+                case "VarIdxMap":
+                    var entries: [Int: Int64] = [:]
+                    for m in e.children {
+                        guard m.name == "Map" else { throw fail("<\(m.name)> in <VarIdxMap>: expected <Map index= outer= inner=/>", m) }
+                        let index = Int(try integerAttribute(m, "index", 0...0xFFFF))
+                        guard entries[index] == nil else { throw fail("a second <Map index=\"\(index)\">", m) }
+                        // No outer and inner: no variation (0xFFFF/0xFFFF), as fontTools writes it.
+                        let outer = m.value("outer") == nil ? 0xFFFF : try integerAttribute(m, "outer", 0...0xFFFF)
+                        let inner = m.value("inner") == nil ? 0xFFFF : try integerAttribute(m, "inner", 0...0xFFFF)
+                        entries[index] = outer << 16 | inner
+                    }
+                    guard entries.keys.sorted() == Array(0..<entries.count) else { throw fail("the maps' indices must run 0, 1, 2 … without gaps", e) }
+                    do {
+                        indexMap = try StructureCodec.encode(.list((0..<entries.count).map { .int(entries[$0] ?? 0) }), .glyphIndexMap, name: "avar VarIdxMap")
+                    } catch let error as FontError { throw fail(error.message, e) }
+                case "VarStore":
+                    guard case .record(let record) = CFF2Table.storeShape else { continue }
+                    let fields = try StructuredReader(face: face).fields(record, e)
+                    do { store = try StructureCodec.encode(.record(fields), CFF2Table.storeShape, name: "avar VarStore") } catch let error as FontError {
+                        throw fail(error.message, e)
+                    }
                 case "segment":
                     let axis = try e.attribute("axis")
                     guard fvar.axes.contains(where: { $0.tag.description == axis }) else { throw fail("'\(axis)' is not an fvar axis", e) }
@@ -41,7 +79,7 @@ extension TTX {
                         map[from] = try value("to")
                     }
                     segments[axis] = map.sorted { $0.key < $1.key }.map { (from: $0.key, to: $0.value) }
-                default: throw fail("<\(e.name)> in <avar>: expected <version> or <segment>", e)
+                default: throw fail("<\(e.name)> in <avar>: expected <version>, <segment>, <VarIdxMap> or <VarStore>", e)
                 }
             }
             let maps = fvar.axes.map { segments[$0.tag.description] ?? [] }
@@ -50,6 +88,10 @@ extension TTX {
                     throw fail("axis '\(axis.tag)': mappings must not go down (\(a.from) → \(a.to), then \(b.from) → \(b.to))", element)
                 }
             }
-            if apply { face.setRawTable("avar", try AvarTable(maps: maps).encode()) }
+            if major == 1, let extra = element.children.first(where: { $0.name == "VarIdxMap" || $0.name == "VarStore" }) {
+                throw fail("<\(extra.name)> belongs to avar version 2; this says version 1", extra)
+            }
+            let table = major == 2 ? try AvarTable.version2(maps: maps, indexMap: indexMap, store: store) : AvarTable(maps: maps)
+            if apply { face.setRawTable("avar", try table.encode()) }
         })
 }

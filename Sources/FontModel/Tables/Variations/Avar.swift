@@ -23,6 +23,38 @@ public final class AvarTable: DecodableTable {
     /// A version 1 table of these maps, one per fvar axis.
     public convenience init(maps: [SegmentMap]) { self.init(maps: maps, majorVersion: 1, version2Tail: []) }
 
+    /// A version 2 table: the maps, then an axis index map and a store (their encoded bytes,
+    /// either may be absent), laid out after the maps in that order.
+    public static func version2(maps: [SegmentMap], indexMap: [UInt8]?, store: [UInt8]?) throws -> AvarTable {
+        let start = 8 + maps.reduce(0) { $0 + 2 + 4 * $1.count } + 8
+        var tail = BinaryWriter()
+        try tail.u32(indexMap == nil ? 0 : start, "avar axis index map offset")
+        try tail.u32(store == nil ? 0 : start + (indexMap?.count ?? 0), "avar variation store offset")
+        if let indexMap { tail.append(indexMap) }
+        if let store { tail.append(store) }
+        return AvarTable(maps: maps, majorVersion: 2, version2Tail: tail.bytes)
+    }
+
+    /// Version 2: the axis index map's format (0 or 1) and entries as outer << 16 | inner,
+    /// and the store's bytes, as stored (for TTX).
+    public var version2Parts: (indexMap: (format: Int, entries: [Int])?, store: [UInt8]?) {
+        guard majorVersion >= 2, version2Tail.count >= 8 else { return (nil, nil) }
+        let headerSize = 8 + maps.reduce(0) { $0 + 2 + 4 * $1.count }
+        func u32(_ at: Int) -> Int { version2Tail[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let mapOffset = u32(0), storeOffset = u32(4)
+        var indexMap: (Int, [Int])?
+        if let map = axisIndexMap, mapOffset >= headerSize, mapOffset - headerSize < version2Tail.count {
+            indexMap = (Int(version2Tail[mapOffset - headerSize]), map.entries.map { $0.outer << 16 | $0.inner })
+        }
+        var store: [UInt8]?
+        if axisStore != nil, storeOffset >= headerSize, storeOffset - headerSize < version2Tail.count {
+            // The store runs to the end of the table, or to the index map when that follows it.
+            let end = mapOffset > storeOffset ? mapOffset - headerSize : version2Tail.count
+            store = Array(version2Tail[(storeOffset - headerSize)..<max(storeOffset - headerSize, min(end, version2Tail.count))])
+        }
+        return (indexMap, store)
+    }
+
     init(maps: [SegmentMap], majorVersion: Int, version2Tail: [UInt8], axisIndexMap: DeltaSetIndexMap? = nil, axisStore: ItemVariationStore? = nil) {
         self.maps = maps; self.majorVersion = majorVersion; self.version2Tail = version2Tail
         self.axisIndexMap = axisIndexMap; self.axisStore = axisStore
