@@ -28,6 +28,17 @@ final class StructValues {
         switch (shape, value) {
         case (.offset, .none): s.pushNil()
         case (.offset(let target, _), _): push(s, value, target)
+        case (.recursive(_, let make), _): push(s, value, make())
+        case (.clipList, .list(let groups)):
+            // {{Glyph = {names…}, ClipBox = {Format = 1, xMin = …}}, …}
+            s.pushTable(arrayCount: Int32(groups.count))
+            for (k, group) in groups.enumerated() {
+                guard case .record(let fields) = group else { continue }
+                s.pushTable(fieldCount: 2)
+                if case .list(let glyphs)? = fields["Glyph"] { s.push(strings: glyphs.compactMap(\.int).map { glyphName(Int($0)) }); s.setField("Glyph", in: -2) }
+                if let box = fields["ClipBox"] { push(s, box, COLRShapes.clipBox); s.setField("ClipBox", in: -2) }
+                s.setIndex(k + 1, in: -2)
+            }
         case (.switched(_, let cases), .switched(let k, let inner)):
             if let chosen = cases[k] { push(s, inner, chosen.shape) } else { s.pushNil() }
         case (.glyph, .int(let g)): s.push(glyphName(Int(g)))
@@ -38,7 +49,7 @@ final class StructValues {
                 push(s, v, bit < 4 ? .scalar(.int16) : .offset16(.device))
                 s.setField(name, in: -2)
             }
-        case (.deltaRow, .list(let row)), (.glyphIndexMap, .list(let row)):
+        case (.deltaRow, .list(let row)), (.glyphIndexMap, .list(let row)), (.indexMap, .list(let row)):
             s.pushTable(arrayCount: Int32(row.count))
             for (k, v) in row.enumerated() { s.push(Int(v.int ?? 0)); s.setIndex(k + 1, in: -2) }
         case (.substitutions, .substitutions(let subs)):
@@ -56,7 +67,7 @@ final class StructValues {
             default: s.push(Int(v))
             }
         case (.record(let record), .record(let fields)): push(s, record, fields, format: nil)
-        case (.formats(_, let records), .formatted(let f, let fields)):
+        case (.formats(_, let records), .formatted(let f, let fields)), (.formats8(_, let records), .formatted(let f, let fields)):
             if let record = records[f] { push(s, record, fields, format: f) } else { s.pushNil() }
         case (.coverage, .glyphs(let glyphs)):
             s.pushTable(arrayCount: Int32(min(glyphs.count, 1 << 20)))
@@ -163,7 +174,11 @@ final class StructValues {
                 }
                 return Substitution(try glyphs("in"), try glyphs("out"))
             })
-        case .formats(let name, let records):
+        case .recursive(_, let make):
+            return try read(s, at: index, make(), path: path)
+        case .clipList:
+            throw FontError("\(path): a ClipList cannot be set from Lua yet")
+        case .formats(let name, let records), .formats8(let name, let records):
             try requireTable(s, index, path)
             let format = s.withField("Format", in: index) { _ in s.integer(at: -1) }
             guard let format, let record = records[format] else {
@@ -196,7 +211,7 @@ final class StructValues {
                 }
             }
             return .device(DeviceValue(startSize: try number("StartSize"), endSize: try number("EndSize"), deltaFormat: try number("DeltaFormat"), deltas: deltas))
-        case .deltaRow, .glyphIndexMap:
+        case .deltaRow, .glyphIndexMap, .indexMap:
             try requireTable(s, index, path)
             return .list(try s.items(ofListAt: index) { k in
                 guard let v = s.integer(at: -1) else { throw FontError("\(path)[\(k)] must be an integer") }

@@ -26,7 +26,7 @@ public enum TTX {
         "cmap": cmapConverter, "glyf": glyfConverter, "loca": locaConverter, "kern": kernConverter,
         "gasp": gaspConverter, "cvt ": cvtConverter, "fpgm": programConverter(FpgmTable.self),
         "prep": programConverter(PrepTable.self), "DSIG": dsigConverter, "CFF ": cffConverter, "CFF2": cff2Converter, "ltag": ltagConverter,
-        "fvar": fvarConverter, "avar": avarConverter, "gvar": gvarConverter, "cvar": cvarConverter, "VORG": vorgConverter, "TTFA": textTableConverter("TTFA"), "CPAL": cpalConverter,
+        "fvar": fvarConverter, "avar": avarConverter, "gvar": gvarConverter, "cvar": cvarConverter, "VORG": vorgConverter, "TTFA": textTableConverter("TTFA"), "CPAL": cpalConverter, "COLR": colrConverter,
         "EBLC": bitmapLocatorConverter(.monochrome), "EBDT": bitmapDataConverter(.monochrome),
         "CBLC": bitmapLocatorConverter(.color), "CBDT": bitmapDataConverter(.color),
     ]
@@ -146,6 +146,20 @@ public enum TTX {
         guard let period = loText.firstIndex(of: "."), loText.count == hiText.count,
               let differ = zip(loText.indices, zip(loText, hiText)).first(where: { $0.1.0 != $0.1.1 })?.0 else { return String(value) }
         return cFormat("%.\(loText.distance(from: period, to: differ))f", value)
+    }
+
+    /// A value that is a multiple of `factor` (an angle in F2Dot14 steps of 180/16384 degrees),
+    /// as fontTools' nearestMultipleShortestRepr writes it: rounded to the multiple, then the
+    /// fewest decimals that tell it from its neighbours.
+    static func multipleText(_ value: Double, factor: Double) -> String {
+        if value == 0 { return "0.0" }
+        let v = (value / factor + 0.5).rounded(.down) * factor   // otRound
+        let lo = v - 0.5 * factor, hi = v + 0.5 * factor
+        if Int(lo) != Int(hi) { return String(v.rounded(.toNearestOrEven) + 0.0) }
+        let loText = cFormat("%.8f", lo), hiText = cFormat("%.8f", hi)
+        guard let period = loText.firstIndex(of: "."), loText.count == hiText.count,
+              let differ = zip(loText.indices, zip(loText, hiText)).first(where: { $0.1.0 != $0.1.1 })?.0 else { return String(v) }
+        return cFormat("%.\(loText.distance(from: period, to: differ))f", v)
     }
 
     /// A fixed-point value held as a Double (16.16: scale 65536; F2Dot14: 16384), as fontTools writes it.

@@ -299,6 +299,29 @@ func python(_ arguments: [String]) throws -> String {
     return String(decoding: data, as: UTF8.self)
 }
 
+/// COLR from Lua, read-only through its description: version 1's paint graph and version 0's records.
+@Suite struct COLRScriptTests {
+    @Test func colourGlyphsReadThroughTheDescription() throws {
+        let folder = NSTemporaryDirectory() + "colr-lua-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let builder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tests/Oracles/make_test_fonts.py").path
+        _ = try python([builder, "colr", folder + "/colr.ttf"])
+        _ = try python([builder, "colr0", folder + "/colr0.ttf"])
+        let v1 = try makeState(fonts: [folder + "/colr.ttf"])
+        #expect(try eval(v1, """
+            local c = face.COLR
+            local composite = c.BaseGlyphList.BaseGlyphPaintRecord[7].Paint
+            return c.Version, #c.BaseGlyphList.BaseGlyphPaintRecord, composite.Format, composite.CompositeMode, composite.SourcePaint.Glyph, c.ClipList[1].Glyph[1], #c.VarIndexMap
+            """) == ["1", "8", "32", "23", "a", "a", "6"])
+        expectError(v1, "face.COLR.Version = 0", "read-only")
+        let v0 = try makeState(fonts: [folder + "/colr0.ttf"])
+        #expect(try eval(v0, "local c = face.COLR return c.Version, #c.BaseGlyphRecordArray.BaseGlyphRecord, c.LayerRecordArray.LayerRecord[1].LayerGlyph")
+                == ["0", "2", "a"])
+    }
+}
+
 /// Bitmap strikes from Lua: Noto Color Emoji's PNGs and metrics, as the model reads them.
 @Suite struct BitmapScriptTests {
     @Test func colorStrikesShowTheirPNGs() throws {
@@ -347,7 +370,6 @@ func python(_ arguments: [String]) throws -> String {
     /// Tables diff reports only as "changed (n bytes → m bytes)".
     static let comparedBySize: [String: String] = [
         "fvar": "axes and instances: no per-record diff yet", "avar": "segment maps: no per-axis diff yet",
-        "HVAR": "delta rows: no diff yet", "VVAR": "delta rows: no diff yet", "MVAR": "value records: no diff yet",
         "cvar": "tuple variations: no diff yet",
     ]
 
@@ -364,7 +386,7 @@ func python(_ arguments: [String]) throws -> String {
         // diff: fields, structures, DiffableTable, or FontDiff's own handling (names, kerning, glyph data).
         let ownDiff: Set<String> = ["name", "cmap", "kern", "glyf", "loca", "hmtx", "vmtx", "CFF ", "CFF2", "gvar"]
         let diffed = Set(TableRegistry.types.filter { t in
-            t is FieldTable.Type || t is StructuredTable.Type || t is DiffableTable.Type || ownDiff.contains(t.tableTag.description)
+            t is FieldTable.Type || t is StructuredTable.Type || t is ShapeDescribed.Type || t is DiffableTable.Type || ownDiff.contains(t.tableTag.description)
         }.map { $0.tableTag.description })
         #expect(Self.registered.subtracting(diffed) == Set(Self.comparedBySize.keys), "\(Self.registered.subtracting(diffed).sorted())")
 

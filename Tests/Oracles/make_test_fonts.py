@@ -9,6 +9,9 @@
   variable-clashing hostile variable TrueType: named instances sharing a PostScript name, one
                     named "../../Up" and one ".hidden"
   variable-twice    hostile variable TrueType: fvar lists the axis 'wght' twice
+  colr              COLR version 1 with every Paint format (1-32), version 0 layers, clip boxes
+                    (formats 1 and 2), a VarIndexMap and a VarStore over a wght axis, and CPAL
+  colr0             COLR version 0 only (fontTools writes it in its own XML form)
 """
 import sys
 
@@ -197,6 +200,104 @@ def composite_fanout(path):
     fb.save(path)
 
 
+def colr(path, version0_only=False):
+    from fontTools.colorLib.builder import buildCOLR, buildCPAL
+    from fontTools.ttLib.tables import otTables as ot
+    from fontTools.varLib.builder import buildVarRegionList, buildVarData, buildVarStore
+    extra = [f"c{k}" for k in range(1, 12)]
+    order = list(BOXES) + extra
+    boxes = dict(BOXES, **{n: (500, (0, 0, 400, 600)) for n in extra})
+    fb = FontBuilder(1000, isTTF=True)
+    fb.setupGlyphOrder(order)
+    fb.setupCharacterMap(CMAP)
+    fb.setupHorizontalMetrics({n: (boxes[n][0], 0) for n in order})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
+    glyphs = {}
+    for name in order:
+        pen = TTGlyphPen(None)
+        x0, y0, x1, y1 = boxes[name][1]
+        pen.moveTo((x0, y0)); pen.lineTo((x0, y1)); pen.lineTo((x1, y1)); pen.lineTo((x1, y0)); pen.closePath()
+        glyphs[name] = pen.glyph()
+    fb.setupGlyf(glyphs)
+    fb.setupNameTable({"familyName": "Colour Test", "styleName": "Regular", "psName": "ColourTest-Regular"})
+    fb.setupPost()
+    fb.font["CPAL"] = buildCPAL([[(1, 0, 0, 1), (0, 0, 1, 1), (0, 0.5, 0, 0.5)]])
+    v0 = {"A": [("a", 0), ("b", 1)], "B": [("b", 2), ("a", 0xFFFF)]}
+    if version0_only:
+        fb.font["COLR"] = buildCOLR(v0)
+        fb.save(path)
+        return
+    fb.setupFvar([("wght", 100, 400, 900, "Weight")], [])
+    solid = {"Format": ot.PaintFormat.PaintSolid, "PaletteIndex": 0, "Alpha": 0.75}
+    var_solid = {"Format": ot.PaintFormat.PaintVarSolid, "PaletteIndex": 1, "Alpha": 0.5, "VarIndexBase": 0}
+    def line(varying):
+        stop = {"StopOffset": 0.0, "PaletteIndex": 0, "Alpha": 1.0}
+        end = {"StopOffset": 1.0, "PaletteIndex": 1, "Alpha": 0.25}
+        if varying:
+            stop, end = dict(stop, VarIndexBase=1), dict(end, VarIndexBase=0xFFFFFFFF)
+        return {"Extend": "reflect" if varying else "pad", "ColorStop": [stop, end]}
+    def glyph(paint, name="a"):
+        return {"Format": ot.PaintFormat.PaintGlyph, "Paint": paint, "Glyph": name}
+    F = ot.PaintFormat
+    paints = [
+        glyph(solid), glyph(var_solid, "b"),
+        glyph({"Format": F.PaintLinearGradient, "ColorLine": line(False), "x0": 0, "y0": 0, "x1": 400, "y1": 0, "x2": 0, "y2": 600}),
+        glyph({"Format": F.PaintVarLinearGradient, "ColorLine": line(True), "x0": 0, "y0": 0, "x1": 400, "y1": 10, "x2": 5, "y2": 600, "VarIndexBase": 2}),
+        glyph({"Format": F.PaintRadialGradient, "ColorLine": line(False), "x0": 200, "y0": 300, "r0": 0, "x1": 200, "y1": 300, "r1": 250}),
+        glyph({"Format": F.PaintVarRadialGradient, "ColorLine": line(True), "x0": 200, "y0": 300, "r0": 10, "x1": 210, "y1": 300, "r1": 250, "VarIndexBase": 0}),
+        glyph({"Format": F.PaintSweepGradient, "ColorLine": line(False), "centerX": 200, "centerY": 300, "startAngle": 0.0, "endAngle": 360.0}),
+        glyph({"Format": F.PaintVarSweepGradient, "ColorLine": line(True), "centerX": 200, "centerY": 300, "startAngle": -90.0, "endAngle": 45.5, "VarIndexBase": 1}),
+    ]
+    transforms = [
+        {"Format": F.PaintTransform, "Paint": glyph(solid), "Transform": {"xx": 1.5, "yx": 0.0, "xy": 0.25, "yy": 1.0, "dx": 10.0, "dy": -20.5}},
+        {"Format": F.PaintVarTransform, "Paint": glyph(solid), "Transform": {"xx": 1.0, "yx": 0.5, "xy": 0.0, "yy": 1.0, "dx": 0.0, "dy": 0.0, "VarIndexBase": 0}},
+        {"Format": F.PaintTranslate, "Paint": glyph(solid), "dx": 30, "dy": -40},
+        {"Format": F.PaintVarTranslate, "Paint": glyph(solid), "dx": 30, "dy": -40, "VarIndexBase": 1},
+        {"Format": F.PaintScale, "Paint": glyph(solid), "scaleX": 1.25, "scaleY": 0.5},
+        {"Format": F.PaintVarScale, "Paint": glyph(solid), "scaleX": 1.25, "scaleY": 0.5, "VarIndexBase": 0},
+        {"Format": F.PaintScaleAroundCenter, "Paint": glyph(solid), "scaleX": 1.25, "scaleY": 0.5, "centerX": 100, "centerY": 200},
+        {"Format": F.PaintVarScaleAroundCenter, "Paint": glyph(solid), "scaleX": 1.25, "scaleY": 0.5, "centerX": 100, "centerY": 200, "VarIndexBase": 0},
+        {"Format": F.PaintScaleUniform, "Paint": glyph(solid), "scale": 0.75},
+        {"Format": F.PaintVarScaleUniform, "Paint": glyph(solid), "scale": 0.75, "VarIndexBase": 1},
+        {"Format": F.PaintScaleUniformAroundCenter, "Paint": glyph(solid), "scale": 0.75, "centerX": 10, "centerY": 20},
+        {"Format": F.PaintVarScaleUniformAroundCenter, "Paint": glyph(solid), "scale": 0.75, "centerX": 10, "centerY": 20, "VarIndexBase": 0},
+        {"Format": F.PaintRotate, "Paint": glyph(solid), "angle": 33.75},
+        {"Format": F.PaintVarRotate, "Paint": glyph(solid), "angle": -120.0, "VarIndexBase": 0},
+        {"Format": F.PaintRotateAroundCenter, "Paint": glyph(solid), "angle": 10.0, "centerX": 200, "centerY": 300},
+        {"Format": F.PaintVarRotateAroundCenter, "Paint": glyph(solid), "angle": 10.0, "centerX": 200, "centerY": 300, "VarIndexBase": 1},
+        {"Format": F.PaintSkew, "Paint": glyph(solid), "xSkewAngle": 12.5, "ySkewAngle": -5.0},
+        {"Format": F.PaintVarSkew, "Paint": glyph(solid), "xSkewAngle": 12.5, "ySkewAngle": 0.0, "VarIndexBase": 0},
+        {"Format": F.PaintSkewAroundCenter, "Paint": glyph(solid), "xSkewAngle": 12.5, "ySkewAngle": -5.0, "centerX": 1, "centerY": 2},
+        {"Format": F.PaintVarSkewAroundCenter, "Paint": glyph(solid), "xSkewAngle": 12.5, "ySkewAngle": -5.0, "centerX": 1, "centerY": 2, "VarIndexBase": 1},
+    ]
+    composite = {"Format": F.PaintComposite, "SourcePaint": glyph(solid), "CompositeMode": "multiply", "BackdropPaint": glyph(var_solid, "b")}
+    v1 = {
+        "a": (F.PaintColrLayers, paints[:4]),
+        "b": (F.PaintColrLayers, paints[4:] + [composite]),
+        "c1": (F.PaintColrLayers, transforms[:7]),
+        "c2": (F.PaintColrLayers, transforms[7:14]),
+        "c3": (F.PaintColrLayers, transforms[14:]),
+        "c4": {"Format": F.PaintColrGlyph, "Glyph": "a"},
+        "c5": composite,
+        "c6": paints[0],
+    }
+    regions = buildVarRegionList([{"wght": (0, 1.0, 1.0)}, {"wght": (-1.0, -1.0, 0)}], ["wght"])
+    store = buildVarStore(regions, [buildVarData([0, 1], [[100, -50], [2000, 0], [-300, 300], [0, 16384], [5, 5], [1, 2]])])
+    var_map = ot.DeltaSetIndexMap()
+    var_map.mapping = [0, 1, 2, 3, 0xFFFFFFFF, 5]
+    colour = dict(v0, **v1)
+    clips = {"a": (0, 0, 400, 600), "b": (0, 0, 400, 600), "c1": (0, -10, 410, 600), "c4": (0, 0, 400, 600),
+             "c5": ot.ClipBox(), "c6": (1, 2, 3, 4)}
+    clip = ot.ClipBox(); clip.Format = 2; clip.xMin, clip.yMin, clip.xMax, clip.yMax, clip.VarIndexBase = -5, -5, 405, 605, 3
+    clips["c5"] = clip
+    # Built without the store first: fontTools splits version 0 layers out only then.
+    table = buildCOLR(colour, clipBoxes=clips, glyphMap=fb.font.getReverseGlyphMap())
+    table.table.VarStore, table.table.VarIndexMap = store, var_map
+    fb.font["COLR"] = table
+    fb.save(path)
+
+
 def variable_clashing(path):
     named = [(400, "Regular", "Same-Name"), (700, "Bold", "Same-Name"), (800, "Heavy", "Same-name"),
              (900, "Black", "../../Up"), (200, "Light", ".hidden")]
@@ -210,4 +311,4 @@ def variable_twice(path):
 
 if __name__ == "__main__":
     {"cff": cff, "variable": variable, "variable-clashing": variable_clashing, "variable-twice": variable_twice, "cff2-variable": cff2_variable, "cff-fanout": cff_fanout,
-     "composite-fanout": composite_fanout}[sys.argv[1]](sys.argv[2])
+     "composite-fanout": composite_fanout, "colr": colr, "colr0": lambda p: colr(p, version0_only=True)}[sys.argv[1]](sys.argv[2])

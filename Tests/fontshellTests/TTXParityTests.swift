@@ -8,8 +8,8 @@ import FontModel
 /// original. Every difference must be one of the exceptions below, each with its reason
 /// (docs/xml.md lists them and the counts).
 @Suite struct TTXParityTests {
-    /// Tables ttx types and we still dump as hexdata (and cannot fuse from ttx's XML).
-    static let notTypedYet: Set<String> = ["COLR"]
+    /// Tables ttx types and we still dump as hexdata (and cannot fuse from ttx's XML): none now.
+    static let notTypedYet: Set<String> = []
 
     /// Faces past the first of corpus collections, for tables their first faces lack.
     static let extraFaces = [
@@ -51,22 +51,26 @@ import FontModel
             return columns.count >= 3 ? String(columns[2]) : nil
         }
         let work = try TemporaryFolder()
-        // A CFF2 font with blends in stems, hint masks, curves and BlueValues, and a second
-        // variation data (Tests/Oracles/make_test_fonts.py).
-        let cff2 = work.path + "/cff2-variable.otf"
-        let built = try runProcess("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, "cff2-variable", cff2])
-        try #require(built.status == 0, "\(built.err)")
+        // Made by Tests/Oracles/make_test_fonts.py: a CFF2 font with blends in stems, hint masks,
+        // curves and BlueValues, and a second variation data; COLR version 1 with every Paint
+        // format, version 0 layers, both clip box formats, a VarIndexMap and a store; COLR 0 alone.
+        var made: [String] = []
+        for (kind, file) in [("cff2-variable", "cff2-variable.otf"), ("colr", "colr.ttf"), ("colr0", "colr0.ttf")] {
+            let built = try runProcess("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, kind, work.path + "/" + file])
+            try #require(built.status == 0, "\(built.err)")
+            made.append(work.path + "/" + file)
+        }
         let script = repositoryRoot.appendingPathComponent("Tests/Oracles/ttx_parity.py").path
         let run = try runProcess("/usr/bin/env", ["python3", script, "--fontshell", fontshellBinary, "--work", work.path, "--skip-big-outlines",
                                                   "--tables", conformance + "/tables", "--tables", conformance + "/instancer",
-                                                  conformance + "/aots", conformance + "/variable", cff2] + corpusFonts + Self.extraFaces)
+                                                  conformance + "/aots", conformance + "/variable"] + made + corpusFonts + Self.extraFaces)
         try #require(run.status == 0, "\(run.err)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
         let fonts = summary["fonts"] as? Int ?? 0, tables = summary["tables"] as? Int ?? 0
         let dumpEqual = summary["dumpEqual"] as? Int ?? 0, fuseEqual = summary["fuseEqual"] as? Int ?? 0
         print("TTX parity: \(fonts) fonts, \(tables) tables; dumps equal to ttx's: \(dumpEqual); ttx dumps fused back equal: \(fuseEqual)")
         // Every AOTS font and corpus font, fontTools' whole-font table and instancer tests, were tried.
-        #expect(fonts >= 206 + corpusFonts.count + Self.extraFaces.count + 5 + 2 + 11 + 1)
+        #expect(fonts >= 206 + corpusFonts.count + Self.extraFaces.count + 5 + 2 + 11 + 3)
         for line in summary["dumpDiffers"] as? [String] ?? [] { #expect(Self.isAccepted(line), "dump: \(line)") }
         for line in summary["fuseDiffers"] as? [String] ?? [] { #expect(Self.isAccepted(line), "fuse: \(line)") }
         for line in summary["errors"] as? [String] ?? [] {

@@ -54,6 +54,11 @@ public enum FontDiff {
                 out += found
                 continue
             }
+            // Tables read through a description (HVAR, MVAR, COLR …), member by member.
+            if TableRegistry.shapeDescribedTags.contains(tag), let (record, fa) = try? a.describedView(tag), let (_, fb) = try? b.describedView(tag) {
+                out += StructureDiff.compare(record: record, fa, fb, table: tag.trimmed, namesA: try a.glyphNames(), namesB: try b.glyphNames())
+                continue
+            }
             if let sa = try? a.structuredTable(tag), let sb = try? b.structuredTable(tag) {
                 if tag == "GSUB" || tag == "GPOS" { out += try LayoutDiff.compare(a, b, tag: tag); continue }
                 out += try StructureDiff.compare(sa, sb, namesA: try a.glyphNames(), namesB: try b.glyphNames())

@@ -79,6 +79,13 @@ public enum TTXFormat: Sendable, Equatable {
     /// A fixed-point value written exactly, as Python prints the float ("-15.300003051757812"):
     /// fontTools does so for post's fields, where it rounds others to the fewest digits.
     case exactFloat
+    /// A uint32 variation index: 0xFFFFFFFF (none) is written as the bare element, as fontTools does.
+    case varIndex
+    /// An F2Dot14 angle in degrees (fractions of half a circle × 180), fontTools' Angle; the
+    /// biased form adds 1 before scaling (COLR's sweep angles, so +360° fits).
+    case angle, biasedAngle
+    /// A uint8 enumeration written by name, lowercased (COLR's Extend and CompositeMode).
+    case names([String])
 }
 
 /// One field of a fixed-layout table, declared once: its spec name (the Lua name), binary type,

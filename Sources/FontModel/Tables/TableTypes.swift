@@ -67,7 +67,7 @@ public enum TableRegistry {
         NameTable.self, CmapTable.self, HmtxTable.self, VmtxTable.self, LocaTable.self, GlyfTable.self,
         CFFTable.self, CFF2Table.self, GvarTable.self,
         GDEFTable.self, GSUBTable.self, GPOSTable.self, KernTable.self, MATHTable.self, BASETable.self,
-        FvarTable.self, AvarTable.self, STATTable.self, HvarTable.self, VvarTable.self, MvarTable.self, CvarTable.self,
+        FvarTable.self, AvarTable.self, STATTable.self, HvarTable.self, VvarTable.self, MvarTable.self, CvarTable.self, ColrTable.self,
         CvtTable.self, FpgmTable.self, PrepTable.self, GaspTable.self, DSIGTable.self, FFTMTable.self, VORGTable.self, CPALTable.self,
     ]
 

@@ -24,6 +24,7 @@ extension TTX {
         let raw = try t.rawValue(field.name)
         switch field.ttxFormat {
         case .omitted: return nil
+        case .varIndex, .angle, .biasedAngle, .names: return StructuredWriter.scalarText(raw, field.kind, field.ttxFormat)
         case .lookupFlag, .nameID, .axisValueFlags: return String(raw)
         case .deciPoints: return "\(Double(raw) / 10)"
         case .exactFloat: return pythonFloatText(Double(raw) / 65536)
@@ -102,6 +103,9 @@ extension TTX {
         let trimmed = text.trimmingWhitespace()
         switch field.ttxFormat {
         case .omitted: return
+        case .varIndex, .angle, .biasedAngle, .names:
+            guard let v = StructuredReader.scalarValue(trimmed, field.kind, field.ttxFormat) else { throw bad("a \(field.kind.typeName)") }
+            try store(field.name, v)
         case .lookupFlag, .nameID, .axisValueFlags:
             guard let v = parseInteger(trimmed) else { throw bad("a number") }
             try store(field.name, v)

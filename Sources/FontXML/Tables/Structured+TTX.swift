@@ -98,6 +98,10 @@ struct StructuredWriter {
         case (.switched(_, let cases), .switched(let k, let inner)):
             guard let chosen = cases[k] else { throw FontError("\(name): no case \(k)") }
             try element(chosen.name, inner, chosen.shape, format, indent: indent, index: index)
+        case (.recursive(_, let make), _):
+            try element(name, value, make(), format, indent: indent, index: index)
+        case (.scalar, .int(0xFFFF_FFFF)) where format == .varIndex:
+            line(indent, "<\(name)\(indexAttribute)/>")   // no variation, as fontTools writes None
         case (.scalar(let kind), .int(let v)):
             var text = "<\(name)\(indexAttribute) value=\"\(Self.scalarText(v, kind, format))\"/>"
             if format == .lookupFlag, let flags = Self.lookupFlagNames(v) { text += "<!-- \(flags) -->" }
@@ -118,7 +122,7 @@ struct StructuredWriter {
             line(indent, "<\(name)\(attributes)>")
             try members(record, fields, indent: indent + 2)
             line(indent, "</\(name)>")
-        case (.formats(_, let records), .formatted(let f, let fields)):
+        case (.formats(_, let records), .formatted(let f, let fields)), (.formats8(_, let records), .formatted(let f, let fields)):
             guard let record = records[f] else { throw FontError("\(name): no format \(f)") }
             line(indent, "<\(name)\(indexAttribute) Format=\"\(f)\">")
             try members(record, fields, indent: indent + 2)
@@ -167,6 +171,28 @@ struct StructuredWriter {
                 for g in names.indices.sorted(by: { Self.precedes(names[$0], names[$1]) }) {
                     line(indent + 2, "<Map glyph=\"\(xmlEscaped(names[g]))\" outer=\"\(all[g] >> 16)\" inner=\"\(all[g] & 0xFFFF)\"/>")
                 }
+            }
+            line(indent, "</\(name)>")
+        case (.indexMap, .list(let items)):
+            // As fontTools writes a DeltaSetIndexMap: an entry per index, none as a bare <Map>.
+            line(indent, "<\(name)\(indexAttribute) Format=\"\(items.count > 0xFFFF ? 1 : 0)\">")
+            for (k, v) in items.compactMap(\.int).enumerated() {
+                line(indent + 2, v == 0xFFFF_FFFF ? "<Map index=\"\(k)\"/>" : "<Map index=\"\(k)\" outer=\"\(v >> 16)\" inner=\"\(v & 0xFFFF)\"/>")
+            }
+            line(indent, "</\(name)>")
+        case (.clipList, .list(let groups)):
+            // As fontTools: a <Clip> per box, by its first glyph name, its glyphs sorted by name.
+            line(indent, "<\(name)\(indexAttribute) Format=\"1\">")
+            var clips: [(glyphs: [String], box: StructValue)] = []
+            for group in groups {
+                guard case .record(let fields) = group, case .list(let glyphs)? = fields["Glyph"], let box = fields["ClipBox"] else { continue }
+                clips.append((glyphs.compactMap(\.int).map(glyphName).sorted(by: Self.precedes), box))
+            }
+            for clip in clips.sorted(by: { Self.precedes($0.glyphs.first ?? "", $1.glyphs.first ?? "") }) {
+                line(indent + 2, "<Clip>")
+                for g in clip.glyphs { line(indent + 4, "<Glyph value=\"\(xmlEscaped(g))\"/>") }
+                try element("ClipBox", clip.box, COLRShapes.clipBox, .plain, indent: indent + 4, index: nil)
+                line(indent + 2, "</Clip>")
             }
             line(indent, "</\(name)>")
         case (.substitutions(let kind), .substitutions(let subs)):
@@ -226,6 +252,9 @@ struct StructuredWriter {
 
     static func scalarText(_ v: Int64, _ kind: FieldKind, _ format: TTXFormat) -> String {
         switch (format, kind) {
+        case (.angle, _): TTX.multipleText((Double(v) / 16384) * 180, factor: 180.0 / 16384)
+        case (.biasedAngle, _): TTX.multipleText((Double(v) / 16384 + 1) * 180, factor: 180.0 / 16384)
+        case (.names(let names), _): v >= 0 && v < names.count ? names[Int(v)] : String(v)
         case (.hex8, _): "0x" + paddedHex(UInt32(truncatingIfNeeded: v), 8)
         case (.hex, _): "0x" + String(UInt32(truncatingIfNeeded: v), radix: 16)
         case (_, .fixed): TTX.decimalText(v, scale: 65536)
@@ -289,11 +318,31 @@ final class StructuredReader {
         return out
     }
 
+    /// A scalar's value from its TTX text in the formats with their own text (angles, names,
+    /// variation indices); nil when the text is not one.
+    static func scalarValue(_ text: String, _ kind: FieldKind, _ format: TTXFormat) -> Int64? {
+        switch format {
+        case .angle, .biasedAngle:
+            // Degrees to F2Dot14 fractions of half a circle, as fontTools' Angle.toInt.
+            guard let degrees = Double(text), degrees.isFinite else { return nil }
+            let bias: Double = format == .biasedAngle ? 1 : 0
+            let steps = (degrees / 180 - bias) * 16384
+            return Int64((steps + 0.5).rounded(.down))
+        case .names(let names):
+            if let i = names.firstIndex(of: text.lowercased()) { return Int64(i) }
+            return TTX.parseInteger(text)
+        default:
+            return TTX.parseInteger(text)
+        }
+    }
+
     func value(_ shape: Shape, _ e: XMLElement, format: TTXFormat = .plain) throws -> StructValue {
         switch shape {
         case .offset(let target, _):
             if e.value("empty") == "1" { return .none }
             return try value(target, e, format: format)
+        case .recursive(_, let make):
+            return try value(make(), e, format: format)
         case .switched(let selector, let cases):
             guard let key = scope.lookup(selector).map(Int.init), let chosen = cases[key] else {
                 throw fail("<\(e.name)> needs a known \(selector) before it", e)
@@ -301,21 +350,32 @@ final class StructuredReader {
             guard chosen.name == e.name else { throw fail("<\(e.name)> in a lookup whose \(selector) \(key) makes it <\(chosen.name)>", e) }
             return .switched(key, try value(chosen.shape, e))
         case .scalar(let kind):
+            // A variation index given without a value: none (0xFFFFFFFF), as fontTools reads it.
+            if format == .varIndex && e.value("value") == nil { return .int(0xFFFF_FFFF) }
             let text = try e.attribute("value").trimmingWhitespace()
             let v: Int64?
             switch kind {
+            case _ where format == .angle || format == .biasedAngle || { if case .names = format { true } else { false } }():
+                v = Self.scalarValue(text, kind, format)
             case .fixed: v = text.hasPrefix("0x") ? TTX.parseInteger(text) : Double(text).map { Int64(($0 * 65536).rounded()) }
             case .f2dot14: v = Double(text).map { Int64(($0 * 16384).rounded()) }
             case .tag: v = Tag(string: try e.attribute("value")).map { Int64($0.rawValue) }   // spaces are part of a tag (" RQD")
             default: v = format == .deciPoints ? Double(text).flatMap { Int64(exactly: ($0 * 10).rounded()) } : TTX.parseInteger(text)
             }
-            guard let v, kind.rawRange.contains(v) else { throw fail("<\(e.name)> value '\(text)' is not a \(kind.typeName)", e) }
+            guard let v, kind.rawRange.contains(v) else {
+                switch format {
+                case .names(let names): throw fail("<\(e.name)> value '\(text)' is not one of \(names.joined(separator: ", "))", e)
+                case .angle: throw fail("<\(e.name)> value '\(text)' is not an angle in -360…360 degrees", e)
+                case .biasedAngle: throw fail("<\(e.name)> value '\(text)' is not an angle in -180…540 degrees", e)
+                default: throw fail("<\(e.name)> value '\(text)' is not a \(kind.typeName)", e)
+                }
+            }
             return .int(v)
         case .glyph:
             return .int(Int64(try glyph(try e.attribute("value"), e)))
         case .record(let record):
             return .record(try fields(record, e))
-        case .formats(let name, let records):
+        case .formats(let name, let records), .formats8(let name, let records):
             guard let text = e.value("Format"), let f = Int(text), let record = records[f] else {
                 throw fail("<\(e.name)> needs Format=\"n\" with a known \(name) format (\(records.keys.sorted().map(String.init).joined(separator: ", ")))", e)
             }
@@ -362,6 +422,37 @@ final class StructuredReader {
             var list = values.compactMap { $0 }
             while list.count > 1 && list[list.count - 2] == list[list.count - 1] { list.removeLast() }
             return .list(list.map { .int($0) })
+        case .indexMap:
+            var entries: [Int: Int64] = [:]
+            for m in e.children {
+                guard m.name == "Map" else { throw fail("<\(m.name)> in <\(e.name)>: expected <Map index= outer= inner=/>", m) }
+                guard let k = Int(try m.attribute("index")), k >= 0, k <= 0xFFFF_FFFF else { throw fail("<Map> needs an index", m) }
+                guard entries[k] == nil else { throw fail("a second <Map index=\"\(k)\">", m) }
+                if m.value("outer") == nil && m.value("inner") == nil { entries[k] = 0xFFFF_FFFF; continue }
+                guard let outer = Int64(try m.attribute("outer")), (0...0xFFFF).contains(outer),
+                      let inner = Int64(try m.attribute("inner")), (0...0xFFFF).contains(inner) else { throw fail("outer and inner must be 0…65535", m) }
+                entries[k] = outer << 16 | inner
+            }
+            guard entries.keys.sorted() == Array(0..<entries.count) else { throw fail("the maps' indices must run 0, 1, 2 … without gaps", e) }
+            return .list((0..<entries.count).map { .int(entries[$0] ?? 0xFFFF_FFFF) })
+        case .clipList:
+            var groups: [StructValue] = []
+            for clip in e.children {
+                guard clip.name == "Clip" else { throw fail("<\(clip.name)> in <\(e.name)>: expected <Clip>", clip) }
+                var fields = StructFields()
+                var glyphs: [StructValue] = []
+                for child in clip.children {
+                    switch child.name {
+                    case "Glyph": glyphs.append(.int(Int64(try glyph(try child.attribute("value"), child))))
+                    case "ClipBox": fields["ClipBox"] = try value(COLRShapes.clipBox, child)
+                    default: throw fail("<\(child.name)> in <Clip>: expected <Glyph> or <ClipBox>", child)
+                    }
+                }
+                guard fields["ClipBox"] != nil else { throw fail("<Clip> needs a <ClipBox>", clip) }
+                fields["Glyph"] = .list(glyphs)
+                groups.append(.record(fields))
+            }
+            return .list(groups)
         case .coverage:
             return .glyphs(GlyphRuns(try e.children.map { g in
                 guard g.name == "Glyph" else { throw fail("<\(g.name)> in <\(e.name)>: expected <Glyph value=…/>", g) }

@@ -13,6 +13,8 @@ public indirect enum Shape: Sendable {
     case offset(Shape, bytes: Int)
     /// A subtable that starts with a uint16 format number selecting one of several records.
     case formats(name: String, [Int: Record])
+    /// The same with a uint8 format number (COLR's Paint, ClipBox and ClipList).
+    case formats8(name: String, [Int: Record])
     /// A Coverage table (formats 1 and 2): glyph ids in coverage order.
     case coverage
     /// A ClassDef table (formats 1 and 2): glyph id → class; class 0 is not stored.
@@ -41,13 +43,25 @@ public indirect enum Shape: Sendable {
     /// outer << 16 | inner, one per glyph from the first, the last repeating for the glyphs
     /// after it. Written with the smallest entry format that holds it.
     case glyphIndexMap
+    /// A DeltaSetIndexMap read by index (COLR's VarIndexMap, avar 2's axis map): the same list,
+    /// written in XML as `<Map index= outer= inner=/>`, `<Map index=/>` for 0xFFFFFFFF (none).
+    case indexMap
+    /// COLR's ClipList: glyph ranges with Offset24s to ClipBoxes (formats 1 and 2), read as
+    /// fontTools groups them: a list of records `{Glyph: [glyph ids], ClipBox}`, one per
+    /// distinct box, in first-seen order. Written back as ranges of consecutive glyphs.
+    case clipList
+    /// A shape that contains itself (COLR's Paint, whose formats point at other Paints), made
+    /// when first reached. Walks over descriptions stop here; codecs follow it.
+    case recursive(name: String, @Sendable () -> Shape)
 
     public static func offset16(_ s: Shape) -> Shape { .offset(s, bytes: 2) }
+    public static func offset24(_ s: Shape) -> Shape { .offset(s, bytes: 3) }
     public static func offset32(_ s: Shape) -> Shape { .offset(s, bytes: 4) }
 
-    /// The shape an offset leads to (itself for everything else).
+    /// The shape an offset leads to (itself for everything else), a recursive shape made.
     public var target: Shape {
         if case .offset(let s, _) = self { return s.target }
+        if case .recursive(_, let make) = self { return make().target }
         return self
     }
 }
@@ -89,13 +103,16 @@ public struct Member: Sendable {
     public let lazy: Bool
     /// How a scalar is written in TTX (versions are hex).
     public let ttxFormat: TTXFormat
+    /// For an offset: its subtable is read after the rest of the record, because it needs a
+    /// count the record stores later (COLR's LayerRecordArray, counted by LayerRecordCount).
+    public let deferred: Bool
     /// For a Coverage: the list whose items belong to its glyphs, one per covered glyph (a
     /// PairPos's PairSet; a MarkBasePos's MarkArray.MarkRecord), as member names from this
     /// record. Glyph edits that add or remove a covered glyph keep the two in step.
     public let parallel: [String]?
 
     public init(_ name: String, _ shape: Shape, count: String? = nil, bias: Int = 0, since: UInt32? = nil,
-                when: (name: String, mask: Int64)? = nil, ttx: TTXFormat = .plain, parallel: [String]? = nil, lazy: Bool = false) {
+                when: (name: String, mask: Int64)? = nil, ttx: TTXFormat = .plain, parallel: [String]? = nil, lazy: Bool = false, deferred: Bool = false) {
         self.name = name
         self.shape = shape
         self.count = count
@@ -105,6 +122,7 @@ public struct Member: Sendable {
         ttxFormat = ttx
         self.parallel = parallel
         self.lazy = lazy
+        self.deferred = deferred
     }
 }
 
@@ -145,7 +163,7 @@ public struct Record: Sendable {
         switch shape {
         case .record(let r): r.members.flatMap { [$0.when?.name].compactMap { $0 } + nestedSelectors($0.shape) }
         case .offset(let s, _): nestedSelectors(s)
-        case .formats(_, let records): records.values.flatMap { r in r.members.flatMap { [$0.when?.name].compactMap { $0 } + nestedSelectors($0.shape) } }
+        case .formats(_, let records), .formats8(_, let records): records.values.flatMap { r in r.members.flatMap { [$0.when?.name].compactMap { $0 } + nestedSelectors($0.shape) } }
         case .switched(let selector, let cases): [selector] + cases.values.flatMap { nestedSelectors($0.shape) }
         case .valueRecord(let format): [format]
         case .deltaRow(let shorts, let columns): [shorts, columns]
@@ -158,7 +176,7 @@ public struct Record: Sendable {
         switch shape {
         case .record(let r): r.members.flatMap { [$0.count].compactMap { $0 } + nestedCounts($0.shape) }
         case .offset(let s, _): nestedCounts(s)
-        case .formats(_, let records): records.values.flatMap { r in r.members.flatMap { [$0.count].compactMap { $0 } + nestedCounts($0.shape) } }
+        case .formats(_, let records), .formats8(_, let records): records.values.flatMap { r in r.members.flatMap { [$0.count].compactMap { $0 } + nestedCounts($0.shape) } }
         case .switched(_, let cases): cases.values.flatMap { nestedCounts($0.shape) }
         default: []
         }
@@ -295,7 +313,7 @@ public struct StructFields: Equatable, Sendable {
 
     public init() {}
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         names.reserveCapacity(capacity)
         values.reserveCapacity(capacity)
     }

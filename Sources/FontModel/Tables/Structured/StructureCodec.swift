@@ -126,7 +126,7 @@ public enum StructureCodec {
             case .record(let record):
                 return .record(try fields(record, at: &position, base: base, version: version, depth: depth))
             case .offset(let target, let size):
-                let offset = Int(try scalar(size == 2 ? .uint16 : .uint32, at: position))
+                let offset = Int(try scalar(StructureCodec.offsetKind(size), at: position))
                 position += size
                 guard offset != 0 else { return .none }
                 guard depth < StructureCodec.maximumDepth else { throw fail("subtables nested deeper than \(StructureCodec.maximumDepth) (a cycle?)", at: position - size) }
@@ -134,12 +134,13 @@ public enum StructureCodec {
                 guard start < table.count else { throw fail("offset \(offset) points past the end of the table (\(table.count) bytes)", at: position - size) }
                 var p = start
                 return try value(target, at: &p, base: start, version: version, depth: depth + 1)
-            case .formats(let name, let records):
-                let format = try u16(position)
+            case .formats(let name, let records), .formats8(let name, let records):
+                let wide = if case .formats = shape { true } else { false }
+                let format = wide ? try u16(position) : Int(try scalar(.uint8, at: position))
                 guard let record = records[format] else {
                     throw fail("unknown \(name) format \(format) (known: \(records.keys.sorted().map(String.init).joined(separator: ", ")))", at: position)
                 }
-                position += 2
+                position += wide ? 2 : 1
                 return .formatted(format, try fields(record, at: &position, base: base, version: version, depth: depth))
             case .switched(let selector, let cases):
                 guard let key = scope.lookup(selector).map(Int.init) else { throw fail("\(selector) is not known here", at: position) }
@@ -176,7 +177,9 @@ public enum StructureCodec {
                     position += kind.size
                 }
                 return .list(row)
-            case .glyphIndexMap:
+            case .clipList: return try clipList(at: &position, depth: depth)
+            case .recursive(_, let make): return try value(make(), at: &position, base: base, version: version, depth: depth)
+            case .glyphIndexMap, .indexMap:
                 let format = try scalar(.uint8, at: position), entryFormat = try scalar(.uint8, at: position + 1)
                 guard format <= 1 else { throw fail("unknown DeltaSetIndexMap format \(format)", at: position) }
                 guard entryFormat & 0xC0 == 0 else { throw fail("DeltaSetIndexMap entry format 0x\(String(entryFormat, radix: 16)) sets reserved bits", at: position + 1) }
@@ -204,6 +207,7 @@ public enum StructureCodec {
             var version = version
             scope.enter()
             defer { scope.leave() }
+            var deferred: [(member: Member, target: Shape, start: Int)] = []
             for (i, member) in record.members.enumerated() {
                 guard scope.includes(member, version: version) else { continue }
                 if let countName = member.count {
@@ -239,6 +243,12 @@ public enum StructureCodec {
                     continue
                 }
                 let v: StructValue
+                if member.deferred, case .offset(let target, let size) = member.shape {
+                    let offset = Int(try scalar(StructureCodec.offsetKind(size), at: position))
+                    position += size
+                    if offset == 0 { out[member.name] = StructValue.none } else { deferred.append((member, target, base + offset)) }
+                    continue
+                }
                 if member.lazy, let source = lazySource, case .offset(let target, let size) = member.shape {
                     let offset = Int(try scalar(size == 2 ? .uint16 : .uint32, at: position))
                     position += size
@@ -255,7 +265,49 @@ public enum StructureCodec {
                 if i == 0, depth == 0, version == nil, let raw = v.int { version = UInt32(truncatingIfNeeded: raw) }
                 if !record.countNames.contains(member.name) { out[member.name] = v }
             }
+            for d in deferred {
+                guard depth < StructureCodec.maximumDepth else { throw fail("subtables nested deeper than \(StructureCodec.maximumDepth) (a cycle?)", at: position) }
+                guard d.start < table.count else { throw fail("offset \(d.start - base) points past the end of the table (\(table.count) bytes)", at: position).within(d.member.name) }
+                var p = d.start
+                do { out[d.member.name] = try value(d.target, at: &p, base: d.start, version: version, depth: depth + 1) } catch let f as Failure { throw f.within(d.member.name) }
+            }
             return out
+        }
+
+        /// A ClipList (format 1): each range's glyphs get its box; glyphs sharing a box (by its
+        /// values) are one group, groups in the order their boxes were first seen, as fontTools
+        /// reads it. A glyph a later range names again keeps its first box.
+        mutating func clipList(at position: inout Int, depth: Int) throws -> StructValue {
+            let start = position
+            let format = Int(try scalar(.uint8, at: start))
+            guard format == 1 else { throw fail("unknown ClipList format \(format)", at: start) }
+            let count = Int(try scalar(.uint32, at: start + 1))
+            try spend(count, at: start)
+            guard count <= (table.count - start - 5) / 7 else { throw fail("ClipList claims \(count) clips, more than the table holds", at: start + 1) }
+            var seen = Set<Int64>()
+            var groups: [(box: StructValue, glyphs: [StructValue])] = []
+            for k in 0..<count {
+                let at = start + 5 + 7 * k
+                let first = try scalar(.uint16, at: at), last = try scalar(.uint16, at: at + 2)
+                let offset = Int(try scalar(.uint24, at: at + 4))
+                guard first <= last, offset != 0 else { continue }   // fontTools skips these too
+                guard start + offset < table.count else { throw fail("ClipBox offset \(offset) points past the end of the table", at: at + 4) }
+                try spend(Int(last - first) + 1, at: at)
+                var p = start + offset
+                let box = try value(COLRShapes.clipBox, at: &p, base: start + offset, version: nil, depth: depth + 1)
+                var index = groups.firstIndex { $0.box == box }
+                for g in first...last where seen.insert(g).inserted {
+                    if index == nil { groups.append((box, [])); index = groups.count - 1 }
+                    if let i = index { groups[i].glyphs.append(.int(g)) }
+                }
+            }
+            position = start + 5 + 7 * count
+            return .list(groups.map { group in
+                var fields = StructFields(capacity: 2)
+                fields["Glyph"] = .list(group.glyphs)
+                fields["ClipBox"] = group.box
+                return .record(fields)
+            })
         }
 
         /// Ranges are kept as runs and cost one unit of the budget each, so a range naming
@@ -418,13 +470,13 @@ public enum StructureCodec {
                 guard case .record(let fields) = value else { throw mismatch() }
                 try members(record, fields, into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: path)
             case .offset(let target, let size):
-                if case .none = value { FieldTable.write(0, size == 2 ? .uint16 : .uint32, &w); return }
+                if case .none = value { FieldTable.write(0, StructureCodec.offsetKind(size), &w); return }
                 pending.append(Pending(at: w.count, size: size, value: value, shape: target, scope: scope, path: path))
-                FieldTable.write(0, size == 2 ? .uint16 : .uint32, &w)
-            case .formats(let name, let records):
+                FieldTable.write(0, StructureCodec.offsetKind(size), &w)
+            case .formats(let name, let records), .formats8(let name, let records):
                 guard case .formatted(let format, let fields) = value else { throw mismatch() }
                 guard let record = records[format] else { throw FontError("\(path): \(name) has no format \(format)") }
-                try w.u16(format, "\(path) format")
+                if case .formats = shape { try w.u16(format, "\(path) format") } else { try w.u8(format, "\(path) format") }
                 try members(record, fields, into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: path)
             case .switched(let selector, let cases):
                 guard case .switched(let key, let inner) = value, let chosen = cases[key] else { throw mismatch() }
@@ -467,7 +519,38 @@ public enum StructureCodec {
                     }
                     FieldTable.write(v, kind, &w)
                 }
-            case .glyphIndexMap:
+            case .recursive(_, let make):
+                try inline(value, make(), into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: path)
+            case .clipList:
+                guard case .list(let groups) = value else { throw mismatch() }
+                // As fontTools writes it: each box's glyphs as runs of consecutive ids, the
+                // records sorted by range.
+                var records: [(first: Int64, last: Int64, box: StructValue)] = []
+                var named = Set<Int64>()
+                for (k, group) in groups.enumerated() {
+                    guard case .record(let fields) = group, case .list(let glyphItems)? = fields["Glyph"], let box = fields["ClipBox"] else { throw mismatch() }
+                    let ids = try glyphItems.map { item -> Int64 in
+                        guard case .int(let g) = item, (0...0xFFFF).contains(g) else { throw mismatch() }
+                        guard named.insert(g).inserted else { throw FontError("\(path).Clip[\(k)]: glyph \(g) has a clip box already") }
+                        return g
+                    }.sorted()
+                    var i = 0
+                    while i < ids.count {
+                        var j = i
+                        while j + 1 < ids.count && ids[j + 1] == ids[j] + 1 { j += 1 }
+                        records.append((ids[i], ids[j], box))
+                        i = j + 1
+                    }
+                }
+                records.sort { $0.first < $1.first }
+                w.u8(1)
+                try w.u32(records.count, "\(path) clip count")
+                for r in records {
+                    w.u16(UInt16(r.first)); w.u16(UInt16(r.last))
+                    pending.append(Pending(at: w.count, size: 3, value: r.box, shape: COLRShapes.clipBox, scope: scope, path: "\(path).ClipBox"))
+                    w.u24(0)
+                }
+            case .glyphIndexMap, .indexMap:
                 guard case .list(let items) = value else { throw mismatch() }
                 let values = try items.map { item -> Int64 in
                     guard case .int(let v) = item, (0...0xFFFF_FFFF).contains(v) else { throw mismatch() }
@@ -543,6 +626,9 @@ public enum StructureCodec {
 
     /// The value of a count member: the length (less its bias) of the first array that counts
     /// by it, in this record or in the records inside it (0 when there is none).
+    /// The unsigned type an offset of `size` bytes is stored as.
+    static func offsetKind(_ size: Int) -> FieldKind { size == 2 ? .uint16 : size == 3 ? .uint24 : .uint32 }
+
     public static func count(_ name: String, in record: Record, _ fields: StructFields) -> Int {
         arrayLength(name, in: record, fields) ?? 0
     }
@@ -566,7 +652,7 @@ public enum StructureCodec {
         case (.record(let r), .record(let f)):
             // A record with its own member of that name counts its own arrays.
             return r.members.contains { $0.name == name } ? nil : arrayLength(name, in: r, f)
-        case (.formats(_, let records), .formatted(let n, let f)):
+        case (.formats(_, let records), .formatted(let n, let f)), (.formats8(_, let records), .formatted(let n, let f)):
             guard let r = records[n], !r.members.contains(where: { $0.name == name }) else { return nil }
             return arrayLength(name, in: r, f)
         case (.switched(_, let cases), .switched(let k, let inner)): return cases[k].flatMap { nestedLength(name, inner, $0.shape) }

@@ -83,7 +83,10 @@ public struct StructureDiff {
             value(a, b, target, path: path)
         case (.record(let r), .record(let x), .record(let y)):
             record(r, x, y, path: path)
-        case (.formats(_, let records), .formatted(let fx, let x), .formatted(let fy, let y)):
+        case (.recursive(_, let make), _, _):
+            value(a, b, make(), path: path)
+        case (.formats(_, let records), .formatted(let fx, let x), .formatted(let fy, let y)),
+             (.formats8(_, let records), .formatted(let fx, let x), .formatted(let fy, let y)):
             if fx == fy, let r = records[fx] { record(r, x, y, path: path) }
             else if fx != fy { note(.changed, path, "format \(fx)", "format \(fy)") }
         case (.coverage, .glyphs(let x), .glyphs(let y)):

@@ -75,7 +75,7 @@ struct SubtableGraph {
             while let n = stack.popLast() {
                 var near: [Int] = []
                 for link in nodes[n].links where rank[link.child] < 0 {
-                    if link.size == 4 { far.append(link.child); continue }
+                    if link.size >= 3 { far.append(link.child); continue }
                     rank[link.child] = next; next += 1
                     near.append(link.child)
                 }
@@ -114,7 +114,7 @@ struct SubtableGraph {
             w.append(nodes[n].bytes)
             for (index, link) in nodes[n].links.enumerated() {
                 let offset = position[link.child] - position[n]
-                guard offset > 0, offset <= (link.size == 2 ? 0xFFFF : 0xFFFF_FFFF) else {
+                guard offset > 0, offset <= (link.size == 2 ? 0xFFFF : link.size == 3 ? 0xFF_FFFF : 0xFFFF_FFFF) else {
                     overflows.append((n, index))
                     continue
                 }

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import FontModel
+@testable import FontXML
+
+/// COLR in TTX: version 1 through its description (every Paint format in the test font made
+/// by Tests/Oracles/make_test_fonts.py), version 0 in fontTools' own form; edits fused back,
+/// diffed; bad XML is an error naming the element. (Parity with ttx: TTXParityTests.)
+@Suite struct COLRTests {
+    static func font(_ kind: String) throws -> (Font, String) {
+        let path = temporaryPath("\(kind).ttf")
+        let builder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tests/Oracles/make_test_fonts.py").path
+        let (status, output) = try shell(["python3", builder, kind, path])
+        try #require(status == 0, "\(output)")
+        return (try Font(path: path), path)
+    }
+
+    @Test func version1EditsFuseBackAndDiff() throws {
+        let (font, path) = try Self.font("colr")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let face = font.faces[0]
+        let xml = try TTX.dump(face, tags: ["COLR"])
+        for format in 1...32 { #expect(xml.contains("Format=\"\(format)\""), "Paint format \(format) is in the test font") }
+        #expect(xml.contains("<CompositeMode value=\"multiply\"/>") && xml.contains("<Extend value=\"reflect\"/>") && xml.contains("<VarIndexBase/>"))
+        #expect(xml.contains("<angle value=\"33.75\"/>") && xml.contains("<endAngle value=\"45.5\"/>"))
+
+        // Unchanged, the fused table reads back the same; edited, the edit is what changed.
+        let same = try Font(path: path).faces[0]
+        try TTX.fuse(xml, into: same)
+        #expect(try TTX.dump(same, tags: ["COLR"]) == xml)
+        let edited = try Font(path: path).faces[0]
+        try TTX.fuse(xml.replacingOccurrences(of: "<angle value=\"33.75\"/>", with: "<angle value=\"-45.0\"/>")
+                        .replacingOccurrences(of: "<CompositeMode value=\"multiply\"/>", with: "<CompositeMode value=\"screen\"/>"), into: edited)
+        let again = try TTX.dump(edited, tags: ["COLR"])
+        #expect(again.contains("<angle value=\"-45.0\"/>") && !again.contains("33.75") && again.contains("<CompositeMode value=\"screen\"/>"))
+        let changes = try FontDiff.compare(face, edited).map(\.description)
+        #expect(changes.contains { $0.hasPrefix("~ COLR.LayerList.Paint[") && $0.hasSuffix("].angle: 3072 → -4096") }, "\(changes)")
+        #expect(changes.contains { $0.contains("CompositeMode: 23 → 13") }, "\(changes)")
+        #expect(!changes.contains { $0.contains("bytes") }, "compared member by member: \(changes)")
+    }
+
+    @Test func version0RoundTrips() throws {
+        let (font, path) = try Self.font("colr0")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let face = font.faces[0]
+        let xml = try TTX.dump(face, tags: ["COLR"])
+        #expect(xml.contains("<version value=\"0\"/>") && xml.contains("<ColorGlyph name=\"A\">") && xml.contains("<layer colorID=\"65535\" name=\"a\"/>"))
+        let fused = try Font(path: path).faces[0]
+        try TTX.fuse(xml.replacingOccurrences(of: "<layer colorID=\"0\" name=\"a\"/>", with: "<layer colorID=\"2\" name=\"b\"/>"), into: fused)
+        let layers = try #require(try fused.rawTable("COLR")).withUnsafeBytes { try ColrTable.layers(BinaryReader($0)) }
+        #expect(layers.map(\.glyph) == [try #require(try face.glyphID(named: "A")), try #require(try face.glyphID(named: "B"))])
+        #expect(layers[0].layers.map(\.palette) == [2, 1])
+    }
+
+    @Test func badXMLIsAnError() throws {
+        let (font, path) = try Self.font("colr")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let face = font.faces[0]
+        let xml = try TTX.dump(face, tags: ["COLR"])
+        func expectError(_ edited: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(edited != xml, "the edit applies", sourceLocation: sourceLocation)
+            do {
+                try TTX.fuse(edited, into: face)
+                Issue.record("fused", sourceLocation: sourceLocation)
+            } catch let e as XMLError {
+                #expect(e.message.contains(expected), "\(e.message)", sourceLocation: sourceLocation)
+            } catch { Issue.record("\(error)", sourceLocation: sourceLocation) }
+        }
+        expectError(xml.replacingOccurrences(of: "Format=\"32\"", with: "Format=\"33\""), "known Paint format")
+        expectError(xml.replacingOccurrences(of: "<CompositeMode value=\"multiply\"/>", with: "<CompositeMode value=\"blend\"/>"), "'blend' is not one of clear, src, dest, src_over")
+        expectError(xml.replacingOccurrences(of: "<angle value=\"33.75\"/>", with: "<angle value=\"720\"/>"), "'720' is not an angle in -360…360 degrees")
+        expectError(xml.replacingOccurrences(of: "<Glyph value=\"c6\"/>", with: "<Glyph value=\"nothere\"/>"), "no glyph named 'nothere'")
+        #expect(try TTX.dump(face, tags: ["COLR"]) == xml, "nothing was applied")
+    }
+}
