@@ -286,6 +286,12 @@ public enum StructureCodec {
             guard count <= (table.count - start - 5) / 7 else { throw fail("ClipList claims \(count) clips, more than the table holds", at: start + 1) }
             var seen = Set<Int64>()
             var groups: [(box: StructValue, glyphs: [StructValue])] = []
+            // Each box's group by its values (format, then its numbers), so many clips stay linear.
+            var groupOf: [[Int64]: Int] = [:]
+            func key(_ box: StructValue) -> [Int64] {
+                guard case .formatted(let f, let fields) = box else { return [] }
+                return [Int64(f)] + ["xMin", "yMin", "xMax", "yMax", "VarIndexBase"].map { fields[$0]?.int ?? -1 }
+            }
             for k in 0..<count {
                 let at = start + 5 + 7 * k
                 let first = try scalar(.uint16, at: at), last = try scalar(.uint16, at: at + 2)
@@ -295,9 +301,9 @@ public enum StructureCodec {
                 try spend(Int(last - first) + 1, at: at)
                 var p = start + offset
                 let box = try value(COLRShapes.clipBox, at: &p, base: start + offset, version: nil, depth: depth + 1)
-                var index = groups.firstIndex { $0.box == box }
+                var index = groupOf[key(box)]
                 for g in first...last where seen.insert(g).inserted {
-                    if index == nil { groups.append((box, [])); index = groups.count - 1 }
+                    if index == nil { groups.append((box, [])); index = groups.count - 1; groupOf[key(box)] = index }
                     if let i = index { groups[i].glyphs.append(.int(g)) }
                 }
             }
