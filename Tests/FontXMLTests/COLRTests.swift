@@ -74,3 +74,24 @@ import Testing
         #expect(try TTX.dump(face, tags: ["COLR"]) == xml, "nothing was applied")
     }
 }
+
+extension COLRTests {
+    /// A ClipList claiming 2³²−1 clips and a truncated table: errors naming the table, a dump
+    /// with the table as hexdata and the reason, nothing that runs on.
+    @Test func damagedTablesAreErrors() throws {
+        let (font, path) = try Self.font("colr")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let face = font.faces[0]
+        let good = try #require(try face.rawTable("COLR"))
+        let clipList = Int(good[22]) << 24 | Int(good[23]) << 16 | Int(good[24]) << 8 | Int(good[25])
+        try #require(clipList > 0 && clipList + 5 <= good.count)
+        var claims = good
+        claims[(clipList + 1)...(clipList + 4)] = [0xFF, 0xFF, 0xFF, 0xFF]
+        for (bytes, expected) in [(claims, "COLR.ClipList: more structure than the table's bytes can hold"), (Array(good.prefix(40)), "not decoded, so written as bytes: ")] {
+            face.setRawTable("COLR", bytes)
+            #expect(throws: (any Error).self) { try face.describedView("COLR") }
+            let xml = try TTX.dump(face, tags: ["COLR"])
+            #expect(xml.contains("<COLR raw=\"True\">") && xml.contains(expected), "\(xml.prefix(400))")
+        }
+    }
+}
