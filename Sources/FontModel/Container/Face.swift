@@ -268,7 +268,16 @@ public final class Face {
         return try decodedTable(tag) as? StructuredTable
     }
 
-    public var glyphCount: Int { get throws { try maxp.numGlyphs } }
+    /// maxp's glyph count; without a maxp (test fragments, broken fonts) the CFF's or CFF2's
+    /// charstring count, as fontTools takes it.
+    public var glyphCount: Int {
+        get throws {
+            if has("maxp") { return try maxp.numGlyphs }
+            if let cff = try cff { return cff.glyphCount }
+            if let cff2 = try cff2 { return cff2.glyphCount }
+            return try maxp.numGlyphs   // the error naming the missing maxp
+        }
+    }
 
     // MARK: names
 
