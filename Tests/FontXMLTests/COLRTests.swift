@@ -92,6 +92,8 @@ extension COLRTests {
             #expect(throws: (any Error).self) { try face.describedView("COLR") }
             let xml = try TTX.dump(face, tags: ["COLR"])
             #expect(xml.contains("<COLR raw=\"True\">") && xml.contains(expected), "\(xml.prefix(400))")
+            let findings = Validator.validate(font, checks: ["table-decodable"])
+            #expect(findings.contains { $0.severity == .error && $0.message.contains("table 'COLR'") }, "validate names it: \(findings)")
         }
     }
 }

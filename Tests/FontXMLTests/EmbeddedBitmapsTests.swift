@@ -115,7 +115,7 @@ import Testing
 
     /// Damaged location tables are errors naming the table; a dump writes them as hexdata.
     @Test func damagedTablesAreErrors() throws {
-        let (_, face) = try Self.face()
+        let (font, face) = try Self.face()
         try Self.mono.write(to: face)
         let good = try #require(try face.rawTable("EBLC"))
         func expectReadError(_ bytes: [UInt8], _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -125,6 +125,8 @@ import Testing
                 #expect(e.table == "EBLC" && e.description.contains(expected), "\(e)", sourceLocation: sourceLocation)
             } catch {}
             #expect((try? TTX.dump(face, tags: ["EBLC"]).contains("<!-- not decoded, so written as bytes")) == true, sourceLocation: sourceLocation)
+            let findings = Validator.validate(font, checks: ["table-decodable"])
+            #expect(findings.contains { $0.severity == .error && $0.message.contains("table 'EBLC'") && $0.message.contains(expected) }, "\(findings)", sourceLocation: sourceLocation)
         }
         var huge = good; huge[4...7] = [0xFF, 0xFF, 0xFF, 0xFF]
         expectReadError(huge, "4294967295 strike records (48 bytes each) do not fit")

@@ -37,7 +37,7 @@ public enum Validator {
         ("family-names", "the full name (ID 4) starts with the family (ID 16 or 1)"),
         ("vertical-metrics", "hhea, OS/2 typo and win metrics agree (USE_TYPO_METRICS), win metrics do not clip, and the hhea ascender reaches the cap height"),
         ("shared-tables", "in a collection, tables shared by faces decode for every face"),
-        ("table-decodable", "every table FontShell reads (kern, fvar, gvar, CFF …) decodes: what dump, diff and Lua would refuse, validate reports"),
+        ("table-decodable", "every table FontShell reads (kern, fvar, gvar, CFF, COLR, the bitmap strikes …) decodes: what dump, diff and Lua would refuse, validate reports"),
         ("layout-structure", "structured tables (GDEF …) decode: offsets, counts and formats fit the bytes; Coverage glyphs ascend; glyph ids exist; GSUB/GPOS lookup types, feature and lookup indices are valid, extensions agree, contextual lookups do not call each other in a cycle"),
     ]
 
@@ -194,8 +194,17 @@ public enum Validator {
                     guard let type = TableRegistry.type(for: tag) else { continue }
                     if let source = face.slots[tag]?.source, face.font?.isCollection == true,
                        !decodedSources.insert(source.lowerBound).inserted { continue }
-                    do { try decode(type, in: face) } catch { add("table-decodable", .error, "\(error)") }
+                    do {
+                        try decode(type, in: face)
+                        // A table read through a description (HVAR, COLR …) is checked as dump and Lua read it.
+                        if TableRegistry.shapeDescribedTags.contains(tag) { _ = try face.describedView(tag) }
+                    } catch { add("table-decodable", .error, "\(error)") }
                 }
+                // The tables read in pairs or by TTX alone: bitmap strikes, ltag.
+                for kind in [EmbeddedBitmaps.Kind.color, .monochrome] where face.has(kind.locatorTag) || face.has(kind.dataTag) {
+                    do { _ = try EmbeddedBitmaps.read(from: face, kind) } catch { add("table-decodable", .error, "\(error)") }
+                }
+                do { _ = try LtagTable.read(from: face) } catch { add("table-decodable", .error, "\(error)") }
             }
             run("name-decodable") {
                 for r in try face.name.records where r.isUTF16 {
