@@ -67,6 +67,8 @@ public struct StructureDiff {
                         else if k >= xs.count { note(.added, item, nil, summary(ys[k])) }
                         else { value(xs[k], ys[k], member.shape, path: item) }
                     }
+                } else if case .scalar(let kind) = member.shape, case .int(let vx) = x, case .int(let vy) = y {
+                    if vx != vy { note(.changed, here, Self.scalarText(vx, kind, member.ttxFormat), Self.scalarText(vy, kind, member.ttxFormat)) }
                 } else {
                     value(x, y, member.shape, path: here)
                 }
@@ -128,6 +130,19 @@ public struct StructureDiff {
             }
         default:
             if a != b { note(.changed, path, summary(a), summary(b)) }
+        }
+    }
+
+    /// A scalar as a person reads it: fixed-point as a decimal, angles in degrees, enumerations
+    /// by name (integers as they are).
+    static func scalarText(_ v: Int64, _ kind: FieldKind, _ format: TTXFormat) -> String {
+        switch (format, kind) {
+        case (.angle, _): "\(Double(v) / 16384 * 180)°"
+        case (.biasedAngle, _): "\((Double(v) / 16384 + 1) * 180)°"
+        case (.names(let names), _) where v >= 0 && v < names.count: names[Int(v)]
+        case (_, .f2dot14): "\(Double(v) / 16384)"
+        case (_, .fixed): "\(Double(v) / 65536)"
+        default: String(v)
         }
     }
 
