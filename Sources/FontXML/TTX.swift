@@ -138,24 +138,16 @@ public enum TTX {
     /// Fixed-point as fontTools writes it (its fixedToStr): the fewest decimals that tell the
     /// value from its neighbours, printed with C's rounding ("2.37", "22.07812", "-0.00008"); a
     /// value within half a step of an integer as that integer ("1.0").
-    static func decimalText(_ raw: Int64, scale: Double) -> String {
-        let value = Double(raw) / scale, half = 0.5 / scale
-        let lo = value - half, hi = value + half
-        if Int(lo) != Int(hi) { return String(value.rounded(.toNearestOrEven) + 0.0) }   // + 0.0: no "-0.0"
-        let loText = cFormat("%.8f", lo), hiText = cFormat("%.8f", hi)
-        guard let period = loText.firstIndex(of: "."), loText.count == hiText.count,
-              let differ = zip(loText.indices, zip(loText, hiText)).first(where: { $0.1.0 != $0.1.1 })?.0 else { return String(value) }
-        return cFormat("%.\(loText.distance(from: period, to: differ))f", value)
-    }
+    static func decimalText(_ raw: Int64, scale: Double) -> String { multipleText(Double(raw) / scale, factor: 1 / scale) }
 
-    /// A value that is a multiple of `factor` (an angle in F2Dot14 steps of 180/16384 degrees),
-    /// as fontTools' nearestMultipleShortestRepr writes it: rounded to the multiple, then the
-    /// fewest decimals that tell it from its neighbours.
+    /// A value that is a multiple of `factor` (a fixed-point step, or an angle in F2Dot14 steps
+    /// of 180/16384 degrees), as fontTools' nearestMultipleShortestRepr writes it: rounded to
+    /// the multiple, then the fewest decimals that tell it from its neighbours.
     static func multipleText(_ value: Double, factor: Double) -> String {
         if value == 0 { return "0.0" }
         let v = (value / factor + 0.5).rounded(.down) * factor   // otRound
         let lo = v - 0.5 * factor, hi = v + 0.5 * factor
-        if Int(lo) != Int(hi) { return String(v.rounded(.toNearestOrEven) + 0.0) }
+        if Int(lo) != Int(hi) { return String(v.rounded(.toNearestOrEven) + 0.0) }   // + 0.0: no "-0.0"
         let loText = cFormat("%.8f", lo), hiText = cFormat("%.8f", hi)
         guard let period = loText.firstIndex(of: "."), loText.count == hiText.count,
               let differ = zip(loText.indices, zip(loText, hiText)).first(where: { $0.1.0 != $0.1.1 })?.0 else { return String(v) }
