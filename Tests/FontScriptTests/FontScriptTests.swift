@@ -299,7 +299,8 @@ func python(_ arguments: [String]) throws -> String {
     return String(decoding: data, as: UTF8.self)
 }
 
-/// COLR from Lua, read-only through its description: version 1's paint graph and version 0's records.
+/// COLR from Lua, read-only through its description: version 1's paint graph and version 0's
+/// records; the palettes (CPAL) and avar's maps beside it.
 @Suite struct COLRScriptTests {
     @Test func colourGlyphsReadThroughTheDescription() throws {
         let folder = NSTemporaryDirectory() + "colr-lua-\(UUID().uuidString)"
@@ -316,6 +317,9 @@ func python(_ arguments: [String]) throws -> String {
             return c.Version, #c.BaseGlyphList.BaseGlyphPaintRecord, composite.Format, composite.CompositeMode, composite.SourcePaint.Glyph, c.ClipList[1].Glyph[1], #c.VarIndexMap
             """) == ["1", "8", "32", "23", "a", "a", "6"])
         expectError(v1, "face.COLR.Version = 0", "read-only")
+        #expect(try eval(v1, "local p = face.CPAL return p.numPaletteEntries, #p.palettes, p.palettes[1][1], p.palettes[1][3]")
+                == ["3", "1", "#FF0000FF", "#00800080"])
+        #expect(try eval(v1, "local a = face.avar return a.version, #a.maps.wght, a.maps.wght[3][1], a.maps.wght[3][2]") == ["1", "4", "0.5", "0.25"])
         let v0 = try makeState(fonts: [folder + "/colr0.ttf"])
         #expect(try eval(v0, "local c = face.COLR return c.Version, #c.BaseGlyphRecordArray.BaseGlyphRecord, c.LayerRecordArray.LayerRecord[1].LayerGlyph")
                 == ["0", "2", "a"])
@@ -369,14 +373,12 @@ func python(_ arguments: [String]) throws -> String {
 
     /// Tables diff reports only as "changed (n bytes → m bytes)".
     static let comparedBySize: [String: String] = [
-        "fvar": "axes and instances: no per-record diff yet", "avar": "segment maps: no per-axis diff yet",
         "cvar": "tuple variations: no diff yet",
     ]
 
     /// Tables Lua does not show yet (bytes through face:rawTable).
     static let notInLua: [String: String] = [
         "cvar": "read by the instancer, no Lua view yet",
-        "CPAL": "no Lua view yet", "avar": "applied by Face:location, no Lua view of its maps",
     ]
 
     @Test func everyRegisteredTableIsTypedOrListed() {
@@ -393,7 +395,8 @@ func python(_ arguments: [String]) throws -> String {
         // Lua: face.<tag> for described tables, or the Face fields that show a table.
         let faceFields: [String: String] = ["name": "name", "cmap": "cmap", "glyf": "glyphs", "loca": "glyphs", "hmtx": "glyphs",
                                             "vmtx": "glyphs", "CFF ": "glyphs", "CFF2": "glyphs", "gvar": "glyphs", "kern": "kern",
-                                            "fvar": "axes", "cvt ": "cvt", "fpgm": "fpgm", "prep": "prep", "DSIG": "DSIG"]
+                                            "fvar": "axes", "cvt ": "cvt", "fpgm": "fpgm", "prep": "prep", "DSIG": "DSIG",
+                                            "CPAL": "CPAL", "avar": "avar"]
         let inLua = Self.registered.filter { tag in
             FaceObject.fieldTables.contains(FontModel.Tag(text: tag).trimmed) || faceFields[tag].map { FaceObject.luaClass.fields.contains($0) } == true
         }

@@ -10,7 +10,8 @@
                     named "../../Up" and one ".hidden"
   variable-twice    hostile variable TrueType: fvar lists the axis 'wght' twice
   colr              COLR version 1 with every Paint format (1-32), version 0 layers, clip boxes
-                    (formats 1 and 2), a VarIndexMap and a VarStore over a wght axis, and CPAL
+                    (formats 1 and 2), a VarIndexMap and a VarStore over a wght axis (with an
+                    avar map and a named instance), and CPAL
   colr0             COLR version 0 only (fontTools writes it in its own XML form)
 """
 import sys
@@ -228,7 +229,10 @@ def colr(path, version0_only=False):
         fb.font["COLR"] = buildCOLR(v0)
         fb.save(path)
         return
-    fb.setupFvar([("wght", 100, 400, 900, "Weight")], [])
+    fb.setupFvar([("wght", 100, 400, 900, "Weight")], [{"location": {"wght": 700}, "stylename": "Bold"}])
+    avar = __import__("fontTools.ttLib", fromlist=["newTable"]).newTable("avar")
+    avar.segments = {"wght": {-1.0: -1.0, 0.0: 0.0, 0.5: 0.25, 1.0: 1.0}}
+    fb.font["avar"] = avar
     solid = {"Format": ot.PaintFormat.PaintSolid, "PaletteIndex": 0, "Alpha": 0.75}
     var_solid = {"Format": ot.PaintFormat.PaintVarSolid, "PaletteIndex": 1, "Alpha": 0.5, "VarIndexBase": 0}
     def line(varying):

@@ -2,7 +2,7 @@
 /// (a subfamily name and a coordinate on every axis). Written by hand rather than described:
 /// records are `axisSize`/`instanceSize` bytes apart and an instance's PostScript name id is
 /// there only when its size says so, which the structure description cannot say.
-public final class FvarTable: DecodableTable {
+public final class FvarTable: DecodableTable, DiffableTable {
     public static let tableTag: Tag = "fvar"
 
     public struct Axis: Equatable, Sendable {
@@ -109,5 +109,33 @@ public final class FvarTable: DecodableTable {
         let raw = (v * 65536).rounded()
         guard raw >= -2147483648, raw <= 2147483647 else { throw FontError("fvar value \(v) does not fit Fixed", table: "fvar") }
         return Int32(raw)
+    }
+}
+
+extension FvarTable {
+    /// Axes by tag (range, default, flags, name ID), instances by index (name ID, coordinates).
+    public func differences(to other: FontTable) -> [Difference]? {
+        guard let other = other as? FvarTable else { return nil }
+        var out: [Difference] = []
+        func text(_ a: Axis) -> String { "\(a.minimum)…\(a.defaultValue)…\(a.maximum)\(a.isHidden ? " hidden" : "") name \(a.nameID)" }
+        let before = Dictionary(axes.map { ($0.tag.description, $0) }, uniquingKeysWith: { x, _ in x })
+        let after = Dictionary(other.axes.map { ($0.tag.description, $0) }, uniquingKeysWith: { x, _ in x })
+        for tag in axes.map(\.tag.description) + other.axes.map(\.tag.description).filter({ before[$0] == nil }) {
+            switch (before[tag], after[tag]) {
+            case let (a?, b?) where a != b: out.append(Difference(kind: .changed, table: "fvar", item: "axis \(tag)", old: text(a), new: text(b)))
+            case let (a?, nil): out.append(Difference(kind: .removed, table: "fvar", item: "axis \(tag)", old: text(a), new: nil))
+            case let (nil, b?): out.append(Difference(kind: .added, table: "fvar", item: "axis \(tag)", old: nil, new: text(b)))
+            default: break
+            }
+        }
+        func text(_ i: Instance) -> String {
+            "name \(i.subfamilyNameID) at " + i.coordinates.map { "\($0)" }.joined(separator: ", ") + (i.postScriptNameID.map { " PostScript name \($0)" } ?? "")
+        }
+        for k in 0..<max(instances.count, other.instances.count) {
+            let a = k < instances.count ? instances[k] : nil, b = k < other.instances.count ? other.instances[k] : nil
+            guard a != b else { continue }
+            out.append(Difference(kind: a == nil ? .added : b == nil ? .removed : .changed, table: "fvar", item: "instance \(k)", old: a.map(text), new: b.map(text)))
+        }
+        return out
     }
 }

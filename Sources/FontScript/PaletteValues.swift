@@ -1,0 +1,46 @@
+import FontModel
+import LuaBridge
+
+/// Lua views of CPAL and avar, read-only copies: `face.CPAL` (palettes of colours as
+/// "#RRGGBBAA", their types and name IDs, the entries' name IDs) and `face.avar` (each axis's
+/// map as {from, to} pairs, by axis tag). Edit them through TTX (`face:fuse`).
+enum PaletteValues {
+    static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [("CPAL", pushCPAL), ("avar", pushAvar)]
+
+    static func pushCPAL(_ s: LuaStack, _ face: Face) throws {
+        guard let cpal = try face.table(CPALTable.self) else { s.pushNil(); return }
+        s.pushTable(fieldCount: 6)
+        s.push(cpal.version); s.setField("version", in: -2)
+        s.push(cpal.entryCount); s.setField("numPaletteEntries", in: -2)
+        s.pushTable(arrayCount: Int32(cpal.palettes.count))
+        for (k, palette) in cpal.palettes.enumerated() {
+            _ = s.reserve(4)
+            s.push(strings: palette.map(\.hex))
+            s.setIndex(k + 1, in: -2)
+        }
+        s.setField("palettes", in: -2)
+        if !cpal.paletteTypes.isEmpty { s.push(integers: cpal.paletteTypes.map(Int.init)); s.setField("paletteTypes", in: -2) }
+        if !cpal.paletteLabels.isEmpty { s.push(integers: cpal.paletteLabels); s.setField("paletteLabels", in: -2) }
+        if !cpal.entryLabels.isEmpty { s.push(integers: cpal.entryLabels); s.setField("entryLabels", in: -2) }
+    }
+
+    static func pushAvar(_ s: LuaStack, _ face: Face) throws {
+        guard let avar = try face.table(AvarTable.self) else { s.pushNil(); return }
+        let tags = try face.table(FvarTable.self)?.axes.map(\.tag.trimmed) ?? []
+        s.pushTable(fieldCount: 2)
+        s.push(avar.majorVersion); s.setField("version", in: -2)
+        s.pushTable(fieldCount: Int32(avar.maps.count))
+        for (axis, map) in avar.maps.enumerated() {
+            _ = s.reserve(6)
+            s.pushTable(arrayCount: Int32(map.count))
+            for (k, pair) in map.enumerated() {
+                s.pushTable(arrayCount: 2)
+                s.push(pair.from); s.setIndex(1, in: -2)
+                s.push(pair.to); s.setIndex(2, in: -2)
+                s.setIndex(k + 1, in: -2)
+            }
+            s.setField(axis < tags.count ? tags[axis] : "axis\(axis)", in: -2)
+        }
+        s.setField("maps", in: -2)
+    }
+}
