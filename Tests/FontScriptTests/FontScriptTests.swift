@@ -300,7 +300,7 @@ func python(_ arguments: [String]) throws -> String {
 }
 
 /// COLR from Lua, read-only through its description: version 1's paint graph and version 0's
-/// records; the palettes (CPAL) and avar's maps beside it.
+/// records; the palettes (CPAL), avar's maps and cvar's tuples beside it.
 @Suite struct COLRScriptTests {
     @Test func colourGlyphsReadThroughTheDescription() throws {
         let folder = NSTemporaryDirectory() + "colr-lua-\(UUID().uuidString)"
@@ -320,6 +320,12 @@ func python(_ arguments: [String]) throws -> String {
         #expect(try eval(v1, "local p = face.CPAL return p.numPaletteEntries, #p.palettes, p.palettes[1][1], p.palettes[1][3]")
                 == ["3", "1", "#FF0000FF", "#00800080"])
         #expect(try eval(v1, "local a = face.avar return a.version, #a.maps.wght, a.maps.wght[3][1], a.maps.wght[3][2]") == ["1", "4", "0.5", "0.25"])
+        // cvar: fontTools' instancer test font, compiled from its TTX.
+        let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
+        _ = try python(["-m", "fontTools.ttx", "-q", "-o", folder + "/cvar.ttf", conformance + "/instancer/PartialInstancerTest-VF.ttx"])
+        let cvar = try makeState(fonts: [folder + "/cvar.ttf"])
+        #expect(try eval(cvar, "local c = face.cvar return #c, c[1].peak.wght, c[1].deltas[2], c[2].peak.wdth, c[2].deltas[3]") == ["2", "-1.0", "-30", "-1.0", "-50"])
         let v0 = try makeState(fonts: [folder + "/colr0.ttf"])
         #expect(try eval(v0, "local c = face.COLR return c.Version, #c.BaseGlyphRecordArray.BaseGlyphRecord, c.LayerRecordArray.LayerRecord[1].LayerGlyph")
                 == ["0", "2", "a"])
@@ -372,14 +378,10 @@ func python(_ arguments: [String]) throws -> String {
     static let hexOnlyInXML: [String: String] = [:]
 
     /// Tables diff reports only as "changed (n bytes → m bytes)".
-    static let comparedBySize: [String: String] = [
-        "cvar": "tuple variations: no diff yet",
-    ]
+    static let comparedBySize: [String: String] = [:]
 
     /// Tables Lua does not show yet (bytes through face:rawTable).
-    static let notInLua: [String: String] = [
-        "cvar": "read by the instancer, no Lua view yet",
-    ]
+    static let notInLua: [String: String] = [:]
 
     @Test func everyRegisteredTableIsTypedOrListed() {
         let untyped = Self.registered.filter { !TTX.typedTags.contains(FontModel.Tag(text: $0)) }
@@ -396,7 +398,7 @@ func python(_ arguments: [String]) throws -> String {
         let faceFields: [String: String] = ["name": "name", "cmap": "cmap", "glyf": "glyphs", "loca": "glyphs", "hmtx": "glyphs",
                                             "vmtx": "glyphs", "CFF ": "glyphs", "CFF2": "glyphs", "gvar": "glyphs", "kern": "kern",
                                             "fvar": "axes", "cvt ": "cvt", "fpgm": "fpgm", "prep": "prep", "DSIG": "DSIG",
-                                            "CPAL": "CPAL", "avar": "avar"]
+                                            "CPAL": "CPAL", "avar": "avar", "cvar": "cvar"]
         let inLua = Self.registered.filter { tag in
             FaceObject.fieldTables.contains(FontModel.Tag(text: tag).trimmed) || faceFields[tag].map { FaceObject.luaClass.fields.contains($0) } == true
         }

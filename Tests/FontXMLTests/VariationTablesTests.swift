@@ -23,3 +23,22 @@ import Testing
         #expect(!lines.contains { $0.contains("bytes") }, "\(lines)")
     }
 }
+
+extension VariationTablesDiffTests {
+    static let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
+
+    /// cvar by tuple: a changed delta names its tuple and control value.
+    @Test func cvarChangesAreNamed() throws {
+        let path = temporaryPath("PartialInstancerTest-VF.ttf")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (status, output) = try shell(["ttx", "-q", "-o", path, Self.conformance + "/instancer/PartialInstancerTest-VF.ttx"])
+        try #require(status == 0, "\(output)")
+        let face = try Font(path: path).faces[0], edited = try Font(path: path).faces[0]
+        let xml = try TTX.dump(face, tags: ["cvar"])
+        #expect(xml.contains("<delta cvt=\"2\" value=\"-30\"/>"))
+        try TTX.fuse(xml.replacingOccurrences(of: "<delta cvt=\"2\" value=\"-30\"/>", with: "<delta cvt=\"2\" value=\"-40\"/><delta cvt=\"0\" value=\"7\"/>"), into: edited)
+        let lines = try FontDiff.compare(face, edited).map(\.description)
+        #expect(lines == ["~ cvar.tuple 0 cvt 0: 0 → 7", "~ cvar.tuple 0 cvt 2: -30 → -40"], "\(lines)")
+    }
+}

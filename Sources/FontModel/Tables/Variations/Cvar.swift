@@ -1,6 +1,6 @@
 /// `cvar`, control value variations: tuple variations whose deltas move the `cvt ` values
 /// (hinting) across the design space. Read-only; instancing applies them and drops it.
-public final class CvarTable: DecodableTable {
+public final class CvarTable: DecodableTable, DiffableTable {
     public static let tableTag: Tag = "cvar"
 
     public let variations: [TupleVariation]
@@ -27,5 +27,35 @@ public final class CvarTable: DecodableTable {
     public static func encoded(_ variations: [TupleVariation]) throws -> [UInt8] {
         let store = try TupleVariation.encodeStore(variations, sharedPeaks: [:], hasY: false, dataOffsetBase: 4, what: "cvar")
         return [0, 1, 0, 0] + (store.isEmpty ? [0, 0, 0, 8] : store)
+    }
+}
+
+extension CvarTable {
+    /// Tuples by index: a changed region, or control values whose deltas changed (by cvt index).
+    public func differences(to other: FontTable) -> [Difference]? {
+        guard let other = other as? CvarTable else { return nil }
+        var out: [Difference] = []
+        func region(_ t: TupleVariation) -> String {
+            t.peak.indices.map { i in
+                let peak = AvarTable.short(t.peak[i])
+                guard let s = t.start?[i], let e = t.end?[i] else { return "\(peak)" }
+                return "\(AvarTable.short(s))…\(peak)…\(AvarTable.short(e))"
+            }.joined(separator: ", ")
+        }
+        func deltas(_ t: TupleVariation) -> [Int: Int] {
+            Dictionary(zip(t.points ?? Array(t.x.indices), t.x).map { ($0, $1) }, uniquingKeysWith: { a, b in a + b })
+        }
+        for k in 0..<max(variations.count, other.variations.count) {
+            let item = "tuple \(k)"
+            guard k < variations.count else { out.append(Difference(kind: .added, table: "cvar", item: item, old: nil, new: region(other.variations[k]))); continue }
+            guard k < other.variations.count else { out.append(Difference(kind: .removed, table: "cvar", item: item, old: region(variations[k]), new: nil)); continue }
+            let a = variations[k], b = other.variations[k]
+            if region(a) != region(b) { out.append(Difference(kind: .changed, table: "cvar", item: "\(item) region", old: region(a), new: region(b))) }
+            let da = deltas(a), db = deltas(b)
+            for index in Set(da.keys).union(db.keys).sorted() where da[index] != db[index] {
+                out.append(Difference(kind: .changed, table: "cvar", item: "\(item) cvt \(index)", old: da[index].map(String.init) ?? "0", new: db[index].map(String.init) ?? "0"))
+            }
+        }
+        return out
     }
 }
