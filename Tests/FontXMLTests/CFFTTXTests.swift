@@ -81,14 +81,7 @@ import Testing
 /// CFF2 in TTX: an edited blend fused back changes the outline where it varies and nowhere
 /// else; bad XML is an error naming the element. (Parity with ttx: fontshellTests' TTXParityTests.)
 @Suite struct CFF2TTXTests {
-    static func font() throws -> (Font, String) {
-        let path = temporaryPath("cff2-variable.otf")
-        let builder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Tests/Oracles/make_test_fonts.py").path
-        let (status, output) = try shell(["python3", builder, "cff2-variable", path])
-        try #require(status == 0, "\(output)")
-        return (try Font(path: path), path)
-    }
+    static func font() throws -> (Font, String) { try madeTestFont("cff2-variable", "cff2-variable.otf") }
 
     @Test func editedBlendFusesBack() throws {
         let (font, path) = try Self.font()
@@ -114,13 +107,7 @@ import Testing
         let face = font.faces[0]
         let xml = try TTX.dump(face, tags: ["CFF2"])
         func expectError(_ edited: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
-            #expect(edited != xml, "the edit applies", sourceLocation: sourceLocation)
-            do {
-                try TTX.fuse(edited, into: face)
-                Issue.record("fused", sourceLocation: sourceLocation)
-            } catch let e as XMLError {
-                #expect(e.message.contains(expected), "\(e.message)", sourceLocation: sourceLocation)
-            } catch { Issue.record("\(error)", sourceLocation: sourceLocation) }
+            expectFuseError(edited, original: xml, expected, into: face, sourceLocation: sourceLocation)
         }
         expectError(xml.replacingOccurrences(of: "<blend value=\"-12 0 0 0\"/>", with: "<blend value=\"-12 0 0\"/>"), "<blend> elements of one length")
         expectError(xml.replacingOccurrences(of: "<BlueScale value", with: "<BlueScal value"), "did you mean <BlueScale>?")

@@ -7,14 +7,7 @@ import Testing
 /// by Tests/Oracles/make_test_fonts.py), version 0 in fontTools' own form; edits fused back,
 /// diffed; bad XML is an error naming the element. (Parity with ttx: TTXParityTests.)
 @Suite struct COLRTests {
-    static func font(_ kind: String) throws -> (Font, String) {
-        let path = temporaryPath("\(kind).ttf")
-        let builder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Tests/Oracles/make_test_fonts.py").path
-        let (status, output) = try shell(["python3", builder, kind, path])
-        try #require(status == 0, "\(output)")
-        return (try Font(path: path), path)
-    }
+    static func font(_ kind: String) throws -> (Font, String) { try madeTestFont(kind, "\(kind).ttf") }
 
     @Test func version1EditsFuseBackAndDiff() throws {
         let (font, path) = try Self.font("colr")
@@ -59,13 +52,7 @@ import Testing
         let face = font.faces[0]
         let xml = try TTX.dump(face, tags: ["COLR"])
         func expectError(_ edited: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
-            #expect(edited != xml, "the edit applies", sourceLocation: sourceLocation)
-            do {
-                try TTX.fuse(edited, into: face)
-                Issue.record("fused", sourceLocation: sourceLocation)
-            } catch let e as XMLError {
-                #expect(e.message.contains(expected), "\(e.message)", sourceLocation: sourceLocation)
-            } catch { Issue.record("\(error)", sourceLocation: sourceLocation) }
+            expectFuseError(edited, original: xml, expected, into: face, sourceLocation: sourceLocation)
         }
         expectError(xml.replacingOccurrences(of: "Format=\"32\"", with: "Format=\"33\""), "known Paint format")
         expectError(xml.replacingOccurrences(of: "<CompositeMode value=\"multiply\"/>", with: "<CompositeMode value=\"blend\"/>"), "'blend' is not one of clear, src, dest, src_over")

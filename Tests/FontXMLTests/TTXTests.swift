@@ -3,8 +3,8 @@ import Testing
 @testable import FontModel
 @testable import FontXML
 
-let corpusRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("../shared/corpus/fonts.tsv").standardized.path
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let corpusRoot = repositoryRoot.appendingPathComponent("../shared/corpus/fonts.tsv").standardized.path
 let corpus: [String: String] = {
     var d: [String: String] = [:]
     for line in ((try? String(contentsOfFile: corpusRoot, encoding: .utf8)) ?? "").split(separator: "\n") where !line.hasPrefix("#") {
@@ -29,6 +29,26 @@ func shell(_ args: [String]) throws -> (Int32, String) {
     let data = out.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
     return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// A font from `Tests/Oracles/make_test_fonts.py` ("colr", "cff2-variable" …) in a temporary file.
+func madeTestFont(_ kind: String, _ fileName: String) throws -> (Font, String) {
+    let path = temporaryPath(fileName)
+    let builder = repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path
+    let (status, output) = try shell(["python3", builder, kind, path])
+    try #require(status == 0, "\(output)")
+    return (try Font(path: path), path)
+}
+
+/// Fusing `edited` (a dump `original` with one edit) into `face` is an XMLError saying `expected`.
+func expectFuseError(_ edited: String, original: String, _ expected: String, into face: Face, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(edited != original, "the edit applies", sourceLocation: sourceLocation)
+    do {
+        try TTX.fuse(edited, into: face)
+        Issue.record("fused", sourceLocation: sourceLocation)
+    } catch let e as XMLError {
+        #expect(e.message.contains(expected), "\(e.message)", sourceLocation: sourceLocation)
+    } catch { Issue.record("\(error)", sourceLocation: sourceLocation) }
 }
 
 /// The typed tables of a face (glyf apart: merging it makes fontTools recompute head), plus one

@@ -26,10 +26,10 @@ BOXES = {".notdef": (500, (50, 0, 450, 700)), "A": (600, (0, 0, 600, 700)), "a":
 CMAP = {0x41: "A", 0x61: "a", 0x42: "B", 0x62: "b"}
 
 
-def common(fb, order):
+def common(fb, order, boxes=BOXES):
     fb.setupGlyphOrder(order)
     fb.setupCharacterMap(CMAP)
-    fb.setupHorizontalMetrics({n: (BOXES[n][0], BOXES[n][1][0]) for n in order})
+    fb.setupHorizontalMetrics({n: (boxes[n][0], boxes[n][1][0]) for n in order})
     fb.setupHorizontalHeader(ascent=800, descent=-200)
     fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
 
@@ -59,17 +59,23 @@ def cff(path):
     fb.save(path)
 
 
+def box_glyphs(order, boxes=BOXES):
+    """A TrueType rectangle per glyph, its bounds set (for fonts saved without recalculation)."""
+    glyphs = {}
+    for name in order:
+        pen = TTGlyphPen(None)
+        x0, y0, x1, y1 = boxes[name][1]
+        pen.moveTo((x0, y0)); pen.lineTo((x0, y1)); pen.lineTo((x1, y1)); pen.lineTo((x1, y0)); pen.closePath()
+        glyphs[name] = pen.glyph()
+        glyphs[name].xMin, glyphs[name].yMin, glyphs[name].xMax, glyphs[name].yMax = x0, y0, x1, y1
+    return glyphs
+
+
 def variable(path, axes=(("wght", 100, 400, 900, "Weight"),), instances=()):
     fb = FontBuilder(1000, isTTF=True)
     order = list(BOXES)
     common(fb, order)
-    glyphs = {}
-    for name in order:
-        pen = TTGlyphPen(None)
-        x0, y0, x1, y1 = BOXES[name][1]
-        pen.moveTo((x0, y0)); pen.lineTo((x0, y1)); pen.lineTo((x1, y1)); pen.lineTo((x1, y0)); pen.closePath()
-        glyphs[name] = pen.glyph()
-    fb.setupGlyf(glyphs)
+    fb.setupGlyf(box_glyphs(order))
     fb.setupNameTable({"familyName": "Test Variable", "styleName": "Regular"})
     fb.setupPost(keepGlyphNames=False)
     fb.setupFvar(axes=list(axes), instances=list(instances))
@@ -174,13 +180,7 @@ def composite_fanout(path):
     fb.setupHorizontalMetrics({n: (boxes[n][0], 0) for n in order})
     fb.setupHorizontalHeader(ascent=800, descent=-200)
     fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
-    glyphs = {}
-    for name in order:
-        pen = TTGlyphPen(None)
-        x0, y0, x1, y1 = boxes[name][1]
-        pen.moveTo((x0, y0)); pen.lineTo((x0, y1)); pen.lineTo((x1, y1)); pen.lineTo((x1, y0)); pen.closePath()
-        glyphs[name] = pen.glyph()
-        glyphs[name].xMin, glyphs[name].yMin, glyphs[name].xMax, glyphs[name].yMax = x0, y0, x1, y1
+    glyphs = box_glyphs(order, boxes)
     def composite(base):
         g = Glyph()
         g.numberOfContours = -1
@@ -209,18 +209,8 @@ def colr(path, version0_only=False):
     order = list(BOXES) + extra
     boxes = dict(BOXES, **{n: (500, (0, 0, 400, 600)) for n in extra})
     fb = FontBuilder(1000, isTTF=True)
-    fb.setupGlyphOrder(order)
-    fb.setupCharacterMap(CMAP)
-    fb.setupHorizontalMetrics({n: (boxes[n][0], 0) for n in order})
-    fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
-    glyphs = {}
-    for name in order:
-        pen = TTGlyphPen(None)
-        x0, y0, x1, y1 = boxes[name][1]
-        pen.moveTo((x0, y0)); pen.lineTo((x0, y1)); pen.lineTo((x1, y1)); pen.lineTo((x1, y0)); pen.closePath()
-        glyphs[name] = pen.glyph()
-    fb.setupGlyf(glyphs)
+    common(fb, order, boxes)
+    fb.setupGlyf(box_glyphs(order, boxes))
     fb.setupNameTable({"familyName": "Colour Test", "styleName": "Regular", "psName": "ColourTest-Regular"})
     fb.setupPost()
     fb.font["CPAL"] = buildCPAL([[(1, 0, 0, 1), (0, 0, 1, 1), (0, 0.5, 0, 0.5)]])

@@ -59,22 +59,8 @@ public struct CFF2Builder {
         if let store, store.count > 0xFFFF { throw FontError("CFF2 variation store of \(store.count) bytes does not fit its 16-bit length", table: "CFF2") }
         var fdSelectBytes = BinaryWriter()
         if let fdSelect {
-            if fdSelectFormat == 0 {
-                fdSelectBytes.u8(0)
-                for fd in fdSelect { fdSelectBytes.u8(UInt8(fd)) }
-            } else {
-                var ranges: [(first: Int, fd: Int)] = []
-                for (g, fd) in fdSelect.enumerated() where ranges.last?.fd != fd { ranges.append((g, fd)) }
-                if fdSelectFormat == 4 {
-                    fdSelectBytes.u8(4); fdSelectBytes.u32(UInt32(ranges.count))
-                    for r in ranges { fdSelectBytes.u32(UInt32(r.first)); fdSelectBytes.u16(UInt16(r.fd)) }
-                    fdSelectBytes.u32(UInt32(n))
-                } else {
-                    guard n <= 0xFFFF else { throw FontError("CFF2 FDSelect format 3 holds 65,535 glyphs; use format 4", table: "CFF2") }
-                    fdSelectBytes.u8(3); fdSelectBytes.u16(UInt16(ranges.count))
-                    for r in ranges { fdSelectBytes.u16(UInt16(r.first)); fdSelectBytes.u8(UInt8(r.fd)) }
-                    fdSelectBytes.u16(UInt16(n))
-                }
+            do { fdSelectBytes.append(try CFFBuilder.fdSelectBytes(fdSelect, format: fdSelectFormat)) } catch let e as FontError {
+                throw FontError(e.message, table: "CFF2")
             }
         }
         // Private DICTs: their Subrs offset counts from the DICT's start (a 5-byte integer).

@@ -72,6 +72,31 @@ public struct CFFBuilder {
         return out
     }
 
+    /// An FDSelect: format 0 (a font DICT per glyph), 3 (ranges) or, in CFF2, 4 (32-bit ranges).
+    /// The font DICT indices are already checked to be below the FDArray's count (≤ 256).
+    static func fdSelectBytes(_ fdSelect: [Int], format: Int) throws -> [UInt8] {
+        var w = BinaryWriter()
+        let n = fdSelect.count
+        if format == 0 {
+            w.u8(0)
+            for fd in fdSelect { try w.u8(fd, "FDSelect font DICT index") }
+            return w.bytes
+        }
+        var ranges: [(first: Int, fd: Int)] = []
+        for (g, fd) in fdSelect.enumerated() where ranges.last?.fd != fd { ranges.append((g, fd)) }
+        if format == 4 {
+            w.u8(4); try w.u32(ranges.count, "FDSelect range count")
+            for r in ranges { try w.u32(r.first, "FDSelect first glyph"); try w.u16(r.fd, "FDSelect font DICT index") }
+            try w.u32(n, "FDSelect glyph count")
+        } else {
+            guard n <= 0xFFFF else { throw FontError("FDSelect format 3 holds 65,535 glyphs; use format 4", table: "CFF") }
+            w.u8(3); try w.u16(ranges.count, "FDSelect range count")
+            for r in ranges { try w.u16(r.first, "FDSelect first glyph"); try w.u8(r.fd, "FDSelect font DICT index") }
+            try w.u16(n, "FDSelect glyph count")
+        }
+        return w.bytes
+    }
+
     public func build() throws -> [UInt8] {
         let n = charStrings.count
         guard n > 0, n <= 0xFFFF else { throw FontError("CFF needs 1 to 65,535 charstrings, got \(n)", table: "CFF ") }
@@ -97,18 +122,7 @@ public struct CFFBuilder {
             for g in stride(from: 1, through: last, by: 1) { encodingBytes.u8(UInt8(codeOf[g] ?? 0)) }
         }
         var fdSelectBytes = BinaryWriter()
-        if cid {
-            fdSelectBytes.u8(UInt8(fdSelectFormat == 0 ? 0 : 3))
-            if fdSelectFormat == 0 {
-                for fd in fdSelect { fdSelectBytes.u8(UInt8(fd)) }
-            } else {
-                var ranges: [(first: Int, fd: Int)] = []
-                for (g, fd) in fdSelect.enumerated() where ranges.last?.fd != fd { ranges.append((g, fd)) }
-                fdSelectBytes.u16(UInt16(ranges.count))
-                for r in ranges { fdSelectBytes.u16(UInt16(r.first)); fdSelectBytes.u8(UInt8(r.fd)) }
-                fdSelectBytes.u16(UInt16(n))
-            }
-        }
+        if cid { fdSelectBytes.append(try Self.fdSelectBytes(fdSelect, format: fdSelectFormat == 0 ? 0 : 3)) }
         let privateBytes: [[UInt8]] = try privates.map { p in
             var dict = Self.dict(p.dict.filter { $0.op != CFFTable.privateSubrs })
             if !p.subrs.isEmpty {

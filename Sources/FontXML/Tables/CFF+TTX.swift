@@ -142,15 +142,7 @@ extension TTX {
             return "<\(key.name) value=\"\(xmlEscaped(text))\"/>"
         case .delta:
             var sum = CFFNumber.int(0)
-            let absolute = operands.map { n -> CFFNumber in
-                switch (sum, n) {
-                case (.int(let a), .int(let b)): sum = .int(a + b)
-                case (.int(let a), .real(let b)): sum = .real(Double(a) + b)
-                case (.real(let a), .int(let b)): sum = .real(a + Double(b))
-                case (.real(let a), .real(let b)): sum = .real(a + b)
-                }
-                return sum
-            }
+            let absolute = operands.map { n -> CFFNumber in sum = cffSum(sum, n); return sum }
             return "<\(key.name) value=\"\(absolute.map(cffNumberText).joined(separator: " "))\"/>"
         case .array: return "<\(key.name) value=\"\(operands.map(cffNumberText).joined(separator: " "))\"/>"
         default: return "<\(key.name) value=\"\(operands.first.map(cffNumberText) ?? "")\"/>"

@@ -42,9 +42,7 @@ enum BitmapXML {
 
     static func versionText(_ v: UInt32) -> String { TTX.decimalText(Int64(v), scale: 65536) }
 
-    static func name(_ id: UInt16, _ names: [String]) -> String {
-        Int(id) < names.count ? names[Int(id)] : "glyph\(String(repeating: "0", count: max(0, 5 - String(id).count)))\(id)"
-    }
+    static func name(_ id: UInt16, _ names: [String]) -> String { glyphName(Int(id), in: names) }
 
     static func record(_ r: Bitmaps.ByteRecord, indent: String, attributes: String = "") -> String {
         var out = "\(indent)<\(r.layout.xmlName)\(attributes)>\n"
@@ -169,9 +167,8 @@ enum BitmapXML {
         func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
 
         func glyph(_ name: String, _ e: XMLElement) throws -> UInt16 {
-            if let id = try face.glyphID(named: name) { return UInt16(id) }
-            if name.hasPrefix("glyph"), let id = UInt16(name.dropFirst(5)) { return id }
-            throw fail("no glyph named '\(name)' in the font", e)
+            // As the structured tables read glyph names (glyphNNNNN past the font's glyphs).
+            UInt16(truncatingIfNeeded: try StructuredReader(face: face).glyph(name, e))
         }
 
         func number(_ e: XMLElement, _ key: String = "value", _ range: ClosedRange<Int64>) throws -> Int64 {

@@ -327,6 +327,7 @@ final class StructuredReader {
             guard let degrees = Double(text), degrees.isFinite else { return nil }
             let bias: Double = format == .biasedAngle ? 1 : 0
             let steps = (degrees / 180 - bias) * 16384
+            guard abs(steps) < 1e9 else { return nil }   // far outside F2Dot14; no Int64 trap
             return Int64((steps + 0.5).rounded(.down))
         case .names(let names):
             if let i = names.firstIndex(of: text.lowercased()) { return Int64(i) }

@@ -42,20 +42,9 @@ extension TTX {
                     guard let m = e.value("major").flatMap({ Int($0) }), m == 1 || m == 2 else { throw fail("avar versions 1 and 2 are known (major=\"1\" or \"2\")", e) }
                     major = m
                 case "VarIdxMap":
-                    var entries: [Int: Int64] = [:]
-                    for m in e.children {
-                        guard m.name == "Map" else { throw fail("<\(m.name)> in <VarIdxMap>: expected <Map index= outer= inner=/>", m) }
-                        let index = Int(try integerAttribute(m, "index", 0...0xFFFF))
-                        guard entries[index] == nil else { throw fail("a second <Map index=\"\(index)\">", m) }
-                        // No outer and inner: no variation (0xFFFF/0xFFFF), as fontTools writes it.
-                        let outer = m.value("outer") == nil ? 0xFFFF : try integerAttribute(m, "outer", 0...0xFFFF)
-                        let inner = m.value("inner") == nil ? 0xFFFF : try integerAttribute(m, "inner", 0...0xFFFF)
-                        entries[index] = outer << 16 | inner
-                    }
-                    guard entries.keys.sorted() == Array(0..<entries.count) else { throw fail("the maps' indices must run 0, 1, 2 … without gaps", e) }
-                    do {
-                        indexMap = try StructureCodec.encode(.list((0..<entries.count).map { .int(entries[$0] ?? 0) }), .glyphIndexMap, name: "avar VarIdxMap")
-                    } catch let error as FontError { throw fail(error.message, e) }
+                    // Read as the described DeltaSetIndexMap (COLR's VarIndexMap) is; written back packed.
+                    let entries = try StructuredReader(face: face).value(.indexMap, e)
+                    do { indexMap = try StructureCodec.encode(entries, .indexMap, name: "avar VarIdxMap") } catch let error as FontError { throw fail(error.message, e) }
                 case "VarStore":
                     guard case .record(let record) = CFF2Table.storeShape else { continue }
                     let fields = try StructuredReader(face: face).fields(record, e)

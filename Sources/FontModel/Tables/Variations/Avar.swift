@@ -142,19 +142,6 @@ public final class AvarTable: DecodableTable, DiffableTable {
 }
 
 extension AvarTable {
-    /// An F2Dot14 value with the fewest decimals that still give its 1/16384 step (0.4, not
-    /// 0.4000244140625).
-    static func short(_ v: Double) -> Double {
-        let step = (v * 16384).rounded()
-        var scale = 10.0
-        for _ in 1...6 {
-            let candidate = (v * scale).rounded() / scale
-            if (candidate * 16384).rounded() == step { return candidate }
-            scale *= 10
-        }
-        return v
-    }
-
     /// Each axis's map (by axis index: avar does not name its axes), and version 2's axis store.
     public func differences(to other: FontTable) -> [Difference]? {
         guard let other = other as? AvarTable else { return nil }
@@ -162,7 +149,7 @@ extension AvarTable {
         if majorVersion != other.majorVersion {
             out.append(Difference(kind: .changed, table: "avar", item: "version", old: "\(majorVersion)", new: "\(other.majorVersion)"))
         }
-        func text(_ map: SegmentMap) -> String { map.map { "\(Self.short($0.from))→\(Self.short($0.to))" }.joined(separator: " ") }
+        func text(_ map: SegmentMap) -> String { map.map { "\(FieldKind.shortF2Dot14($0.from))→\(FieldKind.shortF2Dot14($0.to))" }.joined(separator: " ") }
         for k in 0..<max(maps.count, other.maps.count) {
             let a = k < maps.count ? text(maps[k]) : nil, b = k < other.maps.count ? text(other.maps[k]) : nil
             if a != b { out.append(Difference(kind: a == nil ? .added : b == nil ? .removed : .changed, table: "avar", item: "axis \(k)", old: a, new: b)) }

@@ -37,9 +37,9 @@ extension CvarTable {
         var out: [Difference] = []
         func region(_ t: TupleVariation) -> String {
             t.peak.indices.map { i in
-                let peak = AvarTable.short(t.peak[i])
+                let peak = FieldKind.shortF2Dot14(t.peak[i])
                 guard let s = t.start?[i], let e = t.end?[i] else { return "\(peak)" }
-                return "\(AvarTable.short(s))…\(peak)…\(AvarTable.short(e))"
+                return "\(FieldKind.shortF2Dot14(s))…\(peak)…\(FieldKind.shortF2Dot14(e))"
             }.joined(separator: ", ")
         }
         func deltas(_ t: TupleVariation) -> [Int: Int] {
