@@ -21,6 +21,25 @@ public struct Difference: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+extension Difference {
+    /// The differences between two tables flattened to (item, text) pairs: items whose text
+    /// changed, then those only in `b` (added) or only in `a` (removed), in `a`'s order.
+    public static func keyed(table: String, _ a: [(String, String)], _ b: [(String, String)]) -> [Difference] {
+        let textsB = Dictionary(b, uniquingKeysWith: { first, _ in first })
+        let keysA = Set(a.map(\.0))
+        var out: [Difference] = []
+        for (key, old) in a {
+            if let new = textsB[key] {
+                if new != old { out.append(Difference(kind: .changed, table: table, item: key, old: old, new: new)) }
+            } else {
+                out.append(Difference(kind: .removed, table: table, item: key, old: old, new: nil))
+            }
+        }
+        for (key, new) in b where !keysA.contains(key) { out.append(Difference(kind: .added, table: table, item: key, old: nil, new: new)) }
+        return out
+    }
+}
+
 /// A hand-written table that says itself what changed (cvt, fpgm/prep, DSIG): FontDiff finds
 /// it through the registry, with no case for its tag.
 public protocol DiffableTable: FontTable {
