@@ -1,10 +1,10 @@
 /// `Feat`, Graphite's features: each feature's ID (a number or a tag), its UI name ID, flags
 /// and the settings a user can pick (value and name ID), the first being the default.
 /// Version 1 has 16-bit feature IDs, version 2 32-bit ones.
-public final class FeatTable: DecodableTable, DiffableTable {
+public final class FeatTable: DecodableTable, DiffableTable, Equatable {
     public static let tableTag: Tag = "Feat"
 
-    public struct Setting: Equatable, Sendable {
+    public struct Setting: Hashable, Sendable {
         public var value: UInt16
         public var label: UInt16
         public init(value: UInt16, label: UInt16) { self.value = value; self.label = label }
@@ -25,6 +25,8 @@ public final class FeatTable: DecodableTable, DiffableTable {
     public let version: UInt32
     public let features: [Feature]
     public let isEdited = false
+
+    public static func == (a: FeatTable, b: FeatTable) -> Bool { a.version == b.version && a.features == b.features }
 
     public init(version: UInt32, features: [Feature]) { self.version = version; self.features = features }
 
@@ -56,16 +58,26 @@ public final class FeatTable: DecodableTable, DiffableTable {
         var w = BinaryWriter()
         w.u32(wide && version < 0x0002_0000 ? 0x0002_0000 : version)
         try w.u16(features.count, "Feat feature count"); w.u16(0); w.u32(0)
+        // Features with the same settings (aliases such as cv01 and its tag) share one list,
+        // as the Graphite compiler writes them.
         var settingsAt = 12 + features.count * (wide ? 16 : 12)
+        var written: [[Setting]: Int] = [:]
+        var lists: [[Setting]] = []
         for f in features {
             if wide { w.u32(f.id) } else { w.u16(UInt16(f.id)) }
             try w.u16(f.settings.count, "Feat setting count")
             if wide { w.u16(0) }
-            try w.u32(settingsAt, "Feat settings offset")
+            if let shared = written[f.settings], !f.settings.isEmpty {
+                try w.u32(shared, "Feat settings offset")
+            } else {
+                try w.u32(settingsAt, "Feat settings offset")
+                written[f.settings] = settingsAt
+                lists.append(f.settings)
+                settingsAt += 4 * f.settings.count
+            }
             w.u16(f.flags); w.u16(f.label)
-            settingsAt += 4 * f.settings.count
         }
-        for f in features { for s in f.settings { w.u16(s.value); w.u16(s.label) } }
+        for list in lists { for s in list { w.u16(s.value); w.u16(s.label) } }
         return w.bytes
     }
 

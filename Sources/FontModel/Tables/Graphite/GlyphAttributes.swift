@@ -2,7 +2,7 @@
 /// attribute values (16-bit), and in version 3 an optional octabox (a glyph's outline as
 /// subboxes on a 4×4 grid plus diagonals, for collision avoidance); Gloc says where each
 /// glyph's entry starts in Glat. Glat version 3 may be compressed (LZ4).
-public final class GlocTable: DecodableTable, DiffableTable {
+public final class GlocTable: DecodableTable, DiffableTable, Equatable {
     public static let tableTag: Tag = "Gloc"
 
     public let version: UInt32
@@ -12,6 +12,10 @@ public final class GlocTable: DecodableTable, DiffableTable {
     /// Attribute name IDs (flag bit 1), one per attribute; empty without.
     public let attributeNames: [UInt16]
     public let isEdited = false
+
+    public static func == (a: GlocTable, b: GlocTable) -> Bool {
+        a.version == b.version && a.locations == b.locations && a.attributeCount == b.attributeCount && a.attributeNames == b.attributeNames
+    }
 
     public init(version: UInt32 = 0x0001_0000, locations: [UInt32], attributeCount: UInt16, attributeNames: [UInt16] = []) {
         self.version = version; self.locations = locations; self.attributeCount = attributeCount; self.attributeNames = attributeNames
@@ -54,7 +58,7 @@ public final class GlocTable: DecodableTable, DiffableTable {
     }
 }
 
-public final class GlatTable: DecodableTable, DiffableTable {
+public final class GlatTable: DecodableTable, DiffableTable, Equatable {
     public static let tableTag: Tag = "Glat"
 
     /// An attribute and its value.
@@ -93,6 +97,10 @@ public final class GlatTable: DecodableTable, DiffableTable {
     public let hasOctaboxes: Bool
     public let glyphs: [Glyph]
     public let isEdited = false
+
+    public static func == (a: GlatTable, b: GlatTable) -> Bool {
+        a.version == b.version && a.compression == b.compression && a.hasOctaboxes == b.hasOctaboxes && a.glyphs == b.glyphs
+    }
 
     public init(version: UInt32, compression: Int = 0, hasOctaboxes: Bool = false, glyphs: [Glyph]) {
         self.version = version; self.compression = compression; self.hasOctaboxes = hasOctaboxes; self.glyphs = glyphs

@@ -3,7 +3,7 @@
 /// and passes. A pass is a finite-state machine over glyph columns whose final states select
 /// rules; a rule is a constraint program and an action program (`SilfCode`). Versions 2–5
 /// are read (version 1 is obsolete and graphite2 refuses it too); version 5 may be compressed.
-public final class SilfTable: DecodableTable, DiffableTable {
+public final class SilfTable: DecodableTable, DiffableTable, Equatable {
     public static let tableTag: Tag = "Silf"
 
     public struct Pseudo: Equatable, Sendable {
@@ -101,6 +101,10 @@ public final class SilfTable: DecodableTable, DiffableTable {
     public let compression: Int
     public let subtables: [Subtable]
     public let isEdited = false
+
+    public static func == (a: SilfTable, b: SilfTable) -> Bool {
+        a.version == b.version && a.compilerVersion == b.compilerVersion && a.compression == b.compression && a.subtables == b.subtables
+    }
 
     public init(version: UInt32, compilerVersion: UInt32 = 0, compression: Int = 0, subtables: [Subtable]) {
         self.version = version; self.compilerVersion = compilerVersion; self.compression = compression; self.subtables = subtables
@@ -309,10 +313,10 @@ public final class SilfTable: DecodableTable, DiffableTable {
         let passOffsetsAt = header + w.count
         // Pseudo-glyphs and classes, then the passes.
         var middle = BinaryWriter()
-        try Graphite.writeSearchHeader(&middle, count: s.pseudos.count, size: 6)
+        try Graphite.writeSearchHeader(&middle, count: s.pseudos.count)
         for p in s.pseudos.sorted(by: { $0.unicode < $1.unicode }) { middle.u32(p.unicode); middle.u16(p.glyph) }
         try writeClasses(&middle, s, wideOffsets: version >= 0x0004_0000)
-        let pseudosAt = passOffsetsAt + 4 * (s.passes.count + 1) + 8
+        let pseudosAt = passOffsetsAt + 4 * (s.passes.count + 1)
         var passStart = passOffsetsAt + 4 * (s.passes.count + 1) + middle.count
         var passBodies: [[UInt8]] = []
         for (k, p) in s.passes.enumerated() {
@@ -375,18 +379,20 @@ public final class SilfTable: DecodableTable, DiffableTable {
         }
         let ruleMapCount = p.stateRules.reduce(0) { $0 + $1.count }
         let ruleCount = p.rules.count
-        let fsmOffset = 40 + 6 * ranges.count + 2 * (success + 1) + 2 * ruleMapCount + 2 + 2 * startStates.count + 3 * ruleCount + 3 + 4 * (ruleCount + 1)
+        let transitionsAt = 40 + 6 * ranges.count + 2 * (success + 1) + 2 * ruleMapCount + 2 + 2 * startStates.count + 3 * ruleCount + 3 + 4 * (ruleCount + 1)
         let constraintLength = 1 + p.rules.reduce(0) { $0 + $1.constraint.count }
-        let passConstraintAt = base + fsmOffset + 2 * transitional * columnCount + 1
+        let passConstraintAt = base + transitionsAt + 2 * transitional * columnCount + 1
         var w = BinaryWriter()
         w.append(p.info[0..<4])
-        try w.u16(ruleCount, "rule count"); try w.u16(fsmOffset, "pass state-machine offset")
+        // fsmOffset: where numRows sits in this header, as the Graphite compiler writes it
+        // (graphite2 does not read it; fontTools writes the transitions' offset).
+        try w.u16(ruleCount, "rule count"); w.u16(24)
         try w.u32(passConstraintAt, "pass constraint offset")
         try w.u32(passConstraintAt + p.passConstraint.count, "rule constraint offset")
         try w.u32(passConstraintAt + p.passConstraint.count + constraintLength, "action offset")
         w.u32(0)   // no debug information
         for v in p.machine { w.u16(v) }
-        try Graphite.writeSearchHeader(&w, count: ranges.count, size: 6)
+        try Graphite.writeSearchHeader(&w, count: ranges.count)
         for (first, last, column) in ranges { w.u16(first); w.u16(last); w.u16(column) }
         var at = 0
         for state in p.stateRules { try w.u16(at, "rule map offset"); at += state.count }
@@ -397,8 +403,9 @@ public final class SilfTable: DecodableTable, DiffableTable {
         for r in p.rules { w.u16(r.sortKey) }
         for r in p.rules { w.u8(r.preContext) }
         w.u8(p.info[6]); try w.u16(p.passConstraint.count, "pass constraint length")
-        at = 1   // the constraint block starts with a zero byte, so offset 0 can mean "none"
-        for r in p.rules { try w.u16(at, "constraint offset"); at += r.constraint.count }
+        // The constraint block starts with a zero byte, so offset 0 can mean "no constraint".
+        at = 1
+        for r in p.rules { try w.u16(r.constraint.isEmpty ? 0 : at, "constraint offset"); at += r.constraint.count }
         try w.u16(at, "constraint offset")
         at = 0
         for r in p.rules { try w.u16(at, "action offset"); at += r.action.count }

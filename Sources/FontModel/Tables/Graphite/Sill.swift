@@ -1,6 +1,6 @@
 /// `Sill`, Graphite's languages: for each language code (up to four ASCII letters, such as
 /// "ur" or "snd"), the feature values it switches on by default.
-public final class SillTable: DecodableTable, DiffableTable {
+public final class SillTable: DecodableTable, DiffableTable, Equatable {
     public static let tableTag: Tag = "Sill"
 
     public struct FeatureValue: Equatable, Sendable {
@@ -19,6 +19,8 @@ public final class SillTable: DecodableTable, DiffableTable {
     /// In table order (sorted by code in fonts the Graphite compiler made).
     public let languages: [Language]
     public let isEdited = false
+
+    public static func == (a: SillTable, b: SillTable) -> Bool { a.version == b.version && a.languages == b.languages }
 
     public init(version: UInt32, languages: [Language]) { self.version = version; self.languages = languages }
 
