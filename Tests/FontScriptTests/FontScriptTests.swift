@@ -369,6 +369,31 @@ func python(_ arguments: [String]) throws -> String {
     }
 }
 
+/// The Graphite tables from Lua (Padauk, installed by Scripts/bootstrap).
+@Suite struct GraphiteScriptTests {
+    @Test func readGraphiteTables() throws {
+        let path = "/usr/share/fonts/truetype/padauk/Padauk-Regular.ttf"
+        let lua = try makeState(fonts: [path])
+        let face = try Font(path: path).faces[0]
+        let silf = try #require(try face.table(SilfTable.self)), feat = try #require(try face.table(FeatTable.self))
+        let glat = try #require(try face.table(GlatTable.self))
+        // Feature ids as tags, with their names from the name table.
+        #expect(try eval(lua, "local f = face.Feat.features[1]; return f.id, f.label, #f.settings, type(f.name), face.Feat.version")
+                == [Graphite.featureIDText(feat.features[0].id), "\(feat.features[0].label)", "\(feat.features[0].settings.count)", "string", "2.0"])
+        // A glyph's attributes by number, and its octabox.
+        let name = try face.glyphName(10), first = try #require(glat.glyphs[10].attributes.first)
+        #expect(try eval(lua, "local g = face.Glat.glyphs['\(name)']; return g[\(first.index)], #g.octabox.diagonals, face.Gloc.glyphCount")
+                == ["\(first.value)", "4", "\(glat.glyphs.count)"])
+        // Passes, rules and their programs as text.
+        let pass = silf.subtables[0].passes[0], rule = pass.rules[0]
+        #expect(try eval(lua, "local p = face.Silf.subtables[1].passes[1]; return #face.Silf.subtables[1].passes, p.numColumns, #p.rules, p.rules[1].action")
+                == ["\(silf.subtables[0].passes.count)", "\(pass.machine[3])", "\(pass.rules.count)", try SilfCode.disassemble(rule.action).joined(separator: "\n")])
+        #expect(try eval(lua, "return face.Silf.subtables[1].maxGlyphID, type(face.Silf.subtables[1].classes[1][1]), face.Sill ~= nil")
+                == ["\(silf.subtables[0].scalar("maxGlyphID"))", "string", "true"])
+        #expect(try eval(lua, "return fontshell.open('\(dejavu)').faces[1].Silf") == ["nil"])
+    }
+}
+
 /// Every registered table is typed in XML, compared by diff and reachable from Lua, or sits in
 /// an explicit list here with the reason: adding a table without them fails this test.
 @Suite struct RegistryCoverageTests {
@@ -397,10 +422,11 @@ func python(_ arguments: [String]) throws -> String {
         // Lua: face.<tag> for described tables, or the Face fields that show a table.
         let faceFields: [String: String] = ["name": "name", "cmap": "cmap", "glyf": "glyphs", "loca": "glyphs", "hmtx": "glyphs",
                                             "vmtx": "glyphs", "CFF ": "glyphs", "CFF2": "glyphs", "gvar": "glyphs", "kern": "kern",
-                                            "fvar": "axes", "cvt ": "cvt", "fpgm": "fpgm", "prep": "prep", "DSIG": "DSIG",
-                                            "CPAL": "CPAL", "avar": "avar", "cvar": "cvar"]
+                                            "fvar": "axes", "cvt ": "cvt", "fpgm": "fpgm", "prep": "prep"]
         let inLua = Self.registered.filter { tag in
-            FaceObject.fieldTables.contains(FontModel.Tag(text: tag).trimmed) || faceFields[tag].map { FaceObject.luaClass.fields.contains($0) } == true
+            let trimmed = FontModel.Tag(text: tag).trimmed
+            return FaceObject.fieldTables.contains(trimmed) || FaceObject.tableViews.contains { $0.name == trimmed }
+                || faceFields[tag].map { FaceObject.luaClass.fields.contains($0) } == true
         }
         #expect(Self.registered.subtracting(inLua) == Set(Self.notInLua.keys), "\(Self.registered.subtracting(inLua).sorted())")
     }
