@@ -16,8 +16,21 @@ import FontModel
         "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc#2",   // EBLC/EBDT bitmap strikes
     ]
 
+    /// Graphite fonts (Scripts/bootstrap installs them) and fontTools' own Graphite test font:
+    /// Silf 2, 2.1, 3, 4, 4.1, 5 and LZ4-compressed 5.1; Glat 1 and 3; Feat 1 and 2; hdmx, LTSH.
+    static let graphiteFonts = [
+        "/usr/share/fonts/truetype/padauk/Padauk-Regular.ttf", "/usr/share/fonts/truetype/scheherazade/Scheherazade-Regular.ttf",
+        "/usr/share/fonts/truetype/awami/AwamiNastaliq-Regular.ttf", "/usr/share/fonts/truetype/harmattan/Harmattan-Regular.ttf",
+        "/usr/share/fonts/truetype/abyssinica/AbyssinicaSIL-Regular.ttf", "/usr/share/fonts/truetype/gentium-basic/GenBasR.ttf",
+        "/usr/share/fonts/truetype/dai-banna/DBSILBR.ttf",
+    ]
+
     /// Single differences, by font file and table, and why they are right or accepted.
     static let accepted: [String: String] = [
+        // Both ways: fontTools cannot read these tables right, so its dump differs from ours and
+        // its reading of our fuse of its dump differs from its reading of the original.
+        "Scheherazade-Regular.ttf Silf": "fontTools reads Silf 2's pseudo-glyph map with 16-bit code points (graphite2 reads 32 bits)",
+        "GenBasR.ttf Feat": "fontTools reads Feat 1's settings 4 bytes per feature too far (it skips Feat 2's 16-byte records)",
         // fontTools skips a format 4 cmap's last segment, assuming it is the 0xFFFF end marker;
         // these fonts end with a real segment, which HarfBuzz and we read.
         "cmap4_font1.otf cmap": "fontTools ignores the last format 4 segment",
@@ -62,14 +75,15 @@ import FontModel
         let script = repositoryRoot.appendingPathComponent("Tests/Oracles/ttx_parity.py").path
         let run = try runProcess("/usr/bin/env", ["python3", script, "--fontshell", fontshellBinary, "--work", work.path, "--skip-big-outlines",
                                                   "--tables", conformance + "/tables", "--tables", conformance + "/instancer",
-                                                  conformance + "/aots", conformance + "/variable"] + made + corpusFonts + Self.extraFaces)
+                                                  conformance + "/aots", conformance + "/variable", conformance + "/tables/graphite/graphite_tests.ttf"]
+                                                  + made + corpusFonts + Self.extraFaces + Self.graphiteFonts)
         try #require(run.status == 0, "\(run.err)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
         let fonts = summary["fonts"] as? Int ?? 0, tables = summary["tables"] as? Int ?? 0
         let dumpEqual = summary["dumpEqual"] as? Int ?? 0, fuseEqual = summary["fuseEqual"] as? Int ?? 0
         print("TTX parity: \(fonts) fonts, \(tables) tables; dumps equal to ttx's: \(dumpEqual); ttx dumps fused back equal: \(fuseEqual)")
         // Every AOTS font and corpus font, fontTools' whole-font table and instancer tests, were tried.
-        #expect(fonts >= 206 + corpusFonts.count + Self.extraFaces.count + 5 + 2 + 11 + 3)
+        #expect(fonts >= 206 + corpusFonts.count + Self.extraFaces.count + 5 + 2 + 11 + 3 + 1 + Self.graphiteFonts.count)
         for line in summary["dumpDiffers"] as? [String] ?? [] { #expect(Self.isAccepted(line), "dump: \(line)") }
         for line in summary["fuseDiffers"] as? [String] ?? [] { #expect(Self.isAccepted(line), "fuse: \(line)") }
         for line in summary["errors"] as? [String] ?? [] {
