@@ -4,13 +4,32 @@ import LuaBridge
 
 /// Lua views of the TrueType hinting tables and DSIG: `face.cvt` (a list of the control values,
 /// `face.cvt[k + 1]` being value k), `face.fpgm` and `face.prep` (assembly text, as dumps write
-/// it), `face.DSIG`; and the setters `face:setCvt(list)` and `face:setProgram(tag, assembly)`.
+/// it), `face.DSIG`, `face.hdmx` (`face.hdmx.records[12].widths.a`: glyph a's width at 12 ppem,
+/// with each record's `maxWidth`); and the setters `face:setCvt(list)` and `face:setProgram(tag, assembly)`.
 enum HintingValues {
     /// The Face fields these tables answer, by name.
     static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [
         ("cvt", pushCvt), ("fpgm", { try pushProgram($0, $1, FpgmTable.self) }), ("prep", { try pushProgram($0, $1, PrepTable.self) }),
-        ("DSIG", pushDSIG),
+        ("DSIG", pushDSIG), ("hdmx", pushHdmx),
     ]
+
+    static func pushHdmx(_ s: LuaStack, _ face: Face) throws {
+        guard let hdmx = try face.table(HdmxTable.self) else { s.pushNil(); return }
+        let names = try face.glyphNames()
+        s.pushTable(fieldCount: 2)
+        s.push(Int(hdmx.version)); s.setField("version", in: -2)
+        s.pushTable(fieldCount: Int32(hdmx.records.count))
+        for record in hdmx.records {
+            _ = s.reserve(6)
+            s.pushTable(fieldCount: 2)
+            s.push(Int(record.maxWidth)); s.setField("maxWidth", in: -2)
+            s.pushTable(fieldCount: Int32(record.widths.count))
+            for (g, w) in record.widths.enumerated() { s.push(Int(w)); s.setField(glyphName(g, in: names), in: -2) }
+            s.setField("widths", in: -2)
+            s.setIndex(Int(record.ppem), in: -2)
+        }
+        s.setField("records", in: -2)
+    }
 
     static func pushCvt(_ s: LuaStack, _ face: Face) throws {
         guard let cvt = try face.table(CvtTable.self) else { s.pushNil(); return }

@@ -391,6 +391,13 @@ func python(_ arguments: [String]) throws -> String {
         #expect(try eval(lua, "return face.Silf.subtables[1].maxGlyphID, type(face.Silf.subtables[1].classes[1][1]), face.Sill ~= nil")
                 == ["\(silf.subtables[0].scalar("maxGlyphID"))", "string", "true"])
         #expect(try eval(lua, "return fontshell.open('\(dejavu)').faces[1].Silf") == ["nil"])
+        // hdmx and LTSH (Dai Banna has both).
+        let daiBanna = "/usr/share/fonts/truetype/dai-banna/DBSILBR.ttf"
+        let small = try Font(path: daiBanna).faces[0]
+        let hdmx = try #require(try small.table(HdmxTable.self)), ltsh = try #require(try small.table(LTSHTable.self))
+        let record = hdmx.records[0], glyph = try small.glyphName(3)
+        #expect(try eval(lua, "local f = fontshell.open('\(daiBanna)').faces[1]; return f.hdmx.records[\(record.ppem)].widths['\(glyph)'], f.hdmx.records[\(record.ppem)].maxWidth, f.LTSH.yPels[4]")
+                == ["\(record.widths[3])", "\(record.maxWidth)", "\(try ltsh.thresholds[3])"])
     }
 }
 

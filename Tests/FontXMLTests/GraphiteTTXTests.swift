@@ -91,3 +91,48 @@ import Testing
         expectError(xml.replacingCharacters(in: row, with: "<row _i=\"0\">7 "), "columns, not numColumns")
     }
 }
+
+/// hdmx and LTSH in TTX on Dai Banna (Scripts/bootstrap installs it): unchanged they fuse back
+/// to the font's bytes; an edited width and threshold read back in fontTools; bad rows are errors.
+@Suite struct DeviceMetricsTTXTests {
+    static let font = "/usr/share/fonts/truetype/dai-banna/DBSILBR.ttf"
+
+    @Test func fuseEditsAndErrors() throws {
+        let face = try Font(path: Self.font).faces[0]
+        let xml = try TTX.dump(face, tags: ["hdmx", "LTSH"])
+        let row = "                        A:   6   7   8   9   9  10  11  12  12  13  14  14  15  16  17  17 ;"
+        #expect(xml.contains(row) && xml.contains("<yPel name=\"A\" value=\"24\"/>"))
+        let same = try Font(path: Self.font).faces[0]
+        try TTX.fuse(xml, into: same)
+        for tag in ["hdmx", "LTSH"] as [FontModel.Tag] { #expect(try same.rawTable(tag) == face.rawTable(tag), "\(tag)") }
+
+        let font = try Font(path: Self.font)
+        try TTX.fuse(xml.replacingOccurrences(of: row, with: row.replacingOccurrences(of: "  17 ;", with: "  99 ;"))
+                        .replacingOccurrences(of: "<yPel name=\"A\" value=\"24\"/>", with: "<yPel name=\"A\" value=\"9\"/>"), into: font.faces[0])
+        let changes = try FontDiff.compare(face, font.faces[0]).map(\.description)
+        let a = try #require(try face.glyphID(named: "A"))
+        #expect(changes.contains { $0.contains("hdmx.ppem ") && $0.hasSuffix(" glyph \(a): 17 → 99") } && changes.contains { $0.hasSuffix(" maximum: 23 → 99") }, "\(changes)")
+        #expect(changes.contains { $0.hasPrefix("~ LTSH.yPels") && $0.contains("24 → 9") }, "\(changes)")
+        let folder = NSTemporaryDirectory() + "fontshell-hdmx-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try font.save(to: folder + "/edited.ttf")
+        let (status, output) = try shell(["python3", "-c", """
+            from fontTools.ttLib import TTFont
+            f = TTFont('\(folder)/edited.ttf')
+            h = f['hdmx'].hdmx
+            top = max(h)
+            print(h[top]['A'], max(h[top].values()), f['LTSH'].yPels['A'])
+            """])
+        #expect(status == 0 && output.hasPrefix("99 99 9"), "\(output)")
+
+        func expectError(_ edited: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            expectFuseError(edited, original: xml, expected, into: face, sourceLocation: sourceLocation)
+        }
+        expectError(xml.replacingOccurrences(of: row, with: row.replacingOccurrences(of: "  17 ;", with: " 300 ;")), "'300' for 'A' is not a width in 0...255")
+        expectError(xml.replacingOccurrences(of: row, with: row.replacingOccurrences(of: "  17  17 ;", with: "  17 ;")), "'A' has 15 widths for 16 sizes")
+        expectError(xml.replacingOccurrences(of: row, with: ""), "no widths for glyph 'A'")
+        expectError(xml.replacingOccurrences(of: "<yPel name=\"A\" value=\"24\"/>", with: ""), "<LTSH> has no <yPel> for glyph 'A'")
+        expectError(xml.replacingOccurrences(of: "<yPel name=\"A\" value=\"24\"/>", with: "<yPel name=\"A\" value=\"256\"/>"), "value=\"256\" is not a number in 0...255")
+    }
+}
