@@ -27,6 +27,11 @@ final class StructValues {
         s.reserve(8)   // nested tables each keep one slot while their members are pushed
         switch (shape, value) {
         case (.offset, .none): s.pushNil()
+        case (_, .opaque(let o)):
+            // A subtable that does not decode: its bytes and why.
+            s.pushTable(fieldCount: 2)
+            s.push(bytes: o.bytes); s.setField("raw", in: -2)
+            s.push(o.reason); s.setField("error", in: -2)
         case (.offset(let target, _), _): push(s, value, target)
         case (.recursive(_, let make), _): push(s, value, make())
         case (.clipList, .list(let groups)):

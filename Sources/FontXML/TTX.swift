@@ -168,12 +168,13 @@ public enum TTX {
         return String(cString: buffer)
     }
 
-    static func hexLines(_ bytes: [UInt8]) -> String {
+    static func hexLines(_ bytes: [UInt8], indent: Int = 6) -> String {
+        let margin = String(repeating: " ", count: indent)
         let digits = Array("0123456789abcdef")
         var out = ""
         var i = 0
         while i < bytes.count {
-            out += "      "
+            out += margin
             for j in i..<min(i + 16, bytes.count) {
                 if j > i && (j - i) % 4 == 0 { out += " " }
                 out.append(digits[Int(bytes[j] >> 4)]); out.append(digits[Int(bytes[j] & 0xF)])

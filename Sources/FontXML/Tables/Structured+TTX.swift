@@ -15,7 +15,7 @@ extension TTX {
             return try type.init(root: fields).encode()
         }
         return describedConverter(tag, shape: type?.shape ?? .record(Record("", [])), encode: encode) { face in
-            try face.structuredTable(tag).map { ($0.record, try $0.root) }
+            try face.structuredTable(tag).map { ($0.record, try $0.rootKeepingDamage) }
         }
     }
 
@@ -91,6 +91,14 @@ struct StructuredWriter {
     mutating func element(_ name: String, _ value: StructValue, _ shape: Shape, _ format: TTXFormat, indent: Int, index: Int?) throws {
         let indexAttribute = index.map { " index=\"\($0)\"" } ?? ""
         switch (shape, value) {
+        case (_, .opaque(let o)):
+            // A subtable that does not decode: its bytes, and why (fontshell reads this back; ttx does not).
+            line(indent, "<\(name)\(indexAttribute)>")
+            line(indent + 2, "<!-- not decoded, so kept as bytes: \(TTX.xmlComment(o.reason)) -->")
+            line(indent + 2, "<hexdata>")
+            out += TTX.hexLines(o.bytes, indent: indent + 4)
+            line(indent + 2, "</hexdata>")
+            line(indent, "</\(name)>")
         case (.offset, .none):
             if index != nil { line(indent, "<\(name)\(indexAttribute) empty=\"1\"/>") }
         case (.offset(let target, _), _):
@@ -341,6 +349,15 @@ final class StructuredReader {
         switch shape {
         case .offset(let target, _):
             if e.value("empty") == "1" { return .none }
+            if let data = e.children.first, data.name == "hexdata" {
+                // A subtable kept as bytes (see StructuredWriter), under its lookup's case.
+                let opaque = StructValue.opaque(OpaqueSubtable(bytes: try TTX.hexBytes(data), reason: "given as hexdata"))
+                if case .switched(let selector, _) = target {
+                    guard let key = scope.lookup(selector) else { throw fail("<\(e.name)> needs a known \(selector) before it", e) }
+                    return .switched(Int(key), opaque)
+                }
+                return opaque
+            }
             return try value(target, e, format: format)
         case .recursive(_, let make):
             return try value(make(), e, format: format)

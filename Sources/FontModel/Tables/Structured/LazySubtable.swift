@@ -11,6 +11,8 @@ public final class LazySubtable: @unchecked Sendable {
         let fileBase: Int
         let name: String
         var budget: Int
+        /// Bytes kept as opaque subtables so far (`valueKeepingDamage`).
+        var keptBytes = 0
         let lock = PosixLock()
         init(data: [UInt8], fileBase: Int, name: String, budget: Int) {
             self.data = data; self.fileBase = fileBase; self.name = name; self.budget = budget
@@ -45,6 +47,24 @@ public final class LazySubtable: @unchecked Sendable {
         }
     }
 
+    /// The decoded subtable, or when it does not decode its bytes as an opaque subtable (in a
+    /// switched shape, under the case its selector chose). The bytes kept this way in one table
+    /// are bounded (four times the table, plus 64 KB): past that the error is thrown.
+    public func valueKeepingDamage() throws -> StructValue {
+        do { return try value().resolvedDeep(keepingDamage: true) } catch {
+            let kept = source.data.count - start
+            let allowed = source.lock.withLock { () -> Bool in
+                guard source.keptBytes + kept <= 4 * source.data.count + 65536 else { return false }
+                source.keptBytes += kept
+                return true
+            }
+            guard allowed, start < source.data.count else { throw error }
+            let opaque = StructValue.opaque(OpaqueSubtable(bytes: Array(source.data[start...]), reason: "\(error)"))
+            if case .switched(let selector, _) = shape, let key = scope.lookup(selector) { return .switched(Int(key), opaque) }
+            return opaque
+        }
+    }
+
     /// Whether it was decoded (tests count what a query decodes).
     public var isDecoded: Bool {
         source.lock.withLock { cached != nil }
@@ -61,16 +81,17 @@ extension StructValue {
         return self
     }
 
-    /// The value with every lazy subtable inside it decoded.
-    public func resolvedDeep() throws -> StructValue {
+    /// The value with every lazy subtable inside it decoded; keeping damage, a subtable that
+    /// does not decode becomes `.opaque` instead of an error (dumps, and saving an edited table).
+    public func resolvedDeep(keepingDamage: Bool = false) throws -> StructValue {
         switch self {
-        case .lazy(let l): return try l.value().resolvedDeep()
-        case .record(let f): return .record(try f.resolvedDeep())
-        case .formatted(let n, let f): return .formatted(n, try f.resolvedDeep())
+        case .lazy(let l): return keepingDamage ? try l.valueKeepingDamage() : try l.value().resolvedDeep()
+        case .record(let f): return .record(try f.resolvedDeep(keepingDamage: keepingDamage))
+        case .formatted(let n, let f): return .formatted(n, try f.resolvedDeep(keepingDamage: keepingDamage))
         case .list(let items):
             guard items.contains(where: \.containsLazy) else { return self }
-            return .list(try items.map { try $0.resolvedDeep() })
-        case .switched(let k, let inner): return .switched(k, try inner.resolvedDeep())
+            return .list(try items.map { try $0.resolvedDeep(keepingDamage: keepingDamage) })
+        case .switched(let k, let inner): return .switched(k, try inner.resolvedDeep(keepingDamage: keepingDamage))
         default: return self
         }
     }
@@ -87,10 +108,10 @@ extension StructValue {
 }
 
 extension StructFields {
-    func resolvedDeep() throws -> StructFields {
+    func resolvedDeep(keepingDamage: Bool = false) throws -> StructFields {
         guard values.contains(where: \.containsLazy) else { return self }
         var out = self
-        for (name, value) in zip(names, values) where value.containsLazy { out[name] = try value.resolvedDeep() }
+        for (name, value) in zip(names, values) where value.containsLazy { out[name] = try value.resolvedDeep(keepingDamage: keepingDamage) }
         return out
     }
 }

@@ -209,6 +209,9 @@ public enum StructValue: Equatable, Sendable {
     indirect case switched(Int, StructValue)
     /// Substitutions in binary order (coverage order; ligatures by first glyph, then as stored).
     case substitutions([Substitution])
+    /// A subtable that does not decode (an unknown format, a damaged offset), kept as bytes
+    /// inside the typed table: dumped as hexdata, written back unchanged.
+    case opaque(OpaqueSubtable)
 
     public var int: Int64? { if case .int(let v) = self { return v } else { return nil } }
     /// The members of a record or format; a lazy subtable is decoded (nil if it cannot be:
@@ -236,6 +239,7 @@ public enum StructValue: Equatable, Sendable {
         case (.device(let x), .device(let y)): x == y
         case (.switched(let k, let x), .switched(let j, let y)): k == j && x == y
         case (.substitutions(let x), .substitutions(let y)): x == y
+        case (.opaque(let x), .opaque(let y)): x.bytes == y.bytes
         case (.lazy(let x), .lazy(let y)) where x.isSamePlace(as: y): true
         case (.lazy(let x), _): (try? x.value()).map { $0 == b } ?? false
         case (_, .lazy(let y)): (try? y.value()).map { a == $0 } ?? false
@@ -367,4 +371,13 @@ public func glyphName(_ id: Int, in names: [String]) -> String {
     if id >= 0 && id < names.count { return names[id] }
     let digits = String(id)
     return "glyph" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits
+}
+
+/// The bytes of a subtable that did not decode, from its start to the end of its table: every
+/// offset inside it counts from its start and points forward, so these bytes hold all it refers
+/// to, and written anywhere they read as they did. `reason` is the decoding error.
+public struct OpaqueSubtable: Sendable {
+    public let bytes: [UInt8]
+    public let reason: String
+    public init(bytes: [UInt8], reason: String) { self.bytes = bytes; self.reason = reason }
 }

@@ -464,6 +464,8 @@ public enum StructureCodec {
         mutating func inline(_ value: StructValue, _ shape: Shape, into w: inout BinaryWriter, pending: inout [Pending],
                              scope: inout StructScope, version: UInt32?, depth: Int, path: String) throws {
             func mismatch() -> FontError { FontError("\(path): the value does not have the shape its description gives") }
+            // A subtable kept as bytes is written as they are, whatever its shape.
+            if case .opaque(let o) = value { w.append(o.bytes); return }
             switch shape {
             case .scalar(let kind):
                 guard case .int(let v) = value else { throw mismatch() }

@@ -163,6 +163,7 @@ public struct StructureDiff {
         case .switched(_, let inner): summary(inner)
         case .substitutions(let subs): "\(subs.count) substitutions"
         case .lazy: "a subtable"
+        case .opaque(let o): "\(o.bytes.count) bytes not decoded"
         }
     }
 }

@@ -32,6 +32,12 @@ open class StructuredTable: DecodableTable {
         }
     }
 
+    /// The whole value with subtables that do not decode kept as bytes (`.opaque`): what a dump
+    /// writes and an edited table saves, so damage nobody touched is carried over unchanged.
+    public var rootKeepingDamage: StructFields {
+        get throws { isResolved ? lazyRoot : try lazyRoot.resolvedDeep(keepingDamage: true) }
+    }
+
     /// Checks what the description cannot say before decoding (STAT's record size); throws to refuse.
     open class func checkBeforeDecoding(_ reader: BinaryReader) throws {}
 
@@ -121,6 +127,6 @@ open class StructuredTable: DecodableTable {
     }
 
     public func encode() throws -> [UInt8] {
-        try StructureCodec.encode(.record(try root), Self.shape, name: tag.trimmed)
+        try StructureCodec.encode(.record(try rootKeepingDamage), Self.shape, name: tag.trimmed)
     }
 }
