@@ -31,7 +31,7 @@ final class StructValues {
             // A subtable that does not decode: its bytes and why.
             s.pushTable(fieldCount: 2)
             s.push(bytes: o.bytes); s.setField("raw", in: -2)
-            s.push(o.reason); s.setField("error", in: -2)
+            s.push(o.description); s.setField("error", in: -2)
         case (.offset(let target, _), _): push(s, value, target)
         case (.recursive(_, let make), _): push(s, value, make())
         case (.clipList, .list(let groups)):

@@ -94,7 +94,7 @@ struct StructuredWriter {
         case (_, .opaque(let o)):
             // A subtable that does not decode: its bytes, and why (fontshell reads this back; ttx does not).
             line(indent, "<\(name)\(indexAttribute)>")
-            line(indent + 2, "<!-- not decoded, so kept as bytes: \(TTX.xmlComment(o.reason)) -->")
+            line(indent + 2, "<!-- not decoded, so kept as bytes: \(TTX.xmlComment(o.description)) -->")
             line(indent + 2, "<hexdata>")
             out += TTX.hexLines(o.bytes, indent: indent + 4)
             line(indent + 2, "</hexdata>")
@@ -286,7 +286,8 @@ final class StructuredReader {
 
     /// The element names a member's values take: its own, or for a switched subtable each case's.
     static func elementNames(_ member: Member) -> Set<String> {
-        if case .switched(_, let cases) = member.shape.target { return Set(cases.values.map(\.name)) }
+        // A switched subtable kept as bytes for a case not described is under the member's name.
+        if case .switched(_, let cases) = member.shape.target { return Set(cases.values.map(\.name)).union([member.name]) }
         return [member.name]
     }
 
@@ -352,9 +353,8 @@ final class StructuredReader {
             if let data = e.children.first, data.name == "hexdata" {
                 // A subtable kept as bytes (see StructuredWriter), under its lookup's case.
                 let opaque = StructValue.opaque(OpaqueSubtable(bytes: try TTX.hexBytes(data), reason: "given as hexdata"))
-                if case .switched(let selector, _) = target {
-                    guard let key = scope.lookup(selector) else { throw fail("<\(e.name)> needs a known \(selector) before it", e) }
-                    return .switched(Int(key), opaque)
+                if case .switched(let selector, let cases) = target, let key = scope.lookup(selector).map(Int.init), cases[key] != nil {
+                    return .switched(key, opaque)
                 }
                 return opaque
             }

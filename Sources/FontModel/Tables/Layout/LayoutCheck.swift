@@ -4,7 +4,7 @@
 /// its nesting limit; other shapers may not).
 enum LayoutCheck {
     static func problems(_ table: StructuredTable) throws -> [String] {
-        let root = try table.root
+        let root = try table.rootKeepingDamage   // damaged parts are StructureCheck's to report
         let tag = table.tag
         let extensionType = tag == "GSUB" ? 7 : 9
         let validTypes = tag == "GSUB" ? 1...8 : 1...9

@@ -286,7 +286,7 @@ extension LayoutCommon {
         let shape = type(of: table).shape, name = table.tag.trimmed
         table.promotedLookups = false
         table.splitSubtables = []
-        var root = try table.root
+        var root = try table.rootKeepingDamage   // subtables kept as bytes are written back as they were
         do { return try StructureCodec.encode(.record(root), shape, name: name) } catch is OffsetOverflow {}
         root = promotingToExtensions(root, extensionType: extensionType)
         table.promotedLookups = true

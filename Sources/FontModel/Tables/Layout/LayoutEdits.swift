@@ -36,10 +36,11 @@ extension Face {
     private func setGPOSKerning(_ left: Int, _ right: Int, _ value: Int?, classLevel: Bool) throws -> String {
         guard let gpos = try structuredTable("GPOS") else { throw FontError("the face has no GPOS table") }
         let wanted = Set(try layoutFeatures().filter { $0.table == "GPOS" && $0.feature == "kern" }.flatMap(\.lookups)).sorted()
-        var root = try gpos.root
+        var root = try gpos.rootKeepingDamage
         guard case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"] else {
             throw FontError("GPOS has no LookupList")
         }
+        try Self.requireIntact("GPOS", lookups, wanted)
         // The lookup to edit: the first kern lookup whose pair subtables give this pair a value
         // now, else the first kern lookup with pair subtables.
         let pairLookups = wanted.filter { $0 < lookups.count && Self.realType(lookups[$0]) == 2 }
@@ -156,8 +157,9 @@ extension Face {
         let features = try layoutFeatures().filter { $0.table == "GSUB" && $0.feature == feature }
         guard !features.isEmpty else { throw FontError("GSUB has no '\(feature)' feature") }
         let wanted = Set(features.flatMap(\.lookups)).sorted()
-        var root = try gsub.root
+        var root = try gsub.rootKeepingDamage
         guard case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"] else { throw FontError("GSUB has no LookupList") }
+        try Self.requireIntact("GSUB", lookups, wanted)
         let kind = type == 1 ? "single substitution" : "ligature substitution"
         let matching = wanted.filter { $0 < lookups.count && Self.realType(lookups[$0]) == type }
         guard let first = matching.first else {
@@ -188,7 +190,8 @@ extension Face {
         guard glyph >= 0, glyph < count else { throw FontError("glyph id \(glyph) is not in the face (\(count) glyphs)") }
         guard let gdef = try structuredTable("GDEF") else { throw FontError("the face has no GDEF table") }
         var runs: [ClassRun] = []
-        if case .classes(let existing)? = try gdef.root["GlyphClassDef"] { runs = existing }
+        try gdef.requireIntact(["GlyphClassDef"])
+        if case .classes(let existing)? = try gdef.rootKeepingDamage["GlyphClassDef"] { runs = existing }
         var split: [ClassRun] = []
         for r in runs {
             guard r.first <= glyph && glyph <= r.last else { split.append(r); continue }
@@ -310,5 +313,13 @@ extension Face {
         var out = StructFields()
         for name in StructureCodec.valueRecordFields { if let x = v[name] { out[name] = x } }
         return out
+    }
+
+    /// The lookups an edit changes must have decoded: one kept as bytes (it did not decode) is
+    /// an error naming it; damage elsewhere in the table is carried over unchanged.
+    static func requireIntact(_ table: String, _ lookups: [StructValue], _ wanted: [Int]) throws {
+        for l in wanted where l < lookups.count {
+            if let reason = lookups[l].firstOpaqueReason { throw FontError("\(table).LookupList.Lookup[\(l)] has a subtable kept as bytes: \(reason)", table: table) }
+        }
     }
 }

@@ -28,6 +28,8 @@ extension Face {
         var out: [LayoutFeature] = []
         for tag in ["GSUB", "GPOS"] as [Tag] {
             guard let table = try structuredTable(tag) else { continue }
+            // A feature's parameters kept as bytes do not stop the feature list.
+            try table.requireIntact(["ScriptList", "FeatureList"], tolerating: ["FeatureParams"])
             let features = Self.items(table.lazyRoot["FeatureList"]?.fields?["FeatureRecord"]).map { record -> (String, [Int]) in
                 let tag = Self.tagText(record.fields?["FeatureTag"])
                 let lookups = Self.items(record.fields?["Feature"]?.fields?["LookupListIndex"]).compactMap { $0.int.map(Int.init) }
@@ -57,6 +59,7 @@ extension Face {
     /// The lookups of GSUB or GPOS, in order.
     public func layoutLookups(_ tag: Tag) throws -> [LayoutLookup] {
         guard let table = try structuredTable(tag) else { return [] }
+        try table.requireIntact(["LookupList"])
         let cases = Self.subtableCases(tag)
         // Lookup records only: their subtables stay undecoded, but an extension's first, for
         // the type it wraps.
@@ -80,6 +83,7 @@ extension Face {
     public func substitutions(feature: String) throws -> [(lookup: Int, substitution: Substitution)] {
         guard let gsub = try structuredTable("GSUB") else { return [] }
         let wanted = Set(try layoutFeatures().filter { $0.table == "GSUB" && $0.feature == feature }.flatMap(\.lookups)).sorted()
+        try gsub.requireIntact(wanted.map { "LookupList.Lookup[\($0)]" })
         let lookups = Self.items(gsub.lazyRoot["LookupList"]?.fields?["Lookup"])
         var out: [(Int, Substitution)] = []
         for index in wanted where index < lookups.count {

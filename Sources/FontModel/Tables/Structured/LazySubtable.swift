@@ -59,7 +59,15 @@ public final class LazySubtable: @unchecked Sendable {
                 return true
             }
             guard allowed, start < source.data.count else { throw error }
-            let opaque = StructValue.opaque(OpaqueSubtable(bytes: Array(source.data[start...]), reason: "\(error)"))
+            // The reason without the path (the dump and validate say where).
+            var reason = "\(error)", offset: Int?
+            if let e = error as? FontError {
+                let prefix = source.name + "." + path + ": "
+                reason = e.message.hasPrefix(prefix) ? String(e.message.dropFirst(prefix.count)) : e.message
+                offset = e.offset
+            }
+            let opaque = StructValue.opaque(OpaqueSubtable(bytes: Array(source.data[start...]), reason: reason, offset: offset,
+                                                           isUndescribed: error is UndescribedStructure))
             if case .switched(let selector, _) = shape, let key = scope.lookup(selector) { return .switched(Int(key), opaque) }
             return opaque
         }
@@ -96,6 +104,31 @@ extension StructValue {
         }
     }
 
+    /// The opaque subtables inside the value (not looking into lazy ones), by path.
+    func opaqueParts(_ shape: Shape, path: String) -> [(path: String, part: OpaqueSubtable)] {
+        switch (shape, self) {
+        case (_, .opaque(let o)): return [(path, o)]
+        case (.offset(let target, _), _): return opaqueParts(target, path: path)
+        case (.recursive(_, let make), _): return opaqueParts(make(), path: path)
+        case (.switched(_, let cases), .switched(let k, let inner)): return cases[k].map { inner.opaqueParts($0.shape, path: path) } ?? []
+        case (.record(let r), .record(let f)): return f.opaqueParts(r, path: path)
+        case (.formats(_, let records), .formatted(let n, let f)), (.formats8(_, let records), .formatted(let n, let f)):
+            return records[n].map { f.opaqueParts($0, path: path) } ?? []
+        default: return []
+        }
+    }
+
+    /// Why the first subtable kept as bytes inside the value did not decode (nil: none).
+    public var firstOpaqueReason: String? {
+        switch self {
+        case .opaque(let o): o.description
+        case .record(let f), .formatted(_, let f): f.values.lazy.compactMap(\.firstOpaqueReason).first
+        case .list(let items): items.lazy.compactMap(\.firstOpaqueReason).first
+        case .switched(_, let inner): inner.firstOpaqueReason
+        default: nil
+        }
+    }
+
     var containsLazy: Bool {
         switch self {
         case .lazy: true
@@ -108,6 +141,20 @@ extension StructValue {
 }
 
 extension StructFields {
+    func opaqueParts(_ record: Record, path: String) -> [(path: String, part: OpaqueSubtable)] {
+        var out: [(path: String, part: OpaqueSubtable)] = []
+        for member in record.valueMembers {
+            guard let v = self[member.name] else { continue }
+            let here = path.isEmpty ? member.name : path + "." + member.name
+            if member.count != nil, case .list(let items) = v {
+                for (k, item) in items.enumerated() { out += item.opaqueParts(member.shape, path: "\(here)[\(k)]") }
+            } else {
+                out += v.opaqueParts(member.shape, path: here)
+            }
+        }
+        return out
+    }
+
     func resolvedDeep(keepingDamage: Bool = false) throws -> StructFields {
         guard values.contains(where: \.containsLazy) else { return self }
         var out = self

@@ -375,9 +375,22 @@ public func glyphName(_ id: Int, in names: [String]) -> String {
 
 /// The bytes of a subtable that did not decode, from its start to the end of its table: every
 /// offset inside it counts from its start and points forward, so these bytes hold all it refers
-/// to, and written anywhere they read as they did. `reason` is the decoding error.
+/// to, and written anywhere they read as they did. `reason` is the decoding error, `offset`
+/// the file offset it names; `isUndescribed` says the structure is valid but not described yet
+/// (not damage: validate does not report it).
 public struct OpaqueSubtable: Sendable {
     public let bytes: [UInt8]
     public let reason: String
-    public init(bytes: [UInt8], reason: String) { self.bytes = bytes; self.reason = reason }
+    public let offset: Int?
+    public let isUndescribed: Bool
+    public init(bytes: [UInt8], reason: String, offset: Int? = nil, isUndescribed: Bool = false) {
+        self.bytes = bytes; self.reason = reason; self.offset = offset; self.isUndescribed = isUndescribed
+    }
+    /// The reason with the offset, for messages.
+    public var description: String { reason + (offset.map { " (offset \($0))" } ?? "") }
+}
+
+extension Shape {
+    /// Whether this is an offset to a subtable.
+    var isOffset: Bool { if case .offset = self { true } else { false } }
 }

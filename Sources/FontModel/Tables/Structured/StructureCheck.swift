@@ -9,6 +9,7 @@ enum StructureCheck {
         var out: [String] = [], warnings: [String] = []
         func walk(_ value: StructValue, _ shape: Shape, _ path: String) {
             switch (shape, value) {
+            case (_, .opaque(let o)): if !o.isUndescribed { out.append("\(path): \(o.description)") }
             case (.offset(let target, _), _): walk(value, target, path)
             case (.record(let r), .record(let f)): fields(r, f, path)
             case (.formats(_, let records), .formatted(let n, let f)): if let r = records[n] { fields(r, f, path) }
@@ -46,7 +47,8 @@ enum StructureCheck {
                 }
             }
         }
-        fields(table.record, try table.root, "")
+        // Every damaged subtable is reported, each where it hangs.
+        fields(table.record, try table.rootKeepingDamage, "")
         return (out, warnings)
     }
 }

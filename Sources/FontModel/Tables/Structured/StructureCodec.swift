@@ -10,15 +10,23 @@ public enum StructureCodec {
 
     /// Decodes a table. With `lazy`, members marked lazy (a lookup's subtables) are left as
     /// `LazySubtable`s holding a copy of the table's bytes, decoded when first used.
-    public static func decode(_ reader: BinaryReader, _ shape: Shape, name: String, lazy: Bool = false) throws -> StructValue {
+    /// With `keepingDamage`, a subtable that does not decode (an unknown format, a bad offset, a
+    /// structure not described) becomes `.opaque` where its offset points, instead of an error.
+    public static func decode(_ reader: BinaryReader, _ shape: Shape, name: String, lazy: Bool = false, keepingDamage: Bool = false) throws -> StructValue {
+        try decodeNotingDamage(reader, shape, name: name, lazy: lazy, keepingDamage: keepingDamage).value
+    }
+
+    /// `decode`, also saying whether any subtable was kept as bytes.
+    static func decodeNotingDamage(_ reader: BinaryReader, _ shape: Shape, name: String, lazy: Bool, keepingDamage: Bool) throws -> (value: StructValue, damaged: Bool) {
         var decoder = Decoder(table: reader, budget: 16 * reader.count + 4096)
+        decoder.keepDamage = keepingDamage
         let source = lazy ? LazySubtable.Source(data: Array(reader.bytes), fileBase: reader.base, name: name, budget: 0) : nil
         decoder.lazySource = source
         var position = 0
         do {
             let value = try decoder.value(shape, at: &position, base: 0, version: nil, depth: 0)
             source?.budget = decoder.budget
-            return value
+            return (value, decoder.keptBytes > 0)
         } catch let f as Decoder.Failure {
             let path = f.components.reduce(name) { $1.hasPrefix("[") ? $0 + $1 : $0 + "." + $1 }
             throw reader.error(path + ": " + f.message, at: f.position)
@@ -67,6 +75,10 @@ public enum StructureCodec {
         var scope = StructScope()
         /// Set for a lazy decode: lazy members become `LazySubtable`s over these bytes.
         var lazySource: LazySubtable.Source?
+        /// Whether a subtable that does not decode is kept as bytes (`.opaque`), and how many
+        /// bytes were kept so (bounded: four times the table, plus 64 KB).
+        var keepDamage = false
+        var keptBytes = 0
         /// The list items being decoded ("Lookup", 3), to name where a lazy subtable hangs (a
         /// lazy subtable's decoder starts from its own path, index -1).
         var trail: [(String, Int)] = []
@@ -78,6 +90,8 @@ public enum StructureCodec {
             var components: [String] = []
             let message: String
             let position: Int
+            /// The work bound was reached: never kept as an opaque subtable.
+            var exhausted = false
 
             /// The failure as seen from the record holding `member` ("Coverage", "PairSet[3]").
             func within(_ member: String) -> Failure {
@@ -92,13 +106,30 @@ public enum StructureCodec {
             }
         }
 
+        /// A subtable that did not decode, as its bytes from `start` to the table's end; past the
+        /// bound on kept bytes, the failure is thrown after all.
+        mutating func kept(_ target: Shape, from start: Int, _ why: OpaqueSubtable, failure: Error) throws -> StructValue {
+            let count = table.count - start
+            guard keptBytes + count <= 4 * table.count + 65536 else { throw failure }
+            keptBytes += count
+            let opaque = StructValue.opaque(OpaqueSubtable(bytes: Array(table.bytes[start...]), reason: why.reason, offset: why.offset, isUndescribed: why.isUndescribed))
+            if case .switched(let selector, let cases) = target, let key = scope.lookup(selector).map(Int.init), cases[key] != nil {
+                return .switched(key, opaque)
+            }
+            return opaque
+        }
+
         func fail(_ message: String, at position: Int) -> Failure {
             Failure(message: message, position: min(max(position, 0), table.count))
         }
 
         mutating func spend(_ n: Int, at position: Int) throws {
             budget -= n
-            guard budget >= 0 else { throw fail("more structure than the table's bytes can hold (offsets that fan out or loop)", at: position) }
+            guard budget >= 0 else {
+                var f = fail("more structure than the table's bytes can hold (offsets that fan out or loop)", at: position)
+                f.exhausted = true
+                throw f
+            }
         }
 
         func scalar(_ kind: FieldKind, at position: Int) throws -> Int64 {
@@ -133,7 +164,18 @@ public enum StructureCodec {
                 let start = base + offset
                 guard start < table.count else { throw fail("offset \(offset) points past the end of the table (\(table.count) bytes)", at: position - size) }
                 var p = start
-                return try value(target, at: &p, base: start, version: version, depth: depth + 1)
+                guard keepDamage else { return try value(target, at: &p, base: start, version: version, depth: depth + 1) }
+                let saved = scope
+                do {
+                    return try value(target, at: &p, base: start, version: version, depth: depth + 1)
+                } catch let f as Failure where !f.exhausted {
+                    scope = saved
+                    let inside = f.components.reduce("") { $1.hasPrefix("[") || $0.isEmpty ? $0 + $1 : $0 + "." + $1 }
+                    return try kept(target, from: start, OpaqueSubtable(bytes: [], reason: (inside.isEmpty ? "" : inside + ": ") + f.message, offset: table.base + f.position), failure: f)
+                } catch let u as UndescribedStructure {
+                    scope = saved
+                    return try kept(target, from: start, OpaqueSubtable(bytes: [], reason: u.description, isUndescribed: true), failure: u)
+                }
             case .formats(let name, let records), .formats8(let name, let records):
                 let wide = if case .formats = shape { true } else { false }
                 let format = wide ? try u16(position) : Int(try scalar(.uint8, at: position))
@@ -145,7 +187,10 @@ public enum StructureCodec {
             case .switched(let selector, let cases):
                 guard let key = scope.lookup(selector).map(Int.init) else { throw fail("\(selector) is not known here", at: position) }
                 guard let chosen = cases[key] else {
-                    throw fail("\(selector) \(key) is not one of \(cases.keys.sorted().map(String.init).joined(separator: ", "))", at: position)
+                    // A feature tag reads better as its letters.
+                    let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: key >> $0) }
+                    let keyText = key >> 32 == 0 && key > 0xFFFF && bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ? "'\(String(decoding: bytes, as: UTF8.self))'" : "\(key)"
+                    throw fail("no layout is described for \(selector) \(keyText)", at: position)
                 }
                 return .switched(key, try value(chosen.shape, at: &position, base: base, version: version, depth: depth))
             case .valueRecord(let formatName):
@@ -198,7 +243,7 @@ public enum StructureCodec {
                 }
                 position = at
                 return .list(items)
-            case .undescribed(let what): throw UndescribedStructure(description: "\(what) is not decoded yet; the table is kept as bytes")
+            case .undescribed(let what): throw UndescribedStructure(description: "\(what) is not described yet, so it is kept as bytes")
             }
         }
 
@@ -458,14 +503,19 @@ public enum StructureCodec {
                 let child = try node(link.value, link.shape, scope: link.scope, version: version, path: link.path)
                 links.append(SubtableGraph.Link(at: link.at, size: link.size, child: child))
             }
-            return graph.intern(SubtableGraph.Node(bytes: w.bytes, links: links), path: path)
+            let id = graph.intern(SubtableGraph.Node(bytes: w.bytes, links: links), path: path)
+            // Bytes kept from a subtable that did not decode run to the end of their table when
+            // read; written last, they read back as themselves.
+            if case .opaque = value { graph.placeLast(id) } else if case .switched(_, .opaque) = value { graph.placeLast(id) }
+            return id
         }
 
         mutating func inline(_ value: StructValue, _ shape: Shape, into w: inout BinaryWriter, pending: inout [Pending],
                              scope: inout StructScope, version: UInt32?, depth: Int, path: String) throws {
             func mismatch() -> FontError { FontError("\(path): the value does not have the shape its description gives") }
-            // A subtable kept as bytes is written as they are, whatever its shape.
-            if case .opaque(let o) = value { w.append(o.bytes); return }
+            // A subtable kept as bytes is written as they are, whatever its shape (an offset to
+            // one makes it a subtable of its own first, below).
+            if case .opaque(let o) = value, !shape.isOffset { w.append(o.bytes); return }
             switch shape {
             case .scalar(let kind):
                 guard case .int(let v) = value else { throw mismatch() }

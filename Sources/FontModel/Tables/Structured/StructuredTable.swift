@@ -21,9 +21,10 @@ open class StructuredTable: DecodableTable {
     }
 
     /// The whole value: lazy subtables still undecoded are decoded now (an error names the
-    /// subtable and the offset).
+    /// subtable and the offset, as does a subtable kept as bytes when the table was read).
     public var root: StructFields {
         get throws {
+            try requireIntact()
             if !isResolved {
                 lazyRoot = try lazyRoot.resolvedDeep()
                 isResolved = true
@@ -43,12 +44,27 @@ open class StructuredTable: DecodableTable {
 
     public static func decode(_ reader: BinaryReader, face: Face) throws -> Self {
         try checkBeforeDecoding(reader)
-        guard case .record(let fields) = try StructureCodec.decode(reader, shape, name: tableTag.trimmed, lazy: true) else {
-            throw FontError("\(tableTag) is not described as a record")
-        }
+        let (value, damaged) = try StructureCodec.decodeNotingDamage(reader, shape, name: tableTag.trimmed, lazy: true, keepingDamage: true)
+        guard case .record(let fields) = value else { throw FontError("\(tableTag) is not described as a record") }
         let table = Self(root: fields)
         table.original = fields
+        if damaged { table.damage = value.opaqueParts(shape, path: "") }
         return table
+    }
+
+    /// The subtables read so far that did not decode and are kept as bytes, by path
+    /// ("FeatureList.FeatureRecord[3].Feature.FeatureParams") with the reason. Subtables decoded
+    /// when first used (a lookup's) are not listed: their errors come when they are used.
+    public private(set) var damage: [(path: String, part: OpaqueSubtable)] = []
+
+    /// Throws the first damage inside the parts a verb needs (paths starting with one of
+    /// `parts`, or holding one; all parts when nil), unless its path names a `tolerated` member:
+    /// an error naming the table and the path.
+    public func requireIntact(_ parts: [String]? = nil, tolerating tolerated: [String] = []) throws {
+        guard let d = damage.first(where: { d in
+            (parts?.contains { d.path.hasPrefix($0) || $0.hasPrefix(d.path) } ?? true) && !tolerated.contains { d.path.contains($0) }
+        }) else { return }
+        throw FontError("\(tag.trimmed).\(d.path): \(d.part.reason)", table: tag.description, offset: d.part.offset)
     }
 
     /// The value as decoded (its lazy subtables are shared with `lazyRoot`, so comparing the

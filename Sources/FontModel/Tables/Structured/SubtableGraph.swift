@@ -14,6 +14,8 @@ struct SubtableGraph {
     }
 
     private(set) var nodes: [Node] = []
+    /// Nodes written after all the others, in the order they were named (opaque subtables).
+    private(set) var last: [Int] = []
     /// Where each node was first met, for messages.
     private(set) var paths: [String] = []
     private var index: [Node: Int] = [:]
@@ -25,6 +27,8 @@ struct SubtableGraph {
         index[node] = nodes.count - 1
         return nodes.count - 1
     }
+
+    mutating func placeLast(_ id: Int) { if !last.contains(id) { last.append(id) } }
 
     /// The table's bytes: nodes in an order where parents come before children, offsets patched.
     /// A subtable shared by parents too far apart for an Offset16 is given to the far parents as
@@ -67,6 +71,7 @@ struct SubtableGraph {
     private func attempt(root: Int, overflows: inout [(parent: Int, link: Int)]) throws -> [UInt8] {
         // 1. A preferred order (rank): sibling groups of Offset16 children, far (Offset32) ones last.
         var rank = [Int](repeating: -1, count: nodes.count)
+        let lastSet = Set(last)
         var next = 0
         var far: [Int] = []
         var farHead = 0
@@ -74,7 +79,7 @@ struct SubtableGraph {
             var stack = [start]
             while let n = stack.popLast() {
                 var near: [Int] = []
-                for link in nodes[n].links where rank[link.child] < 0 {
+                for link in nodes[n].links where rank[link.child] < 0 && !lastSet.contains(link.child) {
                     if link.size >= 3 { far.append(link.child); continue }
                     rank[link.child] = next; next += 1
                     near.append(link.child)
@@ -90,6 +95,7 @@ struct SubtableGraph {
             rank[f] = next; next += 1
             visit(f)
         }
+        for n in last where rank[n] < 0 { rank[n] = next; next += 1 }
         // 2. Place in rank order, but a node only after all its parents (offsets are unsigned).
         var parents = [Int](repeating: 0, count: nodes.count)
         for node in nodes { for link in node.links { parents[link.child] += 1 } }
