@@ -61,7 +61,7 @@ enum LayoutDiff {
             }
             return r
         }
-        out += StructureDiff.compare(record: ta.record, masked(try ta.root), masked(try tb.root), table: name, namesA: namesA, namesB: namesB)
+        out += StructureDiff.compare(record: ta.record, masked(try ta.rootKeepingDamage), masked(try tb.rootKeepingDamage), table: name, namesA: namesA, namesB: namesB)
         return out
     }
 

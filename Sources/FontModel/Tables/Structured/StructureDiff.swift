@@ -8,7 +8,7 @@ public struct StructureDiff {
 
     public static func compare(_ a: StructuredTable, _ b: StructuredTable, namesA: [String], namesB: [String]) throws -> [Difference] {
         var diff = StructureDiff(namesA: namesA, namesB: namesB, table: a.tag.trimmed)
-        diff.record(a.record, try a.root, try b.root, path: "")
+        diff.record(a.record, try a.rootKeepingDamage, try b.rootKeepingDamage, path: "")   // damaged parts compare as their bytes
         return diff.out
     }
 
