@@ -10,7 +10,8 @@ enum FaceObject {
     /// model's registry; other tags are raw.
     static let fieldTables: [String] = (TableRegistry.describedTags + TableRegistry.shapeDescribedTags).map(\.trimmed)
     /// Fields that show a hand-written table their own way (`face.cvt`, `face.bitmaps`), by name.
-    static let tableViews = HintingValues.fields + BitmapValues.fields + PaletteValues.fields + VariationValues.fields + GraphiteValues.fields
+    static let tableViews = HintingValues.fields + BitmapValues.fields + PaletteValues.fields + ColorImageValues.fields + VariationValues.fields
+        + GraphiteValues.fields
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)

@@ -401,6 +401,21 @@ func python(_ arguments: [String]) throws -> String {
     }
 }
 
+/// SVG and sbix from Lua, on the font make_test_fonts.py builds.
+@Suite struct ColorImageScriptTests {
+    @Test func readSVGAndSbix() throws {
+        let path = NSTemporaryDirectory() + "fontshell-svg-sbix-\(UUID().uuidString).ttf"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let built = try python([repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, "svg-sbix", path])
+        try #require(FileManager.default.fileExists(atPath: path), "\(built)")
+        let lua = try makeState(fonts: [path])
+        #expect(try eval(lua, "return #face.SVG, face.SVG[2].compressed, face.SVG[2].firstGlyph, face.SVG[1].text:match('glyph1') ~= nil")
+                == ["2", "true", "2", "true"])
+        #expect(try eval(lua, "local s = face.sbix.strikes[1]; return s.ppem, s.glyphs.A.graphicType, s.glyphs.A.originOffsetX, #s.glyphs.A.data, s.glyphs.B.ref, s.glyphs.b")
+                == ["20", "png ", "2", "70", "A", "nil"])
+    }
+}
+
 /// Every registered table is typed in XML, compared by diff and reachable from Lua, or sits in
 /// an explicit list here with the reason: adding a table without them fails this test.
 @Suite struct RegistryCoverageTests {

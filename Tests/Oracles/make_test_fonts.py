@@ -13,6 +13,9 @@
                     (formats 1 and 2), a VarIndexMap and a VarStore over a wght axis (with an
                     avar map and a named instance), and CPAL
   colr0             COLR version 0 only (fontTools writes it in its own XML form)
+  svg-sbix          TrueType with an SVG table (a plain and a gzipped document, one shared by a
+                    glyph range) and an sbix table (two strikes: PNG images, a 'dupe' reference,
+                    glyphs without images)
 """
 import sys
 
@@ -303,6 +306,35 @@ def variable_twice(path):
              instances=[{"location": {"wght": 700}, "stylename": "Bold"}])
 
 
+def svg_sbix(path):
+    from fontTools.ttLib import newTable
+    from fontTools.ttLib.tables.S_V_G_ import SVGDocument
+    from fontTools.ttLib.tables.sbixStrike import Strike
+    from fontTools.ttLib.tables.sbixGlyph import Glyph
+    fb = FontBuilder(1000, isTTF=True)
+    order = list(BOXES)
+    common(fb, order)
+    fb.setupGlyf(box_glyphs(order))
+    fb.setupNameTable({"familyName": "Test Colour", "styleName": "Regular"})
+    fb.setupPost()
+    svg = newTable("SVG ")
+    doc = '<svg xmlns="http://www.w3.org/2000/svg" id="glyph{}"><rect width="500" height="700" fill="#c00"/></svg>'
+    repeated = "".join('<rect x="{0}" width="10" height="700" fill="#c00"/>'.format(10 * k) for k in range(30))
+    svg.docList = [SVGDocument(doc.format(1), 1, 1), SVGDocument(doc.format(2).replace("</svg>", repeated + "</svg>") + "\n<!-- gzipped -->", 2, 4, compressed=True)]
+    fb.font["SVG "] = svg
+    sbix = newTable("sbix")
+    png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000") + bytes(range(40))
+    for ppem, resolution in ((20, 72), (40, 144)):
+        strike = Strike(ppem=ppem, resolution=resolution)
+        strike.glyphs["A"] = Glyph(glyphName="A", graphicType="png ", imageData=png + bytes([ppem]), originOffsetX=2, originOffsetY=-3)
+        strike.glyphs["a"] = Glyph(glyphName="a", graphicType="png ", imageData=png)
+        strike.glyphs["B"] = Glyph(glyphName="B", graphicType="dupe", referenceGlyphName="A")
+        sbix.strikes[ppem] = strike
+    fb.font["sbix"] = sbix
+    fb.save(path)
+
+
 if __name__ == "__main__":
     {"cff": cff, "variable": variable, "variable-clashing": variable_clashing, "variable-twice": variable_twice, "cff2-variable": cff2_variable, "cff-fanout": cff_fanout,
-     "composite-fanout": composite_fanout, "colr": colr, "colr0": lambda p: colr(p, version0_only=True)}[sys.argv[1]](sys.argv[2])
+     "composite-fanout": composite_fanout, "colr": colr, "colr0": lambda p: colr(p, version0_only=True),
+     "svg-sbix": svg_sbix}[sys.argv[1]](sys.argv[2])
