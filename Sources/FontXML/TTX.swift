@@ -29,7 +29,7 @@ public enum TTX {
         "fvar": fvarConverter, "avar": avarConverter, "gvar": gvarConverter, "cvar": cvarConverter, "VORG": vorgConverter, "TTFA": textTableConverter("TTFA"), "CPAL": cpalConverter, "COLR": colrConverter,
         "EBLC": bitmapLocatorConverter(.monochrome), "EBDT": bitmapDataConverter(.monochrome),
         "CBLC": bitmapLocatorConverter(.color), "CBDT": bitmapDataConverter(.color),
-        "SVG ": svgConverter, "sbix": sbixConverter, "hdmx": hdmxConverter, "LTSH": ltshConverter, "Feat": featConverter, "Sill": sillConverter, "Glat": glatConverter, "Gloc": glocConverter, "Silf": silfConverter,
+        "meta": metaConverter, "SVG ": svgConverter, "sbix": sbixConverter, "hdmx": hdmxConverter, "LTSH": ltshConverter, "Feat": featConverter, "Sill": sillConverter, "Glat": glatConverter, "Gloc": glocConverter, "Silf": silfConverter,
     ]
 
     static func converter(for tag: Tag) -> Converter? {
@@ -211,7 +211,7 @@ public enum TTX {
         var fused: [Tag] = []
         // A bitmap location table and its data table given together are fused as one (each
         // needs the other's new content); the pair is fused where the location table stands.
-        let typedElements = Dictionary(root.children.filter { $0.children.first?.name != "hexdata" }.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let typedElements = Dictionary(root.children.filter { !isRawTable($0) }.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         func typedPartner(_ tag: Tag, _ kind: EmbeddedBitmaps.Kind, data: Bool) -> XMLElement? {
             typedElements[xmlName(data ? kind.locatorTag : kind.dataTag)].flatMap { typedElements[xmlName(tag)] != nil ? $0 : nil }
         }
@@ -244,9 +244,16 @@ public enum TTX {
         }
     }
 
+    /// A table given as its bytes: its first child is a bare `<hexdata>` (meta's typed entries
+    /// are `<hexdata tag=>`).
+    static func isRawTable(_ element: XMLElement) -> Bool {
+        guard let first = element.children.first else { return false }
+        return first.name == "hexdata" && first.attributeList.isEmpty
+    }
+
     /// Checks (apply: false) or fuses (apply: true) one table element.
     static func fuseTable(_ tag: Tag, _ element: XMLElement, into face: Face, apply: Bool) throws {
-        if let hexdata = element.children.first, hexdata.name == "hexdata" {
+        if isRawTable(element), let hexdata = element.children.first {
             let bytes = try hexBytes(hexdata)
             if apply { face.setRawTable(tag, bytes) }
             return

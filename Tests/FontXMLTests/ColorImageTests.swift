@@ -12,7 +12,8 @@ import Testing
         let (font, path) = try madeTestFont("svg-sbix", "svg-sbix.ttf")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let face = font.faces[0]
-        let xml = try TTX.dump(face, tags: ["SVG ", "sbix"])
+        let xml = try TTX.dump(face, tags: ["SVG ", "sbix", "meta"])
+        #expect(xml.contains("<text tag=\"dlng\">\n      Latn, Grek\n    </text>") && xml.contains("<hexdata tag=\"Xtst\">"))
         #expect(xml.contains("<svgDoc compressed=\"1\" endGlyphID=\"4\" startGlyphID=\"2\">") && xml.contains("<![CDATA[<svg xmlns="))
         #expect(xml.contains("<flags value=\"00000000 00000001\"/>") && xml.contains("<ref glyphname=\"A\"/>") && xml.contains("<glyph name=\"b\"/>"))
         let svg = try #require(try face.table(SVGTable.self)), sbix = try #require(try face.table(SbixTable.self))
@@ -27,12 +28,14 @@ import Testing
         let edited = xml.replacingOccurrences(of: "id=\"glyph1\"><rect width=\"500\" height=\"700\" fill=\"#c00\"", with: "id=\"glyph1\"><rect width=\"500\" height=\"700\" fill=\"#0c0\"")
             .replacingOccurrences(of: "name=\"A\" originOffsetX=\"2\"", with: "name=\"A\" originOffsetX=\"7\"")
             .replacingOccurrences(of: "<ref glyphname=\"A\"/>", with: "<ref glyphname=\"a\"/>")
+            .replacingOccurrences(of: "      Latn, Grek\n", with: "      Latn, Grek, Copt\n")
         let changed = try Font(path: path)
         try TTX.fuse(edited, into: changed.faces[0])
         let changes = try FontDiff.compare(face, changed.faces[0]).map(\.description)
         #expect(changes.contains { $0.hasPrefix("~ SVG.glyphs 1–1: 102 bytes, checksum ") }, "\(changes)")
         #expect(changes.contains("~ sbix.strike 20 glyph 3: dupe at (0, 0): → glyph 1 → dupe at (0, 0): → glyph 2"), "\(changes)")
         #expect(changes.contains { $0.hasPrefix("~ sbix.strike 40 glyph 1: png  at (2, -3)") && $0.contains("png  at (7, -3)") }, "\(changes)")
+        #expect(changes.contains("~ meta.dlng: Latn, Grek → Latn, Grek, Copt"), "\(changes)")
         let saved = path + ".edited.ttf"
         defer { try? FileManager.default.removeItem(atPath: saved) }
         try changed.save(to: saved)
@@ -41,9 +44,9 @@ import Testing
             f = TTFont('\(saved)')
             docs = f['SVG '].docList
             s = f['sbix'].strikes[20]
-            print('#0c0' in docs[0].data, docs[1].compressed, s.glyphs['A'].originOffsetX, s.glyphs['B'].referenceGlyphName)
+            print('#0c0' in docs[0].data, docs[1].compressed, s.glyphs['A'].originOffsetX, s.glyphs['B'].referenceGlyphName, f['meta'].data['dlng'].replace(' ', ''))
             """])
-        #expect(status == 0 && output.hasPrefix("True True 7 a"), "\(output)")
+        #expect(status == 0 && output.hasPrefix("True True 7 a Latn,Grek,Copt"), "\(output)")
     }
 
     @Test func badXMLAndDamageAreErrors() throws {

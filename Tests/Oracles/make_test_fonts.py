@@ -15,7 +15,7 @@
   colr0             COLR version 0 only (fontTools writes it in its own XML form)
   svg-sbix          TrueType with an SVG table (a plain and a gzipped document, one shared by a
                     glyph range) and an sbix table (two strikes: PNG images, a 'dupe' reference,
-                    glyphs without images)
+                    glyphs without images), and a meta table (dlng, slng and a private entry)
 """
 import sys
 
@@ -331,6 +331,9 @@ def svg_sbix(path):
         strike.glyphs["B"] = Glyph(glyphName="B", graphicType="dupe", referenceGlyphName="A")
         sbix.strikes[ppem] = strike
     fb.font["sbix"] = sbix
+    meta = newTable("meta")
+    meta.data = {"dlng": "Latn, Grek", "slng": "Latn, Grek, Cyrl", "Xtst": b"private\x00\x01"}
+    fb.font["meta"] = meta
     fb.save(path)
 
 
