@@ -10,8 +10,37 @@ enum HintingValues {
     /// The Face fields these tables answer, by name.
     static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [
         ("cvt", pushCvt), ("fpgm", { try pushProgram($0, $1, FpgmTable.self) }), ("prep", { try pushProgram($0, $1, PrepTable.self) }),
-        ("DSIG", pushDSIG), ("hdmx", pushHdmx),
+        ("DSIG", pushDSIG), ("hdmx", pushHdmx), ("VDMX", pushVDMX),
     ]
+
+    /// face.VDMX: {version, ratios = {{charSet, xRatio, yStartRatio, yEndRatio, group}},
+    /// groups = {{[yPelHeight] = {yMax, yMin}}}} (groups numbered from 1 in Lua, as `group` is).
+    static func pushVDMX(_ s: LuaStack, _ face: Face) throws {
+        guard let vdmx = try face.table(VDMXTable.self) else { s.pushNil(); return }
+        s.pushTable(fieldCount: 3)
+        s.push(Int(vdmx.version)); s.setField("version", in: -2)
+        s.pushTable(arrayCount: Int32(vdmx.ratios.count))
+        for (k, r) in vdmx.ratios.enumerated() {
+            s.pushTable(fieldCount: 5)
+            for (name, v) in [("charSet", r.charSet), ("xRatio", r.xRatio), ("yStartRatio", r.yStartRatio), ("yEndRatio", r.yEndRatio)] { s.push(Int(v)); s.setField(name, in: -2) }
+            s.push(r.group + 1); s.setField("group", in: -2)
+            s.setIndex(k + 1, in: -2)
+        }
+        s.setField("ratios", in: -2)
+        s.pushTable(arrayCount: Int32(vdmx.groups.count))
+        for (k, g) in vdmx.groups.enumerated() {
+            _ = s.reserve(4)
+            s.pushTable(fieldCount: Int32(g.count))
+            for h in g {
+                s.pushTable(fieldCount: 2)
+                s.push(Int(h.yMax)); s.setField("yMax", in: -2)
+                s.push(Int(h.yMin)); s.setField("yMin", in: -2)
+                s.setIndex(Int(h.yPelHeight), in: -2)
+            }
+            s.setIndex(k + 1, in: -2)
+        }
+        s.setField("groups", in: -2)
+    }
 
     static func pushHdmx(_ s: LuaStack, _ face: Face) throws {
         guard let hdmx = try face.table(HdmxTable.self) else { s.pushNil(); return }

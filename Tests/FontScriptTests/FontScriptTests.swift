@@ -414,6 +414,7 @@ func python(_ arguments: [String]) throws -> String {
         #expect(try eval(lua, "local s = face.sbix.strikes[1]; return s.ppem, s.glyphs.A.graphicType, s.glyphs.A.originOffsetX, #s.glyphs.A.data, s.glyphs.B.ref, s.glyphs.b")
                 == ["20", "png ", "2", "70", "A", "nil"])
         #expect(try eval(lua, "return face.meta.dlng, face.meta.slng, #face.meta.Xtst") == ["Latn, Grek", "Latn, Grek, Cyrl", "9"])
+        #expect(try eval(lua, "local v = face.VDMX; return #v.ratios, v.ratios[3].group, v.groups[1][10].yMin, v.groups[2][14].yMax") == ["3", "1", "-3", "12"])
     }
 }
 

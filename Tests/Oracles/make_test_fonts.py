@@ -15,7 +15,8 @@
   colr0             COLR version 0 only (fontTools writes it in its own XML form)
   svg-sbix          TrueType with an SVG table (a plain and a gzipped document, one shared by a
                     glyph range) and an sbix table (two strikes: PNG images, a 'dupe' reference,
-                    glyphs without images), and a meta table (dlng, slng and a private entry)
+                    glyphs without images), a meta table (dlng, slng and a private entry) and VDMX
+                    (two ratio ranges sharing a group, and a second group)
 """
 import sys
 
@@ -334,6 +335,13 @@ def svg_sbix(path):
     meta = newTable("meta")
     meta.data = {"dlng": "Latn, Grek", "slng": "Latn, Grek, Cyrl", "Xtst": b"private\x00\x01"}
     fb.font["meta"] = meta
+    vdmx = newTable("VDMX")
+    vdmx.version = 1
+    vdmx.ratRanges = [{"bCharSet": 1, "xRatio": 0, "yStartRatio": 0, "yEndRatio": 0, "groupIndex": 0},
+                      {"bCharSet": 1, "xRatio": 1, "yStartRatio": 1, "yEndRatio": 1, "groupIndex": 1},
+                      {"bCharSet": 0, "xRatio": 2, "yStartRatio": 1, "yEndRatio": 3, "groupIndex": 0}]
+    vdmx.groups = [{8: (7, -2), 9: (8, -2), 10: (9, -3)}, {12: (10, -3), 14: (12, -4)}]
+    fb.font["VDMX"] = vdmx
     fb.save(path)
 
 
