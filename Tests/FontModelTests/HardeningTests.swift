@@ -291,3 +291,49 @@ import Testing
         #expect(try Font(path: tmp.file("shrunk.otf")).faces[0].head.int("xMax") == 450)
     }
 }
+
+/// Fuzz findings kept as the bytes that found them.
+@Suite struct FuzzFindingTests {
+    /// A CFF2 font whose Private DICT gives a negative vsindex (found by fuzz-font, 2026-11-27):
+    /// outlines at a location, and instances, used it to index the regions and trapped.
+    static let negativeVSIndex = [
+        "T1RUTwAKAIAAAwAgQ0ZGMpmOVQQAAAMoAAACiE9TLzJFIUQiAAABEAAAAGBjbWFwAN4A8wAAAYQAAABEZnZhcvVQ3v8AAAWwAAAA",
+        "OGhlYWQvkEAAAAAArAAAADZoaGVhBbcBbgAAAOQAAAAkaG10eAq0ANwAAAFwAAAAFG1heHAABVAAAAABCAAAAAZuYW1lvy+fPgAA",
+        "AcgAAAEycG9zdABQAIkAAAL8AAAALAABAAAAAQAA16ceP18PPPUAAwPoAAAAAOcu/igAAAAA5y7+KP/EAAACWALQAAAAAwACAAAA",
+        "AAAAAAEAAAMg/zgAAAJsAAD/xAKUAAEAAAAAAAAAAAAAAAAAAAAFAABQAAQFAAAAAwIkAZAABQAEAAAAAAAAAAAAAAAAAAAAAAAA",
+        "AAAAAAAAAAAAAAAAAAAAAAABAAAAAAAAAAAAAAAAPz8/PwAAAEEAYgMg/zgAAAMgAMgAAAAAAAAAAAAAAAAAAAAgAAAB9AAyAlgA",
+        "AAH0ADICbAA8AggAPAAAAAIAAAADAAAAFAADAAEAAAAUAAQAMAAAAAYABAABAAIAQgBi//8AAABBAGH//wAAAAAAAQAGAAgAAAAB",
+        "AAMAAgAEAAAACgB+AAEAAAAAAAEAEgAAAAEAAAAAAAIABwASAAEAAAAAAAYAGAAZAAEAAAAAAQAABgAxAAEAAAAAAQEABQA3AAMA",
+        "AQQJAAEAJAA8AAMAAQQJAAIADgBgAAMAAQQJAAYAMABuAAMAAQQJAQAADACeAAMAAQQJAQEACgCqVGVzdCBDRkYyIFZhcmlhYmxl",
+        "UmVndWxhclRlc3RDRkYyVmFyaWFibGUtUmVndWxhcldlaWdodFdpZHRoAFQAZQBzAHQAIABDAEYARgAyACAAVgBhAHIBaQBhAGIA",
+        "bABlAFIAZQBnAHUAbABhAHIAVABlAHMAdABDAEYARgAyAFYAYQByAGkAYQBiAGwAZQAtAFIAZQBnAHUAbABhAHIAVwBlAGkAZwBo",
+        "AHQAVwBpAGQAdABoAAAAAgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAFAAAAJABEACUARQIABQAI+PQMJOwRnBgAAAAA",
+        "AE4AAQAAABAAAgAAADgAAABEAAIAAwAAQABAAAAAAAAAAMAAwAAAAAAAAAAAAAAAAAAAAMAAwAAAAAAAAAAAAwAAAAEAAgAAAAAA",
+        "AgAAAAEAAAAFAgABAGcAzQEzAYkB74v5UIuLi4uLi40QEr2z99Szi4uLi4GGi5V3i4GGjxAXE+C9i4uLkIuLi40QFfgki4ttjBAG",
+        "i/jsi4uLi4SLjRAFE6CLx2OzT4uLi4uOiYuLkJWNi4uIjIeLi4uREAj7/IuLpIwQBov5UIuLi8dti40QEouz+Jyzi4uLx4GGT5V3",
+        "x4GGjxAXE+CLi4uLkIuLi40QFfjsx3dtjBAGi/jsi4uLx4SLjRAFE6CLx2OzT4uLi4uOiYtPkJWNi4uIjIeLi4uREAj8xE+fpIwQ",
+        "Bov4iIuLi655i40QEr2z99Szi4uLroGGaJV3roGGjxAXE+C9i4uLkIuLi40QFfgkrn9tjBAGi/gki4uLroSLjRAFE6CLx2OzT4uL",
+        "i4uOiYtokJWNi4uIjIeLi4uREAj7/GiWpIwQBowPi/lQi4u9co0QEsez+Dizi4u9gVmVvYGPEBcT4MeLi4uLi40QFfiIvXqMEAaL",
+        "+OyLi72EjRAFE6CLx2OzT4uLi46JWZCNi4iMi4uREAj8YFmbjBAGi/lki4uLn4GLjRASx7P31LOLi4ufgYZ3lXefgYaPEBcT4MeL",
+        "i4uQi4uLjRAV+CSfhG2MEAaL+QCLi4ufhIuNEAUToIvHY7NPi4uLi46Ji3eQlY2Li4iMh4uLi5EQCPv8d5GkjBAGAAAAAQEBBaj4",
+        "/xJ/l/iIl/dQl4uLi4uLi5eFi5mEi5SHi5SHi5EWBgABAAAAEAACAAIAFAAAAAx3Z2h0AGQAAAGQAAADhAAAAAABAHdkdGgAMgAA",
+        "AGQAAABkAAAAAAEB",
+    ].joined()
+
+    @Test func negativePrivateVSIndexIsNoTrap() throws {
+        let font = try Font(data: Array(try #require(Data(base64Encoded: Self.negativeVSIndex))))
+        let face = font.faces[0]
+        let axes = try face.variationAxes
+        let top = Dictionary(axes.map { ($0.tag.trimmed, $0.maximum) }, uniquingKeysWith: { a, _ in a })
+        let location = try face.location(top).normalized
+        var outcomes = 0
+        for id in 0..<min(try face.glyphCount, 50) {
+            do { _ = try face.outlinePoints(id, at: location); outcomes += 1 } catch is FontError { outcomes += 1 }
+        }
+        #expect(outcomes > 0)
+        _ = try? face.instance(InstanceOptions(coordinates: top))
+        if let first = axes.first, first.defaultValue < first.maximum {
+            _ = try? face.instance(InstanceOptions(ranges: [first.tag.trimmed: first.defaultValue...first.maximum]))
+        }
+    }
+}

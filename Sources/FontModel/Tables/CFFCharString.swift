@@ -262,7 +262,8 @@ struct CharStringInterpreter {
                 guard let b = blend else { throw r.error("blend outside a CFF2 charstring", at: r.offset - 1) }
                 try need(1, r)
                 let n = Int(stack.removeLast())
-                let scalars = b.vsindex < b.scalars.count ? b.scalars[b.vsindex] : []
+                // (A Private DICT's vsindex is not checked when read: a negative one names nothing.)
+                let scalars = b.scalars.indices.contains(b.vsindex) ? b.scalars[b.vsindex] : []
                 let k = scalars.count
                 guard n >= 0, n * (k + 1) <= stack.count else {
                     throw r.error("blend of \(n) values with \(k) regions needs \(n * (k + 1)) operands, has \(stack.count)", at: r.offset - 1)

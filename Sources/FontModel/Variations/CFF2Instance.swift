@@ -106,7 +106,7 @@ extension CFF2Table {
     /// keep their operands as written (`unblended`).
     func evaluatedPrivate(_ dict: CFFDict, scalars: [[Double]], round: Bool) throws -> [(op: Int, values: [Double], unblended: [CFFOperand]?)] {
         let vsindex = dict.int(Self.privateVSIndex) ?? 0
-        let regions = vsindex < scalars.count ? scalars[vsindex] : []
+        let regions = scalars.indices.contains(vsindex) ? scalars[vsindex] : []
         var out: [(op: Int, values: [Double], unblended: [CFFOperand]?)] = []
         var pending: [Double]? = nil
         for (op, operands) in dict.entries {

@@ -43,7 +43,7 @@ extension CFF2Table {
                 let newDefault = try run(id, scalars: atNewDefault, record: .commands).commands
                 let privateIndex = privateFor(id).dict.int(Self.privateVSIndex) ?? 0
                 var columns: [[CharStringCommand]] = []
-                if let v = oldDefault.vsindex, v < columnScalars.count {
+                if let v = oldDefault.vsindex, columnScalars.indices.contains(v) {
                     columns = try columnScalars[v].map { try run(id, scalars: $0, record: .commands).commands }
                 }
                 let vsindex = oldDefault.vsindex.flatMap { $0 != privateIndex ? $0 : nil }
@@ -55,7 +55,7 @@ extension CFF2Table {
         }
         let privateBytes = try privates.map { p -> [UInt8] in
             let v = p.dict.int(Self.privateVSIndex) ?? 0
-            let columns = v < columnScalars.count ? columnScalars[v] : []
+            let columns = columnScalars.indices.contains(v) ? columnScalars[v] : []
             return try partialPrivate(p.dict, newDefault: atNewDefault, oldDefault: zero, columns: columns).encode()
         }
         let newStore = ItemVariationStore(regions: plan.regions, data: plan.data.map {

@@ -95,23 +95,20 @@ enum SilfXML {
             out += indent + "  " + GraphiteXML.tag("state", [("number", "\(firstSuccess + k)"), ("rules", rules.map(String.init).joined(separator: " "))]) + "\n"
         }
         out += indent + "</staterulemap>\n" + indent + "<rules>\n"
-        func code(_ tag: String, _ bytes: [UInt8], _ at: String) throws -> String {
+        // A program as one instruction a line, or an error naming it (the table is then hexdata).
+        func code(_ tag: String, _ bytes: [UInt8], _ what: String, indent: String) throws -> String {
             let lines: [String]
-            do { lines = try SilfCode.disassemble(bytes) } catch let error as FontError { throw FontError("\(at): \(error.message)", table: "Silf") }
-            return at.isEmpty ? "" : "\(indent)    <\(tag)>\n" + lines.map { "\(indent)      \($0)\n" }.joined() + "\(indent)    </\(tag)>\n"
+            do { lines = try SilfCode.disassemble(bytes) } catch let error as FontError { throw FontError("\(what): \(error.message)", table: "Silf") }
+            return "\(indent)<\(tag)>\n" + lines.map { "\(indent)  \($0)\n" }.joined() + "\(indent)</\(tag)>\n"
         }
         for (k, r) in p.rules.enumerated() {
             out += indent + "  " + GraphiteXML.tag("rule", [("index", "\(k)"), ("precontext", "\(r.preContext)"), ("sortkey", "\(r.sortKey)")], close: false) + "\n"
-            if !r.constraint.isEmpty { out += try code("constraint", r.constraint, "rule \(k) constraint") }
-            out += try code("action", r.action, "rule \(k) action")
+            if !r.constraint.isEmpty { out += try code("constraint", r.constraint, "rule \(k) constraint", indent: indent + "    ") }
+            out += try code("action", r.action, "rule \(k) action", indent: indent + "    ")
             out += indent + "  </rule>\n"
         }
         out += indent + "</rules>\n"
-        if !p.passConstraint.isEmpty {
-            let lines: [String]
-            do { lines = try SilfCode.disassemble(p.passConstraint) } catch let error as FontError { throw FontError("pass constraint: \(error.message)", table: "Silf") }
-            out += indent + "<passConstraint>\n" + lines.map { "\(indent)  \($0)\n" }.joined() + indent + "</passConstraint>\n"
-        }
+        if !p.passConstraint.isEmpty { out += try code("passConstraint", p.passConstraint, "pass constraint", indent: indent) }
         if !p.transitions.isEmpty {
             out += indent + "<fsm>\n" + indent + "  <starts>\(p.startStates.map(String.init).joined(separator: " "))</starts>\n"
             for (k, row) in p.transitions.enumerated() { out += indent + "  <row _i=\"\(k)\">\(row.map(String.init).joined(separator: " "))</row>\n" }
