@@ -6,7 +6,28 @@ import LuaBridge
 /// {format = 17, height = 128, width = 136, BearingX = 0, …, data = "\x89PNG…"}}}`, colour
 /// strikes first; nil without either pair. A copy: edit bitmaps through TTX (face:fuse).
 enum BitmapValues {
-    static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [("bitmaps", pushBitmaps)]
+    static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [("bitmaps", pushBitmaps), ("EBSC", pushEBSC)]
+
+    /// face.EBSC: {version, sizes = {{ppemX, ppemY, substitutePpemX, substitutePpemY, hori = {line
+    /// metrics by name}, vert = {…}}}}: sizes drawn by scaling another size's strike.
+    static func pushEBSC(_ s: LuaStack, _ face: Face) throws {
+        guard let ebsc = try face.table(EBSCTable.self) else { s.pushNil(); return }
+        s.pushTable(fieldCount: 2)
+        s.push(shortestDecimal(Int64(ebsc.version), scale: 65536)); s.setField("version", in: -2)
+        s.pushTable(arrayCount: Int32(ebsc.scales.count))
+        for (k, scale) in ebsc.scales.enumerated() {
+            _ = s.reserve(6)
+            s.pushTable(fieldCount: 6)
+            for (name, v) in zip(EBSCTable.Scale.sizeNames, scale.sizes) { s.push(Int(v)); s.setField(name, in: -2) }
+            for (direction, record) in [("hori", scale.hori), ("vert", scale.vert)] {
+                s.pushTable(fieldCount: Int32(record.values.count))
+                for (name, v) in zip(record.layout.names, record.values) { s.push(v); s.setField(name, in: -2) }
+                s.setField(direction, in: -2)
+            }
+            s.setIndex(k + 1, in: -2)
+        }
+        s.setField("sizes", in: -2)
+    }
 
     static func pushBitmaps(_ s: LuaStack, _ face: Face) throws {
         let pairs = try [EmbeddedBitmaps.Kind.color, .monochrome].compactMap { try EmbeddedBitmaps.read(from: face, $0) }

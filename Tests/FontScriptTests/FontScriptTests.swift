@@ -415,6 +415,7 @@ func python(_ arguments: [String]) throws -> String {
                 == ["20", "png ", "2", "70", "A", "nil"])
         #expect(try eval(lua, "return face.meta.dlng, face.meta.slng, #face.meta.Xtst") == ["Latn, Grek", "Latn, Grek, Cyrl", "9"])
         #expect(try eval(lua, "local v = face.VDMX; return #v.ratios, v.ratios[3].group, v.groups[1][10].yMin, v.groups[2][14].yMax") == ["3", "1", "-3", "12"])
+        #expect(try eval(lua, "local e = face.EBSC.sizes[2]; return e.ppemX, e.substitutePpemY, e.hori.widthMax, e.vert.ascender") == ["11", "13", "13", "-11"])
     }
 }
 

@@ -16,7 +16,7 @@
   svg-sbix          TrueType with an SVG table (a plain and a gzipped document, one shared by a
                     glyph range) and an sbix table (two strikes: PNG images, a 'dupe' reference,
                     glyphs without images), a meta table (dlng, slng and a private entry) and VDMX
-                    (two ratio ranges sharing a group, and a second group)
+                    (two ratio ranges sharing a group, and a second group), and EBSC (two scaled sizes)
 """
 import sys
 
@@ -342,6 +342,21 @@ def svg_sbix(path):
                       {"bCharSet": 0, "xRatio": 2, "yStartRatio": 1, "yEndRatio": 3, "groupIndex": 0}]
     vdmx.groups = [{8: (7, -2), 9: (8, -2), 10: (9, -3)}, {12: (10, -3), 14: (12, -4)}]
     fb.font["VDMX"] = vdmx
+    from fontTools.ttLib.tables.E_B_S_C_ import BitmapScaleTable
+    from fontTools.ttLib.tables.E_B_L_C_ import SbitLineMetrics
+    ebsc = newTable("EBSC")
+    ebsc.version = 2.0
+    ebsc.bitmapScaleTables = []
+    for k, (ppem, source) in enumerate(((9, 12), (11, 12))):
+        lines = []
+        for sign in (1, -1):
+            m = SbitLineMetrics()
+            for i, name in enumerate(("ascender", "descender", "widthMax", "caretSlopeNumerator", "caretSlopeDenominator", "caretOffset",
+                                      "minOriginSB", "minAdvanceSB", "maxBeforeBL", "minAfterBL", "pad1", "pad2")):
+                setattr(m, name, (ppem - i) * sign if name != "widthMax" else ppem + i)
+            lines.append(m)
+        ebsc.bitmapScaleTables.append(BitmapScaleTable(lines[0], lines[1], ppem, ppem, source, source + k))
+    fb.font["EBSC"] = ebsc
     fb.save(path)
 
 
