@@ -61,8 +61,10 @@ open class StructuredTable: DecodableTable {
     /// `parts`, or holding one; all parts when nil), unless its path names a `tolerated` member:
     /// an error naming the table and the path.
     public func requireIntact(_ parts: [String]? = nil, tolerating tolerated: [String] = []) throws {
+        // "Lookup[1]" holds "Lookup[1].SubTable[0]", not "Lookup[10]".
+        func holds(_ outer: String, _ inner: String) -> Bool { inner == outer || inner.hasPrefix(outer + ".") || inner.hasPrefix(outer + "[") }
         guard let d = damage.first(where: { d in
-            (parts?.contains { d.path.hasPrefix($0) || $0.hasPrefix(d.path) } ?? true) && !tolerated.contains { d.path.contains($0) }
+            (parts?.contains { holds($0, d.path) || holds(d.path, $0) } ?? true) && !tolerated.contains { d.path.contains($0) }
         }) else { return }
         throw FontError("\(tag.trimmed).\(d.path): \(d.part.reason)", table: tag.description, offset: d.part.offset)
     }
