@@ -292,8 +292,8 @@ import Testing
     }
 }
 
-/// Fuzz findings kept as the bytes that found them.
-@Suite struct FuzzFindingTests {
+/// Failures found by fuzzing and in real fonts, each kept as the input (or the edit) that found it.
+@Suite struct FindingTests {
     /// A CFF2 font whose Private DICT gives a negative vsindex (found by fuzz-font, 2026-11-27):
     /// outlines at a location, and instances, used it to index the regions and trapped.
     static let negativeVSIndex = [
@@ -335,5 +335,20 @@ import Testing
         if let first = axes.first, first.defaultValue < first.maximum {
             _ = try? face.instance(InstanceOptions(ranges: [first.tag.trimmed: first.defaultValue...first.maximum]))
         }
+    }
+
+    /// A post format 2 with bytes after the names its glyphs use (Busra, in Debian's
+    /// fonts-sil-mondulkiri, has one): those bytes are not a name, as fontTools reads them.
+    @Test func postBytesAfterTheUsedNamesAreNoName() throws {
+        let font = try Font(path: Corpus.dejavu)
+        let face = font.faces[0]
+        let names = try #require(try face.post).extraNames()
+        var post = try #require(try face.rawTable("post"))
+        post += [3, 0x61, 0x62]   // a stray Pascal string no glyph index points at
+        face.setRawTable("post", post)
+        #expect(try face.post?.extraNames() == names)
+        post += [9]               // and a length byte running past the end
+        face.setRawTable("post", post)
+        #expect(try face.post?.extraNames() == names)
     }
 }

@@ -16,7 +16,8 @@
   svg-sbix          TrueType with an SVG table (a plain and a gzipped document, one shared by a
                     glyph range) and an sbix table (two strikes: PNG images, a 'dupe' reference,
                     glyphs without images), a meta table (dlng, slng and a private entry) and VDMX
-                    (two ratio ranges sharing a group, and a second group), and EBSC (two scaled sizes)
+                    (two ratio ranges sharing a group, and a second group), EBSC (two scaled sizes)
+                    and an AAT feat (two features with settings)
 """
 import sys
 
@@ -357,6 +358,26 @@ def svg_sbix(path):
             lines.append(m)
         ebsc.bitmapScaleTables.append(BitmapScaleTable(lines[0], lines[1], ppem, ppem, source, source + k))
     fb.font["EBSC"] = ebsc
+    from fontTools.ttLib.tables import otTables
+    feat = newTable("feat")
+    feat.table = otTables.feat()
+    feat.table.Version = 0x00010000
+    names = otTables.FeatureNames()
+    names.Reserved1, names.Reserved2, names.FeatureName = 0, 0, []
+    for k, (kind, values) in enumerate(((1, (0, 2)), (14, (0, 1, 4)))):
+        f = otTables.FeatureName()
+        f.FeatureType, f.FeatureFlags, f.FeatureNameID = kind, 0x8000 | k, 256 + k
+        f.Settings = otTables.Settings()
+        f.Settings.Setting = []
+        for v in values:
+            s = otTables.Setting()
+            s.SettingValue, s.SettingNameID = v, 260 + v
+            f.Settings.Setting.append(s)
+        f.SettingsCount = len(values)
+        names.FeatureName.append(f)
+    names.FeatureNameCount = len(names.FeatureName)
+    feat.table.FeatureNames = names
+    fb.font["feat"] = feat
     fb.save(path)
 
 

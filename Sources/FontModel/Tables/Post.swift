@@ -63,14 +63,22 @@ public final class PostTable: FieldTable {
     }
 
     /// Format 2's own names (those not in the standard Mac order), in stored order; [] otherwise.
+    /// As many as the glyph indices use, as fontTools reads them: bytes after them are ignored,
+    /// and a name the data does not hold is empty.
     public func extraNames() throws -> [String] {
         guard version == 0x0002_0000 else { return [] }
         return try tail.withUnsafeBytes { buffer in
             var r = BinaryReader(buffer, base: 32)
             let n = Int(try r.u16())
-            try r.skip(2 * n)
+            var highest = 0
+            for _ in 0..<n { highest = max(highest, Int(try r.u16())) }
             var names: [String] = []
-            while r.remaining > 0 { names.append(String(decoding: try r.bytes(Int(try r.u8())), as: UTF8.self)) }
+            for _ in 0..<max(0, highest - 257) {
+                guard r.remaining > 0 else { names.append(""); continue }
+                let length = Int(try r.u8())
+                guard length <= r.remaining else { names.append(""); r.offset = r.count; continue }
+                names.append(String(decoding: try r.bytes(length), as: UTF8.self))
+            }
             return names
         }
     }
