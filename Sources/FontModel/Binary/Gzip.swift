@@ -17,21 +17,20 @@ public enum Gzip {
         }
         defer { inflateEnd(&stream) }
         var out = [UInt8](repeating: 0, count: claimed)
-        let (status, produced, rest) = data.withUnsafeBytes { input in
-            out.withUnsafeMutableBytes { output -> (Int32, Int, Int) in
+        // Bytes after the first member are ignored, as gzip readers do.
+        let (status, produced) = data.withUnsafeBytes { input in
+            out.withUnsafeMutableBytes { output -> (Int32, Int) in
                 stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
                 stream.avail_in = uInt(input.count)
-                // One spare byte: a stream that would write past the claimed size is damaged.
                 stream.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self) ?? UnsafeMutablePointer(bitPattern: 1)
                 stream.avail_out = uInt(output.count)
                 let status = inflate(&stream, Z_FINISH)
-                return (status, output.count - Int(stream.avail_out), Int(stream.avail_in))
+                return (status, output.count - Int(stream.avail_out))
             }
         }
         guard status == Z_STREAM_END, produced == claimed else {
             throw FontError("\(what): the gzip data is damaged (zlib status \(status), \(produced) of \(claimed) bytes)")
         }
-        _ = rest   // bytes after the first member are ignored, as gzip readers do
         return out
     }
 

@@ -22,6 +22,11 @@ public struct Difference: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension Difference {
+    /// A short stand-in for bytes too long to show: their count and an FNV-1a checksum.
+    public static func summary<C: Collection>(ofBytes bytes: C) -> String where C.Element == UInt8 {
+        "\(bytes.count) bytes, checksum " + String(bytes.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }, radix: 16)
+    }
+
     /// The differences between two tables flattened to (item, text) pairs: items whose text
     /// changed, then those only in `b` (added) or only in `a` (removed), in `a`'s order.
     public static func keyed(table: String, _ a: [(String, String)], _ b: [(String, String)]) -> [Difference] {

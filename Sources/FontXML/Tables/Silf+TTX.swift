@@ -65,9 +65,9 @@ enum SilfXML {
                 // A glyph listed twice appears once, with its last index, as in fontTools' dictionary.
                 var last: [UInt16: UInt16] = [:]
                 for pair in c { last[pair.glyph] = pair.index }
-                for pair in c where last[pair.glyph] != nil {
-                    out += "            " + GraphiteXML.tag("map", [("glyph", name(pair.glyph)), ("index", "\(last[pair.glyph]!)")]) + "\n"
-                    last[pair.glyph] = nil
+                for pair in c {
+                    guard let index = last.removeValue(forKey: pair.glyph) else { continue }
+                    out += "            " + GraphiteXML.tag("map", [("glyph", name(pair.glyph)), ("index", "\(index)")]) + "\n"
                 }
                 out += "          </nonLinear>\n"
             }

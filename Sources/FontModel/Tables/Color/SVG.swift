@@ -80,8 +80,8 @@ public final class SVGTable: DecodableTable, DiffableTable, Equatable {
         guard let other = other as? SVGTable else { return nil }
         func items(_ t: SVGTable) -> [(String, String)] {
             [("version", "\(t.version)")] + t.documents.map { d -> (String, String) in
-                // Short documents in full; long ones by size and an FNV-1a checksum of their text.
-                let text = d.text.utf8.count <= 80 ? d.text : "\(d.text.utf8.count) bytes, checksum " + String(d.text.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }, radix: 16)
+                // Short documents in full; long ones by size and checksum.
+                let text = d.text.utf8.count <= 80 ? d.text : Difference.summary(ofBytes: d.text.utf8)
                 return ("glyphs \(d.firstGlyph)–\(d.lastGlyph)", text + (d.compressed ? " (gzipped)" : ""))
             }
         }

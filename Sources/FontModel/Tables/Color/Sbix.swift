@@ -97,7 +97,7 @@ public final class SbixTable: DecodableTable, DiffableTable, Equatable {
                 out.append(("strike \(s.ppem)", "resolution \(s.resolution)"))
                 for (g, glyph) in s.glyphs.enumerated() {
                     guard let glyph else { continue }
-                    let content = glyph.referencedGlyph.map { "→ glyph \($0)" } ?? "\(glyph.data.count) bytes, checksum " + String(glyph.data.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }, radix: 16)
+                    let content = glyph.referencedGlyph.map { "→ glyph \($0)" } ?? Difference.summary(ofBytes: glyph.data)
                     out.append(("strike \(s.ppem) glyph \(g)", "\(glyph.graphicType.description) at (\(glyph.originOffsetX), \(glyph.originOffsetY)): \(content)"))
                 }
             }

@@ -36,7 +36,8 @@ public final class GlocTable: DecodableTable, DiffableTable, Equatable {
 
     public func encode() throws -> [UInt8] {
         var w = BinaryWriter()
-        let wide = (locations.last ?? 0) > 0xFFFF
+        // Long offsets when any needs them (a damaged index need not ascend).
+        let wide = locations.contains { $0 > 0xFFFF }
         w.u32(version); w.u16((wide ? 1 : 0) | (attributeNames.isEmpty ? 0 : 2)); w.u16(attributeCount)
         for l in locations { if wide { w.u32(l) } else { w.u16(UInt16(l)) } }
         for n in attributeNames { w.u16(n) }

@@ -32,7 +32,7 @@ public enum SilfCode {
         ]
     }()
 
-    static let opcodes: [String: Int] = Dictionary(uniqueKeysWithValues: instructions.enumerated().map { ($1.name, $0) })
+    static let opcodes: [String: Int] = Dictionary(instructions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The program's instructions as text lines. An opcode the engine does not know or an
     /// instruction cut short is an error: the program could not be written back from text.
