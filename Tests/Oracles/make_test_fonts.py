@@ -17,7 +17,9 @@
                     glyph range) and an sbix table (two strikes: PNG images, a 'dupe' reference,
                     glyphs without images), a meta table (dlng, slng and a private entry) and VDMX
                     (two ratio ranges sharing a group, and a second group), EBSC (two scaled sizes)
-                    and an AAT feat (two features with settings)
+                    and an AAT feat (two features with settings), and JSTF (two scripts: extender
+                    glyphs, a default and a named language system, priorities with GSUB/GPOS
+                    lists and JstfMax GPOS lookups, one behind an extension)
 """
 import sys
 
@@ -378,6 +380,35 @@ def svg_sbix(path):
     names.FeatureNameCount = len(names.FeatureName)
     feat.table.FeatureNames = names
     fb.font["feat"] = feat
+    import io
+    import tempfile
+    jstf = """<ttFont><JSTF><Version value="0x00010000"/>
+      <JstfScriptRecord index="0"><JstfScriptTag value="arab"/><JstfScript>
+        <ExtenderGlyph><ExtenderGlyph index="0" value="a"/><ExtenderGlyph index="1" value="b"/></ExtenderGlyph>
+        <DefJstfLangSys><JstfPriority index="0">
+          <ShrinkageEnableGSUB><GSUBLookupIndex index="0" value="2"/><GSUBLookupIndex index="1" value="5"/></ShrinkageEnableGSUB>
+          <ExtensionDisableGPOS><GPOSLookupIndex index="0" value="1"/></ExtensionDisableGPOS>
+          <ShrinkageJstfMax><Lookup index="0"><LookupType value="1"/><LookupFlag value="8"/>
+            <SinglePos index="0" Format="1"><Coverage><Glyph value="a"/><Glyph value="b"/></Coverage>
+              <ValueFormat value="4"/><Value XAdvance="-40"/></SinglePos></Lookup></ShrinkageJstfMax>
+        </JstfPriority><JstfPriority index="1">
+          <ExtensionEnableGSUB><GSUBLookupIndex index="0" value="3"/></ExtensionEnableGSUB>
+          <ExtensionJstfMax><Lookup index="0"><LookupType value="9"/><LookupFlag value="0"/>
+            <ExtensionPos index="0" Format="1"><ExtensionLookupType value="1"/>
+              <SinglePos Format="2"><Coverage><Glyph value="A"/><Glyph value="B"/></Coverage><ValueFormat value="4"/>
+                <Value index="0" XAdvance="120"/><Value index="1" XAdvance="90"/></SinglePos></ExtensionPos></Lookup></ExtensionJstfMax>
+        </JstfPriority></DefJstfLangSys>
+        <JstfLangSysRecord index="0"><JstfLangSysTag value="URD "/><JstfLangSys><JstfPriority index="0">
+          <ShrinkageDisableGSUB><GSUBLookupIndex index="0" value="0"/></ShrinkageDisableGSUB>
+        </JstfPriority></JstfLangSys></JstfLangSysRecord>
+      </JstfScript></JstfScriptRecord>
+      <JstfScriptRecord index="1"><JstfScriptTag value="latn"/><JstfScript>
+        <ExtenderGlyph><ExtenderGlyph index="0" value="A"/></ExtenderGlyph>
+      </JstfScript></JstfScriptRecord>
+    </JSTF></ttFont>"""
+    with tempfile.NamedTemporaryFile("w", suffix=".ttx", delete=False) as xml:
+        xml.write(jstf)
+    fb.font.importXML(xml.name)
     fb.save(path)
 
 

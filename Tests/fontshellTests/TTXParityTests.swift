@@ -17,12 +17,13 @@ import FontModel
     ]
 
     /// Graphite fonts (Scripts/bootstrap installs them) and fontTools' own Graphite test font:
-    /// Silf 2, 2.1, 3, 4, 4.1, 5 and LZ4-compressed 5.1; Glat 1 and 3; Feat 1 and 2; hdmx, LTSH.
+    /// Silf 2, 2.1, 3, 4, 4.1, 5 and LZ4-compressed 5.1; Glat 1 and 3; Feat 1 and 2; hdmx, LTSH;
+    /// Lateef's JSTF (extender glyphs).
     static let graphiteFonts = [
         "/usr/share/fonts/truetype/padauk/Padauk-Regular.ttf", "/usr/share/fonts/truetype/scheherazade/Scheherazade-Regular.ttf",
         "/usr/share/fonts/truetype/awami/AwamiNastaliq-Regular.ttf", "/usr/share/fonts/truetype/harmattan/Harmattan-Regular.ttf",
         "/usr/share/fonts/truetype/abyssinica/AbyssinicaSIL-Regular.ttf", "/usr/share/fonts/truetype/gentium-basic/GenBasR.ttf",
-        "/usr/share/fonts/truetype/dai-banna/DBSILBR.ttf",
+        "/usr/share/fonts/truetype/dai-banna/DBSILBR.ttf", "/usr/share/fonts/opentype/lateef/Lateef-Regular.ttf",
     ]
 
     /// Single differences, by font file and table, and why they are right or accepted.

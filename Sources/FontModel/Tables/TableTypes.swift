@@ -66,7 +66,7 @@ public enum TableRegistry {
         HeadTable.self, HheaTable.self, VheaTable.self, MaxpTable.self, OS2Table.self, PostTable.self,
         NameTable.self, CmapTable.self, HmtxTable.self, VmtxTable.self, LocaTable.self, GlyfTable.self,
         CFFTable.self, CFF2Table.self, GvarTable.self,
-        GDEFTable.self, GSUBTable.self, GPOSTable.self, KernTable.self, MATHTable.self, BASETable.self,
+        GDEFTable.self, GSUBTable.self, GPOSTable.self, KernTable.self, MATHTable.self, BASETable.self, JSTFTable.self,
         FvarTable.self, AvarTable.self, STATTable.self, HvarTable.self, VvarTable.self, MvarTable.self, CvarTable.self, ColrTable.self,
         CvtTable.self, FpgmTable.self, PrepTable.self, GaspTable.self, DSIGTable.self, FFTMTable.self, VORGTable.self, CPALTable.self,
         FeatureNameTable.self, EBSCTable.self, MetaTable.self, SVGTable.self, SbixTable.self, HdmxTable.self, LTSHTable.self, VDMXTable.self, FeatTable.self, SillTable.self, GlocTable.self, GlatTable.self, SilfTable.self,

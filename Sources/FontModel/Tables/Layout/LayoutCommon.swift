@@ -126,14 +126,19 @@ enum LayoutCommon {
     static func lookupList(_ types: [Int: SwitchCase]) -> Shape {
         .record(Record("LookupList", [
             Member("LookupCount", .scalar(.uint16)),
-            Member("Lookup", .offset16(.record(Record("Lookup", [
-                Member("LookupType", .scalar(.uint16)),
-                Member("LookupFlag", .scalar(.uint16), ttx: .lookupFlag),
-                Member("SubTableCount", .scalar(.uint16)),
-                Member("SubTable", .offset16(.switched(on: "LookupType", types)), count: "SubTableCount", lazy: true),
-                Member("MarkFilteringSet", .scalar(.uint16), when: ("LookupFlag", 0x10)),
-            ]))), count: "LookupCount"),
+            Member("Lookup", .offset16(.record(lookup(types))), count: "LookupCount"),
         ]))
+    }
+
+    /// One lookup: its type, flags and subtables (also what JSTF's JstfMax points at).
+    static func lookup(_ types: [Int: SwitchCase]) -> Record {
+        Record("Lookup", [
+            Member("LookupType", .scalar(.uint16)),
+            Member("LookupFlag", .scalar(.uint16), ttx: .lookupFlag),
+            Member("SubTableCount", .scalar(.uint16)),
+            Member("SubTable", .offset16(.switched(on: "LookupType", types)), count: "SubTableCount", lazy: true),
+            Member("MarkFilteringSet", .scalar(.uint16), when: ("LookupFlag", 0x10)),
+        ])
     }
 
     /// The extension subtable (GSUB 7, GPOS 9): the real subtable behind an Offset32.

@@ -142,6 +142,7 @@ public struct StructureDiff {
         case (.names(let names), _) where v >= 0 && v < names.count: names[Int(v)]
         case (_, .f2dot14): "\(Double(v) / 16384)"
         case (_, .fixed): "\(Double(v) / 65536)"
+        case (_, .tag): "'\(Tag(UInt32(truncatingIfNeeded: v)).description)'"
         default: String(v)
         }
     }
