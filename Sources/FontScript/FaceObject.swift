@@ -11,7 +11,7 @@ enum FaceObject {
     static let fieldTables: [String] = (TableRegistry.describedTags + TableRegistry.shapeDescribedTags).map(\.trimmed)
     /// Fields that show a hand-written table their own way (`face.cvt`, `face.bitmaps`), by name.
     static let tableViews = HintingValues.fields + BitmapValues.fields + PaletteValues.fields + ColorImageValues.fields + VariationValues.fields
-        + GraphiteValues.fields + MetaValues.fields
+        + GraphiteValues.fields + MetaValues.fields + AATValues.fields
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)

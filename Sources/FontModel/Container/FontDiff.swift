@@ -50,6 +50,12 @@ extension Difference {
 public protocol DiffableTable: FontTable {
     /// What changed from this table to `other`; nil when `other` is not the same kind of table.
     func differences(to other: FontTable) -> [Difference]?
+    /// The same, for tables that name glyphs: each face's glyph names.
+    func differences(to other: FontTable, namesA: [String], namesB: [String]) -> [Difference]?
+}
+
+extension DiffableTable {
+    public func differences(to other: FontTable, namesA: [String], namesB: [String]) -> [Difference]? { differences(to: other) }
 }
 
 /// What changed from one face to another: tables, typed fields, name records, glyph outlines
@@ -74,7 +80,8 @@ public enum FontDiff {
                 }
                 continue
             }
-            if let ta = try? a.decodedTable(tag) as? DiffableTable, let tb = try? b.decodedTable(tag), let found = ta.differences(to: tb) {
+            if let ta = try? a.decodedTable(tag) as? DiffableTable, let tb = try? b.decodedTable(tag),
+               let found = ta.differences(to: tb, namesA: try a.glyphNames(), namesB: try b.glyphNames()) {
                 out += found
                 continue
             }
