@@ -419,6 +419,19 @@ func python(_ arguments: [String]) throws -> String {
         // AAT feat, read through its description.
         #expect(try eval(lua, "local f = face.feat.FeatureNames.FeatureName[2]; return f.FeatureType, #f.Settings.Setting, f.Settings.Setting[3].SettingValue")
                 == ["14", "3", "4"])
+        // JSTF through its description; morx with every subtable type.
+        #expect(try eval(lua, "local s = face.JSTF.JstfScriptRecord[1].JstfScript; return s.ExtenderGlyph.ExtenderGlyph[2], s.DefJstfLangSys.JstfPriority[1].ShrinkageEnableGSUB.GSUBLookupIndex[2]")
+                == ["b", "5"])
+        #expect(try eval(lua, """
+            local c = face.morx.chains[1]
+            local r, x, l = c.subtables[1], c.subtables[2], c.subtables[3]
+            return #face.morx.chains, #c.features, r.type, r.states[2][4].verb, table.concat(r.states[2][4].flags, ","),
+                   x.lookups[1].a, x.states[1][5].markLookup, l.ligatures[2], l.states[2][5].actions[2].delta, tostring(l.states[2][5].actions[2].store)
+            """) == ["2", "2", "rearrangement", "3", "DontAdvance,MarkLast", "b", "1", "b", "2", "true"])
+        #expect(try eval(lua, """
+            local n, i = face.morx.chains[2].subtables[1], face.morx.chains[2].subtables[2]
+            return n.type, n.substitutions.a, i.type, table.concat(i.states[1][5].insertAtMark, " "), i.classes.b
+            """) == ["noncontextual", "b", "insertion", "b B a", "5"])
     }
 }
 

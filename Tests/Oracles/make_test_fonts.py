@@ -19,7 +19,9 @@
                     (two ratio ranges sharing a group, and a second group), EBSC (two scaled sizes)
                     and an AAT feat (two features with settings), and JSTF (two scripts: extender
                     glyphs, a default and a named language system, priorities with GSUB/GPOS
-                    lists and JstfMax GPOS lookups, one behind an extension)
+                    lists and JstfMax GPOS lookups, one behind an extension), and an AAT morx with
+                    every subtable type (rearrangement, contextual, ligature, non-contextual,
+                    insertion) in two chains, reserved bits and every direction and order
 """
 import sys
 
@@ -409,7 +411,62 @@ def svg_sbix(path):
     with tempfile.NamedTemporaryFile("w", suffix=".ttx", delete=False) as xml:
         xml.write(jstf)
     fb.font.importXML(xml.name)
+    with tempfile.NamedTemporaryFile("w", suffix=".ttx", delete=False) as xml:
+        xml.write(morx_xml())
+    fb.font.importXML(xml.name)
     fb.save(path)
+
+
+def morx_xml():
+    """A morx over A a B b with every subtable type, as fontTools' XML."""
+    def machine(classes, states, extra=""):
+        out = "<StateTable>" + "".join('<GlyphClass glyph="%s" value="%d"/>' % g for g in classes)
+        for k, row in enumerate(states):
+            out += '<State index="%d">' % k
+            for cls, body in enumerate(row):
+                out += '<Transition onGlyphClass="%d">%s</Transition>' % (cls, body)
+            out += "</State>"
+        return out + extra + "</StateTable>"
+
+    def subtable(kind, body, direction="Horizontal", order="LayoutOrder", reserved=None, flags="0x00000001"):
+        res = '<Reserved value="%s"/>' % reserved if reserved else ""
+        return ('<MorphSubtable><TextDirection value="%s"/><ProcessingOrder value="%s"/>%s<SubFeatureFlags value="%s"/>'
+                '<%s>%s</%s></MorphSubtable>' % (direction, order, res, flags, kind, body, kind))
+
+    plain = '<NewState value="0"/>'
+    rearrangement = machine([("A", 4), ("B", 5)], [
+        [plain + '<Verb value="0"/>'] * 4 + ['<NewState value="1"/><Flags value="MarkFirst"/><Verb value="0"/>', plain + '<Verb value="0"/>'],
+        [plain + '<Verb value="0"/>'] * 4 + ['<NewState value="1"/><Flags value="DontAdvance,MarkLast"/><ReservedFlags value="0x0010"/><Verb value="3"/>',
+                                             '<NewState value="0"/><Flags value="MarkLast"/><Verb value="15"/>']])
+    ctx = lambda mark, cur, more="": '<NewState value="0"/>%s<MarkIndex value="%d"/><CurrentIndex value="%d"/>' % (more, mark, cur)
+    contextual = machine([("a", 4), ("b", 4), ("B", 5)], [
+        [ctx(65535, 65535)] * 4 + [ctx(65535, 65535, '<Flags value="SetMark"/>'), ctx(0, 1, '<ReservedFlags value="0x0003"/>')],
+        [ctx(65535, 65535)] * 5 + [ctx(1, 65535, '<Flags value="SetMark,DontAdvance"/>')]],
+        '<PerGlyphLookup index="0"><Lookup glyph="a" value="b"/><Lookup glyph="b" value="a"/></PerGlyphLookup>'
+        '<PerGlyphLookup index="1"><Lookup glyph="B" value="A"/></PerGlyphLookup>')
+    lig = lambda state, more="": '<NewState value="%d"/>%s' % (state, more)
+    ligature = machine([("A", 4), ("a", 5)], [
+        [lig(0)] * 4 + [lig(1, '<Flags value="SetComponent"/>'), lig(0)],
+        [lig(0)] * 4 + [lig(1, '<Flags value="SetComponent"/>'),
+                        lig(0, '<Flags value="SetComponent"/><Action GlyphIndexDelta="-3"/><Action GlyphIndexDelta="2" Flags="Store"/>')],
+        [lig(0)] * 5 + [lig(0, '<Flags value="SetComponent,DontAdvance"/><ReservedFlags value="0x0100"/><Action GlyphIndexDelta="2" Flags="Store"/>')]],
+        '<LigComponents>' + "".join('<LigComponent index="%d" value="%d"/>' % (k, v) for k, v in enumerate((0, 1, 0, 2))) + '</LigComponents>'
+        '<Ligatures><Ligature index="0" glyph="B"/><Ligature index="1" glyph="b"/><Ligature index="2" glyph="A"/></Ligatures>')
+    noncontextual = '<Substitution><Lookup glyph="a" value="b"/><Lookup glyph="b" value="a"/><Lookup glyph="A" value="A"/></Substitution>'
+    ins = lambda more="": '<NewState value="0"/>' + more
+    insertion = machine([("A", 4), ("b", 5)], [
+        [ins()] * 4 + [ins('<Flags value="SetMark,CurrentIsKashidaLike"/><CurrentInsertionAction glyph="a"/>'),
+                       ins('<Flags value="MarkedInsertBefore,CurrentInsertBefore"/><CurrentInsertionAction glyph="B"/><CurrentInsertionAction glyph="a"/>'
+                           '<MarkedInsertionAction glyph="b"/><MarkedInsertionAction glyph="B"/><MarkedInsertionAction glyph="a"/>')]])
+    features = ('<MorphFeature><FeatureType value="1"/><FeatureSetting value="0"/><EnableFlags value="0x00000001"/><DisableFlags value="0xFFFFFFFF"/></MorphFeature>'
+                '<MorphFeature><FeatureType value="0"/><FeatureSetting value="1"/><EnableFlags value="0x00000006"/><DisableFlags value="0xFFFFFFF9"/></MorphFeature>')
+    chain1 = ('<MorphChain><DefaultFlags value="0x00000003"/>' + features
+              + subtable("RearrangementMorph", rearrangement, direction="Vertical", order="ReversedLayoutOrder")
+              + subtable("ContextualMorph", contextual, direction="Any", order="LogicalOrder", reserved="0x30001")
+              + subtable("LigatureMorph", ligature, order="ReversedLogicalOrder", flags="0x00000002") + "</MorphChain>")
+    chain2 = ('<MorphChain><DefaultFlags value="0x00000001"/>'
+              + subtable("NoncontextualMorph", noncontextual) + subtable("InsertionMorph", insertion, flags="0x80000000") + "</MorphChain>")
+    return '<ttFont><morx><Version value="2"/><Reserved value="0"/>' + chain1 + chain2 + "</morx></ttFont>"
 
 
 if __name__ == "__main__":

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import FontModel
+@testable import FontXML
+
+/// AAT morx in TTX on Conakry (Scripts/bootstrap installs it; HarfBuzz shapes its N'Ko with
+/// morx, having no GSUB): our dump fused back shapes identically; an edited ligature reads back
+/// in fontTools and shows in the diff by glyph name; bad XML and damaged binary are errors
+/// naming the place. (Parity with ttx on more morx fonts: TTXParityTests.)
+@Suite struct MorxTTXTests {
+    static let conakry = "/usr/share/fonts/truetype/evertype-conakry/Conakry.ttf"
+    /// N'Ko letters joining, and the ligatures of ߊ with its tone marks.
+    static let text = String(String.UnicodeScalarView([0x7CA, 0x7F2, 0x7EB, 0x20, 0x7CA, 0x7EB, 0x7D3, 0x7CA, 0x7EC, 0x7DE, 0x7CF, 0x7D0, 0x20, 0x7CB, 0x7CC, 0x7CD].compactMap(Unicode.Scalar.init)))
+
+    static func folder() throws -> String {
+        let folder = NSTemporaryDirectory() + "fontshell-morx-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func fusedDumpShapesIdentically() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let original = try Font(path: Self.conakry).faces[0]
+        let xml = try TTX.dump(original, tags: ["morx"])
+        #expect(xml.contains("<Ligature glyph=\"uni07CA07F207EB\" index=\"0\"/>") && xml.contains("<Flags value=\"SetMark\"/>"))
+        let font = try Font(path: Self.conakry)
+        try TTX.fuse(xml, into: font.faces[0])
+        // Re-encoded (the fuse always writes anew), it decodes to the same table …
+        let fused = try #require(try font.faces[0].table(MorxTable.self)), before = try #require(try original.table(MorxTable.self))
+        #expect(fused == before)
+        #expect(try font.faces[0].rawTable("morx") != original.rawTable("morx"), "the fuse wrote the table anew")
+        // … and HarfBuzz shapes with it as with the original.
+        try font.save(to: folder + "/fused.ttf")
+        let (s1, theirs) = try shell(["hb-shape", Self.conakry, Self.text])
+        let (s2, ours) = try shell(["hb-shape", folder + "/fused.ttf", Self.text])
+        #expect(s1 == 0 && s2 == 0 && theirs == ours && theirs.contains("uni07CA07F207EB"), "\(theirs)\n\(ours)")
+    }
+
+    @Test func editsReadBackInFontToolsAndDiffByName() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let original = try Font(path: Self.conakry).faces[0]
+        let xml = try TTX.dump(original, tags: ["morx"])
+        let edited = xml.replacingOccurrences(of: "<Ligature glyph=\"uni07CA07EB\" index=\"1\"/>", with: "<Ligature glyph=\"uni07CA07EC\" index=\"1\"/>")
+        let font = try Font(path: Self.conakry)
+        try TTX.fuse(edited, into: font.faces[0])
+        let changes = try FontDiff.compare(original, font.faces[0]).map(\.description)
+        #expect(changes.contains("~ morx.chain 0 subtable 1 ligature 1: uni07CA07EB → uni07CA07EC"), "\(changes)")
+        #expect(changes.filter { $0.hasPrefix("~ morx") }.count == 1, "\(changes)")
+        try font.save(to: folder + "/edited.ttf")
+        let (status, output) = try shell(["python3", "-c", """
+            from fontTools.ttLib import TTFont
+            t = TTFont('\(folder)/edited.ttf')['morx'].table.MorphChain[0].MorphSubtable[1].SubStruct.StateTable
+            print(t.Ligatures[0], t.Ligatures[1], len(t.States))
+            """])
+        #expect(status == 0 && output.hasPrefix("uni07CA07F207EB uni07CA07EC 340"), "\(output)")
+        let (otsStatus, otsOutput) = try shell(["ots-sanitize", folder + "/edited.ttf"])
+        #expect(otsStatus == 0, "\(otsOutput)")
+    }
+
+    @Test func badXMLIsAnError() throws {
+        let face = try Font(path: Self.conakry).faces[0]
+        let xml = try TTX.dump(face, tags: ["morx"])
+        func expectError(_ edited: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            expectFuseError(edited, original: xml, expected, into: face, sourceLocation: sourceLocation)
+        }
+        expectError(xml.replacingOccurrences(of: "<Flags value=\"SetMark\"/>", with: "<Flags value=\"SetMark,Bogus\"/>"), "flag \"Bogus\" is not one of ContextualMorph's (SetMark, DontAdvance)")
+        expectError(xml.replacingOccurrences(of: "<ProcessingOrder value=\"ReversedLayoutOrder\"/>", with: "<ProcessingOrder value=\"Sideways\"/>"), "ProcessingOrder \"Sideways\" is not one of")
+        expectError(xml.replacingOccurrences(of: "<GlyphClass glyph=\"uni07CA\" value=\"4\"/>", with: "<GlyphClass glyph=\"nothere\" value=\"4\"/>"), "no glyph named 'nothere'")
+        expectError(xml.replacingOccurrences(of: "<NewState value=\"0\"/>", with: "<NewState value=\"9999\"/>"), "a transition goes to state 9999; there are")
+        // A class past the others needs a transition in every state.
+        expectError(xml.replacingOccurrences(of: "<GlyphClass glyph=\"uni07CA\" value=\"4\"/>", with: "<GlyphClass glyph=\"uni07CA\" value=\"8\"/>"), "this state has no transition for glyph class 8 (there are 9)")
+        expectError(xml.replacingOccurrences(of: "<MarkIndex value=\"65535\"/>", with: "<MarkIndex value=\"7\"/>"), "the transitions use 8 per-glyph lookups; 3 are given")
+        expectError(xml.replacingOccurrences(of: "<Action GlyphIndexDelta=\"-317\"/>", with: "<Action GlyphIndexDelta=\"999999999\"/>"), "GlyphIndexDelta=\"999999999\" is not a number in")
+    }
+
+    /// Damage is an error naming the subtable and what is wrong; nothing runs unbounded.
+    @Test func damagedBinaryIsAnError() throws {
+        let face = try Font(path: Self.conakry).faces[0]
+        let bytes = try #require(try face.rawTable("morx"))
+        func expectDecodeError(_ damaged: [UInt8], _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            let font = try? Font(path: Self.conakry)
+            guard let copy = font?.faces[0] else { Issue.record("cannot open the font", sourceLocation: sourceLocation); return }
+            copy.setRawTable("morx", damaged)
+            do {
+                _ = try copy.table(MorxTable.self)
+                Issue.record("damaged morx decoded", sourceLocation: sourceLocation)
+            } catch let error as FontError {
+                #expect(error.message.contains(expected), "\(error.message)", sourceLocation: sourceLocation)
+            } catch { Issue.record("\(error)", sourceLocation: sourceLocation) }
+        }
+        func set32(_ b: inout [UInt8], _ at: Int, _ v: UInt32) { for k in 0..<4 { b[at + k] = UInt8(v >> (24 - 8 * k) & 0xFF) } }
+        // Chain at 8 (16-byte header, 3 features of 12), first subtable at 60; its body at 72.
+        var long = bytes
+        set32(&long, 12, UInt32(bytes.count))
+        expectDecodeError(long, "morx chain 0: length \(bytes.count) runs past the table's end")
+        var type3 = bytes
+        type3[60 + 7] = 3
+        expectDecodeError(type3, "morx chain 0 subtable 0: type 3 is not a morx subtable type")
+        var classes = bytes
+        set32(&classes, 72, 0)
+        expectDecodeError(classes, "morx chain 0 subtable 0: 0 glyph classes")
+        // A non-contextual subtable whose lookup (format 2) claims every glyph, many times over.
+        var lookup = Array(bytes[0..<72])
+        lookup[60 + 7] = 4
+        var body: [UInt8] = [0, 2, 0, 6, UInt8(20000 >> 8), UInt8(20000 & 0xFF), 0, 0, 0, 0, 0, 0]
+        for _ in 0..<20000 { body += [0xFF, 0xFE, 0, 0, 0, 1] }
+        lookup += body
+        set32(&lookup, 60, UInt32(12 + body.count))
+        set32(&lookup, 12, UInt32(lookup.count - 8))
+        set32(&lookup, 20, 1)
+        expectDecodeError(lookup, "lookups map more glyphs than the table could describe")
+    }
+}
