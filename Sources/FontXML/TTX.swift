@@ -85,14 +85,18 @@ public enum TTX {
     /// The TTX document for `tags` of a face (all tables, plus GlyphOrder, when nil).
     public static func dump(_ face: Face, tags requested: [Tag]? = nil) throws -> String {
         let tags = requested ?? face.tags
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<ttFont sfntVersion=\"\(sfntVersionText(face.sfntVersion))\">\n"
-        if requested == nil { out += try glyphOrder(face) }
+        var parts = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ttFont sfntVersion=\"\(sfntVersionText(face.sfntVersion))\">\n"]
+        if requested == nil { parts.append(try glyphOrder(face)) }
         for tag in tags.sorted(by: { $0.description < $1.description }) {
             guard face.has(tag) else { throw FontError("the face has no '\(tag)' table") }
-            out += "\n" + (try table(tag, of: face))
+            parts.append("\n")
+            parts.append(try table(tag, of: face))
         }
-        out += "\n</ttFont>\n"
+        parts.append("\n</ttFont>\n")
+        // Joined once, at its final size (the tables can be megabytes each).
+        var out = ""
+        out.reserveCapacity(parts.reduce(0) { $0 + $1.utf8.count })
+        for part in parts { out += part }
         return out
     }
 
@@ -104,9 +108,13 @@ public enum TTX {
     }
 
     static func glyphOrder(_ face: Face) throws -> String {
-        var out = "\n  <GlyphOrder>\n    <!-- The 'id' attribute is only for humans; it is ignored when parsed. -->\n"
-        for (id, name) in try face.glyphNames().enumerated() { out += "    <GlyphID id=\"\(id)\" name=\"\(xmlEscaped(name))\"/>\n" }
-        return out + "  </GlyphOrder>\n"
+        var out = XMLText()
+        out.add("\n  <GlyphOrder>\n    <!-- The 'id' attribute is only for humans; it is ignored when parsed. -->\n")
+        for (id, name) in try face.glyphNames().enumerated() {
+            out.add("    <GlyphID id=\""); out.add(id); out.add("\" name=\""); out.add(xmlEscaped(name)); out.add("\"/>\n")
+        }
+        out.add("  </GlyphOrder>\n")
+        return out.string
     }
 
     /// A table's element. A typed table that does not decode is written as its bytes, with a
@@ -169,20 +177,9 @@ public enum TTX {
     }
 
     static func hexLines(_ bytes: [UInt8], indent: Int = 6) -> String {
-        let margin = String(repeating: " ", count: indent)
-        let digits = Array("0123456789abcdef")
-        var out = ""
-        var i = 0
-        while i < bytes.count {
-            out += margin
-            for j in i..<min(i + 16, bytes.count) {
-                if j > i && (j - i) % 4 == 0 { out += " " }
-                out.append(digits[Int(bytes[j] >> 4)]); out.append(digits[Int(bytes[j] & 0xF)])
-            }
-            out += "\n"
-            i += 16
-        }
-        return out
+        var out = XMLText()
+        out.hexLines(bytes, indent: indent)
+        return out.string
     }
 
     // MARK: fuse

@@ -101,6 +101,7 @@ struct Fuse: ParsableCommand {
 
 /// Writes text atomically (a partial dump never replaces a good file; an input font is never replaced).
 func writeText(_ text: String, to path: String, followSymlinks: Bool = true) throws {
-    try AtomicFile.write(Array(text.utf8), to: path, followSymlinks: followSymlinks)
+    var text = text
+    try text.withUTF8 { try AtomicFile.write(UnsafeRawBufferPointer($0), to: path, followSymlinks: followSymlinks) }
 }
 

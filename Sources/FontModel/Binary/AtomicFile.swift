@@ -79,9 +79,12 @@ public enum AtomicFile {
 
     /// Writes `bytes` to `path` atomically.
     public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool = false, followSymlinks: Bool = true) throws {
-        try write(to: path, overwrite: overwrite, followSymlinks: followSymlinks) { fd in
-            try bytes.withUnsafeBytes { try FileSink.writeAll(fd, $0, at: nil) }
-        }
+        try bytes.withUnsafeBytes { try write($0, to: path, overwrite: overwrite, followSymlinks: followSymlinks) }
+    }
+
+    /// The same from memory the caller holds (a string's UTF-8, without copying it first).
+    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String, overwrite: Bool = false, followSymlinks: Bool = true) throws {
+        try write(to: path, overwrite: overwrite, followSymlinks: followSymlinks) { fd in try FileSink.writeAll(fd, bytes, at: nil) }
     }
 
     /// The file a write to `path` replaces: `path` itself, or the target of a symlink.

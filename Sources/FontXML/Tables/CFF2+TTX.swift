@@ -63,7 +63,7 @@ extension TTX {
             let value = try store.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), CFF2Table.storeShape, name: "CFF2 VarStore") }
             var writer = StructuredWriter(names: names)
             try writer.element("VarStore", value, CFF2Table.storeShape, .plain, indent: 6, index: nil)
-            out += writer.out
+            out += writer.out.string
         }
         out += "    </CFFFont>\n\n    <GlobalSubrs>\n"
         out += cffSubrList(cff2.globalSubrBytes.count, { .global($0) }, &charStrings, indent: "      ")

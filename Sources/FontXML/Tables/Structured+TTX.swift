@@ -38,9 +38,10 @@ extension TTX {
                 let nameTable = face.has("name") ? try? face.name : nil
                 var writer = StructuredWriter(names: try face.glyphNames(), nameString: nameTable.map { table in { table.debugName($0) } })
                 let name = xmlName(tag)
-                writer.out = "  <\(name)>\n"
+                writer.out.add("  <"); writer.out.add(name); writer.out.add(">\n")
                 try writer.members(record, fields, indent: 4)
-                return writer.out + "  </\(name)>\n"
+                writer.out.add("  </"); writer.out.add(name); writer.out.add(">\n")
+                return writer.out.string
             },
             fuse: { element, face, apply in
                 guard case .record(let record) = shape else { return }
@@ -60,13 +61,13 @@ struct StructuredWriter {
     let names: [String]
     /// The face's names by ID, for the comments after name IDs (nil: the face has no name table).
     var nameString: ((Int) -> String?)?
-    var out = ""
+    var out = XMLText()
 
     func glyphName(_ id: Int) -> String { FontModel.glyphName(id, in: names) }
     func glyphName(_ id: Int64) -> String { glyphName(Int(id)) }
 
     mutating func line(_ indent: Int, _ text: String) {
-        out += String(repeating: " ", count: indent) + text + "\n"
+        out.spaces(indent); out.add(text); out.add("\n")
     }
 
     mutating func members(_ record: Record, _ fields: StructFields, indent: Int) throws {
@@ -96,7 +97,7 @@ struct StructuredWriter {
             line(indent, "<\(name)\(indexAttribute)>")
             line(indent + 2, "<!-- not decoded, so kept as bytes: \(TTX.xmlComment(o.description)) -->")
             line(indent + 2, "<hexdata>")
-            out += TTX.hexLines(o.bytes, indent: indent + 4)
+            out.hexLines(o.bytes, indent: indent + 4)
             line(indent + 2, "</hexdata>")
             line(indent, "</\(name)>")
         case (.offset, .none):

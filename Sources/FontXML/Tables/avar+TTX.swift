@@ -27,7 +27,7 @@ extension TTX {
                 let value = try store.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), CFF2Table.storeShape, name: "avar VarStore") }
                 var writer = StructuredWriter(names: try face.glyphNames())
                 try writer.element("VarStore", value, CFF2Table.storeShape, .plain, indent: 4, index: nil)
-                out += writer.out
+                out += writer.out.string
             }
             return out + "  </avar>\n"
         },

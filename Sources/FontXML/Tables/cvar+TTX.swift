@@ -8,9 +8,15 @@ extension TTX {
             guard let cvar = try face.table(CvarTable.self), let fvar = try face.table(FvarTable.self) else { return nil }
             let count = try face.table(CvtTable.self)?.values.count ?? 0
             let tags = fvar.axes.map(\.tag.description)
-            var out = "  <cvar>\n    <version major=\"1\" minor=\"0\"/>\n"
-            for t in cvar.variations { out += tupleElement(t, axes: tags, pointCount: count, indent: "    ", delta: { p, v, _ in "cvt=\"\(p)\" value=\"\(v)\"" }) }
-            return out + "  </cvar>\n"
+            var out = XMLText()
+            out.add("  <cvar>\n    <version major=\"1\" minor=\"0\"/>\n")
+            for t in cvar.variations {
+                tupleElement(t, axes: tags, pointCount: count, indent: 4, into: &out) { out, p, v, _ in
+                    out.add("cvt=\""); out.add(p); out.add("\" value=\""); out.add(v); out.add("\"")
+                }
+            }
+            out.add("  </cvar>\n")
+            return out.string
         },
         fuse: { element, face, apply in
             func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }

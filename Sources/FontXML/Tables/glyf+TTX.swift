@@ -10,21 +10,28 @@ extension TTX {
     /// glyf as fontTools writes it: TTGlyph elements in glyph-name order; instructions as assembly.
     static func glyfTable(_ glyf: GlyfTable, _ face: Face) throws -> String {
         let names = try face.glyphNames()
-        var out = "  <glyf>\n\n    <!-- The xMin, yMin, xMax and yMax values\n         will be recalculated by the compiler. -->\n\n"
+        // About 13 bytes of XML per byte of glyph data.
+        var out = XMLText(capacity: 16 * (try face.rawTable("glyf")?.count ?? 0))
+        out.add("  <glyf>\n\n    <!-- The xMin, yMin, xMax and yMax values\n         will be recalculated by the compiler. -->\n\n")
         for id in names.indices.sorted(by: { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }) where id < glyf.glyphCount {
             let g = try glyf.glyph(id)
             let name = xmlEscaped(names[id])
             guard !g.isEmpty || !g.instructions.isEmpty, let b = g.bounds ?? (g.isEmpty ? GlyphBounds(xMin: 0, yMin: 0, xMax: 0, yMax: 0) : nil) else {
-                out += "    <TTGlyph name=\"\(name)\"/><!-- contains no outline data -->\n\n"
+                out.add("    <TTGlyph name=\""); out.add(name); out.add("\"/><!-- contains no outline data -->\n\n")
                 continue
             }
-            out += "    <TTGlyph name=\"\(name)\" xMin=\"\(b.xMin)\" yMin=\"\(b.yMin)\" xMax=\"\(b.xMax)\" yMax=\"\(b.yMax)\">\n"
+            out.add("    <TTGlyph name=\""); out.add(name)
+            out.add("\" xMin=\""); out.add(b.xMin); out.add("\" yMin=\""); out.add(b.yMin)
+            out.add("\" xMax=\""); out.add(b.xMax); out.add("\" yMax=\""); out.add(b.yMax); out.add("\">\n")
             for (ci, contour) in g.contours.enumerated() {
-                out += "      <contour>\n"
+                out.add("      <contour>\n")
                 for (pi, p) in contour.enumerated() {
-                    out += "        <pt x=\"\(p.x)\" y=\"\(p.y)\" on=\"\(p.onCurve ? 1 : 0)\"\(ci == 0 && pi == 0 && g.overlapSimple ? " overlap=\"1\"" : "")/>\n"
+                    out.add("        <pt x=\""); out.add(p.x); out.add("\" y=\""); out.add(p.y)
+                    out.add(p.onCurve ? "\" on=\"1\"" : "\" on=\"0\"")
+                    if ci == 0 && pi == 0 && g.overlapSimple { out.add(" overlap=\"1\"") }
+                    out.add("/>\n")
                 }
-                out += "      </contour>\n"
+                out.add("      </contour>\n")
             }
             for c in g.components {
                 var attributes = "glyphName=\"\(xmlEscaped(c.glyphID < names.count ? names[c.glyphID] : "glyph\(c.glyphID)"))\""
@@ -35,14 +42,15 @@ extension TTX {
                 else if t.xx != t.yy { attributes += " scalex=\"\(f(t.xx))\" scaley=\"\(f(t.yy))\"" }
                 else if t.xx != 16384 { attributes += " scale=\"\(f(t.xx))\"" }
                 attributes += " flags=\"0x\(String(c.flags & keptComponentFlags, radix: 16))\""
-                out += "      <component \(attributes)/>\n"
+                out.add("      <component "); out.add(attributes); out.add("/>\n")
             }
             // fontTools writes a composite's instructions only when it has the field (maybe empty).
-            if g.instructions.isEmpty { if g.components.isEmpty || g.hasInstructions { out += "      <instructions/>\n" } }
-            else { out += "      <instructions>\n" + programElement(g.instructions, indent: "        ") + "      </instructions>\n" }
-            out += "    </TTGlyph>\n\n"
+            if g.instructions.isEmpty { if g.components.isEmpty || g.hasInstructions { out.add("      <instructions/>\n") } }
+            else { out.add("      <instructions>\n"); out.add(programElement(g.instructions, indent: "        ")); out.add("      </instructions>\n") }
+            out.add("    </TTGlyph>\n\n")
         }
-        return out + "  </glyf>\n"
+        out.add("  </glyf>\n")
+        return out.string
     }
 
     /// TTGlyph elements replace those glyphs (glyphs not listed stay as they are); a glyph whose

@@ -10,17 +10,23 @@ extension TTX {
             guard let gvar = try face.gvar, let fvar = try face.table(FvarTable.self) else { return nil }
             let names = try face.glyphNames()
             let tags = fvar.axes.map(\.tag.description)
-            var out = "  <gvar>\n    <version value=\"\(gvar.version.major)\"/>\n    <reserved value=\"\(gvar.version.minor)\"/>\n"
+            var out = XMLText(capacity: 12 * (try face.rawTable("gvar")?.count ?? 0))
+            out.add("  <gvar>\n    <version value=\""); out.add(gvar.version.major); out.add("\"/>\n    <reserved value=\""); out.add(gvar.version.minor); out.add("\"/>\n")
             for id in names.indices.sorted(by: { names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars) }) where id < gvar.glyphCount {
                 guard try !gvar.glyphData(id).isEmpty else { continue }
                 let pointCount = try face.gvarPointCount(id)
                 let tuples = try gvar.variations(glyph: id, pointCount: pointCount)
                 guard !tuples.isEmpty else { continue }
-                out += "    <glyphVariations glyph=\"\(xmlEscaped(names[id]))\">\n"
-                for t in tuples { out += tupleElement(t, axes: tags, pointCount: pointCount, indent: "      ", delta: { "pt=\"\($0)\" x=\"\($1)\" y=\"\($2)\"" }) }
-                out += "    </glyphVariations>\n"
+                out.add("    <glyphVariations glyph=\""); out.add(xmlEscaped(names[id])); out.add("\">\n")
+                for t in tuples {
+                    tupleElement(t, axes: tags, pointCount: pointCount, indent: 6, into: &out) { out, p, x, y in
+                        out.add("pt=\""); out.add(p); out.add("\" x=\""); out.add(x); out.add("\" y=\""); out.add(y); out.add("\"")
+                    }
+                }
+                out.add("    </glyphVariations>\n")
             }
-            return out + "  </gvar>\n"
+            out.add("  </gvar>\n")
+            return out.string
         },
         fuse: { element, face, apply in
             func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
@@ -52,25 +58,32 @@ extension TTX {
 extension TTX {
     /// A tuple as fontTools writes it (gvar and cvar): a `<coord>` per axis its region touches,
     /// with min= and max= when intermediate, then a delta element per point or value it moves.
-    static func tupleElement(_ t: TupleVariation, axes: [String], pointCount: Int, indent: String,
-                             delta: (Int, Int, Int) -> String) -> String {
+    static func tupleElement(_ t: TupleVariation, axes: [String], pointCount: Int, indent: Int, into out: inout XMLText,
+                             delta: (inout XMLText, Int, Int, Int) -> Void) {
         func f2dot14(_ v: Double) -> String { decimalText(v, scale: 16384) }
-        var out = indent + "<tuple>\n"
+        out.spaces(indent); out.add("<tuple>\n")
         for (i, peak) in t.peak.enumerated() where i < axes.count {
             let start = t.start?[i] ?? min(peak, 0), end = t.end?[i] ?? max(peak, 0)
             guard start != 0 || peak != 0 || end != 0 else { continue }
+            out.spaces(indent + 2); out.add("<coord axis=\""); out.add(xmlEscaped(axes[i]))
             if start == min(peak, 0) && end == max(peak, 0) {
-                out += indent + "  <coord axis=\"\(xmlEscaped(axes[i]))\" value=\"\(f2dot14(peak))\"/>\n"
+                out.add("\" value=\""); out.add(f2dot14(peak)); out.add("\"/>\n")
             } else {
-                out += indent + "  <coord axis=\"\(xmlEscaped(axes[i]))\" min=\"\(f2dot14(start))\" value=\"\(f2dot14(peak))\" max=\"\(f2dot14(end))\"/>\n"
+                out.add("\" min=\""); out.add(f2dot14(start)); out.add("\" value=\""); out.add(f2dot14(peak))
+                out.add("\" max=\""); out.add(f2dot14(end)); out.add("\"/>\n")
             }
         }
+        // Deltas by point (the last given for a point counts), points past the glyph's left out.
         let points = t.points ?? Array(0..<t.x.count)
-        var deltas: [Int: (Int, Int)] = [:]
-        for (k, p) in points.enumerated() where k < t.x.count && p < pointCount { deltas[p] = (t.x[k], k < t.y.count ? t.y[k] : 0) }
-        if deltas.isEmpty { out += indent + "  <!-- no deltas -->\n" }
-        for (p, d) in deltas.sorted(by: { $0.key < $1.key }) { out += indent + "  <delta " + delta(p, d.0, d.1) + "/>\n" }
-        return out + indent + "</tuple>\n"
+        var deltas = [(x: Int, y: Int)?](repeating: nil, count: max(0, pointCount))
+        var any = false
+        for (k, p) in points.enumerated() where k < t.x.count && p >= 0 && p < pointCount { deltas[p] = (t.x[k], k < t.y.count ? t.y[k] : 0); any = true }
+        if !any { out.spaces(indent + 2); out.add("<!-- no deltas -->\n") }
+        for (p, d) in deltas.enumerated() {
+            guard let d else { continue }
+            out.spaces(indent + 2); out.add("<delta "); delta(&out, p, d.x, d.y); out.add("/>\n")
+        }
+        out.spaces(indent); out.add("</tuple>\n")
     }
 
     /// fvar axis tag → index; a repeated tag (a broken font) names its first axis rather than trapping.
