@@ -109,13 +109,17 @@ extension TTX {
                 }
                 out += "      </FDArray>\n"
             case .charStrings:
-                out += "      <CharStrings>\n"
+                var block = XMLText()
+                block.add("      <CharStrings>\n")
                 for id in names.indices.sorted(by: { names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars) }) where id < cff.glyphCount {
-                    var attributes = "name=\"\(xmlEscaped(names[id]))\""
-                    if isCID { attributes += " fdSelectIndex=\"\(cff.fdIndex(id))\"" }
-                    out += "        <CharString \(attributes)>\n" + charStrings.text(of: .glyph(id), indent: "          ") + "        </CharString>\n"
+                    block.add("        <CharString name=\""); block.add(xmlEscaped(names[id]))
+                    if isCID { block.add("\" fdSelectIndex=\""); block.add(cff.fdIndex(id)) }
+                    block.add("\">\n")
+                    charStrings.write(.glyph(id), indent: 10, into: &block)
+                    block.add("        </CharString>\n")
                 }
-                out += "      </CharStrings>\n"
+                block.add("      </CharStrings>\n")
+                out += block.string
             case .skipped, .subrs: continue
             default: out += "      " + (try cffSimple(key, operands, cff)) + "\n"
             }
@@ -186,13 +190,15 @@ extension TTX {
     }
 
     static func cffSubrList(_ count: Int, _ which: (Int) -> CharStringDecompiler.Source, _ charStrings: inout CharStringDecompiler, indent: String) -> String {
-        var out = indent + "<!-- The 'index' attribute is only for humans; it is ignored when parsed. -->\n"
+        var out = XMLText()
+        out.add(indent); out.add("<!-- The 'index' attribute is only for humans; it is ignored when parsed. -->\n")
         for k in 0..<count {
             let source = which(k)
-            out += indent + "<CharString index=\"\(k)\"\(charStrings.isDecompiled(source) ? "" : " raw=\"1\"")>\n"
-            out += charStrings.text(of: source, indent: indent + "  ") + indent + "</CharString>\n"
+            out.add(indent); out.add("<CharString index=\""); out.add(k); out.add(charStrings.isDecompiled(source) ? "\">\n" : "\" raw=\"1\">\n")
+            charStrings.write(source, indent: indent.count + 2, into: &out)
+            out.add(indent); out.add("</CharString>\n")
         }
-        return out
+        return out.string
     }
 
     static let cffConverter = Converter(
@@ -399,32 +405,34 @@ struct CharStringDecompiler {
     }
 
     /// A program as text, one operator a line after its operands; an undecompiled subroutine as hex.
-    func text(of source: Source, indent: String) -> String {
+    func write(_ source: Source, indent: Int, into out: inout XMLText) {
         guard let tokens = programs[source] else {
-            let code = (try? bytes(source)) ?? []
-            return TTX.hexLines(code).replacingLeading("      ", with: indent)
+            out.hexLines((try? bytes(source)) ?? [], indent: indent)
+            return
         }
-        var out = ""
-        var args: [String] = []
+        var lineStarted = false
+        func separate() {
+            if lineStarted { out.add(" ") } else { out.spaces(indent); lineStarted = true }
+        }
         var k = 0
         while k < tokens.count {
             switch tokens[k] {
-            case .int(let v): args.append(String(v))
-            case .fixed(let raw): args.append(TTX.decimalText(Int64(raw), scale: 65536))
+            case .int(let v): separate(); out.add(v)
+            case .fixed(let raw): separate(); out.add(TTX.decimalText(Int64(raw), scale: 65536))
             case .mask: break
             case .op(let name):
-                var line = args + [name]
+                separate(); out.add(name)
                 if (name == "hintmask" || name == "cntrmask"), k + 1 < tokens.count, case .mask(let mask) = tokens[k + 1] {
-                    line.append(mask.map { b in String((0..<8).reversed().map { b >> $0 & 1 == 1 ? "1" : "0" }) }.joined())
+                    out.add(" ")
+                    for b in mask { for shift in (0..<8).reversed() { out.add(b >> shift & 1 == 1 ? "1" : "0") } }
                     k += 1
                 }
-                out += indent + line.joined(separator: " ") + "\n"
-                args = []
+                out.add("\n")
+                lineStarted = false
             }
             k += 1
         }
-        if !args.isEmpty { out += indent + args.joined(separator: " ") + "\n" }
-        return out
+        if lineStarted { out.add("\n") }
     }
 }
 

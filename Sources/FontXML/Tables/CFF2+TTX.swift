@@ -52,13 +52,17 @@ extension TTX {
             }
             out += "          </Private>\n        </FontDict>\n"
         }
-        out += "      </FDArray>\n      <CharStrings>\n"
+        var block = XMLText()
+        block.add("      </FDArray>\n      <CharStrings>\n")
         for id in names.indices.sorted(by: { names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars) }) where id < cff2.glyphCount {
-            var attributes = "name=\"\(xmlEscaped(names[id]))\""
-            if cff2.fdSelectFormat != nil { attributes += " fdSelectIndex=\"\(cff2.fdIndex(id))\"" }
-            out += "        <CharString \(attributes)>\n" + charStrings.text(of: .glyph(id), indent: "          ") + "        </CharString>\n"
+            block.add("        <CharString name=\""); block.add(xmlEscaped(names[id]))
+            if cff2.fdSelectFormat != nil { block.add("\" fdSelectIndex=\""); block.add(cff2.fdIndex(id)) }
+            block.add("\">\n")
+            charStrings.write(.glyph(id), indent: 10, into: &block)
+            block.add("        </CharString>\n")
         }
-        out += "      </CharStrings>\n"
+        block.add("      </CharStrings>\n")
+        out += block.string
         if let store = cff2.storeBytes {
             let value = try store.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), CFF2Table.storeShape, name: "CFF2 VarStore") }
             var writer = StructuredWriter(names: names)
