@@ -335,13 +335,6 @@ func paddedHex(_ v: UInt32, _ width: Int) -> String {
 }
 
 extension String {
-    /// Replaces `prefix` at the start of every line.
-    func replacingLeading(_ prefix: String, with replacement: String) -> String {
-        split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasPrefix(prefix) ? replacement + line.dropFirst(prefix.count) : String(line)
-        }.joined(separator: "\n")
-    }
-
     func trimmingWhitespace() -> String {
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s = s.dropFirst() }

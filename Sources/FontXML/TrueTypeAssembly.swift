@@ -97,49 +97,58 @@ enum TrueTypeAssembly {
     /// fontTools); `indent` starts every line. Nil when the bytecode ends inside a push or has
     /// an empty NPUSH (fontTools then writes `<bytecode>` too).
     static func disassemble(_ code: [UInt8], indent: String) -> String? {
-        var out = ""
+        var out = XMLText()
+        guard disassemble(code, indent: indent.count, into: &out) else { return nil }
+        return out.string
+    }
+
+    /// Each opcode's line as fontTools writes it ("SVTCA[0]\t/* SetFPVectorToAxis */"), by opcode;
+    /// nil for the push instructions (their lines hold counts) and unknown opcodes.
+    static let instructionLines: [[UInt8]?] = (0...255).map { op -> [UInt8]? in
+        guard let (name, bits, value) = byOpcode[UInt8(op)] else { return nil }
+        let argument = bits == 0 ? " " : String((0..<bits).reversed().map { value >> $0 & 1 == 1 ? "1" : "0" })
+        return Array("\(name)[\(argument)]\t/* \(meanings[name] ?? name) */".utf8)
+    }
+
+    /// Writes the assembly, one instruction a line, bodies of FDEF/IDEF/IF/ELSE indented; false
+    /// (and nothing written) when the code does not disassemble (a push cut short), as fontTools.
+    static func disassemble(_ code: [UInt8], indent: Int, into out: inout XMLText) -> Bool {
+        let start = out.bytes.count
         var depth = 0
         var i = 0
-        func line(_ text: String) {
-            out += indent
-            for _ in 0..<max(0, depth) { out += "  " }
-            out += text
-            out += "\n"
-        }
+        func lineStart() { out.spaces(indent + 2 * max(0, depth)) }
         while i < code.count {
             let op = code[i]
-            var count = 0, words = false, mnemonic = ""
+            var count = 0, words = false
+            let mnemonic: StaticString
             switch op {
             case 0x40, 0x41:
                 // fontTools refuses an empty NPUSH as it refuses a truncated one.
-                guard i + 1 < code.count, code[i + 1] > 0 else { return nil }
+                guard i + 1 < code.count, code[i + 1] > 0 else { out.bytes.removeSubrange(start...); return false }
                 count = Int(code[i + 1]); words = op == 0x41; mnemonic = words ? "NPUSHW" : "NPUSHB"; i += 2
             case 0xB0...0xB7: count = Int(op - 0xB0) + 1; mnemonic = "PUSHB"; i += 1
             case 0xB8...0xBF: count = Int(op - 0xB8) + 1; words = true; mnemonic = "PUSHW"; i += 1
             default:
                 i += 1
-                guard let (name, bits, value) = byOpcode[op] else { line("INSTR\(op)[ ]"); continue }
-                let argument = bits == 0 ? " " : String((0..<bits).reversed().map { value >> $0 & 1 == 1 ? "1" : "0" })
+                guard let text = instructionLines[Int(op)], let (name, _, _) = byOpcode[op] else {
+                    lineStart(); out.add("INSTR"); out.add(Int(op)); out.add("[ ]\n"); continue
+                }
                 if name == "ELSE" || name == "ENDF" || name == "EIF" { depth -= 1 }
-                line("\(name)[\(argument)]\t/* \(meanings[name] ?? name) */")
+                lineStart(); out.bytes.append(contentsOf: text); out.add("\n")
                 if name == "FDEF" || name == "IDEF" || name == "IF" || name == "ELSE" { depth += 1 }
                 continue
             }
-            guard i + count * (words ? 2 : 1) <= code.count else { return nil }
-            line("\(mnemonic)[ ]\t/* \(count) value\(count == 1 ? "" : "s") pushed */")
-            var values: [String] = []
-            values.reserveCapacity(count)
-            for _ in 0..<count {
-                if words { values.append(String(Int16(bitPattern: UInt16(code[i]) << 8 | UInt16(code[i + 1])))); i += 2 }
-                else { values.append(String(code[i])); i += 1 }
+            guard i + count * (words ? 2 : 1) <= code.count else { out.bytes.removeSubrange(start...); return false }
+            lineStart(); out.add(mnemonic); out.add("[ ]\t/* "); out.add(count); out.add(count == 1 ? " value pushed */\n" : " values pushed */\n")
+            // The values, 25 to a line.
+            for k in 0..<count {
+                if k % 25 == 0 { if k > 0 { out.add("\n") }; lineStart() } else { out.add(" ") }
+                if words { out.add(Int(Int16(bitPattern: UInt16(code[i]) << 8 | UInt16(code[i + 1])))); i += 2 }
+                else { out.add(Int(code[i])); i += 1 }
             }
-            var start = 0
-            while start < values.count {
-                line(values[start..<min(start + 25, values.count)].joined(separator: " "))
-                start += 25
-            }
+            out.add("\n")
         }
-        return out
+        return true
     }
 
     /// Assembles the text of an `<assembly>` element into bytecode.

@@ -20,11 +20,24 @@ extension TTX {
 
     /// A program's `<assembly>` (or `<bytecode>`) element at `indent`; nothing for no bytecode.
     static func programElement(_ code: [UInt8], indent: String) -> String {
-        guard !code.isEmpty else { return "" }
-        if let text = TrueTypeAssembly.disassemble(code, indent: indent + "  ") {
-            return indent + "<assembly>\n" + text + indent + "</assembly>\n"
+        var out = XMLText()
+        programElement(code, indent: indent.count, into: &out)
+        return out.string
+    }
+
+    static func programElement(_ code: [UInt8], indent: Int, into out: inout XMLText) {
+        guard !code.isEmpty else { return }
+        let mark = out.bytes.count
+        out.spaces(indent); out.add("<assembly>\n")
+        if TrueTypeAssembly.disassemble(code, indent: indent + 2, into: &out) {
+            out.spaces(indent); out.add("</assembly>\n")
+            return
         }
-        return indent + "<bytecode>\n" + hexLines(code).replacingLeading("      ", with: indent + "  ") + indent + "</bytecode>\n"
+        // Code that does not disassemble (a push cut short) is written as bytes, as fontTools does.
+        out.bytes.removeSubrange(mark...)
+        out.spaces(indent); out.add("<bytecode>\n")
+        out.hexLines(code, indent: indent + 2)
+        out.spaces(indent); out.add("</bytecode>\n")
     }
 
     /// The bytecode of an `<assembly>` or `<bytecode>` element, or an error at its position.

@@ -46,7 +46,7 @@ extension TTX {
             }
             // fontTools writes a composite's instructions only when it has the field (maybe empty).
             if g.instructions.isEmpty { if g.components.isEmpty || g.hasInstructions { out.add("      <instructions/>\n") } }
-            else { out.add("      <instructions>\n"); out.add(programElement(g.instructions, indent: "        ")); out.add("      </instructions>\n") }
+            else { out.add("      <instructions>\n"); programElement(g.instructions, indent: 8, into: &out); out.add("      </instructions>\n") }
             out.add("    </TTGlyph>\n\n")
         }
         out.add("  </glyf>\n")
