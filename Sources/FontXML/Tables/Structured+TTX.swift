@@ -70,6 +70,16 @@ struct StructuredWriter {
         out.spaces(indent); out.add(text); out.add("\n")
     }
 
+    /// Starts an element's tag, `<name index="k"`, leaving it open for attributes.
+    mutating func open(_ indent: Int, _ name: String, _ index: Int?) {
+        out.spaces(indent); out.add("<"); out.add(name)
+        if let index { out.add(" index=\""); out.add(index); out.add("\"") }
+    }
+
+    mutating func close(_ indent: Int, _ name: String) {
+        out.spaces(indent); out.add("</"); out.add(name); out.add(">\n")
+    }
+
     mutating func members(_ record: Record, _ fields: StructFields, indent: Int) throws {
         for member in record.members {
             if record.countNames.contains(member.name) {
@@ -111,6 +121,9 @@ struct StructuredWriter {
             try element(name, value, make(), format, indent: indent, index: index)
         case (.scalar, .int(0xFFFF_FFFF)) where format == .varIndex:
             line(indent, "<\(name)\(indexAttribute)/>")   // no variation, as fontTools writes None
+        case (.scalar(let kind), .int(let v)) where format == .plain && (kind != .fixed && kind != .f2dot14 && kind != .tag):
+            // The common case, written without building a line.
+            open(indent, name, index); out.add(" value=\""); out.add(Int(v)); out.add("\"/>\n")
         case (.scalar(let kind), .int(let v)):
             var text = "<\(name)\(indexAttribute) value=\"\(Self.scalarText(v, kind, format))\"/>"
             if format == .lookupFlag, let flags = Self.lookupFlagNames(v) { text += "<!-- \(flags) -->" }
@@ -124,41 +137,43 @@ struct StructuredWriter {
             }
             line(indent, text)
         case (.glyph, .int(let g)):
-            line(indent, "<\(name)\(indexAttribute) value=\"\(xmlEscaped(glyphName(g)))\"/>")
+            open(indent, name, index); out.add(" value=\""); out.add(xmlEscaped(glyphName(g))); out.add("\"/>\n")
         case (.record(let record), .record(let fields)):
-            var attributes = indexAttribute
-            if let key = record.formatAttribute, case .int(let v)? = fields[key] { attributes += " \(key)=\"\(v)\"" }
-            line(indent, "<\(name)\(attributes)>")
+            open(indent, name, index)
+            if let key = record.formatAttribute, case .int(let v)? = fields[key] { out.add(" "); out.add(key); out.add("=\""); out.add(Int(v)); out.add("\"") }
+            out.add(">\n")
             try members(record, fields, indent: indent + 2)
-            line(indent, "</\(name)>")
+            close(indent, name)
         case (.formats(_, let records), .formatted(let f, let fields)), (.formats8(_, let records), .formatted(let f, let fields)):
             guard let record = records[f] else { throw FontError("\(name): no format \(f)") }
-            line(indent, "<\(name)\(indexAttribute) Format=\"\(f)\">")
+            open(indent, name, index); out.add(" Format=\""); out.add(f); out.add("\">\n")
             try members(record, fields, indent: indent + 2)
-            line(indent, "</\(name)>")
+            close(indent, name)
         case (.valueRecord, .record(let fields)):
             guard fields.count > 0 else { break }   // ValueFormat 0: fontTools writes nothing
-            var attributes = indexAttribute
+            open(indent, name, index)
             var devices: [(String, StructValue)] = []
             for (bit, field) in StructureCodec.valueRecordFields.enumerated() {
                 guard let v = fields[field] else { continue }
-                if bit < 4, case .int(let n) = v { attributes += " \(field)=\"\(n)\"" }
+                if bit < 4, case .int(let n) = v { out.add(" "); out.add(field); out.add("=\""); out.add(Int(n)); out.add("\"") }
                 else if case .device = v { devices.append((field, v)) }
             }
-            if devices.isEmpty { line(indent, "<\(name)\(attributes)/>"); break }
-            line(indent, "<\(name)\(attributes)>")
+            if devices.isEmpty { out.add("/>\n"); break }
+            out.add(">\n")
             for (field, device) in devices { try element(field, device, .device, .plain, indent: indent + 2, index: nil) }
-            line(indent, "</\(name)>")
+            close(indent, name)
         case (.coverage, .glyphs(let glyphs)):
-            line(indent, "<\(name)\(indexAttribute)>")
-            for run in glyphs.runs { for g in run { line(indent + 2, "<Glyph value=\"\(xmlEscaped(glyphName(g)))\"/>") } }
-            line(indent, "</\(name)>")
+            open(indent, name, index); out.add(">\n")
+            for run in glyphs.runs {
+                for g in run { out.spaces(indent + 2); out.add("<Glyph value=\""); out.add(xmlEscaped(glyphName(g))); out.add("\"/>\n") }
+            }
+            close(indent, name)
         case (.classDef, .classes(let classes)):
             line(indent, "<\(name)\(indexAttribute)>")
             // By glyph name, as fontTools sorts them (Python's code-point order).
             let entries = classes.flatMap { run in (run.first...run.last).map { (glyphName($0), run.glyphClass) } }
             for c in entries.sorted(by: { Self.precedes($0.0, $1.0) }) {
-                line(indent + 2, "<ClassDef glyph=\"\(xmlEscaped(c.0))\" class=\"\(c.1)\"/>")
+                out.spaces(indent + 2); out.add("<ClassDef glyph=\""); out.add(xmlEscaped(c.0)); out.add("\" class=\""); out.add(c.1); out.add("\"/>\n")
             }
             line(indent, "</\(name)>")
         case (.device, .device(let d)):
