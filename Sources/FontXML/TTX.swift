@@ -147,7 +147,50 @@ public enum TTX {
     /// Fixed-point as fontTools writes it (its fixedToStr): the fewest decimals that tell the
     /// value from its neighbours, printed with C's rounding ("2.37", "22.07812", "-0.00008"); a
     /// value within half a step of an integer as that integer ("1.0").
-    static func decimalText(_ raw: Int64, scale: Double) -> String { multipleText(Double(raw) / scale, factor: 1 / scale) }
+    static func decimalText(_ raw: Int64, scale: Double) -> String {
+        // 16.16 and 2.14 (scales that are powers of two) in exact integer arithmetic, which gives
+        // printf's digits without printf (its variadic call dominated CFF dumps).
+        switch scale {
+        case 65536: return binaryFractionText(raw, bits: 16)
+        case 16384: return binaryFractionText(raw, bits: 14)
+        default: return multipleText(Double(raw) / scale, factor: 1 / scale)
+        }
+    }
+
+    /// `multipleText` for raw / 2^bits, computed exactly: the neighbours half a step away are
+    /// (2·raw ∓ 1) / 2^(bits+1), formatted as printf's "%.8f" would format them.
+    static func binaryFractionText(_ raw: Int64, bits: Int) -> String {
+        if raw == 0 { return "0.0" }
+        let lo = 2 * raw - 1, hi = 2 * raw + 1, shift = bits + 1
+        // Int(lo) != Int(hi): truncated toward zero, the neighbours lie on either side of an integer.
+        if lo / (1 << shift) != hi / (1 << shift) { return String((Double(raw) / Double(1 << bits)).rounded(.toNearestOrEven) + 0.0) }
+        let loText = fixedDigits(lo, shift: shift, decimals: 8), hiText = fixedDigits(hi, shift: shift, decimals: 8)
+        guard loText.count == hiText.count, let period = loText.firstIndex(of: UInt8(ascii: ".")),
+              let differ = zip(loText.indices, zip(loText, hiText)).first(where: { $0.1.0 != $0.1.1 })?.0, differ > period else {
+            return String(Double(raw) / Double(1 << bits))
+        }
+        return String(decoding: fixedDigits(raw, shift: bits, decimals: differ - period), as: UTF8.self)
+    }
+
+    /// numerator / 2^shift with `decimals` digits after the point, rounded half to even as
+    /// glibc's printf rounds an exact binary value; a minus sign whenever the value is negative.
+    static func fixedDigits(_ numerator: Int64, shift: Int, decimals: Int) -> [UInt8] {
+        var power: UInt64 = 1
+        for _ in 0..<decimals { power *= 10 }
+        let scaled = numerator.magnitude * power
+        var n = scaled >> UInt64(shift)
+        let rest = scaled & ((1 << UInt64(shift)) - 1), half: UInt64 = 1 << UInt64(shift - 1)
+        if rest > half || (rest == half && n & 1 == 1) { n += 1 }
+        var text = XMLText()
+        if numerator < 0 { text.add("-") }
+        text.add(Int(n / power))
+        if decimals > 0 {
+            text.add(".")
+            let fraction = String(n % power)
+            text.add(String(repeating: "0", count: decimals - fraction.count) + fraction)
+        }
+        return text.bytes
+    }
 
     /// A value that is a multiple of `factor` (a fixed-point step, or an angle in F2Dot14 steps
     /// of 180/16384 degrees), as fontTools' nearestMultipleShortestRepr writes it: rounded to

@@ -358,3 +358,22 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         }
     }
 }
+
+/// 16.16 and 2.14 values are written in exact integer arithmetic; the text must be what the
+/// printf-based general path (fontTools' rule) gives, for every value near zero and near the
+/// ends of the ranges, and for a spread of others.
+@Suite struct FixedPointTextTests {
+    @Test func exactArithmeticMatchesPrintf() {
+        var raws = Array(Int64(-70000)...70000)
+        raws += (0..<20000).map { Int64($0) * 107_377 - 1_073_741_824 }
+        raws += [Int64(Int32.min), Int64(Int32.max), -32768, 32767, 16384, -16384]
+        for (scale, bits) in [(65536.0, 16), (16384.0, 14)] {
+            var mismatches: [String] = []
+            for raw in raws {
+                let fast = TTX.binaryFractionText(raw, bits: bits), general = TTX.multipleText(Double(raw) / scale, factor: 1 / scale)
+                if fast != general && mismatches.count < 5 { mismatches.append("\(raw): \(fast) vs \(general)") }
+            }
+            #expect(mismatches.isEmpty, "scale \(scale): \(mismatches)")
+        }
+    }
+}
