@@ -36,20 +36,34 @@ struct XMLText {
     }
 
     /// Bytes as lowercase hex, 16 to a line of four groups, each line indented: ttx's hexdata.
+    /// Written in place at its known size (colour bitmap tables are tens of megabytes of it).
     mutating func hexLines(_ data: [UInt8], indent: Int) {
+        guard !data.isEmpty else { return }
+        let indent = max(0, indent)
+        let full = data.count / 16, rest = data.count % 16
+        let fullLine = indent + 32 + 3 + 1
+        let size = full * fullLine + (rest == 0 ? 0 : indent + 2 * rest + (rest - 1) / 4 + 1)
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0x20, count: size))
         let digits: StaticString = "0123456789abcdef"
-        bytes.reserveCapacity(bytes.count + data.count * 2 + data.count / 16 * (indent + 5) + indent + 5)
         digits.withUTF8Buffer { hex in
-            var i = 0
-            while i < data.count {
-                spaces(indent)
-                let end = min(i + 16, data.count)
-                for j in i..<end {
-                    if j > i && (j - i) % 4 == 0 { bytes.append(0x20) }
-                    bytes.append(hex[Int(data[j] >> 4)]); bytes.append(hex[Int(data[j] & 0xF)])
+            bytes.withUnsafeMutableBufferPointer { out in
+                data.withUnsafeBufferPointer { input in
+                    var at = start
+                    var i = 0
+                    while i < input.count {
+                        at += indent   // already spaces
+                        let end = min(i + 16, input.count)
+                        for j in i..<end {
+                            if j > i && (j - i) % 4 == 0 { at += 1 }   // the space between groups
+                            out[at] = hex[Int(input[j] >> 4)]; out[at + 1] = hex[Int(input[j] & 0xF)]
+                            at += 2
+                        }
+                        out[at] = 0x0A
+                        at += 1
+                        i = end
+                    }
                 }
-                bytes.append(0x0A)
-                i += 16
             }
         }
     }

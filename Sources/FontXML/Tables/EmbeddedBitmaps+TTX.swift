@@ -81,29 +81,31 @@ enum BitmapXML {
 
     static func dumpData(_ bitmaps: Bitmaps, names: [String]) throws -> String {
         let tag = TTX.xmlName(bitmaps.kind.dataTag)
-        var out = "  <\(tag)>\n    <header version=\"\(versionText(bitmaps.dataVersion))\"/>\n"
+        var out = XMLText()
+        out.add("  <\(tag)>\n    <header version=\"\(versionText(bitmaps.dataVersion))\"/>\n")
         for (index, strike) in bitmaps.strikes.enumerated() {
-            out += "    <strikedata index=\"\(index)\">\n"
+            out.add("    <strikedata index=\""); out.add(index); out.add("\">\n")
             for id in strike.glyphOrder {
                 guard let glyph = strike.glyphs[id] else { continue }
                 let element = glyphElementName(glyph.imageFormat)
-                out += "      <\(element) name=\"\(xmlEscaped(name(id, names)))\">\n"
-                if let metrics = glyph.metrics { out += record(metrics, indent: "        ") }
+                out.add("      <"); out.add(element); out.add(" name=\""); out.add(xmlEscaped(name(id, names))); out.add("\">\n")
+                if let metrics = glyph.metrics { out.add(record(metrics, indent: "        ")) }
                 if glyph.imageFormat == 8 || glyph.imageFormat == 9 {
-                    out += "        <components>\n"
+                    out.add("        <components>\n")
                     for c in glyph.components {
-                        out += "          <ebdtComponent name=\"\(xmlEscaped(name(c.glyph, names)))\">\n"
-                        out += "            <xOffset value=\"\(c.xOffset)\"/>\n            <yOffset value=\"\(c.yOffset)\"/>\n          </ebdtComponent>\n"
+                        out.add("          <ebdtComponent name=\"\(xmlEscaped(name(c.glyph, names)))\">\n")
+                        out.add("            <xOffset value=\"\(c.xOffset)\"/>\n            <yOffset value=\"\(c.yOffset)\"/>\n          </ebdtComponent>\n")
                     }
-                    out += "        </components>\n"
+                    out.add("        </components>\n")
                 } else {
-                    out += "        <rawimagedata>\n" + TTX.hexLines(glyph.imageData) + "        </rawimagedata>\n"
+                    out.add("        <rawimagedata>\n"); out.hexLines(glyph.imageData, indent: 6); out.add("        </rawimagedata>\n")
                 }
-                out += "      </\(element)>\n"
+                out.add("      </"); out.add(element); out.add(">\n")
             }
-            out += "    </strikedata>\n"
+            out.add("    </strikedata>\n")
         }
-        return out + "  </\(tag)>\n"
+        out.add("  </\(tag)>\n")
+        return out.string
     }
 
     static func glyphElementName(_ format: UInt16) -> String { format >= 17 ? "cbdt_bitmap_format_\(format)" : "ebdt_bitmap_format_\(format)" }
