@@ -84,20 +84,27 @@ public enum TTX {
 
     /// The TTX document for `tags` of a face (all tables, plus GlyphOrder, when nil).
     public static func dump(_ face: Face, tags requested: [Tag]? = nil) throws -> String {
-        let tags = requested ?? face.tags
-        var parts = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ttFont sfntVersion=\"\(sfntVersionText(face.sfntVersion))\">\n"]
-        if requested == nil { parts.append(try glyphOrder(face)) }
-        for tag in tags.sorted(by: { $0.description < $1.description }) {
-            guard face.has(tag) else { throw FontError("the face has no '\(tag)' table") }
-            parts.append("\n")
-            parts.append(try table(tag, of: face))
-        }
-        parts.append("\n</ttFont>\n")
+        var parts: [String] = []
+        try dump(face, tags: requested) { parts.append($0) }
         // Joined once, at its final size (the tables can be megabytes each).
         var out = ""
         out.reserveCapacity(parts.reduce(0) { $0 + $1.utf8.count })
         for part in parts { out += part }
         return out
+    }
+
+    /// The same document in pieces, each table's element handed on as soon as it is made, so a
+    /// dump to a file never holds the whole document.
+    public static func dump(_ face: Face, tags requested: [Tag]? = nil, piece: (String) throws -> Void) throws {
+        let tags = (requested ?? face.tags).sorted(by: { $0.description < $1.description })
+        for tag in tags where !face.has(tag) { throw FontError("the face has no '\(tag)' table") }
+        try piece("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ttFont sfntVersion=\"\(sfntVersionText(face.sfntVersion))\">\n")
+        if requested == nil { try piece(try glyphOrder(face)) }
+        for tag in tags {
+            try piece("\n")
+            try piece(try table(tag, of: face))
+        }
+        try piece("\n</ttFont>\n")
     }
 
     static func sfntVersionText(_ v: UInt32) -> String {

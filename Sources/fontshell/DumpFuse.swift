@@ -38,8 +38,18 @@ struct Dump: ParsableCommand {
                 return
             }
             guard faces.count == 1 else { throw FontError("--all-faces needs --dir (one file per face and table)") }
-            let xml = try TTX.dump(faces[0], tags: tags.isEmpty ? nil : tags)
-            if let output { try writeText(xml, to: output) } else { print(xml, terminator: "") }
+            // Table by table as each is made; to a file atomically (a failed dump leaves no file).
+            if let output {
+                try AtomicFile.write(to: output) { fd in
+                    try TTX.dump(faces[0], tags: tags.isEmpty ? nil : tags) { piece in
+                        var piece = piece
+                        try piece.withUTF8 { try AtomicFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
+                    }
+                }
+            } else {
+                // Whole, so an error prints nothing rather than half a document.
+                print(try TTX.dump(faces[0], tags: tags.isEmpty ? nil : tags), terminator: "")
+            }
         }
     }
 }

@@ -84,7 +84,13 @@ public enum AtomicFile {
 
     /// The same from memory the caller holds (a string's UTF-8, without copying it first).
     public static func write(_ bytes: UnsafeRawBufferPointer, to path: String, overwrite: Bool = false, followSymlinks: Bool = true) throws {
-        try write(to: path, overwrite: overwrite, followSymlinks: followSymlinks) { fd in try FileSink.writeAll(fd, bytes, at: nil) }
+        try write(to: path, overwrite: overwrite, followSymlinks: followSymlinks) { fd in try writeAll(fd, bytes) }
+    }
+
+    /// Writes all of `bytes` to the file a `write(to:)` body was given (short writes and
+    /// interruptions retried; a full disk is an error).
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws {
+        try FileSink.writeAll(fd, bytes, at: nil)
     }
 
     /// The file a write to `path` replaces: `path` itself, or the target of a symlink.
