@@ -38,10 +38,11 @@ struct Dump: ParsableCommand {
                 return
             }
             guard faces.count == 1 else { throw FontError("--all-faces needs --dir (one file per face and table)") }
-            // Table by table as each is made; to a file atomically (a failed dump leaves no file).
+            // On every core, the face's own tables opened afresh per thread (an unedited face
+            // from its file); to a file atomically (a failed dump leaves no file).
             if let output {
                 try AtomicFile.write(to: output) { fd in
-                    try TTX.dump(faces[0], tags: tags.isEmpty ? nil : tags) { piece in
+                    try TTX.dump(path: font, face: faces[0].index, tags: tags.isEmpty ? nil : tags) { piece in
                         var piece = piece
                         try piece.withUTF8 { try AtomicFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
                     }

@@ -37,6 +37,8 @@ extension TTX {
                 guard let (record, fields) = table else { return nil }
                 let nameTable = face.has("name") ? try? face.name : nil
                 var writer = StructuredWriter(names: try face.glyphNames(), nameString: nameTable.map { table in { table.debugName($0) } })
+                // Layout tables make 30–60 bytes of XML a byte.
+                writer.out.bytes.reserveCapacity(32 * (face.storedLength(tag) ?? 0))
                 let name = xmlName(tag)
                 writer.out.add("  <"); writer.out.add(name); writer.out.add(">\n")
                 try writer.members(record, fields, indent: 4)

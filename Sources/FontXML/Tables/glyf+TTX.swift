@@ -11,7 +11,7 @@ extension TTX {
     static func glyfTable(_ glyf: GlyfTable, _ face: Face) throws -> String {
         let names = try face.glyphNames()
         // About 13 bytes of XML per byte of glyph data.
-        var out = XMLText(capacity: 16 * (try face.rawTable("glyf")?.count ?? 0))
+        var out = XMLText(capacity: 16 * (face.storedLength("glyf") ?? 0))
         out.add("  <glyf>\n\n    <!-- The xMin, yMin, xMax and yMax values\n         will be recalculated by the compiler. -->\n\n")
         for id in names.indices.sorted(by: { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }) where id < glyf.glyphCount {
             let g = try glyf.glyph(id)

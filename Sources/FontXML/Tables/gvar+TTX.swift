@@ -10,7 +10,7 @@ extension TTX {
             guard let gvar = try face.gvar, let fvar = try face.table(FvarTable.self) else { return nil }
             let names = try face.glyphNames()
             let tags = fvar.axes.map(\.tag.description)
-            var out = XMLText(capacity: 12 * (try face.rawTable("gvar")?.count ?? 0))
+            var out = XMLText(capacity: 12 * (face.storedLength("gvar") ?? 0))
             out.add("  <gvar>\n    <version value=\""); out.add(gvar.version.major); out.add("\"/>\n    <reserved value=\""); out.add(gvar.version.minor); out.add("\"/>\n")
             for id in names.indices.sorted(by: { names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars) }) where id < gvar.glyphCount {
                 guard try !gvar.glyphData(id).isEmpty else { continue }
