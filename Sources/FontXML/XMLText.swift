@@ -32,7 +32,7 @@ struct XMLText {
     }
 
     mutating func spaces(_ n: Int) {
-        for _ in 0..<max(0, n) { bytes.append(0x20) }
+        bytes.append(contentsOf: repeatElement(0x20, count: max(0, n)))
     }
 
     /// Bytes as lowercase hex, 16 to a line of four groups, each line indented: ttx's hexdata.

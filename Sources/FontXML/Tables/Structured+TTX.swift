@@ -102,7 +102,8 @@ struct StructuredWriter {
     }
 
     mutating func element(_ name: String, _ value: StructValue, _ shape: Shape, _ format: TTXFormat, indent: Int, index: Int?) throws {
-        let indexAttribute = index.map { " index=\"\($0)\"" } ?? ""
+        // Made only where a branch builds its line as text (the common ones write straight out).
+        var indexAttribute: String { index.map { " index=\"\($0)\"" } ?? "" }
         switch (shape, value) {
         case (_, .opaque(let o)):
             // A subtable that does not decode: its bytes, and why (fontshell reads this back; ttx does not).
