@@ -377,3 +377,29 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         }
     }
 }
+
+/// `fontshell dump -o` shares a face's tables over the cores, each thread with its own opening
+/// of the file: the document must be the serial one byte for byte (also run under
+/// ThreadSanitizer by Scripts/test), and what the serial dump refuses it refuses.
+@Suite struct ParallelDumpTests {
+    static func parallel(_ path: String, face: Int = 0, tags: [FontModel.Tag]? = nil) throws -> String {
+        var pieces: [String] = []
+        try TTX.dump(path: path, face: face, tags: tags) { pieces.append($0) }
+        return pieces.joined()
+    }
+
+    @Test(arguments: ["roboto", "eb-garamond"])
+    func sameDocumentAsTheSerialDump(id: String) throws {
+        let path = try #require(corpus[id])
+        let serial = try TTX.dump(try Font(path: path).faces[0])
+        #expect(try Self.parallel(path) == serial)
+    }
+
+    @Test func aCollectionFaceAndChosenTables() throws {
+        let path = try #require(corpus["noto-cjk"])
+        let tags: [FontModel.Tag] = ["name", "hmtx", "OS/2", "post", "hhea"]
+        #expect(try Self.parallel(path, face: 2, tags: tags) == TTX.dump(try Font(path: path).faces[2], tags: tags))
+        #expect(throws: FontError.self) { try Self.parallel(path, face: 2, tags: ["name", "nope"]) }
+        #expect(throws: FontError.self) { try Self.parallel(path, face: 99) }
+    }
+}
