@@ -202,6 +202,9 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         var cache: [Int: Entry] = [:]
         machine.states.reserveCapacity(stateCount)
         for _ in 0..<stateCount {
+            // Rows are small in the file (two bytes an entry) but not in memory: they count too.
+            budget -= classCount
+            guard budget >= 0 else { throw reader.error("\(what): more states than the table could describe", at: stateArray) }
             var row: [Entry] = []
             row.reserveCapacity(classCount)
             for _ in 0..<classCount {
