@@ -8,8 +8,39 @@ import LuaBridge
 /// machine, `classes` (glyph name → class), `classCount` and `states` (per state, per class
 /// from 0, {newState, flags = {names}, …}); contextual `lookups`, ligature `components` and
 /// `ligatures`; a non-contextual one's `substitutions` (glyph name → glyph name).
+/// And `trak`: `face.trak.horizontal` = {sizes = {9.0, 12.0, …}, tracks = {{value = -1.0,
+/// nameIndex, name, adjustments = {…}}, …}} (one adjustment per size), `vertical` the same.
 enum AATValues {
-    static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [("morx", pushMorx)]
+    static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [("morx", pushMorx), ("trak", pushTrak)]
+
+    static func pushTrak(_ s: LuaStack, _ face: Face) throws {
+        guard let trak = try face.table(TrakTable.self) else { s.pushNil(); return }
+        let names = face.has("name") ? try? face.name : nil
+        func fixed(_ v: Int64) -> Double { shortestDecimal(v, scale: 65536) }
+        s.pushTable(fieldCount: 4)
+        s.push(fixed(Int64(trak.version))); s.setField("version", in: -2)
+        s.push(Int(trak.format)); s.setField("format", in: -2)
+        for (key, data) in [("horizontal", trak.horizontal), ("vertical", trak.vertical)] {
+            _ = s.reserve(8)
+            s.pushTable(fieldCount: 2)
+            s.pushTable(arrayCount: Int32(data.sizes.count))
+            for (i, size) in data.sizes.enumerated() { s.push(fixed(Int64(size))); s.setIndex(i + 1, in: -2) }
+            s.setField("sizes", in: -2)
+            s.pushTable(arrayCount: Int32(data.tracks.count))
+            for (i, t) in data.tracks.enumerated() {
+                s.pushTable(fieldCount: 4)
+                s.push(fixed(Int64(t.value))); s.setField("value", in: -2)
+                s.push(Int(t.nameIndex)); s.setField("nameIndex", in: -2)
+                if let name = names?.debugName(Int(t.nameIndex)) { s.push(name); s.setField("name", in: -2) }
+                s.pushTable(arrayCount: Int32(t.adjustments.count))
+                for (k, v) in t.adjustments.enumerated() { s.push(Int(v)); s.setIndex(k + 1, in: -2) }
+                s.setField("adjustments", in: -2)
+                s.setIndex(i + 1, in: -2)
+            }
+            s.setField("tracks", in: -2)
+            s.setField(key, in: -2)
+        }
+    }
 
     static func typeName(_ kind: MorxTable.Kind) -> String {
         switch kind {

@@ -29,7 +29,7 @@ public enum TTX {
         "fvar": fvarConverter, "avar": avarConverter, "gvar": gvarConverter, "cvar": cvarConverter, "VORG": vorgConverter, "TTFA": textTableConverter("TTFA"), "CPAL": cpalConverter, "COLR": colrConverter,
         "EBLC": bitmapLocatorConverter(.monochrome), "EBDT": bitmapDataConverter(.monochrome),
         "CBLC": bitmapLocatorConverter(.color), "CBDT": bitmapDataConverter(.color),
-        "EBSC": ebscConverter, "VDMX": vdmxConverter, "meta": metaConverter, "SVG ": svgConverter, "sbix": sbixConverter, "hdmx": hdmxConverter, "LTSH": ltshConverter, "Feat": featConverter, "Sill": sillConverter, "Glat": glatConverter, "Gloc": glocConverter, "Silf": silfConverter, "morx": morxConverter,
+        "EBSC": ebscConverter, "VDMX": vdmxConverter, "meta": metaConverter, "SVG ": svgConverter, "sbix": sbixConverter, "hdmx": hdmxConverter, "LTSH": ltshConverter, "Feat": featConverter, "Sill": sillConverter, "Glat": glatConverter, "Gloc": glocConverter, "Silf": silfConverter, "morx": morxConverter, "trak": trakConverter,
     ]
 
     static func converter(for tag: Tag) -> Converter? {

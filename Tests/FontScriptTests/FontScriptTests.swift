@@ -432,6 +432,9 @@ func python(_ arguments: [String]) throws -> String {
             local n, i = face.morx.chains[2].subtables[1], face.morx.chains[2].subtables[2]
             return n.type, n.substitutions.a, i.type, table.concat(i.states[1][5].insertAtMark, " "), i.classes.b
             """) == ["noncontextual", "b", "insertion", "b B a", "5"])
+        // AAT trak: tracks by value with their names, one adjustment per size.
+        #expect(try eval(lua, "local h = face.trak.horizontal; return #h.tracks, h.sizes[3], h.tracks[3].value, h.tracks[3].adjustments[1], face.trak.vertical.tracks[1].adjustments[1]")
+                == ["3", "24.5", "1.0", "20", "3"])
     }
 }
 

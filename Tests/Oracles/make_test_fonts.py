@@ -21,7 +21,8 @@
                     glyphs, a default and a named language system, priorities with GSUB/GPOS
                     lists and JstfMax GPOS lookups, one behind an extension), and an AAT morx with
                     every subtable type (rearrangement, contextual, ligature, non-contextual,
-                    insertion) in two chains, reserved bits and every direction and order
+                    insertion) in two chains, reserved bits and every direction and order, and
+                    an AAT trak (three horizontal tracks over three sizes, one vertical track)
 """
 import sys
 
@@ -414,6 +415,14 @@ def svg_sbix(path):
     with tempfile.NamedTemporaryFile("w", suffix=".ttx", delete=False) as xml:
         xml.write(morx_xml())
     fb.font.importXML(xml.name)
+    from fontTools.ttLib.tables._t_r_a_k import TrackData, TrackTableEntry
+    trak = newTable("trak")
+    trak.version, trak.format = 1.0, 0
+    trak.horizData = TrackData({-1.0: TrackTableEntry({9.0: -15, 12.0: -7, 24.5: -2}, nameIndex=2),
+                                0.0: TrackTableEntry({9.0: 0, 12.0: 0, 24.5: 0}, nameIndex=1),
+                                1.0: TrackTableEntry({9.0: 20, 12.0: 12, 24.5: 4}, nameIndex=300)})
+    trak.vertData = TrackData({0.0: TrackTableEntry({10.0: 3}, nameIndex=1)})
+    fb.font["trak"] = trak
     fb.save(path)
 
 

@@ -70,7 +70,7 @@ import FontModel
         // curves and BlueValues, and a second variation data; COLR version 1 with every Paint
         // format, version 0 layers, both clip box formats, a VarIndexMap and a store; COLR 0 alone;
         // SVG (plain and gzipped documents) with sbix (PNGs, a 'dupe', empty glyphs), meta, VDMX, EBSC,
-        // an AAT feat, JSTF with every member and a morx with every subtable type.
+        // an AAT feat, JSTF with every member, a morx with every subtable type and a trak.
         var made: [String] = []
         for (kind, file) in [("cff2-variable", "cff2-variable.otf"), ("colr", "colr.ttf"), ("colr0", "colr0.ttf"), ("svg-sbix", "svg-sbix.ttf")] {
             let built = try runProcess("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, kind, work.path + "/" + file])
