@@ -113,3 +113,30 @@ import Testing
         expectDecodeError(lookup, "lookups map more glyphs than the table could describe")
     }
 }
+
+/// trak from binary: what fontTools compiles reads back; tracks that all share one run of values
+/// cannot make the decoder build more values than the table could hold.
+@Suite struct TrakTests {
+    static func table(trackCount: Int, sizeCount: Int) -> [UInt8] {
+        var w = BinaryWriter()
+        w.u32(0x0001_0000); w.u16(0); w.u16(12); w.u16(0); w.u16(0)
+        w.u16(UInt16(trackCount)); w.u16(UInt16(sizeCount)); w.u32(UInt32(20 + 8 * trackCount))
+        let values = 20 + 8 * trackCount + 4 * sizeCount
+        for k in 0..<trackCount { w.i32(Int32(k) << 16); w.u16(256); w.u16(UInt16(truncatingIfNeeded: values)) }
+        for k in 0..<sizeCount { w.i32(Int32(k + 1) << 16) }
+        for k in 0..<sizeCount { w.i16(Int16(truncatingIfNeeded: -k)) }
+        return w.bytes
+    }
+
+    @Test func sharedValuesReadAndAreBounded() throws {
+        let face = try Font(path: try #require(corpus["dejavu-sans"])).faces[0]
+        face.setRawTable("trak", Self.table(trackCount: 3, sizeCount: 4))
+        let trak = try #require(try face.table(TrakTable.self))
+        #expect(trak.horizontal.tracks.count == 3 && trak.horizontal.sizes == [65536, 131072, 196608, 262144])
+        #expect(trak.horizontal.tracks[2].adjustments == [0, -1, -2, -3] && trak.vertical.isEmpty)
+        // 4,000 tracks × 16,000 sizes from a 96 KB table: refused before anything is built.
+        let hostile = try Font(path: try #require(corpus["dejavu-sans"])).faces[0]
+        hostile.setRawTable("trak", Self.table(trackCount: 4000, sizeCount: 16000))
+        #expect(throws: FontError.self) { _ = try hostile.table(TrakTable.self) }
+    }
+}
