@@ -168,6 +168,8 @@ public enum TTX {
     /// (2·raw ∓ 1) / 2^(bits+1), formatted as printf's "%.8f" would format them.
     static func binaryFractionText(_ raw: Int64, bits: Int) -> String {
         if raw == 0 { return "0.0" }
+        // Beyond 32-bit fields the products below could overflow: the general path.
+        guard raw.magnitude < 1 << 40 else { return multipleText(Double(raw) / Double(1 << bits), factor: 1 / Double(1 << bits)) }
         let lo = 2 * raw - 1, hi = 2 * raw + 1, shift = bits + 1
         // Int(lo) != Int(hi): truncated toward zero, the neighbours lie on either side of an integer.
         if lo / (1 << shift) != hi / (1 << shift) { return String((Double(raw) / Double(1 << bits)).rounded(.toNearestOrEven) + 0.0) }

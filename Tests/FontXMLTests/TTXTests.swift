@@ -366,7 +366,7 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
     @Test func exactArithmeticMatchesPrintf() {
         var raws = Array(Int64(-70000)...70000)
         raws += (0..<20000).map { Int64($0) * 107_377 - 1_073_741_824 }
-        raws += [Int64(Int32.min), Int64(Int32.max), -32768, 32767, 16384, -16384]
+        raws += [Int64(Int32.min), Int64(Int32.max), -32768, 32767, 16384, -16384, 1 << 45, -(1 << 45)]   // the last two: no overflow
         for (scale, bits) in [(65536.0, 16), (16384.0, 14)] {
             var mismatches: [String] = []
             for raw in raws {
