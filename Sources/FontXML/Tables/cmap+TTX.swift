@@ -15,13 +15,22 @@ extension TTX {
     static func cmapTable(_ cmap: CmapTable, _ face: Face) throws -> String {
         let names = try face.glyphNames()
         func glyphName(_ id: Int) -> String { FontModel.glyphName(id, in: names) }
-        var out = "  <cmap>\n    <tableVersion version=\"\(cmap.version)\"/>\n"
+        var out = XMLText()
+        out.add("  <cmap>\n    <tableVersion version=\""); out.add(cmap.version); out.add("\"/>\n")
+        // A glyph's name as it goes in XML, escaped once per glyph, not once per code.
+        var escaped: [Int: String] = [:]
+        func name(_ id: Int) -> String {
+            if let known = escaped[id] { return known }
+            let text = xmlEscaped(glyphName(id))
+            escaped[id] = text
+            return text
+        }
         for r in cmap.records {
             let st = r.subtable
             let element = "cmap_format_\(st.format)"
             var attributes = "platformID=\"\(r.platformID)\" platEncID=\"\(r.encodingID)\""
             guard cmapFormats.contains(st.format) else {
-                out += "    <\(element) \(attributes)>\n" + hexLines(st.bytes) + "    </\(element)>\n"
+                out.add("    <\(element) \(attributes)>\n"); out.hexLines(st.bytes, indent: 6); out.add("    </\(element)>\n")
                 continue
             }
             let mapping = try st.mapping()
@@ -32,24 +41,28 @@ extension TTX {
                 attributes += " nGroups=\"\(max(0, (st.bytes.count - 16) / 12))\""
             default: attributes += " language=\"\(st.language)\""
             }
-            out += "    <\(element) \(attributes)>\n"
+            out.add("    <\(element) \(attributes)>\n")
             if st.format == 14 {
                 for (selector, v) in (st.variations ?? [:]).sorted(by: { $0.key < $1.key }) {
+                    let uvs = String(selector, radix: 16)
                     for range in v.defaults.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-                        for uv in range { out += "      <map uv=\"0x\(String(uv, radix: 16))\" uvs=\"0x\(String(selector, radix: 16))\"/>\n" }
+                        for uv in range { out.add("      <map uv=\"0x"); out.add(String(uv, radix: 16)); out.add("\" uvs=\"0x"); out.add(uvs); out.add("\"/>\n") }
                     }
                     for (uv, g) in v.glyphs.sorted(by: { $0.key < $1.key }) {
-                        out += "      <map uv=\"0x\(String(uv, radix: 16))\" uvs=\"0x\(String(selector, radix: 16))\" name=\"\(xmlEscaped(glyphName(g)))\"/>\n"
+                        out.add("      <map uv=\"0x"); out.add(String(uv, radix: 16)); out.add("\" uvs=\"0x"); out.add(uvs)
+                        out.add("\" name=\""); out.add(name(g)); out.add("\"/>\n")
                     }
                 }
             } else {
-                for (code, g) in mapping.sorted(by: { $0.key < $1.key }) {
-                    out += "      <map code=\"0x\(String(code, radix: 16))\" name=\"\(xmlEscaped(glyphName(g)))\"/>\n"
+                for code in mapping.keys.sorted() {
+                    guard let g = mapping[code] else { continue }
+                    out.add("      <map code=\"0x"); out.add(String(code, radix: 16)); out.add("\" name=\""); out.add(name(g)); out.add("\"/>\n")
                 }
             }
-            out += "    </\(element)>\n"
+            out.add("    </\(element)>\n")
         }
-        return out + "  </cmap>\n"
+        out.add("  </cmap>\n")
+        return out.string
     }
 
     /// A cmap element: every subtable it lists replaces the face's cmap records; a subtable whose
