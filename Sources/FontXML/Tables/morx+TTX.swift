@@ -26,9 +26,9 @@ enum MorxXML {
     /// Coverage bits 0x40 (descending) and 0x10 (logical) as fontTools names the four orders.
     static let orders: [(name: String, bits: UInt8)] = [("LayoutOrder", 0), ("ReversedLayoutOrder", 0x40), ("LogicalOrder", 0x10), ("ReversedLogicalOrder", 0x50)]
 
+    /// fontTools writes flag words as "0x%08X", SubFeatureFlags as "0x%08x".
     static func hex(_ v: UInt32, uppercase: Bool) -> String {
-        let digits = String(v, radix: 16, uppercase: uppercase)
-        return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+        "0x" + (uppercase ? paddedHex(v, 8).uppercased() : paddedHex(v, 8))
     }
 
     /// Glyph names in Python's order (by code point), as fontTools sorts its dictionaries.
@@ -57,10 +57,7 @@ enum MorxXML {
                 let order = orders.first { $0.bits == sub.coverage & 0x50 }?.name ?? "LayoutOrder"
                 out += "        <TextDirection value=\"\(direction)\"/>\n        <ProcessingOrder value=\"\(order)\"/>\n"
                 let reserved = UInt32(sub.coverage & 0xF) << 16 | UInt32(sub.reserved)
-                if reserved != 0 {
-                    let digits = String(reserved, radix: 16)
-                    out += "        <Reserved value=\"0x\(String(repeating: "0", count: max(0, 4 - digits.count)) + digits)\"/>\n"
-                }
+                if reserved != 0 { out += "        <Reserved value=\"0x\(paddedHex(reserved, 4))\"/>\n" }
                 out += "        <!-- MorphType=\(sub.kind.rawValue) -->\n        <SubFeatureFlags value=\"\(hex(sub.subFeatureFlags, uppercase: false))\"/>\n"
                 out += "        <\(sub.kind.name)>\n"
                 if let m = sub.machine {
@@ -90,10 +87,7 @@ enum MorxXML {
                 let flags = kind.flagNames.filter { e.flags & $0.1 != 0 }.map(\.0)
                 if !flags.isEmpty { out += "                <Flags value=\"\(flags.joined(separator: ","))\"/>\n" }
                 let reserved = e.flags & kind.reservedMask & (kind == .rearrangement ? 0xFFF0 : 0xFFFF)
-                if reserved != 0 {
-                    let digits = String(reserved, radix: 16, uppercase: true)
-                    out += "                <ReservedFlags value=\"0x\(String(repeating: "0", count: max(0, 4 - digits.count)) + digits)\"/>\n"
-                }
+                if reserved != 0 { out += "                <ReservedFlags value=\"0x\(paddedHex(UInt32(reserved), 4).uppercased())\"/>\n" }
                 switch kind {
                 case .rearrangement:
                     out += "                <Verb value=\"\(e.flags & 0xF)\"/><!-- \(verbs[Int(e.flags & 0xF)]) -->\n"
