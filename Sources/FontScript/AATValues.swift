@@ -10,8 +10,18 @@ import LuaBridge
 /// `ligatures`; a non-contextual one's `substitutions` (glyph name → glyph name).
 /// And `trak`: `face.trak.horizontal` = {sizes = {9.0, 12.0, …}, tracks = {{value = -1.0,
 /// nameIndex, name, adjustments = {…}}, …}} (one adjustment per size), `vertical` the same.
+/// And `ltag`: {version, flags, tags = {"en", "sr-Latn", …}} (name records' language index k
+/// is `tags[k + 1]`).
 enum AATValues {
-    static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [("morx", pushMorx), ("trak", pushTrak)]
+    static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [("morx", pushMorx), ("trak", pushTrak), ("ltag", pushLtag)]
+
+    static func pushLtag(_ s: LuaStack, _ face: Face) throws {
+        guard let ltag = try face.table(LtagTable.self) else { s.pushNil(); return }
+        s.pushTable(fieldCount: 3)
+        s.push(Int(ltag.version)); s.setField("version", in: -2)
+        s.push(Int(ltag.flags)); s.setField("flags", in: -2)
+        s.push(strings: ltag.tags); s.setField("tags", in: -2)
+    }
 
     static func pushTrak(_ s: LuaStack, _ face: Face) throws {
         guard let trak = try face.table(TrakTable.self) else { s.pushNil(); return }

@@ -5,13 +5,19 @@ import LuaBridge
 /// Lua views of the TrueType hinting tables and DSIG: `face.cvt` (a list of the control values,
 /// `face.cvt[k + 1]` being value k), `face.fpgm` and `face.prep` (assembly text, as dumps write
 /// it), `face.DSIG`, `face.hdmx` (`face.hdmx.records[12].widths.a`: glyph a's width at 12 ppem,
-/// with each record's `maxWidth`); and the setters `face:setCvt(list)` and `face:setProgram(tag, assembly)`.
+/// with each record's `maxWidth`), `face.TTFA` (ttfautohint's options, text); and the setters `face:setCvt(list)` and `face:setProgram(tag, assembly)`.
 enum HintingValues {
     /// The Face fields these tables answer, by name.
     static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [
         ("cvt", pushCvt), ("fpgm", { try pushProgram($0, $1, FpgmTable.self) }), ("prep", { try pushProgram($0, $1, PrepTable.self) }),
-        ("DSIG", pushDSIG), ("hdmx", pushHdmx), ("VDMX", pushVDMX),
+        ("DSIG", pushDSIG), ("hdmx", pushHdmx), ("VDMX", pushVDMX), ("TTFA", pushTTFA),
     ]
+
+    /// face.TTFA: ttfautohint's options as text ("hinting-range-min: 8" …); nil without the table.
+    static func pushTTFA(_ s: LuaStack, _ face: Face) throws {
+        guard let ttfa = try face.table(TTFATable.self) else { s.pushNil(); return }
+        if let text = ttfa.text { s.push(text) } else { s.push(bytes: ttfa.bytes) }
+    }
 
     /// face.VDMX: {version, ratios = {{charSet, xRatio, yStartRatio, yEndRatio, group}},
     /// groups = {{[yPelHeight] = {yMax, yMin}}}} (groups numbered from 1 in Lua, as `group` is).

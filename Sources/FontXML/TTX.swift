@@ -20,28 +20,20 @@ public enum TTX {
         let fuse: @Sendable (XMLElement, Face, _ apply: Bool) throws -> Void
     }
 
-    /// Converters of the tables that have their own XML; described tables are added by tag.
-    static let ownConverters: [Tag: Converter] = [
-        "post": postConverter, "name": nameConverter, "hmtx": hmtxConverter, "vmtx": vmtxConverter,
-        "cmap": cmapConverter, "glyf": glyfConverter, "loca": locaConverter, "kern": kernConverter,
-        "gasp": gaspConverter, "cvt ": cvtConverter, "fpgm": programConverter(FpgmTable.self),
-        "prep": programConverter(PrepTable.self), "DSIG": dsigConverter, "CFF ": cffConverter, "CFF2": cff2Converter, "ltag": ltagConverter,
-        "fvar": fvarConverter, "avar": avarConverter, "gvar": gvarConverter, "cvar": cvarConverter, "VORG": vorgConverter, "TTFA": textTableConverter("TTFA"), "CPAL": cpalConverter, "COLR": colrConverter,
-        "EBLC": bitmapLocatorConverter(.monochrome), "EBDT": bitmapDataConverter(.monochrome),
-        "CBLC": bitmapLocatorConverter(.color), "CBDT": bitmapDataConverter(.color),
-        "EBSC": ebscConverter, "VDMX": vdmxConverter, "meta": metaConverter, "SVG ": svgConverter, "sbix": sbixConverter, "hdmx": hdmxConverter, "LTSH": ltshConverter, "Feat": featConverter, "Sill": sillConverter, "Glat": glatConverter, "Gloc": glocConverter, "Silf": silfConverter, "morx": morxConverter, "trak": trakConverter,
-    ]
-
+    /// The table's converter: its own (`TTXTable`, one file each in `Tables/`), or one made from
+    /// its description; nil for tags the registry does not type (written as hexdata).
     static func converter(for tag: Tag) -> Converter? {
-        if let own = ownConverters[tag] { return own }
-        if TableRegistry.fieldTableTags.contains(tag) { return fieldTableConverter(tag) }
-        if TableRegistry.structuredTags.contains(tag) { return structuredConverter(tag) }
-        if TableRegistry.shapeDescribedTags.contains(tag) { return shapeDescribedConverter(tag) }
+        guard let type = TableRegistry.type(for: tag) else { return nil }
+        if let own = type as? TTXTable.Type { return own.ttx }
+        if type is FieldTable.Type { return fieldTableConverter(tag) }
+        if type is StructuredTable.Type { return structuredConverter(tag) }
+        if type is ShapeDescribed.Type { return shapeDescribedConverter(tag) }
         return nil
     }
 
     /// Tables written as typed XML (the rest as hexdata).
-    public static let typedTags: Set<Tag> = Set(ownConverters.keys).union(TableRegistry.describedTags).union(TableRegistry.shapeDescribedTags)
+    public static let typedTags: Set<Tag> = Set(TableRegistry.types.map { $0.tableTag }.filter { converter(for: $0) != nil })
+
     // MARK: tag names, as fontTools' tagToXML / xmlToTag
 
     public static func xmlName(_ tag: Tag) -> String {
@@ -393,4 +385,10 @@ extension String {
         while let l = s.last, l.isWhitespace { s = s.dropLast() }
         return String(s)
     }
+}
+
+/// A table with its own TTX converter (the hand-written ones, one file each in `Tables/`):
+/// `TTX.converter(for:)` finds it through the registry, so adding one touches its file only.
+protocol TTXTable {
+    static var ttx: TTX.Converter { get }
 }

@@ -27,6 +27,26 @@ import Testing
         #expect(!diff.contains { $0.contains("glyph A ") })   // A itself did not change
     }
 
+    /// Tables FontDiff has no case for are found through the registry: TTFA by option, ltag by
+    /// tag index; a GSUB that one side cannot decode is said by size instead of failing the diff.
+    @Test func registeredTablesSayWhatChanged() throws {
+        let edited = try Font(path: Corpus.dejavu)
+        let face = edited.faces[0]
+        face.setRawTable("TTFA", Array("\nttfautohint version = 1.8.3\nhinting-range-min = 6\nsymbol = 0\n".utf8))
+        let a = try Font(data: try edited.serialized().bytes)
+        #expect(try a.faces[0].table(TTFATable.self)?.text?.contains("symbol = 0") == true)
+        face.setRawTable("TTFA", Array("\nttfautohint version = 1.8.3\nhinting-range-min = 8\nsymbol = 0\n".utf8))
+        face.setRawTable("ltag", try LtagTable(tags: ["en", "sr-Latn"]).encode())
+        let b = try Font(data: try edited.serialized().bytes)
+        face.setRawTable("ltag", try LtagTable(tags: ["en", "sr-Cyrl"]).encode())
+        face.setRawTable("GSUB", [0, 1, 0, 0, 0xFF, 0xFF])   // offsets past the end
+        let c = try Font(data: try edited.serialized().bytes)
+        #expect(try FontDiff.compare(a.faces[0], b.faces[0]).map(\.description).contains("~ TTFA.hinting-range-min: 6 → 8"))
+        let bc = try FontDiff.compare(b.faces[0], c.faces[0]).map(\.description)
+        #expect(bc.contains("~ ltag.tag 1: sr-Latn → sr-Cyrl"))
+        #expect(bc.contains { $0.hasPrefix("~ GSUB: ") && $0.hasSuffix("→ 6 bytes") })
+    }
+
     @Test func cffOutlinesCompareByCharstring() throws {
         let a = try Font(path: Corpus.noto)
         let edited = try Font(path: Corpus.noto)

@@ -455,24 +455,40 @@ func python(_ arguments: [String]) throws -> String {
     @Test func everyRegisteredTableIsTypedOrListed() {
         let untyped = Self.registered.filter { !TTX.typedTags.contains(FontModel.Tag(text: $0)) }
         #expect(untyped == Set(Self.hexOnlyInXML.keys), "typed in XML or listed with a reason: \(untyped.sorted())")
+        // …and nothing is typed in XML that the registry does not list.
+        #expect(TTX.typedTags.map(\.description).filter { !Self.registered.contains($0) } == [])
 
-        // diff: fields, structures, DiffableTable, or FontDiff's own handling (names, kerning, glyph data).
-        let ownDiff: Set<String> = ["name", "cmap", "kern", "glyf", "loca", "hmtx", "vmtx", "CFF ", "CFF2", "gvar"]
+        // diff: fields, structures, or what the table's type says it does (FontDiff has no case by tag).
         let diffed = Set(TableRegistry.types.filter { t in
-            t is FieldTable.Type || t is StructuredTable.Type || t is ShapeDescribed.Type || t is DiffableTable.Type || ownDiff.contains(t.tableTag.description)
+            t is FieldTable.Type || t is StructuredTable.Type || t is ShapeDescribed.Type || t is DiffableTable.Type
+                || t is FaceDiffableTable.Type || t is GlyphDataTable.Type
         }.map { $0.tableTag.description })
         #expect(Self.registered.subtracting(diffed) == Set(Self.comparedBySize.keys), "\(Self.registered.subtracting(diffed).sorted())")
 
         // Lua: face.<tag> for described tables, or the Face fields that show a table.
         let faceFields: [String: String] = ["name": "name", "cmap": "cmap", "glyf": "glyphs", "loca": "glyphs", "hmtx": "glyphs",
                                             "vmtx": "glyphs", "CFF ": "glyphs", "CFF2": "glyphs", "gvar": "glyphs", "kern": "kern",
-                                            "fvar": "axes", "cvt ": "cvt", "fpgm": "fpgm", "prep": "prep"]
+                                            "fvar": "axes", "cvt ": "cvt", "fpgm": "fpgm", "prep": "prep",
+                                            "EBLC": "bitmaps", "EBDT": "bitmaps", "CBLC": "bitmaps", "CBDT": "bitmaps"]
         let inLua = Self.registered.filter { tag in
             let trimmed = FontModel.Tag(text: tag).trimmed
             return FaceObject.fieldTables.contains(trimmed) || FaceObject.tableViews.contains { $0.name == trimmed }
                 || faceFields[tag].map { FaceObject.luaClass.fields.contains($0) } == true
         }
         #expect(Self.registered.subtracting(inLua) == Set(Self.notInLua.keys), "\(Self.registered.subtracting(inLua).sorted())")
+    }
+}
+
+/// The small registered tables Lua shows as plain values: ltag's tags, TTFA's text.
+@Suite struct SmallTableLuaTests {
+    @Test func ltagAndTTFA() throws {
+        let lua = try makeState()
+        #expect(try eval(lua, "return face.ltag, face.TTFA") == ["nil", "nil"])
+        #expect(try eval(lua, """
+            face:setRawTable("ltag", string.pack(">I4I4I4I2I2I2I2", 1, 0, 2, 20, 2, 22, 7) .. "ensr-Latn")
+            face:setRawTable("TTFA", "\\nhinting-range-min = 8\\n")
+            return #face.ltag.tags, face.ltag.tags[2], face.TTFA
+            """) == ["2", "sr-Latn", "\nhinting-range-min = 8\n"])
     }
 }
 

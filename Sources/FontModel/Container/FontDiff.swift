@@ -58,6 +58,18 @@ extension DiffableTable {
     public func differences(to other: FontTable, namesA: [String], namesB: [String]) -> [Difference]? { differences(to: other) }
 }
 
+/// A table whose changes need both whole faces (GSUB/GPOS name lookups through the feature
+/// list; a bitmap pair is read from both of its tables). Tables of one `diffGroup` are compared
+/// once, however many of them changed.
+public protocol FaceDiffableTable {
+    static var diffGroup: Tag { get }
+    static func differences(_ a: Face, _ b: Face) throws -> [Difference]
+}
+
+/// A table of glyph data (outlines, metrics, their variations): `diff` reports its changes glyph
+/// by glyph, by name, whichever of these tables changed.
+public protocol GlyphDataTable {}
+
 /// What changed from one face to another: tables, typed fields, name records, glyph outlines
 /// and metrics. Untouched tables (identical bytes) are skipped without decoding.
 public enum FontDiff {
@@ -67,16 +79,22 @@ public enum FontDiff {
         for tag in tagsA.subtracting(tagsB).sorted() { out.append(Difference(kind: .removed, table: tag.description, item: "", old: nil, new: nil)) }
         for tag in tagsB.subtracting(tagsA).sorted() { out.append(Difference(kind: .added, table: tag.description, item: "", old: nil, new: nil)) }
         var glyphDataChanged = false
-        var bitmapsCompared: Set<Tag> = []
+        var groupsCompared: Set<Tag> = []
         for tag in tagsA.intersection(tagsB).sorted() {
             let bytesA = try a.rawTable(tag), bytesB = try b.rawTable(tag)
             guard bytesA != bytesB else { continue }
-            let name = tag.description
+            let type = TableRegistry.type(for: tag)
+            if type is GlyphDataTable.Type { glyphDataChanged = true; continue }
+            if let faceLevel = type as? FaceDiffableTable.Type {
+                guard groupsCompared.insert(faceLevel.diffGroup).inserted else { continue }
+                do { out += try faceLevel.differences(a, b) } catch { out.append(sizeChange(tag, bytesA, bytesB)) }
+                continue
+            }
             if let ta = try a.fieldTable(tag), let tb = try b.fieldTable(tag) {
                 for field in Set(ta.fieldNames).union(tb.fieldNames).sorted(by: { (ta.fieldNames.firstIndex(of: $0) ?? 99) < (ta.fieldNames.firstIndex(of: $1) ?? 99) }) {
                     let va = ta.has(field) ? try ta.value(field).description : nil
                     let vb = tb.has(field) ? try tb.value(field).description : nil
-                    if va != vb { out.append(Difference(kind: va == nil ? .added : vb == nil ? .removed : .changed, table: name, item: field, old: va, new: vb)) }
+                    if va != vb { out.append(Difference(kind: va == nil ? .added : vb == nil ? .removed : .changed, table: tag.description, item: field, old: va, new: vb)) }
                 }
                 continue
             }
@@ -91,96 +109,18 @@ public enum FontDiff {
                 continue
             }
             if let sa = try? a.structuredTable(tag), let sb = try? b.structuredTable(tag) {
-                if tag == "GSUB" || tag == "GPOS" { out += try LayoutDiff.compare(a, b, tag: tag); continue }
                 out += try StructureDiff.compare(sa, sb, namesA: try a.glyphNames(), namesB: try b.glyphNames())
                 continue
             }
-            switch tag {
-            case "name": out += try nameDifferences(a.name, b.name)
-            case "cmap":
-                if let ca = try? a.cmap, let cb = try? b.cmap {
-                    out += try cmapDifferences(ca, cb, namesA: try a.glyphNames(), namesB: try b.glyphNames())
-                } else {
-                    out.append(Difference(kind: .changed, table: name, item: "", old: "\(bytesA?.count ?? 0) bytes", new: "\(bytesB?.count ?? 0) bytes"))
-                }
-            case "kern":
-                if let ka = try? a.kern, let kb = try? b.kern {
-                    out += kernDifferences(ka, kb, namesA: try a.glyphNames(), namesB: try b.glyphNames())
-                } else {
-                    out.append(Difference(kind: .changed, table: name, item: "", old: "\(bytesA?.count ?? 0) bytes", new: "\(bytesB?.count ?? 0) bytes"))
-                }
-            case "glyf", "loca", "hmtx", "vmtx", "CFF ", "CFF2", "gvar": glyphDataChanged = true
-            case "EBLC", "EBDT", "CBLC", "CBDT":
-                // The pair is compared once, under the data table's tag.
-                let kind: EmbeddedBitmaps.Kind = tag == "EBLC" || tag == "EBDT" ? .monochrome : .color
-                if bitmapsCompared.insert(kind.dataTag).inserted { out += try EmbeddedBitmapsDiff.compare(a, b, kind) }
-            default: out.append(Difference(kind: .changed, table: name, item: "", old: "\(bytesA?.count ?? 0) bytes", new: "\(bytesB?.count ?? 0) bytes"))
-            }
+            out.append(sizeChange(tag, bytesA, bytesB))
         }
         if glyphDataChanged { out += try glyphDifferences(a, b) }
         return out
     }
 
-    static func nameDifferences(_ a: NameTable, _ b: NameTable) -> [Difference] {
-        struct Key: Hashable, Comparable {
-            let id: Int, platform: Int, encoding: Int, language: Int
-            static func < (a: Key, b: Key) -> Bool { (a.id, a.platform, a.encoding, a.language) < (b.id, b.platform, b.encoding, b.language) }
-            var label: String { "\(id) (\(platform)/\(encoding)/0x\(String(language, radix: 16)))" }
-        }
-        func key(_ r: NameRecord) -> Key { Key(id: r.nameID, platform: r.platformID, encoding: r.encodingID, language: r.languageID) }
-        let ra = Dictionary(a.records.map { (key($0), $0) }, uniquingKeysWith: { x, _ in x })
-        let rb = Dictionary(b.records.map { (key($0), $0) }, uniquingKeysWith: { x, _ in x })
-        var out: [Difference] = []
-        for k in Set(ra.keys).union(rb.keys).sorted() {
-            let x = ra[k], y = rb[k]
-            guard x != y else { continue }
-            let text = { (r: NameRecord?) in r.map { $0.text ?? "\($0.bytes.count) bytes" } }
-            out.append(Difference(kind: x == nil ? .added : y == nil ? .removed : .changed, table: "name", item: k.label, old: text(x), new: text(y)))
-        }
-        return out
-    }
-
-    /// Characters mapped, unmapped or mapped to another glyph (by name) in the best Unicode
-    /// subtable; subtables added or removed (by platform and encoding).
-    static func cmapDifferences(_ a: CmapTable, _ b: CmapTable, namesA: [String], namesB: [String]) throws -> [Difference] {
-        var out: [Difference] = []
-        let keysA = Set(a.records.map { "\($0.platformID)/\($0.encodingID) format \($0.subtable.format)" })
-        let keysB = Set(b.records.map { "\($0.platformID)/\($0.encodingID) format \($0.subtable.format)" })
-        for k in keysA.subtracting(keysB).sorted() { out.append(Difference(kind: .removed, table: "cmap", item: "subtable \(k)", old: nil, new: nil)) }
-        for k in keysB.subtracting(keysA).sorted() { out.append(Difference(kind: .added, table: "cmap", item: "subtable \(k)", old: nil, new: nil)) }
-        let ma = try a.bestUnicodeSubtable()?.mapping() ?? [:], mb = try b.bestUnicodeSubtable()?.mapping() ?? [:]
-        for code in Set(ma.keys).union(mb.keys).sorted() {
-            let x = ma[code].map { glyphName($0, in: namesA) }, y = mb[code].map { glyphName($0, in: namesB) }
-            guard x != y else { continue }
-            let hex = String(code, radix: 16, uppercase: true)
-            out.append(Difference(kind: x == nil ? .added : y == nil ? .removed : .changed, table: "cmap",
-                                  item: "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex, old: x, new: y))
-        }
-        return out
-    }
-
-    /// kern pairs added, removed or changed (by glyph names), per subtable; other changes to a
-    /// subtable (format, coverage, kept bytes) as one line.
-    static func kernDifferences(_ a: KernTable, _ b: KernTable, namesA: [String], namesB: [String]) -> [Difference] {
-        var out: [Difference] = []
-        let many = max(a.subtables.count, b.subtables.count) > 1
-        for k in 0..<max(a.subtables.count, b.subtables.count) {
-            let label = many ? "subtable \(k) " : ""
-            guard k < a.subtables.count else { out.append(Difference(kind: .added, table: "kern", item: "subtable \(k)", old: nil, new: nil)); continue }
-            guard k < b.subtables.count else { out.append(Difference(kind: .removed, table: "kern", item: "subtable \(k)", old: nil, new: nil)); continue }
-            let sa = a.subtables[k], sb = b.subtables[k]
-            if sa.format != sb.format || sa.coverage != sb.coverage || sa.body != sb.body {
-                out.append(Difference(kind: .changed, table: "kern", item: "subtable \(k)", old: "format \(sa.format), coverage \(sa.coverage)", new: "format \(sb.format), coverage \(sb.coverage)"))
-            }
-            var pa: [String: Int] = [:], pb: [String: Int] = [:]
-            for p in sa.pairs { pa[glyphName(p.left, in: namesA) + " " + glyphName(p.right, in: namesA)] = p.value }
-            for p in sb.pairs { pb[glyphName(p.left, in: namesB) + " " + glyphName(p.right, in: namesB)] = p.value }
-            for key in Set(pa.keys).union(pb.keys).sorted() where pa[key] != pb[key] {
-                out.append(Difference(kind: pa[key] == nil ? .added : pb[key] == nil ? .removed : .changed, table: "kern",
-                                      item: label + key, old: pa[key].map(String.init), new: pb[key].map(String.init)))
-            }
-        }
-        return out
+    /// What is said of a table that is not registered, or that one side cannot decode: its size.
+    static func sizeChange(_ tag: Tag, _ a: [UInt8]?, _ b: [UInt8]?) -> Difference {
+        Difference(kind: .changed, table: tag.description, item: "", old: "\(a?.count ?? 0) bytes", new: "\(b?.count ?? 0) bytes")
     }
 
     /// Glyphs (matched by name) whose outline or metrics differ, and glyphs only in one face.

@@ -192,6 +192,8 @@ public enum Validator {
                 // layout-structure); a shared table is decoded once.
                 for tag in face.tags where !["glyf", "loca"].contains(tag.description) && !TableRegistry.structuredTags.contains(tag) {
                     guard let type = TableRegistry.type(for: tag) else { continue }
+                    // A bitmap pair is read together, through its data table when there is one.
+                    if let part = type as? any EmbeddedBitmapsPart.Type, tag == part.kind.locatorTag, face.has(part.kind.dataTag) { continue }
                     if let source = face.slots[tag]?.source, face.font?.isCollection == true,
                        !decodedSources.insert(source.lowerBound).inserted { continue }
                     do {
@@ -200,11 +202,6 @@ public enum Validator {
                         if TableRegistry.shapeDescribedTags.contains(tag) { _ = try face.describedView(tag) }
                     } catch { add("table-decodable", .error, "\(error)") }
                 }
-                // The tables read in pairs or by TTX alone: bitmap strikes, ltag.
-                for kind in [EmbeddedBitmaps.Kind.color, .monochrome] where face.has(kind.locatorTag) || face.has(kind.dataTag) {
-                    do { _ = try EmbeddedBitmaps.read(from: face, kind) } catch { add("table-decodable", .error, "\(error)") }
-                }
-                do { _ = try LtagTable.read(from: face) } catch { add("table-decodable", .error, "\(error)") }
             }
             run("name-decodable") {
                 for r in try face.name.records where r.isUTF16 {

@@ -343,8 +343,8 @@ open class FieldTable: FontTable {
 
     static func visible(_ v: Int64, _ kind: FieldKind) -> FieldValue {
         switch kind {
-        case .fixed: .double(shortestDecimal(v, scale: 65536))
-        case .f2dot14: .double(shortestDecimal(v, scale: 16384))
+        case .fixed: .double(shortestDecimal(v, scale: Fixed.scale))
+        case .f2dot14: .double(shortestDecimal(v, scale: F2Dot14.scale))
         case .tag: .string(Tag(UInt32(truncatingIfNeeded: v)).description)
         default: .int(v)
         }
@@ -359,7 +359,7 @@ open class FieldTable: FontTable {
         case (.tag, _):
             throw FontError("\(label) is a Tag: give a string of 1 to 4 ASCII characters")
         case (.fixed, _), (.f2dot14, _):
-            let scale: Double = field.kind == .fixed ? 65536 : 16384
+            let scale = field.kind == .fixed ? Fixed.scale : F2Dot14.scale
             let d: Double
             switch value {
             case .int(let i): d = Double(i)

@@ -69,6 +69,7 @@ public enum TableRegistry {
         GDEFTable.self, GSUBTable.self, GPOSTable.self, KernTable.self, MATHTable.self, BASETable.self, JSTFTable.self,
         FvarTable.self, AvarTable.self, STATTable.self, HvarTable.self, VvarTable.self, MvarTable.self, CvarTable.self, ColrTable.self,
         CvtTable.self, FpgmTable.self, PrepTable.self, GaspTable.self, DSIGTable.self, FFTMTable.self, VORGTable.self, CPALTable.self,
+        EBLCTable.self, EBDTTable.self, CBLCTable.self, CBDTTable.self, TTFATable.self, LtagTable.self,
         FeatureNameTable.self, MorxTable.self, TrakTable.self, EBSCTable.self, MetaTable.self, SVGTable.self, SbixTable.self, HdmxTable.self, LTSHTable.self, VDMXTable.self, FeatTable.self, SillTable.self, GlocTable.self, GlatTable.self, SilfTable.self,
     ]
 

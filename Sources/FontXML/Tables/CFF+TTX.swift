@@ -653,3 +653,5 @@ extension TTX {
         return w.bytes
     }
 }
+
+extension CFFTable: TTXTable { static var ttx: TTX.Converter { TTX.cffConverter } }

@@ -301,3 +301,5 @@ extension TTX {
         }
     }
 }
+
+extension CFF2Table: TTXTable { static var ttx: TTX.Converter { TTX.cff2Converter } }

@@ -60,3 +60,5 @@ extension TTX {
             })
     }()
 }
+
+extension ColrTable: TTXTable { static var ttx: TTX.Converter { TTX.colrConverter } }

@@ -70,3 +70,5 @@ extension TTX {
             if apply { face.setRawTable("CPAL", bytes) }
         })
 }
+
+extension CPALTable: TTXTable { static var ttx: TTX.Converter { TTX.cpalConverter } }

@@ -99,3 +99,5 @@ enum Base64 {
         return out
     }
 }
+
+extension DSIGTable: TTXTable { static var ttx: TTX.Converter { TTX.dsigConverter } }

@@ -52,3 +52,5 @@ extension TTX {
             if apply { face.setRawTable("EBSC", bytes) }
         })
 }
+
+extension EBSCTable: TTXTable { static var ttx: TTX.Converter { TTX.ebscConverter } }

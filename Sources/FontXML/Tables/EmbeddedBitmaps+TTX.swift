@@ -333,3 +333,11 @@ enum BitmapXML {
         }
     }
 }
+
+extension EBLCTable: TTXTable { static var ttx: TTX.Converter { TTX.bitmapLocatorConverter(.monochrome) } }
+
+extension EBDTTable: TTXTable { static var ttx: TTX.Converter { TTX.bitmapDataConverter(.monochrome) } }
+
+extension CBLCTable: TTXTable { static var ttx: TTX.Converter { TTX.bitmapLocatorConverter(.color) } }
+
+extension CBDTTable: TTXTable { static var ttx: TTX.Converter { TTX.bitmapDataConverter(.color) } }

@@ -112,3 +112,7 @@ enum GlatXML {
         return GlatTable.Glyph(octabox: octabox, attributes: attributes.sorted { $0.key < $1.key }.map { GlatTable.Attribute(index: $0.key, value: $0.value) })
     }
 }
+
+extension GlatTable: TTXTable { static var ttx: TTX.Converter { TTX.glatConverter } }
+
+extension GlocTable: TTXTable { static var ttx: TTX.Converter { TTX.glocConverter } }

@@ -133,3 +133,7 @@ extension TTX {
             if apply { face.setRawTable("Sill", bytes) }
         })
 }
+
+extension FeatTable: TTXTable { static var ttx: TTX.Converter { TTX.featConverter } }
+
+extension SillTable: TTXTable { static var ttx: TTX.Converter { TTX.sillConverter } }

@@ -24,3 +24,5 @@ extension TTX {
             if apply { face.setRawTable("LTSH", try LTSHTable.make(thresholds: values.map { $0 ?? 1 }).encode()) }
         })
 }
+
+extension LTSHTable: TTXTable { static var ttx: TTX.Converter { TTX.ltshConverter } }

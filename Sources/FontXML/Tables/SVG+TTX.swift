@@ -29,3 +29,5 @@ extension TTX {
             if apply { face.setRawTable("SVG ", bytes) }
         })
 }
+
+extension SVGTable: TTXTable { static var ttx: TTX.Converter { TTX.svgConverter } }

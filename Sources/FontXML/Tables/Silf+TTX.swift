@@ -264,3 +264,5 @@ enum SilfXML {
         return p
     }
 }
+
+extension SilfTable: TTXTable { static var ttx: TTX.Converter { TTX.silfConverter } }

@@ -22,3 +22,5 @@ extension TTX {
             })
     }
 }
+
+extension TTFATable: TTXTable { static var ttx: TTX.Converter { TTX.textTableConverter("TTFA") } }

@@ -52,3 +52,5 @@ extension TTX {
             if apply { face.setRawTable("VDMX", bytes) }
         })
 }
+
+extension VDMXTable: TTXTable { static var ttx: TTX.Converter { TTX.vdmxConverter } }

@@ -40,3 +40,5 @@ extension TTX {
             if apply { face.setRawTable("VORG", bytes) }
         })
 }
+
+extension VORGTable: TTXTable { static var ttx: TTX.Converter { TTX.vorgConverter } }

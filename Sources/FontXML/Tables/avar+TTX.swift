@@ -84,3 +84,5 @@ extension TTX {
             if apply { face.setRawTable("avar", try table.encode()) }
         })
 }
+
+extension AvarTable: TTXTable { static var ttx: TTX.Converter { TTX.avarConverter } }

@@ -169,3 +169,5 @@ extension TTX {
         },
         fuse: { element, face, apply in try fuseCmap(face, element, apply: apply) })
 }
+
+extension CmapTable: TTXTable { static var ttx: TTX.Converter { TTX.cmapConverter } }

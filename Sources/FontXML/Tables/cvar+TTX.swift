@@ -36,3 +36,5 @@ extension TTX {
             if apply { face.setRawTable("cvar", bytes) }
         })
 }
+
+extension CvarTable: TTXTable { static var ttx: TTX.Converter { TTX.cvarConverter } }

@@ -29,3 +29,5 @@ extension TTX {
             if apply { face.setRawTable("cvt ", try CvtTable(values: values).encode()) }
         })
 }
+
+extension CvtTable: TTXTable { static var ttx: TTX.Converter { TTX.cvtConverter } }

@@ -50,3 +50,7 @@ extension TTX {
         }
     }
 }
+
+extension FpgmTable: TTXTable { static var ttx: TTX.Converter { TTX.programConverter(FpgmTable.self) } }
+
+extension PrepTable: TTXTable { static var ttx: TTX.Converter { TTX.programConverter(PrepTable.self) } }

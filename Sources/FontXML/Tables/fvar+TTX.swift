@@ -90,3 +90,5 @@ extension TTX {
             if apply { face.setRawTable("fvar", bytes) }
         })
 }
+
+extension FvarTable: TTXTable { static var ttx: TTX.Converter { TTX.fvarConverter } }

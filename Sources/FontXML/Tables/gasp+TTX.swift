@@ -33,3 +33,5 @@ extension TTX {
         return Int(v)
     }
 }
+
+extension GaspTable: TTXTable { static var ttx: TTX.Converter { TTX.gaspConverter } }

@@ -146,3 +146,7 @@ extension TTX {
         dump: { _ in "  <loca>\n    <!-- The 'loca' table will be calculated by the compiler -->\n  </loca>\n" },
         fuse: { _, _, _ in })   // computed from glyf on save
 }
+
+extension GlyfTable: TTXTable { static var ttx: TTX.Converter { TTX.glyfConverter } }
+
+extension LocaTable: TTXTable { static var ttx: TTX.Converter { TTX.locaConverter } }

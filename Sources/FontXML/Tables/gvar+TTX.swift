@@ -132,3 +132,5 @@ extension TTX {
                               x: sorted.map(\.value.0), y: cvt ? [] : sorted.map(\.value.1))
     }
 }
+
+extension GvarTable: TTXTable { static var ttx: TTX.Converter { TTX.gvarConverter } }

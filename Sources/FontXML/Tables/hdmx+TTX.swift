@@ -60,3 +60,5 @@ enum HdmxXML {
         return parts.joined(separator: ";")
     }
 }
+
+extension HdmxTable: TTXTable { static var ttx: TTX.Converter { TTX.hdmxConverter } }

@@ -69,3 +69,7 @@ extension TTX {
             try fuseMetrics(v, face, element, "height", "tsb", apply: apply)
         })
 }
+
+extension HmtxTable: TTXTable { static var ttx: TTX.Converter { TTX.hmtxConverter } }
+
+extension VmtxTable: TTXTable { static var ttx: TTX.Converter { TTX.vmtxConverter } }

@@ -84,3 +84,5 @@ extension TTX {
         dump: { face in try face.kern.map { try kernTable($0, face) } },
         fuse: { element, face, apply in try fuseKern(element, face, apply: apply) })
 }
+
+extension KernTable: TTXTable { static var ttx: TTX.Converter { TTX.kernConverter } }

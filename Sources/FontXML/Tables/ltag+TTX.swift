@@ -5,13 +5,13 @@ import FontModel
 extension TTX {
     static let ltagConverter = Converter(
         dump: { face in
-            guard let ltag = try LtagTable.read(from: face) else { return nil }
+            guard let ltag = try face.table(LtagTable.self) else { return nil }
             var out = "  <ltag>\n    <version value=\"\(ltag.version)\"/>\n    <flags value=\"\(ltag.flags)\"/>\n"
             for tag in ltag.tags { out += "    <LanguageTag tag=\"\(xmlEscaped(tag))\"/>\n" }
             return out + "  </ltag>\n"
         },
         fuse: { element, face, apply in
-            var ltag = LtagTable(tags: [])
+            let ltag = LtagTable(tags: [])
             for e in element.children {
                 switch e.name {
                 case "version": ltag.version = UInt32(try integerAttribute(e, "value", 0...0xFFFF_FFFF))
@@ -31,3 +31,5 @@ extension TTX {
             }
         })
 }
+
+extension LtagTable: TTXTable { static var ttx: TTX.Converter { TTX.ltagConverter } }

@@ -39,3 +39,5 @@ extension TTX {
             if apply { face.setRawTable("meta", bytes) }
         })
 }
+
+extension MetaTable: TTXTable { static var ttx: TTX.Converter { TTX.metaConverter } }

@@ -290,3 +290,5 @@ enum MorxXML {
         }
     }
 }
+
+extension MorxTable: TTXTable { static var ttx: TTX.Converter { TTX.morxConverter } }

@@ -42,3 +42,5 @@ extension TTX {
         dump: { face in nameTable(try face.name) },
         fuse: { element, face, apply in try fuseNames(try face.name, element, apply: apply) })
 }
+
+extension NameTable: TTXTable { static var ttx: TTX.Converter { TTX.nameConverter } }

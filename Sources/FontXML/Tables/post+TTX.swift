@@ -25,3 +25,5 @@ extension TTX {
             try fuseFields(post, element, apply: apply)
         })
 }
+
+extension PostTable: TTXTable { static var ttx: TTX.Converter { TTX.postConverter } }

@@ -94,3 +94,5 @@ enum SbixXML {
         return Tag((bytes + Array(repeating: 0x20, count: 4 - bytes.count)).reduce(0) { $0 << 8 | UInt32($1) })
     }
 }
+
+extension SbixTable: TTXTable { static var ttx: TTX.Converter { TTX.sbixConverter } }

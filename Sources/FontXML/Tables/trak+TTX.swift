@@ -75,3 +75,5 @@ extension TTX {
             if apply { face.setRawTable("trak", bytes) }
         })
 }
+
+extension TrakTable: TTXTable { static var ttx: TTX.Converter { TTX.trakConverter } }

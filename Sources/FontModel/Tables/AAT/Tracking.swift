@@ -106,8 +106,8 @@ public final class TrakTable: DecodableTable, DiffableTable, Equatable {
             var out = [("version", "0x" + String(t.version, radix: 16)), ("format", "\(t.format)")]
             for (direction, data) in [("horizontal", t.horizontal), ("vertical", t.vertical)] {
                 for track in data.tracks {
-                    let values = zip(data.sizes, track.adjustments).map { "\(Double($0) / 65536)pt:\($1)" }.joined(separator: " ")
-                    out.append(("\(direction) track \(Double(track.value) / 65536)", "name \(track.nameIndex), \(values)"))
+                    let values = zip(data.sizes, track.adjustments).map { "\(Fixed(raw: $0).value)pt:\($1)" }.joined(separator: " ")
+                    out.append(("\(direction) track \(Fixed(raw: track.value).value)", "name \(track.nameIndex), \(values)"))
                 }
             }
             return out

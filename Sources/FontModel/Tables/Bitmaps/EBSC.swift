@@ -44,7 +44,7 @@ public final class EBSCTable: DecodableTable, DiffableTable, Equatable {
     public func differences(to other: FontTable) -> [Difference]? {
         guard let other = other as? EBSCTable else { return nil }
         func items(_ t: EBSCTable) -> [(String, String)] {
-            [("version", "\(shortestDecimal(Int64(t.version), scale: 65536))")] + t.scales.enumerated().map { k, s in
+            [("version", "\(shortestDecimal(Int64(t.version), scale: Fixed.scale))")] + t.scales.enumerated().map { k, s in
                 ("size \(k)", "\(s.sizes[0])×\(s.sizes[1]) from \(s.sizes[2])×\(s.sizes[3]), hori \(s.hori.values), vert \(s.vert.values)")
             }
         }

@@ -19,7 +19,7 @@ public enum Graphite {
     }
 
     /// A 16.16 version as a short decimal ("2.0", "3.1").
-    static func versionText(_ v: UInt32) -> String { "\(shortestDecimal(Int64(v), scale: 65536))" }
+    static func versionText(_ v: UInt32) -> String { "\(shortestDecimal(Int64(v), scale: Fixed.scale))" }
 
     /// numRecords, searchRange, entrySelector, rangeShift for `count` records of `size` bytes.
     static func writeSearchHeader(_ w: inout BinaryWriter, count: Int, size: Int = 1) throws {

@@ -70,3 +70,13 @@ enum LayoutDiff {
         String(key.dropFirst("feature ".count).prefix { $0 != " " })
     }
 }
+
+extension GSUBTable: FaceDiffableTable {
+    public static var diffGroup: Tag { tableTag }
+    public static func differences(_ a: Face, _ b: Face) throws -> [Difference] { try LayoutDiff.compare(a, b, tag: tableTag) }
+}
+
+extension GPOSTable: FaceDiffableTable {
+    public static var diffGroup: Tag { tableTag }
+    public static func differences(_ a: Face, _ b: Face) throws -> [Difference] { try LayoutDiff.compare(a, b, tag: tableTag) }
+}

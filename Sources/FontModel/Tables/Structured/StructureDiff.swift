@@ -137,11 +137,11 @@ public struct StructureDiff {
     /// by name (integers as they are).
     static func scalarText(_ v: Int64, _ kind: FieldKind, _ format: TTXFormat) -> String {
         switch (format, kind) {
-        case (.angle, _): "\(Double(v) / 16384 * 180)°"
-        case (.biasedAngle, _): "\((Double(v) / 16384 + 1) * 180)°"
+        case (.angle, _): "\(Double(v) / F2Dot14.scale * 180)°"
+        case (.biasedAngle, _): "\((Double(v) / F2Dot14.scale + 1) * 180)°"
         case (.names(let names), _) where v >= 0 && v < names.count: names[Int(v)]
-        case (_, .f2dot14): "\(Double(v) / 16384)"
-        case (_, .fixed): "\(Double(v) / 65536)"
+        case (_, .f2dot14): "\(Double(v) / F2Dot14.scale)"
+        case (_, .fixed): "\(Double(v) / Fixed.scale)"
         case (_, .tag): "'\(Tag(UInt32(truncatingIfNeeded: v)).description)'"
         default: String(v)
         }

@@ -77,7 +77,7 @@ public final class AvarTable: DecodableTable, DiffableTable {
             var map: SegmentMap = []
             for _ in 0..<count {
                 let at = r.offset
-                let from = Double(try r.i16()) / 16384, to = Double(try r.i16()) / 16384
+                let from = try r.f2dot14().value, to = try r.f2dot14().value
                 if let last = map.last, from <= last.from || to < last.to {
                     throw r.error("avar map of axis \(axis) is not monotonic: (\(from) → \(to)) after (\(last.from) → \(last.to))", at: at)
                 }
@@ -98,13 +98,13 @@ public final class AvarTable: DecodableTable, DiffableTable {
     /// and is clamped to -1…1. Returns the final coordinates, quantized. As fontTools'
     /// `renormalizeLocation` computes it (the store sees the unquantized coordinates).
     public func applyVersion2(_ mapped: [Double]) -> [Double] {
-        let quantized = mapped.map { Int(($0 * 16384).otRounded) }
-        guard majorVersion >= 2, let store = axisStore else { return quantized.map { Double($0) / 16384 } }
+        let quantized = mapped.map { Int(($0 * F2Dot14.scale).otRounded) }
+        guard majorVersion >= 2, let store = axisStore else { return quantized.map { Double($0) / F2Dot14.scale } }
         let scalars = store.scalars(at: mapped)
         return quantized.enumerated().map { axis, v in
             let item = axisIndexMap?.index(axis) ?? (outer: 0, inner: axis)
             let moved = v + store.delta(outer: item.outer, inner: item.inner, scalars: scalars).otRoundedInt
-            return Double(min(max(moved, -16384), 16384)) / 16384
+            return Double(min(max(moved, -16384), 16384)) / F2Dot14.scale
         }
     }
 
@@ -132,8 +132,8 @@ public final class AvarTable: DecodableTable, DiffableTable {
         for map in maps {
             try w.u16(map.count, "avar map length")
             for p in map {
-                w.i16(Int16(clamping: Int((p.from * 16384).rounded())))
-                w.i16(Int16(clamping: Int((p.to * 16384).rounded())))
+                w.f2dot14(F2Dot14(clamping: p.from))
+                w.f2dot14(F2Dot14(clamping: p.to))
             }
         }
         w.append(version2Tail)

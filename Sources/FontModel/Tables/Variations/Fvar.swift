@@ -63,7 +63,7 @@ public final class FvarTable: DecodableTable, DiffableTable {
         for i in 0..<axisCount {
             var a = try reader.sub(axesOffset + i * axisSize, axisSize)
             let tag = try a.tag()
-            let lo = Double(try a.i32()) / 65536, def = Double(try a.i32()) / 65536, hi = Double(try a.i32()) / 65536
+            let lo = try a.fixed().value, def = try a.fixed().value, hi = try a.fixed().value
             let flags = try a.u16(), nameID = Int(try a.u16())
             guard lo <= def, def <= hi else {
                 throw a.error("fvar axis '\(tag)' has min \(lo), default \(def), max \(hi): not in order", at: 4)
@@ -76,7 +76,7 @@ public final class FvarTable: DecodableTable, DiffableTable {
             var a = try reader.sub(instancesStart + i * instanceSize, instanceSize)
             let nameID = Int(try a.u16()), flags = try a.u16()
             var coordinates: [Double] = []
-            for _ in 0..<axisCount { coordinates.append(Double(try a.i32()) / 65536) }
+            for _ in 0..<axisCount { coordinates.append(try a.fixed().value) }
             var psID: Int?
             if instanceSize == plain + 2 { let v = Int(try a.u16()); psID = v == 0xFFFF ? nil : v }
             instances.append(Instance(subfamilyNameID: nameID, flags: flags, coordinates: coordinates, postScriptNameID: psID))
@@ -94,21 +94,20 @@ public final class FvarTable: DecodableTable, DiffableTable {
         try w.u16(instances.count, "fvar instance count"); try w.u16(instanceSize, "fvar instance size")
         for a in axes {
             w.tag(a.tag)
-            for v in [a.minimum, a.defaultValue, a.maximum] { w.i32(try fixed(v)) }
+            for v in [a.minimum, a.defaultValue, a.maximum] { w.fixed(try fixed(v)) }
             w.u16(a.flags); try w.u16(a.nameID, "fvar axis name id")
         }
         for i in instances {
             try w.u16(i.subfamilyNameID, "fvar instance name id"); w.u16(i.flags)
-            for v in i.coordinates { w.i32(try fixed(v)) }
+            for v in i.coordinates { w.fixed(try fixed(v)) }
             if hasPostScriptNameIDs { try w.u16(i.postScriptNameID ?? 0xFFFF, "fvar PostScript name id") }
         }
         return w.bytes
     }
 
-    private func fixed(_ v: Double) throws -> Int32 {
-        let raw = (v * 65536).rounded()
-        guard raw >= -2147483648, raw <= 2147483647 else { throw FontError("fvar value \(v) does not fit Fixed", table: "fvar") }
-        return Int32(raw)
+    private func fixed(_ v: Double) throws -> Fixed {
+        guard let fixed = Fixed(rounding: v) else { throw FontError("fvar value \(v) does not fit Fixed", table: "fvar") }
+        return fixed
     }
 }
 

@@ -46,7 +46,7 @@ public struct ItemVariationStore: Sendable {
             var spans: [AxisSpan] = []
             for axis in 0..<regionAxes {
                 let at = list.offset
-                let s = AxisSpan(start: Double(try list.i16()) / 16384, peak: Double(try list.i16()) / 16384, end: Double(try list.i16()) / 16384)
+                let s = AxisSpan(start: try list.f2dot14().value, peak: try list.f2dot14().value, end: try list.f2dot14().value)
                 guard s.start <= s.peak, s.peak <= s.end else {
                     throw list.error("\(what) variation region \(index), axis \(axis): start \(s.start), peak \(s.peak), end \(s.end) are not in order", at: at)
                 }
@@ -213,7 +213,7 @@ public struct ItemVariationStore: Sendable {
         var body = BinaryWriter()
         try body.u16(axisCount, "region axis count"); try body.u16(regions.count, "region count")
         for region in regions {
-            for span in region { for v in [span.start, span.peak, span.end] { body.i16(Int16(clamping: (v * 16384).otRoundedInt)) } }
+            for span in region { for v in [span.start, span.peak, span.end] { body.f2dot14(F2Dot14(clamping: v)) } }
         }
         var dataOffsets: [Int] = []
         for d in data {

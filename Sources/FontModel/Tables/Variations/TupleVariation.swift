@@ -53,7 +53,7 @@ public struct TupleVariation: Equatable, Sendable {
             var peak: [Double]
             if indexField & 0x8000 != 0 {
                 peak = []
-                for _ in 0..<axisCount { peak.append(Double(try r.i16()) / 16384) }
+                for _ in 0..<axisCount { peak.append(try r.f2dot14().value) }
             } else {
                 let i = indexField & 0x0FFF
                 guard i < sharedTuples.count else {
@@ -64,8 +64,8 @@ public struct TupleVariation: Equatable, Sendable {
             var start: [Double]?, end: [Double]?
             if indexField & 0x4000 != 0 {
                 var s: [Double] = [], e: [Double] = []
-                for _ in 0..<axisCount { s.append(Double(try r.i16()) / 16384) }
-                for _ in 0..<axisCount { e.append(Double(try r.i16()) / 16384) }
+                for _ in 0..<axisCount { s.append(try r.f2dot14().value) }
+                for _ in 0..<axisCount { e.append(try r.f2dot14().value) }
                 start = s; end = e
             }
             var body = try data.sub(data.offset, size)
@@ -103,7 +103,7 @@ public struct TupleVariation: Equatable, Sendable {
             let size = Int(try r.u16())
             let indexField = Int(try r.u16())
             if indexField & 0x8000 != 0 {
-                for a in 0..<axisCount { w.spans[a].peak = Double(try r.i16()) / 16384 }
+                for a in 0..<axisCount { w.spans[a].peak = try r.f2dot14().value }
             } else {
                 let i = indexField & 0x0FFF
                 guard i < sharedTuples.count, sharedTuples[i].count >= axisCount else {
@@ -112,8 +112,8 @@ public struct TupleVariation: Equatable, Sendable {
                 for a in 0..<axisCount { w.spans[a].peak = sharedTuples[i][a] }
             }
             if indexField & 0x4000 != 0 {
-                for a in 0..<axisCount { w.spans[a].start = Double(try r.i16()) / 16384 }
-                for a in 0..<axisCount { w.spans[a].end = Double(try r.i16()) / 16384 }
+                for a in 0..<axisCount { w.spans[a].start = try r.f2dot14().value }
+                for a in 0..<axisCount { w.spans[a].end = try r.f2dot14().value }
             } else {
                 for a in 0..<axisCount { w.spans[a].start = min(w.spans[a].peak, 0); w.spans[a].end = max(w.spans[a].peak, 0) }
             }
@@ -382,10 +382,10 @@ extension TupleVariation {
             if let shared = sharedPeaks[t.peak] { index |= shared } else { index |= 0x8000 }
             if t.start != nil { index |= 0x4000 }
             headers.u16(UInt16(index))
-            if index & 0x8000 != 0 { for p in t.peak { headers.i16(Int16(clamping: (p * 16384).otRoundedInt)) } }
+            if index & 0x8000 != 0 { for p in t.peak { headers.f2dot14(F2Dot14(clamping: p)) } }
             if let s = t.start, let e = t.end {
-                for v in s { headers.i16(Int16(clamping: (v * 16384).otRoundedInt)) }
-                for v in e { headers.i16(Int16(clamping: (v * 16384).otRoundedInt)) }
+                for v in s { headers.f2dot14(F2Dot14(clamping: v)) }
+                for v in e { headers.f2dot14(F2Dot14(clamping: v)) }
             }
             data.append(body.bytes)
         }

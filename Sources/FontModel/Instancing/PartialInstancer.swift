@@ -226,7 +226,7 @@ extension Face {
         return out
     }
 
-    static func quantized(_ v: Double) -> Double { (v * 16384).rounded() / 16384 }
+    static func quantized(_ v: Double) -> Double { (v * F2Dot14.scale).rounded() / F2Dot14.scale }
 
     /// What a partial instance does with each axis (nil: a full instance), and the narrowed
     /// axes' new user ranges by axis index. Axes given a coordinate are pinned; axes given a

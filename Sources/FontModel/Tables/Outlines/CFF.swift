@@ -543,3 +543,5 @@ public final class CFFTable: DecodableTable {
         return chunks
     }
 }
+
+extension CFFTable: GlyphDataTable {}

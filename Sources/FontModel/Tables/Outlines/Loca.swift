@@ -51,3 +51,5 @@ public final class LocaTable: DecodableTable {
         return w.bytes
     }
 }
+
+extension LocaTable: GlyphDataTable {}

@@ -114,7 +114,7 @@ extension Face {
             if let w = location.user("wdth") { try os2.setRaw("usWidthClass", Int64(Self.widthClass(w).otRoundedInt)) }
         }
         if let slant = location.user("slnt"), let post = try target.post {
-            try post.setRaw("italicAngle", Int64((max(-90, min(slant, 90)) * 65536).rounded()))
+            try post.setRaw("italicAngle", Int64(Fixed(clamping: max(-90, min(slant, 90))).raw))
         }
         // A font without a name table (a test subset) has no names to give or update.
         var postScriptName = target.has("name") ? try target.postScriptName : nil
@@ -496,9 +496,9 @@ extension Face {
             let designTags: [Tag?] = designAxes.map { $0.fields?["AxisTag"]?.int.map { Tag(UInt32(truncatingIfNeeded: $0)) } }
             func holds(_ axisIndex: Int64?, _ raw: Int64?) -> Bool {
                 guard let axisIndex, let raw, Int(axisIndex) < designTags.count, let tag = designTags[Int(axisIndex)] else { return true }
-                if let r = narrowed[tag] { return r.min <= Double(raw) / 65536 && Double(raw) / 65536 <= r.max }
+                if let r = narrowed[tag] { return r.min <= Double(raw) / Fixed.scale && Double(raw) / Fixed.scale <= r.max }
                 guard pinned?.contains(tag) ?? true, let value = location.user(tag) else { return true }
-                return Double(raw) / 65536 == value
+                return Double(raw) / Fixed.scale == value
             }
             let keptValues = try values.filter { v in
                 guard case .formatted(let format, let f) = try v.resolved() else { return true }

@@ -75,7 +75,7 @@ public final class GvarTable: DecodableTable {
         return (0..<Int(sharedTupleCount)).map { t in
             (0..<axes).map { a in
                 let i = (t * axes + a) * 2
-                return Double(Int16(bitPattern: UInt16(sharedTuples[i]) << 8 | UInt16(sharedTuples[i + 1]))) / 16384
+                return F2Dot14(raw: Int16(bitPattern: UInt16(sharedTuples[i]) << 8 | UInt16(sharedTuples[i + 1]))).value
             }
         }
     }
@@ -119,7 +119,7 @@ public final class GvarTable: DecodableTable {
             .map(\.peak).prefix(0x0FFF))
         let index = Dictionary(uniqueKeysWithValues: shared.enumerated().map { ($1, $0) })
         var tuplesBytes: [UInt8] = []
-        for peak in shared { for v in peak { let bits = UInt16(bitPattern: Int16(clamping: (v * 16384).otRoundedInt)); tuplesBytes += [UInt8(bits >> 8), UInt8(bits & 0xFF)] } }
+        for peak in shared { for v in peak { let bits = UInt16(bitPattern: F2Dot14(clamping: v).raw); tuplesBytes += [UInt8(bits >> 8), UInt8(bits & 0xFF)] } }
         let glyphData = try ParallelWork.map(glyphs.count) { ids in
             try ids.map { try TupleVariation.encodeStore(glyphs[$0], sharedPeaks: index, hasY: true, dataOffsetBase: 0, what: "gvar glyph \($0)") }
         }
@@ -160,3 +160,5 @@ public final class GvarTable: DecodableTable {
         return w.bytes
     }
 }
+
+extension GvarTable: GlyphDataTable {}

@@ -57,7 +57,7 @@ enum FeatureVariationResolver {
                     throw FontError("FeatureVariations record \(r) has a condition on axis \(axis); fvar has \(pins.count)", table: table)
                 }
                 let lowRaw = c["FilterRangeMinValue"]?.int ?? 0, highRaw = c["FilterRangeMaxValue"]?.int ?? 0
-                let low = Double(lowRaw) / 16384, high = Double(highRaw) / 16384
+                let low = Double(lowRaw) / F2Dot14.scale, high = Double(highRaw) / F2Dot14.scale
                 let atDefault = limits.location[axis]
                 if !(low <= atDefault && atDefault <= high) { holdsAtDefault = false }
                 if let pinned = pins[axis] {
@@ -69,8 +69,8 @@ enum FeatureVariationResolver {
                         // Within the new normalized range: an axis whose default is its
                         // minimum (or maximum) has no negative (or positive) side any more.
                         let floor: Double = r.lower < r.origin ? -1 : 0, ceiling: Double = r.upper > r.origin ? 1 : 0
-                        lowNew = Int64((max(limits.rebased(low, axis: axis), floor) * 16384).otRoundedInt)
-                        highNew = Int64((min(limits.rebased(high, axis: axis), ceiling) * 16384).otRoundedInt)
+                        lowNew = Int64(F2Dot14(clamping: max(limits.rebased(low, axis: axis), floor)).raw)
+                        highNew = Int64(F2Dot14(clamping: min(limits.rebased(high, axis: axis), ceiling)).raw)
                         c["FilterRangeMinValue"] = .int(lowNew); c["FilterRangeMaxValue"] = .int(highNew)
                     }
                     c["AxisIndex"] = .int(Int64(axisNow))
@@ -143,7 +143,7 @@ enum FeatureVariationResolver {
             guard axis < location.count else {
                 throw FontError("FeatureVariations record \(record) has a condition on axis \(axis); fvar has \(location.count)", table: table)
             }
-            let low = Double(c["FilterRangeMinValue"]?.int ?? 0) / 16384, high = Double(c["FilterRangeMaxValue"]?.int ?? 0) / 16384
+            let low = Double(c["FilterRangeMinValue"]?.int ?? 0) / F2Dot14.scale, high = Double(c["FilterRangeMaxValue"]?.int ?? 0) / F2Dot14.scale
             if !(low <= location[axis] && location[axis] <= high) { return false }
         }
         return true

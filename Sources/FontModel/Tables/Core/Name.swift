@@ -235,3 +235,27 @@ public final class NameTable: DecodableTable {
         return w.bytes
     }
 }
+
+extension NameTable: DiffableTable {
+    /// Records added, removed or changed, by name ID, platform, encoding and language.
+    public func differences(to other: FontTable) -> [Difference]? {
+        guard let other = other as? NameTable else { return nil }
+        let a = self, b = other
+        struct Key: Hashable, Comparable {
+            let id: Int, platform: Int, encoding: Int, language: Int
+            static func < (a: Key, b: Key) -> Bool { (a.id, a.platform, a.encoding, a.language) < (b.id, b.platform, b.encoding, b.language) }
+            var label: String { "\(id) (\(platform)/\(encoding)/0x\(String(language, radix: 16)))" }
+        }
+        func key(_ r: NameRecord) -> Key { Key(id: r.nameID, platform: r.platformID, encoding: r.encodingID, language: r.languageID) }
+        let ra = Dictionary(a.records.map { (key($0), $0) }, uniquingKeysWith: { x, _ in x })
+        let rb = Dictionary(b.records.map { (key($0), $0) }, uniquingKeysWith: { x, _ in x })
+        var out: [Difference] = []
+        for k in Set(ra.keys).union(rb.keys).sorted() {
+            let x = ra[k], y = rb[k]
+            guard x != y else { continue }
+            let text = { (r: NameRecord?) in r.map { $0.text ?? "\($0.bytes.count) bytes" } }
+            out.append(Difference(kind: x == nil ? .added : y == nil ? .removed : .changed, table: "name", item: k.label, old: text(x), new: text(y)))
+        }
+        return out
+    }
+}

@@ -99,3 +99,7 @@ public final class VmtxTable: MetricsTable, DecodableTable {
         return try VmtxTable(reader: reader, longCount: vhea.numOfLongVerMetrics, glyphCount: face.glyphCount, name: "vmtx")
     }
 }
+
+extension HmtxTable: GlyphDataTable {}
+
+extension VmtxTable: GlyphDataTable {}

@@ -113,3 +113,5 @@ public final class CFF2Table: DecodableTable {
 
     public func encode() throws -> [UInt8] { Array(data.bytes) }
 }
+
+extension CFF2Table: GlyphDataTable {}

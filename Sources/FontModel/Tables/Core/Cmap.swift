@@ -467,3 +467,32 @@ public final class CmapTable: DecodableTable {
         return w.bytes
     }
 }
+
+extension CmapTable: DiffableTable {
+    /// Characters mapped, unmapped or mapped to another glyph (by name) in the best Unicode
+    /// subtable; subtables added or removed (by platform and encoding).
+    public func differences(to other: FontTable) -> [Difference]? { nil }
+
+    public func differences(to other: FontTable, namesA: [String], namesB: [String]) -> [Difference]? {
+        guard let other = other as? CmapTable else { return nil }
+        return try? mappingDifferences(to: other, namesA: namesA, namesB: namesB)
+    }
+
+    func mappingDifferences(to b: CmapTable, namesA: [String], namesB: [String]) throws -> [Difference] {
+        let a = self
+        var out: [Difference] = []
+        let keysA = Set(a.records.map { "\($0.platformID)/\($0.encodingID) format \($0.subtable.format)" })
+        let keysB = Set(b.records.map { "\($0.platformID)/\($0.encodingID) format \($0.subtable.format)" })
+        for k in keysA.subtracting(keysB).sorted() { out.append(Difference(kind: .removed, table: "cmap", item: "subtable \(k)", old: nil, new: nil)) }
+        for k in keysB.subtracting(keysA).sorted() { out.append(Difference(kind: .added, table: "cmap", item: "subtable \(k)", old: nil, new: nil)) }
+        let ma = try a.bestUnicodeSubtable()?.mapping() ?? [:], mb = try b.bestUnicodeSubtable()?.mapping() ?? [:]
+        for code in Set(ma.keys).union(mb.keys).sorted() {
+            let x = ma[code].map { glyphName($0, in: namesA) }, y = mb[code].map { glyphName($0, in: namesB) }
+            guard x != y else { continue }
+            let hex = String(code, radix: 16, uppercase: true)
+            out.append(Difference(kind: x == nil ? .added : y == nil ? .removed : .changed, table: "cmap",
+                                  item: "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex, old: x, new: y))
+        }
+        return out
+    }
+}

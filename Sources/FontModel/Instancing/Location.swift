@@ -59,7 +59,7 @@ extension Face {
             mapped.append(n)
         }
         // Quantized to F2Dot14 after the segment maps; avar 2 then moves each axis.
-        let normalized = avar?.applyVersion2(mapped) ?? mapped.map { ($0 * 16384).otRounded / 16384 }
+        let normalized = avar?.applyVersion2(mapped) ?? mapped.map { F2Dot14(clamping: $0).value }
         return VariationLocation(user: user, normalized: normalized, tags: fvar.axes.map(\.tag), warnings: warnings)
     }
 

@@ -72,7 +72,7 @@ extension Face {
         // Format 4 (a combination) first: it names several axes at once.
         for v in values {
             guard case .formatted(4, let f) = try v.resolved(), case .list(let records)? = f["AxisValueRecord"] else { continue }
-            let matches = records.allSatisfy { r in user(r.fields?["AxisIndex"]?.int).map { $0 == Double(r.fields?["Value"]?.int ?? 0) / 65536 } ?? false }
+            let matches = records.allSatisfy { r in user(r.fields?["AxisIndex"]?.int).map { $0 == Double(r.fields?["Value"]?.int ?? 0) / Fixed.scale } ?? false }
             guard matches else { continue }
             let indexes = records.compactMap { $0.fields?["AxisIndex"]?.int }
             covered.formUnion(indexes)
@@ -83,7 +83,7 @@ extension Face {
         for v in values {
             guard case .formatted(let format, let f) = try v.resolved(), format != 4, let axis = f["AxisIndex"]?.int,
                   !covered.contains(axis), let u = user(axis) else { continue }
-            let fixed = { (key: String) in Double(f[key]?.int ?? 0) / 65536 }
+            let fixed = { (key: String) in Double(f[key]?.int ?? 0) / Fixed.scale }
             let holds = format == 2 ? (fixed("RangeMinValue")...fixed("RangeMaxValue")).contains(u) : fixed("Value") == u
             guard holds else { continue }
             covered.insert(axis)

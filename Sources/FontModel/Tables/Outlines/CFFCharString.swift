@@ -189,7 +189,7 @@ struct CharStringInterpreter {
             case 247...250: stack.append(Double((b0 - 247) * 256 + Int(try r.u8()) + 108))
             case 251...254: stack.append(Double(-(b0 - 251) * 256 - Int(try r.u8()) - 108))
             case 28: stack.append(Double(try r.i16()))
-            case 255: stack.append(Double(try r.i32()) / 65536)
+            case 255: stack.append(try r.fixed().value)
             case 1, 3, 18, 23: // hstem vstem hstemhm vstemhm
                 takeWidth(normalCountIsOdd: false); stems += stack.count / 2
                 if recordCommands { result.commands.append(.stems(UInt8(b0), stack)) }

@@ -328,3 +328,5 @@ public final class GlyfTable: DecodableTable {
         TrueTypeGlyph.pointBounds(try placeComponents(g, depth: depth, visiting: visiting))
     }
 }
+
+extension GlyfTable: GlyphDataTable {}

@@ -229,3 +229,33 @@ public final class KernTable: DecodableTable {
         return out
     }
 }
+
+extension KernTable: DiffableTable {
+    /// kern pairs added, removed or changed (by glyph names), per subtable; other changes to a
+    /// subtable (format, coverage, kept bytes) as one line.
+    public func differences(to other: FontTable) -> [Difference]? { nil }
+
+    public func differences(to other: FontTable, namesA: [String], namesB: [String]) -> [Difference]? {
+        guard let b = other as? KernTable else { return nil }
+        let a = self
+        var out: [Difference] = []
+        let many = max(a.subtables.count, b.subtables.count) > 1
+        for k in 0..<max(a.subtables.count, b.subtables.count) {
+            let label = many ? "subtable \(k) " : ""
+            guard k < a.subtables.count else { out.append(Difference(kind: .added, table: "kern", item: "subtable \(k)", old: nil, new: nil)); continue }
+            guard k < b.subtables.count else { out.append(Difference(kind: .removed, table: "kern", item: "subtable \(k)", old: nil, new: nil)); continue }
+            let sa = a.subtables[k], sb = b.subtables[k]
+            if sa.format != sb.format || sa.coverage != sb.coverage || sa.body != sb.body {
+                out.append(Difference(kind: .changed, table: "kern", item: "subtable \(k)", old: "format \(sa.format), coverage \(sa.coverage)", new: "format \(sb.format), coverage \(sb.coverage)"))
+            }
+            var pa: [String: Int] = [:], pb: [String: Int] = [:]
+            for p in sa.pairs { pa[glyphName(p.left, in: namesA) + " " + glyphName(p.right, in: namesA)] = p.value }
+            for p in sb.pairs { pb[glyphName(p.left, in: namesB) + " " + glyphName(p.right, in: namesB)] = p.value }
+            for key in Set(pa.keys).union(pb.keys).sorted() where pa[key] != pb[key] {
+                out.append(Difference(kind: pa[key] == nil ? .added : pb[key] == nil ? .removed : .changed, table: "kern",
+                                      item: label + key, old: pa[key].map(String.init), new: pb[key].map(String.init)))
+            }
+        }
+        return out
+    }
+}
