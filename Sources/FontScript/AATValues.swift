@@ -26,7 +26,7 @@ enum AATValues {
     static func pushTrak(_ s: LuaStack, _ face: Face) throws {
         guard let trak = try face.table(TrakTable.self) else { s.pushNil(); return }
         let names = face.has("name") ? try? face.name : nil
-        func fixed(_ v: Int64) -> Double { shortestDecimal(v, scale: 65536) }
+        func fixed(_ v: Int64) -> Double { shortestDecimal(v, scale: Fixed.scale) }
         s.pushTable(fieldCount: 4)
         s.push(fixed(Int64(trak.version))); s.setField("version", in: -2)
         s.push(Int(trak.format)); s.setField("format", in: -2)

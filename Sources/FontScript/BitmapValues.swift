@@ -13,7 +13,7 @@ enum BitmapValues {
     static func pushEBSC(_ s: LuaStack, _ face: Face) throws {
         guard let ebsc = try face.table(EBSCTable.self) else { s.pushNil(); return }
         s.pushTable(fieldCount: 2)
-        s.push(shortestDecimal(Int64(ebsc.version), scale: 65536)); s.setField("version", in: -2)
+        s.push(shortestDecimal(Int64(ebsc.version), scale: Fixed.scale)); s.setField("version", in: -2)
         s.pushTable(arrayCount: Int32(ebsc.scales.count))
         for (k, scale) in ebsc.scales.enumerated() {
             _ = s.reserve(6)

@@ -137,7 +137,7 @@ enum GlyphObject {
             s.push(Int(c.flags)); s.setField("flags", in: -2)
             s.pushTable(fieldCount: 4)
             for (key, v) in [("xx", c.transform.xx), ("xy", c.transform.xy), ("yx", c.transform.yx), ("yy", c.transform.yy)] {
-                s.push(Double(v) / 16384); s.setField(key, in: -2)
+                s.push(Double(v) / F2Dot14.scale); s.setField(key, in: -2)
             }
             s.setField("transform", in: -2)
             s.setIndex(i + 1, in: -2)

@@ -15,7 +15,7 @@ enum GraphiteValues {
         ("Feat", pushFeat), ("Sill", pushSill), ("Glat", pushGlat), ("Gloc", pushGloc), ("Silf", pushSilf),
     ]
 
-    static func version(_ v: UInt32) -> Double { shortestDecimal(Int64(v), scale: 65536) }
+    static func version(_ v: UInt32) -> Double { shortestDecimal(Int64(v), scale: Fixed.scale) }
 
     static func pushFeat(_ s: LuaStack, _ face: Face) throws {
         guard let feat = try face.table(FeatTable.self) else { s.pushNil(); return }

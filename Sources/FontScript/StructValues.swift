@@ -67,8 +67,8 @@ final class StructValues {
             }
         case (.scalar(let kind), .int(let v)):
             switch kind {
-            case .fixed: s.push(Double(v) / 65536)
-            case .f2dot14: s.push(Double(v) / 16384)
+            case .fixed: s.push(Double(v) / Fixed.scale)
+            case .f2dot14: s.push(Double(v) / F2Dot14.scale)
             default: s.push(Int(v))
             }
         case (.record(let record), .record(let fields)): push(s, record, fields, format: nil)
@@ -135,8 +135,8 @@ final class StructValues {
             guard let number = s.number(at: index), number.isFinite else { throw FontError("\(path) must be a number, got \(s.describedType(at: index))") }
             let stored: Double
             switch kind {
-            case .fixed: stored = (number * 65536).rounded()
-            case .f2dot14: stored = (number * 16384).rounded()
+            case .fixed: stored = (number * Fixed.scale).rounded()
+            case .f2dot14: stored = (number * F2Dot14.scale).rounded()
             default:
                 guard let v = s.integer(at: index) else { throw FontError("\(path) must be an integer, got \(number)") }
                 stored = Double(v)

@@ -150,8 +150,8 @@ public enum TTX {
         // 16.16 and 2.14 (scales that are powers of two) in exact integer arithmetic, which gives
         // printf's digits without printf (its variadic call dominated CFF dumps).
         switch scale {
-        case 65536: return binaryFractionText(raw, bits: 16)
-        case 16384: return binaryFractionText(raw, bits: 14)
+        case Fixed.scale: return binaryFractionText(raw, bits: Fixed.fractionBits)
+        case F2Dot14.scale: return binaryFractionText(raw, bits: F2Dot14.fractionBits)
         default: return multipleText(Double(raw) / scale, factor: 1 / scale)
         }
     }
@@ -207,8 +207,16 @@ public enum TTX {
         return cFormat("%.\(loText.distance(from: period, to: differ))f", v)
     }
 
-    /// A fixed-point value held as a Double (16.16: scale 65536; F2Dot14: 16384), as fontTools writes it.
-    static func decimalText(_ value: Double, scale: Double) -> String { decimalText(Int64((value * scale).rounded()), scale: scale) }
+    /// A fixed-point number as fontTools writes it.
+    static func text<F: FixedPointNumber>(_ v: F) -> String { binaryFractionText(Int64(v.raw), bits: F.fractionBits) }
+
+    /// A number held as a Double, written as the fixed-point value it is stored as.
+    static func text<F: FixedPointNumber>(_ value: Double, as type: F.Type) -> String { text(F(clamping: value)) }
+
+    /// An attribute's text as a fixed-point number; nil when it is not a number the type can hold.
+    static func fixedPoint<F: FixedPointNumber>(_ text: String, as type: F.Type) -> F? {
+        Double(text.trimmingWhitespace()).flatMap { F(rounding: $0) }
+    }
 
     /// Python's repr of a float ("0.001", "8.0", "1e-05"): Swift's shortest round-trip text.
     static func pythonFloatText(_ v: Double) -> String { "\(v)" }

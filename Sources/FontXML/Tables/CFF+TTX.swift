@@ -418,7 +418,7 @@ struct CharStringDecompiler {
         while k < tokens.count {
             switch tokens[k] {
             case .int(let v): separate(); out.add(v)
-            case .fixed(let raw): separate(); out.add(TTX.decimalText(Int64(raw), scale: 65536))
+            case .fixed(let raw): separate(); out.add(TTX.decimalText(Int64(raw), scale: Fixed.scale))
             case .mask: break
             case .op(let name):
                 separate(); out.add(name)
@@ -648,7 +648,7 @@ extension TTX {
             guard let real = Double(token), real.isFinite, abs(real) < 32768 else {
                 throw fail("'\(token)' is neither a number nor a charstring operator")
             }
-            w.u8(255); w.u32(UInt32(bitPattern: Int32((real * 65536).rounded())))
+            w.u8(255); w.u32(UInt32(bitPattern: Int32((real * Fixed.scale).rounded())))
         }
         return w.bytes
     }

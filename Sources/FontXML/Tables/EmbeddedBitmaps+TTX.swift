@@ -40,7 +40,7 @@ extension TTX {
 enum BitmapXML {
     typealias Bitmaps = EmbeddedBitmaps
 
-    static func versionText(_ v: UInt32) -> String { TTX.decimalText(Int64(v), scale: 65536) }
+    static func versionText(_ v: UInt32) -> String { TTX.decimalText(Int64(v), scale: Fixed.scale) }
 
     static func name(_ id: UInt16, _ names: [String]) -> String { glyphName(Int(id), in: names) }
 
@@ -180,7 +180,7 @@ enum BitmapXML {
         func version(_ e: XMLElement) throws -> UInt32 {
             let text = try e.attribute("version")
             guard let v = Double(text.trimmingWhitespace()), v >= 0, v < 65536 else { throw fail("version=\"\(text)\" is not a 16.16 number", e) }
-            return UInt32((v * 65536).rounded())
+            return UInt32((v * Fixed.scale).rounded())
         }
 
         func record(_ layout: Bitmaps.ByteRecord.Layout, _ e: XMLElement) throws -> Bitmaps.ByteRecord {

@@ -27,7 +27,7 @@ extension TTX {
         case .varIndex, .angle, .biasedAngle, .names: return StructuredWriter.scalarText(raw, field.kind, field.ttxFormat)
         case .lookupFlag, .nameID, .axisValueFlags: return String(raw)
         case .deciPoints: return "\(Double(raw) / 10)"
-        case .exactFloat: return pythonFloatText(Double(raw) / 65536)
+        case .exactFloat: return pythonFloatText(Double(raw) / Fixed.scale)
         case .hex: return "0x" + String(UInt32(truncatingIfNeeded: raw), radix: 16)
         case .hex8: return "0x" + paddedHex(UInt32(truncatingIfNeeded: raw), 8)
         case .binary:
@@ -41,11 +41,11 @@ extension TTX {
             let minorName = t.fields.first { $0.ttxFormat == .omitted }?.name
             let minor = try minorName.map { try t.rawValue($0) } ?? 0
             let combined = UInt32(truncatingIfNeeded: raw) << 16 | UInt32(truncatingIfNeeded: minor)
-            return field.ttxFormat == .versionHex ? "0x" + paddedHex(combined, 8) : decimalText(Int64(combined), scale: 65536)
+            return field.ttxFormat == .versionHex ? "0x" + paddedHex(combined, 8) : decimalText(Int64(combined), scale: Fixed.scale)
         case .plain:
             switch field.kind {
-            case .fixed, .version32: return decimalText(raw, scale: 65536)
-            case .f2dot14: return decimalText(raw, scale: 16384)
+            case .fixed, .version32: return decimalText(raw, scale: Fixed.scale)
+            case .f2dot14: return decimalText(raw, scale: F2Dot14.scale)
             case .longDateTime:
                 // As fontTools reads head's dates: the top bytes ignored, and a value before 1970
                 // taken for seconds since 1970 (some tools wrote Unix time).
@@ -111,7 +111,7 @@ extension TTX {
             try store(field.name, v)
         case .exactFloat:
             guard let d = Double(trimmed), d.isFinite else { throw bad("a number") }
-            try store(field.name, Int64((d * 65536).rounded()))
+            try store(field.name, Int64((d * Fixed.scale).rounded()))
         case .deciPoints:
             guard let points = Double(trimmed), let v = Int64(exactly: (points * 10).rounded()) else { throw bad("a size in points") }
             try store(field.name, v)
@@ -125,7 +125,7 @@ extension TTX {
         case .versionFixed, .versionHex:
             let combined: Int64
             if trimmed.hasPrefix("0x") { guard let v = parseInteger(trimmed) else { throw bad("a version") }; combined = v }
-            else { guard let d = Double(trimmed) else { throw bad("a version") }; combined = Int64((d * 65536).rounded()) }
+            else { guard let d = Double(trimmed) else { throw bad("a version") }; combined = Int64((d * Fixed.scale).rounded()) }
             guard (0...0xFFFF_FFFF).contains(combined) else { throw bad("a version") }
             try store(field.name, combined >> 16)
             if let minor = t.fields.first(where: { $0.ttxFormat == .omitted }) { try t.setRaw(minor.name, combined & 0xFFFF) }
@@ -133,10 +133,10 @@ extension TTX {
             switch field.kind {
             case .fixed, .version32:
                 if trimmed.hasPrefix("0x") { guard let v = parseInteger(trimmed) else { throw bad("a number") }; try store(field.name, v) }
-                else { guard let d = Double(trimmed) else { throw bad("a number") }; try store(field.name, Int64((d * 65536).rounded())) }
+                else { guard let d = Double(trimmed) else { throw bad("a number") }; try store(field.name, Int64((d * Fixed.scale).rounded())) }
             case .f2dot14:
                 guard let d = Double(trimmed) else { throw bad("a number") }
-                try store(field.name, Int64((d * 16384).rounded()))
+                try store(field.name, Int64((d * F2Dot14.scale).rounded()))
             case .longDateTime:
                 guard let v = parseAsctime1904(trimmed) else { throw bad("a date like 'Fri Mar 10 08:35:35 2023'") }
                 try store(field.name, v)

@@ -10,7 +10,7 @@ extension TTX {
             guard let glat = try face.table(GlatTable.self) else { return nil }
             let names = try face.glyphNames()
             // fontTools re-reads the version of Glat 3 unrounded, as it does Silf's.
-            let version = glat.version >= 0x0003_0000 ? "\(Double(glat.version) / 65536)" : GraphiteXML.versionText(glat.version)
+            let version = glat.version >= 0x0003_0000 ? "\(Double(glat.version) / Fixed.scale)" : GraphiteXML.versionText(glat.version)
             var out = "  <Glat>\n    " + GraphiteXML.tag("version", [("version", version), ("compressionScheme", "\(glat.compression)")]) + "\n"
             out.reserveCapacity(glat.glyphs.count * 120)
             func percent(_ v: UInt8) -> String { cFormat("%.3f", Double(v) * 100 / 255) + "%" }

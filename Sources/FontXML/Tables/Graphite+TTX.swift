@@ -8,7 +8,7 @@ enum GraphiteXML {
         "<\(name)" + attributes.sorted { $0.0 < $1.0 }.map { " \($0.0)=\"\(xmlEscaped($0.1))\"" }.joined() + (close ? "/>" : ">")
     }
 
-    static func versionText(_ v: UInt32) -> String { TTX.decimalText(Int64(v), scale: 65536) }
+    static func versionText(_ v: UInt32) -> String { TTX.decimalText(Int64(v), scale: Fixed.scale) }
 
     /// Items joined by spaces, broken into lines past 80 characters, as fontTools' wrapline.
     static func wrapped(_ items: [String], indent: String) -> String {
@@ -32,7 +32,7 @@ enum GraphiteXML {
         func version(_ e: XMLElement, _ key: String = "version") throws -> UInt32 {
             let text = try e.attribute(key)
             guard let v = Double(text.trimmingWhitespace()), v >= 0, v < 65536 else { throw fail("\(key)=\"\(text)\" is not a 16.16 version number", e) }
-            return UInt32((v * 65536).rounded())
+            return UInt32((v * Fixed.scale).rounded())
         }
 
         func glyph(_ name: String, _ e: XMLElement) throws -> UInt16 {

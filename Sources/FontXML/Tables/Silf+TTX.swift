@@ -33,7 +33,7 @@ enum SilfXML {
     static func dump(_ silf: Silf, names: [String]) throws -> String {
         var out = "  <Silf>\n    <!-- Attributes starting with _ are informative only -->\n"
         // fontTools re-reads the version of Silf 3 and later unrounded ("3.0000152587890625").
-        let version = silf.version >= 0x0003_0000 ? "\(Double(silf.version) / 65536)" : GraphiteXML.versionText(silf.version)
+        let version = silf.version >= 0x0003_0000 ? "\(Double(silf.version) / Fixed.scale)" : GraphiteXML.versionText(silf.version)
         out += "    " + GraphiteXML.tag("version", [("version", version), ("compilerVersion", "\(silf.compilerVersion)"),
                                                   ("compressionScheme", "\(silf.compression)")]) + "\n"
         func name(_ g: UInt16) -> String { glyphName(Int(g), in: names) }

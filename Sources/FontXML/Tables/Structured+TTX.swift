@@ -279,13 +279,13 @@ struct StructuredWriter {
 
     static func scalarText(_ v: Int64, _ kind: FieldKind, _ format: TTXFormat) -> String {
         switch (format, kind) {
-        case (.angle, _): TTX.multipleText((Double(v) / 16384) * 180, factor: 180.0 / 16384)
-        case (.biasedAngle, _): TTX.multipleText((Double(v) / 16384 + 1) * 180, factor: 180.0 / 16384)
+        case (.angle, _): TTX.multipleText((Double(v) / F2Dot14.scale) * 180, factor: 180.0 / F2Dot14.scale)
+        case (.biasedAngle, _): TTX.multipleText((Double(v) / F2Dot14.scale + 1) * 180, factor: 180.0 / F2Dot14.scale)
         case (.names(let names), _): v >= 0 && v < names.count ? names[Int(v)] : String(v)
         case (.hex8, _): "0x" + paddedHex(UInt32(truncatingIfNeeded: v), 8)
         case (.hex, _): "0x" + String(UInt32(truncatingIfNeeded: v), radix: 16)
-        case (_, .fixed): TTX.decimalText(v, scale: 65536)
-        case (_, .f2dot14): TTX.decimalText(v, scale: 16384)
+        case (_, .fixed): TTX.decimalText(v, scale: Fixed.scale)
+        case (_, .f2dot14): TTX.decimalText(v, scale: F2Dot14.scale)
         case (_, .tag): Tag(UInt32(truncatingIfNeeded: v)).description
         case (.deciPoints, _): "\(Double(v) / 10)"
         default: String(v)
@@ -354,7 +354,7 @@ final class StructuredReader {
             // Degrees to F2Dot14 fractions of half a circle, as fontTools' Angle.toInt.
             guard let degrees = Double(text), degrees.isFinite else { return nil }
             let bias: Double = format == .biasedAngle ? 1 : 0
-            let steps = (degrees / 180 - bias) * 16384
+            let steps = (degrees / 180 - bias) * F2Dot14.scale
             guard abs(steps) < 1e9 else { return nil }   // far outside F2Dot14; no Int64 trap
             return Int64((steps + 0.5).rounded(.down))
         case .names(let names):
@@ -394,8 +394,8 @@ final class StructuredReader {
             switch kind {
             case _ where format == .angle || format == .biasedAngle || { if case .names = format { true } else { false } }():
                 v = Self.scalarValue(text, kind, format)
-            case .fixed: v = text.hasPrefix("0x") ? TTX.parseInteger(text) : Double(text).map { Int64(($0 * 65536).rounded()) }
-            case .f2dot14: v = Double(text).map { Int64(($0 * 16384).rounded()) }
+            case .fixed: v = text.hasPrefix("0x") ? TTX.parseInteger(text) : Double(text).map { Int64(($0 * Fixed.scale).rounded()) }
+            case .f2dot14: v = Double(text).map { Int64(($0 * F2Dot14.scale).rounded()) }
             case .tag: v = Tag(string: try e.attribute("value")).map { Int64($0.rawValue) }   // spaces are part of a tag (" RQD")
             default: v = format == .deciPoints ? Double(text).flatMap { Int64(exactly: ($0 * 10).rounded()) } : TTX.parseInteger(text)
             }

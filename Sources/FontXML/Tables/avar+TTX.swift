@@ -8,7 +8,7 @@ extension TTX {
     static let avarConverter = Converter(
         dump: { face in
             guard let avar = try face.table(AvarTable.self), let fvar = try face.table(FvarTable.self) else { return nil }
-            func f2dot14(_ v: Double) -> String { decimalText(v, scale: 16384) }
+            func f2dot14(_ v: Double) -> String { text(v, as: F2Dot14.self) }
             var out = "  <avar>\n    <version major=\"\(avar.majorVersion)\" minor=\"0\"/>\n"
             for (axis, map) in zip(fvar.axes, avar.maps) {
                 out += "    <segment axis=\"\(xmlEscaped(axis.tag.description))\">\n"
@@ -61,7 +61,7 @@ extension TTX {
                         func value(_ key: String) throws -> Double {
                             let text = try m.attribute(key)
                             guard let v = Double(text.trimmingWhitespace()), (-2...2).contains(v) else { throw fail("\(key)=\"\(text)\" is not an F2Dot14 value (-2…2)", m) }
-                            return (v * 16384).rounded() / 16384
+                            return F2Dot14(clamping: v).value
                         }
                         let from = try value("from")
                         guard map[from] == nil else { throw fail("a second mapping from \(from)", m) }

@@ -8,7 +8,7 @@ extension TTX {
         dump: { face in
             guard let fvar = try face.table(FvarTable.self) else { return nil }
             let names = face.has("name") ? try? face.name : nil
-            func fixed(_ v: Double) -> String { decimalText(v, scale: 65536) }
+            func fixed(_ v: Double) -> String { text(v, as: Fixed.self) }
             func flags(_ v: UInt16) -> String { "0x" + String(v, radix: 16, uppercase: true) }
             func comment(_ id: Int) -> String { names?.debugName(id).map { "\n    <!-- \(xmlComment($0)) -->\n" } ?? "" }
             var out = "  <fvar>\n"

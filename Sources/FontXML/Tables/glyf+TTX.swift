@@ -37,7 +37,7 @@ extension TTX {
                 var attributes = "glyphName=\"\(xmlEscaped(c.glyphID < names.count ? names[c.glyphID] : "glyph\(c.glyphID)"))\""
                 attributes += c.flags & GlyphComponent.argsAreXYValues != 0 ? " x=\"\(c.arg1)\" y=\"\(c.arg2)\"" : " firstPt=\"\(c.arg1)\" secondPt=\"\(c.arg2)\""
                 let t = c.transform
-                func f(_ v: Int) -> String { decimalText(Int64(v), scale: 16384) }
+                func f(_ v: Int) -> String { decimalText(Int64(v), scale: F2Dot14.scale) }
                 if t.xy != 0 || t.yx != 0 { attributes += " scalex=\"\(f(t.xx))\" scale01=\"\(f(t.xy))\" scale10=\"\(f(t.yx))\" scaley=\"\(f(t.yy))\"" }
                 else if t.xx != t.yy { attributes += " scalex=\"\(f(t.xx))\" scaley=\"\(f(t.yy))\"" }
                 else if t.xx != 16384 { attributes += " scale=\"\(f(t.xx))\"" }
@@ -68,7 +68,7 @@ extension TTX {
             func f2dot14(_ x: XMLElement, _ key: String) throws -> Int? {
                 guard let text = x.value(key) else { return nil }
                 guard let d = Double(text), (-2.0..<2.0).contains(d) else { throw fail("\(key)=\"\(text)\" is not a 2.14 number (-2 to 2)", x) }
-                return Int((d * 16384).rounded())
+                return Int((d * F2Dot14.scale).rounded())
             }
             let name = try e.attribute("name")
             guard let id = try face.glyphID(named: name) else { throw fail("glyph '\(name)' does not exist in this font", e) }

@@ -60,7 +60,7 @@ extension TTX {
     /// with min= and max= when intermediate, then a delta element per point or value it moves.
     static func tupleElement(_ t: TupleVariation, axes: [String], pointCount: Int, indent: Int, into out: inout XMLText,
                              delta: (inout XMLText, Int, Int, Int) -> Void) {
-        func f2dot14(_ v: Double) -> String { decimalText(v, scale: 16384) }
+        func f2dot14(_ v: Double) -> String { text(v, as: F2Dot14.self) }
         out.spaces(indent); out.add("<tuple>\n")
         for (i, peak) in t.peak.enumerated() where i < axes.count {
             let start = t.start?[i] ?? min(peak, 0), end = t.end?[i] ?? max(peak, 0)
@@ -97,7 +97,7 @@ extension TTX {
         func f2dot14(_ m: XMLElement, _ key: String) throws -> Double? {
             guard let text = m.value(key) else { return nil }
             guard let v = Double(text.trimmingWhitespace()), (-2...2).contains(v) else { throw fail("\(key)=\"\(text)\" is not an F2Dot14 value (-2…2)", m) }
-            return (v * 16384).rounded() / 16384
+            return F2Dot14(clamping: v).value
         }
         func int16(_ c: XMLElement, _ key: String) throws -> Int {
             guard let v = Int(try c.attribute(key)), (-32768...32767).contains(v) else { throw fail("\(key) must be an integer −32768…32767", c) }

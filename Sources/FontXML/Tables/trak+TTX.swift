@@ -8,7 +8,7 @@ extension TTX {
         dump: { face in
             guard let trak = try face.table(TrakTable.self) else { return nil }
             let names = face.has("name") ? try? face.name : nil
-            var out = "  <trak>\n    <version value=\"\(pythonFloatText(Double(trak.version) / 65536))\"/>\n    <format value=\"\(trak.format)\"/>\n"
+            var out = "  <trak>\n    <version value=\"\(pythonFloatText(Double(trak.version) / Fixed.scale))\"/>\n    <format value=\"\(trak.format)\"/>\n"
             for (element, data) in [("horizData", trak.horizontal), ("vertData", trak.vertical)] {
                 out += "    <\(element)>\n"
                 // As fontTools' mappings: a repeated track or size keeps its last values.
@@ -20,10 +20,10 @@ extension TTX {
                 }
                 out += "      <!-- nTracks=\(tracks.count), nSizes=\(tracks.isEmpty ? 0 : Set(data.sizes).count) -->\n"
                 for (value, t) in tracks.sorted(by: { $0.key < $1.key }) {
-                    out += "      <trackEntry value=\"\(decimalText(Int64(value), scale: 65536))\" nameIndex=\"\(t.nameIndex)\">\n"
+                    out += "      <trackEntry value=\"\(decimalText(Int64(value), scale: Fixed.scale))\" nameIndex=\"\(t.nameIndex)\">\n"
                     if let name = names?.debugName(Int(t.nameIndex)) { out += "        <!-- \(xmlComment(name)) -->\n" }
                     for (size, v) in t.values.sorted(by: { $0.key < $1.key }) {
-                        out += "        <track size=\"\(decimalText(Int64(size), scale: 65536))\" value=\"\(v)\"/>\n"
+                        out += "        <track size=\"\(decimalText(Int64(size), scale: Fixed.scale))\" value=\"\(v)\"/>\n"
                     }
                     out += "      </trackEntry>\n"
                 }
@@ -35,10 +35,10 @@ extension TTX {
             func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
             func fixed(_ e: XMLElement, _ key: String) throws -> Int32 {
                 let text = try e.attribute(key)
-                guard let v = Double(text.trimmingWhitespace()), v.isFinite, (v * 65536).rounded() >= -2147483648, (v * 65536).rounded() <= 2147483647 else {
+                guard let v = Double(text.trimmingWhitespace()), v.isFinite, (v * Fixed.scale).rounded() >= -2147483648, (v * Fixed.scale).rounded() <= 2147483647 else {
                     throw fail("\(key)=\"\(text)\" is not a 16.16 number", e)
                 }
-                return Int32((v * 65536).rounded())
+                return Int32((v * Fixed.scale).rounded())
             }
             var version: UInt32 = 0x0001_0000, format: UInt16 = 0
             var data: [String: TrakTable.TrackData] = [:]
@@ -59,7 +59,7 @@ extension TTX {
                         }
                         let these = values.keys.sorted()
                         if let sizes, sizes != these {
-                            throw fail("every track gives the same sizes (\(sizes.map { decimalText(Int64($0), scale: 65536) }.joined(separator: ", "))); this one gives \(these.map { decimalText(Int64($0), scale: 65536) }.joined(separator: ", "))", t)
+                            throw fail("every track gives the same sizes (\(sizes.map { decimalText(Int64($0), scale: Fixed.scale) }.joined(separator: ", "))); this one gives \(these.map { decimalText(Int64($0), scale: Fixed.scale) }.joined(separator: ", "))", t)
                         }
                         sizes = these
                         tracks.removeAll { $0.value == value }
