@@ -38,8 +38,8 @@ extension TTX {
                 return Int(v)
             }
             func fixed(_ text: String, _ e: XMLElement) throws -> Double {
-                guard let v = Double(text.trimmingWhitespace()), v.isFinite, abs(v) < 32768 else { throw fail("'\(text)' is not a Fixed value", e) }
-                return v
+                guard let v = TTX.fixedPoint(text, as: Fixed.self) else { throw fail("'\(text)' is not a Fixed value", e) }
+                return v.value
             }
             var axes: [FvarTable.Axis] = []
             var instances: [(FvarTable.Instance, [String: Double], XMLElement)] = []

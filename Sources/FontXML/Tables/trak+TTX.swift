@@ -35,10 +35,8 @@ extension TTX {
             func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
             func fixed(_ e: XMLElement, _ key: String) throws -> Int32 {
                 let text = try e.attribute(key)
-                guard let v = Double(text.trimmingWhitespace()), v.isFinite, (v * Fixed.scale).rounded() >= -2147483648, (v * Fixed.scale).rounded() <= 2147483647 else {
-                    throw fail("\(key)=\"\(text)\" is not a 16.16 number", e)
-                }
-                return Int32((v * Fixed.scale).rounded())
+                guard let v = TTX.fixedPoint(text, as: Fixed.self) else { throw fail("\(key)=\"\(text)\" is not a 16.16 number", e) }
+                return v.raw
             }
             var version: UInt32 = 0x0001_0000, format: UInt16 = 0
             var data: [String: TrakTable.TrackData] = [:]
