@@ -31,8 +31,16 @@ struct XMLText {
         }
     }
 
+    /// Indentation is copied from a run of spaces (appending a `repeatElement` goes element by element).
+    private static let spaceRun = [UInt8](repeating: 0x20, count: 128)
+
     mutating func spaces(_ n: Int) {
-        bytes.append(contentsOf: repeatElement(0x20, count: max(0, n)))
+        var n = max(0, n)
+        while n > 0 {
+            let k = min(n, Self.spaceRun.count)
+            bytes.append(contentsOf: Self.spaceRun[0..<k])
+            n -= k
+        }
     }
 
     /// Bytes as lowercase hex, 16 to a line of four groups, each line indented: ttx's hexdata.
@@ -43,13 +51,15 @@ struct XMLText {
         let full = data.count / 16, rest = data.count % 16
         let fullLine = indent + 32 + 3 + 1
         let size = full * fullLine + (rest == 0 ? 0 : indent + 2 * rest + (rest - 1) / 4 + 1)
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0x20, count: size))
         let digits: StaticString = "0123456789abcdef"
-        digits.withUTF8Buffer { hex in
-            bytes.withUnsafeMutableBufferPointer { out in
+        // Made in a buffer of its own, filled once (growing the text by a `repeatElement` of
+        // spaces went byte by byte), then appended with one copy.
+        let lines = [UInt8](unsafeUninitializedCapacity: size) { out, initialized in
+            out.initialize(repeating: 0x20)
+            initialized = size
+            digits.withUTF8Buffer { hex in
                 data.withUnsafeBufferPointer { input in
-                    var at = start
+                    var at = 0
                     var i = 0
                     while i < input.count {
                         at += indent   // already spaces
@@ -66,6 +76,7 @@ struct XMLText {
                 }
             }
         }
+        if bytes.isEmpty { bytes = lines } else { bytes.append(contentsOf: lines) }
     }
 
     var string: String { String(decoding: bytes, as: UTF8.self) }

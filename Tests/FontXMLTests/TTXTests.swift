@@ -402,4 +402,19 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         #expect(throws: FontError.self) { try Self.parallel(path, face: 2, tags: ["name", "nope"]) }
         #expect(throws: FontError.self) { try Self.parallel(path, face: 99) }
     }
+
+    /// Writing stops at the first failure (a full disk): the error comes back once the workers
+    /// still making later tables have finished, and nothing is written after it.
+    @Test func aFailingWriteStopsTheDump() throws {
+        struct DiskFull: Error {}
+        let path = try #require(corpus["roboto"])
+        var written = 0
+        #expect(throws: DiskFull.self) {
+            try TTX.dump(path: path, face: 0, tags: nil) { _ in
+                written += 1
+                if written == 4 { throw DiskFull() }
+            }
+        }
+        #expect(written == 4)
+    }
 }

@@ -81,7 +81,9 @@ enum BitmapXML {
 
     static func dumpData(_ bitmaps: Bitmaps, names: [String]) throws -> String {
         let tag = TTX.xmlName(bitmaps.kind.dataTag)
-        var out = XMLText()
+        // Reserved once: the hex of colour fonts' images is tens of megabytes.
+        let imageBytes = bitmaps.strikes.reduce(0) { $0 + $1.glyphs.values.reduce(0) { $0 + $1.imageData.count } }
+        var out = XMLText(capacity: imageBytes * 9 / 4 + 256 * bitmaps.strikes.reduce(0) { $0 + $1.glyphs.count } + 4096)
         out.add("  <\(tag)>\n    <header version=\"\(versionText(bitmaps.dataVersion))\"/>\n")
         for (index, strike) in bitmaps.strikes.enumerated() {
             out.add("    <strikedata index=\""); out.add(index); out.add("\">\n")
