@@ -44,6 +44,14 @@ final class StructValues {
                 if let box = fields["ClipBox"] { push(s, box, COLRShapes.clipBox); s.setField("ClipBox", in: -2) }
                 s.setIndex(k + 1, in: -2)
             }
+        case (.aatLookup(let valueShape), .list(let items)):
+            // {A = value, …}: by glyph name, the value a number or the record it points at.
+            s.pushTable(fieldCount: Int32(items.count))
+            for item in items {
+                guard case .record(let fields) = item, let g = fields["Glyph"]?.int, let v = fields["Value"] else { continue }
+                push(s, v, valueShape)
+                s.setField(glyphName(Int(g)), in: -2)
+            }
         case (.switched(_, let cases), .switched(let k, let inner)):
             if let chosen = cases[k] { push(s, inner, chosen.shape) } else { s.pushNil() }
         case (.glyph, .int(let g)): s.push(glyphName(Int(g)))
@@ -183,6 +191,18 @@ final class StructValues {
             return try read(s, at: index, make(), path: path)
         case .clipList:
             throw FontError("\(path): a ClipList cannot be set from Lua yet")
+        case .aatLookup(let valueShape):
+            try requireTable(s, index, path)
+            var items: [(Int, StructValue)] = []
+            try s.forEachPair(inTableAt: index) {
+                let g = try glyph(s, -2, "\(path) key")
+                items.append((g, try read(s, at: -1, valueShape, path: "\(path).\(s.describe(at: -2))")))
+            }
+            return .list(items.sorted { $0.0 < $1.0 }.map { g, v in
+                var fields = StructFields(capacity: 2)
+                fields["Glyph"] = .int(Int64(g)); fields["Value"] = v
+                return .record(fields)
+            })
         case .formats(let name, let records), .formats8(let name, let records):
             try requireTable(s, index, path)
             let format = s.withField("Format", in: index) { _ in s.integer(at: -1) }

@@ -416,6 +416,12 @@ func python(_ arguments: [String]) throws -> String {
         #expect(try eval(lua, "return face.meta.dlng, face.meta.slng, #face.meta.Xtst") == ["Latn, Grek", "Latn, Grek, Cyrl", "9"])
         #expect(try eval(lua, "local v = face.VDMX; return #v.ratios, v.ratios[3].group, v.groups[1][10].yMin, v.groups[2][14].yMax") == ["3", "1", "-3", "12"])
         #expect(try eval(lua, "local e = face.EBSC.sizes[2]; return e.ppemX, e.substitutePpemY, e.hori.widthMax, e.vert.ascender") == ["11", "13", "13", "-11"])
+        // AAT prop, opbd, lcar and bsln: their lookups by glyph name.
+        #expect(try eval(lua, """
+            local o, c = face.opbd.OpticalBounds.OpticalBoundsDeltas, face.lcar.LigatureCarets.Carets
+            return face.prop.GlyphProperties.Properties.B, o.A.Top, o.b.Left, #c.a.DivisionPoint, c.B.DivisionPoint[1], face.bsln.Baseline.Delta[4],
+                   face.bsln.Baseline.BaselineValues.B, face.prop.GlyphProperties.Properties[".notdef"]
+            """) == ["24587", "15", "-50", "2", "220", "30", "2", "nil"])
         // AAT feat, read through its description.
         #expect(try eval(lua, "local f = face.feat.FeatureNames.FeatureName[2]; return f.FeatureType, #f.Settings.Setting, f.Settings.Setting[3].SettingValue")
                 == ["14", "3", "4"])

@@ -140,3 +140,75 @@ import Testing
         #expect(throws: FontError.self) { _ = try hostile.table(TrakTable.self) }
     }
 }
+
+/// AAT tables whose per-glyph data are AAT lookups (prop, opbd, lcar, bsln), described with the
+/// `.aatLookup` leaf, on the made test font (fontTools compiled them from its own XML): the
+/// dumps equal ttx's (TTXParityTests); here edits through TTX read back in fontTools and diff
+/// names the glyph (Lua: ColorImageScriptTests).
+@Suite struct AATLookupTablesTests {
+    @Test func editsReadBackInFontToolsLuaAndDiff() throws {
+        let (font, path) = try madeTestFont("svg-sbix", "aat-lookups.ttf")
+        let original = try Font(path: path).faces[0]
+        let face = font.faces[0]
+        var xml = try TTX.dump(face, tags: ["prop", "opbd", "lcar", "bsln"])
+        #expect(xml.contains("<Lookup glyph=\"B\" value=\"24587\"/>") && xml.contains("<!-- DivsionPointCount=2 -->"))
+        xml = xml.replacingOccurrences(of: "<DivisionPoint index=\"0\" value=\"220\"/>", with: "<DivisionPoint index=\"0\" value=\"230\"/>")
+            .replacingOccurrences(of: "<Left value=\"-50\"/>", with: "<Left value=\"-60\"/>")
+            .replacingOccurrences(of: "<Lookup glyph=\"a\" value=\"10\"/>", with: "<Lookup glyph=\"a\" value=\"12\"/>")
+            .replacingOccurrences(of: "<Lookup glyph=\"B\" value=\"2\"/>", with: "")
+        try TTX.fuse(xml, into: face)
+        let changes = try FontDiff.compare(original, face).map(\.description)
+        for expected in ["~ lcar.LigatureCarets.Carets[B].DivisionPoint[0]: 220 → 230", "~ opbd.OpticalBounds.OpticalBoundsDeltas[b].Left: -50 → -60",
+                         "~ prop.GlyphProperties.Properties[a]: 10 → 12", "- bsln.Baseline.BaselineValues[B]: 2"] {
+            #expect(changes.contains(expected), "\(changes)")
+        }
+        let out = path + ".edited.ttf"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try font.save(to: out)
+        let (status, output) = try shell(["python3", "-c", """
+            from fontTools.ttLib import TTFont
+            f = TTFont('\(out)')
+            print(f['lcar'].table.LigatureCarets.Carets['B'].DivisionPoint, f['opbd'].table.OpticalBounds.OpticalBoundsDeltas['b'].Left,
+                  f['prop'].table.GlyphProperties.Properties['a'], sorted(f['bsln'].table.Baseline.BaselineValues.items()))
+            """])
+        #expect(status == 0 && output.hasPrefix("[230] -60 12 [('a', 1), ('b', 1)]"), "\(output)")
+        let (otsStatus, otsOutput) = try shell(["ots-sanitize", out])
+        #expect(otsStatus == 0, "\(otsOutput)")
+    }
+}
+
+extension AATLookupTablesTests {
+    /// prop bytes: version 3.0, format 1, default 0, then a format 2 lookup of these segments.
+    static func prop(segments: [(last: Int, first: Int, value: Int)]) -> [UInt8] {
+        var w = BinaryWriter()
+        w.u32(0x0003_0000); w.u16(1); w.u16(0)
+        w.u16(2); w.u16(6); w.u16(UInt16(segments.count)); w.u16(6); w.u16(0); w.u16(0)
+        for s in segments { w.u16(UInt16(s.last)); w.u16(UInt16(s.first)); w.u16(UInt16(s.value)) }
+        w.u16(0xFFFF); w.u16(0xFFFF); w.u16(0)
+        return w.bytes
+    }
+
+    /// A damaged lookup is an error naming it, the table is dumped as bytes, and a lookup whose
+    /// segments name every glyph again and again is refused instead of read for ever.
+    @Test func damagedLookupsAreErrors() throws {
+        let (font, _) = try madeTestFont("svg-sbix", "aat-lookups-bad.ttf")
+        let face = font.faces[0]
+        func decodeError() -> String {
+            do { _ = try face.table(GlyphPropertiesTable.self); return "" } catch { return "\(error)" }
+        }
+        face.setRawTable("prop", Self.prop(segments: [(last: 2, first: 3, value: 1)]))
+        #expect(decodeError().contains("prop.GlyphProperties.Properties: lookup: lookup segment 0 runs from glyph 3 back to 2"), "\(decodeError())")
+        #expect(try TTX.dump(face, tags: ["prop"]).contains("<hexdata>"))
+        face.setRawTable("prop", Self.prop(segments: Array(repeating: (last: 65534, first: 0, value: 1), count: 2000)))
+        #expect(decodeError().contains("lookups map more glyphs than the table could describe"), "\(decodeError())")
+        // An opbd whose lookup value points past the table's end.
+        var w = BinaryWriter()
+        w.u32(0x0001_0000); w.u16(0)
+        w.u16(6); w.u16(4); w.u16(1); w.u16(4); w.u16(0); w.u16(0)
+        w.u16(1); w.u16(400); w.u16(0xFFFF); w.u16(0)
+        face.setRawTable("opbd", w.bytes)
+        do { _ = try face.table(OpticalBoundsTable.self); Issue.record("decoded") } catch {
+            #expect("\(error)".contains("the value of glyph 1 points past the end of the table"), "\(error)")
+        }
+    }
+}

@@ -22,7 +22,9 @@
                     lists and JstfMax GPOS lookups, one behind an extension), and an AAT morx with
                     every subtable type (rearrangement, contextual, ligature, non-contextual,
                     insertion) in two chains, reserved bits and every direction and order, and
-                    an AAT trak (three horizontal tracks over three sizes, one vertical track)
+                    an AAT trak (three horizontal tracks over three sizes, one vertical track),
+                    and AAT prop (format 1), opbd (format 0, two glyphs sharing bounds), lcar
+                    (format 0) and bsln (format 1), whose per-glyph data are AAT lookups
 """
 import sys
 
@@ -423,7 +425,32 @@ def svg_sbix(path):
                                 1.0: TrackTableEntry({9.0: 20, 12.0: 12, 24.5: 4}, nameIndex=300)})
     trak.vertData = TrackData({0.0: TrackTableEntry({10.0: 3}, nameIndex=1)})
     fb.font["trak"] = trak
+    with tempfile.NamedTemporaryFile("w", suffix=".ttx", delete=False) as xml:
+        xml.write(aat_lookup_tables_xml())
+    fb.font.importXML(xml.name)
     fb.save(path)
+
+
+def aat_lookup_tables_xml():
+    """AAT prop, opbd, lcar and bsln (their per-glyph data in AAT lookups), as fontTools' XML."""
+    deltas = "".join('<Delta index="{}" value="{}"/>'.format(k, 10 * k if k < 4 else 0) for k in range(32))
+    return """<ttFont>
+    <prop><Version value="3.0"/><GlyphProperties Format="1"><DefaultProperties value="0"/><Properties>
+      <Lookup glyph="A" value="11"/><Lookup glyph="a" value="10"/><Lookup glyph="B" value="24587"/><Lookup glyph="b" value="10"/>
+    </Properties></GlyphProperties></prop>
+    <opbd><Version value="0x00010000"/><OpticalBounds Format="0"><OpticalBoundsDeltas>
+      <Lookup glyph="A"><Left value="-10"/><Top value="15"/><Right value="0"/><Bottom value="0"/></Lookup>
+      <Lookup glyph="b"><Left value="-50"/><Top value="5"/><Right value="55"/><Bottom value="-5"/></Lookup>
+      <Lookup glyph="B"><Left value="-10"/><Top value="15"/><Right value="0"/><Bottom value="0"/></Lookup>
+    </OpticalBoundsDeltas></OpticalBounds></opbd>
+    <lcar><Version value="0x00010000"/><LigatureCarets Format="0"><Carets>
+      <Lookup glyph="a"><DivisionPoint index="0" value="239"/><DivisionPoint index="1" value="472"/></Lookup>
+      <Lookup glyph="B"><DivisionPoint index="0" value="220"/></Lookup>
+    </Carets></LigatureCarets></lcar>
+    <bsln><Version value="0x00010000"/><Baseline Format="1"><DefaultBaseline value="0"/>""" + deltas + """
+      <BaselineValues><Lookup glyph="a" value="1"/><Lookup glyph="b" value="1"/><Lookup glyph="B" value="2"/></BaselineValues>
+    </Baseline></bsln>
+    </ttFont>"""
 
 
 def morx_xml():

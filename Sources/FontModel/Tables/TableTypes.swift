@@ -70,7 +70,7 @@ public enum TableRegistry {
         FvarTable.self, AvarTable.self, STATTable.self, HvarTable.self, VvarTable.self, MvarTable.self, CvarTable.self, ColrTable.self,
         CvtTable.self, FpgmTable.self, PrepTable.self, GaspTable.self, DSIGTable.self, FFTMTable.self, VORGTable.self, CPALTable.self,
         EBLCTable.self, EBDTTable.self, CBLCTable.self, CBDTTable.self, TTFATable.self, LtagTable.self,
-        FeatureNameTable.self, MorxTable.self, TrakTable.self, EBSCTable.self, MetaTable.self, SVGTable.self, SbixTable.self, HdmxTable.self, LTSHTable.self, VDMXTable.self, FeatTable.self, SillTable.self, GlocTable.self, GlatTable.self, SilfTable.self,
+        FeatureNameTable.self, MorxTable.self, TrakTable.self, GlyphPropertiesTable.self, OpticalBoundsTable.self, LigatureCaretsTable.self, BaselineTable.self, EBSCTable.self, MetaTable.self, SVGTable.self, SbixTable.self, HdmxTable.self, LTSHTable.self, VDMXTable.self, FeatTable.self, SillTable.self, GlocTable.self, GlatTable.self, SilfTable.self,
     ]
 
     static let byTag: [Tag: any DecodableTable.Type] = Dictionary(uniqueKeysWithValues: types.map { ($0.tableTag, $0) })

@@ -222,6 +222,25 @@ struct StructuredWriter {
                 line(indent + 2, "</Clip>")
             }
             line(indent, "</\(name)>")
+        case (.aatLookup(let valueShape), .list(let items)):
+            // As fontTools: a <Lookup glyph=…> per glyph, sorted by glyph name, with its value or
+            // the members of the record it points at.
+            line(indent, "<\(name)\(indexAttribute)>")
+            var entries: [(glyph: String, value: StructValue)] = []
+            for item in items {
+                guard case .record(let fields) = item, let g = fields["Glyph"]?.int, let v = fields["Value"] else { continue }
+                entries.append((glyphName(g), v))
+            }
+            for entry in entries.sorted(by: { Self.precedes($0.glyph, $1.glyph) }) {
+                if case .offset(let target, _) = valueShape, case .record(let record) = target.target, case .record(let fields) = entry.value {
+                    line(indent + 2, "<Lookup glyph=\"\(xmlEscaped(entry.glyph))\">")
+                    try members(record, fields, indent: indent + 4)
+                    line(indent + 2, "</Lookup>")
+                } else if let v = entry.value.int {
+                    line(indent + 2, "<Lookup glyph=\"\(xmlEscaped(entry.glyph))\" value=\"\(v)\"/>")
+                }
+            }
+            line(indent, "</\(name)>")
         case (.substitutions(let kind), .substitutions(let subs)):
             line(indent, "<\(name)\(indexAttribute)>")
             substitutions(kind, subs, indent: indent + 2)
@@ -490,6 +509,25 @@ final class StructuredReader {
                 groups.append(.record(fields))
             }
             return .list(groups)
+        case .aatLookup(let valueShape):
+            var items: [StructValue] = []
+            var seen = Set<Int>()
+            for l in e.children {
+                guard l.name == "Lookup" else { throw fail("<\(l.name)> in <\(e.name)>: expected <Lookup glyph=…>", l) }
+                let g = try glyph(try l.attribute("glyph"), l)
+                guard g != 0xFFFF else { throw fail("glyph 65535 cannot be in an AAT lookup", l) }
+                guard seen.insert(g).inserted else { throw fail("glyph '\(try l.attribute("glyph"))' is in the lookup twice", l) }
+                var fields = StructFields(capacity: 2)
+                fields["Glyph"] = .int(Int64(g))
+                if case .offset(let target, _) = valueShape {
+                    fields["Value"] = try value(target, l)
+                } else {
+                    guard let v = Int64(try l.attribute("value")), (0...0xFFFF).contains(v) else { throw fail("value must be 0…65535", l) }
+                    fields["Value"] = .int(v)
+                }
+                items.append(.record(fields))
+            }
+            return .list(items)
         case .coverage:
             return .glyphs(GlyphRuns(try e.children.map { g in
                 guard g.name == "Glyph" else { throw fail("<\(g.name)> in <\(e.name)>: expected <Glyph value=…/>", g) }

@@ -58,6 +58,17 @@ public enum AATLookup {
         }
     }
 
+    /// How many bytes the lookup at the reader's start takes (format 4's value arrays lie
+    /// elsewhere and are not counted).
+    public static func length(_ reader: BinaryReader, glyphCount: Int) throws -> Int {
+        var r = reader
+        switch try r.u16() {
+        case 0: return 2 + 2 * glyphCount
+        case 8: _ = try r.u16(); return 6 + 2 * Int(try r.u16())
+        default: let unitSize = Int(try r.u16()), units = Int(try r.u16()); return 12 + unitSize * units
+        }
+    }
+
     /// The smallest of formats 0, 2, 6 and 8 (the lower format on a tie), as fontTools
     /// chooses. `pairs` must be sorted by glyph, each glyph once, none 0xFFFF (the end mark).
     public static func encode(_ pairs: [(glyph: UInt16, value: UInt16)], glyphCount: Int) -> [UInt8] {

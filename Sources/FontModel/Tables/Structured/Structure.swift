@@ -50,6 +50,12 @@ public indirect enum Shape: Sendable {
     /// fontTools groups them: a list of records `{Glyph: [glyph ids], ClipBox}`, one per
     /// distinct box, in first-seen order. Written back as ranges of consecutive glyphs.
     case clipList
+    /// An AAT lookup (`AATLookup`: formats 0, 2, 4, 6, 8) from glyph to a value: a 16-bit
+    /// scalar, or an Offset16 (from the start of the enclosing subtable) to a record (opbd's
+    /// bounds, lcar's carets). Read as a list of records `{Glyph, Value}` in glyph order, as
+    /// fontTools reads it into a dict; written with the smallest format, the records it points
+    /// at right after it (so it must be its record's last member).
+    case aatLookup(Shape)
     /// A shape that contains itself (COLR's Paint, whose formats point at other Paints), made
     /// when first reached. Walks over descriptions stop here; codecs follow it.
     case recursive(name: String, @Sendable () -> Shape)
@@ -352,9 +358,11 @@ public struct StructScope: Sendable {
         if !frames.isEmpty { frames[frames.count - 1][name] = value }
     }
 
+    /// A member's value by name, from the innermost record out; a count written as a number in
+    /// the description (`count: "32"`: bsln's 32 deltas) is itself.
     public func lookup(_ name: String) -> Int64? {
         for frame in frames.reversed() { if let v = frame[name] { return v } }
-        return nil
+        return Int64(name)
     }
 
     /// Whether a member is there: its version has it and its condition holds.

@@ -17,9 +17,11 @@ public enum StructureCodec {
     }
 
     /// `decode`, also saying whether any subtable was kept as bytes.
-    static func decodeNotingDamage(_ reader: BinaryReader, _ shape: Shape, name: String, lazy: Bool, keepingDamage: Bool) throws -> (value: StructValue, damaged: Bool) {
+    static func decodeNotingDamage(_ reader: BinaryReader, _ shape: Shape, name: String, lazy: Bool, keepingDamage: Bool,
+                                   glyphCount: Int? = nil) throws -> (value: StructValue, damaged: Bool) {
         var decoder = Decoder(table: reader, budget: 16 * reader.count + 4096)
         decoder.keepDamage = keepingDamage
+        decoder.glyphCount = glyphCount
         let source = lazy ? LazySubtable.Source(data: Array(reader.bytes), fileBase: reader.base, name: name, budget: 0) : nil
         decoder.lazySource = source
         var position = 0
@@ -79,6 +81,10 @@ public enum StructureCodec {
         /// bytes were kept so (bounded: four times the table, plus 64 KB).
         var keepDamage = false
         var keptBytes = 0
+        /// The font's glyph count, for AAT lookups of format 0 (a value per glyph).
+        var glyphCount: Int?
+        /// How many more AAT lookups may map glyphs beyond the budget (see `aatLookup`).
+        var lookupsWithAllowance = 16
         /// The list items being decoded ("Lookup", 3), to name where a lazy subtable hangs (a
         /// lazy subtable's decoder starts from its own path, index -1).
         var trail: [(String, Int)] = []
@@ -223,6 +229,7 @@ public enum StructureCodec {
                 }
                 return .list(row)
             case .clipList: return try clipList(at: &position, depth: depth)
+            case .aatLookup(let valueShape): return try aatLookup(valueShape, at: &position, base: base, version: version, depth: depth)
             case .recursive(_, let make): return try value(make(), at: &position, base: base, version: version, depth: depth)
             case .glyphIndexMap, .indexMap:
                 let format = try scalar(.uint8, at: position), entryFormat = try scalar(.uint8, at: position + 1)
@@ -359,6 +366,41 @@ public enum StructureCodec {
                 fields["ClipBox"] = group.box
                 return .record(fields)
             })
+        }
+
+        /// An AAT lookup's glyphs with their values, or the records the values point at. A
+        /// segment can name every glyph in six bytes, so each of the first lookups may map up to
+        /// 65,536 glyphs beyond the table's budget; later ones spend from it.
+        mutating func aatLookup(_ valueShape: Shape, at position: inout Int, base: Int, version: UInt32?, depth: Int) throws -> StructValue {
+            let start = position
+            let reader = try table.sub(from: start)
+            let glyphs = glyphCount ?? 0
+            if case .scalar(let kind) = valueShape, kind.size != 2 { throw fail("an AAT lookup's values are 16-bit", at: start) }
+            if try reader.u16(at: 0) == 0, glyphCount == nil { throw fail("a format 0 AAT lookup needs the font's glyph count", at: start) }
+            if lookupsWithAllowance > 0 { lookupsWithAllowance -= 1; budget += 0x10000 }
+            let pairs: [(glyph: UInt16, value: UInt16)]
+            do { pairs = try AATLookup.decode(reader, glyphCount: glyphs, what: "lookup", budget: &budget) } catch let e as FontError {
+                throw Failure(message: e.message, position: (e.offset ?? table.base + start) - table.base, exhausted: budget < 0)
+            }
+            position = start + (try AATLookup.length(reader, glyphCount: glyphs))
+            var items: [StructValue] = []
+            items.reserveCapacity(pairs.count)
+            for (k, pair) in pairs.enumerated() {
+                var fields = StructFields(capacity: 2)
+                fields["Glyph"] = .int(Int64(pair.glyph))
+                switch valueShape {
+                case .offset(let target, _):
+                    var p = base + Int(pair.value)
+                    guard p < table.count else { throw fail("the value of glyph \(pair.glyph) points past the end of the table", at: start) }
+                    trail.append(("Lookup", k))
+                    fields["Value"] = try value(target, at: &p, base: base + Int(pair.value), version: version, depth: depth + 1)
+                    trail.removeLast()
+                default:
+                    fields["Value"] = .int(Int64(pair.value))
+                }
+                items.append(.record(fields))
+            }
+            return .list(items)
         }
 
         /// Ranges are kept as runs and cost one unit of the budget each, so a range naming
@@ -627,6 +669,54 @@ public enum StructureCodec {
                 if wide { try w.u32(values.count, "\(path) count") } else { w.u16(UInt16(values.count)) }
                 let kind: FieldKind = [.uint8, .uint16, .uint24, .uint32][size - 1]
                 for v in values { FieldTable.write((v >> 16) << innerBits | (v & 0xFFFF), kind, &w) }
+            case .aatLookup(let valueShape):
+                guard case .list(let items) = value else { throw mismatch() }
+                var entries: [(glyph: UInt16, value: StructValue)] = []
+                for item in items {
+                    guard case .record(let fields) = item, case .int(let g)? = fields["Glyph"], let v = fields["Value"] else { throw mismatch() }
+                    guard (0..<0xFFFF).contains(g) else { throw FontError("\(path): glyph \(g) cannot be in an AAT lookup") }
+                    entries.append((UInt16(g), v))
+                }
+                entries.sort { $0.glyph < $1.glyph }
+                for k in entries.indices.dropFirst() where entries[k].glyph == entries[k - 1].glyph {
+                    throw FontError("\(path): glyph \(entries[k].glyph) is in the lookup twice")
+                }
+                // Never format 0: the glyph count is not known here (a format fontTools also reads).
+                let noFormat0 = 0x10001
+                guard case .offset(let target, _) = valueShape else {
+                    let pairs = try entries.map { e -> (glyph: UInt16, value: UInt16) in
+                        guard case .int(let v) = e.value, (0...0xFFFF).contains(v) else { throw FontError("\(path): the value of glyph \(e.glyph) is not 16-bit") }
+                        return (e.glyph, UInt16(v))
+                    }
+                    w.append(AATLookup.encode(pairs, glyphCount: noFormat0))
+                    return
+                }
+                // The records follow the lookup, each once. Which glyphs share a record decides the
+                // lookup's size (not the offsets' values), so a first pass with the records'
+                // numbers gives where they start.
+                var records: [[UInt8]] = [], recordOf: [[UInt8]: Int] = [:], numbers: [UInt16] = []
+                for e in entries {
+                    var rw = BinaryWriter(capacity: 16)
+                    var inner: [Pending] = []
+                    var innerScope = scope
+                    try inline(e.value, target, into: &rw, pending: &inner, scope: &innerScope, version: version, depth: depth + 1, path: "\(path).Lookup")
+                    guard inner.isEmpty else { throw FontError("\(path): a record an AAT lookup points at cannot hold offsets") }
+                    if let k = recordOf[rw.bytes] { numbers.append(UInt16(k)); continue }
+                    guard records.count < 0xFFFF else { throw FontError("\(path): too many records") }
+                    recordOf[rw.bytes] = records.count
+                    numbers.append(UInt16(records.count))
+                    records.append(rw.bytes)
+                }
+                let lookupStart = w.count
+                let firstPass = AATLookup.encode(zip(entries, numbers).map { ($0.glyph, $1) }, glyphCount: noFormat0)
+                var at = lookupStart + firstPass.count
+                var offsets: [UInt16] = []
+                for r in records {
+                    guard at <= 0xFFFF else { throw FontError("\(path): the records run past 64 KB, beyond a 16-bit offset") }
+                    offsets.append(UInt16(at)); at += r.count
+                }
+                w.append(AATLookup.encode(zip(entries, numbers).map { ($0.glyph, offsets[Int($1)]) }, glyphCount: noFormat0))
+                for r in records { w.append(r) }
             case .undescribed(let what):
                 throw FontError("\(path): \(what) cannot be written yet")
             }

@@ -121,6 +121,22 @@ public struct StructureDiff {
             for input in Set(before.keys).union(after.keys).sorted() where before[input] != after[input] {
                 note(before[input] == nil ? .added : after[input] == nil ? .removed : .changed, "\(path)[\(input)]", before[input], after[input])
             }
+        case (.aatLookup(let valueShape), .list(let x), .list(let y)):
+            // Glyph by glyph, by name: a value (or the record it points at) added, removed or changed.
+            func byName(_ items: [StructValue], _ names: [String]) -> [String: StructValue] {
+                var out: [String: StructValue] = [:]
+                for item in items { if case .record(let f) = item, let g = f["Glyph"]?.int, let v = f["Value"] { out[Self.name(Int(g), names)] = v } }
+                return out
+            }
+            let vx = byName(x, namesA), vy = byName(y, namesB)
+            for glyph in Set(vx.keys).union(vy.keys).sorted() where vx[glyph] != vy[glyph] {
+                switch (vx[glyph], vy[glyph]) {
+                case let (old?, new?): value(old, new, valueShape.target, path: "\(path)[\(glyph)]")
+                case let (nil, new?): note(.added, "\(path)[\(glyph)]", nil, summary(new))
+                case let (old?, nil): note(.removed, "\(path)[\(glyph)]", summary(old), nil)
+                default: break
+                }
+            }
         case (.classDef, .classes(let x), .classes(let y)):
             var cx: [String: Int] = [:], cy: [String: Int] = [:]
             for r in x { for g in r.first...r.last { cx[Self.name(g, namesA)] = r.glyphClass } }

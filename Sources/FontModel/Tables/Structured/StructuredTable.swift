@@ -7,6 +7,8 @@ open class StructuredTable: DecodableTable {
     open class var tableTag: Tag { "    " }
     /// The table's description: a `.record` whose first member is the version.
     open class var shape: Shape { .record(Record("", [])) }
+    /// Whether decoding needs the face's glyph count (AAT lookups of format 0); others leave maxp alone.
+    open class var readsGlyphCount: Bool { false }
 
     /// The value with lazy subtables left as `.lazy` where nothing asked for them yet.
     public private(set) var lazyRoot: StructFields
@@ -44,7 +46,8 @@ open class StructuredTable: DecodableTable {
 
     public static func decode(_ reader: BinaryReader, face: Face) throws -> Self {
         try checkBeforeDecoding(reader)
-        let (value, damaged) = try StructureCodec.decodeNotingDamage(reader, shape, name: tableTag.trimmed, lazy: true, keepingDamage: true)
+        let (value, damaged) = try StructureCodec.decodeNotingDamage(reader, shape, name: tableTag.trimmed, lazy: true, keepingDamage: true,
+                                                                     glyphCount: readsGlyphCount ? try? face.glyphCount : nil)
         guard case .record(let fields) = value else { throw FontError("\(tableTag) is not described as a record") }
         let table = Self(root: fields)
         table.original = fields
