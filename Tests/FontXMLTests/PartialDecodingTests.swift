@@ -134,4 +134,44 @@ import Testing
         #expect(try withLigature.rawTable("GSUB")?.suffix(4).elementsEqual([0x00, 0x2A, 0x01, 0x02]) == true)
         #expect(try withLigature.substitutions(feature: "liga").contains { $0.substitution.input == [f, t] && $0.substitution.output == [ligature] })
     }
+
+    /// An offset past the table's end (a lookup's subtable, read lazily; the GSUB FeatureList,
+    /// read with the table) is kept as an empty part in its place: the rest of the table dumps
+    /// typed and shapes on, validate names the offset, and what needs the part says so.
+    @Test func offsetsPastTheEndAreKeptInPlace() throws {
+        let folder = NSTemporaryDirectory() + "fontshell-partial-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let font = try Font(path: Self.dejavu)
+        var gsub = try #require(try font.faces[0].rawTable("GSUB"))
+        func u16(_ at: Int) -> Int { Int(gsub[at]) << 8 | Int(gsub[at + 1]) }
+        func set16(_ at: Int, _ v: Int) { gsub[at] = UInt8(v >> 8); gsub[at + 1] = UInt8(v & 0xFF) }
+        let lookupList = u16(8)
+        let lookup = lookupList + u16(lookupList + 2 + 2 * 39)
+        set16(lookup + 6, 0xFFF0)   // lookup 39's first subtable: past the end (the table is smaller)
+        #expect(lookup + 0xFFF0 >= gsub.count)
+        font.faces[0].setRawTable("GSUB", gsub)
+        let path = folder + "/past-end.ttf"
+        try font.save(to: path, options: SaveOptions(force: true))
+        let face = try Font(path: path).faces[0]
+        let xml = try TTX.dump(face, tags: ["GSUB"])
+        #expect(xml.contains("<!-- not decoded, so kept as bytes: offset 65520 points past the end of the table"), "\(xml.prefix(300))")
+        #expect(xml.components(separatedBy: "<Lookup index=").count - 1 == 40 && !xml.contains("raw=\"True\""))
+        #expect(try face.layoutFeatures().contains { $0.feature == "liga" })
+        let findings = Validator.validate(try Font(path: path)).filter { $0.check == "layout-structure" || $0.check == "table-decodable" }
+        #expect(findings.contains { $0.message.contains("Lookup[39]") && $0.message.contains("points past the end") }, "\(findings)")
+
+        // The FeatureList offset itself, read with the table: the scripts and lookups still read.
+        var gsub2 = try #require(try Font(path: Self.dejavu).faces[0].rawTable("GSUB"))
+        gsub2[6] = 0xFF; gsub2[7] = 0xF0
+        let face2 = try Font(path: Self.dejavu).faces[0]
+        face2.setRawTable("GSUB", gsub2)
+        let table = try #require(try face2.structuredTable("GSUB"))
+        #expect(table.damage.map(\.path) == ["FeatureList"], "\(table.damage.map(\.path))")
+        let xml2 = try TTX.dump(face2, tags: ["GSUB"])
+        #expect(xml2.contains("<ScriptList>") && xml2.contains("<LookupList>") && xml2.contains("points past the end"))
+        do { _ = try face2.layoutFeatures(); Issue.record("features read without a feature list") } catch {
+            #expect("\(error)".contains("FeatureList"), "\(error)")
+        }
+    }
 }

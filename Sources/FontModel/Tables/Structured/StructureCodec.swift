@@ -28,7 +28,7 @@ public enum StructureCodec {
         do {
             let value = try decoder.value(shape, at: &position, base: 0, version: nil, depth: 0)
             source?.budget = decoder.budget
-            return (value, decoder.keptBytes > 0)
+            return (value, decoder.keptAny)
         } catch let f as Decoder.Failure {
             let path = f.components.reduce(name) { $1.hasPrefix("[") ? $0 + $1 : $0 + "." + $1 }
             throw reader.error(path + ": " + f.message, at: f.position)
@@ -81,6 +81,8 @@ public enum StructureCodec {
         /// bytes were kept so (bounded: four times the table, plus 64 KB).
         var keepDamage = false
         var keptBytes = 0
+        /// Whether any part was kept as bytes (an offset past the end keeps none).
+        var keptAny = false
         /// The font's glyph count, for AAT lookups of format 0 (a value per glyph).
         var glyphCount: Int?
         /// How many more AAT lookups may map glyphs beyond the budget (see `aatLookup`).
@@ -118,6 +120,7 @@ public enum StructureCodec {
             let count = table.count - start
             guard keptBytes + count <= 4 * table.count + 65536 else { throw failure }
             keptBytes += count
+            keptAny = true
             let opaque = StructValue.opaque(OpaqueSubtable(bytes: Array(table.bytes[start...]), reason: why.reason, offset: why.offset, isUndescribed: why.isUndescribed))
             if case .switched(let selector, let cases) = target, let key = scope.lookup(selector).map(Int.init), cases[key] != nil {
                 return .switched(key, opaque)
@@ -127,6 +130,14 @@ public enum StructureCodec {
 
         func fail(_ message: String, at position: Int) -> Failure {
             Failure(message: message, position: min(max(position, 0), table.count))
+        }
+
+        /// An offset (stored at `position`) past the table's end: the error, or, when damage is
+        /// kept, an empty kept part in its place, so the rest of the table still reads.
+        mutating func pastTheEnd(_ offset: Int, _ target: Shape, at position: Int) throws -> StructValue {
+            let failure = fail("offset \(offset) points past the end of the table (\(table.count) bytes)", at: position)
+            guard keepDamage else { throw failure }
+            return try kept(target, from: table.count, OpaqueSubtable(bytes: [], reason: failure.message, offset: table.base + position), failure: failure)
         }
 
         mutating func spend(_ n: Int, at position: Int) throws {
@@ -168,7 +179,7 @@ public enum StructureCodec {
                 guard offset != 0 else { return .none }
                 guard depth < StructureCodec.maximumDepth else { throw fail("subtables nested deeper than \(StructureCodec.maximumDepth) (a cycle?)", at: position - size) }
                 let start = base + offset
-                guard start < table.count else { throw fail("offset \(offset) points past the end of the table (\(table.count) bytes)", at: position - size) }
+                guard start < table.count else { return try pastTheEnd(offset, target, at: position - size) }
                 var p = start
                 guard keepDamage else { return try value(target, at: &p, base: start, version: version, depth: depth + 1) }
                 let saved = scope
@@ -275,7 +286,8 @@ public enum StructureCodec {
                             position += size
                             guard offset != 0 else { items.append(.none); continue }
                             guard base + offset < table.count else {
-                                throw fail("offset \(offset) points past the end of the table (\(table.count) bytes)", at: position - size).within("\(member.name)[\(k)]")
+                                do { items.append(try pastTheEnd(offset, target, at: position - size)) } catch let f as Failure { throw f.within("\(member.name)[\(k)]") }
+                                continue
                             }
                             items.append(.lazy(LazySubtable(source: source, start: base + offset, shape: target, scope: scope,
                                                             version: version, depth: depth + 1, path: where_ + "\(member.name)[\(k)]")))
@@ -305,7 +317,8 @@ public enum StructureCodec {
                     let offset = Int(try scalar(size == 2 ? .uint16 : .uint32, at: position))
                     position += size
                     guard base + offset < table.count || offset == 0 else {
-                        throw fail("offset \(offset) points past the end of the table (\(table.count) bytes)", at: position - size).within(member.name)
+                        do { out[member.name] = try pastTheEnd(offset, target, at: position - size) } catch let f as Failure { throw f.within(member.name) }
+                        continue
                     }
                     out[member.name] = offset == 0 ? StructValue.none : .lazy(LazySubtable(source: source, start: base + offset, shape: target, scope: scope,
                                                                                           version: version, depth: depth + 1, path: trailText + member.name))
