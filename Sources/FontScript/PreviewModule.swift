@@ -50,6 +50,7 @@ enum PreviewModule {
     /// and the kind's overrides.
     static func options(_ call: LuaCall, _ i: Int32) throws -> PreviewOptions {
         let s = call.stack
+        if i == s.top, s.isMarked(tableAt: i, as: Show.previewInfo) { s.truncate(to: i - 1) }   // see LuaCall.options
         let given = try call.table(i, optional: true)
         pushAppearance(s)
         let store = s.top
@@ -256,6 +257,7 @@ enum PreviewModule {
             call.stack.pushTable(arrayCount: Int32(rendered.baselines.count))
             for (k, b) in rendered.baselines.enumerated() { call.stack.push(b); call.stack.setIndex(k + 1, in: -2) }
             call.stack.setField("baselines", in: -2)
+            call.stack.mark(tableAt: -1, as: Show.previewInfo)
             return 2
         }
     }
@@ -269,6 +271,7 @@ enum PreviewModule {
             let rendered = try Preview.label(face, text, options: try options(call, 3))
             ImageObject.push(call.stack, ImageBox(rendered.image, measurements: rendered.measurements, missing: rendered.measurements.missing))
             push(call.stack, rendered.measurements)
+            call.stack.mark(tableAt: -1, as: Show.previewInfo)
             return 2
         }
     }
@@ -335,6 +338,7 @@ enum PreviewModule {
             let c = Preview.compare(a.image, b.image, shift: shift, rows: rows)
             ImageObject.push(call.stack, ImageBox(c.image))
             pushStats(call.stack, c)
+            call.stack.mark(tableAt: -1, as: Show.previewInfo)
             return 2
         }
     }
@@ -458,6 +462,7 @@ enum PreviewModule {
         for (k, v) in values.enumerated() {
             s.pushTable(fieldCount: 1); s.push(v); s.setField("value", in: -2); s.setIndex(k + 1, in: -2)
         }
+        s.mark(tableAt: -1, as: Show.previewInfo)
         return 2
     }
 

@@ -15,6 +15,11 @@ import Darwin
 /// stdout is not a terminal or FONTSHELL_IMAGES=off (a note on stderr says so).
 /// The pictures themselves come from `preview.glyph`, `preview.glyphs`, `preview.specimen`.
 enum Show {
+    /// The kind the preview functions mark their information tables with (missing characters,
+    /// measurements, statistics), so `show(preview.text(face, "Hi"))` takes the Image alone
+    /// (`LuaCall.options` leaves such a table out).
+    static let previewInfo = "PreviewInfo"
+
     static let show: LuaFunction = { L in
         LuaCall.run(L, "show") { call in
             try call.options(2, ["width", "protocol", "size", "from", "count"])

@@ -71,6 +71,9 @@ extension LuaCall {
     /// Returns whether a table was given.
     @discardableResult
     func options(_ i: Int32, _ known: [String], optional: Bool = true) throws -> Bool {
+        // A preview's information table, passed on because the preview was the last argument
+        // (`show(preview.text(face, "Hi"))`, `preview.compare(a, preview.text(...))`): not options.
+        if i == stack.top, stack.isMarked(tableAt: i, as: Show.previewInfo) { stack.truncate(to: i - 1) }
         guard try table(i, optional: optional) else { return false }
         for key in stack.keys(ofTableAt: i) where !known.contains(key) {
             var message = "unknown option '\(key)'"

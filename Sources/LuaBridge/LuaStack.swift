@@ -281,4 +281,28 @@ public struct LuaStack {
 
     /// Whether the value at `index` is userdata of the class registered as `classID`.
     public func isObject(at index: Int32, classID: Int32) -> Bool { fs_is_class(L, index, classID) != 0 }
+
+    /// Marks the table at `index` as a kind of result (a shared metatable naming it), so a
+    /// function given it later can tell it from a table the user wrote: `show` skips the
+    /// information table a preview returns beside its Image.
+    public func mark(tableAt index: Int32, as kind: String) {
+        let table = absolute(index)
+        let key = "fontshell.kind." + kind
+        if getRegistryField(key) != .table {
+            pop()
+            pushTable(fieldCount: 1)
+            push(kind); setField("__name", in: -2)
+            pushValue(at: -1); setRegistryField(key)
+        }
+        lua_setmetatable(L, table)
+    }
+
+    /// Whether the value at `index` is a table `mark(tableAt:as:)` marked as `kind`.
+    public func isMarked(tableAt index: Int32, as kind: String) -> Bool {
+        let index = absolute(index)
+        guard type(at: index) == .table, lua_getmetatable(L, index) != 0 else { return false }
+        _ = getRegistryField("fontshell.kind." + kind)
+        defer { pop(2) }
+        return rawEqual(-1, -2)
+    }
 }

@@ -72,6 +72,20 @@ import Testing
         #expect(r == ["0", "true", "true", "true", "true"])
     }
 
+    /// `show(preview.X(...))` passes the preview's information table on as show's second
+    /// argument: show takes the Image alone (issue 35, item 1), while a table the user writes
+    /// is still checked as options. (Outside a terminal show draws nothing and says so.)
+    @Test func showTakesAPreviewsImageWithItsInformation() throws {
+        let lua = try makeState()
+        for call in [#"preview.text(face, "Hi", {size = 24})"#, #"preview.label(face, "Hi", {width = 80, height = 30})"#,
+                     #"preview.compare(preview.text(face, "Hi"), preview.text(face, "Ho"))"#] {
+            #expect(try eval(lua, "show(\(call)); return 'drawn'") == ["drawn"], "\(call)")
+        }
+        // The information is still there, and still a plain table to read.
+        #expect(try eval(lua, #"local _, info = preview.text(face, "Hi"); return type(info.missing), #info.baselines, (next(info))"#)[0...1] == ["table", "1"])
+        expectError(lua, #"show(preview.text(face, "Hi"), {baselines = {1}})"#, "unknown option 'baselines'")
+    }
+
     @Test func errorsAreLuaErrorsWithPosition() throws {
         let lua = try makeState()
         expectError(lua, #"preview.text(face, "x", {sise = 3})"#, "unknown option 'sise' (did you mean 'size'?)")
