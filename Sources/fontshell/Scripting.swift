@@ -141,6 +141,7 @@ func runScript(_ path: String, arguments: [String], interpreterArguments: [Strin
     s.setGlobal("arg")
     LuaState.installInterruptHandler()
     do {
+        try bindFontArgumentsLazily(arguments, in: lua)
         try lua.load(bytes: source, name: "@" + path, textOnly: sandboxed)
         for a in arguments { s.push(a) }
         try lua.callInterruptible(arguments: Int32(arguments.count), results: 0)
@@ -153,6 +154,38 @@ func runScript(_ path: String, arguments: [String], interpreterArguments: [Strin
         return 1
     }
 }
+
+/// `font`, `face` and `fonts` for a script run on fonts (`fontshell run script.lua A.ttf B.otf`),
+/// as the REPL and `run --each` bind them: the arguments that name font files, opened when the
+/// script first uses one of the three names (a script that never does opens nothing).
+func bindFontArgumentsLazily(_ arguments: [String], in lua: LuaState) throws {
+    let paths = arguments.filter { a in
+        let name = a.split(separator: "/").last ?? ""
+        let ext = name.contains(".") ? name.split(separator: ".").last.map { $0.lowercased() } ?? "" : ""
+        return FileGlob.fontExtensions.contains(ext) && access(a, R_OK) == 0
+    }
+    guard !paths.isEmpty else { return }
+    let s = lua.stack
+    s.pushNil(); s.setGlobal("fonts")   // set up empty, before the fonts were known
+    try s.load(lazyFontBinding, name: "=(font arguments)", cached: true)
+    for p in paths { s.push(p) }
+    try s.call(arguments: Int32(paths.count), results: 0)
+}
+
+private let lazyFontBinding = """
+    local paths = {...}
+    setmetatable(_G, {__index = function(globals, name)
+      if name ~= "font" and name ~= "face" and name ~= "fonts" then return nil end
+      setmetatable(globals, nil)
+      local opened = {}
+      for i, path in ipairs(paths) do opened[i] = fontshell.open(path) end
+      -- Names the script has set itself stay its own.
+      for key, value in pairs({fonts = opened, font = opened[1], face = opened[1].faces[1]}) do
+        if rawget(globals, key) == nil then rawset(globals, key, value) end
+      end
+      return rawget(globals, name)
+    end})
+    """
 
 /// Reports a script's error and returns the exit status: 130 (as shells report SIGINT) when
 /// Ctrl-C stopped it, 1 otherwise. Anything it was writing was abandoned atomically.

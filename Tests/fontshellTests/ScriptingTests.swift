@@ -40,6 +40,21 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         #expect(direct.status == 3)
     }
 
+    /// `fontshell run script.lua Font.ttf` binds font, face and fonts as `run --each` and the REPL
+    /// do (issue 35, item 8): from the arguments naming font files, opened on first use; a name
+    /// the script set itself stays its own, and a script run on no font sees nil.
+    @Test func scriptsOnFontArgumentsHaveFontAndFace() throws {
+        let tmp = try TemporaryFolder()
+        let dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", serif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+        let script = try tmp.write("names.lua", "print(face.familyName, font.faces[1].fullName, #fonts, fonts[2].faces[1].familyName, arg[2])\n")
+        let r = try runFontshell(["run", script, dejavu, serif])
+        #expect(r.status == 0 && r.out == "DejaVu Sans\tDejaVu Sans\t2\tDejaVu Serif\t\(serif)\n", "\(r.out)\(r.err)")
+        let own = try tmp.write("own.lua", "font = 'mine'; print(font, face.familyName)\n")
+        #expect(try runFontshell(["run", own, dejavu]).out == "mine\tDejaVu Sans\n")
+        let none = try tmp.write("none.lua", "print(font, face, #fonts, undefinedName)\n")
+        #expect(try runFontshell(["run", none, "notes.txt"]).out == "nil\tnil\t0\tnil\n")
+    }
+
     @Test func brokenScriptsAndFontsGiveOneClearMessageAndNoOutput() throws {
         let tmp = try TemporaryFolder()
         let out = tmp.file("out.ttf")
