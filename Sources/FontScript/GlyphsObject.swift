@@ -53,7 +53,7 @@ enum GlyphsObject {
 
     /// "no glyph named 'a'", with what to try: a CID-keyed font names its glyphs cid00001...,
     /// and a character is found through the cmap.
-    static func missingGlyphMessage(_ name: String, _ face: Face) throws -> String {
+    static func missingGlyphMessage(_ name: String, _ face: Face, orNil: Bool = true) throws -> String {
         var message = "no glyph named '\(name)'"
         let cid = (try? face.cff)??.isCIDKeyed ?? false
         if name.unicodeScalars.count == 1 {
@@ -61,7 +61,7 @@ enum GlyphsObject {
         } else if cid {
             message += " (a CID-keyed font names its glyphs cid00001...)"
         }
-        return message + "; glyphs:get(name) gives nil instead of this error"
+        return orNil ? message + "; glyphs:get(name) gives nil instead of this error" : message
     }
 
     /// glyphs:advances() → every advance in one list: `[id + 1]` is glyph id's advance. For checks

@@ -107,7 +107,7 @@ enum KerningObject {
                 left = call.payload(2)
             } else {
                 let name = try call.string(2)
-                guard let id = try box.names.firstIndex(of: name) else { throw LuaArgumentError(2, "no glyph named '\(name)'") }
+                guard let id = try box.names.firstIndex(of: name) else { throw LuaArgumentError(2, try GlyphsObject.missingGlyphMessage(name, try box.face.get(), orNil: false)) }
                 left = id
             }
             let r = box.pairs.row(for: left)

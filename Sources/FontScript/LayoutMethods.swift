@@ -9,7 +9,13 @@ extension FaceObject {
         LuaCall.run(L, "features") { call in
             let face = try call.methodSelf(className, as: FaceRef.self).get()
             let only = call.isNoneOrNil(2) ? nil : try call.string(2)
-            let rows = try face.layoutFeatures().filter { only == nil || $0.feature == only }
+            let all = try face.layoutFeatures()
+            let rows = all.filter { only == nil || $0.feature == only }
+            // A registered tag the font lacks gives none; a tag nobody registered, close to one
+            // the font has, is a typo.
+            if let only, rows.isEmpty, !Self.isRegisteredFeature(only), let near = closestName(to: only, in: Array(Set(all.map(\.feature)))) {
+                throw LuaArgumentError(2, "the face has no feature '\(only)' (did you mean '\(near)'?)")
+            }
             let s = call.stack
             s.pushTable(arrayCount: Int32(rows.count))
             for (k, row) in rows.enumerated() {
@@ -23,6 +29,25 @@ extension FaceObject {
             }
             return 1
         }
+    }
+
+    /// The feature tags of the OpenType feature registry (cv01–cv99 and ss01–ss20 by pattern).
+    static let registeredFeatures: Set<String> = [
+        "aalt", "abvf", "abvm", "abvs", "afrc", "akhn", "apkn", "blwf", "blwm", "blws", "c2pc", "c2sc", "calt", "case", "ccmp",
+        "cfar", "chws", "cjct", "clig", "cpct", "cpsp", "cswh", "curs", "dist", "dlig", "dnom", "dtls", "expt", "falt", "fin2",
+        "fin3", "fina", "flac", "frac", "fwid", "half", "haln", "halt", "hist", "hkna", "hlig", "hngl", "hojo", "hwid", "init",
+        "isol", "ital", "jalt", "jp04", "jp78", "jp83", "jp90", "kern", "lfbd", "liga", "ljmo", "lnum", "locl", "ltra", "ltrm",
+        "mark", "med2", "medi", "mgrk", "mkmk", "mset", "nalt", "nlck", "nukt", "numr", "onum", "opbd", "ordn", "ornm", "palt",
+        "pcap", "pkna", "pnum", "pref", "pres", "pstf", "psts", "pwid", "qwid", "rand", "rclt", "rkrf", "rlig", "rphf", "rtbd",
+        "rtla", "rtlm", "ruby", "rvrn", "salt", "sinf", "size", "smcp", "smpl", "ssty", "stch", "subs", "sups", "swsh", "titl",
+        "tjmo", "tnam", "tnum", "trad", "twid", "unic", "valt", "vapk", "vatu", "vchw", "vert", "vhal", "vjmo", "vkna", "vkrt",
+        "vpal", "vrt2", "vrtr", "zero",
+    ]
+
+    static func isRegisteredFeature(_ tag: String) -> Bool {
+        if registeredFeatures.contains(tag) { return true }
+        guard tag.count == 4, let n = Int(tag.dropFirst(2)) else { return false }
+        return (tag.hasPrefix("cv") && (1...99).contains(n)) || (tag.hasPrefix("ss") && (1...20).contains(n))
     }
 
     /// face:lookups("GSUB" | "GPOS") → {{index=, type=, typeName=, flag=, subtables=, extension=}, ...}
@@ -153,7 +178,7 @@ extension FaceObject {
         if s.type(at: i) == .string {
             let words = try call.string(i).split(separator: " ").map(String.init)
             return try words.map { name in
-                guard let id = try face.glyphID(named: name) else { throw LuaArgumentError(i, "no glyph named '\(name)'") }
+                guard let id = try face.glyphID(named: name) else { throw LuaArgumentError(i, try GlyphsObject.missingGlyphMessage(name, face, orNil: false)) }
                 return id
             }
         }
@@ -168,7 +193,7 @@ extension FaceObject {
             return id
         }
         let name = try call.string(i)
-        guard let id = try face.glyphID(named: name) else { throw LuaArgumentError(i, "no glyph named '\(name)'") }
+        guard let id = try face.glyphID(named: name) else { throw LuaArgumentError(i, try GlyphsObject.missingGlyphMessage(name, face, orNil: false)) }
         return id
     }
 }

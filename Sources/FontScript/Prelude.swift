@@ -55,8 +55,28 @@ enum Prelude {
       return "{" .. table.concat(parts, ", ") .. "}"
     end
 
-    -- A list of at least two records (tables of strings, numbers and booleans with the same
-    -- keys) as rows under a header, columns aligned; nil when the value is not one.
+    local leading = {index = 1, id = 2, table = 3, tag = 4, script = 5, language = 6, feature = 7, name = 8,
+                     min = 9, default = 10, max = 11}
+
+    -- A short list of numbers, strings or booleans (a feature's lookups), which fits a cell.
+    local function isShortList(v)
+      if getmetatable(v) or #v > 12 or next(v, #v > 0 and #v or nil) ~= nil then return false end
+      for _, x in ipairs(v) do
+        local tx = type(x)
+        if tx ~= "number" and tx ~= "string" and tx ~= "boolean" then return false end
+      end
+      return true
+    end
+
+    local function shortList(v)
+      local parts = {}
+      for i, x in ipairs(v) do parts[i] = type(x) == "string" and short(x, 12) or tostring(x) end
+      return "{" .. table.concat(parts, ", ") .. "}"
+    end
+
+    -- A list of at least two records (tables of strings, numbers, booleans and short lists of
+    -- them, with the same keys) as rows under a header, columns aligned; nil when the value is
+    -- not one.
     local function recordTable(list, maxRows)
       if type(list) ~= "table" or #list < 2 then return nil end
       local columns, known = {}, {}
@@ -66,15 +86,19 @@ enum Prelude {
         for k, v in pairs(row) do
           if type(k) ~= "string" then return nil end
           local tv = type(v)
-          if tv ~= "string" and tv ~= "number" and tv ~= "boolean" then return nil end
+          if tv == "table" and not isShortList(v) then return nil end
+          if tv ~= "string" and tv ~= "number" and tv ~= "boolean" and tv ~= "table" then return nil end
           if not known[k] then known[k] = true; columns[#columns + 1] = k end
         end
       end
       for k in pairs(list) do
         if not (math.type(k) == "integer" and k >= 1 and k <= #list) then return nil end
       end
-      -- Numbers first (ids read best on the left), then text, each alphabetical.
+      -- Names that identify a row first (tag, name …; min before default before max), then
+      -- numbers (ids read best on the left), then the rest, each alphabetical.
       table.sort(columns, function(a, b)
+        local ra, rb = leading[a] or 99, leading[b] or 99
+        if ra ~= rb then return ra < rb end
         local na, nb = type(list[1][a]) == "number", type(list[1][b]) == "number"
         if na ~= nb then return na end
         return a < b
@@ -86,7 +110,7 @@ enum Prelude {
         local row = {}
         for c, name in ipairs(columns) do
           local v = list[i][name]
-          local text = v == nil and "" or (type(v) == "string" and short(v, 40) or tostring(v))
+          local text = v == nil and "" or (type(v) == "string" and short(v, 40)) or (type(v) == "table" and shortList(v)) or tostring(v)
           row[c] = text
           widths[c] = math.max(widths[c], utf8.len(text) or #text)
         end

@@ -282,7 +282,7 @@ final class StructValues {
             return id
         }
         guard let name = s.string(at: index) else { throw FontError("\(path) must be a glyph name or id, got \(s.describedType(at: index))") }
-        guard let id = try face.glyphID(named: name) else { throw FontError("\(path): no glyph named '\(name)'") }
+        guard let id = try face.glyphID(named: name) else { throw FontError("\(path): " + (try GlyphsObject.missingGlyphMessage(name, face, orNil: false))) }
         return id
     }
 }

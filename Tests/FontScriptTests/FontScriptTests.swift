@@ -259,6 +259,24 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         #expect(records[0].hasPrefix("encodingID  languageID  nameID  platformID  bytes"), "\(records[0])")
         #expect(records.contains { $0.contains("<22 bytes>") && $0.contains("\"DejaVu Sans\"") }, "\(records)")
         #expect(records.count <= 42)
+        // Records name themselves first (tag, then min, default, max), and short lists fit a
+        // cell, so a feature's rows are a table rather than one long line (issue 35, item 9).
+        let features = try eval(lua, "return fontshell.pretty(face:features('liga'))")[0].split(separator: "\n")
+        #expect(features[0].hasPrefix("table   script  language  feature  lookups"), "\(features[0])")
+        #expect(features.contains { $0.contains("\"latn\"") && $0.contains("{18}") }, "\(features)")
+        let inter = try makeState(fonts: ["/usr/share/fonts/truetype/inter-vf/Inter.var.ttf"])
+        let axes = try eval(inter, "return fontshell.pretty(face.axes)")[0].split(separator: "\n")
+        #expect(axes[0].hasPrefix("tag     name      min    default  max"), "\(axes[0])")
+    }
+
+    /// Names given wrong say what to try (issue 35, item 9): an unregistered feature tag close to
+    /// one the face has, a character given where a glyph name is wanted.
+    @Test func misspelledFeaturesAndCharactersForGlyphsAreExplained() throws {
+        let lua = try makeState()
+        expectError(lua, "face:features('lgia')", "the face has no feature 'lgia' (did you mean 'liga'?)")
+        #expect(try eval(lua, "return #face:features('smcp'), #face:features('zzzz'), #face:features('ss07')") == ["0", "0", "0"])
+        expectError(lua, "face:kerning('\u{C1}', 'V')", "no glyph named '\u{C1}' (for the glyph of a character: face:glyphFor('\u{C1}'))")
+        expectError(lua, "face:setKerning('A', '\u{C1}', -10)", "face:glyphFor('\u{C1}')")
     }
 }
 
