@@ -11,5 +11,5 @@ shares=${3:-4}
 script=$(cd "$(dirname "$0")" && pwd)/names-and-metrics.lua
 remote=()
 if [[ -n $hosts ]]; then remote=(--sshloginfile "$hosts" --transferfile "$script"); fi
-seq 0 $((shares - 1)) | parallel --keep-order "${remote[@]}" \
+seq 1 "$shares" | parallel --keep-order "${remote[@]}" \
   fontshell run "$script" --each "'$fonts/**/*.{ttf,otf,ttc}'" --shard "{}/$shares" --quiet --jsonl

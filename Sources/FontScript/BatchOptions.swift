@@ -76,7 +76,9 @@ public struct BatchOptions: Sendable {
 
 /// `--shard i/n`: this machine's share of a batch, a contiguous run of the sorted file list, so
 /// the shards' JSON lines concatenated in shard order are exactly one whole run's lines.
-/// `i` counts from 0. `auto/n` (or `auto`) takes `i` from the scheduler running this copy:
+/// `i` counts from 1 to n, as Jest's, Playwright's and Vitest's `--shard` do (`index` here
+/// from 0). `auto/n` (or `auto`) takes the index from the scheduler running this copy, which
+/// counts from 0:
 /// a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX`, or a Slurm array's
 /// `SLURM_ARRAY_TASK_ID` (less `SLURM_ARRAY_TASK_MIN`), with `n` from
 /// `SLURM_ARRAY_TASK_COUNT` when not given.
@@ -99,7 +101,7 @@ public struct Shard: Equatable, Sendable {
 
     public static func parse(_ text: String, environment: [String: String]) throws -> Shard {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard (1...2).contains(parts.count) else { throw ShardError("--shard wants i/n (0 ≤ i < n) or auto/n, got '\(text)'") }
+        guard (1...2).contains(parts.count) else { throw ShardError("--shard wants i/n (1 ≤ i ≤ n) or auto/n, got '\(text)'") }
         var count: Int?
         if parts.count == 2 {
             guard let n = Int(parts[1]), n >= 1 else { throw ShardError("--shard \(text): n must be a whole number ≥ 1") }
@@ -118,14 +120,17 @@ public struct Shard: Equatable, Sendable {
                 index = difference
                 if count == nil, let c = environment["SLURM_ARRAY_TASK_COUNT"] { count = Int(c) }
             } else {
-                throw ShardError("--shard auto: neither JOB_COMPLETION_INDEX (Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID (Slurm array) is set; give the index, e.g. --shard 0/\(count ?? 4)")
+                throw ShardError("--shard auto: neither JOB_COMPLETION_INDEX (Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID (Slurm array) is set; give the share, e.g. --shard 1/\(count ?? 4)")
             }
         } else {
-            guard let i = Int(parts[0]) else { throw ShardError("--shard wants i/n (0 ≤ i < n) or auto/n, got '\(text)'") }
-            index = i
+            guard let i = Int(parts[0]) else { throw ShardError("--shard wants i/n (1 ≤ i ≤ n) or auto/n, got '\(text)'") }
+            guard let n = count, (1...n).contains(i) else {
+                throw ShardError("--shard \(text): share \(i) is outside 1…\(count ?? 1) (shares count from 1, as Jest's and Playwright's --shard do)")
+            }
+            index = i - 1
         }
         guard let n = count else { throw ShardError("--shard \(text): how many shards? Give auto/n (SLURM_ARRAY_TASK_COUNT is not set)") }
-        guard (0..<n).contains(index) else { throw ShardError("--shard \(text): index \(index) is outside 0..<\(n) (indices count from 0)") }
+        guard (0..<n).contains(index) else { throw ShardError("--shard \(text): the scheduler's index \(index) is outside 0..<\(n) (its indices count from 0)") }
         return Shard(index: index, count: n)
     }
 }

@@ -38,7 +38,7 @@ struct Check: ParsableCommand {
     @Flag(help: "With --fix: replace the input fonts.") var inPlace = false
     @Flag(help: "List the checks and exit.") var list = false
     @Option(name: [.customShort("j"), .long], help: "Workers (default: every core).") var jobs: Int?
-    @Option(help: ArgumentHelp("Only share i of n of the sorted fonts (from 0), or auto/n.", valueName: "i/n")) var shard: String?
+    @Option(help: ArgumentHelp("Only share i of n of the sorted fonts (i from 1 to n), or auto/n.", valueName: "i/n")) var shard: String?
     @Option(help: ArgumentHelp("Stop checking a font after this many seconds.", valueName: "seconds")) var timeout: Double?
     @Flag(help: "No progress or failure lines on stderr.") var quiet = false
 

@@ -54,7 +54,7 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Run the script once per font these files name (a glob such as 'fonts/**/*.{ttf,otf,ttc}', a folder, or a file; repeatable), with font and face bound.", valueName: "glob"))
     var each: [String] = []
     @Option(name: [.customShort("j"), .long], help: "Workers for --each (default: every core).") var jobs: Int?
-    @Option(help: ArgumentHelp("With --each: only share i of n of the sorted files (from 0), or auto/n from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID.", valueName: "i/n")) var shard: String?
+    @Option(help: ArgumentHelp("With --each: only share i of n of the sorted files (i from 1 to n), or auto/n from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID.", valueName: "i/n")) var shard: String?
     @Option(help: ArgumentHelp("With --each: stop a font's job after this many seconds and record it as failed.", valueName: "seconds")) var timeout: Double?
     @Flag(help: "With --each: JSON lines on stdout even on a terminal.") var jsonl = false
     @Flag(help: "With --each: no progress or failure lines on stderr.") var quiet = false

@@ -81,8 +81,8 @@ import FoundationXML
         let syntax = try tmp.write("syntax.lua", "return {")
         let s = try runFontshell(["run", syntax, "--each", tmp.file("lib")])
         #expect(s.status == 1 && s.err.contains("syntax.lua:1:") && s.out.isEmpty)
-        let badShard = try runFontshell(["run", script, "--each", tmp.file("lib"), "--shard", "3/3"])
-        #expect(badShard.status == 2 && badShard.err.contains("index 3 is outside 0..<3"))
+        let badShard = try runFontshell(["run", script, "--each", tmp.file("lib"), "--shard", "0/3"])
+        #expect(badShard.status == 2 && badShard.err.contains("share 0 is outside 1…3 (shares count from 1"), "\(badShard.err)")
     }
 
     /// Globs take names without a stat per entry; one stat per file then keeps only regular
@@ -160,7 +160,7 @@ import FoundationXML
         let whole = stripped(try runFontshell(["run", script, "--each", glob, "--quiet"]).out)
         #expect(whole.count == 5)
         var parts: [String] = []
-        for i in 0..<3 { parts += stripped(try runFontshell(["run", script, "--each", glob, "--shard", "\(i)/3", "--quiet"]).out) }
+        for i in 1...3 { parts += stripped(try runFontshell(["run", script, "--each", glob, "--shard", "\(i)/3", "--quiet"]).out) }
         #expect(parts == whole)
         // The schedulers' own variables pick the share: a Kubernetes Indexed Job, a Slurm array.
         var k8s: [String] = [], slurm: [String] = []

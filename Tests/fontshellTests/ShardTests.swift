@@ -8,23 +8,23 @@ import FontScript
 @Suite struct ShardTests {
     @Test func hugeIndicesAndCountsDoNotOverflow() throws {
         let items = Array(0..<10)
-        for text in ["4611686018427387904/9223372036854775807", "9223372036854775806/9223372036854775807", "0/9223372036854775807"] {
+        for text in ["4611686018427387904/9223372036854775807", "9223372036854775806/9223372036854775807", "1/9223372036854775807"] {
             let shard = try Shard.parse(text, environment: [:])
             #expect(shard.select(items).count <= 1, "\(text)")
         }
         // Shards of a huge n still partition the list.
         let n = Int.max
-        let starts = [0, n / 3, n / 2, n - 1]
+        let starts = [1, n / 3, n / 2, n]
         for k in starts { #expect(try Shard.parse("\(k)/\(n)", environment: [:]).select(items).count <= 1) }
         // Every split of a small list, concatenated, is the list.
         for n in 1...12 {
-            let joined = try (0..<n).flatMap { try Shard.parse("\($0)/\(n)", environment: [:]).select(items) }
+            let joined = try (1...n).flatMap { try Shard.parse("\($0)/\(n)", environment: [:]).select(items) }
             #expect(joined == items)
         }
     }
 
     @Test func badSpellingsAreErrors() {
-        for text in ["", "/", "1/", "/2", "-1/2", "2/2", "0/0", "0/-1", "a/b", "0/99999999999999999999", "99999999999999999999/1", "0/1/2", "auto"] {
+        for text in ["", "/", "1/", "/2", "-1/2", "0/2", "3/2", "0/0", "1/0", "0/-1", "a/b", "0/99999999999999999999", "99999999999999999999/1", "0/1/2", "auto"] {
             #expect(throws: ShardError.self, "\(text)") { _ = try Shard.parse(text, environment: [:]) }
         }
         let slurm = ["SLURM_ARRAY_TASK_ID": "-9223372036854775808", "SLURM_ARRAY_TASK_MIN": "9223372036854775807"]
