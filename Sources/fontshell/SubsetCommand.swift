@@ -42,7 +42,8 @@ struct SubsetCommand: ParsableCommand {
             var request = SubsetRequest()
             request.text = text ?? ""
             if let textFile {
-                request.text += try readUTF8File(textFile, "text file")
+                // Line ends separate the text, as for pyftsubset: they are not characters to keep.
+                request.text += try readUTF8File(textFile, "text file").filter { $0 != "\n" && $0 != "\r\n" && $0 != "\r" }
             }
             if let unicodes { request.unicodes = try SubsetRequest.parseUnicodes(unicodes) }
             if let glyphs {

@@ -20,6 +20,31 @@ import Testing
         #expect(r.out.contains("glyf") && r.out.contains("shared with faces 1, 2"))
     }
 
+    /// `info --face` shows one face of a collection, by index or PostScript name, still naming
+    /// the faces its tables are shared with; a face the font lacks is an error (issue 35, item 12).
+    @Test func infoOnOneFace() throws {
+        let wqy = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
+        let second = try fontshell("info", wqy, "--face", "1")
+        #expect(second.status == 0 && second.out.contains("face 1: ") && !second.out.contains("face 0: ") && !second.out.contains("face 2: "), "\(second.out)")
+        #expect(second.out.contains("shared with faces 0, 2"), "\(second.out)")
+        let name = try #require(second.out.split(separator: "\n").first { $0.hasPrefix("face 1: ") }).dropFirst("face 1: ".count)
+        #expect(try fontshell("info", wqy, "--face", String(name)).out == second.out)
+        let missing = try fontshell("info", wqy, "--face", "3")
+        #expect(missing.status != 0 && missing.err.contains("no face 3: the font has 3 faces"), "\(missing.err)")
+    }
+
+    /// `subset --text-file` keeps the text's characters, not its line ends (as pyftsubset).
+    @Test func subsetTextFilesIgnoreLineEnds() throws {
+        let dir = NSTemporaryDirectory() + "fontshell-textfile-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "Hello\nWorld\r\n\u{10FFF0}\n".write(toFile: dir + "/text.txt", atomically: true, encoding: .utf8)
+        let r = try fontshell("subset", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "--text-file", dir + "/text.txt", "-o", dir + "/small.ttf")
+        #expect(r.status == 0, "\(r.err)")
+        let said = r.out + r.err
+        #expect(said.contains("no glyph for 1 character: U+10FFF0") && !said.contains("U+000A") && !said.contains("U+000D"), "\(said)")
+    }
+
     /// Parsing skips ArgumentParser's completion-script check unless the flag is given (see
     /// FontShell.main): help, usage in errors and the completion script still name the tool
     /// as "fontshell" alone.

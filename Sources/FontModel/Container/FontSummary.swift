@@ -1,7 +1,8 @@
 extension Font {
     /// What `fontshell info` prints: per face names, format, units per em, glyph count, vertical
     /// metrics and the table list with sharing. Decodes only head, hhea, maxp, OS/2 and name.
-    public func summary() throws -> String {
+    /// The summary of every face, or of `faces` (still naming the faces each table is shared with).
+    public func summary(faces selected: [Face]? = nil) throws -> String {
         let font = self
     var out: [String] = []
     // Which faces share each table, found in one pass (asking every face about every other is
@@ -14,7 +15,7 @@ extension Font {
     }
     let kind = (font.isCollection ? "collection of \(font.faces.count) faces" : font.format.rawValue) + (font.webFormat.map { ", in a \($0.uppercased())" } ?? "")
     out.append("\(font.path ?? "font"): \(kind)")
-    for face in font.faces {
+    for face in selected ?? font.faces {
         out.append("")
         out.append("face \(face.index): \(try face.postScriptName ?? "?")")
         out.append("  full name:    \(try face.fullName ?? "?")")
