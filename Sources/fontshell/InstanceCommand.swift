@@ -14,7 +14,7 @@ struct InstanceCommand: ParsableCommand {
         abstract: "Make static instances of a variable font (TrueType or CFF2): one location, or every named instance (--all).",
         discussion: """
             Coordinates are user values by axis tag (wght=700 wdth=75); axes not given stay at
-            their default. Outlines get gvar's deltas, advances the phantom points', metrics
+            their default, or stay variable when a range is given or with --partial. Outlines get gvar's deltas, advances the phantom points', metrics
             MVAR's, control values cvar's, GPOS and GDEF their variation deltas; the variation
             tables are dropped, STAT keeps the values that hold there, and the instance is
             renamed (family, style, full and PostScript names, RIBBI bits) unless --keep-names.
@@ -22,7 +22,7 @@ struct InstanceCommand: ParsableCommand {
             """)
 
     @Argument(help: "Variable font to read.") var input: String
-    @Argument(help: "Coordinates: AXIS=VALUE, e.g. wght=700 wdth=75; AXIS=MIN:MAX keeps the axis variable over that range (a range without the default moves it to the nearest end).") var coordinates: [String] = []
+    @Argument(help: "Coordinates: AXIS=VALUE, e.g. wght=700 wdth=75; AXIS=MIN:MAX keeps the axis variable over that range (a range without the default moves it to the nearest end), and the axes not named variable too.") var coordinates: [String] = []
     @Option(name: [.short, .customLong("output")], help: "Font file to write; with --all, a folder.") var output: String?
     @Flag(help: "Every named instance (fvar), one file each, named by PostScript name, into the -o folder.") var all = false
     @Flag(help: "Refuse coordinates outside an axis's range instead of clamping them.") var strict = false
@@ -77,6 +77,9 @@ struct InstanceCommand: ParsableCommand {
                 print(try Self.describe(face, fvar))
                 return
             }
+            if downgradeCff2 && !face.has("CFF2") {
+                throw FontError("--downgrade-cff2: the font's outlines are \(face.has("glyf") ? "TrueType" : "not CFF2"); there is no CFF2 to write as CFF", path: input)
+            }
             var options = InstanceOptions(clamp: !strict, updateNames: !keepNames, setOverlapFlags: !noOverlapFlags, rewriteLayout: rewriteLayout,
                                           downgradeCFF2: downgradeCff2, partial: partial, optimizeDeltas: !noOptimize)
             if all {
@@ -101,8 +104,11 @@ struct InstanceCommand: ParsableCommand {
                 return
             }
             (options.coordinates, options.ranges) = try Self.parseCoordinates(coordinates)
+            // A range keeps the font variable: the axes not named then stay variable too, as
+            // fontTools keeps them (pinning them at their defaults needs them named).
+            if !options.ranges.isEmpty { options.partial = true }
             let result = try face.instance(options)
-            try write(result, to: output, from: font)
+            try write(result, to: output, from: font, partial: options.partial)
         }
     }
 
@@ -120,11 +126,19 @@ struct InstanceCommand: ParsableCommand {
         return "\(base)-\(index)-\(k)"
     }
 
-    private func write(_ result: InstanceResult, to path: String, from font: Font, derivedName: Bool = false) throws {
+    private func write(_ result: InstanceResult, to path: String, from font: Font, derivedName: Bool = false, partial: Bool? = nil) throws {
+        let partial = partial ?? self.partial
         if let original = font.path, Font.sameFile(original, path), !overwrite {
             throw FontError("refusing to overwrite the input file; save elsewhere or pass --overwrite", path: path)
         }
         for w in result.warnings { printError("fontshell instance: warning: \(w)") }
+        // .otf is for PostScript (CFF) outlines and .ttf for TrueType ones: a mismatch is legal but misleads.
+        let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        if let outlines = result.font.faces.first, ext == "otf" || ext == "ttf" {
+            let trueType = outlines.has("glyf")
+            if trueType && ext == "otf" { printError("fontshell instance: warning: the instance has TrueType outlines; '.ttf' is their usual extension") }
+            if !trueType && ext == "ttf" { printError("fontshell instance: warning: the instance has CFF outlines; '.otf' is their usual extension") }
+        }
         let report = try result.font.save(to: path, options: SaveOptions(overwriteInput: overwrite, followSymlinks: !derivedName))
         // Each axis as it was treated: pinned (its value), narrowed (its range) or kept whole.
         let ranges = (try? Self.parseCoordinates(coordinates).ranges) ?? [:]

@@ -170,6 +170,21 @@ import Testing
         let gvar = sizes.split(separator: " ").compactMap { Int($0) }
         #expect(gvar.count == 2 && gvar[0] < gvar[1], "\(sizes)")
         try FileManager.default.removeItem(atPath: out)
+        // With a range, the axes not named stay variable, as in fontTools, and the report says
+        // so (issue 35, item 13); --downgrade-cff2 on TrueType outlines is an error, and a
+        // TrueType instance named .otf a warning.
+        let both = "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf"
+        let kept = try runFontshell(["instance", both, "wght=300:700", "-o", out])
+        #expect(kept.status == 0 && kept.out.contains("at wght=300:700 (keeps slnt variable)"), "\(kept.out)\(kept.err)")
+        let axes = try python("import sys; from fontTools.ttLib import TTFont; print(*((a.axisTag, a.minValue, a.maxValue) for a in TTFont(sys.argv[1])['fvar'].axes))", [out])
+        #expect(axes == "('wght', 300.0, 700.0) ('slnt', -10.0, 0.0)", "\(axes)")
+        try FileManager.default.removeItem(atPath: out)
+        let otf = dir.file("light.otf")
+        let downgrade = try runFontshell(["instance", both, "wght=300", "--downgrade-cff2", "-o", otf])
+        #expect(downgrade.status != 0 && downgrade.err.contains("the font's outlines are TrueType; there is no CFF2 to write as CFF"), "\(downgrade.err)")
+        #expect(!FileManager.default.fileExists(atPath: otf))
+        let named = try runFontshell(["instance", both, "wght=300", "-o", otf])
+        #expect(named.status == 0 && named.err.contains("the instance has TrueType outlines; '.ttf' is their usual extension"), "\(named.err)")
         let list = try runFontshell(["instance", Self.inter])
         #expect(list.status == 0 && list.out.contains("wght  100…900, default 400  Weight") && list.out.contains("Bold  wght=700"))
     }

@@ -59,6 +59,10 @@ extension Face {
     /// changed; its edits are carried into the instance.
     public func instance(_ options: InstanceOptions = InstanceOptions()) throws -> InstanceResult {
         guard let font else { throw FontError("the face is no longer part of an open font", path: path) }
+        // A range keeps the font variable: the axes not named then stay variable too, as
+        // fontTools keeps them (pinning them at their defaults needs them named).
+        var options = options
+        if !options.ranges.isEmpty { options.partial = true }
         var location = try self.location(options.coordinates, clamp: options.clamp)
         let (limits, userRanges) = try axisLimits(options, location)
         if limits != nil && options.downgradeCFF2 {
