@@ -47,6 +47,23 @@ import Testing
         #expect(bc.contains { $0.hasPrefix("~ GSUB: ") && $0.hasSuffix("→ 6 bytes") })
     }
 
+    /// Texts that would print alike are quoted with their invisible characters escaped (issue
+    /// 35, item 15): a trailing newline, a doubled space, a tab.
+    @Test func whitespaceOnlyChangesShow() throws {
+        let a = try Font(path: Corpus.dejavu), edited = try Font(path: Corpus.dejavu)
+        try edited.faces[0].name.set(4, "DejaVu Sans\n")
+        try edited.faces[0].name.set(1, "DejaVu  Sans")
+        try edited.faces[0].name.set(5, "Version\t2.37")
+        let diff = try FontDiff.compare(a.faces[0], try Font(data: try edited.serialized().bytes).faces[0]).map(\.description)
+        #expect(diff.contains("~ name.4 (3/1/0x409): \"DejaVu Sans\" → \"DejaVu Sans\\n\""), "\(diff)")
+        #expect(diff.contains("~ name.1 (3/1/0x409): \"DejaVu Sans\" → \"DejaVu  Sans\""), "\(diff)")
+        #expect(diff.contains { $0.hasPrefix("~ name.5 (3/1/0x409): \"Version 2.37\" → \"Version\\t2.37\"") }, "\(diff)")
+        // Ordinary changes print as before, unquoted.
+        try edited.faces[0].name.set(4, "DejaVu Changed")
+        let plain = try FontDiff.compare(a.faces[0], try Font(data: try edited.serialized().bytes).faces[0]).map(\.description)
+        #expect(plain.contains("~ name.4 (3/1/0x409): DejaVu Sans → DejaVu Changed"), "\(plain)")
+    }
+
     @Test func cffOutlinesCompareByCharstring() throws {
         let a = try Font(path: Corpus.noto)
         let edited = try Font(path: Corpus.noto)

@@ -12,6 +12,11 @@ public struct Difference: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         let sign = kind == .added ? "+" : kind == .removed ? "-" : "~"
         let what = item.isEmpty ? table : (table == "glyph" ? "glyph \(item)" : "\(table).\(item)")
+        // Two texts that would print alike (a trailing newline, a tab for spaces) are quoted
+        // with their invisible characters escaped, so the change shows.
+        if let o = old, let n = new, o != n, Self.visible(o) == Self.visible(n) || o.contains(where: Self.isInvisible) || n.contains(where: Self.isInvisible) {
+            return "\(sign) \(what): \(Self.quoted(o)) → \(Self.quoted(n))"
+        }
         switch (old, new) {
         case let (o?, n?): return "\(sign) \(what): \(o) → \(n)"
         case let (nil, n?): return "\(sign) \(what): \(n)"
@@ -22,6 +27,37 @@ public struct Difference: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension Difference {
+    static func isInvisible(_ c: Character) -> Bool {
+        c.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format } || (c.isWhitespace && c != " ")
+    }
+
+    /// The text as it looks: runs of whitespace as one space, none at the ends.
+    static func visible(_ s: String) -> String {
+        s.split(whereSeparator: { $0.isWhitespace || isInvisible($0) }).joined(separator: " ")
+    }
+
+    /// The text in quotes, newlines, tabs and other invisible characters escaped.
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default:
+                let category = scalar.properties.generalCategory
+                if category == .control || category == .format || (scalar.properties.isWhitespace && scalar != " ") {
+                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
     /// A short stand-in for bytes too long to show: their count and an FNV-1a checksum.
     public static func summary<C: Collection>(ofBytes bytes: C) -> String where C.Element == UInt8 {
         "\(bytes.count) bytes, checksum " + String(bytes.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }, radix: 16)
