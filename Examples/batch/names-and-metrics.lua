@@ -1,8 +1,9 @@
 -- What `fontshell run names-and-metrics.lua --each 'fonts/**/*.{ttf,otf,ttc}'` reports per font:
--- the returned table becomes the font's JSON line (with path, faces and seconds).
-local faces = {}
+-- the returned table becomes the font's JSON line (with path, faces (the face count) and
+-- seconds, which the line has of its own).
+local styles = {}
 for _, f in ipairs(font.faces) do
-  faces[#faces + 1] = {
+  styles[#styles + 1] = {
     postscriptName = f.postscriptName,
     family = f.familyName,
     style = f.name[17] or f.name[2],
@@ -13,4 +14,4 @@ for _, f in ipairs(font.faces) do
     glyphs = f.glyphCount,
   }
 end
-return {format = font.format, faces = faces}
+return {format = font.format, styles = styles}

@@ -19,7 +19,7 @@ public enum FontJob {
 
     /// Names FontShell writes into every record; a script's result fields with these names are
     /// moved under `script` rather than lost.
-    public static let reservedFields = ["path", "ok", "faces", "seconds", "error", "traceback", "printed", "script"]
+    public static let reservedFields = ["path", "ok", "faces", "seconds", "error", "traceback", "printed", "script", "warning"]
 
     /// Runs `script` (source bytes) over the font at `fontPath`. `print` is captured into the
     /// record's `printed` list, so the JSON lines on stdout stay whole.
@@ -92,6 +92,12 @@ public enum FontJob {
           record.result = result
         end
         record.script = moved
+        if moved then
+          local names = {}
+          for k in pairs(moved) do names[#names + 1] = tostring(k) end
+          table.sort(names)
+          record.warning = "the script returned " .. table.concat(names, ", ") .. ", which the line uses itself; kept under 'script' (rename them)"
+        end
         record.path, record.faces, record.seconds = path, faces, seconds
         record.ok = err == nil
         record.error, record.traceback = err, traceback

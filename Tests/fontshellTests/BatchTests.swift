@@ -41,7 +41,8 @@ import FoundationXML
         #expect(sans["ok"] as? Bool == true && sans["family"] as? String == "DejaVu Sans" && sans["upm"] as? Int == 2048)
         #expect(sans["arg1"] as? String == "one" && sans["dots"] as? Int == 2 && sans["faces"] as? Int == 1)
         #expect(sans["printed"] as? [String] == ["checking\tDejaVuSans"])
-        #expect((sans["script"] as? [String: Any])?["path"] as? String == "mine")   // a reserved name, kept aside
+        #expect((sans["script"] as? [String: Any])?["path"] as? String == "mine")   // a reserved name, kept aside …
+        #expect(sans["warning"] as? String == "the script returned path, which the line uses itself; kept under 'script' (rename them)")   // … and said
         #expect(sans["seconds"] is Double || sans["seconds"] is Int)
         #expect(records[4]["faces"] as? Int == 3)
         let broken = records[3]
@@ -295,6 +296,8 @@ import FoundationXML
             line.range(of: #""path":"[^"]*""#, options: .regularExpression).map { String(line[$0]) } } }
         let whole = try runFontshell(["run", examples + "/names-and-metrics.lua", "--each", fonts + "/**/*.{ttf,otf,ttc}", "--quiet"])
         #expect(whole.status == 0 && whole.out.split(separator: "\n").count == 5)
+        // The example's fields are its own: nothing collides with the line's (issue 35, item 17).
+        #expect(!whole.out.contains("\"script\"") && !whole.out.contains("\"warning\"") && whole.out.contains("\"styles\":[{"), "\(whole.out.prefix(400))")
 
         // Slurm: the array's 8 tasks, as sbatch would start them.
         for task in 0..<8 {
