@@ -82,7 +82,7 @@ struct REPL {
         do {
             try lua.callInterruptible()
         } catch let e as LuaError {
-            printError(e.description)
+            printError(e.tracebackSaysMore ? e.description : e.message)
             return .done
         } catch {
             return .done
@@ -231,5 +231,17 @@ struct REPL {
         for (i, c) in candidates.enumerated() { list[i + 1] = strdup(c) }
         list[candidates.count + 1] = nil
         return list
+    }
+}
+
+extension LuaError {
+    /// Whether the traceback names more than the line typed: a frame that is neither C code
+    /// nor the typed chunk's main body (a function the user defined, a script it loaded). A
+    /// simple mistake's `[C]: in metamethod 'index'` and `stdin:1: in main chunk` are left out.
+    var tracebackSaysMore: Bool {
+        traceback.split(separator: "\n").dropFirst().contains { (line: Substring) -> Bool in
+            let frame = line.drop(while: \.isWhitespace)
+            return !frame.hasPrefix("[C]:") && !frame.hasSuffix("in main chunk") && frame != "(...tail calls...)"
+        }
     }
 }

@@ -15,11 +15,15 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
             face.hhea.ascendr
             {1, "two", {three = 3}}
             face.glyphs.A
+            local function f() error("boom") end f()
             """
         let r = try runFontshell([dejavuPath], input: input)
         #expect(r.status == 0)
         #expect(r.out == "1901\n2048\nline\t1\nline\t2\n{1, \"two\", {three = 3}}\n<Glyph 36 'A' advance 1401>\n", "\(r.out)")
         #expect(r.err.contains("stdin:1: hhea has no field 'ascendr' (did you mean 'ascender'?)"))
+        // A traceback only where it says more than the line typed (issue 35, item 10): not for
+        // the misspelt field, but for the error inside f.
+        #expect(r.err.components(separatedBy: "stack traceback:").count == 2 && r.err.contains("in local 'f'"), "\(r.err)")
         #expect(!r.out.contains("> ") && !r.out.contains(">> "))   // no prompts when stdin is not a terminal
     }
 
