@@ -41,6 +41,8 @@ struct REPL {
                     buffer = ""
                     continue
                 }
+                // Input ended inside a statement: say so, rather than drop it silently.
+                if !buffer.isEmpty, let error = incompleteChunkError(buffer) { printError(error) }
                 break
             }
             buffer = buffer.isEmpty ? line : buffer + "\n" + line
@@ -60,6 +62,19 @@ struct REPL {
     }
 
     enum Outcome { case done, needsMore }
+
+    /// The compiler's message for a statement left unfinished ("stdin:1: syntax error near <eof>").
+    func incompleteChunkError(_ code: String) -> String? {
+        do {
+            try lua.load(code, name: "=stdin")
+            lua.stack.pop()
+            return nil
+        } catch let e as LuaError {
+            return e.message
+        } catch {
+            return nil
+        }
+    }
 
     /// Compiles `return <code>;` or `<code>`, runs it protected and prints results or the error.
     func evaluate(_ code: String) -> Outcome {

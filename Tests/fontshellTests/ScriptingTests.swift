@@ -24,7 +24,31 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         // A traceback only where it says more than the line typed (issue 35, item 10): not for
         // the misspelt field, but for the error inside f.
         #expect(r.err.components(separatedBy: "stack traceback:").count == 2 && r.err.contains("in local 'f'"), "\(r.err)")
+        // Input that ends inside a statement is reported, not dropped.
+        let unfinished = try runFontshell([dejavuPath], input: "for i = 1, 2 do\n")
+        #expect(unfinished.err.contains("stdin:1: 'end' expected near <eof>"), "\(unfinished.err)")
         #expect(!r.out.contains("> ") && !r.out.contains(">> "))   // no prompts when stdin is not a terminal
+    }
+
+    /// Every REPL line of the README runs as written (issue 35, item 6): typed in order into the
+    /// REPL on DejaVu Sans (the design-space lines on Inter), in a scratch folder for the files
+    /// they save, with no Lua error.
+    @Test func readmeREPLLinesRunAsWritten() throws {
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "In the REPL:").dropFirst().first?.components(separatedBy: "```").dropFirst().first)
+        let lines = block.split(separator: "\n").filter { $0.hasPrefix("> ") }.map { String($0.dropFirst(2)) }
+        #expect(lines.count >= 15, "\(lines)")
+        let variable = lines.filter { $0.contains("wght") || $0.contains("face.axes") }
+        let plain = lines.filter { !variable.contains($0) }
+        let tmp = try TemporaryFolder()
+        for (font, typed) in [(dejavuPath, plain), ("/usr/share/fonts/truetype/inter-vf/Inter.var.ttf", variable)] {
+            let r = try runProcess("/bin/bash", ["-c", "cd '\(tmp.path)' && exec '\(fontshellBinary)' '\(font)'"], input: typed.joined(separator: "\n") + "\n")
+            #expect(r.status == 0, "\(r.err)")
+            #expect(!r.err.contains("stdin:") && !r.err.contains("stack traceback"), "\(font): \(r.err)")
+        }
+        for file in ["caps.ttf", "hello.woff2", "l.png", "bold.ttf"] {
+            #expect(FileManager.default.fileExists(atPath: tmp.file(file)), "\(file)")
+        }
     }
 
     @Test func chunksFromTheCommandLine() throws {
