@@ -118,10 +118,31 @@ public enum WebSlicer {
 
     static func fileName(_ base: String, _ k: Int) -> String { "\(base).\(k).woff2" }
 
-    /// The face's characters in Unicode block order, each block split into slices of at most
-    /// `perSlice` characters. (Blocks are approximated as 128-code-point pages below U+3000 and
-    /// the CJK ranges above it, which keeps scripts apart.)
+    /// What Google Fonts serves as its `latin` slice: ASCII and Latin-1, the Œ œ ı ʻ ʼ ˆ ˚ ˜ and
+    /// combining marks English text meets, general punctuation (— “ ” ’ …), € ™ ↑ ↓ − ∕ and the
+    /// BOM and replacement character. An English page then fetches one file.
+    static let latinSlice: [ClosedRange<UInt32>] = [
+        0x20...0x7E, 0xA0...0xFF, 0x131...0x131, 0x152...0x153, 0x2BB...0x2BC, 0x2C6...0x2C6, 0x2DA...0x2DA, 0x2DC...0x2DC,
+        0x304...0x304, 0x308...0x308, 0x329...0x329, 0x2000...0x206F, 0x20AC...0x20AC, 0x2122...0x2122, 0x2191...0x2191,
+        0x2193...0x2193, 0x2212...0x2212, 0x2215...0x2215, 0xFEFF...0xFEFF, 0xFFFD...0xFFFD,
+    ]
+
+    /// Control characters (C0, DEL, C1): mapped by some fonts, never drawn on a page.
+    static func isControl(_ c: UInt32) -> Bool { c < 0x20 || (0x7F...0x9F).contains(c) }
+
+    /// The face's Latin characters (`latinSlice`) first, as one slice, then the rest in Unicode
+    /// block order, each block split into slices of at most `perSlice` characters. (Blocks are
+    /// approximated as 128-code-point pages below U+3000 and the CJK ranges above it, which keeps
+    /// scripts apart.) Control characters are left out.
     static func defaultSlices(_ characters: [UInt32], perSlice: Int) -> [[UInt32]] {
+        let drawn = characters.filter { !isControl($0) }
+        let latin = drawn.filter { c in latinSlice.contains { $0.contains(c) } }
+        guard !latin.isEmpty, latin.count <= perSlice else { return blockSlices(drawn, perSlice: perSlice) }
+        let latinSet = Set(latin)
+        return [latin] + blockSlices(drawn.filter { !latinSet.contains($0) }, perSlice: perSlice)
+    }
+
+    static func blockSlices(_ characters: [UInt32], perSlice: Int) -> [[UInt32]] {
         func block(_ c: UInt32) -> UInt32 {
             switch c {
             case 0..<0x100: return 0                  // Latin-1 with ASCII: one slice everyone needs

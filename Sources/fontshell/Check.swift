@@ -21,6 +21,7 @@ struct Check: ParsableCommand {
         abstract: "Run font checks (Lua files, docs/checks.md) over fonts: text, json, sarif or junit reports; --fix applies the fixes checks offer.",
         discussion: """
         Exit status: 0 when no check failed, 1 when a check failed or could not run (a broken check, a font that does not open, a fix that failed), 2 for wrong arguments.
+
         Profiles: default (every check), fontbakery (the checks fontbakery also has), or an area: names, metrics, glyphs, kerning, layout, flags, outlines, structure.
         """
     )

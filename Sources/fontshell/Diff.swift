@@ -10,7 +10,7 @@ import Foundation
 /// `fontshell diff A B`: what changed between two fonts. Exit status as diff(1): 0 same, 1 different, 2 trouble.
 /// With `--png OUT A B TEXT` it also renders TEXT in both and writes the before/after/difference image.
 struct Diff: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "diff", abstract: "Show what changed between two fonts (exit 0 same, 1 different, 2 trouble).")
+    static let configuration = CommandConfiguration(commandName: "diff", abstract: "Show what changed between two fonts, every face or the one --face names (exit 0 same, 1 different, 2 trouble).")
 
     @Argument var first: String
     @Argument var second: String

@@ -5,7 +5,7 @@ import FontModel
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Edit fields, glyphs or names of a font and save the result.",
+        abstract: "Edit fields, glyphs or names of a font (every face, or the one --face names) and save the result.",
         discussion: """
         Examples:
           fontshell edit Font.ttc -o Caps.ttc --caps --family-suffix " Caps"

@@ -4,7 +4,7 @@ import FontModel
 /// `--face`, with one meaning in every command: a 0-based face index or a PostScript name.
 /// Without it each command uses its documented default (every face, or the first).
 struct FaceSelection: ParsableArguments {
-    @Option(help: "Face: 0-based index or PostScript name (without it: every face for edit and diff, the first face otherwise, the whole font for save).")
+    @Option(help: "Face of a collection: 0-based index or PostScript name (without it, the command's default: see its overview).")
     var face: String?
 
     /// No face given (for QuickCommandLine, which sets properties without parsing).

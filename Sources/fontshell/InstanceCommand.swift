@@ -13,11 +13,11 @@ struct InstanceCommand: ParsableCommand {
         commandName: "instance",
         abstract: "Make static instances of a variable font (TrueType or CFF2): one location, or every named instance (--all).",
         discussion: """
-            Coordinates are user values by axis tag (wght=700 wdth=75); axes not given stay at
-            their default, or stay variable when a range is given or with --partial. Outlines get gvar's deltas, advances the phantom points', metrics
-            MVAR's, control values cvar's, GPOS and GDEF their variation deltas; the variation
-            tables are dropped, STAT keeps the values that hold there, and the instance is
-            renamed (family, style, full and PostScript names, RIBBI bits) unless --keep-names.
+            Coordinates are user values by axis tag (wght=700 wdth=75); axes not given stay at \
+            their default, or stay variable when a range is given or with --partial. Outlines get gvar's deltas, advances the phantom points', metrics \
+            MVAR's, control values cvar's, GPOS and GDEF their variation deltas; the variation \
+            tables are dropped, STAT keeps the values that hold there, and the instance is \
+            renamed (family, style, full and PostScript names, RIBBI bits) unless --keep-names. \
             Without -o, lists the axes and named instances.
             """)
 

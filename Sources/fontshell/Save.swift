@@ -6,7 +6,7 @@ import FontModel
 struct Save: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "save",
-        abstract: "Open a font and save it again (tables re-shared, realigned), or as WOFF/WOFF2, printing what changed.",
+        abstract: "Open a font and save it again (tables re-shared, realigned), or as WOFF/WOFF2, printing what changed; --face saves that face alone.",
         discussion: "The container follows OUTPUT's extension (.ttf/.otf/.ttc, .woff, .woff2) unless --format names it.")
 
     @Argument(help: "Font to read.") var input: String

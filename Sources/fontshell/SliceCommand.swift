@@ -14,9 +14,9 @@ struct SliceCommand: ParsableCommand {
         commandName: "slice",
         abstract: "Split a face into WOFF2 slices by Unicode range and write their @font-face CSS.",
         discussion: """
-            Without --slices, the face's characters go in Unicode block order (Latin-1 first, one
-            slice), each block cut into slices of at most --chars-per-slice characters. A slices
-            file gives them instead, one slice per line ("U+4E00-4E3F,U+3000"; '#' starts a
+            Without --slices, the first slice is Google Fonts' Latin one (ASCII, Latin-1, \
+            punctuation such as — “ ” ’ …, € and ™), then the rest in Unicode block order, each block cut into slices of at most --chars-per-slice characters. A slices \
+            file gives them instead, one slice per line ("U+4E00-4E3F,U+3000"; '#' starts a \
             comment), e.g. in order of character frequency. Slices are made on every core.
             """)
 

@@ -14,9 +14,9 @@ struct SubsetCommand: ParsableCommand {
         commandName: "subset",
         abstract: "Keep only some characters and glyphs of a face (HarfBuzz's subsetter), saved as TrueType/OpenType, WOFF or WOFF2.",
         discussion: """
-            Characters come from --text, --text-file and --unicodes together; glyphs from --glyphs.
-            HarfBuzz adds what they need: composite components, CFF subroutines and, unless
-            --no-layout-closure, the glyphs GSUB can turn them into. Prints how many glyphs were
+            Characters come from --text, --text-file and --unicodes together; glyphs from --glyphs. \
+            HarfBuzz adds what they need: composite components, CFF subroutines and, unless \
+            --no-layout-closure, the glyphs GSUB can turn them into. Prints how many glyphs were \
             kept, how many the closure added, and which characters the face lacks.
             """)
 
