@@ -37,10 +37,13 @@ struct CheckReport {
             (CheckReport.order[$0["status"] as? String ?? ""] ?? 9, $0["id"] as? String ?? "", $0["face"] as? Int ?? 0)
                 < (CheckReport.order[$1["status"] as? String ?? ""] ?? 9, $1["id"] as? String ?? "", $1["face"] as? Int ?? 0)
         }
+        // The counts are the font's as given; findings a fix repaired are counted again for the
+        // fixed file, so both states are said (the total sums the fonts as given too).
+        var repaired: [String: Int] = [:]
         for r in sorted {
             let status = r["status"] as? String ?? "?"
-            // A finding that a fix repaired counts as fixed (its original status is shown).
-            counts[r["after"] as? String == "pass" ? "fixed" : status, default: 0] += 1
+            counts[status, default: 0] += 1
+            if r["after"] as? String == "pass" { repaired[status, default: 0] += 1 }
             guard status == "fail" || status == "warn" || status == "error" else { continue }
             let label = status == "fail" ? paint("FAIL ", "31") : status == "warn" ? paint("WARN ", "33") : paint("ERROR", "35")
             let face = faces > 1 ? " (face \(r["face"] as? Int ?? 0))" : ""
@@ -53,10 +56,15 @@ struct CheckReport {
         }
         out += "  \(counts["fail"] ?? 0) failed, \(counts["warn"] ?? 0) warnings, \(counts["error"] ?? 0) errors, "
             + "\(counts["pass"] ?? 0) passed, \(counts["skip"] ?? 0) skipped"
-        if let fixed = counts["fixed"] { out += ", \(fixed) fixed" }
         if let s = JSONText.number(record["seconds"]) { out += " (" + fixedPoint(s, 2) + " s)" }
         out += "\n"
-        if let saved = record["saved"] as? String { out += "  fixed font saved to \(saved)\n" }
+        let fixed = repaired.values.reduce(0, +)
+        if let saved = record["saved"] as? String {
+            let failing = (counts["fail"] ?? 0) - (repaired["fail"] ?? 0), warning = (counts["warn"] ?? 0) - (repaired["warn"] ?? 0)
+            out += "  \(fixed) fixed in \(saved), which has \(failing) failed, \(warning) warnings\n"
+        } else if fixed > 0 {
+            out += "  \(fixed) fixed, but the fixed font was not saved\n"
+        }
         if let e = record["fixError"] as? String { out += "  " + paint("not saved:", "31") + " \(e)\n" }
         return out
     }
@@ -68,6 +76,21 @@ struct CheckReport {
         let failing = records.filter { ($0["ok"] as? Bool) == false }.count
         var s = "\(records.count) fonts, \(failing) with failures: \(counts["fail"] ?? 0) failed, \(counts["warn"] ?? 0) warnings, "
             + "\(counts["error"] ?? 0) errors, \(counts["pass"] ?? 0) passed, \(counts["skip"] ?? 0) skipped"
+        // What the saved .fixed files hold: the failures and warnings a fix did not repair.
+        let saved = records.filter { $0["saved"] != nil }
+        if !saved.isEmpty {
+            var left: [String: Int] = [:], fixed = 0
+            for r in saved {
+                for x in results(r) {
+                    let status = x["status"] as? String ?? "?"
+                    if x["after"] as? String == "pass" { fixed += 1 } else { left[status, default: 0] += 1 }
+                }
+            }
+            // "with failures" then speaks of the fonts as they are left (the exit status's view).
+            s = "\(records.count) fonts: \(counts["fail"] ?? 0) failed, \(counts["warn"] ?? 0) warnings, \(counts["error"] ?? 0) errors, "
+                + "\(counts["pass"] ?? 0) passed, \(counts["skip"] ?? 0) skipped; \(fixed) fixed in \(saved.count) saved file\(saved.count == 1 ? "" : "s"), "
+                + "which \(saved.count == 1 ? "has" : "have") \(left["fail"] ?? 0) failed, \(left["warn"] ?? 0) warnings; \(failing) with failures left"
+        }
         if unchecked > 0 { s += "; \(unchecked) could not be checked" }
         return s + "\n"
     }
