@@ -114,6 +114,22 @@ extension Preview {
         return try sheet(cells, columns: min(columns, cells.count), captions: captions, captionSize: 10, gap: 8)
     }
 
+    /// The features a specimen's character rows are drawn without: the characters are shown
+    /// each as itself, so Inter's `<=>` stays three glyphs rather than its arrow.
+    static let characterRowFeatures = ["-calt", "-clig", "-liga", "-dlig", "-hlig", "-kern"]
+
+    /// The specimen's rows of the first characters the face maps (from U+0021), or nil.
+    static func characterRows(_ face: Face, _ chars: [UInt32]) throws -> Image? {
+        let overview = String(String.UnicodeScalarView(chars.filter { $0 >= 0x21 }.prefix(96).compactMap(Unicode.Scalar.init)))
+        guard !overview.isEmpty else { return nil }
+        var options = PreviewOptions()
+        options.size = 28
+        options.width = 900
+        options.margin = 2
+        options.shaping.features = characterRowFeatures
+        return try text(face, overview, options: options).image
+    }
+
     /// A specimen: the names, the metrics, a waterfall of a sample in the face's own script,
     /// and the first characters it maps.
     public static func specimen(_ face: Face) throws -> Image {
@@ -150,14 +166,7 @@ extension Preview {
             options.margin = 2
             parts.append(try text(face, size >= 48 ? short : sample, options: options).image)
         }
-        let overview = String(String.UnicodeScalarView(chars.filter { $0 >= 0x21 }.prefix(96).compactMap(Unicode.Scalar.init)))
-        if !overview.isEmpty {
-            var options = PreviewOptions()
-            options.size = 28
-            options.width = 900
-            options.margin = 2
-            parts.append(try text(face, overview, options: options).image)
-        }
+        if let overview = try characterRows(face, chars) { parts.append(overview) }
         let width = min(1600, (parts.map(\.width).max() ?? 100) + 32)
         let height = parts.reduce(16) { $0 + $1.height + 10 } + 6
         try Image.checkSize(width: width, height: height, "the specimen")

@@ -115,6 +115,23 @@ import FontModel
         #expect { try Preview.glyphGrid(face, glyphs: []) } throws: { "\($0)".contains("no glyphs") }
         let specimen = try Preview.specimen(face)
         #expect(specimen.width > 600 && specimen.height > 300)
+        // Character rows show each character as itself: Inter's `<=>` (adjacent in ASCII) would
+        // otherwise be its contextual arrow (issue 35, item 3).
+        let inter = try Fixtures.face("/usr/share/fonts/truetype/inter-vf/Inter.var.ttf")
+        var plain = PreviewOptions(), contextual = PreviewOptions()
+        plain.size = 28; contextual.size = 28
+        plain.shaping.features = Preview.characterRowFeatures
+        let withoutFeatures = try Preview.text(inter, "<=>", options: plain).image.pixels, withFeatures = try Preview.text(inter, "<=>", options: contextual).image.pixels
+        #expect(withoutFeatures != withFeatures, "Inter shapes <=> contextually by default")
+        let chars = try #require(try inter.cmap?.bestUnicodeSubtable()?.mapping()).keys.sorted()
+        let rows = try #require(try Preview.characterRows(inter, chars))
+        var expected = PreviewOptions()
+        expected.size = 28; expected.width = 900; expected.margin = 2; expected.shaping.features = Preview.characterRowFeatures
+        let overview = String(String.UnicodeScalarView(chars.filter { $0 >= 0x21 }.prefix(96).compactMap(Unicode.Scalar.init)))
+        let asItself = try Preview.text(inter, overview, options: expected).image.pixels
+        expected.shaping.features = []
+        let shaped = try Preview.text(inter, overview, options: expected).image.pixels
+        #expect(overview.contains("<=>") && rows.pixels == asItself && rows.pixels != shaped)
         // A CJK face: its sample comes from its own characters, and CFF outlines give points.
         let noto = try Fixtures.face(Fixtures.noto)
         #expect(try Preview.specimen(noto).height > 300)
