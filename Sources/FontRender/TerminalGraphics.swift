@@ -27,13 +27,26 @@ public struct TerminalInfo: Sendable, Equatable {
     /// Inside tmux: escape sequences for the outer terminal go through its passthrough.
     public var tmux: Bool
     public var columns: Int
+    /// Text lines the terminal shows (0: not known); a picture is kept within them, less two
+    /// for the caption and the prompt.
+    public var rows: Int
     /// One cell in pixels (from the terminal when it says, else 8 x 16).
     public var cellWidth: Int
     public var cellHeight: Int
 
-    public init(imageProtocol: TerminalImageProtocol, trueColor: Bool = true, tmux: Bool = false, columns: Int = 80, cellWidth: Int = 8, cellHeight: Int = 16) {
+    public init(imageProtocol: TerminalImageProtocol, trueColor: Bool = true, tmux: Bool = false, columns: Int = 80, rows: Int = 0, cellWidth: Int = 8, cellHeight: Int = 16) {
         self.imageProtocol = imageProtocol; self.trueColor = trueColor; self.tmux = tmux
-        self.columns = columns; self.cellWidth = cellWidth; self.cellHeight = cellHeight
+        self.columns = columns; self.rows = rows; self.cellWidth = cellWidth; self.cellHeight = cellHeight
+    }
+
+    /// The most cells a picture `width` × `height` pixels may be wide and still fit the
+    /// terminal's height (Int.max when the height is not known). Half blocks draw two pixel
+    /// rows a line at one pixel a cell; the other protocols fill cells of `cellWidth` × `cellHeight`.
+    public func columnsFittingHeight(width: Int, height: Int) -> Int {
+        guard rows > 0, width > 0, height > 0 else { return Int.max }
+        let lines = max(1, rows - 2)
+        if imageProtocol == .blocks { return max(1, 2 * lines * width / height) }
+        return max(1, lines * cellHeight * width / (height * cellWidth))
     }
 }
 
@@ -88,6 +101,7 @@ public enum TerminalGraphics {
         var size = winsize()
         if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
             info.columns = Int(size.ws_col)
+            info.rows = Int(size.ws_row)
             if size.ws_xpixel > 0 && size.ws_ypixel > 0 && size.ws_row > 0 {
                 info.cellWidth = max(1, Int(size.ws_xpixel) / Int(size.ws_col))
                 info.cellHeight = max(1, Int(size.ws_ypixel) / Int(size.ws_row))
@@ -203,9 +217,11 @@ public enum TerminalGraphics {
     // MARK: encodings
 
     /// The escape sequences (or half-block text) that show `image` on a terminal like `info`,
-    /// at most `columns` cells wide (default: the image's own width, within the terminal).
+    /// at most `columns` cells wide (default: the image's own width, within the terminal), and
+    /// no taller than the terminal (as timg and chafa fit pictures).
     public static func encode(_ image: Image, for info: TerminalInfo, columns: Int? = nil) -> String {
-        let widest = max(1, min(columns ?? info.columns, info.columns))
+        let fitting = info.columnsFittingHeight(width: image.width, height: image.height)
+        let widest = max(1, min(columns ?? info.columns, info.columns, fitting))
         let naturalColumns = max(1, (image.width + info.cellWidth - 1) / info.cellWidth)
         let cells = min(naturalColumns, widest)
         let text: String
@@ -216,7 +232,7 @@ public enum TerminalGraphics {
         case .sixel: text = sixel(cells < naturalColumns ? scaled(image, width: cells * info.cellWidth) : image)
         case .blocks:
             // One image column a cell: the picture shrunk to the columns it may take.
-            let blockColumns = min(columns ?? info.columns, info.columns, image.width)
+            let blockColumns = min(columns ?? info.columns, info.columns, image.width, fitting)
             text = halfBlocks(scaled(image, width: max(1, blockColumns)), trueColor: info.trueColor)
             return text
         }

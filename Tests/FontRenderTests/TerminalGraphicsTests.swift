@@ -99,6 +99,16 @@ import FontModel
         let palette = TerminalGraphics.encode(image, for: TerminalInfo(imageProtocol: .blocks, trueColor: false, columns: 10))
         #expect(palette.split(separator: "\n").count == 2 && palette.hasPrefix("\u{1B}[38;5;196;48;5;196m"))   // shrunk to 10 columns
         #expect(TerminalGraphics.encode(image, for: TerminalInfo(imageProtocol: .none)).isEmpty)
+
+        // A tall picture fits the terminal's height too (issue 35, item 2): a 200 × 1000 glyph
+        // in a 200 × 50 pane takes at most 48 lines, leaving the caption and the prompt.
+        let tall = Image(width: 200, height: 1000)
+        let tallBlocks = TerminalGraphics.encode(tall, for: TerminalInfo(imageProtocol: .blocks, columns: 200, rows: 50))
+        #expect((1...48).contains(tallBlocks.split(separator: "\n").count), "\(tallBlocks.split(separator: "\n").count) lines")
+        #expect(TerminalGraphics.encode(tall, for: TerminalInfo(imageProtocol: .blocks, columns: 200)).split(separator: "\n").count == 500)   // height not known: width alone
+        // kitty is told the cells to fill: 48 lines of 16 px hold 768 px, 153 px of width, 19 cells.
+        let tallKitty = TerminalGraphics.encode(tall, for: TerminalInfo(imageProtocol: .kitty, columns: 200, rows: 50))
+        #expect(tallKitty.contains(",c=19,"), "\(tallKitty.prefix(80))")
     }
 
     @Test func explanatoryPictures() throws {
