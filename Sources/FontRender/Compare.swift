@@ -25,8 +25,14 @@ extension Preview {
     /// `shift` moves b down by that many pixels before comparing (aligning baselines);
     /// `rows` limits the comparison to the rows above it in a's frame (a label's box, not the
     /// legend strip under it, whose numbers differ whenever anything does).
-    public static func compare(_ a: Image, _ b: Image, gap: Int = 8, shift: Int = 0, rows: Int? = nil) -> Comparison {
+    ///
+    /// `inkOnly` gives the same two pictures without their guide lines (a label's baseline and
+    /// line box): the difference is taken from them, so guides that move with the metrics are
+    /// not counted as changed ink, while the before and after panels show the guides.
+    public static func compare(_ a: Image, _ b: Image, gap: Int = 8, shift: Int = 0, rows: Int? = nil, inkOnly: (a: Image, b: Image)? = nil) -> Comparison {
+        let shown = (a: a, b: b)
         let w = max(a.width, b.width), h = max(a.height, b.height)
+        let (a, b) = inkOnly ?? (a, b)
         // The compared region in a's frame: x below both widths, y where both have rows.
         let overlapWidth = min(a.width, b.width)
         let top = max(0, shift), bottom = min(a.height, b.height + shift, rows ?? Int.max)
@@ -65,12 +71,24 @@ extension Preview {
         let sizeChange = a.width == b.width && a.height == b.height ? nil : "\(a.width)x\(a.height) → \(b.width)x\(b.height)"
         // Captions above the panels (none when no UI font is installed: the numbers still are).
         let ui = try? UIFont.load()
-        let captionPx = 12.0, strip = ui == nil ? 0 : 20
-        var panel = Image(width: 3 * w + 2 * gap, height: h + strip, background: Color(220, 220, 220))
+        // A key under the panels whenever something changed, however narrow the panels are.
+        let captionPx = 12.0, strip = ui == nil ? 0 : 20, keyStrip = ui == nil || changed == 0 ? 0 : 18
+        var panel = Image(width: 3 * w + 2 * gap, height: h + strip + keyStrip, background: Color(220, 220, 220))
         panel.fill(x: 0, y: 0, width: panel.width, height: strip, .white)
-        panel.fill(x: 0, y: strip, width: w, height: h, .white); panel.draw(a, at: 0, strip)
-        panel.fill(x: w + gap, y: strip, width: w, height: h, .white); panel.draw(b, at: w + gap, strip)
+        panel.fill(x: 0, y: strip, width: w, height: h, .white); panel.draw(shown.a, at: 0, strip)
+        panel.fill(x: w + gap, y: strip, width: w, height: h, .white); panel.draw(shown.b, at: w + gap, strip)
         panel.draw(diff, at: 2 * (w + gap), strip)
+        if keyStrip > 0, let ui {
+            panel.fill(x: 0, y: strip + h, width: panel.width, height: keyStrip, .white)
+            var x = 2.0
+            for (colour, name) in [(removedInk, "removed"), (addedInk, "added"), (recoloured, "recoloured")] {
+                panel.fill(x: Int(x), y: strip + h + 5, width: 10, height: 10, colour)
+                x += 14
+                guard let caption = try? Caption(name, font: ui, px: captionPx) else { continue }
+                try? caption.draw(into: &panel, font: ui, x: x, top: Double(strip + h + 2))
+                x += caption.width + 12
+            }
+        }
         if let ui {
             let titles = [["before"], ["after"], changed == 0 ? ["no difference", "same"]
                           : ["difference: \(changed) px (magenta removed, cyan added)", "\(changed) px changed", "diff"]]

@@ -85,8 +85,16 @@ struct PreviewCommand: ParsableCommand {
             if compare {
                 guard arguments.count == 3 else { throw RenderError("--compare takes OLD NEW TEXT (got \(arguments.count) arguments)") }
                 let a = try render(arguments[0], arguments[2], options), b = try render(arguments[1], arguments[2], options)
-                // Labels are compared within their boxes: the legend's numbers differ whenever anything does.
-                let c = Preview.compare(a.image, b.image, rows: a.boxHeight.map { min($0, b.boxHeight ?? $0) })
+                // Labels are compared within their boxes (the legend's numbers differ whenever
+                // anything does), and by their ink: guides that move with the metrics are shown,
+                // not counted.
+                var inkOnly: (a: Image, b: Image)?
+                if label != nil && options.guides {
+                    var plain = options
+                    plain.guides = false
+                    inkOnly = (try render(arguments[0], arguments[2], plain).image, try render(arguments[1], arguments[2], plain).image)
+                }
+                let c = Preview.compare(a.image, b.image, rows: a.boxHeight.map { min($0, b.boxHeight ?? $0) }, inkOnly: inkOnly)
                 try c.image.savePNG(to: output)
                 print(comparisonReport(c))
                 different = c.changedPixels > 0

@@ -179,6 +179,14 @@ import Testing
         let diff = try runFontshell(["diff", "--png", tmp.file("d.png"), dejavuPath, lowered, "Hamburg"])
         #expect(diff.status == 1 && diff.out.contains("hhea.ascender: 1901 → 1500") && diff.out.contains("preview: changed pixels"), "\(diff.out)\(diff.err)")
         #expect(FileManager.default.fileExists(atPath: tmp.file("d.png")))
+        // A change that moves a guide but no ink (OS/2's cap height) is no change with --guides:
+        // the guides are drawn, not counted (issue 35, item 4).
+        let roboto = "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf", capped = tmp.file("cap.ttf")
+        #expect(try runFontshell(["edit", roboto, "--set", "OS/2.sCapHeight=1200", "-o", capped]).status == 0)
+        let guides = try runFontshell(["preview", "--compare", roboto, capped, "Hamburg", "--label", "200x44", "--guides", "-o", tmp.file("g.png")])
+        #expect(guides.status == 0 && guides.out.contains("changed pixels: 0 of"), "\(guides.out)\(guides.err)")
+        let moved = try runFontshell(["preview", "--compare", dejavuPath, lowered, "Hamburg", "--label", "200x44", "--guides", "-o", tmp.file("m.png")])
+        #expect(moved.status == 1, "\(moved.out)")
     }
 
     @Test func badInputFailsWithoutWritingAFile() throws {
