@@ -171,8 +171,11 @@ public enum FontScript {
           face:dump("hhea"), face:fuse(xml), face:validate()                   (TTX XML, checks)
           preview.label(face, "Sign In", {width = 200, height = 44, scale = 2, guides = true}):save("l.png")
           preview.text(face, "Hello"), preview.compare(a, b), face:sweep{field = "hhea.ascender", values = {...}, text = "Hi", label = {...}}
-          registry.find("DejaVuSans"), registry.register(path), registry.missing{"Futura"}
-        help(object) lists what an object offers; docs/lua-api.md is the full reference.
+          registry.find("DejaVuSans"), registry.register(path), registry.missing{"Futura"}, registry.pick("Inter")
+          show(face.glyphs.a), show(preview.text(face, "Hi"))                 (pictures in the terminal)
+          check(face), face:subset{text = "Hello"}, face:location{wght = 700}, face:instance{wght = 700}
+        help(object) lists what an object offers, help(face.setKerning) or help("setKerning") one
+        function; docs/lua-api.md is the full reference.
         """
 
 }

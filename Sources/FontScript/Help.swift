@@ -48,6 +48,10 @@ enum Help {
 
     static func text(for call: LuaCall, _ s: LuaStack) throws -> String {
         if call.isNoneOrNil(1) { return overview() }
+        if s.type(at: 1) == .function {
+            guard let name = functionName(s, at: 1) else { return "help: this function is not one of FontShell's; " + index() }
+            return entriesText(LuaReference.entries.filter { $0.name == name }, orName: name)
+        }
         if let info = s.classInfo(at: 1) {
             var members = s.members(at: 1)
             if info.name == TableObject.className {
@@ -59,21 +63,31 @@ enum Help {
             let fields = members.filter { !$0.hasSuffix("()") }, methods = members.filter { $0.hasSuffix("()") }
             var text = "\(info.name): \(info.summary)"
             if !fields.isEmpty { text += "\n  fields:  " + fields.joined(separator: ", ") }
-            if !methods.isEmpty { text += "\n  methods: " + methods.map { String($0.dropLast(2)) }.joined(separator: ", ") }
+            if !methods.isEmpty { text += "\n  methods:\n" + methodLines(info.name, methods.map { String($0.dropLast(2)) }) }
             return text
         }
         if let name = s.string(at: 1) {
             if let c = FontScript.classes.first(where: { $0.name == name }) {
                 var text = "\(c.name): \(c.summary)"
                 if !c.fields.isEmpty { text += "\n  fields:  " + c.fields.joined(separator: ", ") }
-                if !c.methods.isEmpty { text += "\n  methods: " + c.methods.keys.sorted().joined(separator: ", ") }
+                if !c.methods.isEmpty { text += "\n  methods:\n" + methodLines(c.name, c.methods.keys.sorted()) }
                 return text
             }
             if let m = modules.first(where: { $0.name == name }) { return moduleText(m) }
             if name == "preview options" || name == "options" { return previewOptionsText() }
+            // A documented name, whole ("Face:setKerning", "preview.text") or its last part ("setKerning").
+            let found = LuaReference.entries.filter { e in
+                e.name == name || e.name.split(whereSeparator: { $0 == "." || $0 == ":" }).last.map(String.init) == name
+            }
+            if !found.isEmpty { return entriesText(found, orName: name) }
             return "help: nothing is called '\(name)'; " + index()
         }
         if s.type(at: 1) == .table {
+            // check is a table one calls: check(face), check.run(…), check.list().
+            s.getGlobal("check")
+            let isCheck = s.rawEqual(1, -1)
+            s.pop()
+            if isCheck { return entriesText(LuaReference.entries.filter { $0.name == "check" || $0.name.hasPrefix("check.") }, orName: "check") }
             for m in modules {
                 s.getGlobal(m.name)
                 defer { s.pop() }
@@ -81,6 +95,53 @@ enum Help {
             }
         }
         return "help: no help for a \(s.typeName(at: 1)) value; " + index()
+    }
+
+    /// The name a function value has in FontShell: a global (`show`), a module's (`preview.text`)
+    /// or a class's method (`Face:setKerning`), found by identity; nil for the user's own.
+    static func functionName(_ s: LuaStack, at index: Int32) -> String? {
+        let value = s.absolute(index)
+        for global in ["show", "check", "help", "print"] {
+            s.getGlobal(global)
+            defer { s.pop() }
+            if s.rawEqual(value, -1) { return global }
+        }
+        for module in modules.map(\.name) + ["check"] {
+            s.getGlobal(module)
+            defer { s.pop() }
+            guard s.type(at: -1) == .table else { continue }
+            for key in s.keys(ofTableAt: -1) {
+                s.getField(key, in: -1)
+                defer { s.pop() }
+                if s.rawEqual(value, -1) { return module + "." + key }
+            }
+        }
+        for c in FontScript.classes {
+            guard s.getRegistryField("fontshell.methods." + c.name) == .table else { s.pop(); continue }
+            defer { s.pop() }
+            for key in c.methods.keys {
+                s.getField(key, in: -1)
+                defer { s.pop() }
+                if s.rawEqual(value, -1) { return c.name + ":" + key }
+            }
+        }
+        return nil
+    }
+
+    /// Signature and line of each entry.
+    static func entriesText(_ entries: [(name: String, signature: String, summary: String)], orName name: String) -> String {
+        guard !entries.isEmpty else { return "\(name): not documented yet (docs/lua-api.md)" }
+        return entries.map { "\($0.signature)\n  \($0.summary)" }.joined(separator: "\n")
+    }
+
+    /// A class's methods, one a line: signature and what it does.
+    static func methodLines(_ className: String, _ methods: [String]) -> String {
+        methods.map { method in
+            let entry = LuaReference.entries.first { $0.name == className + ":" + method }
+            guard let entry else { return "    :\(method)(…)" }
+            let signature = entry.signature.dropFirst(className.count)
+            return "    \(signature)\n        \(entry.summary)"
+        }.joined(separator: "\n")
     }
 
     static func moduleText(_ m: (name: String, summary: String, functions: [(String, String)])) -> String {

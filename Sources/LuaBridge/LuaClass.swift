@@ -143,6 +143,8 @@ extension LuaStack {
             fs_pushfunction(L, fn, 1)
             s.setField(name, in: methods)
         }
+        // Kept in the registry too, so help() can name a method given as a value (face.setKerning).
+        s.pushValue(at: methods); s.setRegistryField("fontshell.methods." + cls.name)
         lua_createtable(L, 0, Int32(cls.fields.count))
         let fields = lua_gettop(L)
         for (i, name) in cls.fields.enumerated() { s.push(i + 1); s.setField(name, in: fields) }

@@ -136,7 +136,7 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
 
     @Test func helpDescribesObjects() throws {
         let r = try runFontshell(["-e", "help(face.glyphs.A); help(); help(3)"])
-        #expect(r.out.contains("Glyph: a glyph") && r.out.contains("methods: advanceAt, contoursAt, copyFrom, deltas"))
+        #expect(r.out.contains("Glyph: a glyph") && r.out.contains("methods:\n    :advanceAt{") && r.out.contains("    :copyFrom(other"), "\(r.out)")
         #expect(r.out.contains("fontshell.open(path)"))
         #expect(r.out.contains("no help for a number value"))
         // Modules by value and by name (with preview's options), a table's own fields, and
@@ -146,6 +146,41 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         #expect(m.out.contains("registry.find(name)") && m.out.contains("fontshell.open(path)"), "\(m.out)")
         #expect(m.out.contains("fields:  majorVersion, minorVersion, ascender"), "\(m.out)")
         #expect(m.out.contains("nothing is called 'banana'") && m.out.contains("help covers the modules fontshell, preview, registry"), "\(m.out)")
+        // Functions by value and by name, each with its signature and a line (issue 35, item 5);
+        // the overview names the common ones.
+        let f = try runFontshell(["-e", "help(show); help(check); help(face.setKerning); help('setKerning'); help(preview.text); help(function() end); help()"])
+        for expected in ["show(x [, {width =", "check(target [, {profile =", "check.run(target", "Face:setKerning(left, right, value", "preview.text(face, text [, options])",
+                         "this function is not one of FontShell's", "registry.pick(\"Inter\")", "show(face.glyphs.a)", "face:instance{wght = 700}"] {
+            #expect(f.out.contains(expected), "\(expected)\n\(f.out)")
+        }
+        #expect(f.out.components(separatedBy: "Face:setKerning(left, right, value").count == 3, "by value and by name")
+    }
+
+    /// Every method of every class, every module function and the global functions have their
+    /// signature and line in help (from docs/lua-api.md through Scripts/gen-lua-reference, which
+    /// says whether Sources/FontScript/LuaReference.swift is current).
+    @Test func helpKnowsEveryFunction() throws {
+        let check = try runProcess("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Scripts/gen-lua-reference").path, "--check"])
+        #expect(check.status == 0, "\(check.err)")
+        let r = try runFontshell(["-e", """
+            local missing = {}
+            for _, class in ipairs{"Font", "Face", "Table", "Name", "Cmap", "Glyphs", "Glyph", "Image", "KerningPairs"} do
+              for _, m in ipairs(fontshell.members(class == "Face" and face or class == "Font" and font or class == "Glyphs" and face.glyphs
+                  or class == "Glyph" and face.glyphs.A or class == "Name" and face.name or class == "Cmap" and face.cmap
+                  or class == "Table" and face.hhea or class == "Image" and preview.text(face, "a") or face:kerningPairs())) do
+                if m:sub(-2) == "()" then missing[#missing + 1] = class .. ":" .. m:sub(1, -3) end
+              end
+            end
+            for _, module in ipairs{"preview", "registry"} do
+              for k, v in pairs(_G[module]) do if type(v) == "function" then missing[#missing + 1] = module .. "." .. k end end
+            end
+            for _, name in ipairs(missing) do print(name) end
+            """])
+        #expect(r.status == 0, "\(r.err)")
+        let names = r.out.split(separator: "\n").map(String.init)
+        #expect(names.count > 60)
+        let help = try runFontshell(["-e", names.map { "help('\($0)')" }.joined(separator: "; ")])
+        #expect(!help.out.contains("not documented yet") && !help.out.contains("nothing is called"), "\(help.out.split(separator: "\n").filter { $0.contains("nothing is called") || $0.contains("not documented") })")
     }
 
     /// show(): pictures off when stdout is not a terminal (a note says so), forced with
