@@ -19,6 +19,8 @@ public struct SliceOptions: Sendable {
     public var baseName: String?
     /// The CSS font-family; default the face's family name.
     public var family: String?
+    /// Called with (slices made, slices in all) as they are made, from the worker threads.
+    public var progress: (@Sendable (Int, Int) -> Void)?
 
     public init() {}
 
@@ -84,6 +86,7 @@ public enum WebSlicer {
 
         // Each slice: subset, WOFF2, written atomically; the first error wins.
         let outcomes = Outcomes(count: groups.count)
+        options.progress?(0, groups.count)
         DispatchQueue.concurrentPerform(iterations: groups.count) { k in
             let outcome = Result { () throws -> Int in
                 var request = SubsetRequest()
@@ -94,6 +97,7 @@ public enum WebSlicer {
                 return report.bytesWritten
             }
             outcomes.set(k, outcome)
+            options.progress?(outcomes.finished, groups.count)
         }
         var report = SliceReport(folder: folder, css: "", cssFile: base + ".css", skipped: skipped)
         for (k, outcome) in outcomes.items.enumerated() {
@@ -114,6 +118,7 @@ public enum WebSlicer {
         private let lock = PosixLock()
         init(count: Int) { items = Array(repeating: nil, count: count) }
         func set(_ k: Int, _ outcome: Result<Int, Error>) { lock.withLock { items[k] = outcome } }
+        var finished: Int { lock.withLock { items.count { $0 != nil } } }
     }
 
     static func fileName(_ base: String, _ k: Int) -> String { "\(base).\(k).woff2" }

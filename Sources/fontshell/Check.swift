@@ -111,7 +111,7 @@ struct Check: ParsableCommand {
             records.append(object)
             if format == .text {
                 let part = report.text(for: object)
-                if output == nil { print(part, terminator: ""); fflush(nil) } else { text += part }
+                if output == nil { progress.clearBar(); print(part, terminator: ""); fflush(nil) } else { text += part }
             }
         }
         let document: String

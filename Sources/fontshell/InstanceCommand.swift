@@ -91,7 +91,10 @@ struct InstanceCommand: ParsableCommand {
                 let tags = fvar.axes.map(\.tag.trimmed)
                 // Names in use, compared as a case-insensitive file system (macOS) would.
                 var used = Set<String>()
+                let progress = BatchProgress(total: fvar.instances.count, label: "fontshell instance", unit: "instances")
+                defer { progress.done(summary: false) }
                 for (i, named) in fvar.instances.enumerated() {
+                    progress.update(done: i, total: fvar.instances.count)
                     options.coordinates = [:]
                     for (tag, value) in zip(tags, named.coordinates) { options.coordinates[tag] = value }
                     let result = try face.instance(options)
@@ -99,7 +102,7 @@ struct InstanceCommand: ParsableCommand {
                                                          coordinates: zip(tags, named.coordinates).map { "\($0)\(Face.short($1))" },
                                                          index: i, used: &used)
                     let path = (output.hasSuffix("/") ? output : output + "/") + fileName + fileExtension
-                    try write(result, to: path, from: font, derivedName: true)
+                    try write(result, to: path, from: font, derivedName: true, progress: progress)
                 }
                 return
             }
@@ -126,11 +129,13 @@ struct InstanceCommand: ParsableCommand {
         return "\(base)-\(index)-\(k)"
     }
 
-    private func write(_ result: InstanceResult, to path: String, from font: Font, derivedName: Bool = false, partial: Bool? = nil) throws {
+    private func write(_ result: InstanceResult, to path: String, from font: Font, derivedName: Bool = false, partial: Bool? = nil,
+                       progress: BatchProgress? = nil) throws {
         let partial = partial ?? self.partial
         if let original = font.path, Font.sameFile(original, path), !overwrite {
             throw FontError("refusing to overwrite the input file; save elsewhere or pass --overwrite", path: path)
         }
+        progress?.clearBar()
         for w in result.warnings { printError("fontshell instance: warning: \(w)") }
         // .otf is for PostScript (CFF) outlines and .ttf for TrueType ones: a mismatch is legal but misleads.
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""

@@ -41,7 +41,16 @@ struct SliceCommand: ParsableCommand {
             if let slices {
                 options.slices = try SliceOptions.parseSliceFile(try readUTF8File(slices, "slices file"))
             }
-            print(try WebSlicer.slice(face, into: output, options: options))
+            // A large face takes minutes (noto-cjk: about 100 s): a bar on a terminal.
+            let progress = BatchProgress(total: 0, label: "fontshell slice", unit: "slices")
+            let shared = BatchProgress.Shared(progress)
+            options.progress = { done, total in shared.update(done: done, total: total) }
+            let report: SliceReport
+            do {
+                defer { progress.done(summary: false) }
+                report = try WebSlicer.slice(face, into: output, options: options)
+            }
+            print(report)
         }
     }
 }

@@ -148,6 +148,24 @@ import FoundationXML
         #expect(human.out.contains("DejaVuSans.ttf  ") && human.out.contains(" s  n=1") && !human.out.contains("{\""), "\(human.out.debugDescription)")
     }
 
+    /// Long commands show progress on a terminal too, and a result line never starts where the
+    /// bar stands (issue 35, item 14): instance --all counts instances, slice its slices.
+    @Test func longCommandsShowProgressOnATerminal() throws {
+        let tmp = try TemporaryFolder()
+        let inter = "/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf"
+        let r = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' instance '\(inter)' --all -o '\(tmp.file("static"))'", "/dev/null"])
+        #expect(r.status == 0 && r.out.contains("\r\u{1B}[2K[") && r.out.contains("/9"), "\(r.out.debugDescription)")
+        // A pseudo-terminal ends lines with \r\n, one Character in Swift: split on the scalars.
+        let results = r.out.unicodeScalars.split(separator: "\n").map { String(String.UnicodeScalarView($0)) }.filter { $0.contains(" bytes") }
+        #expect(results.count == 9, "\(r.out.debugDescription)")
+        for line in results {
+            let shown = line.components(separatedBy: "\u{1B}[2K").last ?? ""
+            #expect(shown.hasPrefix(tmp.file("static")), "glued to the bar: \(line.debugDescription)")
+        }
+        let slices = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' slice '\(dejavuPath)' --chars-per-slice 300 --quality 1 -o '\(tmp.file("web"))'", "/dev/null"])
+        #expect(slices.status == 0 && slices.out.contains("\r\u{1B}[2K[") && slices.out.contains(" slices"), "\(slices.out.debugDescription)")
+    }
+
     @Test func shardsConcatenateToTheWholeRun() throws {
         let tmp = try library()
         let script = try tmp.write("upm.lua", "return {upm = face.unitsPerEm, ps = face.postscriptName}")

@@ -74,6 +74,7 @@ func runBatch(script: String, arguments: [String], options: BatchOptions, sandbo
         let progress = BatchProgress(total: paths.count, label: "fontshell run", quiet: options.quiet)
         try runner.run(paths: paths, sizes: sizes, progress: progress) { _, record in
             if record.failed { failed = true }
+            progress.clearBar()   // a result line never starts where the bar stands
             printRecord(record.json, jsonl: jsonl)
         }
         return failed ? 1 : 0

@@ -1,3 +1,4 @@
+import FontModel
 import FontScript
 #if canImport(Glibc)
 import Glibc
@@ -5,12 +6,15 @@ import Glibc
 import Darwin
 #endif
 
-/// What a batch run says on stderr while it works. On a terminal: one bar redrawn in place
-/// (fonts done / total, failures, rate, time left) and each failure on a line of its own above
-/// it. Otherwise plain lines: each failure, a count every 10 seconds, and the summary.
+/// What a long command says on stderr while it works (a batch run's fonts, slices, instances).
+/// On a terminal: one bar redrawn in place (done / total, failures, rate, time left) and each
+/// failure on a line of its own above it; the bar is cleared before anything else is printed.
+/// Otherwise plain lines: each failure, a count every 10 seconds, and the summary.
 final class BatchProgress {
-    let total: Int
+    var total: Int
     let label: String
+    /// What is counted ("fonts", "slices", "instances").
+    let unit: String
     let live: Bool
     let quiet: Bool
     var done = 0, failed = 0
@@ -20,9 +24,10 @@ final class BatchProgress {
     var doneAtLastLine = 0
     var barShown = false
 
-    init(total: Int, label: String, quiet: Bool = false) {
+    init(total: Int, label: String, unit: String = "fonts", quiet: Bool = false) {
         self.total = total
         self.label = label
+        self.unit = unit
         self.quiet = quiet
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
         live = !quiet && isatty(2) == 1 && term != "dumb"
@@ -54,6 +59,13 @@ final class BatchProgress {
         }
     }
 
+    /// Work a command counts itself (slices, instances): `done` of `total` so far.
+    func update(done: Int, total: Int) {
+        self.done = done
+        self.total = total
+        tick(running: [])
+    }
+
     func done(summary: Bool = true) {
         clearBar()
         if summary && !quiet { line("\(label): \(status()) in \(fixedPoint(now() - started, 1)) s") }
@@ -61,8 +73,8 @@ final class BatchProgress {
 
     func status() -> String {
         let elapsed = max(now() - started, 1e-6)
-        var s = "\(done)/\(total) fonts, \(failed) failed"
-        if done > 0 { s += ", " + fixedPoint(Double(done) / elapsed, 1) + " fonts/s" }
+        var s = "\(done)/\(total) \(unit), \(failed) failed"
+        if done > 0 { s += ", " + fixedPoint(Double(done) / elapsed, 1) + " \(unit)/s" }
         return s
     }
 
@@ -96,6 +108,14 @@ final class BatchProgress {
         fflush(nil)
         let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// The progress of work other threads report (a slice made on any core), one at a time.
+    final class Shared: @unchecked Sendable {
+        let progress: BatchProgress
+        private let lock = PosixLock()
+        init(_ progress: BatchProgress) { self.progress = progress }
+        func update(done: Int, total: Int) { lock.withLock { progress.update(done: done, total: total) } }
     }
 
     static func duration(_ s: Double) -> String {
