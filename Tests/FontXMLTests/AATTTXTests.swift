@@ -210,5 +210,17 @@ extension AATLookupTablesTests {
         do { _ = try face.table(OpticalBoundsTable.self); Issue.record("decoded") } catch {
             #expect("\(error)".contains("the value of glyph 1 points past the end of the table"), "\(error)")
         }
+        // One segment giving 60,000 glyphs one record (legal, if unusual) reads the record once.
+        var shared = BinaryWriter()
+        shared.u32(0x0001_0000); shared.u16(0)
+        shared.u16(2); shared.u16(6); shared.u16(1); shared.u16(6); shared.u16(0); shared.u16(0)
+        shared.u16(60000); shared.u16(1); shared.u16(30); shared.u16(0xFFFF); shared.u16(0xFFFF); shared.u16(0)
+        for v: Int16 in [-10, 15, 0, 0] { shared.i16(v) }
+        face.setRawTable("opbd", shared.bytes)
+        let opbd = try #require(try face.structuredTable("opbd"))
+        guard case .formatted(0, let bounds)? = opbd.lazyRoot["OpticalBounds"], case .list(let glyphs)? = bounds["OpticalBoundsDeltas"] else {
+            Issue.record("not read as format 0 with a lookup"); return
+        }
+        #expect(glyphs.count == 60000 && glyphs.last?.fields?["Value"]?.fields?["Top"]?.int == 15)
     }
 }

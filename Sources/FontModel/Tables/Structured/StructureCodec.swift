@@ -398,16 +398,21 @@ public enum StructureCodec {
             position = start + (try AATLookup.length(reader, glyphCount: glyphs))
             var items: [StructValue] = []
             items.reserveCapacity(pairs.count)
+            // Glyphs that share a record (a segment's) read it once.
+            var recordAt: [UInt16: StructValue] = [:]
             for (k, pair) in pairs.enumerated() {
                 var fields = StructFields(capacity: 2)
                 fields["Glyph"] = .int(Int64(pair.glyph))
                 switch valueShape {
                 case .offset(let target, _):
+                    if let known = recordAt[pair.value] { fields["Value"] = known; break }
                     var p = base + Int(pair.value)
                     guard p < table.count else { throw fail("the value of glyph \(pair.glyph) points past the end of the table", at: start) }
                     trail.append(("Lookup", k))
-                    fields["Value"] = try value(target, at: &p, base: base + Int(pair.value), version: version, depth: depth + 1)
+                    let record = try value(target, at: &p, base: base + Int(pair.value), version: version, depth: depth + 1)
                     trail.removeLast()
+                    recordAt[pair.value] = record
+                    fields["Value"] = record
                 default:
                     fields["Value"] = .int(Int64(pair.value))
                 }
