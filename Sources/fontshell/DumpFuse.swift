@@ -82,11 +82,20 @@ struct Fuse: ParsableCommand {
         try runReportingErrors("fuse") {
             let f = try Font(path: font)
             let faces = allFaces || dir != nil ? f.faces : [try selection.face(in: f)]
+            // A bar on a terminal: each file fused, then the save (a large collection's dump
+            // takes tens of seconds).
+            let folderFiles = dir.map(listFolder) ?? []
+            let progress = BatchProgress(total: folderFiles.filter { $0.hasSuffix(".ttx") }.count + xmlFiles.count + 1, label: "fontshell fuse", unit: "steps")
+            defer { progress.done(summary: false) }
+            var steps = 0
+            func step() { steps += 1; progress.update(done: steps, total: max(progress.total, steps)) }
+            progress.update(done: 0, total: progress.total)
             if let dir {
-                let files = listFolder(dir)
+                let files = folderFiles
                 for fc in faces {
                     let prefix = Dump.fileStem(fc) + "."
                     for name in files where name.hasPrefix(prefix) && name.hasSuffix(".ttx") {
+                        defer { step() }
                         guard let bytes = readFile(dir + "/" + name) else { throw FontError("cannot read \(dir)/\(name)") }
                         do { try TTX.fuse(TTX.parse(bytes: bytes), into: fc) } catch var e as XMLError {
                             e.file = dir + "/" + name
@@ -96,6 +105,7 @@ struct Fuse: ParsableCommand {
                 }
             }
             for file in xmlFiles {
+                defer { step() }
                 guard let bytes = readFile(file) else { throw FontError("cannot read \(file)") }
                 do {
                     let document = try TTX.parse(bytes: bytes)
@@ -105,7 +115,9 @@ struct Fuse: ParsableCommand {
                     throw e
                 }
             }
-            print(try f.save(to: output ?? font, options: SaveOptions(overwriteInput: inPlace, force: force)))
+            let report = try f.save(to: output ?? font, options: SaveOptions(overwriteInput: inPlace, force: force))
+            progress.done(summary: false)
+            print(report)
         }
     }
 }

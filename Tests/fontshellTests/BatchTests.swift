@@ -164,6 +164,10 @@ import FoundationXML
         }
         let slices = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' slice '\(dejavuPath)' --chars-per-slice 300 --quality 1 -o '\(tmp.file("web"))'", "/dev/null"])
         #expect(slices.status == 0 && slices.out.contains("\r\u{1B}[2K[") && slices.out.contains(" slices"), "\(slices.out.debugDescription)")
+        // fuse counts the files it fuses, then the save; its report starts on a line of its own.
+        #expect(try runFontshell(["dump", dejavuPath, "--dir", tmp.file("xml")]).status == 0)
+        let fused = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' fuse '\(dejavuPath)' --dir '\(tmp.file("xml"))' -o '\(tmp.file("fused.ttf"))'", "/dev/null"])
+        #expect(fused.status == 0 && fused.out.contains("\r\u{1B}[2K[") && fused.out.contains("\u{1B}[2Kwrote"), "\(fused.out.debugDescription)")
     }
 
     @Test func shardsConcatenateToTheWholeRun() throws {
