@@ -74,8 +74,9 @@ struct CheckReport {
         for r in records { for x in results(r) { counts[x["status"] as? String ?? "?", default: 0] += 1 } }
         let unchecked = records.filter { $0["error"] != nil }.count
         let failing = records.filter { ($0["ok"] as? Bool) == false }.count
-        var s = "\(records.count) fonts, \(failing) with failures: \(counts["fail"] ?? 0) failed, \(counts["warn"] ?? 0) warnings, "
-            + "\(counts["error"] ?? 0) errors, \(counts["pass"] ?? 0) passed, \(counts["skip"] ?? 0) skipped"
+        let tally = "\(counts["fail"] ?? 0) failed, \(counts["warn"] ?? 0) warnings, \(counts["error"] ?? 0) errors, "
+            + "\(counts["pass"] ?? 0) passed, \(counts["skip"] ?? 0) skipped"
+        var s = "\(records.count) fonts, \(failing) with failures: " + tally
         // What the saved .fixed files hold: the failures and warnings a fix did not repair.
         let saved = records.filter { $0["saved"] != nil }
         if !saved.isEmpty {
@@ -87,8 +88,7 @@ struct CheckReport {
                 }
             }
             // "with failures" then speaks of the fonts as they are left (the exit status's view).
-            s = "\(records.count) fonts: \(counts["fail"] ?? 0) failed, \(counts["warn"] ?? 0) warnings, \(counts["error"] ?? 0) errors, "
-                + "\(counts["pass"] ?? 0) passed, \(counts["skip"] ?? 0) skipped; \(fixed) fixed in \(saved.count) saved file\(saved.count == 1 ? "" : "s"), "
+            s = "\(records.count) fonts: " + tally + "; \(fixed) fixed in \(saved.count) saved file\(saved.count == 1 ? "" : "s"), "
                 + "which \(saved.count == 1 ? "has" : "have") \(left["fail"] ?? 0) failed, \(left["warn"] ?? 0) warnings; \(failing) with failures left"
         }
         if unchecked > 0 { s += "; \(unchecked) could not be checked" }

@@ -138,7 +138,7 @@ struct InstanceCommand: ParsableCommand {
         progress?.clearBar()
         for w in result.warnings { printError("fontshell instance: warning: \(w)") }
         // .otf is for PostScript (CFF) outlines and .ttf for TrueType ones: a mismatch is legal but misleads.
-        let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        let ext = FileGlob.fileExtension(path)
         if let outlines = result.font.faces.first, ext == "otf" || ext == "ttf" {
             let trueType = outlines.has("glyf")
             if trueType && ext == "otf" { printError("fontshell instance: warning: the instance has TrueType outlines; '.ttf' is their usual extension") }

@@ -159,11 +159,7 @@ func runScript(_ path: String, arguments: [String], interpreterArguments: [Strin
 /// as the REPL and `run --each` bind them: the arguments that name font files, opened when the
 /// script first uses one of the three names (a script that never does opens nothing).
 func bindFontArgumentsLazily(_ arguments: [String], in lua: LuaState) throws {
-    let paths = arguments.filter { a in
-        let name = a.split(separator: "/").last ?? ""
-        let ext = name.contains(".") ? name.split(separator: ".").last.map { $0.lowercased() } ?? "" : ""
-        return FileGlob.fontExtensions.contains(ext) && access(a, R_OK) == 0
-    }
+    let paths = arguments.filter { FileGlob.fontExtensions.contains(FileGlob.fileExtension($0)) && access($0, R_OK) == 0 }
     guard !paths.isEmpty else { return }
     let s = lua.stack
     s.pushNil(); s.setGlobal("fonts")   // set up empty, before the fonts were known

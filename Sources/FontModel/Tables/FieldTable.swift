@@ -54,23 +54,6 @@ public enum FieldKind: Sendable, Equatable {
     }
 }
 
-/// How a field is written in fontTools' TTX XML.
-extension FieldKind {
-    /// An F2Dot14 value with the fewest decimals that still give its 1/16384 step (0.4, not
-    /// 0.4000244140625).
-    static func shortF2Dot14(_ v: Double) -> Double {
-        let step = (v * 16384).rounded()
-        var scale = 10.0
-        for _ in 1...6 {
-            let candidate = (v * scale).rounded() / scale
-            if (candidate * 16384).rounded() == step { return candidate }
-            scale *= 10
-        }
-        return v
-    }
-
-}
-
 public enum TTXFormat: Sendable, Equatable {
     /// Decimal integer, or for fixed-point kinds a float ("2.37"), for dates asctime, for tags text.
     case plain

@@ -3,12 +3,11 @@ import FontModel
 /// TTFA (ttfautohint's parameters) in TTX, as fontTools writes such text tables: the text
 /// inside `<source>`, on lines of its own; NUL bytes are dropped, as fontTools drops them.
 extension TTX {
-    static func textTableConverter(_ tag: Tag) -> Converter {
-        let name = xmlName(tag)
+    static let ttfaConverter: Converter = {
+        let name = xmlName(TTFATable.tableTag)
         return Converter(
             dump: { face in
-                guard let bytes = try face.rawTable(tag), bytes.allSatisfy({ $0 < 0x80 }) else { return nil }   // fontTools reads ASCII only
-                let text = String(decoding: bytes.filter { $0 != 0 }, as: UTF8.self)
+                guard let text = try face.table(TTFATable.self)?.text else { return nil }   // fontTools reads ASCII only
                 return "  <\(name)>\n    <source>\n\(xmlEscaped(text))\n    </source>\n  </\(name)>\n"
             },
             fuse: { element, face, apply in
@@ -18,9 +17,9 @@ extension TTX {
                 // As fontTools: the lines between the one after <source> and the one before </source>.
                 let lines = source.text.split(separator: "\n", omittingEmptySubsequences: false)
                 let text = lines.count > 2 ? lines[1..<(lines.count - 1)].joined(separator: "\n") : ""
-                if apply { face.setRawTable(tag, Array(text.utf8)) }
+                if apply { face.setRawTable(TTFATable.tableTag, Array(text.utf8)) }
             })
-    }
+    }()
 }
 
-extension TTFATable: TTXTable { static var ttx: TTX.Converter { TTX.textTableConverter("TTFA") } }
+extension TTFATable: TTXTable { static var ttx: TTX.Converter { TTX.ttfaConverter } }

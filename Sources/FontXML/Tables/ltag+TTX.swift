@@ -11,20 +11,20 @@ extension TTX {
             return out + "  </ltag>\n"
         },
         fuse: { element, face, apply in
-            let ltag = LtagTable(tags: [])
+            var version: UInt32 = 1, flags: UInt32 = 0, tags: [String] = []
             for e in element.children {
                 switch e.name {
-                case "version": ltag.version = UInt32(try integerAttribute(e, "value", 0...0xFFFF_FFFF))
-                case "flags": ltag.flags = UInt32(try integerAttribute(e, "value", 0...0xFFFF_FFFF))
+                case "version": version = UInt32(try integerAttribute(e, "value", 0...0xFFFF_FFFF))
+                case "flags": flags = UInt32(try integerAttribute(e, "value", 0...0xFFFF_FFFF))
                 case "LanguageTag":
                     let tag = try e.attribute("tag")
                     guard tag.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { throw XMLError("tag=\"\(tag)\" is not ASCII text", line: e.line, column: e.column) }
-                    ltag.tags.append(tag)
+                    tags.append(tag)
                 default: throw XMLError("<\(e.name)> in <ltag>: expected <version>, <flags> or <LanguageTag>", line: e.line, column: e.column)
                 }
             }
             do {
-                let bytes = try ltag.encode()
+                let bytes = try LtagTable(version: version, flags: flags, tags: tags).encode()
                 if apply { face.setRawTable("ltag", bytes) }
             } catch let error as FontError {
                 throw XMLError(error.message, line: element.line, column: element.column)

@@ -13,6 +13,12 @@ enum FileGlob {
     /// Extensions a folder given alone is searched for (any case).
     static let fontExtensions: Set<String> = ["ttf", "otf", "ttc", "otc", "woff", "woff2"]
 
+    /// A path's extension, lowercased ("" when its last component has none).
+    static func fileExtension(_ path: some StringProtocol) -> String {
+        let name = path.split(separator: "/").last ?? ""
+        return name.lastIndex(of: ".").map { name[name.index(after: $0)...].lowercased() } ?? ""
+    }
+
     /// A regular file a pattern names (links followed), with its size in bytes.
     struct Match {
         let path: String
@@ -229,8 +235,7 @@ enum FileGlob {
         for e in entries(of: directory, hidden: false) {
             if e.isDirectory {
                 walkFonts(in: join(directory, e.name), into: &found, depth: depth + 1)
-            } else if let dot = e.name.lastIndex(of: "."),
-                      fontExtensions.contains(e.name[e.name.index(after: dot)...].lowercased()) {
+            } else if fontExtensions.contains(fileExtension(e.name)) {
                 files.append(e.name)
             }
         }

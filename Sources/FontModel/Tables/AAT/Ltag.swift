@@ -3,9 +3,9 @@
 /// string pool, each tag stored once (a tag inside an earlier one shares its bytes).
 public final class LtagTable: DecodableTable, DiffableTable, Equatable {
     public static let tableTag: Tag = "ltag"
-    public var version: UInt32
-    public var flags: UInt32
-    public var tags: [String]
+    public let version: UInt32
+    public let flags: UInt32
+    public let tags: [String]
     /// Edits reach the face through `setRawTable` (TTX fuse), so a decoded ltag is never re-encoded.
     public let isEdited = false
 

@@ -149,7 +149,7 @@ extension AvarTable {
         if majorVersion != other.majorVersion {
             out.append(Difference(kind: .changed, table: "avar", item: "version", old: "\(majorVersion)", new: "\(other.majorVersion)"))
         }
-        func text(_ map: SegmentMap) -> String { map.map { "\(FieldKind.shortF2Dot14($0.from))→\(FieldKind.shortF2Dot14($0.to))" }.joined(separator: " ") }
+        func text(_ map: SegmentMap) -> String { map.map { "\(F2Dot14(clamping: $0.from).shortest)→\(F2Dot14(clamping: $0.to).shortest)" }.joined(separator: " ") }
         for k in 0..<max(maps.count, other.maps.count) {
             let a = k < maps.count ? text(maps[k]) : nil, b = k < other.maps.count ? text(other.maps[k]) : nil
             if a != b { out.append(Difference(kind: a == nil ? .added : b == nil ? .removed : .changed, table: "avar", item: "axis \(k)", old: a, new: b)) }

@@ -37,9 +37,9 @@ extension CvarTable {
         var out: [Difference] = []
         func region(_ t: TupleVariation) -> String {
             t.peak.indices.map { i in
-                let peak = FieldKind.shortF2Dot14(t.peak[i])
+                let peak = F2Dot14(clamping: t.peak[i]).shortest
                 guard let s = t.start?[i], let e = t.end?[i] else { return "\(peak)" }
-                return "\(FieldKind.shortF2Dot14(s))…\(peak)…\(FieldKind.shortF2Dot14(e))"
+                return "\(F2Dot14(clamping: s).shortest)…\(peak)…\(F2Dot14(clamping: e).shortest)"
             }.joined(separator: ", ")
         }
         func deltas(_ t: TupleVariation) -> [Int: Int] {
