@@ -12,7 +12,10 @@ import Darwin
 /// writes the tables out in order as they are made. The document is exactly
 /// `TTX.dump(face, tags:)`'s.
 extension TTX {
-    public static func dump(path: String, face index: Int, tags requested: [Tag]?, piece: (String) throws -> Void) throws {
+    /// `progress` is told, as each table is written, the estimated cost written of the total
+    /// and the table waited for next (for a progress bar).
+    public static func dump(path: String, face index: Int, tags requested: [Tag]?, piece: (String) throws -> Void,
+                            progress: ((_ done: Int, _ total: Int, _ next: Tag?) -> Void)? = nil) throws {
         let font = try Font(path: path)
         guard index >= 0, index < font.faces.count else { throw FontError("the file has no face \(index)") }
         let face = font.faces[index]
@@ -48,10 +51,15 @@ extension TTX {
         }
         try piece(head)
         if let order { try piece(order) }
+        let totalCost = costs.reduce(0, +)
+        var costDone = 0
         for k in tags.indices {
+            progress?(costDone, totalCost, tags[k])
             try piece("\n")
             try piece(try results.take(k))
+            costDone += costs[k]
         }
+        progress?(totalCost, totalCost, nil)
         try piece("\n</ttFont>\n")
     }
 

@@ -249,14 +249,18 @@ public enum TTX {
     /// Parses a file's bytes: UTF-8 only, checked (invalid bytes are an error with a position).
     public static func parse(bytes: [UInt8]) throws -> XMLElement { try XMLReader.parse(bytes: bytes) }
 
+    /// `onTable` is told of each table element as it is checked, then as it is fused (for a
+    /// progress bar: a CJK font's CFF takes a second each way).
     @discardableResult
-    public static func fuse(_ root: XMLElement, into face: Face) throws -> [Tag] {
+    public static func fuse(_ root: XMLElement, into face: Face,
+                            onTable: ((_ table: XMLElement, _ applying: Bool) -> Void)? = nil) throws -> [Tag] {
         guard root.name == "ttFont" else { throw XMLError("the root element is <\(root.name)>, expected <ttFont>", line: root.line, column: root.column) }
-        _ = try fuse(root, into: face, apply: false)
-        return try fuse(root, into: face, apply: true)
+        _ = try fuse(root, into: face, apply: false, onTable: onTable)
+        return try fuse(root, into: face, apply: true, onTable: onTable)
     }
 
-    private static func fuse(_ root: XMLElement, into face: Face, apply: Bool) throws -> [Tag] {
+    private static func fuse(_ root: XMLElement, into face: Face, apply: Bool,
+                             onTable: ((XMLElement, Bool) -> Void)?) throws -> [Tag] {
         var fused: [Tag] = []
         // A bitmap location table and its data table given together are fused as one (each
         // needs the other's new content); the pair is fused where the location table stands.
@@ -265,6 +269,7 @@ public enum TTX {
             typedElements[xmlName(data ? kind.locatorTag : kind.dataTag)].flatMap { typedElements[xmlName(tag)] != nil ? $0 : nil }
         }
         for element in root.children {
+            onTable?(element, apply)
             if element.name == "GlyphOrder" { try checkGlyphOrder(element, face); continue }
             guard let tag = tag(fromXMLName: element.name) else {
                 throw XMLError("<\(element.name)> is not a table name", line: element.line, column: element.column)

@@ -29,10 +29,15 @@ struct Diff: ParsableCommand {
                 print("faces: \(a.faces.count) → \(b.faces.count)")
                 throw ExitCode(1)
             }
-            for i in selected {
+            // A bar on a terminal, face by face (a CJK collection's ten faces take seconds).
+            let progress = BatchProgress(total: selected.count, label: "fontshell diff", unit: "faces")
+            defer { progress.done(summary: false) }
+            for (done, i) in selected.enumerated() {
                 guard a.faces.indices.contains(i), b.faces.indices.contains(i) else { throw FontError("no face \(i) in both fonts") }
+                progress.update(done: done, total: selected.count, current: "face \(i)")
                 all += try FontDiff.compare(a.faces[i], b.faces[i]).map { (i, $0) }
             }
+            progress.done(summary: false)
             if let png {
                 guard let text else { throw FontError("--png needs the TEXT to render: fontshell diff --png OUT A B \"text\"") }
                 var options = PreviewOptions()

@@ -24,15 +24,22 @@ struct Dump: ParsableCommand {
                 guard let t = Tag(string: text) else { throw FontError("'\(text)' is not a table tag") }
                 return t
             }
+            // A bar on a terminal: the files written, or the share of the face's dump.
+            let progress = BatchProgress(total: 0, label: "fontshell dump", unit: dir != nil ? "files" : "%")
+            defer { progress.done(summary: false) }
             if let dir {
                 mkdir(dir, 0o755)
-                for fc in faces {
+                let files = faces.map { tags.isEmpty ? $0.tags : tags }
+                var written = 0
+                for (fc, faceTags) in zip(faces, files) {
                     let name = Dump.fileStem(fc)
-                    for tag in tags.isEmpty ? fc.tags : tags {
+                    for tag in faceTags {
                         // The PostScript name and the tag come from the font: made safe, so every
                         // file lands in the folder; a link planted at such a name is refused.
-                        let file = "\(dir)/\(SafeFileName.from("\(name).\(tag.trimmed)")).ttx"
-                        try writeText(try TTX.dump(fc, tags: [tag]), to: file, followSymlinks: false)
+                        let file = "\(SafeFileName.from("\(name).\(tag.trimmed)")).ttx"
+                        progress.update(done: written, total: files.joined().count, current: file)
+                        try writeText(try TTX.dump(fc, tags: [tag]), to: dir + "/" + file, followSymlinks: false)
+                        written += 1
                     }
                 }
                 return
@@ -42,14 +49,18 @@ struct Dump: ParsableCommand {
             // from its file); to a file atomically (a failed dump leaves no file).
             if let output {
                 try AtomicFile.write(to: output) { fd in
-                    try TTX.dump(path: font, face: faces[0].index, tags: tags.isEmpty ? nil : tags) { piece in
+                    try TTX.dump(path: font, face: faces[0].index, tags: tags.isEmpty ? nil : tags, piece: { piece in
                         var piece = piece
                         try piece.withUTF8 { try AtomicFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
-                    }
+                    }, progress: { done, total, next in progress.update(done: done, total: total, current: next.map { "<\($0.trimmed)>" }) })
                 }
             } else {
                 // Whole, so an error prints nothing rather than half a document.
-                print(try TTX.dump(faces[0], tags: tags.isEmpty ? nil : tags), terminator: "")
+                var pieces: [String] = []
+                try TTX.dump(path: font, face: faces[0].index, tags: tags.isEmpty ? nil : tags, piece: { pieces.append($0) },
+                             progress: { done, total, next in progress.update(done: done, total: total, current: next.map { "<\($0.trimmed)>" }) })
+                progress.done(summary: false)
+                for piece in pieces { print(piece, terminator: "") }
             }
         }
     }
@@ -82,39 +93,53 @@ struct Fuse: ParsableCommand {
         try runReportingErrors("fuse") {
             let f = try Font(path: font)
             let faces = allFaces || dir != nil ? f.faces : [try selection.face(in: f)]
-            // A bar on a terminal: each file fused, then the save (a large collection's dump
-            // takes tens of seconds).
+            // A bar on a terminal: each file read, each table checked and fused, then the save
+            // (a CJK collection's dump is a gigabyte).
             let folderFiles = dir.map(listFolder) ?? []
             let progress = BatchProgress(total: folderFiles.filter { $0.hasSuffix(".ttx") }.count + xmlFiles.count + 1, label: "fontshell fuse", unit: "steps")
             defer { progress.done(summary: false) }
             var steps = 0
-            func step() { steps += 1; progress.update(done: steps, total: max(progress.total, steps)) }
+            func step(_ doing: String? = nil) { steps += 1; progress.update(done: steps, total: max(progress.total, steps), current: doing) }
+            /// Parses a file (one step) and counts its tables' steps, for each face it goes into.
+            func read(_ path: String, into faceCount: Int) throws -> XMLElement {
+                progress.update(done: steps, total: progress.total, current: "reading " + (path.split(separator: "/").last.map(String.init) ?? path))
+                guard let bytes = readFile(path) else { throw FontError("cannot read \(path)") }
+                do {
+                    let document = try TTX.parse(bytes: bytes)
+                    progress.total += 2 * document.children.count * faceCount
+                    step()
+                    return document
+                } catch var e as XMLError {
+                    e.file = path
+                    throw e
+                }
+            }
+            func fuse(_ document: XMLElement, _ path: String, into face: Face) throws {
+                let file = path.split(separator: "/").last.map(String.init) ?? path
+                do {
+                    try TTX.fuse(document, into: face) { table, applying in
+                        step((applying ? "fusing " : "checking ") + "<\(table.name)> of " + file)
+                    }
+                } catch var e as XMLError {
+                    e.file = path
+                    throw e
+                }
+            }
             progress.update(done: 0, total: progress.total)
             if let dir {
-                let files = folderFiles
                 for fc in faces {
                     let prefix = Dump.fileStem(fc) + "."
-                    for name in files where name.hasPrefix(prefix) && name.hasSuffix(".ttx") {
-                        defer { step() }
-                        guard let bytes = readFile(dir + "/" + name) else { throw FontError("cannot read \(dir)/\(name)") }
-                        do { try TTX.fuse(TTX.parse(bytes: bytes), into: fc) } catch var e as XMLError {
-                            e.file = dir + "/" + name
-                            throw e
-                        }
+                    for name in folderFiles where name.hasPrefix(prefix) && name.hasSuffix(".ttx") {
+                        let path = dir + "/" + name
+                        try fuse(try read(path, into: 1), path, into: fc)
                     }
                 }
             }
             for file in xmlFiles {
-                defer { step() }
-                guard let bytes = readFile(file) else { throw FontError("cannot read \(file)") }
-                do {
-                    let document = try TTX.parse(bytes: bytes)
-                    for fc in faces { try TTX.fuse(document, into: fc) }
-                } catch var e as XMLError {
-                    e.file = file
-                    throw e
-                }
+                let document = try read(file, into: faces.count)
+                for fc in faces { try fuse(document, file, into: fc) }
             }
+            progress.update(done: steps, total: progress.total, current: "saving")
             let report = try f.save(to: output ?? font, options: SaveOptions(overwriteInput: inPlace, force: force))
             progress.done(summary: false)
             print(report)

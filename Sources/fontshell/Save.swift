@@ -28,14 +28,18 @@ struct Save: ParsableCommand {
     func run() throws {
         try runReportingErrors {
             let font = try Font(path: input)
+            // A bar while a WOFF2 compresses (a CJK collection at quality 11 takes most of a minute).
+            let progress = BatchProgress(total: 0, label: "fontshell save", unit: "%")
+            defer { progress.done(summary: false) }   // also on an error
             let options = SaveOptions(overwriteInput: overwrite, force: force, format: format.flatMap(OutputFormat.init(rawValue:)),
-                                      woff2: WOFF2Options(quality: quality, window: window))
+                                      woff2: WOFF2Options(quality: quality, window: window),
+                                      progress: BatchProgress.Shared(progress).saveProgress)
             let destination = output ?? outputArgument ?? ""
-            if selection.face != nil {
-                print(try font.save(face: try selection.face(in: font), to: destination, options: options))
-            } else {
-                print(try font.save(to: destination, options: options))
-            }
+            let report = selection.face != nil
+                ? try font.save(face: try selection.face(in: font), to: destination, options: options)
+                : try font.save(to: destination, options: options)
+            progress.done(summary: false)
+            print(report)
         }
     }
 }

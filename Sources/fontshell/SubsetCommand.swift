@@ -62,7 +62,11 @@ struct SubsetCommand: ParsableCommand {
             if let original = font.path, Font.sameFile(original, output), !overwrite {
                 throw FontError("refusing to overwrite the input file; save elsewhere or pass --overwrite", path: output)
             }
-            let report = try result.font.save(to: output, options: SaveOptions(overwriteInput: overwrite, woff2: WOFF2Options(quality: quality)))
+            let progress = BatchProgress(total: 0, label: "fontshell subset", unit: "%")
+            defer { progress.done(summary: false) }   // also on an error
+            let report = try result.font.save(to: output, options: SaveOptions(overwriteInput: overwrite, woff2: WOFF2Options(quality: quality),
+                                                                                progress: BatchProgress.Shared(progress).saveProgress))
+            progress.done(summary: false)
             print("kept \(result.glyphMap.count) of \(try face.glyphCount) glyphs (\(result.closure.count) added by components and the layout closure)")
             if !result.missing.isEmpty {
                 let shown = result.missing.prefix(20).map { "U+" + hex4($0) }.joined(separator: " ")

@@ -153,7 +153,7 @@ import FoundationXML
     @Test func longCommandsShowProgressOnATerminal() throws {
         let tmp = try TemporaryFolder()
         let inter = "/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf"
-        let r = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' instance '\(inter)' --all -o '\(tmp.file("static"))'", "/dev/null"])
+        let r = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' instance '\(inter)' --all -o '\(tmp.file("static"))'", "/dev/null"], environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
         #expect(r.status == 0 && r.out.contains("\r\u{1B}[2K[") && r.out.contains("/9"), "\(r.out.debugDescription)")
         // A pseudo-terminal ends lines with \r\n, one Character in Swift: split on the scalars.
         let results = r.out.unicodeScalars.split(separator: "\n").map { String(String.UnicodeScalarView($0)) }.filter { $0.contains(" bytes") }
@@ -162,12 +162,42 @@ import FoundationXML
             let shown = line.components(separatedBy: "\u{1B}[2K").last ?? ""
             #expect(shown.hasPrefix(tmp.file("static")), "glued to the bar: \(line.debugDescription)")
         }
-        let slices = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' slice '\(dejavuPath)' --chars-per-slice 300 --quality 1 -o '\(tmp.file("web"))'", "/dev/null"])
+        let slices = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' slice '\(dejavuPath)' --chars-per-slice 300 --quality 1 -o '\(tmp.file("web"))'", "/dev/null"], environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
         #expect(slices.status == 0 && slices.out.contains("\r\u{1B}[2K[") && slices.out.contains(" slices"), "\(slices.out.debugDescription)")
         // fuse counts the files it fuses, then the save; its report starts on a line of its own.
         #expect(try runFontshell(["dump", dejavuPath, "--dir", tmp.file("xml")]).status == 0)
-        let fused = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' fuse '\(dejavuPath)' --dir '\(tmp.file("xml"))' -o '\(tmp.file("fused.ttf"))'", "/dev/null"])
+        let fused = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' fuse '\(dejavuPath)' --dir '\(tmp.file("xml"))' -o '\(tmp.file("fused.ttf"))'", "/dev/null"], environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
         #expect(fused.status == 0 && fused.out.contains("\r\u{1B}[2K[") && fused.out.contains("\u{1B}[2Kwrote"), "\(fused.out.debugDescription)")
+    }
+
+    /// The rest of item 14: a WOFF2 save shows how much Brotli has compressed, a dump the share
+    /// written (or the files), and a fuse of one large file each table it checks and fuses.
+    /// The bar's first-moment wait is set to nothing, so these short jobs show it.
+    @Test func saveDumpAndFuseOfOneFileShowProgress() throws {
+        let tmp = try TemporaryFolder()
+        func onTerminal(_ arguments: String) throws -> (status: Int32, out: String) {
+            let r = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' " + arguments, "/dev/null"],
+                                   environment: ["FONTSHELL_PROGRESS_DELAY": "0", "TERM": "xterm"])
+            return (r.status, r.out)
+        }
+        let saved = try onTerminal("save '\(dejavuPath)' '\(tmp.file("d.woff2"))' --quality 5")
+        #expect(saved.status == 0 && saved.out.contains("\r\u{1B}[2K[") && saved.out.contains(" %"), "\(saved.out.debugDescription)")
+        #expect(saved.out.contains("\u{1B}[2Kwrote"), "the report is glued to the bar: \(saved.out.debugDescription)")
+        let dumped = try onTerminal("dump '\(dejavuPath)' -o '\(tmp.file("d.ttx"))'")
+        #expect(dumped.status == 0 && dumped.out.contains("\r\u{1B}[2K[") && dumped.out.contains("<glyf>"), "\(dumped.out.debugDescription)")
+        let files = try onTerminal("dump '\(dejavuPath)' --dir '\(tmp.file("xml"))'")
+        #expect(files.status == 0 && files.out.contains(".glyf.ttx"), "\(files.out.debugDescription)")
+        let fused = try onTerminal("fuse '\(dejavuPath)' '\(tmp.file("d.ttx"))' -o '\(tmp.file("f.ttf"))'")
+        #expect(fused.status == 0 && fused.out.contains("checking <glyf> of d.ttx") && fused.out.contains("fusing <glyf> of d.ttx"), "\(fused.out.debugDescription)")
+        #expect(fused.out.contains("\u{1B}[2Kwrote"), "\(fused.out.debugDescription)")
+        // diff goes face by face; its first difference starts on a line of its own.
+        let bold = dejavuPath.replacingOccurrences(of: "DejaVuSans.ttf", with: "DejaVuSans-Bold.ttf")
+        let differs = try onTerminal("diff '\(dejavuPath)' '\(bold)'")
+        #expect(differs.out.contains("\r\u{1B}[2K[") && differs.out.contains("face 0"), "\(differs.out.debugDescription)")
+        #expect(differs.out.contains("\u{1B}[2K- MATH"), "glued to the bar: \(differs.out.prefix(300).debugDescription)")
+        // Off a terminal, none of it.
+        let plain = try runFontshell(["save", dejavuPath, tmp.file("e.woff2"), "--quality", "5"])
+        #expect(plain.status == 0 && !plain.err.contains("\u{1B}") && !plain.out.contains("\u{1B}"))
     }
 
     @Test func shardsConcatenateToTheWholeRun() throws {

@@ -14,7 +14,8 @@ public struct Difference: Equatable, Sendable, CustomStringConvertible {
         let what = item.isEmpty ? table : (table == "glyph" ? "glyph \(item)" : "\(table).\(item)")
         // Two texts that would print alike (a trailing newline, a tab for spaces) are quoted
         // with their invisible characters escaped, so the change shows.
-        if let o = old, let n = new, o != n, Self.visible(o) == Self.visible(n) || o.contains(where: Self.isInvisible) || n.contains(where: Self.isInvisible) {
+        if let o = old, let n = new, o != n, !(Self.printableWord(o) && Self.printableWord(n)),
+           Self.visible(o) == Self.visible(n) || o.contains(where: Self.isInvisible) || n.contains(where: Self.isInvisible) {
             return "\(sign) \(what): \(Self.quoted(o)) → \(Self.quoted(n))"
         }
         switch (old, new) {
@@ -27,6 +28,10 @@ public struct Difference: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension Difference {
+    /// Printable ASCII without spaces (numbers, names: nearly every value) looks as it is; the
+    /// check spares a CJK collection's 600,000 glyph values the Unicode property lookups.
+    static func printableWord(_ s: String) -> Bool { s.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } }
+
     static func isInvisible(_ c: Character) -> Bool {
         c.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format } || (c.isWhitespace && c != " ")
     }

@@ -17,15 +17,21 @@ public struct SaveOptions: Sendable {
     /// Write through a symlink at the path (true), or refuse one: for names the tool made up
     /// itself (`check --fix`'s NAME.fixed.ttf, a slice, an instance named by the font).
     public var followSymlinks: Bool
+    /// Told how far a long save has got (a WOFF2's Brotli stream), for a progress bar.
+    public var progress: SaveProgress?
     public init(overwriteInput: Bool = false, force: Bool = false, format: OutputFormat? = nil, woff2: WOFF2Options = WOFF2Options(),
-                followSymlinks: Bool = true) {
+                followSymlinks: Bool = true, progress: SaveProgress? = nil) {
         self.overwriteInput = overwriteInput
         self.force = force
         self.format = format
         self.woff2 = woff2
         self.followSymlinks = followSymlinks
+        self.progress = progress
     }
 }
+
+/// `done` of `total` units of a save's slow part (the bytes Brotli has taken), on the saving thread.
+public typealias SaveProgress = @Sendable (_ done: Int, _ total: Int) -> Void
 
 /// What a save did: which tables were re-encoded, which derived values changed, how much was written.
 public struct SaveReport: CustomStringConvertible, Sendable {
@@ -134,7 +140,7 @@ extension Font {
                 // The sfnt in memory, then wrapped.
                 var sfnt = ArraySink()
                 try emit(&plan, into: &sfnt)
-                let web = try webFont(sfnt.bytes, format: format, options: options.woff2)
+                let web = try webFont(sfnt.bytes, format: format, options: options.woff2, progress: options.progress)
                 plan.report.container = web.container
                 try web.bytes.withUnsafeBytes { try sink.write($0) }
             } else {
@@ -169,9 +175,9 @@ extension Font {
     }
 
     /// An sfnt wrapped as WOFF or WOFF2, and what the container did.
-    func webFont(_ sfnt: [UInt8], format: OutputFormat, options: WOFF2Options) throws -> (bytes: [UInt8], container: String) {
+    func webFont(_ sfnt: [UInt8], format: OutputFormat, options: WOFF2Options, progress: SaveProgress? = nil) throws -> (bytes: [UInt8], container: String) {
         if format == .woff { return (try WOFF.encode(sfnt, extras: webExtras), "WOFF") }
-        let (bytes, notes) = try WOFF2.encode(sfnt, extras: webExtras, options: options)
+        let (bytes, notes) = try WOFF2.encode(sfnt, extras: webExtras, options: options, progress: progress)
         return (bytes, "WOFF2, Brotli quality \(options.quality)" + (notes.isEmpty ? "" : "; " + notes.joined(separator: ", ")))
     }
 

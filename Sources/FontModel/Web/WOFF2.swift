@@ -265,7 +265,7 @@ enum WOFF2 {
     // MARK: writing
 
     /// A WOFF2 of an sfnt or TTC, and notes on what it did (transforms, a dropped DSIG).
-    static func encode(_ sfnt: [UInt8], extras: WebFontExtras?, options: WOFF2Options) throws -> (bytes: [UInt8], notes: [String]) {
+    static func encode(_ sfnt: [UInt8], extras: WebFontExtras?, options: WOFF2Options, progress: SaveProgress? = nil) throws -> (bytes: [UInt8], notes: [String]) {
         try options.check()
         let extras = extras ?? WebFontExtras()
         try extras.checkVersion("WOFF2")
@@ -371,7 +371,7 @@ enum WOFF2 {
                 else if let h = replaced[i] { stream.append(contentsOf: h) }
                 else { stream.append(contentsOf: try data(i)) }
             }
-            let compressed = try brotliCompress(stream, quality: options.quality, window: options.window, text: false)
+            let compressed = try brotliCompress(stream, quality: options.quality, window: options.window, text: false, progress: progress)
             let metadata = try extras.metadata.map { try brotliCompress($0, quality: options.quality, window: options.window, text: true) }
 
             var directory: [UInt8] = []
@@ -423,18 +423,43 @@ enum WOFF2 {
         }
     }
 
-    /// Brotli in font mode (table data) or text mode (the XML metadata).
-    static func brotliCompress(_ data: [UInt8], quality: Int, window: Int, text: Bool) throws -> [UInt8] {
-        let mode = text ? BROTLI_MODE_TEXT : BROTLI_MODE_FONT
-        var size = max(BrotliEncoderMaxCompressedSize(data.count), data.count + data.count / 8 + 1024)
-        var out = [UInt8](repeating: 0, count: size)
-        let ok = data.withUnsafeBufferPointer { i in
-            out.withUnsafeMutableBufferPointer { o in
-                BrotliEncoderCompress(Int32(quality), Int32(window), mode, data.count, i.baseAddress ?? UnsafePointer(bitPattern: 1)!, &size, o.baseAddress!)
-            }
+    /// Brotli in font mode (table data) or text mode (the XML metadata). Fed 256 KiB at a time,
+    /// so `progress` can be told the bytes taken so far; the stream is the one
+    /// `BrotliEncoderCompress` makes (the encoder works in the same blocks however it is fed).
+    static func brotliCompress(_ data: [UInt8], quality: Int, window: Int, text: Bool,
+                               progress: SaveProgress? = nil) throws -> [UInt8] {
+        guard let state = BrotliEncoderCreateInstance(nil, nil, nil) else { throw FontError("Brotli could not start") }
+        defer { BrotliEncoderDestroyInstance(state) }
+        BrotliEncoderSetParameter(state, BROTLI_PARAM_QUALITY, UInt32(quality))
+        BrotliEncoderSetParameter(state, BROTLI_PARAM_LGWIN, UInt32(window))
+        BrotliEncoderSetParameter(state, BROTLI_PARAM_MODE, UInt32((text ? BROTLI_MODE_TEXT : BROTLI_MODE_FONT).rawValue))
+        BrotliEncoderSetParameter(state, BROTLI_PARAM_SIZE_HINT, UInt32(min(data.count, 1 << 30)))
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count / 2)
+        let chunk = 1 << 18
+        try data.withUnsafeBufferPointer { input in
+            var fed = 0
+            repeat {
+                let end = min(fed + chunk, data.count)
+                let operation = end == data.count ? BROTLI_OPERATION_FINISH : BROTLI_OPERATION_PROCESS
+                var availableIn = end - fed
+                var nextIn: UnsafePointer<UInt8>? = input.baseAddress.map { $0 + fed } ?? UnsafePointer(bitPattern: 1)
+                while true {
+                    var availableOut = 0
+                    guard BrotliEncoderCompressStream(state, operation, &availableIn, &nextIn, &availableOut, nil, nil) == BROTLI_TRUE else {
+                        throw FontError("Brotli could not compress \(data.count) bytes")
+                    }
+                    var size = 0
+                    if let taken = BrotliEncoderTakeOutput(state, &size), size > 0 {
+                        out.append(contentsOf: UnsafeBufferPointer(start: taken, count: size))
+                    }
+                    let finished = operation == BROTLI_OPERATION_FINISH ? BrotliEncoderIsFinished(state) == BROTLI_TRUE : availableIn == 0
+                    if finished && BrotliEncoderHasMoreOutput(state) == BROTLI_FALSE { break }
+                }
+                fed = end
+                progress?(fed, data.count)
+            } while fed < data.count
         }
-        guard ok == BROTLI_TRUE else { throw FontError("Brotli could not compress \(data.count) bytes") }
-        out.removeSubrange(size...)
         return out
     }
 }

@@ -617,40 +617,69 @@ extension TTX {
         if e.value("raw") == "1" { return try hexBytes(e) }
         func fail(_ message: String) -> XMLError { XMLError(message, line: e.line, column: e.column) }
         var w = BinaryWriter()
-        let tokens = e.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
-        var k = 0
-        while k < tokens.count {
-            let token = tokens[k]; k += 1
-            if let op = CharStringDecompiler.operatorCodes[String(token)] {
-                if op >= 1200 { w.u8(12); w.u8(UInt8(op - 1200)) } else { w.u8(UInt8(op)) }
-                if token == "hintmask" || token == "cntrmask" {
-                    guard k < tokens.count, tokens[k].allSatisfy({ $0 == "0" || $0 == "1" }), tokens[k].count % 8 == 0, !tokens[k].isEmpty else {
-                        throw fail("\(token) needs its mask as binary digits, a multiple of 8")
+        var text = e.text
+        // Tokens are read straight from the UTF-8 bytes: a CID font has tens of thousands of
+        // charstrings, and splitting them into Strings was most of the fuse's time.
+        try text.withUTF8 { bytes in
+            var k = 0
+            func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
+            func nextToken() -> Range<Int>? {
+                while k < bytes.count, isSpace(bytes[k]) { k += 1 }
+                guard k < bytes.count else { return nil }
+                let start = k
+                while k < bytes.count, !isSpace(bytes[k]) { k += 1 }
+                return start..<k
+            }
+            func string(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[r]), as: UTF8.self) }
+            while let token = nextToken() {
+                // An integer (the common case), without making a String.
+                if let v = integer(bytes, token) {
+                    switch v {
+                    case -107...107: w.u8(UInt8(v + 139))
+                    case 108...1131: w.u8(UInt8((v - 108) / 256 + 247)); w.u8(UInt8((v - 108) % 256))
+                    case -1131 ... -108: w.u8(UInt8((-v - 108) / 256 + 251)); w.u8(UInt8((-v - 108) % 256))
+                    case -32768...32767: w.u8(28); w.i16(Int16(v))
+                    default: throw fail("\(v) does not fit a charstring number (-32768...32767)")
                     }
-                    let bits = Array(tokens[k].utf8)
-                    for start in stride(from: 0, to: bits.count, by: 8) {
-                        w.u8(bits[start..<start + 8].reduce(0) { $0 << 1 | ($1 == UInt8(ascii: "1") ? 1 : 0) })
+                    continue
+                }
+                let name = string(token)
+                if let op = CharStringDecompiler.operatorCodes[name] {
+                    if op >= 1200 { w.u8(12); w.u8(UInt8(op - 1200)) } else { w.u8(UInt8(op)) }
+                    if name == "hintmask" || name == "cntrmask" {
+                        guard let mask = nextToken(), mask.count % 8 == 0, mask.allSatisfy({ bytes[$0] == 0x30 || bytes[$0] == 0x31 }) else {
+                            throw fail("\(name) needs its mask as binary digits, a multiple of 8")
+                        }
+                        for start in stride(from: mask.lowerBound, to: mask.upperBound, by: 8) {
+                            w.u8((start..<start + 8).reduce(0) { $0 << 1 | (bytes[$1] == 0x31 ? 1 : 0) })
+                        }
                     }
-                    k += 1
+                    continue
                 }
-                continue
-            }
-            if let v = Int(token) {
-                switch v {
-                case -107...107: w.u8(UInt8(v + 139))
-                case 108...1131: w.u8(UInt8((v - 108) / 256 + 247)); w.u8(UInt8((v - 108) % 256))
-                case -1131 ... -108: w.u8(UInt8((-v - 108) / 256 + 251)); w.u8(UInt8((-v - 108) % 256))
-                case -32768...32767: w.u8(28); w.i16(Int16(v))
-                default: throw fail("\(v) does not fit a charstring number (-32768...32767)")
+                guard let real = Double(name), real.isFinite, abs(real) < 32768 else {
+                    throw fail("'\(name)' is neither a number nor a charstring operator")
                 }
-                continue
+                w.u8(255); w.u32(UInt32(bitPattern: Int32((real * Fixed.scale).rounded())))
             }
-            guard let real = Double(token), real.isFinite, abs(real) < 32768 else {
-                throw fail("'\(token)' is neither a number nor a charstring operator")
-            }
-            w.u8(255); w.u32(UInt32(bitPattern: Int32((real * Fixed.scale).rounded())))
         }
         return w.bytes
+    }
+
+    /// A token of ASCII digits with an optional sign, as an Int; nil for anything else (reals,
+    /// operators) or a number too long to be a charstring operand.
+    private static func integer(_ bytes: UnsafeBufferPointer<UInt8>, _ token: Range<Int>) -> Int? {
+        var i = token.lowerBound
+        let negative = bytes[i] == 0x2D
+        if negative || bytes[i] == 0x2B { i += 1 }
+        guard i < token.upperBound, token.upperBound - i <= 12 else { return nil }
+        var v = 0
+        while i < token.upperBound {
+            let d = bytes[i] &- 0x30
+            guard d < 10 else { return nil }
+            v = v * 10 + Int(d)
+            i += 1
+        }
+        return negative ? -v : v
     }
 }
 
