@@ -6,6 +6,11 @@
                     curves, lines and the Private DICT's BlueValues, and a second variation data
   cff-fanout        hostile CFF: a calls subr 0, each subr calls the next 60 times, 10 deep
   composite-fanout  hostile TrueType: a is 4 copies of c28, each c(k) 4 copies of c(k-1), c0 a box
+  variable-metrics  TrueType with two axes (wght, wdth): each glyph's advance varies along both
+                    (gvar moves its right edge and phantom point) and HVAR says the same through
+                    an advance map and a left side bearing map (rows shared where glyphs agree)
+  variable-metrics-direct   the same with HVAR's rows in glyph order and no maps
+  cff2-metrics      cff2-variable with an HVAR (rows in glyph order) whose advances vary per glyph
   variable-clashing hostile variable TrueType: named instances sharing a PostScript name, one
                     named "../../Up" and one ".hidden"
   variable-twice    hostile variable TrueType: fvar lists the axis 'wght' twice
@@ -96,6 +101,59 @@ def variable(path, axes=(("wght", 100, 400, 900, "Weight"),), instances=()):
                   "a": [TupleVariation({"wght": (0, 1, 1)}, deltas(-7))],
                   "B": [], "b": [TupleVariation({"wght": (-1, -1, 0)}, deltas(3))]})
     fb.save(path)
+
+
+# Advance deltas per glyph at the wght maximum and the wdth minimum.
+ADVANCE_DELTAS = {".notdef": (0, 0), "A": (60, -40), "a": (30, -20), "B": (50, -30), "b": (20, -10)}
+
+
+def add_hvar(font, order, mapped):
+    """HVAR from ADVANCE_DELTAS over the regions wght up and wdth down: rows in glyph order, or
+    (mapped) one row per distinct pair of deltas reached through AdvWidthMap, plus an LsbMap."""
+    from fontTools.ttLib import newTable
+    from fontTools.ttLib.tables import otTables as ot
+    from fontTools.varLib import builder
+    regions = builder.buildVarRegionList([{"wght": (0, 1, 1)}, {"wdth": (-1, -1, 0)}], ["wght", "wdth"])
+    hvar = ot.HVAR()
+    hvar.Version = 0x00010000
+    hvar.AdvWidthMap = hvar.LsbMap = hvar.RsbMap = None
+    rows = [list(ADVANCE_DELTAS[n]) for n in order]
+    if mapped:
+        distinct = sorted({tuple(r) for r in rows})
+        data = builder.buildVarData([0, 1], [list(r) for r in distinct], optimize=False)
+        hvar.AdvWidthMap = builder.buildVarIdxMap([distinct.index(tuple(r)) for r in rows], order)
+        # Side bearings do not vary: every glyph to a row of zeros (added last).
+        data.Item.append([0, 0]); data.ItemCount += 1
+        hvar.LsbMap = builder.buildVarIdxMap([len(distinct)] * len(order), order)
+    else:
+        data = builder.buildVarData([0, 1], rows, optimize=False)
+    hvar.VarStore = builder.buildVarStore(regions, [data])
+    font["HVAR"] = newTable("HVAR")
+    font["HVAR"].table = hvar
+
+
+def variable_metrics(path, mapped=True):
+    fb = FontBuilder(1000, isTTF=True)
+    order = list(BOXES)
+    common(fb, order)
+    fb.setupGlyf(box_glyphs(order))
+    fb.setupNameTable({"familyName": "Test Variable Metrics", "styleName": "Regular"})
+    fb.setupPost()
+    fb.setupFvar(axes=[("wght", 100, 400, 900, "Weight"), ("wdth", 50, 100, 100, "Width")], instances=[])
+    # The right edge (points 2, 3) and the advance's phantom point (5) move by the advance delta.
+    right = lambda d: [(0, 0), (0, 0), (d, 0), (d, 0), (0, 0), (d, 0), (0, 0), (0, 0)]
+    fb.setupGvar({n: [TupleVariation({"wght": (0, 1, 1)}, right(ADVANCE_DELTAS[n][0])),
+                      TupleVariation({"wdth": (-1, -1, 0)}, right(ADVANCE_DELTAS[n][1]))] for n in order})
+    add_hvar(fb.font, order, mapped)
+    fb.save(path)
+
+
+def cff2_metrics(path):
+    cff2_variable(path)
+    from fontTools.ttLib import TTFont
+    font = TTFont(path)
+    add_hvar(font, font.getGlyphOrder(), mapped=False)
+    font.save(path)
 
 
 def cff2_variable(path):
@@ -507,5 +565,6 @@ def morx_xml():
 
 if __name__ == "__main__":
     {"cff": cff, "variable": variable, "variable-clashing": variable_clashing, "variable-twice": variable_twice, "cff2-variable": cff2_variable, "cff-fanout": cff_fanout,
+     "variable-metrics": variable_metrics, "variable-metrics-direct": lambda p: variable_metrics(p, mapped=False), "cff2-metrics": cff2_metrics,
      "composite-fanout": composite_fanout, "colr": colr, "colr0": lambda p: colr(p, version0_only=True),
      "svg-sbix": svg_sbix}[sys.argv[1]](sys.argv[2])

@@ -119,9 +119,10 @@ extension Face {
     }
 
     /// Gives glyph `target` the outline of glyph `source` (simple or composite, instructions
-    /// included; CFF charstrings in CFF faces; gvar variation data in variable fonts) and, with
-    /// `metrics`, its advance width and left side bearing. In a collection the outline tables are
-    /// shared, so every face using them sees the change.
+    /// included; CFF or CFF2 charstrings in CFF faces; gvar variation data in variable fonts) and,
+    /// with `metrics`, its advance and side bearing (vertical ones too where vmtx exists), and
+    /// how HVAR/VVAR vary them. In a collection the outline tables are shared, so every face
+    /// using them sees the change.
     public func copyOutline(from source: Int, to target: Int, metrics: Bool = true) throws {
         if let glyf = try glyf {
             try context("glyf") {
@@ -131,16 +132,27 @@ extension Face {
             if let gvar = try gvar { try context("gvar") { try gvar.copyVariations(from: source, to: target) } }
         } else if let cff = try cff {
             try context("CFF ") { try cff.copyCharString(from: source, to: target) }
+        } else if let cff2 = try cff2 {
+            try context("CFF2") { try cff2.copyCharString(from: source, to: target) }
         } else {
             throw FontError("the face has neither glyf nor CFF outlines", path: path, face: faceLabel)
         }
-        if metrics {
-            let hmtx = try self.hmtx
-            try context("hmtx") {
-                try hmtx.setAdvance(target, try hmtx.advance(source))
-                try hmtx.setSideBearing(target, try hmtx.sideBearing(source))
+        guard metrics else { return }
+        let hmtx = try self.hmtx
+        try context("hmtx") {
+            try hmtx.setAdvance(target, try hmtx.advance(source))
+            try hmtx.setSideBearing(target, try hmtx.sideBearing(source))
+        }
+        if let vmtx = try vmtx {
+            try context("vmtx") {
+                try vmtx.setAdvance(target, try vmtx.advance(source))
+                try vmtx.setSideBearing(target, try vmtx.sideBearing(source))
             }
         }
+        // The metrics' variations follow, or text would shape with the old glyph's advance
+        // everywhere but at the default location.
+        if let hvar = try table(HvarTable.self) { try context("HVAR") { try hvar.copyVariations(from: source, to: target) } }
+        if let vvar = try table(VvarTable.self) { try context("VVAR") { try vvar.copyVariations(from: source, to: target) } }
     }
 }
 

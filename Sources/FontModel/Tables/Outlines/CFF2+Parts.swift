@@ -13,7 +13,7 @@ extension CFF2Table {
     public var globalSubrBytes: [[UInt8]] { globalSubrs.items.map { Array(data.bytes[$0]) } }
     public func charString(_ id: Int) throws -> [UInt8] {
         guard id >= 0, id < glyphCount else { throw FontError("glyph id \(id) out of range (0..<\(glyphCount))", table: "CFF2") }
-        return Array(data.bytes[charStrings.items[id]])
+        return charStringOverrides[id] ?? Array(data.bytes[charStrings.items[id]])
     }
     public func fdIndex(_ id: Int) -> Int { id < fdSelect.count ? Int(fdSelect[id]) : 0 }
     /// Whether glyphs choose their font DICT (an FDSelect), and its format.

@@ -1,8 +1,9 @@
 /// `CFF2`, the variable CFF: a Top DICT, 32-bit-count INDEXes, Font DICTs with Private DICTs
 /// (each may name a default vsindex), FDSelect, an ItemVariationStore, and charstrings whose
-/// `blend` operators hold each value's deltas. Read-only: outlines and bounds at any location
-/// (`outline(_:at:)`); the table is saved as it was read. `instanced(at:)` (CFF2Instance.swift)
-/// writes a new table with every blend evaluated.
+/// `blend` operators hold each value's deltas. Outlines and bounds at any location
+/// (`outline(_:at:)`); a glyph copy (`copyCharString`) is the one edit, and the table is saved
+/// as it was read until then. `instanced(at:)` (CFF2Instance.swift) writes a new table with
+/// every blend evaluated.
 public final class CFF2Table: DecodableTable {
     public static let tableTag: Tag = "CFF2"
 
@@ -20,7 +21,9 @@ public final class CFF2Table: DecodableTable {
     let privates: [CFFTable.Private]
     /// The variation store (nil when the table has none: then blend has no deltas to add).
     public let store: ItemVariationStore?
-    public var isEdited: Bool { false }
+    /// Charstrings replaced by glyph copies.
+    var charStringOverrides: [Int: [UInt8]] = [:]
+    public var isEdited: Bool { !charStringOverrides.isEmpty }
 
     static let topCharStrings = 17, topFDArray = 1236, topFDSelect = 1237, topVStore = 24, topMaxStack = 25, privateVSIndex = 22
 
@@ -94,15 +97,34 @@ public final class CFF2Table: DecodableTable {
         let p = privateFor(id)
         let range = charStrings.items[id]
         let vsindex = p.dict.int(Self.privateVSIndex) ?? 0
-        var interpreter = CharStringInterpreter(data: data, globalSubrs: globalSubrs, code: Array(data.bytes[range]), local: p.localSubrs,
+        var interpreter = CharStringInterpreter(data: data, globalSubrs: globalSubrs, code: try charString(id), local: p.localSubrs,
                                                 widths: nil, blend: .init(scalars: scalars, vsindex: vsindex), glyph: id, table: "CFF2",
                                                 recordPath: record == .path)
         interpreter.recordCommands = record == .commands
-        interpreter.codeBase = data.base + range.lowerBound
+        if charStringOverrides[id] == nil { interpreter.codeBase = data.base + range.lowerBound }
         return try interpreter.run()
     }
 
-    /// Bounds of every glyph at the default location, computed once (the table is immutable).
+    /// Glyph `target` takes glyph `source`'s charstring. Both must use the same font DICT, or
+    /// ones alike in what the charstring reads (its local subroutines, its default vsindex).
+    public func copyCharString(from source: Int, to target: Int) throws {
+        let bytes = try charString(source)
+        _ = try charString(target)
+        let fdS = fdIndex(source), fdT = fdIndex(target)
+        if fdS != fdT {
+            let ps = privates[min(fdS, privates.count - 1)], pt = privates[min(fdT, privates.count - 1)]
+            let usesLocal = try run(source, scalars: regionScalars(at: []), record: .bounds).usesLocalSubrs
+            guard defaultVSIndex(fdS) == defaultVSIndex(fdT), !usesLocal || ps.localSubrs?.range == pt.localSubrs?.range else {
+                throw FontError("cannot copy glyph \(source) onto glyph \(target): they use different font DICTs (\(fdS) and \(fdT)) "
+                    + "with different local subroutines or vsindex; copying without subroutines is not supported yet", table: "CFF2")
+            }
+        }
+        guard try charString(target) != bytes else { return }
+        charStringOverrides[target] = bytes
+        cachedBounds = nil
+    }
+
+    /// Bounds of every glyph at the default location, computed once (again after an edit).
     public func allBounds() throws -> [GlyphBounds?] {
         if let cachedBounds { return cachedBounds }
         let all = try (0..<glyphCount).map { try run($0, scalars: regionScalars(at: []), record: .bounds).bounds }
@@ -111,7 +133,22 @@ public final class CFF2Table: DecodableTable {
     }
     private var cachedBounds: [GlyphBounds?]?
 
-    public func encode() throws -> [UInt8] { Array(data.bytes) }
+    /// The bytes as read, or once edited the table rebuilt from its parts with the copied
+    /// charstrings (CFF2Builder, as a fused table is).
+    public func encode() throws -> [UInt8] {
+        guard isEdited else { return Array(data.bytes) }
+        var builder = CFF2Builder()
+        builder.top = topDictEntries
+        builder.charStrings = try (0..<glyphCount).map { try charString($0) }
+        builder.globalSubrs = globalSubrBytes
+        builder.privates = Array(zip(privateDictEntries, localSubrBytes))
+        if let format = fdSelectFormat {
+            builder.fdSelect = (0..<glyphCount).map(fdIndex)
+            builder.fdSelectFormat = format
+        }
+        builder.store = storeBytes
+        return try builder.build()
+    }
 }
 
 extension CFF2Table: GlyphDataTable {}

@@ -1,21 +1,27 @@
 /// `HVAR` and `VVAR`, metrics variations: how each glyph's advance (and side bearings, and in
 /// VVAR its vertical origin) moves across the design space, as items of an ItemVariationStore.
-/// Without an advance map, glyph i is item (0, i). Read-only; instancing drops them.
+/// Without an advance map, glyph i is item (0, i). A glyph copy (`copyVariations`) gives the
+/// target the source's items; saved as read until then. Instancing drops them.
 public class MetricsVariationsTable: FontTable {
-    public let store: ItemVariationStore
-    public let advanceMap: DeltaSetIndexMap?
-    public var isEdited: Bool { false }
+    public private(set) var store: ItemVariationStore
+    /// The delta-set maps in the table's order (HVAR: advance, left, right side bearing; VVAR:
+    /// advance, top, bottom side bearing, vertical origin); nil where the table has none.
+    public private(set) var maps: [DeltaSetIndexMap?]
+    public var advanceMap: DeltaSetIndexMap? { maps[0] }
+    public private(set) var isEdited = false
     let bytes: [UInt8]
+    let axisCount: Int
 
-    init(_ reader: BinaryReader, face: Face, tag: String) throws {
+    init(_ reader: BinaryReader, face: Face, tag: String, mapCount: Int) throws {
         var r = reader
         let major = try r.u16()
         _ = try r.u16()
         guard major == 1 else { throw r.error("\(tag) major version \(major) is not 1", at: 0) }
-        let storeOffset = Int(try r.u32()), advanceOffset = Int(try r.u32())
-        let axisCount = try face.table(FvarTable.self)?.axes.count ?? 0
+        let storeOffset = Int(try r.u32())
+        let mapOffsets = try (0..<mapCount).map { _ in Int(try r.u32()) }
+        axisCount = try face.table(FvarTable.self)?.axes.count ?? 0
         store = try ItemVariationStore(reader, at: storeOffset, axisCount: axisCount, what: tag)
-        advanceMap = advanceOffset == 0 ? nil : try DeltaSetIndexMap(reader, at: advanceOffset, what: tag)
+        maps = try mapOffsets.map { $0 == 0 ? nil : try DeltaSetIndexMap(reader, at: $0, what: tag) }
         bytes = Array(reader.bytes)
     }
 
@@ -25,17 +31,53 @@ public class MetricsVariationsTable: FontTable {
         return store.delta(outer: outer, inner: inner, scalars: scalars)
     }
 
-    public func encode() throws -> [UInt8] { bytes }
+    /// Glyph `target` varies its metrics as glyph `source` does: through the maps, it takes the
+    /// source's entries; without an advance map (glyph i is item (0, i)), the target's row of
+    /// deltas becomes a copy of the source's.
+    public func copyVariations(from source: Int, to target: Int) throws {
+        for k in maps.indices {
+            guard var map = maps[k], let entry = map.index(source) else { continue }
+            map.set(target, entry)
+            maps[k] = map
+        }
+        if advanceMap == nil {
+            guard var data = store.data.first, source < data.itemCount, target < data.itemCount else {
+                throw FontError("without an advance map, glyphs \(source) and \(target) need rows in the first variation data (it has \(store.data.first?.itemCount ?? 0))")
+            }
+            let n = data.regionIndexes.count
+            for k in 0..<n { data.deltas[target * n + k] = data.deltas[source * n + k] }
+            store.data[0] = data
+        }
+        isEdited = true
+    }
+
+    /// Header, the store, then the maps (as fontTools lays the table out).
+    public func encode() throws -> [UInt8] {
+        guard isEdited else { return bytes }
+        let storeBytes = try store.encode(axisCount: axisCount)
+        let mapBytes = try maps.map { try $0?.encode() }
+        var w = BinaryWriter()
+        w.u16(1); w.u16(0)
+        var offset = 8 + 4 * maps.count
+        try w.u32(offset, "variation store offset")
+        offset += storeBytes.count
+        for m in mapBytes {
+            if let m { try w.u32(offset, "delta-set map offset"); offset += m.count } else { w.u32(0) }
+        }
+        w.append(storeBytes)
+        for m in mapBytes { if let m { w.append(m) } }
+        return w.bytes
+    }
 }
 
 public final class HvarTable: MetricsVariationsTable, DecodableTable {
     public static let tableTag: Tag = "HVAR"
-    public static func decode(_ reader: BinaryReader, face: Face) throws -> HvarTable { try HvarTable(reader, face: face, tag: "HVAR") }
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> HvarTable { try HvarTable(reader, face: face, tag: "HVAR", mapCount: 3) }
 }
 
 public final class VvarTable: MetricsVariationsTable, DecodableTable {
     public static let tableTag: Tag = "VVAR"
-    public static func decode(_ reader: BinaryReader, face: Face) throws -> VvarTable { try VvarTable(reader, face: face, tag: "VVAR") }
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> VvarTable { try VvarTable(reader, face: face, tag: "VVAR", mapCount: 4) }
 }
 
 extension MetricsVariationsTable {

@@ -273,4 +273,31 @@ public struct DeltaSetIndexMap: Sendable {
         guard let last = entries.last else { return nil }
         return i < entries.count ? entries[i] : last
     }
+
+    /// Item `i` takes `entry`; a map shorter than `i` is first filled out with its last entry
+    /// (what the items past its end used).
+    mutating func set(_ i: Int, _ entry: (outer: Int, inner: Int)) {
+        if i >= entries.count, let last = entries.last { entries += repeatElement(last, count: i + 1 - entries.count) }
+        if i < entries.count { entries[i] = entry }
+    }
+
+    /// The map's bytes in its smallest form: entries repeating the last are left off, each entry
+    /// in as few bytes and inner bits as the largest needs (format 1 past 65,535 entries).
+    public func encode() throws -> [UInt8] {
+        var count = entries.count
+        while count > 1, entries[count - 2] == entries[count - 1] { count -= 1 }
+        let innerBits = max(1, Int.bitWidth - (entries.map(\.inner).max() ?? 0).leadingZeroBitCount)
+        let outerBits = max(1, Int.bitWidth - (entries.map(\.outer).max() ?? 0).leadingZeroBitCount)
+        let size = (innerBits + outerBits + 7) / 8
+        guard size <= 4, innerBits <= 16 else { throw FontError("a DeltaSetIndexMap entry needs \(innerBits + outerBits) bits, more than 32") }
+        var w = BinaryWriter()
+        w.u8(count > 0xFFFF ? 1 : 0)
+        w.u8(UInt8((size - 1) << 4 | (innerBits - 1)))
+        if count > 0xFFFF { w.u32(UInt32(count)) } else { w.u16(UInt16(count)) }
+        for (outer, inner) in entries.prefix(count) {
+            let v = outer << innerBits | inner
+            for k in stride(from: size - 1, through: 0, by: -1) { w.u8(UInt8(truncatingIfNeeded: v >> (8 * k))) }
+        }
+        return w.bytes
+    }
 }
