@@ -59,11 +59,8 @@ enum GlyphObject {
             case 4: try face.hmtx.setAdvance(id, try call.integer(3))
             case 5: try face.hmtx.setSideBearing(id, try call.integer(3))
             case 7:
-                guard let glyf = try face.glyf else { throw LuaBridgeError("setting contours needs TrueType outlines (glyf); this face has CFF") }
-                var glyph = try glyf.glyph(id)
-                glyph.components = []
-                glyph.contours = try readContours(call, 3)
-                try glyf.setGlyph(id, glyph)
+                guard try face.glyf != nil else { throw LuaBridgeError("setting contours needs TrueType outlines (glyf); this face has CFF") }
+                try face.setContours(id, try readContours(call, 3))
             case 9:
                 guard let glyf = try face.glyf else { throw LuaBridgeError("instructions exist only in TrueType outlines (glyf)") }
                 var glyph = try glyf.glyph(id)

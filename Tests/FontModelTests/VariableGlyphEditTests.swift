@@ -69,6 +69,54 @@ import Testing
         }
     }
 
+    /// New contours with other points: the glyph's old deltas cannot apply, so it stops
+    /// varying (gvar and HVAR), and the font stays consistent.
+    @Test func newContoursStopAGlyphVarying() throws {
+        let folder = try TemporaryFolder()
+        let path = try builtFont("variable-metrics", in: folder)
+        let font = try Font(path: path)
+        let face = font.faces[0]
+        let a = try #require(try face.glyphID(named: "a"))
+        let triangle = [[GlyphPoint(x: 50, y: 0, onCurve: true), GlyphPoint(x: 250, y: 500, onCurve: true), GlyphPoint(x: 450, y: 0, onCurve: true)]]
+        #expect(try face.setContours(a, triangle))
+        let out = folder.file("triangle.ttf")
+        let report = try font.save(to: out)
+        #expect(report.reencodedTables.contains("gvar") && report.reencodedTables.contains("HVAR"), "\(report)")
+        let defaultAdvance = try Self.advances(out, "a", "wght=400,wdth=100")
+        for location in Self.locations { #expect(try Self.advances(out, "a", location) == defaultAdvance, "\(location)") }
+        #expect(try Self.advances(out, "A", "wght=900,wdth=100") != Self.advances(out, "A", "wght=400,wdth=100"))
+        #expect(Validator.validate(try Font(path: out)).filter { $0.check == "variation-consistency" } == [])
+        let (ok, message) = try otsAccepts(out)
+        #expect(ok, "\(message)")
+        // The same points moved keep their deltas.
+        let nudged = try Font(path: path)
+        let b = try #require(try nudged.faces[0].glyphID(named: "b"))
+        let moved = try nudged.faces[0].glyf!.glyph(b).contours.map { $0.map { GlyphPoint(x: $0.x + 5, y: $0.y, onCurve: $0.onCurve) } }
+        #expect(try !nudged.faces[0].setContours(b, moved))
+    }
+
+    /// Issue 33, item 2: fonts fontTools edited inconsistently get a warning naming the glyphs.
+    @Test func validateWarnsWhenVariationTablesDisagree() throws {
+        let folder = try TemporaryFolder()
+        let path = try builtFont("variable-metrics", in: folder)
+        #expect(Validator.validate(try Font(path: path)).filter { $0.check == "variation-consistency" } == [])
+        let edits = [
+            // gvar moves a's advance further at wght=900; HVAR is left as it was.
+            ("gvar", "f['gvar'].variations['a'][0].coordinates[5] = (90, 0)", "HVAR disagrees with gvar"),
+            // a loses a point; its deltas still count five points.
+            ("outline", "from fontTools.ttLib.tables._g_l_y_f import GlyphCoordinates\ng = f['glyf']['a']; g.coordinates = GlyphCoordinates(list(g.coordinates)[:3]); g.flags = g.flags[:3]; g.endPtsOfContours = [2]", "do not fit the outlines"),
+        ]
+        for (name, edit, expected) in edits {
+            let out = folder.file("\(name).ttf")
+            let script = "from fontTools.ttLib import TTFont\nf = TTFont('\(path)')\n\(edit)\nf.save('\(out)')\n"
+            let r = try run("python3", ["-c", script])
+            #expect(r.status == 0, "\(r.stderr)")
+            let findings = Validator.validate(try Font(path: out)).filter { $0.check == "variation-consistency" }
+            #expect(findings.count == 1 && findings.allSatisfy { $0.severity == .warning && $0.message.contains(expected) && $0.message.contains("(a)") },
+                    "\(name): \(findings)")
+        }
+    }
+
     /// Delta-set maps are written in their smallest form and read back as they were: trailing
     /// repeats of the last entry left off, entries in as few bytes as the largest needs.
     @Test func deltaSetIndexMapsRoundTrip() throws {

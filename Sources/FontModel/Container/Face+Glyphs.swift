@@ -157,6 +157,24 @@ extension Face {
 }
 
 extension Face {
+    /// Replaces TrueType glyph `id`'s outline with these contours (its instructions kept). In a
+    /// variable font whose glyph then has other points, its gvar deltas cannot apply: the glyph
+    /// stops varying (gvar, and HVAR/VVAR for its metrics). Returns whether it did.
+    @discardableResult
+    public func setContours(_ id: Int, _ contours: [[GlyphPoint]]) throws -> Bool {
+        guard let glyf = try glyf else { throw FontError("setting contours needs TrueType outlines (glyf); this face has CFF", path: path, face: faceLabel) }
+        var glyph = try context("glyf") { try glyf.glyph(id) }
+        let samePoints = !glyph.isComposite && glyph.contours.map(\.count) == contours.map(\.count)
+        glyph.components = []
+        glyph.contours = contours
+        try context("glyf") { try glyf.setGlyph(id, glyph) }
+        guard !samePoints, let gvar = try gvar, try !gvar.glyphData(id).isEmpty else { return false }
+        try context("gvar") { try gvar.removeVariations(id) }
+        if let hvar = try table(HvarTable.self) { try context("HVAR") { try hvar.removeVariations(id) } }
+        if let vvar = try table(VvarTable.self) { try context("VVAR") { try vvar.removeVariations(id) } }
+        return true
+    }
+
     /// Glyph `target` takes glyph `source`'s layout behaviour in GDEF, GSUB and GPOS (and every
     /// other structured table) and the kern table: wherever `source` is covered, classed, kerned, substituted or
     /// anchored, so is `target`, and what `target` did before is dropped. Returns the tables

@@ -38,6 +38,7 @@ public enum Validator {
         ("vertical-metrics", "hhea, OS/2 typo and win metrics agree (USE_TYPO_METRICS), win metrics do not clip, and the hhea ascender reaches the cap height"),
         ("shared-tables", "in a collection, tables shared by faces decode for every face"),
         ("table-decodable", "every table FontShell reads (kern, fvar, gvar, CFF, COLR, the bitmap strikes …) decodes: what dump, diff and Lua would refuse, validate reports"),
+        ("variation-consistency", "in a variable font, gvar's deltas fit the outlines, HVAR/VVAR advances agree with gvar's phantom points at the masters, MVAR's items exist, and CFF2 charstrings blend with their store's regions"),
         ("layout-structure", "structured tables (GDEF …) decode: offsets, counts and formats fit the bytes; Coverage glyphs ascend; glyph ids exist; GSUB/GPOS lookup types, feature and lookup indices are valid, extensions agree, contextual lookups do not call each other in a cycle"),
     ]
 
@@ -202,6 +203,9 @@ public enum Validator {
                         if TableRegistry.shapeDescribedTags.contains(tag) { _ = try face.describedView(tag) }
                     } catch { add("table-decodable", .error, "\(error)") }
                 }
+            }
+            run("variation-consistency") {
+                for (severity, message) in try variationProblems(face) { add("variation-consistency", severity, message) }
             }
             run("name-decodable") {
                 for r in try face.name.records where r.isUTF16 {

@@ -94,12 +94,17 @@ public final class GvarTable: DecodableTable {
 
     /// Glyph `id`'s tuple variations. `pointCount` is its point count plus the four phantom
     /// points (a composite: its components plus four).
-    public func variations(glyph id: Int, pointCount: Int, sharedPeaks: [[Double]]? = nil) throws -> [TupleVariation] {
+    public func variations(glyph id: Int, pointCount: Int, sharedPeaks: [[Double]]? = nil, exact: Bool = false) throws -> [TupleVariation] {
         try withGlyphReader(id) { reader in
             guard reader.count > 0 else { return [] }
             return try TupleVariation.decodeStore(reader, headerAt: 0, axisCount: Int(axisCount), sharedTuples: sharedPeaks ?? peakTuples,
-                                                  pointCount: pointCount, hasY: true, what: "glyph \(id)")
+                                                  pointCount: pointCount, hasY: true, what: "glyph \(id)", exact: exact)
         }
+    }
+
+    /// Glyph `id` no longer varies (its outline was replaced: the old deltas fit other points).
+    public func removeVariations(_ id: Int) throws {
+        if try !glyphData(id).isEmpty { overrides[id] = []; isEdited = true }
     }
 
     /// Gives glyph `target` the variation data of glyph `source`.

@@ -51,6 +51,35 @@ public class MetricsVariationsTable: FontTable {
         isEdited = true
     }
 
+    /// Glyph `glyph`'s metrics no longer vary: its map entries point at an item of zeros (one
+    /// found in the store, or added to its last variation data); without an advance map its
+    /// row becomes zeros.
+    public func removeVariations(_ glyph: Int) throws {
+        if maps.contains(where: { $0 != nil }) {
+            let zero = try zeroItem()
+            for k in maps.indices { if var map = maps[k], map.index(glyph).map({ $0 != zero }) ?? false { map.set(glyph, zero); maps[k] = map } }
+        }
+        if advanceMap == nil, var data = store.data.first, glyph < data.itemCount {
+            let n = data.regionIndexes.count
+            for k in 0..<n { data.deltas[glyph * n + k] = 0 }
+            store.data[0] = data
+        }
+        isEdited = true
+    }
+
+    /// An item whose deltas are all zero, added when the store has none.
+    func zeroItem() throws -> (outer: Int, inner: Int) {
+        for (outer, d) in store.data.enumerated() {
+            let n = d.regionIndexes.count
+            if let inner = (0..<d.itemCount).first(where: { i in (0..<n).allSatisfy { d.deltas[i * n + $0] == 0 } }) { return (outer, inner) }
+        }
+        guard var last = store.data.last, last.itemCount < 0xFFFF else { throw FontError("the variation store has no room for an item of zeros") }
+        last.deltas += repeatElement(0, count: last.regionIndexes.count)
+        last.itemCount += 1
+        store.data[store.data.count - 1] = last
+        return (store.data.count - 1, last.itemCount - 1)
+    }
+
     /// Header, the store, then the maps (as fontTools lays the table out).
     public func encode() throws -> [UInt8] {
         guard isEdited else { return bytes }

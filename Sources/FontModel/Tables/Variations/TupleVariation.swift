@@ -34,8 +34,10 @@ public struct TupleVariation: Equatable, Sendable {
     /// the whole table) and the header's data offset counts from its start; `headerAt` is where
     /// the tuple count is (gvar 0, cvar 4). `pointCount` counts the points deltas can name (gvar:
     /// the glyph's points plus four phantom points).
+    /// `exact`: a tuple whose data holds more deltas than its points is an error (a glyph
+    /// whose outline lost points since its deltas were made; the validator asks).
     static func decodeStore(_ reader: BinaryReader, headerAt headerStart: Int, axisCount: Int,
-                            sharedTuples: [[Double]], pointCount: Int, hasY: Bool, what: String) throws -> [TupleVariation] {
+                            sharedTuples: [[Double]], pointCount: Int, hasY: Bool, what: String, exact: Bool = false) throws -> [TupleVariation] {
         var r = reader
         try r.seek(headerStart)
         let countField = Int(try r.u16())
@@ -76,6 +78,7 @@ public struct TupleVariation: Equatable, Sendable {
             let n = points?.count ?? pointCount
             let xs = try readDeltas(&body, count: n, what: what)
             let ys = hasY ? try readDeltas(&body, count: n, what: what) : []
+            if exact && body.remaining > 1 { throw body.error("\(what): tuple \(t) holds \(body.remaining) bytes past its \(n) points' deltas") }
             result.append(TupleVariation(peak: peak, start: start, end: end, points: points, x: xs, y: ys))
         }
         return result
