@@ -418,3 +418,27 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         #expect(written == 4)
     }
 }
+
+/// A glyph fused with other points than its gvar deltas fit stops varying, so the font stays
+/// consistent (issue 33); fused with the same points moved, it keeps its deltas.
+@Suite struct FusedGlyphVariationTests {
+    @Test func aFusedOutlineWithOtherPointsStopsVarying() throws {
+        let (font, _) = try madeTestFont("variable-metrics", "fused-variable.ttf")
+        let face = font.faces[0]
+        let dump = try TTX.dump(face, tags: ["glyf"])
+        let lines = dump.components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex { $0.contains("<TTGlyph name=\"a\"") })
+        // a becomes a triangle (three points); b's points move (same count).
+        var edited = lines
+        if let fourth = lines[start...].firstIndex(where: { $0.contains("<pt x=\"450\" y=\"0\"") }) { edited.remove(at: fourth) }
+        let triangle = edited.joined(separator: "\n").replacingOccurrences(of: "<pt x=\"460\" y=\"720\"", with: "<pt x=\"470\" y=\"720\"")
+        #expect(triangle != dump)
+        try TTX.fuse(triangle, into: face)
+        let a = try #require(try face.glyphID(named: "a")), b = try #require(try face.glyphID(named: "b"))
+        #expect(try face.gvar!.glyphData(a).isEmpty)
+        #expect(try !face.gvar!.glyphData(b).isEmpty)
+        let out = temporaryPath("fused-variable-out.ttf")
+        _ = try font.save(to: out)
+        #expect(Validator.validate(try Font(path: out)).filter { $0.check == "variation-consistency" } == [])
+    }
+}

@@ -168,7 +168,15 @@ extension Face {
         glyph.components = []
         glyph.contours = contours
         try context("glyf") { try glyf.setGlyph(id, glyph) }
-        guard !samePoints, let gvar = try gvar, try !gvar.glyphData(id).isEmpty else { return false }
+        return samePoints ? false : try stopVarying(id)
+    }
+
+    /// Glyph `id` no longer varies: its gvar deltas and its HVAR/VVAR rows are dropped (its
+    /// outline was replaced by one with other points, which the deltas do not fit). Returns
+    /// whether it varied.
+    @discardableResult
+    public func stopVarying(_ id: Int) throws -> Bool {
+        guard let gvar = try gvar, try !gvar.glyphData(id).isEmpty else { return false }
         try context("gvar") { try gvar.removeVariations(id) }
         if let hvar = try table(HvarTable.self) { try context("HVAR") { try hvar.removeVariations(id) } }
         if let vvar = try table(VvarTable.self) { try context("VVAR") { try vvar.removeVariations(id) } }

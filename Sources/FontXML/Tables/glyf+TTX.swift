@@ -132,6 +132,10 @@ extension TTX {
                 } else {
                     _ = try glyph.encode(compositeBounds: GlyphBounds(xMin: 0, yMin: 0, xMax: 0, yMax: 0))   // checks it can be stored
                 }
+                // Other points than gvar's deltas fit: the glyph stops varying (a <gvar> later
+                // in the document gives it variations again).
+                let samePoints = current.contours.map(\.count) == glyph.contours.map(\.count) && current.components.count == glyph.components.count
+                if apply && !samePoints { try face.stopVarying(id) }
             } catch let error as FontError {
                 throw fail(error.message, e)
             }
