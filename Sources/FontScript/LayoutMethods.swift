@@ -114,37 +114,47 @@ extension FaceObject {
         }
     }
 
-    /// face:setKerning(left, right, value [, {class = true}]) → where the edit went (a string).
-    /// `value` nil removes the pair's kerning. Edits the table and subtable that kern the pair now.
+    /// face:setKerning(left, right, value [, {class = true, script =, language =}]) → where the
+    /// edit went (a string). `value` nil removes the pair's kerning. Edits the table and subtable
+    /// that kern the pair now, in the lookups the pair's script reaches (or the named system's).
     static let setKerning: LuaFunction = { L in
         LuaCall.run(L, "setKerning") { call in
             let face = try call.methodSelf(className, as: FaceRef.self).get()
             let left = try glyphArgument(call, face, 2), right = try glyphArgument(call, face, 3)
             let value: Int? = call.isNoneOrNil(4) ? nil : try call.integer(4)
-            try call.options(5, ["class"])
+            try call.options(5, ["class", "script", "language"])
             let classLevel = try call.boolOption(5, "class", default: false)
-            call.stack.push(try face.setKerning(left, right, value, classLevel: classLevel))
+            call.stack.push(try face.setKerning(left, right, value, classLevel: classLevel,
+                                                script: try call.stringOption(5, "script"), language: try call.stringOption(5, "language")))
             return 1
         }
     }
 
-    /// face:addSubstitution(feature, input, output) → where it went. `input` is a glyph (one for
-    /// one: a single substitution) or a list of glyphs, or names separated by spaces (a ligature).
+    /// face:addSubstitution(feature, input, output [, {script =, language =}]) → where it went.
+    /// `input` is a glyph (one for one: a single substitution) or a list of glyphs, or names
+    /// separated by spaces (a ligature). It goes to the lookups the input's script reaches.
     static let addSubstitution: LuaFunction = { L in
         LuaCall.run(L, "addSubstitution") { call in
             let face = try call.methodSelf(className, as: FaceRef.self).get()
             let feature = try call.string(2)
             let input = try glyphSequence(call, face, 3)
-            call.stack.push(try face.addSubstitution(feature: feature, input: input, output: try glyphArgument(call, face, 4)))
+            let output = try glyphArgument(call, face, 4)
+            try call.options(5, ["script", "language"])
+            call.stack.push(try face.addSubstitution(feature: feature, input: input, output: output,
+                                                     script: try call.stringOption(5, "script"), language: try call.stringOption(5, "language")))
             return 1
         }
     }
 
-    /// face:removeSubstitution(feature, input) → how many substitutions were removed.
+    /// face:removeSubstitution(feature, input [, {script =, language =}]) → how many
+    /// substitutions were removed (from the lookups the input's script reaches).
     static let removeSubstitution: LuaFunction = { L in
         LuaCall.run(L, "removeSubstitution") { call in
             let face = try call.methodSelf(className, as: FaceRef.self).get()
-            call.stack.push(try face.removeSubstitution(feature: try call.string(2), input: try glyphSequence(call, face, 3)))
+            let feature = try call.string(2), input = try glyphSequence(call, face, 3)
+            try call.options(4, ["script", "language"])
+            call.stack.push(try face.removeSubstitution(feature: feature, input: input,
+                                                        script: try call.stringOption(4, "script"), language: try call.stringOption(4, "language")))
             return 1
         }
     }

@@ -97,4 +97,66 @@ import Testing
         #expect(r.stdout == "3\n", "\(r.stderr)")
         #expect(try otsAccepts(out).0)
     }
+
+    /// Issue 33, item 3: an edit goes to the lookups the glyphs' script reaches. DejaVu Sans has
+    /// a 'liga' lookup only Arabic reaches (17) before the Latin one (18); the ligature must form
+    /// for Latin text with HarfBuzz's own script detection.
+    @Test func substitutionsGoWhereTheScriptReaches() throws {
+        let folder = try TemporaryFolder()
+        let font = try Font(path: Corpus.dejavu)
+        let face = font.faces[0]
+        func glyph(_ c: Unicode.Scalar) throws -> Int { try #require(try face.glyphID(for: c)) }
+        let (T, h, Z) = (try glyph("T"), try glyph("h"), try glyph("Z"))
+        let latin = try face.addSubstitution(feature: "liga", input: [T, h], output: Z)
+        #expect(latin == "GSUB lookup 18 (ligature substitution, reached by latn)")
+        #expect(try face.addSubstitution(feature: "liga", input: [T, h], output: Z, script: "arab").hasPrefix("GSUB lookup 17 "))
+        // A language system the feature lacks, and a feature the font lacks, say what exists.
+        #expect { try face.addSubstitution(feature: "liga", input: [T, h], output: Z, script: "cyrl") } throws: {
+            "\($0)".contains("no language system cyrl") && "\($0)".contains("latn (9 language systems)")
+        }
+        #expect { try face.addSubstitution(feature: "lgia", input: [T, h], output: Z) } throws: { "\($0)".contains("did you mean 'liga'?") }
+        let out = folder.file("th.ttf")
+        try font.save(to: out)
+        #expect(try run("hb-shape", ["--no-positions", "--no-clusters", "--no-glyph-names", out, "The"]).stdout.hasPrefix("[\(Z)|"))
+        #expect(try run("hb-shape", ["--no-positions", "--no-clusters", "--no-glyph-names", out, "Thé"]).stdout.hasPrefix("[\(Z)|"))
+        // Removing reaches the same lookups: the Latin one only, unless Arabic is named.
+        let again = try Font(path: out).faces[0]
+        #expect(try again.removeSubstitution(feature: "liga", input: [T, h]) == 1)
+        #expect(try again.removeSubstitution(feature: "liga", input: [T, h], script: "arab") == 1)
+    }
+
+    /// The acceptance sweep: on every corpus font whose 'liga' Latin text reaches, an added
+    /// ligature forms with HarfBuzz's default script detection (the OpenType shaper: SIL fonts
+    /// with Graphite tables shape through graphite2 by default).
+    @Test func anAddedLigatureFormsOnEveryCorpusFont() throws {
+        let folder = try TemporaryFolder()
+        var formed = 0
+        for (id, path) in Corpus.fonts where FileManager.default.fileExists(atPath: path) {
+            let font = try Font(path: path)
+            let face = font.faces[0]
+            guard let T = try face.glyphID(for: "T"), let h = try face.glyphID(for: "h"), let Z = try face.glyphID(for: "Z"),
+                  try face.layoutFeatures().contains(where: { $0.table == "GSUB" && $0.feature == "liga" && ["latn", "DFLT"].contains($0.script) }) else { continue }
+            let where_ = try face.addSubstitution(feature: "liga", input: [T, h], output: Z)
+            let out = folder.file("\(id).\(path.hasSuffix(".otf") ? "otf" : "ttf")")
+            try font.save(face: face, to: out)
+            let shaped = try run("hb-shape", ["--shaper=ot", "--no-positions", "--no-clusters", "--no-glyph-names", out, "Th"]).stdout
+            #expect(shaped == "[\(Z)]\n", "\(id): \(where_): \(shaped)")
+            formed += 1
+        }
+        #expect(formed >= 4, "only \(formed) corpus fonts have a Latin 'liga'")
+    }
+
+    /// Kerning too: DejaVu Sans's 'kern' reaches lookups 14 and 15 for Latin, 15 alone for
+    /// Greek. A Greek pair goes to 15 (it went to 14, which Greek text never reaches).
+    @Test func kerningGoesWhereTheScriptReaches() throws {
+        let folder = try TemporaryFolder()
+        let font = try Font(path: Corpus.dejavu)
+        let face = font.faces[0]
+        func glyph(_ c: Unicode.Scalar) throws -> Int { try #require(try face.glyphID(for: c)) }
+        #expect(try face.setKerning(glyph("Λ"), glyph("Ψ"), -150).hasPrefix("GPOS lookup 15 "))
+        #expect { try face.setKerning(glyph("L"), glyph("V"), -10, script: "hebr", language: "IWR") } throws: { "\($0)".contains("no language system hebr/IWR") }
+        let out = folder.file("greek.ttf")
+        try font.save(to: out)
+        #expect(try Self.kerned(out, "ΛΨ") == -150)
+    }
 }

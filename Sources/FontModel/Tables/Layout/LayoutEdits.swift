@@ -8,19 +8,22 @@ extension Face {
     /// table. In GPOS, the first kern lookup that gives the pair a value is edited (else the
     /// first pair lookup): a glyph pair's record is changed, added or removed; a pair that a class
     /// subtable kerns gets a glyph-pair exception in front of it, or with `classLevel` the class
-    /// cell itself changes (for every pair of the two classes). Returns where the edit went.
+    /// cell itself changes (for every pair of the two classes). Only lookups the pair's script
+    /// reaches are edited (`script`/`language` name the language system instead; see
+    /// `reachedFeatures`). Returns where the edit went.
     @discardableResult
-    public func setKerning(_ left: Int, _ right: Int, _ value: Int?, classLevel: Bool = false) throws -> String {
+    public func setKerning(_ left: Int, _ right: Int, _ value: Int?, classLevel: Bool = false,
+                           script: String? = nil, language: String? = nil) throws -> String {
         let count = try glyphCount
         for g in [left, right] where g < 0 || g >= count { throw FontError("glyph id \(g) is not in the face (\(count) glyphs)") }
         if let value, !(-32768...32767).contains(value) { throw FontError("a kerning value is Int16 (-32768...32767), got \(value)") }
         switch try currentKerning().source {
         case "GPOS":
-            var done = try context("GPOS") { try setGPOSKerning(left, right, value, classLevel: classLevel) }
+            var done = try context("GPOS") { try setGPOSKerning(left, right, value, classLevel: classLevel, script: script, language: language) }
             // Removing a glyph pair's record can uncover a class value behind it: no kerning is
             // then a 0 exception.
             if value == nil, try kerning(left, right) != 0 {
-                done = try context("GPOS") { try setGPOSKerning(left, right, 0, classLevel: classLevel) }
+                done = try context("GPOS") { try setGPOSKerning(left, right, 0, classLevel: classLevel, script: script, language: language) }
             }
             return done
         case "kern":
@@ -33,9 +36,10 @@ extension Face {
         }
     }
 
-    private func setGPOSKerning(_ left: Int, _ right: Int, _ value: Int?, classLevel: Bool) throws -> String {
+    private func setGPOSKerning(_ left: Int, _ right: Int, _ value: Int?, classLevel: Bool, script: String?, language: String?) throws -> String {
         guard let gpos = try structuredTable("GPOS") else { throw FontError("the face has no GPOS table") }
-        let wanted = Set(try layoutFeatures().filter { $0.table == "GPOS" && $0.feature == "kern" }.flatMap(\.lookups)).sorted()
+        let reached = try reachedFeatures("GPOS", "kern", glyphs: [left, right], script: script, language: language)
+        let wanted = Set(reached.flatMap(\.lookups)).sorted()
         var root = try gpos.rootKeepingDamage
         guard case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"] else {
             throw FontError("GPOS has no LookupList")
@@ -119,16 +123,17 @@ extension Face {
     // MARK: GSUB
 
     /// Adds (or replaces) a substitution in a GSUB feature: one glyph for one (a single
-    /// substitution) or one for a sequence (a ligature), in the feature's first lookup of that
-    /// type. Returns where it went.
+    /// substitution) or one for a sequence (a ligature), in a lookup of that type that the
+    /// input's script reaches (`reachedFeatures`): one all its language systems share, else
+    /// each system's first. Returns where it went.
     @discardableResult
-    public func addSubstitution(feature: String, input: [Int], output: Int) throws -> String {
+    public func addSubstitution(feature: String, input: [Int], output: Int, script: String? = nil, language: String? = nil) throws -> String {
         guard !input.isEmpty else { throw FontError("a substitution needs at least one input glyph") }
         let count = try glyphCount
         for g in input + [output] where g < 0 || g >= count { throw FontError("glyph id \(g) is not in the face (\(count) glyphs)") }
         let type = input.count == 1 ? 1 : 4
         return try context("GSUB") {
-            try editSubstitutions(feature: feature, type: type, firstOnly: true) { subs in
+            try editSubstitutions(feature: feature, type: type, firstOnly: true, glyphs: input, script: script, language: language) { subs in
                 subs.removeAll { $0.input == input }
                 subs.append(Substitution(input, [output]))
                 if type == 1 { subs.sort { $0.input[0] < $1.input[0] } }
@@ -137,13 +142,13 @@ extension Face {
     }
 
     /// Removes the substitutions of `input` from a GSUB feature's single (one glyph) or ligature
-    /// (a sequence) lookups. Returns how many were removed.
+    /// (a sequence) lookups that the input's script reaches. Returns how many were removed.
     @discardableResult
-    public func removeSubstitution(feature: String, input: [Int]) throws -> Int {
+    public func removeSubstitution(feature: String, input: [Int], script: String? = nil, language: String? = nil) throws -> Int {
         guard !input.isEmpty else { return 0 }
         var removed = 0
         _ = try context("GSUB") {
-            try editSubstitutions(feature: feature, type: input.count == 1 ? 1 : 4, firstOnly: false) { subs in
+            try editSubstitutions(feature: feature, type: input.count == 1 ? 1 : 4, firstOnly: false, glyphs: input, script: script, language: language) { subs in
                 let before = subs.count
                 subs.removeAll { $0.input == input }
                 removed += before - subs.count
@@ -152,20 +157,25 @@ extension Face {
         return removed
     }
 
-    private func editSubstitutions(feature: String, type: Int, firstOnly: Bool, _ body: (inout [Substitution]) throws -> Void) throws -> String {
+    private func editSubstitutions(feature: String, type: Int, firstOnly: Bool, glyphs: [Int], script: String?, language: String?,
+                                   _ body: (inout [Substitution]) throws -> Void) throws -> String {
         guard let gsub = try structuredTable("GSUB") else { throw FontError("the face has no GSUB table") }
-        let features = try layoutFeatures().filter { $0.table == "GSUB" && $0.feature == feature }
-        guard !features.isEmpty else { throw FontError("GSUB has no '\(feature)' feature") }
-        let wanted = Set(features.flatMap(\.lookups)).sorted()
+        let reached = try reachedFeatures("GSUB", feature, glyphs: glyphs, script: script, language: language)
+        let wanted = Set(reached.flatMap(\.lookups)).sorted()
         var root = try gsub.rootKeepingDamage
         guard case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"] else { throw FontError("GSUB has no LookupList") }
         try Self.requireIntact("GSUB", lookups, wanted)
         let kind = type == 1 ? "single substitution" : "ligature substitution"
         let matching = wanted.filter { $0 < lookups.count && Self.realType(lookups[$0]) == type }
-        guard let first = matching.first else {
-            throw FontError("the '\(feature)' feature has no \(kind) lookup (its lookups: \(wanted.map(String.init).joined(separator: ", ")))")
+        guard !matching.isEmpty else {
+            throw FontError("the '\(feature)' feature has no \(kind) lookup for \(Set(reached.map(\.script)).sorted().joined(separator: ", ")) (its lookups there: \(wanted.map(String.init).joined(separator: ", ")))")
         }
-        for index in firstOnly ? [first] : matching {
+        // An addition goes to one lookup every reached language system applies, or else to each
+        // system's first lookup of the type (a system without one is left as it is).
+        let perSystem = reached.map { $0.lookups.filter(matching.contains) }.filter { !$0.isEmpty }
+        let shared = matching.first { m in perSystem.allSatisfy { $0.contains(m) } }
+        let edited = firstOnly ? (shared.map { [$0] } ?? Set(perSystem.compactMap(\.first)).sorted()) : matching
+        for index in edited {
             guard case .record(var lookup) = lookups[index], case .list(var subtables)? = lookup["SubTable"], !subtables.isEmpty else { continue }
             for k in (firstOnly ? [0] : Array(subtables.indices)) {
                 guard case .substitutions(var subs) = Self.inner(subtables[k]) else { continue }
@@ -178,7 +188,8 @@ extension Face {
         list["Lookup"] = .list(lookups)
         root["LookupList"] = .record(list)
         _ = gsub.replaceRoot(root)
-        return "GSUB lookup \(first) (\(kind))"
+        let scripts = Set(reached.map { $0.script.filter { $0 != " " } }).sorted().joined(separator: ", ")
+        return "GSUB lookup\(edited.count == 1 ? "" : "s") \(edited.map(String.init).joined(separator: ", ")) (\(kind), reached by \(scripts))"
     }
 
     // MARK: GDEF
