@@ -27,8 +27,10 @@ extension Preview {
             if os2.int("sxHeight") != 0 { lines.append(("x-height", os2.int("sxHeight"), Color(200, 120, 20))) }
         }
         let advance = try face.hmtx.advance(id)
-        let points = try face.outlinePoints(id)
-        let bounds = try face.glyphBounds(id)
+        // A face of colour bitmaps alone (Noto Color Emoji) has no points to show.
+        let hasOutlines = face.has("glyf") || face.has("CFF ") || face.has("CFF2")
+        let points = hasOutlines ? try face.outlinePoints(id) : []
+        let bounds = hasOutlines ? try face.glyphBounds(id) : GlyphBounds(xMin: 0, yMin: descender, xMax: advance, yMax: ascender)
         let scale = size / upem
         let xMin = min(0, bounds?.xMin ?? 0), xMax = max(advance, bounds?.xMax ?? 0, Int(upem * 0.25))
         let top = max(ascender, bounds?.yMax ?? 0), bottom = min(descender, bounds?.yMin ?? 0)
@@ -37,7 +39,8 @@ extension Preview {
         let labels = try lines.map { try Caption("\($0.0) \($0.1)", font: ui, px: labelPx) }
         let name = (try? face.glyphName(id)) ?? "glyph\(id)"
         let pointCount = points.reduce(0) { $0 + $1.count }
-        let title = try Caption("glyph \(id) '\(name)' · advance \(advance) · \(points.count) contours, \(pointCount) points", font: ui, px: 14)
+        let shape = hasOutlines ? "\(points.count) contours, \(pointCount) points" : "a colour bitmap"
+        let title = try Caption("glyph \(id) '\(name)' · advance \(advance) · \(shape)", font: ui, px: 14)
         let margin = 24, titleHeight = 28
         let labelWidth = Int((labels.map(\.width).max() ?? 0).rounded(.up)) + 16
         let drawingWidth = Int((Double(xMax - xMin) * scale).rounded(.up))
@@ -52,8 +55,12 @@ extension Preview {
         // The glyph itself, unhinted, under everything else.
         let font = try RenderFont(face: face)
         var mask = CoverageMask(width: width, height: height)
-        try font.rasterize(UInt32(id), px: size, x: px(0), y: py(0), hinting: false, into: &mask)
-        image.paint(mask, at: 0, 0, outlineFill)
+        if let color = try font.colorGlyph(UInt32(id), px: size, x: px(0), y: py(0)) {
+            image.draw(color.image, at: color.x, color.y)
+        } else {
+            try font.rasterize(UInt32(id), px: size, x: px(0), y: py(0), hinting: false, into: &mask)
+            image.paint(mask, at: 0, 0, outlineFill)
+        }
         for ((label, y, colour), caption) in zip(lines, labels) {
             let row = Int(py(y).rounded())
             image.horizontalLine(y: row, from: margin / 2, to: margin + drawingWidth + 4, colour, dash: label == "baseline" ? 0 : 6)
@@ -104,9 +111,14 @@ extension Preview {
             var cell = Image(width: cellWidth, height: cellHeight, background: Color(248, 248, 250))
             let advance = Double(try face.hmtx.advance(id)) * scale
             var mask = CoverageMask(width: cellWidth, height: cellHeight)
-            // A glyph that cannot be drawn (bitmap-only, broken) leaves its cell empty.
-            try? font.rasterize(UInt32(id), px: cellSize, x: (Double(cellWidth) - advance) / 2, y: ascender * scale + 2, hinting: false, into: &mask)
-            cell.paint(mask, at: 0, 0, Color(20, 20, 20))
+            // A glyph that cannot be drawn (broken) leaves its cell empty; colour glyphs are in colour.
+            let x = (Double(cellWidth) - advance) / 2, y = ascender * scale + 2
+            if let color = try? font.colorGlyph(UInt32(id), px: cellSize, x: x, y: y) {
+                cell.draw(color.image, at: color.x, color.y)
+            } else {
+                try? font.rasterize(UInt32(id), px: cellSize, x: x, y: y, hinting: false, into: &mask)
+                cell.paint(mask, at: 0, 0, Color(20, 20, 20))
+            }
             cells.append(cell)
             let name = (try? face.glyphName(id)) ?? ""
             captions.append("\(id) \(name.count > 14 ? String(name.prefix(13)) + "…" : name)")

@@ -40,13 +40,20 @@ final class RenderFont {
     private let stream: UnsafeMutablePointer<FT_StreamRec>?
     private var pixelSize = 0.0
     let name: String
+    /// The face has colour glyphs FreeType can draw: bitmap strikes (CBDT, sbix) or COLR
+    /// layers (version 0; FreeType 2.12 does not paint COLR version 1, drawn as plain outlines).
+    private(set) var hasColor = false
+    /// A face of bitmap strikes alone cannot be scaled by FreeType: the nearest strike is drawn
+    /// and scaled to the size asked for (this is its size in pixels).
+    private var strikePixels: Double?
 
     /// Loads a model face: unedited, straight from its mapped file; edited, as the writer lays it
     /// out (`Font.standalone(face:)`), read in place, so the preview also proves the writer.
     convenience init(face: Face) throws {
-        guard face.has("glyf") || face.has("CFF ") || face.has("CFF2") else {
+        let bitmaps = (face.has("CBDT") && face.has("CBLC")) || face.has("sbix")
+        guard face.has("glyf") || face.has("CFF ") || face.has("CFF2") || bitmaps else {
             let name = (try? face.postScriptName) ?? nil
-            throw RenderError("face \(name ?? String(face.index)) has no outlines (no glyf, CFF or CFF2 table): nothing to draw")
+            throw RenderError("face \(name ?? String(face.index)) has no outlines (no glyf, CFF or CFF2 table) and no colour bitmaps (CBDT, sbix): nothing to draw")
         }
         let name = ((try? face.postScriptName) ?? nil) ?? "face \(face.index)"
         guard let font = face.font else { throw RenderError("the font of face \(face.index) was closed") }
@@ -75,6 +82,7 @@ final class RenderFont {
               FT_New_Memory_Face(library, base, FT_Long(bytes.count), FT_Long(faceIndex), &ftFace) == 0 else {
             throw RenderError("\(name): FreeType cannot load the face")
         }
+        noteColor()
         let blob = hb_blob_create(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
         let hbFace = hb_face_create(blob, UInt32(faceIndex))
         hbFont = hb_font_create(hbFace)
@@ -104,6 +112,7 @@ final class RenderFont {
         args.flags = FT_UInt(FT_OPEN_STREAM)
         args.stream = stream
         guard FT_Open_Face(library, &args, 0, &ftFace) == 0 else { throw RenderError("\(name): FreeType cannot load the edited face") }
+        noteColor()
         let hbFace = hb_face_create_for_tables({ _, tag, user in
             guard let user else { return nil }
             let view = Unmanaged<StandaloneFace>.fromOpaque(user).takeUnretainedValue()
@@ -150,9 +159,25 @@ final class RenderFont {
         hb_font_set_variations(hbFont, &variations, UInt32(variations.count))
     }
 
+    private func noteColor() {
+        guard let ftFace else { return }
+        let flags = ftFace.pointee.face_flags
+        hasColor = flags & FT_Long(FT_FACE_FLAG_COLOR) != 0
+        if flags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0 { strikePixels = 0 }
+    }
+
     private func setSize(_ px: Double) throws {
         guard px != pixelSize else { return }
-        guard let ftFace, FT_Set_Char_Size(ftFace, 0, FT_F26Dot6((px * 64).rounded()), 72, 72) == 0 else {
+        guard let ftFace else { return }
+        if strikePixels != nil {
+            // The smallest strike at least as large (scaled down looks best), else the largest.
+            let sizes = (0..<Int(ftFace.pointee.num_fixed_sizes)).map { Double(ftFace.pointee.available_sizes[$0].y_ppem) / 64 }
+            guard let best = sizes.indices.filter({ sizes[$0] >= px }).min(by: { sizes[$0] < sizes[$1] }) ?? sizes.indices.max(by: { sizes[$0] < sizes[$1] }),
+                  FT_Select_Size(ftFace, FT_Int(best)) == 0 else {
+                throw RenderError("\(name): FreeType cannot select a bitmap strike for \(px) px")
+            }
+            strikePixels = sizes[best]
+        } else if FT_Set_Char_Size(ftFace, 0, FT_F26Dot6((px * 64).rounded()), 72, 72) != 0 {
             throw RenderError("\(name): FreeType cannot set size \(px) px")
         }
         hb_font_set_scale(hbFont, Int32((px * 64).rounded()), Int32((px * 64).rounded()))
@@ -193,6 +218,47 @@ final class RenderFont {
         }
     }
 
+    /// A colour glyph drawn at `px` with its origin at (x, y) in image pixels (y down): the
+    /// image and where its top left goes; nil for a glyph without colour (drawn by `rasterize`).
+    func colorGlyph(_ glyphID: UInt32, px: Double, x: Double, y: Double) throws -> (image: Image, x: Int, y: Int)? {
+        guard hasColor else { return nil }
+        try setSize(px)
+        guard let ftFace else { return nil }
+        let empty = (image: Image(width: 0, height: 0, background: .clear), x: 0, y: 0)
+        guard FT_Load_Glyph(ftFace, glyphID, Int32(FT_LOAD_COLOR) | Int32(FT_LOAD_NO_HINTING)) == 0, let slot = ftFace.pointee.glyph else {
+            // A bitmap face's glyph without an image in the strike (a space) draws nothing.
+            if strikePixels != nil { return empty }
+            return nil
+        }
+        if slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
+            // COLR layers come out of FreeType's renderer as one blended BGRA bitmap.
+            guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { throw RenderError("\(name): FreeType cannot render glyph \(glyphID)") }
+        }
+        let bitmap = slot.pointee.bitmap
+        guard slot.pointee.format == FT_GLYPH_FORMAT_BITMAP, bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue) else {
+            // Not in colour: an outline glyph is drawn by `rasterize`; a bitmap face has nothing else.
+            return strikePixels != nil ? empty : nil
+        }
+        guard bitmap.rows > 0, bitmap.width > 0, let buffer = bitmap.buffer, bitmap.pitch > 0 else { return empty }
+        let width = Int(bitmap.width), rows = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+        var premultiplied = [UInt8](repeating: 0, count: width * rows * 4)   // RGBA, premultiplied
+        for row in 0..<rows {
+            for col in 0..<width {
+                let s = row * pitch + col * 4, d = (row * width + col) * 4
+                premultiplied[d] = buffer[s + 2]; premultiplied[d + 1] = buffer[s + 1]; premultiplied[d + 2] = buffer[s]; premultiplied[d + 3] = buffer[s + 3]
+            }
+        }
+        var left = Double(slot.pointee.bitmap_left), top = Double(slot.pointee.bitmap_top)
+        var image = ColorBitmap(width: width, height: rows, premultiplied: premultiplied)
+        if let strike = strikePixels, strike > 0, abs(strike - px) > 0.01 {
+            // A bitmap strike scaled to the size asked for.
+            let scale = px / strike
+            image = image.scaled(by: scale)
+            left *= scale; top *= scale
+        }
+        return (image.straight(), Int((x + left).rounded()), Int((y - top).rounded()))
+    }
+
     /// Rasterizes a glyph with its origin at (x, y) in image pixels (y down) and adds its
     /// coverage to `mask`. `strokeRadius` > 0 draws the glyph grown by that radius (the outside
     /// border of FreeType's stroker) instead: what a stroke style paints under the fill.
@@ -224,5 +290,47 @@ final class RenderFont {
         let bytes = UnsafeBufferPointer(start: buffer, count: Int(bitmap.rows) * Int(bitmap.pitch))
         mask.add(bytes, width: Int(bitmap.width), rows: Int(bitmap.rows), pitch: Int(bitmap.pitch),
                  at: Int(ox) + Int(bitmapGlyph.left), Int(oy) - Int(bitmapGlyph.top))
+    }
+}
+
+/// A colour glyph's pixels, premultiplied (so scaling averages colour by coverage).
+struct ColorBitmap {
+    var width: Int, height: Int
+    var premultiplied: [UInt8]
+
+    /// Scaled by area averaging (each output pixel the mean of the source area it covers), what
+    /// a strike of 109 px drawn at 24 px needs; upward it repeats pixels.
+    func scaled(by scale: Double) -> ColorBitmap {
+        let w = max(1, Int((Double(width) * scale).rounded())), h = max(1, Int((Double(height) * scale).rounded()))
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
+        for oy in 0..<h {
+            let y0 = Int(Double(oy) * sy), y1 = max(y0 + 1, min(height, Int((Double(oy + 1) * sy).rounded(.up))))
+            for ox in 0..<w {
+                let x0 = Int(Double(ox) * sx), x1 = max(x0 + 1, min(width, Int((Double(ox + 1) * sx).rounded(.up))))
+                var sum = (0, 0, 0, 0)
+                for y in y0..<min(y1, height) {
+                    for x in x0..<min(x1, width) {
+                        let i = (y * width + x) * 4
+                        sum.0 += Int(premultiplied[i]); sum.1 += Int(premultiplied[i + 1]); sum.2 += Int(premultiplied[i + 2]); sum.3 += Int(premultiplied[i + 3])
+                    }
+                }
+                let n = max(1, (min(y1, height) - y0) * (min(x1, width) - x0)), d = (oy * w + ox) * 4
+                out[d] = UInt8(sum.0 / n); out[d + 1] = UInt8(sum.1 / n); out[d + 2] = UInt8(sum.2 / n); out[d + 3] = UInt8(sum.3 / n)
+            }
+        }
+        return ColorBitmap(width: w, height: h, premultiplied: out)
+    }
+
+    /// As an Image (straight alpha), transparent where the glyph has no ink.
+    func straight() -> Image {
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            let a = Int(premultiplied[i + 3])
+            guard a > 0 else { continue }
+            for k in 0..<3 { pixels[i + k] = UInt8(min(255, (Int(premultiplied[i + k]) * 255 + a / 2) / a)) }
+            pixels[i + 3] = UInt8(a)
+        }
+        return Image(width: width, height: height, pixels: pixels)
     }
 }

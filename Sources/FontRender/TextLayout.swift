@@ -90,6 +90,8 @@ extension Image {
         // Empty unless the style has a stroke.
         var strokeMask = style.stroke == nil ? CoverageMask(width: 0, height: 0) : CoverageMask(width: width, height: height)
         var fillTops: [Int] = []
+        // Colour glyphs (emoji bitmaps, COLR layers) are drawn over the fill as they are.
+        var colored: [(image: Image, x: Int, y: Int)] = []
         for (line, place) in zip(layout.lines, placements) {
             // Each line's fill covers only its band (2 em above the baseline, 1 below, plus the
             // style's overhang), so memory grows with the text, not with lines × image.
@@ -100,6 +102,12 @@ extension Image {
             var pen = place.x, rise = 0.0
             for g in line.glyphs {
                 let x = pen + g.xOffset, y = place.baseline - rise - g.yOffset
+                if let color = try font.colorGlyph(g.id, px: px, x: x, y: y) {
+                    colored.append(color)
+                    pen += g.xAdvance
+                    rise += g.yAdvance
+                    continue
+                }
                 try font.rasterize(g.id, px: px, x: x, y: y - Double(top), hinting: hinting, into: &mask)
                 if let stroke = style.stroke {
                     try font.rasterize(g.id, px: px, x: x, y: y, hinting: hinting, strokeRadius: stroke.width, into: &strokeMask)
@@ -127,5 +135,6 @@ extension Image {
                 paint(mask, at: 0, top, style.color)
             }
         }
+        for c in colored { draw(c.image, at: c.x, c.y) }
     }
 }
