@@ -14,7 +14,7 @@ enum GlyphObject {
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "a glyph: g.name, g.advance, g.bounds, g.contours, g:copyFrom(other, {metrics=true, layout=true})", get: get)
-        c.fields = ["id", "name", "unicodes", "advance", "lsb", "bounds", "contours", "components", "instructions", "isComposite", "face"]
+        c.fields = ["id", "name", "unicodes", "advance", "lsb", "bounds", "contours", "components", "instructions", "isComposite", "face", "color"]
         c.set = set
         c.methods = ["copyFrom": copyFrom, "contoursAt": VariationMethods.contoursAt, "advanceAt": VariationMethods.advanceAt,
                      "deltas": VariationMethods.deltas]
@@ -44,6 +44,10 @@ enum GlyphObject {
             case 9: s.push(bytes: try face.glyf?.glyph(id).instructions ?? [])
             case 10: s.push(try face.glyf?.glyph(id).isComposite ?? false)
             case 11: FaceObject.push(s, ref)
+            case 12:
+                // How the glyph is coloured ("COLR v0, 2 layers", "CBDT bitmap" …); nil for none.
+                let forms = try face.colorForms(id)
+                if forms.isEmpty { s.pushNil() } else { s.push(forms.joined(separator: "; ")) }
             default: throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }
             return 1

@@ -20,6 +20,43 @@ public final class ColrTable: DecodableTable {
     public static func decode(_ reader: BinaryReader, face: Face) throws -> ColrTable { try ColrTable(reader) }
     public func encode() throws -> [UInt8] { bytes }
 
+    /// Version 0 with glyph `target` drawn in `source`'s layers (or plain, when `source` has
+    /// none); nil when nothing changes or the table is version 1 (its paint graphs are not
+    /// copied yet).
+    public func copyingLayers(from source: Int, to target: Int) throws -> [UInt8]? {
+        guard version == 0 else { return nil }
+        var glyphs = try bytes.withUnsafeBytes { try Self.layers(BinaryReader($0)) }
+        let layers = glyphs.first { $0.glyph == source }?.layers
+        let before = glyphs.count
+        glyphs.removeAll { $0.glyph == target }
+        if let layers { glyphs.append((target, layers)) } else if glyphs.count == before { return nil }
+        return try Self.version0(glyphs)
+    }
+
+    /// How glyph `glyph` is coloured here: "COLR v1 paint" (a BaseGlyphList record), "COLR v0,
+    /// N layers", or nil. Both lists are sorted by glyph id: found by binary search.
+    public func colorKind(_ glyph: Int) throws -> String? {
+        try bytes.withUnsafeBytes { raw in
+            let r = BinaryReader(raw)
+            func find(count: Int, at offset: Int, size: Int) throws -> Int? {
+                var low = 0, high = count - 1
+                while low <= high {
+                    let mid = (low + high) / 2, g = Int(try r.u16(at: offset + mid * size))
+                    if g == glyph { return offset + mid * size }
+                    if g < glyph { low = mid + 1 } else { high = mid - 1 }
+                }
+                return nil
+            }
+            if version >= 1, r.count >= 34 {
+                let listOffset = Int(try r.u32(at: 14))
+                if listOffset > 0, try find(count: Int(try r.u32(at: listOffset)), at: listOffset + 4, size: 6) != nil { return "COLR v1 paint" }
+            }
+            let baseCount = Int(try r.u16(at: 2)), baseOffset = Int(try r.u32(at: 4))
+            guard baseCount > 0, let at = try find(count: baseCount, at: baseOffset, size: 6) else { return nil }
+            return "COLR v0, \(try r.u16(at: at + 4)) layers"
+        }
+    }
+
     /// Version 0's colour glyphs: each base glyph's layers (glyph, palette index), in base
     /// glyph order, as the two record arrays give them.
     public static func layers(_ reader: BinaryReader) throws -> [(glyph: Int, layers: [(glyph: Int, palette: Int)])] {
