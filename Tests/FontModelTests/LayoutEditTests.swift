@@ -119,6 +119,9 @@ import Testing
         try font.save(to: out)
         #expect(try run("hb-shape", ["--no-positions", "--no-clusters", "--no-glyph-names", out, "The"]).stdout.hasPrefix("[\(Z)|"))
         #expect(try run("hb-shape", ["--no-positions", "--no-clusters", "--no-glyph-names", out, "Thé"]).stdout.hasPrefix("[\(Z)|"))
+        // Adding it again replaces it where it is (lookup 18), not a second time elsewhere.
+        let twice = try Font(path: out).faces[0]
+        #expect(try twice.addSubstitution(feature: "liga", input: [T, h], output: try glyph("Y")).hasPrefix("GSUB lookup 18 "))
         // Removing reaches the same lookups: the Latin one only, unless Arabic is named.
         let again = try Font(path: out).faces[0]
         #expect(try again.removeSubstitution(feature: "liga", input: [T, h]) == 1)

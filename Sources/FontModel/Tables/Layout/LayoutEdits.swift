@@ -124,8 +124,9 @@ extension Face {
 
     /// Adds (or replaces) a substitution in a GSUB feature: one glyph for one (a single
     /// substitution) or one for a sequence (a ligature), in a lookup of that type that the
-    /// input's script reaches (`reachedFeatures`): one all its language systems share, else
-    /// each system's first. Returns where it went.
+    /// input's script reaches (`reachedFeatures`): where one already substitutes the input, in
+    /// its place; else in one lookup all the language systems share, else each system's first.
+    /// Returns where it went.
     @discardableResult
     public func addSubstitution(feature: String, input: [Int], output: Int, script: String? = nil, language: String? = nil) throws -> String {
         guard !input.isEmpty else { throw FontError("a substitution needs at least one input glyph") }
@@ -170,14 +171,22 @@ extension Face {
         guard !matching.isEmpty else {
             throw FontError("the '\(feature)' feature has no \(kind) lookup for \(Set(reached.map(\.script)).sorted().joined(separator: ", ")) (its lookups there: \(wanted.map(String.init).joined(separator: ", ")))")
         }
-        // An addition goes to one lookup every reached language system applies, or else to each
-        // system's first lookup of the type (a system without one is left as it is).
+        // An addition replaces the input's substitution where a reached lookup has one (in the
+        // subtables holding it); else it goes to one lookup every reached language system
+        // applies, or else to each system's first lookup of the type.
+        var holders: [Int: [Int]] = [:]
+        for index in matching {
+            guard case .record(let lookup) = lookups[index], case .list(let subtables)? = lookup["SubTable"] else { continue }
+            for (k, subtable) in subtables.enumerated() {
+                if case .substitutions(let subs) = Self.inner(subtable), subs.contains(where: { $0.input == glyphs }) { holders[index, default: []].append(k) }
+            }
+        }
         let perSystem = reached.map { $0.lookups.filter(matching.contains) }.filter { !$0.isEmpty }
         let shared = matching.first { m in perSystem.allSatisfy { $0.contains(m) } }
-        let edited = firstOnly ? (shared.map { [$0] } ?? Set(perSystem.compactMap(\.first)).sorted()) : matching
+        let edited = !firstOnly ? matching : !holders.isEmpty ? holders.keys.sorted() : (shared.map { [$0] } ?? Set(perSystem.compactMap(\.first)).sorted())
         for index in edited {
             guard case .record(var lookup) = lookups[index], case .list(var subtables)? = lookup["SubTable"], !subtables.isEmpty else { continue }
-            for k in (firstOnly ? [0] : Array(subtables.indices)) {
+            for k in (firstOnly ? holders[index] ?? [0] : Array(subtables.indices)) {
                 guard case .substitutions(var subs) = Self.inner(subtables[k]) else { continue }
                 try body(&subs)
                 subtables[k] = Self.replacingInner(subtables[k], .substitutions(subs))
