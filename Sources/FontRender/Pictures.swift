@@ -28,7 +28,7 @@ extension Preview {
         }
         let advance = try face.hmtx.advance(id)
         // A face of colour bitmaps alone (Noto Color Emoji) has no points to show.
-        let hasOutlines = face.has("glyf") || face.has("CFF ") || face.has("CFF2")
+        let hasOutlines = face.hasOutlines
         let points = hasOutlines ? try face.outlinePoints(id) : []
         let bounds = hasOutlines ? try face.glyphBounds(id) : GlyphBounds(xMin: 0, yMin: descender, xMax: advance, yMax: ascender)
         let scale = size / upem

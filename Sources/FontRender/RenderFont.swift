@@ -44,14 +44,15 @@ final class RenderFont {
     /// layers (version 0; FreeType 2.12 does not paint COLR version 1, drawn as plain outlines).
     private(set) var hasColor = false
     /// A face of bitmap strikes alone cannot be scaled by FreeType: the nearest strike is drawn
-    /// and scaled to the size asked for (this is its size in pixels).
-    private var strikePixels: Double?
+    /// (`strikePixels`, its size) and scaled to the size asked for.
+    private var bitmapOnly = false
+    private var strikePixels = 0.0
 
     /// Loads a model face: unedited, straight from its mapped file; edited, as the writer lays it
     /// out (`Font.standalone(face:)`), read in place, so the preview also proves the writer.
     convenience init(face: Face) throws {
         let bitmaps = (face.has("CBDT") && face.has("CBLC")) || face.has("sbix")
-        guard face.has("glyf") || face.has("CFF ") || face.has("CFF2") || bitmaps else {
+        guard face.hasOutlines || bitmaps else {
             let name = (try? face.postScriptName) ?? nil
             throw RenderError("face \(name ?? String(face.index)) has no outlines (no glyf, CFF or CFF2 table) and no colour bitmaps (CBDT, sbix): nothing to draw")
         }
@@ -163,13 +164,13 @@ final class RenderFont {
         guard let ftFace else { return }
         let flags = ftFace.pointee.face_flags
         hasColor = flags & FT_Long(FT_FACE_FLAG_COLOR) != 0
-        if flags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0 { strikePixels = 0 }
+        bitmapOnly = flags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0
     }
 
     private func setSize(_ px: Double) throws {
         guard px != pixelSize else { return }
         guard let ftFace else { return }
-        if strikePixels != nil {
+        if bitmapOnly {
             // The smallest strike at least as large (scaled down looks best), else the largest.
             let sizes = (0..<Int(ftFace.pointee.num_fixed_sizes)).map { Double(ftFace.pointee.available_sizes[$0].y_ppem) / 64 }
             guard let best = sizes.indices.filter({ sizes[$0] >= px }).min(by: { sizes[$0] < sizes[$1] }) ?? sizes.indices.max(by: { sizes[$0] < sizes[$1] }),
@@ -227,8 +228,7 @@ final class RenderFont {
         let empty = (image: Image(width: 0, height: 0, background: .clear), x: 0, y: 0)
         guard FT_Load_Glyph(ftFace, glyphID, Int32(FT_LOAD_COLOR) | Int32(FT_LOAD_NO_HINTING)) == 0, let slot = ftFace.pointee.glyph else {
             // A bitmap face's glyph without an image in the strike (a space) draws nothing.
-            if strikePixels != nil { return empty }
-            return nil
+            return bitmapOnly ? empty : nil
         }
         if slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
             // COLR layers come out of FreeType's renderer as one blended BGRA bitmap.
@@ -237,7 +237,7 @@ final class RenderFont {
         let bitmap = slot.pointee.bitmap
         guard slot.pointee.format == FT_GLYPH_FORMAT_BITMAP, bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue) else {
             // Not in colour: an outline glyph is drawn by `rasterize`; a bitmap face has nothing else.
-            return strikePixels != nil ? empty : nil
+            return bitmapOnly ? empty : nil
         }
         guard bitmap.rows > 0, bitmap.width > 0, let buffer = bitmap.buffer, bitmap.pitch > 0 else { return empty }
         let width = Int(bitmap.width), rows = Int(bitmap.rows), pitch = Int(bitmap.pitch)
@@ -250,9 +250,9 @@ final class RenderFont {
         }
         var left = Double(slot.pointee.bitmap_left), top = Double(slot.pointee.bitmap_top)
         var image = ColorBitmap(width: width, height: rows, premultiplied: premultiplied)
-        if let strike = strikePixels, strike > 0, abs(strike - px) > 0.01 {
+        if bitmapOnly, strikePixels > 0, abs(strikePixels - px) > 0.01 {
             // A bitmap strike scaled to the size asked for.
-            let scale = px / strike
+            let scale = px / strikePixels
             image = image.scaled(by: scale)
             left *= scale; top *= scale
         }

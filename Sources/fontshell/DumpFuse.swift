@@ -29,15 +29,16 @@ struct Dump: ParsableCommand {
             defer { progress.done(summary: false) }
             if let dir {
                 mkdir(dir, 0o755)
-                let files = faces.map { tags.isEmpty ? $0.tags : tags }
+                let tagsByFace = faces.map { tags.isEmpty ? $0.tags : tags }
+                let fileCount = tagsByFace.joined().count
                 var written = 0
-                for (fc, faceTags) in zip(faces, files) {
+                for (fc, faceTags) in zip(faces, tagsByFace) {
                     let name = Dump.fileStem(fc)
                     for tag in faceTags {
                         // The PostScript name and the tag come from the font: made safe, so every
                         // file lands in the folder; a link planted at such a name is refused.
                         let file = "\(SafeFileName.from("\(name).\(tag.trimmed)")).ttx"
-                        progress.update(done: written, total: files.joined().count, current: file)
+                        progress.update(done: written, total: fileCount, current: file)
                         try writeText(try TTX.dump(fc, tags: [tag]), to: dir + "/" + file, followSymlinks: false)
                         written += 1
                     }
@@ -47,18 +48,18 @@ struct Dump: ParsableCommand {
             guard faces.count == 1 else { throw FontError("--all-faces needs --dir (one file per face and table)") }
             // On every core, the face's own tables opened afresh per thread (an unedited face
             // from its file); to a file atomically (a failed dump leaves no file).
+            let show = { (done: Int, total: Int, next: Tag?) in progress.update(done: done, total: total, current: next.map { "<\($0.trimmed)>" }) }
             if let output {
                 try AtomicFile.write(to: output) { fd in
                     try TTX.dump(path: font, face: faces[0].index, tags: tags.isEmpty ? nil : tags, piece: { piece in
                         var piece = piece
                         try piece.withUTF8 { try AtomicFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
-                    }, progress: { done, total, next in progress.update(done: done, total: total, current: next.map { "<\($0.trimmed)>" }) })
+                    }, progress: show)
                 }
             } else {
                 // Whole, so an error prints nothing rather than half a document.
                 var pieces: [String] = []
-                try TTX.dump(path: font, face: faces[0].index, tags: tags.isEmpty ? nil : tags, piece: { pieces.append($0) },
-                             progress: { done, total, next in progress.update(done: done, total: total, current: next.map { "<\($0.trimmed)>" }) })
+                try TTX.dump(path: font, face: faces[0].index, tags: tags.isEmpty ? nil : tags, piece: { pieces.append($0) }, progress: show)
                 progress.done(summary: false)
                 for piece in pieces { print(piece, terminator: "") }
             }
@@ -101,8 +102,9 @@ struct Fuse: ParsableCommand {
             var steps = 0
             func step(_ doing: String? = nil) { steps += 1; progress.update(done: steps, total: max(progress.total, steps), current: doing) }
             /// Parses a file (one step) and counts its tables' steps, for each face it goes into.
+            func fileName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
             func read(_ path: String, into faceCount: Int) throws -> XMLElement {
-                progress.update(done: steps, total: progress.total, current: "reading " + (path.split(separator: "/").last.map(String.init) ?? path))
+                progress.update(done: steps, total: progress.total, current: "reading " + fileName(path))
                 guard let bytes = readFile(path) else { throw FontError("cannot read \(path)") }
                 do {
                     let document = try TTX.parse(bytes: bytes)
@@ -115,7 +117,7 @@ struct Fuse: ParsableCommand {
                 }
             }
             func fuse(_ document: XMLElement, _ path: String, into face: Face) throws {
-                let file = path.split(separator: "/").last.map(String.init) ?? path
+                let file = fileName(path)
                 do {
                     try TTX.fuse(document, into: face) { table, applying in
                         step((applying ? "fusing " : "checking ") + "<\(table.name)> of " + file)

@@ -76,6 +76,17 @@ def cff(path):
     fb.save(path)
 
 
+def box_font(family, keep_glyph_names=True):
+    """A TrueType font of BOXES: glyph order, cmap, metrics, outlines, names and post."""
+    fb = FontBuilder(1000, isTTF=True)
+    order = list(BOXES)
+    common(fb, order)
+    fb.setupGlyf(box_glyphs(order))
+    fb.setupNameTable({"familyName": family, "styleName": "Regular"})
+    fb.setupPost(keepGlyphNames=keep_glyph_names)
+    return fb, order
+
+
 def box_glyphs(order, boxes=BOXES):
     """A TrueType rectangle per glyph, its bounds set (for fonts saved without recalculation)."""
     glyphs = {}
@@ -89,12 +100,7 @@ def box_glyphs(order, boxes=BOXES):
 
 
 def variable(path, axes=(("wght", 100, 400, 900, "Weight"),), instances=()):
-    fb = FontBuilder(1000, isTTF=True)
-    order = list(BOXES)
-    common(fb, order)
-    fb.setupGlyf(box_glyphs(order))
-    fb.setupNameTable({"familyName": "Test Variable", "styleName": "Regular"})
-    fb.setupPost(keepGlyphNames=False)
+    fb, order = box_font("Test Variable", keep_glyph_names=False)
     fb.setupFvar(axes=list(axes), instances=list(instances))
     deltas = lambda dx: [(dx, 0), (dx, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)]
     fb.setupGvar({".notdef": [], "A": [TupleVariation({"wght": (0, 1, 1)}, deltas(40))],
@@ -133,12 +139,7 @@ def add_hvar(font, order, mapped):
 
 
 def variable_metrics(path, mapped=True):
-    fb = FontBuilder(1000, isTTF=True)
-    order = list(BOXES)
-    common(fb, order)
-    fb.setupGlyf(box_glyphs(order))
-    fb.setupNameTable({"familyName": "Test Variable Metrics", "styleName": "Regular"})
-    fb.setupPost()
+    fb, order = box_font("Test Variable Metrics")
     fb.setupFvar(axes=[("wght", 100, 400, 900, "Weight"), ("wdth", 50, 100, 100, "Width")], instances=[])
     # The right edge (points 2, 3) and the advance's phantom point (5) move by the advance delta.
     right = lambda d: [(0, 0), (0, 0), (d, 0), (d, 0), (0, 0), (d, 0), (0, 0), (0, 0)]
@@ -378,12 +379,7 @@ def svg_sbix(path):
     from fontTools.ttLib.tables.S_V_G_ import SVGDocument
     from fontTools.ttLib.tables.sbixStrike import Strike
     from fontTools.ttLib.tables.sbixGlyph import Glyph
-    fb = FontBuilder(1000, isTTF=True)
-    order = list(BOXES)
-    common(fb, order)
-    fb.setupGlyf(box_glyphs(order))
-    fb.setupNameTable({"familyName": "Test Colour", "styleName": "Regular"})
-    fb.setupPost()
+    fb, order = box_font("Test Colour")
     svg = newTable("SVG ")
     doc = '<svg xmlns="http://www.w3.org/2000/svg" id="glyph{}"><rect width="500" height="700" fill="#c00"/></svg>'
     repeated = "".join('<rect x="{0}" width="10" height="700" fill="#c00"/>'.format(10 * k) for k in range(30))

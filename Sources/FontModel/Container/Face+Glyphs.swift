@@ -110,6 +110,9 @@ extension Face {
         try cmap?.glyph(for: char.value)
     }
 
+    /// Whether glyphs have outlines (glyf, CFF or CFF2), not colour bitmaps alone.
+    public var hasOutlines: Bool { has("glyf") || has("CFF ") || has("CFF2") }
+
     /// Glyph bounds from glyf or from the CFF charstring; nil for an empty glyph.
     public func glyphBounds(_ id: Int) throws -> GlyphBounds? {
         if let glyf = try glyf { return try context("glyf") { try glyf.bounds(id) } }
@@ -167,12 +170,12 @@ extension Face {
     @discardableResult
     public func setContours(_ id: Int, _ contours: [[GlyphPoint]]) throws -> Bool {
         guard let glyf = try glyf else { throw FontError("setting contours needs TrueType outlines (glyf); this face has CFF", path: path, face: faceLabel) }
-        var glyph = try context("glyf") { try glyf.glyph(id) }
-        let samePoints = !glyph.isComposite && glyph.contours.map(\.count) == contours.map(\.count)
+        let current = try context("glyf") { try glyf.glyph(id) }
+        var glyph = current
         glyph.components = []
         glyph.contours = contours
         try context("glyf") { try glyf.setGlyph(id, glyph) }
-        return samePoints ? false : try stopVarying(id)
+        return glyph.hasSamePoints(as: current) ? false : try stopVarying(id)
     }
 
     /// Glyph `id` no longer varies: its gvar deltas and its HVAR/VVAR rows are dropped (its

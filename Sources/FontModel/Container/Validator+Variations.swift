@@ -32,37 +32,38 @@ extension Validator {
         var misfits: [Int] = []
         if let gvar, let glyf {
             for id in 0..<min(gvar.glyphCount, glyf.glyphCount) where try !gvar.glyphData(id).isEmpty {
-                let glyph = try glyf.glyph(id)
-                let points = (glyph.isComposite ? glyph.components.count : glyph.contours.reduce(0) { $0 + $1.count }) + 4
-                do { _ = try gvar.variations(glyph: id, pointCount: points, exact: true) } catch { misfits.append(id) }
+                do { _ = try gvar.variations(glyph: id, pointCount: try face.gvarPointCount(id), exact: true) } catch { misfits.append(id) }
             }
             if !misfits.isEmpty {
                 out.append((.warning, "gvar's deltas do not fit the outlines of \(misfits.count) glyphs (\(listed(misfits))): an outline changed without its variations"))
             }
         }
 
-        // HVAR/VVAR say what gvar's phantom points say at the masters.
+        // HVAR/VVAR say what gvar's phantom points say at the masters: each glyph is varied
+        // once per location, and both tables compared with it.
         let locations = masterLocations(axisCount: fvar.axes.count, gvar: gvar)
-        if let gvar, glyf != nil, !locations.isEmpty {
-            let variator = try GlyphVariator(face: face)
+        if let gvar, let glyf, !locations.isEmpty {
             let hmtx = try face.hmtx, vmtx = try face.vmtx
-            for (tag, table) in [("HVAR", try face.table(HvarTable.self) as MetricsVariationsTable?), ("VVAR", try face.table(VvarTable.self))] {
-                guard let table, tag == "HVAR" || vmtx != nil else { continue }
-                var stale: [Int] = []
-                let scalars = locations.map { table.store.scalars(at: $0) }
-                let misfit = Set(misfits)   // said above; their phantom points cannot be found
-                for id in 0..<min(gvar.glyphCount, try face.glyphCount) where !misfit.contains(id) {
-                    let base = tag == "HVAR" ? try hmtx.advance(id) : try vmtx?.advance(id) ?? 0
-                    for (k, location) in locations.enumerated() {
-                        let varied = try variator.glyph(id, at: location)
-                        let fromGvar = tag == "HVAR" ? varied.advance : varied.verticalAdvance
-                        let fromTable = max(0, base + table.advanceDelta(id, scalars: scalars[k]).otRoundedInt)
-                        if abs(fromGvar - fromTable) > 1 { stale.append(id); break }
+            let hvar: MetricsVariationsTable? = try face.table(HvarTable.self), vvar: MetricsVariationsTable? = vmtx == nil ? nil : try face.table(VvarTable.self)
+            let tables = [("HVAR", hvar), ("VVAR", vvar)].compactMap { tag, table in table.map { (tag: tag, table: $0, scalars: locations.map($0.store.scalars(at:))) } }
+            var stale = [[Int]](repeating: [], count: tables.count)
+            let misfit = Set(misfits)   // said above; their phantom points cannot be found
+            let variator = try GlyphVariator(face: face)
+            for id in 0..<min(gvar.glyphCount, try face.glyphCount) where !tables.isEmpty && !misfit.contains(id) {
+                let original = try glyf.glyph(id)
+                let varied = try locations.map { try variator.glyph(id, original: original, at: $0) }
+                for (t, entry) in tables.enumerated() {
+                    let horizontal = entry.tag == "HVAR"
+                    let base = horizontal ? try hmtx.advance(id) : try vmtx?.advance(id) ?? 0
+                    let disagrees = varied.indices.contains { k in
+                        let fromGvar = horizontal ? varied[k].advance : varied[k].verticalAdvance
+                        return abs(fromGvar - max(0, base + entry.table.advanceDelta(id, scalars: entry.scalars[k]).otRoundedInt)) > 1
                     }
+                    if disagrees { stale[t].append(id) }
                 }
-                if !stale.isEmpty {
-                    out.append((.warning, "\(tag) disagrees with gvar's phantom points on the advances of \(stale.count) glyphs (\(listed(stale))): one was edited without the other"))
-                }
+            }
+            for (t, entry) in tables.enumerated() where !stale[t].isEmpty {
+                out.append((.warning, "\(entry.tag) disagrees with gvar's phantom points on the advances of \(stale[t].count) glyphs (\(listed(stale[t]))): one was edited without the other"))
             }
         }
 

@@ -474,7 +474,7 @@ extension CharStringWriter where Value == Int {
 }
 
 /// Charstring numbers are DICT integers up to 16 bits (5-byte integers mean 16.16 here).
-func charStringNumber(_ v: Int, _ out: inout BinaryWriter) throws {
+public func charStringNumber(_ v: Int, _ out: inout BinaryWriter) throws {
     guard (-32768...32767).contains(v) else {
         throw FontError("coordinate \(v) does not fit a charstring number (-32768...32767)")
     }

@@ -634,13 +634,8 @@ extension TTX {
             while let token = nextToken() {
                 // An integer (the common case), without making a String.
                 if let v = integer(bytes, token) {
-                    switch v {
-                    case -107...107: w.u8(UInt8(v + 139))
-                    case 108...1131: w.u8(UInt8((v - 108) / 256 + 247)); w.u8(UInt8((v - 108) % 256))
-                    case -1131 ... -108: w.u8(UInt8((-v - 108) / 256 + 251)); w.u8(UInt8((-v - 108) % 256))
-                    case -32768...32767: w.u8(28); w.i16(Int16(v))
-                    default: throw fail("\(v) does not fit a charstring number (-32768...32767)")
-                    }
+                    guard (-32768...32767).contains(v) else { throw fail("\(v) does not fit a charstring number (-32768...32767)") }
+                    try charStringNumber(v, &w)
                     continue
                 }
                 let name = string(token)

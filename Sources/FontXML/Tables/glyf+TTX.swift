@@ -134,8 +134,7 @@ extension TTX {
                 }
                 // Other points than gvar's deltas fit: the glyph stops varying (a <gvar> later
                 // in the document gives it variations again).
-                let samePoints = current.contours.map(\.count) == glyph.contours.map(\.count) && current.components.count == glyph.components.count
-                if apply && !samePoints { try face.stopVarying(id) }
+                if apply && !glyph.hasSamePoints(as: current) { try face.stopVarying(id) }
             } catch let error as FontError {
                 throw fail(error.message, e)
             }

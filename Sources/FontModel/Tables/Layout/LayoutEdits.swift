@@ -175,15 +175,22 @@ extension Face {
         // subtables holding it); else it goes to one lookup every reached language system
         // applies, or else to each system's first lookup of the type.
         var holders: [Int: [Int]] = [:]
-        for index in matching {
+        for index in matching where firstOnly {
             guard case .record(let lookup) = lookups[index], case .list(let subtables)? = lookup["SubTable"] else { continue }
             for (k, subtable) in subtables.enumerated() {
                 if case .substitutions(let subs) = Self.inner(subtable), subs.contains(where: { $0.input == glyphs }) { holders[index, default: []].append(k) }
             }
         }
-        let perSystem = reached.map { $0.lookups.filter(matching.contains) }.filter { !$0.isEmpty }
-        let shared = matching.first { m in perSystem.allSatisfy { $0.contains(m) } }
-        let edited = !firstOnly ? matching : !holders.isEmpty ? holders.keys.sorted() : (shared.map { [$0] } ?? Set(perSystem.compactMap(\.first)).sorted())
+        let edited: [Int]
+        if !firstOnly {
+            edited = matching
+        } else if !holders.isEmpty {
+            edited = holders.keys.sorted()
+        } else {
+            let perSystem = reached.map { $0.lookups.filter(matching.contains) }.filter { !$0.isEmpty }
+            let shared = matching.first { m in perSystem.allSatisfy { $0.contains(m) } }
+            edited = shared.map { [$0] } ?? Set(perSystem.compactMap(\.first)).sorted()
+        }
         for index in edited {
             guard case .record(var lookup) = lookups[index], case .list(var subtables)? = lookup["SubTable"], !subtables.isEmpty else { continue }
             for k in (firstOnly ? holders[index] ?? [0] : Array(subtables.indices)) {

@@ -87,7 +87,8 @@ extension Face {
             }
             for tags in scriptTags { if let s = LayoutScripts.chosen(tags, present: present) { scripts.insert(s) } }
         }
-        let chosen = withFeature.filter { scripts.contains($0.script) && (language.map { Self.padded($0) } ?? $0.language) == $0.language }
+        let wantedLanguage = language.map(Self.padded)
+        let chosen = withFeature.filter { scripts.contains($0.script) && (wantedLanguage == nil || $0.language == wantedLanguage) }
         guard !chosen.isEmpty else {
             throw FontError("\(table) '\(feature)' is not reached by the script these glyphs are shaped with (\(scripts.sorted().joined(separator: ", "))); "
                 + "it exists for \(systems(withFeature)): give {script = …} to edit it there")

@@ -112,7 +112,7 @@ public final class CFF2Table: DecodableTable {
         _ = try charString(target)
         let fdS = fdIndex(source), fdT = fdIndex(target)
         if fdS != fdT {
-            let ps = privates[min(fdS, privates.count - 1)], pt = privates[min(fdT, privates.count - 1)]
+            let ps = privateFor(source), pt = privateFor(target)
             let usesLocal = try run(source, scalars: regionScalars(at: []), record: .bounds).usesLocalSubrs
             guard defaultVSIndex(fdS) == defaultVSIndex(fdT), !usesLocal || ps.localSubrs?.range == pt.localSubrs?.range else {
                 throw FontError("cannot copy glyph \(source) onto glyph \(target): they use different font DICTs (\(fdS) and \(fdT)) "

@@ -73,6 +73,12 @@ public struct TrueTypeGlyph: Equatable, Sendable {
     public var isEmpty: Bool { contours.isEmpty && components.isEmpty }
     public var pointCount: Int { contours.reduce(0) { $0 + $1.count } }
 
+    /// Whether gvar's deltas for `other` fit this glyph: as many contours of as many points,
+    /// and as many components (each has one point).
+    public func hasSamePoints(as other: TrueTypeGlyph) -> Bool {
+        contours.map(\.count) == other.contours.map(\.count) && components.count == other.components.count
+    }
+
     /// Decodes glyph data (the bytes between two loca offsets). Empty data is an empty glyph.
     public static func decode(_ reader: BinaryReader) throws -> TrueTypeGlyph {
         guard reader.count > 0 else { return TrueTypeGlyph() }
