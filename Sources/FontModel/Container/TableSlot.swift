@@ -23,8 +23,6 @@ final class TableSlot {
     }
     /// The decoded table, once something asked for it.
     var decoded: FontTable?
-    /// Cached encoding of `decoded` for one save (shared slots are written for several faces).
-    var encodedForSave: [UInt8]?
 
     init(tag: Tag, source: Range<Int>?) {
         self.tag = tag

@@ -8,54 +8,87 @@ struct LayoutGlyphCopy {
     /// source → target
     let targetOf: [Int: Int]
     let targets: Set<Int>
+    /// Sources and targets, ascending: a part of the table that names none of them is left as
+    /// it is, not rebuilt (most of a CJK font's lookups).
+    let involved: [Int]
 
     init(_ copies: [(source: Int, target: Int)]) {
         var map: [Int: Int] = [:]
         for c in copies where c.source != c.target { map[c.source] = c.target }
         targetOf = map
         targets = Set(map.values)
+        involved = Array(Set(map.keys).union(map.values)).sorted()
     }
 
-    func apply(_ record: Record, _ fields: inout StructFields) {
+    /// Whether any involved glyph lies in `first...last`.
+    func involves(_ first: Int, _ last: Int) -> Bool {
+        var low = 0, high = involved.count
+        while low < high {
+            let mid = (low + high) / 2
+            if involved[mid] < first { low = mid + 1 } else { high = mid }
+        }
+        return low < involved.count && involved[low] <= last
+    }
+
+    func involves(_ glyph: Int) -> Bool { involves(glyph, glyph) }
+
+    /// Copies into the record's members; returns whether any changed.
+    @discardableResult
+    func apply(_ record: Record, _ fields: inout StructFields) -> Bool {
+        var changed = false
         for member in record.valueMembers {
             guard let value = fields[member.name] else { continue }
             if member.parallel != nil { continue }   // after the lists it indexes, below
-            fields[member.name] = member.count != nil ? list(value, member.shape) : self.value(value, member.shape)
+            if let new = member.count != nil ? list(value, member.shape) : self.value(value, member.shape) {
+                fields[member.name] = new
+                changed = true
+            }
         }
         for member in record.valueMembers {
-            guard let path = member.parallel, case .glyphs(let glyphs)? = fields[member.name] else { continue }
+            guard let path = member.parallel, case .glyphs(let glyphs)? = fields[member.name],
+                  glyphs.runs.contains(where: { involves($0.lowerBound, $0.upperBound) }) else { continue }
             let covered = glyphs.glyphs
             let items = Self.get(path, fields)
-            guard items.count == covered.count else { fields[member.name] = value(.glyphs(glyphs), .coverage); continue }
+            guard items.count == covered.count else {
+                if let new = value(.glyphs(glyphs), .coverage) { fields[member.name] = new; changed = true }
+                continue
+            }
             var entries = zip(covered, items).filter { !targets.contains($0.0) }
             entries += zip(covered, items).compactMap { glyph, item in targetOf[glyph].map { ($0, item) } }
             entries.sort { $0.0 < $1.0 }
             fields[member.name] = .glyphs(GlyphRuns(entries.map(\.0)))
             Self.set(path, entries.map(\.1), &fields)
+            changed = true
         }
+        return changed
     }
 
-    func value(_ value: StructValue, _ shape: Shape) -> StructValue {
+    /// The value with the copies made, or nil when they leave it as it is.
+    func value(_ value: StructValue, _ shape: Shape) -> StructValue? {
         switch (shape, value) {
         case (.offset(let target, _), _): return self.value(value, target)
-        case (.record(let r), .record(var f)): apply(r, &f); return .record(f)
+        case (.record(let r), .record(var f)): return apply(r, &f) ? .record(f) : nil
         case (.formats(_, let records), .formatted(let n, var f)):
-            guard let r = records[n] else { return value }
-            apply(r, &f)
-            return .formatted(n, f)
+            guard let r = records[n] else { return nil }
+            return apply(r, &f) ? .formatted(n, f) : nil
         case (.switched(_, let cases), .switched(let k, let inner)):
-            guard let c = cases[k] else { return value }
-            return .switched(k, self.value(inner, c.shape))
+            guard let c = cases[k], let new = self.value(inner, c.shape) else { return nil }
+            return .switched(k, new)
         case (.coverage, .glyphs(let glyphs)):
+            guard glyphs.runs.contains(where: { involves($0.lowerBound, $0.upperBound) }) else { return nil }
             let covered = glyphs.glyphs
             var out = covered.filter { !targets.contains($0) } + covered.compactMap { targetOf[$0] }
             if out.count != covered.count || out != covered { out.sort() }
             return .glyphs(GlyphRuns(out))
         case (.classDef, .classes(let runs)):
+            guard runs.contains(where: { involves($0.first, $0.last) }) else { return nil }
             var classOf: [Int: Int] = [:]
-            for r in runs { for (source, _) in targetOf where r.first <= source && source <= r.last { classOf[source] = r.glyphClass } }
+            for r in runs where involves(r.first, r.last) {
+                for (source, _) in targetOf where r.first <= source && source <= r.last { classOf[source] = r.glyphClass }
+            }
             var split: [ClassRun] = []
             for r in runs {
+                guard involves(r.first, r.last) else { split.append(r); continue }
                 var first = r.first
                 for t in targets.filter({ r.first <= $0 && $0 <= r.last }).sorted() {
                     if first < t { split.append(ClassRun(first: first, last: t - 1, glyphClass: r.glyphClass)) }
@@ -64,8 +97,10 @@ struct LayoutGlyphCopy {
                 if first <= r.last { split.append(ClassRun(first: first, last: r.last, glyphClass: r.glyphClass)) }
             }
             for (source, target) in targetOf { split.append(ClassRun(first: target, last: target, glyphClass: classOf[source] ?? 0)) }
-            return .classes(ClassRun.normalized(split))
+            let out = ClassRun.normalized(split)
+            return out == runs ? nil : .classes(out)
         case (.substitutions, .substitutions(let subs)):
+            guard subs.contains(where: { $0.input.contains(where: involves) }) else { return nil }
             var out: [Substitution] = []
             for s in subs where !s.input.contains(where: targets.contains) {
                 out.append(s)
@@ -73,22 +108,37 @@ struct LayoutGlyphCopy {
             }
             return .substitutions(out)
         default:
-            return value
+            return nil
         }
     }
 
     /// A repeated member: each item transformed; items that name glyphs (rules, pairs) are
     /// dropped when they name a target and copied, sources → targets, when they name a source.
-    func list(_ value: StructValue, _ shape: Shape) -> StructValue {
-        guard case .list(let items) = value else { return value }
-        if case .glyph = shape { return .list(items) }   // a rule's glyph sequence: handled with its rule
+    /// Nil when nothing changed.
+    func list(_ value: StructValue, _ shape: Shape) -> StructValue? {
+        guard case .list(let items) = value else { return nil }
+        if case .glyph = shape { return nil }   // a rule's glyph sequence: handled with its rule
         let glyphMembers = Self.record(of: shape)?.glyphMembers ?? []
         var out: [StructValue] = []
-        out.reserveCapacity(items.count)
-        for item in items {
-            let transformed = self.value(item, shape)
-            guard !glyphMembers.isEmpty, let fields = transformed.fields else { out.append(transformed); continue }
-            let named = glyphMembers.map { Self.glyphs(fields[$0.name]) }
+        var changed = false
+        for (i, item) in items.enumerated() {
+            let new = self.value(item, shape)
+            let transformed = new ?? item
+            var named: [[Int]] = []
+            if !glyphMembers.isEmpty, let fields = transformed.fields {
+                named = glyphMembers.map { Self.glyphs(fields[$0.name]) }
+                if !named.contains(where: { $0.contains(where: involves) }) { named = [] }
+            }
+            if new == nil && named.isEmpty {
+                if changed { out.append(item) }
+                continue
+            }
+            if !changed {
+                changed = true
+                out.reserveCapacity(items.count)
+                out += items[..<i]
+            }
+            guard !named.isEmpty, let fields = transformed.fields else { out.append(transformed); continue }
             if named.joined().contains(where: targets.contains) { continue }
             out.append(transformed)
             let lengths = named.map(\.count)
@@ -103,6 +153,7 @@ struct LayoutGlyphCopy {
                 out.append(Self.rewrap(transformed, copy))
             }
         }
+        guard changed else { return nil }
         if glyphMembers.contains(where: { $0.name == "SecondGlyph" }) {
             out.sort { (Self.glyphs($0.fields?["SecondGlyph"]).first ?? 0) < (Self.glyphs($1.fields?["SecondGlyph"]).first ?? 0) }
         }
@@ -172,7 +223,7 @@ extension StructuredTable {
         let copy = LayoutGlyphCopy(copies)
         guard !copy.targetOf.isEmpty else { return false }
         var fields = try root
-        copy.apply(record, &fields)
+        guard copy.apply(record, &fields) else { return false }
         return replaceRoot(fields)
     }
 }
