@@ -16,6 +16,8 @@ public struct LabelMeasurements: Sendable {
     public var metrics: MetricsSource
     public var textWidth: Double
     public var missing: [String]
+    /// Characters drawn without their colour (see `RenderedText.notInColor`).
+    public var notInColor: [String] = []
 }
 
 public struct RenderedLabel: Sendable {
@@ -75,7 +77,7 @@ extension Preview {
             capHeight: heights.cap * k, xHeight: heights.x * k,
             capCenterOffset: (baseline - heights.cap * k / 2) - boxCenter,
             ascent: metrics.ascent * k, descent: metrics.descent * k, lineGap: metrics.lineGap * k,
-            metrics: metrics.source, textWidth: lineWidth, missing: layout.missing)
+            metrics: metrics.source, textWidth: lineWidth, missing: layout.missing, notInColor: layout.notInColor)
 
         let showLegend = options.guides && (options.legend ?? true)
         let ui = showLegend ? try UIFont.load() : nil

@@ -47,6 +47,10 @@ final class RenderFont {
     /// (`strikePixels`, its size) and scaled to the size asked for.
     private var bitmapOnly = false
     private var strikePixels = 0.0
+    /// Glyphs with colour that FreeType 2.12 does not draw, with the form it has: "COLR v1
+    /// paint" (it draws version 0 layers only) or "SVG" (no SVG renderer). They are drawn as
+    /// plain outlines, and previews say so.
+    private(set) var colorNotDrawn: [UInt32: String] = [:]
 
     /// Loads a model face: unedited, straight from its mapped file; edited, as the writer lays it
     /// out (`Font.standalone(face:)`), read in place, so the preview also proves the writer.
@@ -65,6 +69,38 @@ final class RenderFont {
         } else {
             try self.init(bytes: UnsafeRawBufferPointer(font.bytes.buffer), faceIndex: face.index, name: name, owner: font.bytes)
         }
+        colorNotDrawn = Self.colorNotDrawn(in: face)
+    }
+
+    /// See `colorNotDrawn`: COLR version 1 glyphs without version 0 layers and SVG glyphs, less
+    /// those a bitmap strike draws in colour. A table that cannot be read adds nothing (the
+    /// glyph is drawn as its outline either way).
+    static func colorNotDrawn(in face: Face) -> [UInt32: String] {
+        var out: [UInt32: String] = [:]
+        let glyphCount = (try? face.glyphCount) ?? 0
+        func hasBitmap(_ id: Int) -> Bool {
+            ((try? face.colorForms(id)) ?? []).contains { $0 == "CBDT bitmap" || $0 == "sbix bitmap" }
+        }
+        if let colr = try? face.table(ColrTable.self), let painted = try? colr.paintOnlyGlyphs() {
+            for id in painted where id < glyphCount && !hasBitmap(id) { out[UInt32(id)] = "COLR v1 paint" }
+        }
+        if let svg = try? face.table(SVGTable.self) {
+            // Ranges merged first, so overlapping documents cost no more than the glyphs they cover.
+            let ranges = svg.documents.map { Int($0.firstGlyph)...min(Int($0.lastGlyph), max(Int($0.firstGlyph), glyphCount - 1)) }
+                .filter { $0.lowerBound < glyphCount }.sorted { $0.lowerBound < $1.lowerBound }
+            var next = 0
+            for range in ranges {
+                let start = max(range.lowerBound, next)
+                guard start <= range.upperBound else { continue }
+                // Drawn in colour when it also has version 0 layers or a bitmap.
+                for id in start...range.upperBound where out[UInt32(id)] == nil {
+                    let forms = (try? face.colorForms(id)) ?? []
+                    if !forms.contains(where: { $0.hasPrefix("COLR v0") || $0.hasSuffix("bitmap") }) { out[UInt32(id)] = "SVG" }
+                }
+                next = range.upperBound + 1
+            }
+        }
+        return out
     }
 
     /// Loads a font file (the UI font for captions).

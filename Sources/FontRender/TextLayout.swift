@@ -9,6 +9,9 @@ struct TextLayout {
     var lines: [LaidLine]
     /// Characters the face has no glyph for (drawn as .notdef), as "U+0041 'A'".
     var missing: [String]
+    /// Characters drawn without their colour (FreeType does not paint it), as "U+1F600 '😀'
+    /// (COLR v1 paint)".
+    var notInColor: [String]
 
     /// Longest text a preview lays out (Unicode scalars): more is refused, not drawn for minutes.
     static let maximumLength = 20_000
@@ -23,6 +26,7 @@ struct TextLayout {
         }
         lines = []
         var missingSet = Set<UInt32>(), missingOrder: [UInt32] = []
+        var uncoloredSet = Set<UInt32>(), uncolored: [(UInt32, String)] = []
         for paragraph in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
             var characters = Array(paragraph)
             if characters.last == "\r" { characters.removeLast() }
@@ -41,12 +45,21 @@ struct TextLayout {
                     let c = line[g.cluster].value
                     if missingSet.insert(c).inserted { missingOrder.append(c) }
                 }
+                for g in glyphs where g.cluster < line.count {
+                    guard let form = font.colorNotDrawn[g.id] else { continue }
+                    let c = line[g.cluster].value
+                    if uncoloredSet.insert(c).inserted { uncolored.append((c, form)) }
+                }
             }
         }
-        missing = missingOrder.map { c in
-            let hex = String(c, radix: 16, uppercase: true)
-            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + (Unicode.Scalar(c).map { " '\(Character($0))'" } ?? "")
-        }
+        missing = missingOrder.map(Self.describe)
+        notInColor = uncolored.map { Self.describe($0.0) + " (\($0.1))" }
+    }
+
+    /// "U+0041 'A'"
+    static func describe(_ c: UInt32) -> String {
+        let hex = String(c, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + (Unicode.Scalar(c).map { " '\(Character($0))'" } ?? "")
     }
 
     /// Greedy line breaking over the paragraph's advances (each cluster's advance charged to its

@@ -5,6 +5,9 @@ public struct RenderedText: Sendable {
     public var image: Image
     /// Characters without a glyph in the face, drawn as .notdef.
     public var missing: [String]
+    /// Characters whose glyph has colour FreeType does not draw (COLR v1 paint, SVG), drawn as
+    /// plain outlines: "U+1F600 '😀' (COLR v1 paint)".
+    public var notInColor: [String] = []
     /// Baseline of each line in pixels from the top.
     public var baselines: [Double]
 }
@@ -38,7 +41,7 @@ public enum Preview {
         try image.draw(layout, placements: placements, font: font, px: px, style: options.style, hinting: options.hinting)
         image.metadata = [("Software", "FontShell"), ("Title", font.name),
                           ("Comment", "text preview: size \(options.pointSize(label: false)) pt, scale \(options.scale), \(options.scaling.rawValue) scaling, \(metrics.source.rawValue) metrics")]
-        return RenderedText(image: image, missing: layout.missing, baselines: placements.map(\.baseline))
+        return RenderedText(image: image, missing: layout.missing, notInColor: layout.notInColor, baselines: placements.map(\.baseline))
     }
 
     static func aligned(_ lineWidth: Double, in width: Double, margin: Double, _ align: TextAlign) -> Double {

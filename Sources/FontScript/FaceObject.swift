@@ -21,7 +21,7 @@ enum FaceObject {
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
                      "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
                      "sweep": PreviewModule.sweep, "save": save, "unshare": unshare,
-                     "features": features, "lookups": lookups, "substitutions": substitutions, "kerning": kerning,
+                     "features": features, "lookups": lookups, "lookup": lookup, "substitutions": substitutions, "kerning": kerning,
                      "kerningPairs": kerningPairs, "setKerning": setKerning, "addSubstitution": addSubstitution,
                      "removeSubstitution": removeSubstitution, "setGlyphClass": setGlyphClass, "subset": SubsetMethods.faceSubset,
                      "location": VariationMethods.location, "instance": VariationMethods.instance,

@@ -74,6 +74,31 @@ extension FaceObject {
         }
     }
 
+    /// face:lookup("GSUB" | "GPOS", index) → lookup `index` of the table, numbered as
+    /// features() and lookups() number them (from 0, as in the font and its TTX dump), as the
+    /// structured view shows it: the same value as `face.GSUB.LookupList.Lookup[index + 1]`.
+    static let lookup: LuaFunction = { L in
+        LuaCall.run(L, "lookup") { call in
+            let face = try call.methodSelf(className, as: FaceRef.self).get()
+            let tagText = try call.string(2)
+            guard tagText == "GSUB" || tagText == "GPOS" else { throw LuaArgumentError(2, "\"GSUB\" or \"GPOS\" expected, got '\(tagText)'") }
+            let index = try call.integer(3)
+            guard let table = try face.structuredTable(Tag(text: tagText)) else { throw LuaBridgeError("the face has no \(tagText) table") }
+            guard let listMember = table.record.valueMembers.first(where: { $0.name == "LookupList" }),
+                  case .record(let listRecord) = listMember.shape.target,
+                  let lookupMember = listRecord.valueMembers.first(where: { $0.name == "Lookup" }) else {
+                throw LuaBridgeError("\(tagText)'s description has no LookupList.Lookup")
+            }
+            let lookups: [StructValue]
+            if case .list(let items)? = try table.value("LookupList")?.resolved().fields?["Lookup"] { lookups = items } else { lookups = [] }
+            guard index >= 0, index < lookups.count else {
+                throw LuaArgumentError(3, lookups.isEmpty ? "\(tagText) has no lookups" : "\(tagText) has lookups 0–\(lookups.count - 1) (numbered from 0, as features() lists them), not \(index)")
+            }
+            try StructValues(face).push(call.stack, try lookups[Int(index)].resolvedDeep(), lookupMember.shape)
+            return 1
+        }
+    }
+
     /// face:substitutions(featureTag) → {{lookup=, ["in"]={names}, out={names}}, ...}
     static let substitutions: LuaFunction = { L in
         LuaCall.run(L, "substitutions") { call in

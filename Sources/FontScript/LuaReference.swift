@@ -108,6 +108,7 @@ enum LuaReference {
         ("Face:sweep", "Face:sweep{field =, values =, text =, label = {...}}", "preview.sweep on this face: a sheet of labels, one per value (see below)"),
         ("Face:features", "Face:features([tag])", "every (table, script, language, feature) of GSUB and GPOS: {{table = \"GSUB\", script = \"latn\", language = \"dflt\", feature = \"liga\", lookups = {16, 17}, requir…"),
         ("Face:lookups", "Face:lookups(\"GSUB\" | \"GPOS\")", "the lookups in order: {{index = 0, type = 2, typeName = \"PairPos\", flag = 0, subtables = 2, extension = false}, ...} (an extension lookup is named by the typ…"),
+        ("Face:lookup", "Face:lookup(\"GSUB\" | \"GPOS\", index)", "lookup index, numbered as features(), lookups(), substitutions(), the edits' results and TTX number lookups (from 0, as in the font), as the structured view…"),
         ("Face:substitutions", "Face:substitutions(feature)", "what a GSUB feature's single, multiple, alternate and ligature lookups do: {{lookup = 16, [\"in\"] = {\"f\", \"f\", \"i\"}, out = {\"uniFB03\"}}, ...}"),
         ("Face:kerning", "Face:kerning(left, right)", "the horizontal kerning of the pair (glyph names, ids or Glyphs) from the kern feature's GPOS pair lookups, glyph pairs and class pairs, or from the kern tabl…"),
         ("Face:kerningPairs", "Face:kerningPairs()", "every kerned pair, from the same source as Face:kerning, as a KerningPairs list (below): class kerning is expanded as it is read (class 0, \"any other glyph\",…"),

@@ -213,6 +213,7 @@ enum PreviewModule {
         }
         s.push(m.metrics.rawValue); s.setField("metrics", in: -2)
         s.push(strings: m.missing); s.setField("missing", in: -2)
+        if !m.notInColor.isEmpty { s.push(strings: m.notInColor); s.setField("notInColor", in: -2) }
     }
 
     // MARK: functions
@@ -245,15 +246,16 @@ enum PreviewModule {
         }
     }
 
-    /// preview.text(face, text [, options]) → Image, {missing = {...}, baselines = {...}}
+    /// preview.text(face, text [, options]) → Image, {missing = {...}, notInColor = {...}, baselines = {...}}
     static let text: LuaFunction = { L in
         LuaCall.run(L, "text") { call in
             let face = try face(call, 1)
             let text = try call.string(2)
             let rendered = try Preview.text(face, text, options: try options(call, 3))
             ImageObject.push(call.stack, ImageBox(rendered.image, missing: rendered.missing, baseline: rendered.baselines.first))
-            call.stack.pushTable(fieldCount: 2)
+            call.stack.pushTable(fieldCount: 3)
             call.stack.push(strings: rendered.missing); call.stack.setField("missing", in: -2)
+            if !rendered.notInColor.isEmpty { call.stack.push(strings: rendered.notInColor); call.stack.setField("notInColor", in: -2) }
             call.stack.pushTable(arrayCount: Int32(rendered.baselines.count))
             for (k, b) in rendered.baselines.enumerated() { call.stack.push(b); call.stack.setIndex(k + 1, in: -2) }
             call.stack.setField("baselines", in: -2)

@@ -72,10 +72,19 @@ struct PreviewCommand: ParsableCommand {
             let m = l.measurements
             var report = "baseline \(Preview.rounded(m.baseline)) px, line box \(Preview.rounded(m.lineTop))…\(Preview.rounded(m.lineBottom)) px, capCenterOffset \(Preview.rounded(m.capCenterOffset)) px (\(m.metrics.rawValue) metrics)"
             if !m.missing.isEmpty { report += "\nmissing glyphs (drawn as .notdef): " + m.missing.joined(separator: ", ") }
+            if !m.notInColor.isEmpty { report += "\n" + Self.notInColorNote(m.notInColor) }
             return (l.image, report, Int((2 * m.boxCenter).rounded()))
         }
         let t = try Preview.text(f, text, options: options)
-        return (t.image, t.missing.isEmpty ? "" : "missing glyphs (drawn as .notdef): " + t.missing.joined(separator: ", "), nil)
+        var notes: [String] = []
+        if !t.missing.isEmpty { notes.append("missing glyphs (drawn as .notdef): " + t.missing.joined(separator: ", ")) }
+        if !t.notInColor.isEmpty { notes.append(Self.notInColorNote(t.notInColor)) }
+        return (t.image, notes.joined(separator: "\n"), nil)
+    }
+
+    static func notInColorNote(_ characters: [String]) -> String {
+        "drawn without colour, as plain outlines (FreeType 2.12 paints COLR version 0 layers and colour bitmaps, not COLR version 1 paint graphs or SVG): "
+            + characters.joined(separator: ", ")
     }
 
     func run() throws {

@@ -35,14 +35,8 @@ import FontModel
     }
 
     @Test func colrLayersAreDrawnInTheirPaletteColours() throws {
-        let path = NSTemporaryDirectory() + "colr0-\(UUID().uuidString).ttf"
+        let path = try Self.build("colr0")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let builder = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tests/Oracles/make_test_fonts.py").path
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", builder, "colr0", path]
-        try p.run(); p.waitUntilExit()
-        try #require(p.terminationStatus == 0)
         let face = try Fixtures.face(path)
         var o = PreviewOptions()
         o.size = 100
@@ -57,5 +51,41 @@ import FontModel
         #expect(green > 200, "\(green) green pixels")
         // The plain glyphs stay black.
         #expect(Self.saturated(try Preview.text(face, "ab", options: o).image) == 0)
+    }
+
+    /// A font made by Tests/Oracles/make_test_fonts.py, in a temporary file.
+    static func build(_ kind: String) throws -> String {
+        let path = NSTemporaryDirectory() + "\(kind)-\(UUID().uuidString).ttf"
+        let builder = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tests/Oracles/make_test_fonts.py").path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", builder, kind, path]
+        try p.run(); p.waitUntilExit()
+        try #require(p.terminationStatus == 0)
+        return path
+    }
+
+    /// Colour FreeType 2.12 cannot paint is named, not silently dropped: COLR version 1 glyphs
+    /// without version 0 layers and SVG glyphs are drawn as outlines and listed; version 0
+    /// layers and sbix bitmaps are drawn and not listed.
+    @Test func colourThatIsNotDrawnIsNamed() throws {
+        let colr = try Self.build("colr")
+        defer { try? FileManager.default.removeItem(atPath: colr) }
+        let face = try Fixtures.face(colr)
+        // A has version 0 layers (and no paint of its own); a and b only version 1 paints.
+        let text = try Preview.text(face, "Aab")
+        #expect(text.notInColor == ["U+0061 'a' (COLR v1 paint)", "U+0062 'b' (COLR v1 paint)"])
+        #expect(Self.saturated(text.image) > 100, "A is still drawn in colour")
+        let label = try Preview.label(face, "ba", options: Fixtures.label(width: 80, height: 44, size: 17, scale: 1))
+        #expect(label.measurements.notInColor == ["U+0062 'b' (COLR v1 paint)", "U+0061 'a' (COLR v1 paint)"])
+        #expect(try Preview.text(face, "AB").notInColor.isEmpty)
+
+        // The SVG test font: every glyph has an SVG document; A, a and B also an sbix bitmap,
+        // which FreeType draws. Its GSUB turns the character a into glyph b (SVG alone).
+        let svg = try Self.build("svg-sbix")
+        defer { try? FileManager.default.removeItem(atPath: svg) }
+        let svgFace = try Fixtures.face(svg)
+        #expect(try Preview.text(svgFace, "a").notInColor == ["U+0061 'a' (SVG)"])
+        #expect(try Preview.text(svgFace, "AB").notInColor.isEmpty)
     }
 }

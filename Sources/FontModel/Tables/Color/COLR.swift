@@ -57,6 +57,25 @@ public final class ColrTable: DecodableTable {
         }
     }
 
+    /// The glyphs coloured by a version 1 paint graph alone (no version 0 layers to fall back
+    /// on), ascending: what a renderer without a paint-graph walker draws as plain outlines.
+    public func paintOnlyGlyphs() throws -> [Int] {
+        guard version >= 1 else { return [] }
+        return try bytes.withUnsafeBytes { raw in
+            let r = BinaryReader(raw)
+            guard r.count >= 34 else { return [] }
+            let listOffset = Int(try r.u32(at: 14))
+            guard listOffset > 0 else { return [] }
+            let count = Int(try r.u32(at: listOffset))
+            guard count <= (r.count - listOffset - 4) / 6 else { throw r.error("\(count) BaseGlyphPaintRecords do not fit the table", at: listOffset) }
+            let painted = try (0..<count).map { Int(try r.u16(at: listOffset + 4 + 6 * $0)) }
+            let baseCount = Int(try r.u16(at: 2)), baseOffset = Int(try r.u32(at: 4))
+            guard baseCount <= (r.count - min(baseOffset, r.count)) / 6 else { throw r.error("\(baseCount) BaseGlyphRecords do not fit the table", at: 2) }
+            let layered = Set(try (0..<baseCount).map { Int(try r.u16(at: baseOffset + 6 * $0)) })
+            return painted.filter { !layered.contains($0) }
+        }
+    }
+
     /// Version 0's colour glyphs: each base glyph's layers (glyph, palette index), in base
     /// glyph order, as the two record arrays give them.
     public static func layers(_ reader: BinaryReader) throws -> [(glyph: Int, layers: [(glyph: Int, palette: Int)])] {
