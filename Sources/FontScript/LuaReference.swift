@@ -149,7 +149,7 @@ enum LuaReference {
         ("Glyph:contoursAt", "Glyph:contoursAt{wght = 700}", "the glyph's contours at a location of a variable face, shaped as Glyph.contours: TrueType with gvar's deltas (untouched points interpolated, rounded as fontT…"),
         ("Glyph:advanceAt", "Glyph:advanceAt{wght = 700}", "its advance width there (TrueType: from the moved phantom points; CFF2: hmtx plus HVAR's delta)"),
         ("Glyph:deltas", "Glyph:deltas()", "its raw gvar tuples: {{peak = {wght = 1}, start =, [\"end\"] =, points = {0-based point numbers, nil for all}, x = {...}, y = {...}}, ...}"),
-        ("Glyph:copyFrom", "Glyph:copyFrom(other [, {metrics = true, layout = false}])", "this glyph takes other's outline (simple or composite, instructions, gvar variations; CFF or CFF2 charstring; COLR version 0 layers — version 1 paints are no…"),
+        ("Glyph:copyFrom", "Glyph:copyFrom(other [, {metrics = true, layout = false}])", "this glyph takes other's outline (simple or composite, instructions, gvar variations; CFF or CFF2 charstring; COLR version 0 layers, version 1 paint graph an…"),
         ("registry.register", "registry.register(pathOrFont [, {scope =, replace =}])", "registers every face of a file, or of a Font (saved to a temporary file first, edits included)"),
         ("registry.unregister", "registry.unregister(pathOrName)", "removes a font FontShell registered at user scope"),
         ("registry.pick", "registry.pick([filter [, {choose =, samples = true, limit = 20}]])", "a font picker: installed families whose names hold the letters of filter in order (case ignored; prefixes first, then substrings), with their styles and, whe…"),

@@ -140,8 +140,8 @@ extension Face {
         } else {
             throw FontError("the face has neither glyf nor CFF outlines", path: path, face: faceLabel)
         }
-        // Colour layers come along (COLR version 0; version 1's paints are not copied yet).
-        if let colr = try table(ColrTable.self), let copied = try context("COLR", { try colr.copyingLayers(from: source, to: target) }) {
+        // Colour comes along: COLR layers, paint graph and clip box.
+        if let colr = try table(ColrTable.self), let copied = try context("COLR", { try colr.copyingColor(from: source, to: target) }) {
             setRawTable("COLR", copied)
         }
         guard metrics else { return }

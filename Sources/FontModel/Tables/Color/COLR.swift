@@ -20,17 +20,57 @@ public final class ColrTable: DecodableTable {
     public static func decode(_ reader: BinaryReader, face: Face) throws -> ColrTable { try ColrTable(reader) }
     public func encode() throws -> [UInt8] { bytes }
 
-    /// Version 0 with glyph `target` drawn in `source`'s layers (or plain, when `source` has
-    /// none); nil when nothing changes or the table is version 1 (its paint graphs are not
-    /// copied yet).
-    public func copyingLayers(from source: Int, to target: Int) throws -> [UInt8]? {
-        guard version == 0 else { return nil }
+    /// The table with glyph `target` coloured as `source` is (or plain, when `source` has no
+    /// colour); nil when nothing changes. Version 0 layers are copied; version 1 gives the
+    /// target the source's layers record, its paint graph and its clip box, and is re-encoded
+    /// through its description.
+    public func copyingColor(from source: Int, to target: Int) throws -> [UInt8]? {
+        guard version == 0 else { return try copyingPaint(from: source, to: target) }
         var glyphs = try bytes.withUnsafeBytes { try Self.layers(BinaryReader($0)) }
         let layers = glyphs.first { $0.glyph == source }?.layers
         let before = glyphs.count
         glyphs.removeAll { $0.glyph == target }
         if let layers { glyphs.append((target, layers)) } else if glyphs.count == before { return nil }
         return try Self.version0(glyphs)
+    }
+
+    /// Version 1: each of the glyph-keyed lists (version 0 base glyph records, the paint
+    /// records, the clip list's groups) drops `target` and gives it what `source` has.
+    func copyingPaint(from source: Int, to target: Int) throws -> [UInt8]? {
+        let decoded = try bytes.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), Self.shape, name: "COLR") }
+        guard case .record(var table) = decoded else { return nil }
+        /// Records keyed by glyph member `key`, sorted by it: target's replaced by source's.
+        func copied(_ list: StructValue?, key: String) -> StructValue? {
+            guard case .list(let items)? = list else { return nil }
+            func glyph(_ item: StructValue) -> Int64? { item.fields?[key]?.int }
+            var out = items.filter { glyph($0) != Int64(target) }
+            if let from = items.first(where: { glyph($0) == Int64(source) }), case .record(var fields) = from {
+                fields[key] = .int(Int64(target))
+                out.append(.record(fields))
+            }
+            out.sort { (glyph($0) ?? 0) < (glyph($1) ?? 0) }
+            return .list(out)
+        }
+        func edit(_ member: String, _ list: String, key: String) {
+            guard case .record(var holder)? = table[member], let new = copied(holder[list], key: key) else { return }
+            holder[list] = new
+            table[member] = .record(holder)
+        }
+        edit("BaseGlyphRecordArray", "BaseGlyphRecord", key: "BaseGlyph")
+        edit("BaseGlyphList", "BaseGlyphPaintRecord", key: "BaseGlyph")
+        if case .list(let groups)? = table["ClipList"] {
+            // Groups of glyphs sharing a box: target leaves its group and joins source's.
+            table["ClipList"] = .list(groups.compactMap { group -> StructValue? in
+                guard case .record(var fields) = group, case .list(let glyphs)? = fields["Glyph"] else { return group }
+                var kept = glyphs.filter { $0.int != Int64(target) }
+                if glyphs.contains(where: { $0.int == Int64(source) }) { kept.append(.int(Int64(target))); kept.sort { ($0.int ?? 0) < ($1.int ?? 0) } }
+                guard !kept.isEmpty else { return nil }
+                fields["Glyph"] = .list(kept)
+                return .record(fields)
+            })
+        }
+        let encoded = try StructureCodec.encode(.record(table), Self.shape, name: "COLR")
+        return encoded == bytes ? nil : encoded
     }
 
     /// How glyph `glyph` is coloured here: "COLR v1 paint" (a BaseGlyphList record), "COLR v0,
