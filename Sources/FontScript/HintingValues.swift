@@ -11,7 +11,37 @@ enum HintingValues {
     static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [
         ("cvt", pushCvt), ("fpgm", { try pushProgram($0, $1, FpgmTable.self) }), ("prep", { try pushProgram($0, $1, PrepTable.self) }),
         ("DSIG", pushDSIG), ("hdmx", pushHdmx), ("VDMX", pushVDMX), ("TTFA", pushTTFA),
-    ]
+        ("TSI1", { try pushVTTPrograms($0, $1, "TSI1") }), ("TSI3", { try pushVTTPrograms($0, $1, "TSI3") }), ("TSI5", pushTSI5),
+    ] + ["TSIV", "TSIB", "TSID", "TSIJ", "TSIP", "TSIS"].map { tag in (tag, { try pushVTTText($0, $1, Tag(text: tag)) }) }
+
+    /// face.TSI1, face.TSI3: VTT's glyph programs, {glyphPrograms = {A = text, ...},
+    /// extraPrograms = {fpgm = text, ...}}, lines ending in newlines (carriage returns in the font).
+    static func pushVTTPrograms(_ s: LuaStack, _ face: Face, _ tag: Tag) throws {
+        guard let table = try face.decodedTable(tag) as? VTTProgramsTable else { s.pushNil(); return }
+        let names = try face.glyphNames()
+        func lines(_ text: String) -> String { String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\r" ? "\n" : $0 })) }
+        s.pushTable(fieldCount: 2)
+        s.pushTable(fieldCount: Int32(table.programs.count))
+        for (id, text) in table.programs { s.push(lines(text)); s.setField(glyphName(id, in: names), in: -2) }
+        s.setField("glyphPrograms", in: -2)
+        s.pushTable(fieldCount: Int32(table.extraPrograms.count))
+        for (name, text) in table.extraPrograms { s.push(lines(text)); s.setField(name, in: -2) }
+        s.setField("extraPrograms", in: -2)
+    }
+
+    /// face.TSI5: VTT's character group of each glyph, {A = 1, ...}.
+    static func pushTSI5(_ s: LuaStack, _ face: Face) throws {
+        guard let table = try face.table(TSI5Table.self) else { s.pushNil(); return }
+        let names = try face.glyphNames()
+        s.pushTable(fieldCount: Int32(table.groups.count))
+        for (id, group) in table.groups.enumerated() { s.push(group); s.setField(glyphName(id, in: names), in: -2) }
+    }
+
+    /// face.TSIV … face.TSIS: VTT's source text for a table, lines ending in newlines.
+    static func pushVTTText(_ s: LuaStack, _ face: Face, _ tag: Tag) throws {
+        guard let table = try face.decodedTable(tag) as? VTTTextTable else { s.pushNil(); return }
+        if let text = table.text { s.push(text) } else { s.push(bytes: table.bytes) }
+    }
 
     /// face.TTFA: ttfautohint's options as text ("hinting-range-min: 8" …); nil without the table.
     static func pushTTFA(_ s: LuaStack, _ face: Face) throws {

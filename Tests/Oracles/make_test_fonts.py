@@ -18,6 +18,7 @@
                     (formats 1 and 2), a VarIndexMap and a VarStore over a wght axis (with an
                     avar map and a named instance), and CPAL
   colr0             COLR version 0 only (fontTools writes it in its own XML form)
+  vtt               VTT's source tables (TSI0-3, TSI5, TSIV/B/D/J/P/S)
   svg-sbix          TrueType with an SVG table (a plain and a gzipped document, one shared by a
                     glyph range) and an sbix table (two strikes: PNG images, a 'dupe' reference,
                     glyphs without images), a meta table (dlng, slng and a private entry) and VDMX
@@ -559,8 +560,32 @@ def morx_xml():
     return '<ttFont><morx><Version value="2"/><Reserved value="0"/>' + chain1 + chain2 + "</morx></ttFont>"
 
 
+def vtt(path):
+    """VTT's source tables: TSI1 assembly (with a program longer than 32,767 bytes, stored with
+    the 0x8000 length) and extra programs, TSI3 VTTTalk, their indexes TSI0/TSI2, TSI5 groups,
+    and the table sources TSIV, TSIB, TSID, TSIJ, TSIP, TSIS."""
+    from fontTools.ttLib import newTable
+    fb, order = box_font("VTT Test")
+    tsi1 = newTable("TSI1")
+    tsi1.glyphPrograms = {"A": "/* A */\rSVTCA[Y]\rMIAP[R], 1, 3", "a": "SVTCA[X]\r" + "DELTAP1[], 1, 2\r" * 2200, "b": ""}
+    tsi1.extraPrograms = {"fpgm": "/* fpgm */\rFDEF[], 0\rENDF[]", "ppgm": "SVTCA[Y]", "cvt": "0: 700 /* cap */\r1: 0"}
+    tsi3 = newTable("TSI3")
+    tsi3.glyphPrograms = {"A": "YAnchor(1)\rYLink(1,3)", "B": "Smooth()"}
+    tsi3.extraPrograms = {}
+    fb.font["TSI0"], fb.font["TSI1"], fb.font["TSI2"], fb.font["TSI3"] = newTable("TSI0"), tsi1, newTable("TSI2"), tsi3
+    tsi5 = newTable("TSI5")
+    tsi5.glyphGrouping = {name: k % 4 for k, name in enumerate(order)}
+    fb.font["TSI5"] = tsi5
+    for tag, text in (("TSIV", "/* variation CVT */\r0: 700"), ("TSIB", "SETUP_BASE"), ("TSID", "GDEF source"), ("TSIJ", "JSTF source"),
+                      ("TSIP", "GPOS source\rline 2"), ("TSIS", "GSUB source")):
+        table = newTable(tag)
+        table.data = text.encode("ascii")
+        fb.font[tag] = table
+    fb.save(path)
+
+
 if __name__ == "__main__":
     {"cff": cff, "variable": variable, "variable-clashing": variable_clashing, "variable-twice": variable_twice, "cff2-variable": cff2_variable, "cff-fanout": cff_fanout,
      "variable-metrics": variable_metrics, "variable-metrics-direct": lambda p: variable_metrics(p, mapped=False), "cff2-metrics": cff2_metrics,
      "composite-fanout": composite_fanout, "colr": colr, "colr0": lambda p: colr(p, version0_only=True),
-     "svg-sbix": svg_sbix}[sys.argv[1]](sys.argv[2])
+     "svg-sbix": svg_sbix, "vtt": vtt}[sys.argv[1]](sys.argv[2])

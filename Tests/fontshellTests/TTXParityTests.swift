@@ -70,9 +70,10 @@ import FontModel
         // curves and BlueValues, and a second variation data; COLR version 1 with every Paint
         // format, version 0 layers, both clip box formats, a VarIndexMap and a store; COLR 0 alone;
         // SVG (plain and gzipped documents) with sbix (PNGs, a 'dupe', empty glyphs), meta, VDMX, EBSC,
-        // an AAT feat, JSTF with every member, a morx with every subtable type and a trak.
+        // an AAT feat, JSTF with every member, a morx with every subtable type and a trak; VTT's
+        // sources (TSI0–3 with a program over 32 KB, TSI5, TSIV/B/D/J/P/S).
         var made: [String] = []
-        for (kind, file) in [("cff2-variable", "cff2-variable.otf"), ("colr", "colr.ttf"), ("colr0", "colr0.ttf"), ("svg-sbix", "svg-sbix.ttf")] {
+        for (kind, file) in [("cff2-variable", "cff2-variable.otf"), ("colr", "colr.ttf"), ("colr0", "colr0.ttf"), ("svg-sbix", "svg-sbix.ttf"), ("vtt", "vtt.ttf")] {
             let built = try runProcess("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, kind, work.path + "/" + file])
             try #require(built.status == 0, "\(built.err)")
             made.append(work.path + "/" + file)
