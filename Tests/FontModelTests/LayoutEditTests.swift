@@ -128,6 +128,20 @@ import Testing
         #expect(try again.removeSubstitution(feature: "liga", input: [T, h], script: "arab") == 1)
     }
 
+    /// A GSUB edit in a font other tables shape says so: Mondulkiri has GSUB and AAT morx
+    /// (which HarfBuzz applies to horizontal text instead of GSUB); Harmattan has Graphite's Silf.
+    @Test func anEditSaysWhenOtherTablesShapeTheFont() throws {
+        let face = try Font(path: "/usr/share/fonts/opentype/mondulkiri/Mondulkiri-R.ttf").faces[0]
+        let T = try #require(try face.glyphID(for: "T")), h = try #require(try face.glyphID(for: "h")), Z = try #require(try face.glyphID(for: "Z"))
+        let said = try face.addSubstitution(feature: "liga", input: [T, h], output: Z)
+        #expect(said.contains("; note: HarfBuzz and CoreText shape this font's horizontal text with its AAT morx table, not GSUB"), "\(said)")
+        #expect(!said.contains("Silf"))
+        let harmattan = try Font(path: "/usr/share/fonts/truetype/harmattan/Harmattan-Regular.ttf").faces[0]
+        let (aT, ah, aZ) = (try #require(try harmattan.glyphID(for: "T")), try #require(try harmattan.glyphID(for: "h")), try #require(try harmattan.glyphID(for: "Z")))
+        let graphite = try harmattan.addSubstitution(feature: "liga", input: [aT, ah], output: aZ)
+        #expect(graphite.hasSuffix("; note: Graphite shapers (HarfBuzz built with graphite2, LibreOffice, Firefox) shape this font with its Silf table, not GSUB"), "\(graphite)")
+    }
+
     /// The acceptance sweep: on every corpus font whose 'liga' Latin text reaches, an added
     /// ligature forms with HarfBuzz's default script detection (the OpenType shaper: SIL fonts
     /// with Graphite tables shape through graphite2 by default).

@@ -205,7 +205,17 @@ extension Face {
         root["LookupList"] = .record(list)
         _ = gsub.replaceRoot(root)
         let scripts = Set(reached.map { $0.script.filter { $0 != " " } }).sorted().joined(separator: ", ")
-        return "GSUB lookup\(edited.count == 1 ? "" : "s") \(edited.map(String.init).joined(separator: ", ")) (\(kind), reached by \(scripts))"
+        return "GSUB lookup\(edited.count == 1 ? "" : "s") \(edited.map(String.init).joined(separator: ", ")) (\(kind), reached by \(scripts))" + otherShapingNote
+    }
+
+    /// What a user editing GSUB must know when other tables shape the font instead: HarfBuzz
+    /// (and CoreText) apply morx rather than GSUB to horizontal text when a font has both;
+    /// Graphite shapers apply Silf. Empty for a plain OpenType font.
+    var otherShapingNote: String {
+        var notes: [String] = []
+        if has("morx") { notes.append("HarfBuzz and CoreText shape this font's horizontal text with its AAT morx table, not GSUB") }
+        if has("Silf") { notes.append("Graphite shapers (HarfBuzz built with graphite2, LibreOffice, Firefox) shape this font with its Silf table, not GSUB") }
+        return notes.map { "; note: " + $0 }.joined()
     }
 
     // MARK: GDEF
