@@ -77,6 +77,7 @@ final class StructValues {
             switch kind {
             case .fixed: s.push(Double(v) / Fixed.scale)
             case .f2dot14: s.push(Double(v) / F2Dot14.scale)
+            case .tag: s.push(Tag(UInt32(truncatingIfNeeded: v)).description)   // "wght", as Lua code names it
             default: s.push(Int(v))
             }
         case (.record(let record), .record(let fields)): push(s, record, fields, format: nil)
@@ -139,6 +140,13 @@ final class StructValues {
         case .offset(let target, _):
             if s.type(at: index) == .nil || (s.type(at: index) == .boolean && !s.truthy(at: index)) { return .none }
             return try read(s, at: index, target, path: path)
+        case .scalar(.tag) where s.string(at: index) != nil && s.number(at: index) == nil:
+            // A tag by its text ("wght"; a shorter one is padded with spaces).
+            let text = s.string(at: index) ?? ""
+            guard (1...4).contains(text.utf8.count), text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+                throw FontError("\(path) is a tag: 1 to 4 printable ASCII characters, got \"\(text)\"")
+            }
+            return .int(Int64(Tag(text: text).rawValue))
         case .scalar(let kind):
             guard let number = s.number(at: index), number.isFinite else { throw FontError("\(path) must be a number, got \(s.describedType(at: index))") }
             let stored: Double

@@ -419,6 +419,25 @@ func python(_ arguments: [String]) throws -> String {
     }
 }
 
+/// VTT's sources from Lua (issue 32), and tags in described tables as text.
+@Suite struct VTTScriptTests {
+    @Test func readVTTSourcesAndTags() throws {
+        let path = NSTemporaryDirectory() + "fontshell-vtt-\(UUID().uuidString).ttf"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let built = try python([repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, "vtt", path])
+        try #require(FileManager.default.fileExists(atPath: path), "\(built)")
+        let lua = try makeState(fonts: [path])
+        #expect(try eval(lua, "local p = face.TSI1; return p.glyphPrograms.A, #p.glyphPrograms.a, p.glyphPrograms.b, p.extraPrograms.ppgm")
+                == ["/* A */\nSVTCA[Y]\nMIAP[R], 1, 3", "35210", "nil", "SVTCA[Y]"])
+        #expect(try eval(lua, "return face.TSI3.glyphPrograms.B, face.TSI5.B, face.TSIP") == ["Smooth()", "3", "GPOS source\nline 2"])
+        // TSIC through its description; its axis tags are text, as every tag in a described table.
+        #expect(try eval(lua, "local c = face.TSIC; return c.AxisArray[2], c.RecordLocations[2].Axis[1], c.Record[1].CVTValueArray[2], #c.Record[2].NameArray")
+                == ["wdth", "-0.5", "-10", "0"])
+        #expect(try eval(lua, "local r = face.TSIC.AxisArray; r[1] = 'opsz'; face.TSIC.AxisArray = r; return face.TSIC.AxisArray[1]") == ["opsz"])
+        #expect(throws: (any Error).self) { try eval(lua, "local r = face.TSIC.AxisArray; r[1] = 'weight'; face.TSIC.AxisArray = r") }
+    }
+}
+
 /// SVG and sbix from Lua, on the font make_test_fonts.py builds.
 @Suite struct ColorImageScriptTests {
     @Test func readSVGAndSbix() throws {

@@ -18,7 +18,7 @@
                     (formats 1 and 2), a VarIndexMap and a VarStore over a wght axis (with an
                     avar map and a named instance), and CPAL
   colr0             COLR version 0 only (fontTools writes it in its own XML form)
-  vtt               VTT's source tables (TSI0-3, TSI5, TSIV/B/D/J/P/S)
+  vtt               VTT's source tables (TSI0-3, TSI5, TSIV/B/D/J/P/S, TSIC)
   svg-sbix          TrueType with an SVG table (a plain and a gzipped document, one shared by a
                     glyph range) and an sbix table (two strikes: PNG images, a 'dupe' reference,
                     glyphs without images), a meta table (dlng, slng and a private entry) and VDMX
@@ -563,7 +563,7 @@ def morx_xml():
 def vtt(path):
     """VTT's source tables: TSI1 assembly (with a program longer than 32,767 bytes, stored with
     the 0x8000 length) and extra programs, TSI3 VTTTalk, their indexes TSI0/TSI2, TSI5 groups,
-    and the table sources TSIV, TSIB, TSID, TSIJ, TSIP, TSIS."""
+    the table sources TSIV, TSIB, TSID, TSIJ, TSIP, TSIS, and TSIC's variation CVT records."""
     from fontTools.ttLib import newTable
     fb, order = box_font("VTT Test")
     tsi1 = newTable("TSI1")
@@ -581,6 +581,19 @@ def vtt(path):
         table = newTable(tag)
         table.data = text.encode("ascii")
         fb.font[tag] = table
+    # TSIC (VTT's variation CVT window) is an otData table: built from its XML.
+    from fontTools.misc.testTools import parseXML
+    tsic = newTable("TSIC")
+    for element in parseXML('''
+        <Version value="0x00010000"/><Flags value="0"/><Reserved value="0"/><AxisArray index="0" value="wght"/><AxisArray index="1" value="wdth"/>
+        <RecordLocations index="0"><Axis index="0" value="1.0"/><Axis index="1" value="0.0"/></RecordLocations>
+        <RecordLocations index="1"><Axis index="0" value="-0.5"/><Axis index="1" value="1.0"/></RecordLocations>
+        <Record index="0"><Flags value="0"/><NameArray index="0" value="66"/><NameArray index="1" value="100"/>
+          <CVTArray index="0" value="1"/><CVTArray index="1" value="4"/><CVTValueArray index="0" value="720"/><CVTValueArray index="1" value="-10"/></Record>
+        <Record index="1"><Flags value="0"/><CVTArray index="0" value="1"/><CVTValueArray index="0" value="700"/></Record>'''):
+        if isinstance(element, tuple):
+            tsic.fromXML(*element, fb.font)
+    fb.font["TSIC"] = tsic
     fb.save(path)
 
 

@@ -85,6 +85,10 @@ public enum TTXFormat: Sendable, Equatable {
     case angle, biasedAngle
     /// A uint8 enumeration written by name, lowercased (COLR's Extend and CompositeMode).
     case names([String])
+    /// A count written as a value, not a comment (fontTools does so for otData counts whose
+    /// names do not end in "Count", such as TSIC's NumCVTEntries); read back and checked
+    /// against the lengths of its arrays.
+    case writtenCount
 }
 
 /// One field of a fixed-layout table, declared once: its spec name (the Lua name), binary type,

@@ -72,7 +72,7 @@ public enum TableRegistry {
         EBLCTable.self, EBDTTable.self, CBLCTable.self, CBDTTable.self, TTFATable.self, LtagTable.self,
         FeatureNameTable.self, MorxTable.self, TrakTable.self, GlyphPropertiesTable.self, OpticalBoundsTable.self, LigatureCaretsTable.self, BaselineTable.self, EBSCTable.self, MetaTable.self, SVGTable.self, SbixTable.self, HdmxTable.self, LTSHTable.self, VDMXTable.self, FeatTable.self, SillTable.self, GlocTable.self, GlatTable.self, SilfTable.self,
         TSI0Table.self, TSI1Table.self, TSI2Table.self, TSI3Table.self, TSI5Table.self,
-        TSIVTable.self, TSIBTable.self, TSIDTable.self, TSIJTable.self, TSIPTable.self, TSISTable.self,
+        TSIVTable.self, TSIBTable.self, TSIDTable.self, TSIJTable.self, TSIPTable.self, TSISTable.self, TSICTable.self,
     ]
 
     static let byTag: [Tag: any DecodableTable.Type] = Dictionary(uniqueKeysWithValues: types.map { ($0.tableTag, $0) })

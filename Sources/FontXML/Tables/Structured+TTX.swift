@@ -88,7 +88,8 @@ struct StructuredWriter {
                 // Written where the count sits, as fontTools does, unless its arrays are absent.
                 let users = record.members.filter { $0.count == member.name }
                 guard users.isEmpty || users.contains(where: { fields[$0.name] != nil }) else { continue }
-                line(indent, "<!-- \(member.name)=\(StructureCodec.count(member.name, in: record, fields)) -->")
+                let count = StructureCodec.count(member.name, in: record, fields)
+                if member.ttxFormat == .writtenCount { line(indent, "<\(member.name) value=\"\(count)\"/>") } else { line(indent, "<!-- \(member.name)=\(count) -->") }
                 continue
             }
             guard let value = fields[member.name] else { continue }
@@ -332,7 +333,8 @@ final class StructuredReader {
     func fields(_ record: Record, _ element: XMLElement) throws -> StructFields {
         var out = StructFields()
         let members = record.valueMembers
-        let known = members.reduce(into: Set<String>()) { $0.formUnion(Self.elementNames($1)) }
+        let writtenCounts = record.members.filter { record.countNames.contains($0.name) && $0.ttxFormat == .writtenCount }
+        let known = members.reduce(into: Set<String>()) { $0.formUnion(Self.elementNames($1)) }.union(writtenCounts.map(\.name))
         for child in element.children where !known.contains(child.name) {
             var message = "<\(child.name)> is not a member of \(record.name)"
             if let near = closestName(to: child.name, in: Array(known)) { message += " (did you mean <\(near)>?)" }
@@ -360,6 +362,14 @@ final class StructuredReader {
                 out[member.name] = .record(StructFields())
             } else if member.since == nil {
                 throw fail("<\(element.name)> lacks <\(member.name)>", element)
+            }
+        }
+        // A count written as a value must say how many items its arrays have.
+        for count in writtenCounts {
+            for child in element.children where child.name == count.name {
+                let given = try TTX.integerAttribute(child, "value", 0...0xFFFF_FFFF)
+                guard let array = record.members.first(where: { $0.count == count.name }), case .list(let items)? = out[array.name] else { continue }
+                guard given == items.count else { throw fail("<\(count.name) value=\"\(given)\"/> but <\(element.name)> has \(items.count) <\(array.name)>", child) }
             }
         }
         return out
