@@ -44,7 +44,7 @@ final class StructValues {
                 if let box = fields["ClipBox"] { push(s, box, COLRShapes.clipBox); s.setField("ClipBox", in: -2) }
                 s.setIndex(k + 1, in: -2)
             }
-        case (.aatLookup(let valueShape), .list(let items)):
+        case (.aatLookup(let valueShape), .list(let items)), (.aatLookupWithData(let valueShape), .list(let items)):
             // {A = value, …}: by glyph name, the value a number or the record it points at.
             s.pushTable(fieldCount: Int32(items.count))
             for item in items {
@@ -199,7 +199,7 @@ final class StructValues {
             return try read(s, at: index, make(), path: path)
         case .clipList:
             throw FontError("\(path): a ClipList cannot be set from Lua yet")
-        case .aatLookup(let valueShape):
+        case .aatLookup(let valueShape), .aatLookupWithData(let valueShape):
             try requireTable(s, index, path)
             var items: [(Int, StructValue)] = []
             try s.forEachPair(inTableAt: index) {

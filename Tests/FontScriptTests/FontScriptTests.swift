@@ -459,6 +459,14 @@ func python(_ arguments: [String]) throws -> String {
             return face.prop.GlyphProperties.Properties.B, o.A.Top, o.b.Left, #c.a.DivisionPoint, c.B.DivisionPoint[1], face.bsln.Baseline.Delta[4],
                    face.bsln.Baseline.BaselineValues.B, face.prop.GlyphProperties.Properties[".notdef"]
             """) == ["24587", "15", "-50", "2", "220", "30", "2", "nil"])
+        // AAT ankr: anchor points by glyph (b shares A's record in the font), set back whole.
+        #expect(try eval(lua, """
+            local p = face.ankr.AnchorPoints
+            local before = #p.Anchors.b.AnchorPoint .. " " .. p.Anchors.A.AnchorPoint[2].XCoordinate .. " " .. tostring(p.Anchors.B)
+            p.Anchors.B = {AnchorPoint = {{XCoordinate = 1, YCoordinate = 2}}}
+            face.ankr.AnchorPoints = p
+            return before, face.ankr.AnchorPoints.Anchors.B.AnchorPoint[1].YCoordinate, face.ankr.AnchorPoints.Anchors.a.AnchorPoint[1].YCoordinate
+            """) == ["2 -20 nil", "2", "500"])
         // AAT feat, read through its description.
         #expect(try eval(lua, "local f = face.feat.FeatureNames.FeatureName[2]; return f.FeatureType, #f.Settings.Setting, f.Settings.Setting[3].SettingValue")
                 == ["14", "3", "4"])

@@ -30,7 +30,7 @@
                     insertion) in two chains, reserved bits and every direction and order, and
                     an AAT trak (three horizontal tracks over three sizes, one vertical track),
                     and AAT prop (format 1), opbd (format 0, two glyphs sharing bounds), lcar
-                    (format 0) and bsln (format 1), whose per-glyph data are AAT lookups
+                    (format 0), bsln (format 1) and ankr, whose per-glyph data are AAT lookups
 """
 import sys
 
@@ -487,7 +487,8 @@ def svg_sbix(path):
 
 
 def aat_lookup_tables_xml():
-    """AAT prop, opbd, lcar and bsln (their per-glyph data in AAT lookups), as fontTools' XML."""
+    """AAT prop, opbd, lcar, bsln and ankr (their per-glyph data in AAT lookups; ankr's b shares
+    A's anchors), as fontTools' XML."""
     deltas = "".join('<Delta index="{}" value="{}"/>'.format(k, 10 * k if k < 4 else 0) for k in range(32))
     return """<ttFont>
     <prop><Version value="3.0"/><GlyphProperties Format="1"><DefaultProperties value="0"/><Properties>
@@ -505,6 +506,13 @@ def aat_lookup_tables_xml():
     <bsln><Version value="0x00010000"/><Baseline Format="1"><DefaultBaseline value="0"/>""" + deltas + """
       <BaselineValues><Lookup glyph="a" value="1"/><Lookup glyph="b" value="1"/><Lookup glyph="B" value="2"/></BaselineValues>
     </Baseline></bsln>
+    <ankr><AnchorPoints Format="0"><Flags value="0"/><Anchors>
+      <Lookup glyph="A"><AnchorPoint index="0"><XCoordinate value="300"/><YCoordinate value="700"/></AnchorPoint>
+        <AnchorPoint index="1"><XCoordinate value="-20"/><YCoordinate value="0"/></AnchorPoint></Lookup>
+      <Lookup glyph="a"><AnchorPoint index="0"><XCoordinate value="250"/><YCoordinate value="500"/></AnchorPoint></Lookup>
+      <Lookup glyph="b"><AnchorPoint index="0"><XCoordinate value="300"/><YCoordinate value="700"/></AnchorPoint>
+        <AnchorPoint index="1"><XCoordinate value="-20"/><YCoordinate value="0"/></AnchorPoint></Lookup>
+    </Anchors></AnchorPoints></ankr>
     </ttFont>"""
 
 

@@ -223,7 +223,7 @@ struct StructuredWriter {
                 line(indent + 2, "</Clip>")
             }
             line(indent, "</\(name)>")
-        case (.aatLookup(let valueShape), .list(let items)):
+        case (.aatLookup(let valueShape), .list(let items)), (.aatLookupWithData(let valueShape), .list(let items)):
             // As fontTools: a <Lookup glyph=…> per glyph, sorted by glyph name, with its value or
             // the members of the record it points at.
             line(indent, "<\(name)\(indexAttribute)>")
@@ -519,7 +519,7 @@ final class StructuredReader {
                 groups.append(.record(fields))
             }
             return .list(groups)
-        case .aatLookup(let valueShape):
+        case .aatLookup(let valueShape), .aatLookupWithData(let valueShape):
             var items: [StructValue] = []
             var seen = Set<Int>()
             for l in e.children {

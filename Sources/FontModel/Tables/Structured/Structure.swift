@@ -56,6 +56,11 @@ public indirect enum Shape: Sendable {
     /// fontTools reads it into a dict; written with the smallest format, the records it points
     /// at right after it (so it must be its record's last member).
     case aatLookup(Shape)
+    /// ankr's form of it: two Offset32s (from the enclosing subtable's start), to an AAT lookup
+    /// whose 16-bit values are offsets into the data the second points at, and that data (the
+    /// shape is `.offset16(record)`: one record per value). Read and written like `aatLookup`'s
+    /// records: `{Glyph, Value}` in glyph order; identical records are written once.
+    case aatLookupWithData(Shape)
     /// A shape that contains itself (COLR's Paint, whose formats point at other Paints), made
     /// when first reached. Walks over descriptions stop here; codecs follow it.
     case recursive(name: String, @Sendable () -> Shape)

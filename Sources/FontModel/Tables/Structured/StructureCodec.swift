@@ -241,6 +241,7 @@ public enum StructureCodec {
                 return .list(row)
             case .clipList: return try clipList(at: &position, depth: depth)
             case .aatLookup(let valueShape): return try aatLookup(valueShape, at: &position, base: base, version: version, depth: depth)
+            case .aatLookupWithData(let valueShape): return try aatLookupWithData(valueShape, at: &position, base: base, version: version, depth: depth)
             case .recursive(_, let make): return try value(make(), at: &position, base: base, version: version, depth: depth)
             case .glyphIndexMap, .indexMap:
                 let format = try scalar(.uint8, at: position), entryFormat = try scalar(.uint8, at: position + 1)
@@ -416,6 +417,35 @@ public enum StructureCodec {
                 default:
                     fields["Value"] = .int(Int64(pair.value))
                 }
+                items.append(.record(fields))
+            }
+            return .list(items)
+        }
+
+        /// See `Shape.aatLookupWithData`: the lookup read for its 16-bit values, then each
+        /// value's record from the data (records shared by glyphs read once).
+        mutating func aatLookupWithData(_ valueShape: Shape, at position: inout Int, base: Int, version: UInt32?, depth: Int) throws -> StructValue {
+            guard case .offset(let target, _) = valueShape else { throw fail("an AAT lookup with data points at records", at: position) }
+            let lookupOffset = Int(try scalar(.uint32, at: position)), dataOffset = Int(try scalar(.uint32, at: position + 4))
+            position += 8
+            guard base + lookupOffset < table.count, base + dataOffset <= table.count else {
+                throw fail("the lookup (\(lookupOffset)) or its data (\(dataOffset)) starts past the end of the table", at: position - 8)
+            }
+            var at = base + lookupOffset
+            guard case .list(let plain) = try aatLookup(.scalar(.uint16), at: &at, base: base, version: version, depth: depth) else { return .list([]) }
+            var recordAt: [Int64: StructValue] = [:]
+            var items: [StructValue] = []
+            items.reserveCapacity(plain.count)
+            for (k, item) in plain.enumerated() {
+                guard case .record(var fields) = item, let v = fields["Value"]?.int else { continue }
+                if let known = recordAt[v] { fields["Value"] = known; items.append(.record(fields)); continue }
+                var p = base + dataOffset + Int(v)
+                guard p < table.count else { throw fail("the value of glyph \(fields["Glyph"]?.int ?? -1) points past the end of the table", at: base + lookupOffset) }
+                trail.append(("Lookup", k))
+                let record = try value(target, at: &p, base: base + dataOffset + Int(v), version: version, depth: depth + 1)
+                trail.removeLast()
+                recordAt[v] = record
+                fields["Value"] = record
                 items.append(.record(fields))
             }
             return .list(items)
@@ -735,6 +765,34 @@ public enum StructureCodec {
                 }
                 w.append(AATLookup.encode(zip(entries, numbers).map { ($0.glyph, offsets[Int($1)]) }, glyphCount: noFormat0))
                 for r in records { w.append(r) }
+            case .aatLookupWithData(let valueShape):
+                // Two offsets, then the lookup, then the records (each distinct one once) it
+                // points into, as fontTools lays ankr out.
+                guard case .offset(let target, _) = valueShape, case .list(let items) = value else { throw mismatch() }
+                var entries: [(glyph: UInt16, offset: UInt16)] = []
+                var data: [UInt8] = [], offsetOf: [[UInt8]: Int] = [:]
+                for item in items {
+                    guard case .record(let fields) = item, case .int(let g)? = fields["Glyph"], let v = fields["Value"] else { throw mismatch() }
+                    guard (0..<0xFFFF).contains(g) else { throw FontError("\(path): glyph \(g) cannot be in an AAT lookup") }
+                    var rw = BinaryWriter(capacity: 16)
+                    var inner: [Pending] = []
+                    var innerScope = scope
+                    try inline(v, target, into: &rw, pending: &inner, scope: &innerScope, version: version, depth: depth + 1, path: "\(path).Lookup")
+                    guard inner.isEmpty else { throw FontError("\(path): a record an AAT lookup points at cannot hold offsets") }
+                    let offset = offsetOf[rw.bytes] ?? data.count
+                    if offsetOf[rw.bytes] == nil { offsetOf[rw.bytes] = offset; data += rw.bytes }
+                    guard offset <= 0xFFFF else { throw FontError("\(path): the records run past 64 KB, beyond a 16-bit offset") }
+                    entries.append((UInt16(g), UInt16(offset)))
+                }
+                entries.sort { $0.glyph < $1.glyph }
+                for k in entries.indices.dropFirst() where entries[k].glyph == entries[k - 1].glyph {
+                    throw FontError("\(path): glyph \(entries[k].glyph) is in the lookup twice")
+                }
+                let lookup = AATLookup.encode(entries.map { ($0.glyph, $0.offset) }, glyphCount: 0x10001)   // never format 0, as above
+                let lookupStart = w.count + 8
+                w.u32(UInt32(lookupStart)); w.u32(UInt32(lookupStart + lookup.count))
+                w.append(lookup)
+                w.append(data)
             case .undescribed(let what):
                 throw FontError("\(path): \(what) cannot be written yet")
             }

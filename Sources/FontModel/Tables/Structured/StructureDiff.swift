@@ -121,7 +121,7 @@ public struct StructureDiff {
             for input in Set(before.keys).union(after.keys).sorted() where before[input] != after[input] {
                 note(before[input] == nil ? .added : after[input] == nil ? .removed : .changed, "\(path)[\(input)]", before[input], after[input])
             }
-        case (.aatLookup(let valueShape), .list(let x), .list(let y)):
+        case (.aatLookup(let valueShape), .list(let x), .list(let y)), (.aatLookupWithData(let valueShape), .list(let x), .list(let y)):
             // Glyph by glyph, by name: a value (or the record it points at) added, removed or changed.
             func byName(_ items: [StructValue], _ names: [String]) -> [String: StructValue] {
                 var out: [String: StructValue] = [:]
