@@ -15,9 +15,7 @@ enum FaceObject {
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)
-        c.fields = ["index", "postscriptName", "familyName", "fullName", "format", "tags", "glyphCount", "unitsPerEm",
-                    "font", "name", "cmap", "glyphs", "kern", "axes", "instances", "isVariable"]
-            + tableViews.map(\.name) + fieldTables
+        c.fields = fields.map(\.name)
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
                      "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
                      "sweep": PreviewModule.sweep, "save": save, "unshare": unshare,
@@ -32,38 +30,46 @@ enum FaceObject {
 
     static func push(_ stack: LuaStack, _ ref: FaceRef) { stack.push(object: ref, classID: classID) }
 
+    /// The fields, each reading its value onto the stack. The bridge passes `get` a field's
+    /// position in this list, so a field is declared here alone.
+    typealias FieldReader = @Sendable (LuaStack, FaceRef, Face) throws -> Void
+    static let fields: [(name: String, read: FieldReader)] = ownFields + viewFields + describedFields
+    static let viewFields: [(name: String, read: FieldReader)] = tableViews.map { view in
+        (view.name, { s, _, face in try view.push(s, face) } as FieldReader)
+    }
+    static let describedFields: [(name: String, read: FieldReader)] = fieldTables.map { tag in
+        (tag, { s, ref, face in try pushTable(s, ref, face, Tag(text: tag)) } as FieldReader)
+    }
+    static let ownFields: [(name: String, read: FieldReader)] = [
+        ("index", { s, _, face in s.push(face.index) }),
+        ("postscriptName", { s, _, face in try pushOptional(s, face.postScriptName) }),
+        ("familyName", { s, _, face in try pushOptional(s, face.familyName) }),
+        ("fullName", { s, _, face in try pushOptional(s, face.fullName) }),
+        ("format", { s, _, face in s.push(face.format.rawValue) }),
+        ("tags", { s, _, face in s.push(strings: face.tags.map(\.description)) }),
+        ("glyphCount", { s, _, face in s.push(try face.glyphCount) }),
+        ("unitsPerEm", { s, _, face in s.push(try face.head.unitsPerEm) }),
+        ("font", { s, ref, _ in FontObject.push(s, ref.handle) }),
+        ("name", { s, ref, _ in s.push(object: FacePart(ref, "name"), classID: NameObject.classID) }),
+        ("cmap", { s, ref, face in
+            if try face.cmap != nil { s.push(object: FacePart(ref, "cmap"), classID: CmapObject.classID) } else { s.pushNil() }
+        }),
+        ("glyphs", { s, ref, _ in s.push(object: FacePart(ref, "glyf"), classID: GlyphsObject.classID) }),
+        ("kern", { s, _, face in try pushKern(s, face) }),
+        ("axes", { s, _, face in try VariationMethods.pushAxes(s, face) }),
+        ("instances", { s, _, face in try VariationMethods.pushInstances(s, face) }),
+        ("isVariable", { s, _, face in s.push(face.isVariable) }),
+    ]
+
     static let get: LuaFunction = { L in
         LuaCall.run(L, "Face") { call in
             let ref = try call.trustedSelf(className, as: FaceRef.self)
             let face = try ref.get()
-            let s = call.stack
-            switch try call.integer(3) {
-            case 1: s.push(face.index)
-            case 2: try pushOptional(s, face.postScriptName)
-            case 3: try pushOptional(s, face.familyName)
-            case 4: try pushOptional(s, face.fullName)
-            case 5: s.push(face.format.rawValue)
-            case 6: s.push(strings: face.tags.map(\.description))
-            case 7: s.push(try face.glyphCount)
-            case 8: s.push(try face.head.unitsPerEm)
-            case 9: FontObject.push(s, ref.handle)
-            case 10: s.push(object: FacePart(ref, "name"), classID: NameObject.classID)
-            case 11:
-                guard try face.cmap != nil else { s.pushNil(); break }
-                s.push(object: FacePart(ref, "cmap"), classID: CmapObject.classID)
-            case 12: s.push(object: FacePart(ref, "glyf"), classID: GlyphsObject.classID)
-            case 13: try pushKern(s, face)
-            case 14: try VariationMethods.pushAxes(s, face)
-            case 15: try VariationMethods.pushInstances(s, face)
-            case 16: s.push(face.isVariable)
-            case let id where id > 16 && id <= 16 + tableViews.count:
-                try tableViews[id - 17].push(s, face)
-            case let id where id > 16 + tableViews.count:
-                try pushTable(s, ref, face, Tag(text: fieldTables[id - 17 - tableViews.count]))
-            default:
-                let key = s.describe(at: 2)
-                throw unknownField(className, key, luaClass.fields + luaClass.methods.keys)
+            let id = try call.integer(3)
+            guard id >= 1 && id <= fields.count else {
+                throw unknownField(className, call.stack.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }
+            try fields[id - 1].read(call.stack, ref, face)
             return 1
         }
     }

@@ -8,7 +8,7 @@ enum FontObject {
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "a font file: font.faces[1..n], font:face(i or name), font:save(path), font:close()", get: get)
-        c.fields = ["path", "format", "faces", "isCollection", "webFormat"]
+        c.fields = fields.map(\.name)
         c.methods = ["face": face, "save": save, "close": close, "subset": SubsetMethods.fontSubset]
         c.tostring = tostring
         c.len = length
@@ -17,23 +17,31 @@ enum FontObject {
 
     static func push(_ stack: LuaStack, _ handle: FontHandle) { stack.push(object: handle, classID: classID) }
 
+    /// The fields, each reading its value onto the stack; the bridge passes `get` a field's
+    /// position here.
+    static let fields: [(name: String, read: @Sendable (LuaStack, FontHandle, Font) throws -> Void)] = [
+        ("path", { s, handle, _ in s.push(handle.path) }),
+        ("format", { s, _, font in s.push(font.format.rawValue) }),
+        ("faces", { s, handle, font in
+            s.pushTable(arrayCount: Int32(font.faces.count))
+            for i in font.faces.indices {
+                FaceObject.push(s, try FaceRef(handle, i))
+                s.setIndex(i + 1, in: -2)
+            }
+        }),
+        ("isCollection", { s, _, font in s.push(font.isCollection) }),
+        ("webFormat", { s, _, font in if let web = font.webFormat { s.push(web) } else { s.pushNil() } }),
+    ]
+
     static let get: LuaFunction = { L in
         LuaCall.run(L, "Font") { call in
             let handle = try call.trustedSelf(className, as: FontHandle.self)
             let font = try handle.get()
-            switch try call.integer(3) {
-            case 1: call.stack.push(handle.path)
-            case 2: call.stack.push(font.format.rawValue)
-            case 3:
-                call.stack.pushTable(arrayCount: Int32(font.faces.count))
-                for i in font.faces.indices {
-                    FaceObject.push(call.stack, try FaceRef(handle, i))
-                    call.stack.setIndex(i + 1, in: -2)
-                }
-            case 4: call.stack.push(font.isCollection)
-            case 5: if let web = font.webFormat { call.stack.push(web) } else { call.stack.pushNil() }
-            default: throw unknownField(className, call.stack.describe(at: 2), luaClass.fields + luaClass.methods.keys)
+            let field = try call.integer(3)
+            guard field >= 1 && field <= fields.count else {
+                throw unknownField(className, call.stack.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }
+            try fields[field - 1].read(call.stack, handle, font)
             return 1
         }
     }

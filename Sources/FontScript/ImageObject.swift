@@ -31,7 +31,7 @@ enum ImageObject {
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "a rendered preview: img.width, img.height, img:save('out.png'), img:pixel(x, y), img.measurements (labels)", get: get)
-        c.fields = ["width", "height", "measurements", "missing"]
+        c.fields = fields.map(\.name)
         c.methods = ["save": save, "pixel": pixel]
         c.tostring = tostring
         return c
@@ -39,17 +39,23 @@ enum ImageObject {
 
     static func push(_ s: LuaStack, _ box: ImageBox) { s.push(object: box, classID: classID) }
 
+    /// The fields, each reading its value onto the stack; the bridge passes `get` a field's
+    /// position here.
+    static let fields: [(name: String, read: @Sendable (LuaStack, ImageBox) -> Void)] = [
+        ("width", { s, box in s.push(box.image.width) }),
+        ("height", { s, box in s.push(box.image.height) }),
+        ("measurements", { s, box in if let m = box.measurements { PreviewModule.push(s, m) } else { s.pushNil() } }),
+        ("missing", { s, box in s.push(strings: box.missing) }),
+    ]
+
     static let get: LuaFunction = { L in
         LuaCall.run(L, className) { call in
             let box = try call.trustedSelf(className, as: ImageBox.self)
-            let s = call.stack
-            switch try call.integer(3) {
-            case 1: s.push(box.image.width)
-            case 2: s.push(box.image.height)
-            case 3: if let m = box.measurements { PreviewModule.push(s, m) } else { s.pushNil() }
-            case 4: s.push(strings: box.missing)
-            default: throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
+            let field = try call.integer(3)
+            guard field >= 1 && field <= fields.count else {
+                throw unknownField(className, call.stack.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }
+            fields[field - 1].read(call.stack, box)
             return 1
         }
     }

@@ -32,7 +32,7 @@ enum KerningObject {
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "every kerned pair, class pairs expanded on demand: #kp, kp[i] → {left, right, value}, ipairs(kp), kp:each(), kp:row('A'), kp.source", get: get)
-        c.fields = ["source"]
+        c.fields = fieldNames
         c.methods = ["each": each, "row": row]
         c.len = length
         c.tostring = tostring
@@ -40,6 +40,9 @@ enum KerningObject {
     }
 
     static func push(_ s: LuaStack, _ box: KerningBox) { s.push(object: box, classID: classID) }
+
+    /// The one field, `source` (the bridge passes its position, 1).
+    static let fieldNames = ["source"]
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, className) { call in
@@ -55,10 +58,10 @@ enum KerningObject {
                 s.push(p.value); s.setIndex(3, in: -2)
                 return 1
             }
-            switch try call.integer(3) {
-            case 1: s.push(box.pairs.source)
-            default: throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
+            guard fieldNames.indices.contains(try call.integer(3) - 1) else {
+                throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }
+            s.push(box.pairs.source)
             return 1
         }
     }
