@@ -15,7 +15,7 @@ enum FaceObject {
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)
-        c.fields = fields.map(\.name)
+        c.fields = Field.allCases.map { "\($0)" } + tableViews.map(\.name) + fieldTables
         c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
                      "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
                      "sweep": PreviewModule.sweep, "save": save, "unshare": unshare,
@@ -30,46 +30,47 @@ enum FaceObject {
 
     static func push(_ stack: LuaStack, _ ref: FaceRef) { stack.push(object: ref, classID: classID) }
 
-    /// The fields, each reading its value onto the stack. The bridge passes `get` a field's
-    /// position in this list, so a field is declared here alone.
-    typealias FieldReader = @Sendable (LuaStack, FaceRef, Face) throws -> Void
-    static let fields: [(name: String, read: FieldReader)] = ownFields + viewFields + describedFields
-    static let viewFields: [(name: String, read: FieldReader)] = tableViews.map { view in
-        (view.name, { s, _, face in try view.push(s, face) } as FieldReader)
+    /// The face's own fields, by name, in the order the bridge numbers them (from 1); the
+    /// table views and described tables follow them.
+    enum Field: Int, CaseIterable {
+        case index = 1, postscriptName, familyName, fullName, format, tags, glyphCount, unitsPerEm, font, name, cmap, glyphs, kern, axes,
+             instances, isVariable
     }
-    static let describedFields: [(name: String, read: FieldReader)] = fieldTables.map { tag in
-        (tag, { s, ref, face in try pushTable(s, ref, face, Tag(text: tag)) } as FieldReader)
-    }
-    static let ownFields: [(name: String, read: FieldReader)] = [
-        ("index", { s, _, face in s.push(face.index) }),
-        ("postscriptName", { s, _, face in try pushOptional(s, face.postScriptName) }),
-        ("familyName", { s, _, face in try pushOptional(s, face.familyName) }),
-        ("fullName", { s, _, face in try pushOptional(s, face.fullName) }),
-        ("format", { s, _, face in s.push(face.format.rawValue) }),
-        ("tags", { s, _, face in s.push(strings: face.tags.map(\.description)) }),
-        ("glyphCount", { s, _, face in s.push(try face.glyphCount) }),
-        ("unitsPerEm", { s, _, face in s.push(try face.head.unitsPerEm) }),
-        ("font", { s, ref, _ in FontObject.push(s, ref.handle) }),
-        ("name", { s, ref, _ in s.push(object: FacePart(ref, "name"), classID: NameObject.classID) }),
-        ("cmap", { s, ref, face in
-            if try face.cmap != nil { s.push(object: FacePart(ref, "cmap"), classID: CmapObject.classID) } else { s.pushNil() }
-        }),
-        ("glyphs", { s, ref, _ in s.push(object: FacePart(ref, "glyf"), classID: GlyphsObject.classID) }),
-        ("kern", { s, _, face in try pushKern(s, face) }),
-        ("axes", { s, _, face in try VariationMethods.pushAxes(s, face) }),
-        ("instances", { s, _, face in try VariationMethods.pushInstances(s, face) }),
-        ("isVariable", { s, _, face in s.push(face.isVariable) }),
-    ]
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, "Face") { call in
             let ref = try call.trustedSelf(className, as: FaceRef.self)
             let face = try ref.get()
-            let id = try call.integer(3)
-            guard id >= 1 && id <= fields.count else {
-                throw unknownField(className, call.stack.describe(at: 2), luaClass.fields + luaClass.methods.keys)
+            let s = call.stack
+            let raw = try call.integer(3)
+            guard let field = Field(rawValue: raw) else {
+                // Past the face's own fields: a table view, then a described table.
+                let k = raw - Field.allCases.count - 1
+                if tableViews.indices.contains(k) { try tableViews[k].push(s, face) }
+                else if fieldTables.indices.contains(k - tableViews.count) { try pushTable(s, ref, face, Tag(text: fieldTables[k - tableViews.count])) }
+                else { throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys) }
+                return 1
             }
-            try fields[id - 1].read(call.stack, ref, face)
+            switch field {
+            case .index: s.push(face.index)
+            case .postscriptName: try pushOptional(s, face.postScriptName)
+            case .familyName: try pushOptional(s, face.familyName)
+            case .fullName: try pushOptional(s, face.fullName)
+            case .format: s.push(face.format.rawValue)
+            case .tags: s.push(strings: face.tags.map(\.description))
+            case .glyphCount: s.push(try face.glyphCount)
+            case .unitsPerEm: s.push(try face.head.unitsPerEm)
+            case .font: FontObject.push(s, ref.handle)
+            case .name: s.push(object: FacePart(ref, "name"), classID: NameObject.classID)
+            case .cmap:
+                guard try face.cmap != nil else { s.pushNil(); break }
+                s.push(object: FacePart(ref, "cmap"), classID: CmapObject.classID)
+            case .glyphs: s.push(object: FacePart(ref, "glyf"), classID: GlyphsObject.classID)
+            case .kern: try pushKern(s, face)
+            case .axes: try VariationMethods.pushAxes(s, face)
+            case .instances: try VariationMethods.pushInstances(s, face)
+            case .isVariable: s.push(face.isVariable)
+            }
             return 1
         }
     }

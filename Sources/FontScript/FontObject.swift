@@ -8,7 +8,7 @@ enum FontObject {
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "a font file: font.faces[1..n], font:face(i or name), font:save(path), font:close()", get: get)
-        c.fields = fields.map(\.name)
+        c.fields = Field.allCases.map { "\($0)" }
         c.methods = ["face": face, "save": save, "close": close, "subset": SubsetMethods.fontSubset]
         c.tostring = tostring
         c.len = length
@@ -17,31 +17,30 @@ enum FontObject {
 
     static func push(_ stack: LuaStack, _ handle: FontHandle) { stack.push(object: handle, classID: classID) }
 
-    /// The fields, each reading its value onto the stack; the bridge passes `get` a field's
-    /// position here.
-    static let fields: [(name: String, read: @Sendable (LuaStack, FontHandle, Font) throws -> Void)] = [
-        ("path", { s, handle, _ in s.push(handle.path) }),
-        ("format", { s, _, font in s.push(font.format.rawValue) }),
-        ("faces", { s, handle, font in
-            s.pushTable(arrayCount: Int32(font.faces.count))
-            for i in font.faces.indices {
-                FaceObject.push(s, try FaceRef(handle, i))
-                s.setIndex(i + 1, in: -2)
-            }
-        }),
-        ("isCollection", { s, _, font in s.push(font.isCollection) }),
-        ("webFormat", { s, _, font in if let web = font.webFormat { s.push(web) } else { s.pushNil() } }),
-    ]
+    /// The fields, by name, in the order the bridge numbers them (from 1).
+    enum Field: Int, CaseIterable {
+        case path = 1, format, faces, isCollection, webFormat
+    }
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, "Font") { call in
             let handle = try call.trustedSelf(className, as: FontHandle.self)
             let font = try handle.get()
-            let field = try call.integer(3)
-            guard field >= 1 && field <= fields.count else {
+            guard let field = Field(rawValue: try call.integer(3)) else {
                 throw unknownField(className, call.stack.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }
-            try fields[field - 1].read(call.stack, handle, font)
+            switch field {
+            case .path: call.stack.push(handle.path)
+            case .format: call.stack.push(font.format.rawValue)
+            case .faces:
+                call.stack.pushTable(arrayCount: Int32(font.faces.count))
+                for i in font.faces.indices {
+                    FaceObject.push(call.stack, try FaceRef(handle, i))
+                    call.stack.setIndex(i + 1, in: -2)
+                }
+            case .isCollection: call.stack.push(font.isCollection)
+            case .webFormat: if let web = font.webFormat { call.stack.push(web) } else { call.stack.pushNil() }
+            }
             return 1
         }
     }

@@ -14,7 +14,7 @@ enum GlyphObject {
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "a glyph: g.name, g.advance, g.bounds, g.contours, g:copyFrom(other, {metrics=true, layout=true})", get: get)
-        c.fields = fields.map(\.name)
+        c.fields = Field.allCases.map { "\($0)" }
         c.set = set
         c.methods = ["copyFrom": copyFrom, "contoursAt": VariationMethods.contoursAt, "advanceAt": VariationMethods.advanceAt,
                      "deltas": VariationMethods.deltas]
@@ -25,48 +25,40 @@ enum GlyphObject {
     /// A glyph is its face's reference plus the glyph id as the userdata payload.
     static func push(_ stack: LuaStack, _ face: FaceRef, _ id: Int) { stack.push(object: face, classID: classID, payload: id) }
 
-    typealias Reader = @Sendable (LuaStack, FaceRef, Int) throws -> Void
-    typealias Writer = @Sendable (LuaCall, Face, Int) throws -> Void
-    /// The fields: how each is read (onto the stack) and, when writable, written (from argument
-    /// 3). The bridge passes `get` and `set` a field's position here, so a field is declared
-    /// here alone.
-    static let fields: [(name: String, read: Reader, write: Writer?)] = [
-        ("id", { s, _, id in s.push(id) }, nil),   // needs no open face
-        ("name", { s, ref, id in s.push(try ref.get().glyphName(id)) }, nil),
-        ("unicodes", { s, ref, id in s.push(integers: try ref.get().cmap?.characters(for: id).map { Int($0) } ?? []) }, nil),
-        ("advance", { s, ref, id in s.push(try ref.get().hmtx.advance(id)) },
-         { call, face, id in try face.hmtx.setAdvance(id, try call.integer(3)) }),
-        ("lsb", { s, ref, id in s.push(try ref.get().hmtx.sideBearing(id)) },
-         { call, face, id in try face.hmtx.setSideBearing(id, try call.integer(3)) }),
-        ("bounds", { s, ref, id in s.push(bounds: try ref.get().glyphBounds(id)) }, nil),
-        ("contours", { s, ref, id in try pushContours(s, try ref.get(), id) }, { call, face, id in
-            guard try face.glyf != nil else { throw LuaBridgeError("setting contours needs TrueType outlines (glyf); this face has CFF") }
-            try face.setContours(id, try readContours(call, 3))
-        }),
-        ("components", { s, ref, id in try pushComponents(s, try ref.get(), id) }, nil),
-        ("instructions", { s, ref, id in s.push(bytes: try ref.get().glyf?.glyph(id).instructions ?? []) }, { call, face, id in
-            guard let glyf = try face.glyf else { throw LuaBridgeError("instructions exist only in TrueType outlines (glyf)") }
-            var glyph = try glyf.glyph(id)
-            glyph.instructions = try call.bytes(3)
-            try glyf.setGlyph(id, glyph)
-        }),
-        ("isComposite", { s, ref, id in s.push(try ref.get().glyf?.glyph(id).isComposite ?? false) }, nil),
-        ("face", { s, ref, _ in FaceObject.push(s, ref) }, nil),
-        ("color", { s, ref, id in
-            // How the glyph is coloured ("COLR v0, 2 layers", "CBDT bitmap" …); nil for none.
-            let forms = try ref.get().colorForms(id)
-            if forms.isEmpty { s.pushNil() } else { s.push(forms.joined(separator: "; ")) }
-        }, nil),
-    ]
+    /// The fields, by name, in the order the bridge numbers them (from 1): `get` and `set`
+    /// switch on the case, so a field is named once, here.
+    enum Field: Int, CaseIterable {
+        case id = 1, name, unicodes, advance, lsb, bounds, contours, components, instructions, isComposite, face, color
+    }
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, "Glyph") { call in
             let ref = try call.trustedSelf(className, as: FaceRef.self)
-            let field = try call.integer(3)
-            guard field >= 1 && field <= fields.count else {
-                throw unknownField(className, call.stack.describe(at: 2), luaClass.fields + luaClass.methods.keys)
+            let id = call.payload(1)
+            let s = call.stack
+            let raw = try call.integer(3)
+            if raw == Field.id.rawValue { s.push(id); return 1 }   // the hot read, which needs no open face
+            guard let field = Field(rawValue: raw) else {
+                throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }
-            try fields[field - 1].read(call.stack, ref, call.payload(1))
+            let face = try ref.get()
+            switch field {
+            case .id: s.push(id)
+            case .name: s.push(try face.glyphName(id))
+            case .unicodes: s.push(integers: try face.cmap?.characters(for: id).map { Int($0) } ?? [])
+            case .advance: s.push(try face.hmtx.advance(id))
+            case .lsb: s.push(try face.hmtx.sideBearing(id))
+            case .bounds: s.push(bounds: try face.glyphBounds(id))
+            case .contours: try pushContours(s, face, id)
+            case .components: try pushComponents(s, face, id)
+            case .instructions: s.push(bytes: try face.glyf?.glyph(id).instructions ?? [])
+            case .isComposite: s.push(try face.glyf?.glyph(id).isComposite ?? false)
+            case .face: FaceObject.push(s, ref)
+            case .color:
+                // How the glyph is coloured ("COLR v0, 2 layers", "CBDT bitmap" …); nil for none.
+                let forms = try face.colorForms(id)
+                if forms.isEmpty { s.pushNil() } else { s.push(forms.joined(separator: "; ")) }
+            }
             return 1
         }
     }
@@ -74,13 +66,22 @@ enum GlyphObject {
     static let set: LuaFunction = { L in
         LuaCall.run(L, "Glyph") { call in
             let ref = try call.trustedSelf(className, as: FaceRef.self)
-            let field = try call.integer(4)
-            guard field >= 1 && field <= fields.count else { throw unknownField(className, call.stack.describe(at: 2), luaClass.fields) }
-            guard let write = fields[field - 1].write else {
-                let writable = fields.filter { $0.write != nil }.map(\.name).joined(separator: ", ")
-                throw LuaBridgeError("Glyph.\(call.stack.describe(at: 2)) is read-only (writable: \(writable))")
+            let id = call.payload(1)
+            let face = try ref.get()
+            guard let field = Field(rawValue: try call.integer(4)) else { throw unknownField(className, call.stack.describe(at: 2), luaClass.fields) }
+            switch field {
+            case .advance: try face.hmtx.setAdvance(id, try call.integer(3))
+            case .lsb: try face.hmtx.setSideBearing(id, try call.integer(3))
+            case .contours:
+                guard try face.glyf != nil else { throw LuaBridgeError("setting contours needs TrueType outlines (glyf); this face has CFF") }
+                try face.setContours(id, try readContours(call, 3))
+            case .instructions:
+                guard let glyf = try face.glyf else { throw LuaBridgeError("instructions exist only in TrueType outlines (glyf)") }
+                var glyph = try glyf.glyph(id)
+                glyph.instructions = try call.bytes(3)
+                try glyf.setGlyph(id, glyph)
+            default: throw LuaBridgeError("Glyph.\(call.stack.describe(at: 2)) is read-only (writable: advance, lsb, contours, instructions)")
             }
-            try write(call, try ref.get(), call.payload(1))
             return 0
         }
     }

@@ -31,7 +31,7 @@ enum ImageObject {
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "a rendered preview: img.width, img.height, img:save('out.png'), img:pixel(x, y), img.measurements (labels)", get: get)
-        c.fields = fields.map(\.name)
+        c.fields = Field.allCases.map { "\($0)" }
         c.methods = ["save": save, "pixel": pixel]
         c.tostring = tostring
         return c
@@ -39,23 +39,24 @@ enum ImageObject {
 
     static func push(_ s: LuaStack, _ box: ImageBox) { s.push(object: box, classID: classID) }
 
-    /// The fields, each reading its value onto the stack; the bridge passes `get` a field's
-    /// position here.
-    static let fields: [(name: String, read: @Sendable (LuaStack, ImageBox) -> Void)] = [
-        ("width", { s, box in s.push(box.image.width) }),
-        ("height", { s, box in s.push(box.image.height) }),
-        ("measurements", { s, box in if let m = box.measurements { PreviewModule.push(s, m) } else { s.pushNil() } }),
-        ("missing", { s, box in s.push(strings: box.missing) }),
-    ]
+    /// The fields, by name, in the order the bridge numbers them (from 1).
+    enum Field: Int, CaseIterable {
+        case width = 1, height, measurements, missing
+    }
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, className) { call in
             let box = try call.trustedSelf(className, as: ImageBox.self)
-            let field = try call.integer(3)
-            guard field >= 1 && field <= fields.count else {
-                throw unknownField(className, call.stack.describe(at: 2), luaClass.fields + luaClass.methods.keys)
+            let s = call.stack
+            guard let field = Field(rawValue: try call.integer(3)) else {
+                throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }
-            fields[field - 1].read(call.stack, box)
+            switch field {
+            case .width: s.push(box.image.width)
+            case .height: s.push(box.image.height)
+            case .measurements: if let m = box.measurements { PreviewModule.push(s, m) } else { s.pushNil() }
+            case .missing: s.push(strings: box.missing)
+            }
             return 1
         }
     }

@@ -32,7 +32,7 @@ enum KerningObject {
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "every kerned pair, class pairs expanded on demand: #kp, kp[i] → {left, right, value}, ipairs(kp), kp:each(), kp:row('A'), kp.source", get: get)
-        c.fields = fieldNames
+        c.fields = Field.allCases.map { "\($0)" }
         c.methods = ["each": each, "row": row]
         c.len = length
         c.tostring = tostring
@@ -41,8 +41,10 @@ enum KerningObject {
 
     static func push(_ s: LuaStack, _ box: KerningBox) { s.push(object: box, classID: classID) }
 
-    /// The one field, `source` (the bridge passes its position, 1).
-    static let fieldNames = ["source"]
+    /// The fields, by name, in the order the bridge numbers them (from 1).
+    enum Field: Int, CaseIterable {
+        case source = 1
+    }
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, className) { call in
@@ -58,10 +60,10 @@ enum KerningObject {
                 s.push(p.value); s.setIndex(3, in: -2)
                 return 1
             }
-            guard fieldNames.indices.contains(try call.integer(3) - 1) else {
-                throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
+            switch Field(rawValue: try call.integer(3)) {
+            case .source?: s.push(box.pairs.source)
+            case nil: throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }
-            s.push(box.pairs.source)
             return 1
         }
     }
