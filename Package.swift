@@ -43,7 +43,7 @@ let package = Package(
         // Font checks are Lua files (Checks/<area>/<id>.lua), read from the source tree (or
         // $FONTSHELL_CHECKS). Not a SwiftPM resource: its generated accessor links all of
         // Foundation, which costs every process start about 0.7 ms.
-        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontRender", "FontSubset", "FontXML", "LuaBridge", "CLua"],
+        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontRender", "FontSubset", "FontXML", "LuaBridge"],
                 exclude: ["Checks"]),
         .executableTarget(
             name: "fontshell",

@@ -1,5 +1,4 @@
 import FontModel
-import CLua
 import LuaBridge
 #if canImport(Glibc)
 import Glibc
@@ -66,7 +65,7 @@ public enum FontScript {
     /// Pushes field `name` of the `fontshell` table at `index`, read raw, loading the Lua
     /// prelude first when the field is one of its functions (`pretty`, `complete`).
     public static func pushModuleField(_ name: String, ofTableAt index: Int32, _ s: LuaStack) {
-        let t = lua_absindex(s.L, index)
+        let t = s.absolute(index)
         guard s.getField(name, in: t) == .nil, name == "pretty" || name == "complete" else { return }
         s.pop(1)
         try? Prelude.load(intoTableAt: t, s)
@@ -77,7 +76,7 @@ public enum FontScript {
     static let json: LuaFunction = { L in
         LuaCall.run(L, "json") { call in
             do {
-                call.stack.push(bytes: try LuaJSON.encode(call.L, at: 1))
+                call.stack.push(bytes: try LuaJSON.encode(call.stack, at: 1))
             } catch let e as LuaJSON.Failure {
                 call.stack.push(e.description)   // raised as it is, without a position (as error(m, 0))
                 throw LuaRaiseValue()

@@ -1,4 +1,3 @@
-import CLua
 import LuaBridge
 
 /// Parts of the `fontshell` module written in Lua: the REPL's pretty-printer and completion,
@@ -184,7 +183,7 @@ enum Prelude {
         s.pushTable(fieldCount: 1)
         s.push(function: loadOnFirstUse)
         s.setField("__index", in: -2)
-        lua_setmetatable(s.L, -2)
+        s.setMetatable(of: -2)
     }
 
     static let loadOnFirstUse: LuaFunction = { L in
@@ -199,9 +198,9 @@ enum Prelude {
 
     /// Runs the prelude over the `fontshell` table at `index` (and drops the loading metatable).
     static func load(intoTableAt index: Int32, _ s: LuaStack) throws {
-        let t = lua_absindex(s.L, index)
+        let t = s.absolute(index)
         s.pushNil()
-        lua_setmetatable(s.L, t)
+        s.setMetatable(of: t)
         try s.load(source, name: "=fontshell prelude", cached: true)
         s.pushValue(at: t)
         try s.call(arguments: 1, results: 0)

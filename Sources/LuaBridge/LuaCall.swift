@@ -17,7 +17,7 @@ public protocol LuaMessageError: Error, CustomStringConvertible {}
 
 /// What a Swift function sees of its call: its arguments, read strictly, and a way to push results.
 public struct LuaCall {
-    public let L: OpaquePointer
+    @usableFromInline let L: OpaquePointer
     public let name: String
     public var stack: LuaStack { LuaStack(L) }
 

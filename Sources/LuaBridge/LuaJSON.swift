@@ -23,7 +23,8 @@ public struct LuaJSON {
     private var open: [UnsafeRawPointer] = []
     static let maximumDepth = 64
 
-    public static func encode(_ L: OpaquePointer, at index: Int32) throws -> [UInt8] {
+    public static func encode(_ stack: LuaStack, at index: Int32) throws -> [UInt8] {
+        let L = stack.L
         var encoder = LuaJSON(L: L)
         encoder.out.reserveCapacity(256)
         try encoder.value(lua_absindex(L, index), depth: 0)

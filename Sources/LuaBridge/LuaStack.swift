@@ -14,7 +14,7 @@ public enum LuaType: Int32, Sendable {
 /// Non-owning helpers over a state's stack: reading and pushing values without raising. Every
 /// table access here is raw (no metamethods), so no Lua error can unwind through Swift frames.
 public struct LuaStack {
-    public let L: OpaquePointer
+    @usableFromInline let L: OpaquePointer
     public init(_ L: OpaquePointer) { self.L = L }
 
     public var top: Int32 { lua_gettop(L) }
@@ -247,6 +247,8 @@ public struct LuaStack {
 
     /// t[k] = v for the table at `table`, with k below v on top (both popped); no metamethods.
     public func setPair(in table: Int32) { lua_rawset(L, table) }
+    /// Pops a table (or nil) and makes it the metatable of the value at `index`.
+    public func setMetatable(of index: Int32) { lua_setmetatable(L, index) }
 
     /// Pushes t[k] for the table at `table`, with k on top (replaced); no metamethods.
     @discardableResult

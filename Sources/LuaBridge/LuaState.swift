@@ -38,7 +38,7 @@ public struct LuaError: Error, CustomStringConvertible, Sendable {
 
 /// One Lua 5.4 state with the standard libraries. Swift calls Lua only through protected calls.
 public final class LuaState {
-    public let L: OpaquePointer
+    @usableFromInline let L: OpaquePointer
     /// Value helpers over this state's stack.
     public var stack: LuaStack { LuaStack(L) }
 
