@@ -78,7 +78,7 @@ public enum FontScript {
             do {
                 call.stack.push(bytes: try LuaJSON.encode(call.stack, at: 1))
             } catch let e as LuaJSON.Failure {
-                call.stack.push(e.description)   // raised as it is, without a position (as error(m, 0))
+                call.stack.push("fontshell.json: " + e.description)   // raised without a position (as error(m, 0))
                 throw LuaRaiseValue()
             }
             return 1

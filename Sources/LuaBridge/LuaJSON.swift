@@ -141,10 +141,10 @@ public struct LuaJSON {
     }
 
     private mutating func table(_ t: Int32, depth: Int) throws {
-        guard depth <= Self.maximumDepth else { throw Failure(description: "fontshell.json: nested deeper than 64 levels") }
+        guard depth <= Self.maximumDepth else { throw Failure(description: "nested deeper than 64 levels") }
         let identity = lua_topointer(L, t)!
-        guard !open.contains(identity) else { throw Failure(description: "fontshell.json: a table contains itself") }
-        guard lua_checkstack(L, 8) != 0 else { throw Failure(description: "fontshell.json: out of stack space") }
+        guard !open.contains(identity) else { throw Failure(description: "a table contains itself") }
+        guard lua_checkstack(L, 8) != 0 else { throw Failure(description: "out of stack space") }
         open.append(identity)
         defer { open.removeLast() }
         let n = Int(lua_rawlen(L, t))

@@ -45,11 +45,17 @@ public final class LuaState {
     public init() {
         // nil would mean Lua could not start at all (no memory for the state itself).
         guard let state = fs_newstate() else {
-            print("fontshell: cannot create a Lua state")
+            print("\(Self.programName): cannot create a Lua state")
             exit(70)
         }
         L = state
     }
+
+    /// The name the bridge's own messages start with ("NAME: cannot create a Lua state", "NAME:
+    /// out of memory") and default chunks are named after; "lua" until the program sets it,
+    /// once, before its first state.
+    public static var programName: String { String(cString: fs_program_name()) }
+    public static func setProgramName(_ name: String) { fs_set_program_name(name) }
 
     deinit { fs_closestate(L) }
 
@@ -135,7 +141,8 @@ public final class LuaState {
 
     /// Runs a chunk and returns how many values it left on the stack.
     @discardableResult
-    public func run(_ code: String, name: String = "=(fontshell)", cached: Bool = false) throws -> Int32 {
+    public func run(_ code: String, name: String? = nil, cached: Bool = false) throws -> Int32 {
+        let name = name ?? "=(\(Self.programName))"
         let base = top
         try load(code, name: name, cached: cached)
         try call()

@@ -5,6 +5,9 @@
 #include <string.h>
 #include <stdint.h>
 
+/* The program name the shim's messages start with (fs_set_program_name). */
+static char fs_program[64] = "lua";
+
 /* Small blocks (most of what Lua allocates: strings, tables, closures, userdata headers) come
    from 64 KB slabs, one free list per 16-byte size class; Lua passes a block's size when it frees
    it, so no header is needed. A batch run makes and closes a state per font: taking blocks from a
@@ -99,7 +102,7 @@ static void *fs_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         if (!heap->in_swift && !shrinking) return NULL;
         /* The system itself is out of memory inside a Swift call, or while Lua shrinks a block
            (which it assumes cannot fail): nothing safe is left to do. */
-        fputs("fontshell: out of memory\n", stderr);
+        fprintf(stderr, "%s: out of memory\n", fs_program);
         abort();
     }
     heap->used = heap->used - osize + nsize;
@@ -152,9 +155,15 @@ static size_t fs_heap_limit_from_environment(void) {
     return value < ((size_t)1 << 20) ? ((size_t)1 << 20) : (size_t)value;
 }
 
+void fs_set_program_name(const char *name) {
+    snprintf(fs_program, sizeof fs_program, "%s", name);
+}
+
+const char *fs_program_name(void) { return fs_program; }
+
 static int fs_panic(lua_State *L) {
     const char *msg = lua_tostring(L, -1);
-    fprintf(stderr, "fontshell: unprotected Lua error: %s\n", msg ? msg : "(not a string)");
+    fprintf(stderr, "%s: unprotected Lua error: %s\n", fs_program, msg ? msg : "(not a string)");
     abort();
 }
 

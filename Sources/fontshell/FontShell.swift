@@ -39,6 +39,7 @@ struct FontShell: ParsableCommand {
     /// millisecond per process, and a batch run starts one worker per core), and `instance`'s
     /// plain command lines are read without reflection (QuickCommandLine.swift).
     static func main() {
+        LuaState.setProgramName("fontshell")   // what the Lua bridge's own messages start with
         let arguments = CommandLine.arguments
         if arguments.count > 1, arguments[1] == "batch-worker" {
             exitProcess(BatchWorker.serve(Array(arguments.dropFirst(2))))

@@ -17,6 +17,9 @@ typedef int (*fs_function)(lua_State *L);
 /// 1 GiB) whose failures become Lua's "not enough memory" error without ever raising through a
 /// Swift frame (see fs_alloc), and the interrupt hook. Close it with fs_closestate.
 lua_State *fs_newstate(void);
+/* The name the shim's own messages start with ("NAME: out of memory"); "lua" until set. */
+void fs_set_program_name(const char *name);
+const char *fs_program_name(void);
 void fs_closestate(lua_State *L);
 void fs_set_memory_limit(lua_State *L, size_t bytes);
 /* Stops the state (every thread) with "instruction limit reached" after about `count` more VM
