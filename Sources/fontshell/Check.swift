@@ -97,6 +97,11 @@ struct Check: ParsableCommand {
                 throw ExitCode(2)
             }
         }
+        if paths.isEmpty && !unmatched.isEmpty && shard == nil {
+            // Nothing to check at all: trouble, said once, not a report of failed fonts.
+            printError("fontshell check: " + unmatched.map { "\($0): no file matches" }.joined(separator: ", "))
+            throw ExitCode(2)
+        }
         var records: [[String: Any]] = unmatched.map { ["path": $0, "ok": false, "error": "no file matches this pattern"] }
         let progress = BatchProgress(total: paths.count, label: "fontshell check", quiet: quiet)
         let worker = ["check", profile, fix ? "fix" : "-", inPlace ? "in-place" : "-", String(folders.count)] + folders + only

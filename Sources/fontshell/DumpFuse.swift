@@ -17,7 +17,7 @@ struct Dump: ParsableCommand {
     @Option(help: "Write one file per face and table, named <PostScriptName>.<tag>.ttx, into this folder.") var dir: String?
 
     func run() throws {
-        try runReportingErrors {
+        try runReportingErrors("dump") {
             let f = try Font(path: font)
             let faces = allFaces ? f.faces : [try selection.face(in: f)]
             let tags = try tables.map { text -> Tag in

@@ -26,7 +26,7 @@ struct Edit: ParsableCommand {
 
     func run() throws {
         guard output != nil || inPlace else { throw ValidationError("give -o OUTPUT or --in-place") }
-        try runReportingErrors {
+        try runReportingErrors("edit") {
             let font = try Font(path: input)
             let faces = try selection.faces(in: font, otherwise: font.faces)
             let selected = Set(faces.map(\.index))

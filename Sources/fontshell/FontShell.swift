@@ -69,12 +69,11 @@ struct FontShell: ParsableCommand {
 /// The command's one error path: any ToolError (font, XML, render, registry) becomes one
 /// message and exit status 1, printed as "fontshell COMMAND: …" when a command is named, else by
 /// ArgumentParser ("Error: …").
-func runReportingErrors(_ command: String? = nil, _ body: () throws -> Void) throws {
+func runReportingErrors(_ command: String, _ body: () throws -> Void) throws {
     do {
         try body()
         if let message = truncationMessage() { throw ValidationFailureMessage(message: message) }
     } catch let error as any ToolError {
-        guard let command else { throw ValidationFailureMessage(message: error.description) }
         printError("fontshell \(command): \(error)")
         throw ExitCode(1)
     }
@@ -88,7 +87,7 @@ func truncationMessage() -> String? {
     return files.map { "\($0): truncated by another program while open; what was read past its new end is zeros" }.joined(separator: "\n")
 }
 
-struct ValidationFailureMessage: Error, CustomStringConvertible {
+struct ValidationFailureMessage: ToolError {
     let message: String
     var description: String { message }
 }

@@ -12,7 +12,7 @@ struct Info: ParsableCommand {
     @OptionGroup var selection: FaceSelection
 
     func run() throws {
-        try runReportingErrors {
+        try runReportingErrors("info") {
             let f = try Font(path: font)
             print(try f.summary(faces: try selection.faces(in: f, otherwise: f.faces)))
         }

@@ -89,7 +89,7 @@ struct PreviewCommand: ParsableCommand {
 
     func run() throws {
         var different = false
-        try runReportingErrors {
+        try runReportingErrors("preview") {
             let options = try options()
             if compare {
                 guard arguments.count == 3 else { throw RenderError("--compare takes OLD NEW TEXT (got \(arguments.count) arguments)") }

@@ -26,7 +26,7 @@ struct Save: ParsableCommand {
     }
 
     func run() throws {
-        try runReportingErrors {
+        try runReportingErrors("save") {
             let font = try Font(path: input)
             // A bar while a WOFF2 compresses (a CJK collection at quality 11 takes most of a minute).
             let progress = BatchProgress(total: 0, label: "fontshell save", unit: "%")

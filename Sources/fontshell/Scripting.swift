@@ -26,7 +26,7 @@ struct Repl: ParsableCommand {
         }
         let lua = LuaState()
         let paths = fonts.isEmpty ? [defaultFontPath] : fonts
-        guard setUp(lua, fontPaths: paths) else { throw ExitCode(1) }
+        guard setUp(lua, fontPaths: paths, command: "repl") else { throw ExitCode(1) }
         if !chunks.isEmpty { LuaState.installInterruptHandler() }
         for (i, chunk) in chunks.enumerated() {
             do {
@@ -107,13 +107,13 @@ extension Run {
 
 /// A Lua state with the fontshell API and these fonts bound; prints the problem and returns
 /// false when a font cannot be opened.
-func setUp(_ lua: LuaState, fontPaths: [String], sandboxed: Bool = false) -> Bool {
+func setUp(_ lua: LuaState, fontPaths: [String], sandboxed: Bool = false, command: String) -> Bool {
     do {
         try FontScript.install(in: lua, sandboxed: sandboxed)
         try FontScript.bind(fontPaths: fontPaths, in: lua)
         return true
     } catch {
-        printError("fontshell: \(error)")
+        printError("fontshell \(command): \(error)")
         return false
     }
 }
@@ -122,7 +122,7 @@ func setUp(_ lua: LuaState, fontPaths: [String], sandboxed: Bool = false) -> Boo
 /// (message then traceback on stderr); os.exit codes pass through.
 func runScript(_ path: String, arguments: [String], interpreterArguments: [String], sandboxed: Bool = false) -> Int32 {
     guard var source = readFile(path) else {
-        printError("fontshell: cannot open \(path) (\(String(cString: strerror(errno))))")
+        printError("fontshell run: cannot open \(path) (\(String(cString: strerror(errno))))")
         return 1
     }
     // A first line starting with '#' (a #! line) is skipped, keeping line numbers.
@@ -131,7 +131,7 @@ func runScript(_ path: String, arguments: [String], interpreterArguments: [Strin
         source.removeSubrange(source.startIndex..<end)
     }
     let lua = LuaState()
-    guard setUp(lua, fontPaths: [], sandboxed: sandboxed) else { return 1 }
+    guard setUp(lua, fontPaths: [], sandboxed: sandboxed, command: "run") else { return 1 }
     let s = lua.stack
     s.pushTable(arrayCount: Int32(arguments.count), fieldCount: Int32(interpreterArguments.count + 1))
     s.push("fontshell"); s.setIndex(-interpreterArguments.count - 1, in: -2)

@@ -204,3 +204,38 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty)
     }
 }
+
+/// Issue 36, item 2: one way out of every command. Given a file that does not exist, each
+/// subcommand says so in exactly one line starting "fontshell COMMAND:" and exits with the
+/// status the README documents: 1 for trouble, 2 for the commands whose 1 means findings.
+@Suite struct OneWayOutTests {
+    @Test func everySubcommandReportsAMissingInputTheSameWay() throws {
+        let tmp = try TemporaryFolder()
+        let missing = tmp.file("no-such-font.ttf")
+        let commands: [(name: String, args: [String], status: Int32)] = [
+            ("repl", ["repl", missing], 1),
+            ("run", ["run", tmp.file("no-such-script.lua")], 1),
+            ("info", ["info", missing], 1),
+            ("edit", ["edit", missing, "-o", tmp.file("e.ttf"), "--caps"], 1),
+            ("save", ["save", missing, tmp.file("s.ttf")], 1),
+            ("subset", ["subset", missing, "--text", "a", "-o", tmp.file("sub.ttf")], 1),
+            ("slice", ["slice", missing, "-o", tmp.file("slices")], 1),
+            ("instance", ["instance", missing, "wght=400", "-o", tmp.file("i.ttf")], 1),
+            ("dump", ["dump", missing], 1),
+            ("fuse", ["fuse", missing, tmp.file("x.ttx"), "-o", tmp.file("f.ttf")], 1),
+            ("preview", ["preview", missing, "abc", "-o", tmp.file("p.png")], 1),
+            ("registry", ["registry", "register", missing], 1),
+            ("validate", ["validate", missing], 2),
+            ("check", ["check", missing], 2),
+            ("diff", ["diff", missing, missing], 2),
+        ]
+        for c in commands {
+            let r = try runFontshell(c.args)
+            let lines = r.err.split(separator: "\n")
+            #expect(r.status == c.status, "\(c.name): status \(r.status)")
+            #expect(lines.count == 1 && lines[0].hasPrefix("fontshell \(c.name): ") && lines[0].contains("no-such-"), "\(c.name): \(r.err)")
+            #expect(r.out.isEmpty, "\(c.name) printed \(r.out)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty, "nothing was written")
+    }
+}
