@@ -86,8 +86,9 @@ final class RenderFont {
         }
         if let svg = try? face.table(SVGTable.self) {
             // Ranges merged first, so overlapping documents cost no more than the glyphs they cover.
-            let ranges = svg.documents.map { Int($0.firstGlyph)...min(Int($0.lastGlyph), max(Int($0.firstGlyph), glyphCount - 1)) }
-                .filter { $0.lowerBound < glyphCount }.sorted { $0.lowerBound < $1.lowerBound }
+            // (A document whose range runs backwards, or starts past the glyphs, covers none.)
+            let ranges = svg.documents.filter { $0.firstGlyph <= $0.lastGlyph && Int($0.firstGlyph) < glyphCount }
+                .map { Int($0.firstGlyph)...min(Int($0.lastGlyph), glyphCount - 1) }.sorted { $0.lowerBound < $1.lowerBound }
             var next = 0
             for range in ranges {
                 let start = max(range.lowerBound, next)

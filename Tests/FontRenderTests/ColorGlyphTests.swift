@@ -87,5 +87,10 @@ import FontModel
         let svgFace = try Fixtures.face(svg)
         #expect(try Preview.text(svgFace, "a").notInColor == ["U+0061 'a' (SVG)"])
         #expect(try Preview.text(svgFace, "AB").notInColor.isEmpty)
+        // A hostile SVG table: a document whose glyph range runs backwards, another past the
+        // glyphs. Nothing is named for them, and nothing traps.
+        svgFace.setRawTable("SVG ", try SVGTable(documents: [SVGTable.Document(firstGlyph: 4, lastGlyph: 1, text: "<svg/>"),
+                                                          SVGTable.Document(firstGlyph: 900, lastGlyph: 65535, text: "<svg/>")]).encode())
+        #expect(try Preview.text(svgFace, "ab").notInColor.isEmpty)
     }
 }

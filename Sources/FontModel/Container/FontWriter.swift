@@ -226,8 +226,6 @@ extension Font {
 
     // MARK: planning
 
-    /// Recalculates derived values, encodes edited tables, shares identical blocks and lays out
-    /// every directory before any table data, tables 4-byte aligned.
     /// The edited structured tables (GSUB, GPOS, GDEF … of every face: a caps edit of a CJK
     /// collection re-encodes fifteen) encoded on all cores at once, by slot. Each encodes from
     /// its own decoded tree and touches nothing else; an error is kept for its table's turn.
@@ -249,6 +247,8 @@ extension Font {
         return byID
     }
 
+    /// Recalculates derived values, encodes edited tables, shares identical blocks and lays out
+    /// every directory before any table data, tables 4-byte aligned.
     private func makePlan(only single: Face? = nil, forRendering: Bool = false) throws -> SavePlan {
         var report = SaveReport()
         let faces = single.map { [$0] } ?? self.faces
