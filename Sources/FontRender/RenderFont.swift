@@ -73,18 +73,17 @@ final class RenderFont {
     }
 
     /// See `colorNotDrawn`: COLR version 1 glyphs without version 0 layers and SVG glyphs, less
-    /// those a bitmap strike draws in colour. A table that cannot be read adds nothing (the
-    /// glyph is drawn as its outline either way).
+    /// those FreeType colours anyway (layers, a bitmap). A table that cannot be read adds
+    /// nothing (the glyph is drawn as its outline either way).
     static func colorNotDrawn(in face: Face) -> [UInt32: String] {
+        let colr = try? face.table(ColrTable.self), svg = try? face.table(SVGTable.self)
+        guard colr != nil || svg != nil, let drawn = try? face.colorDrawnByFreeType() else { return [:] }
         var out: [UInt32: String] = [:]
         let glyphCount = (try? face.glyphCount) ?? 0
-        func hasBitmap(_ id: Int) -> Bool {
-            ((try? face.colorForms(id)) ?? []).contains { $0 == "CBDT bitmap" || $0 == "sbix bitmap" }
+        if let painted = try? colr?.paintOnlyGlyphs() {
+            for id in painted where id < glyphCount && !drawn(id) { out[UInt32(id)] = "COLR v1 paint" }
         }
-        if let colr = try? face.table(ColrTable.self), let painted = try? colr.paintOnlyGlyphs() {
-            for id in painted where id < glyphCount && !hasBitmap(id) { out[UInt32(id)] = "COLR v1 paint" }
-        }
-        if let svg = try? face.table(SVGTable.self) {
+        if let svg {
             // Ranges merged first, so overlapping documents cost no more than the glyphs they cover.
             // (A document whose range runs backwards, or starts past the glyphs, covers none.)
             let ranges = svg.documents.filter { $0.firstGlyph <= $0.lastGlyph && Int($0.firstGlyph) < glyphCount }
@@ -93,11 +92,7 @@ final class RenderFont {
             for range in ranges {
                 let start = max(range.lowerBound, next)
                 guard start <= range.upperBound else { continue }
-                // Drawn in colour when it also has version 0 layers or a bitmap.
-                for id in start...range.upperBound where out[UInt32(id)] == nil {
-                    let forms = (try? face.colorForms(id)) ?? []
-                    if !forms.contains(where: { $0.hasPrefix("COLR v0") || $0.hasSuffix("bitmap") }) { out[UInt32(id)] = "SVG" }
-                }
+                for id in start...range.upperBound where out[UInt32(id)] == nil && !drawn(id) { out[UInt32(id)] = "SVG" }
                 next = range.upperBound + 1
             }
         }

@@ -95,10 +95,10 @@ enum FontPicker {
             var byte: UInt8 = 0
             guard read(0, &byte, 1) == 1 else { return nil }
             switch byte {
-            case 13, 10: return matches.indices.contains(selected) ? matches[selected] : nil
-            case 3, 4: return nil                                  // Ctrl-C, Ctrl-D
-            case 127, 8: if !filter.isEmpty { filter.removeLast(); selected = 0 }
-            case 27:
+            case Key.enter, Key.lineFeed: return matches.indices.contains(selected) ? matches[selected] : nil
+            case Key.controlC, Key.controlD: return nil
+            case Key.delete, Key.backspace: if !filter.isEmpty { filter.removeLast(); selected = 0 }
+            case Key.escape:
                 // An arrow is ESC [ A/B; ESC alone (nothing follows at once) cancels.
                 var next = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
                 guard poll(&next, 1, 50) > 0 else { return nil }
@@ -106,10 +106,17 @@ enum FontPicker {
                 guard read(0, &seq, 2) == 2, seq[0] == UInt8(ascii: "[") else { return nil }
                 if seq[1] == UInt8(ascii: "A") { selected = max(0, selected - 1) }
                 if seq[1] == UInt8(ascii: "B") { selected += 1 }
-            case 32...126: filter.append(Character(Unicode.Scalar(byte))); selected = 0
+            case Key.printable: filter.append(Character(Unicode.Scalar(byte))); selected = 0
             default: break
             }
         }
+    }
+
+    /// The bytes a terminal in raw mode sends for the keys the picker reads.
+    enum Key {
+        static let controlC: UInt8 = 3, controlD: UInt8 = 4, backspace: UInt8 = 8, lineFeed: UInt8 = 10, enter: UInt8 = 13
+        static let escape: UInt8 = 27, delete: UInt8 = 127
+        static let printable: ClosedRange<UInt8> = 32...126
     }
 
     static func filterFamilies(_ all: [Family], _ filter: String) -> [Family] {

@@ -19,13 +19,12 @@ enum HintingValues {
     static func pushVTTPrograms(_ s: LuaStack, _ face: Face, _ tag: Tag) throws {
         guard let table = try face.decodedTable(tag) as? VTTProgramsTable else { s.pushNil(); return }
         let names = try face.glyphNames()
-        func lines(_ text: String) -> String { String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\r" ? "\n" : $0 })) }
         s.pushTable(fieldCount: 2)
         s.pushTable(fieldCount: Int32(table.programs.count))
-        for (id, text) in table.programs { s.push(lines(text)); s.setField(glyphName(id, in: names), in: -2) }
+        for (id, text) in table.programs { s.push(VTTProgramsTable.withNewlines(text)); s.setField(glyphName(id, in: names), in: -2) }
         s.setField("glyphPrograms", in: -2)
         s.pushTable(fieldCount: Int32(table.extraPrograms.count))
-        for (name, text) in table.extraPrograms { s.push(lines(text)); s.setField(name, in: -2) }
+        for (name, text) in table.extraPrograms { s.push(VTTProgramsTable.withNewlines(text)); s.setField(name, in: -2) }
         s.setField("extraPrograms", in: -2)
     }
 

@@ -341,6 +341,20 @@ public enum TTX {
         return bytes
     }
 
+    /// A per-glyph table's `<child name="glyph" value=…/>` elements (LTSH's yPel, TSI5's
+    /// glyphgroup): each glyph's value by id, nil where none is given.
+    static func perGlyphValues(_ element: XMLElement, _ child: String, _ range: ClosedRange<Int64>, face: Face) throws -> [Int?] {
+        var values: [Int?] = Array(repeating: nil, count: try face.glyphCount)
+        let reader = StructuredReader(face: face)
+        for e in element.children {
+            guard e.name == child else { throw XMLError("<\(e.name)> in <\(element.name)>: expected <\(child) name= value=/>", line: e.line, column: e.column) }
+            let id = try reader.glyph(try e.attribute("name"), e)
+            guard id < values.count else { throw XMLError("glyph \(id) is past the font's \(values.count) glyphs", line: e.line, column: e.column) }
+            values[id] = Int(try integerAttribute(e, "value", range))
+        }
+        return values
+    }
+
     /// An integer attribute within a range, or an error at the element.
     static func integerAttribute(_ e: XMLElement, _ key: String, _ range: ClosedRange<Int64>) throws -> Int64 {
         let text = try e.attribute(key)

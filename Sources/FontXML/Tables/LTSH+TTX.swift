@@ -10,14 +10,7 @@ extension TTX {
             return "  <LTSH>\n" + entries.map { "    <yPel name=\"\(xmlEscaped($0.0))\" value=\"\($0.1)\"/>\n" }.joined() + "  </LTSH>\n"
         },
         fuse: { element, face, apply in
-            var values: [Int?] = Array(repeating: nil, count: try face.glyphCount)
-            let reader = StructuredReader(face: face)
-            for e in element.children {
-                guard e.name == "yPel" else { throw XMLError("<\(e.name)> in <LTSH>: expected <yPel name= value=/>", line: e.line, column: e.column) }
-                let id = try reader.glyph(try e.attribute("name"), e)
-                guard id < values.count else { throw XMLError("glyph \(id) is past the font's \(values.count) glyphs", line: e.line, column: e.column) }
-                values[id] = Int(try integerAttribute(e, "value", 0...255))
-            }
+            let values = try perGlyphValues(element, "yPel", 0...255, face: face)
             if let missing = values.firstIndex(of: nil) {
                 throw XMLError("<LTSH> has no <yPel> for glyph '\(try face.glyphName(missing))'", line: element.line, column: element.column)
             }

@@ -17,15 +17,8 @@ extension TTX {
     /// The lines between the one after the start tag and the one before the end tag, as
     /// fontTools takes a program's or source's text.
     static func innerLines(_ element: XMLElement) -> [Substring] {
-        let lines = returnsAsNewlines(element.text).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = VTTProgramsTable.withNewlines(element.text).split(separator: "\n", omittingEmptySubsequences: false)
         return lines.count > 2 ? Array(lines[1..<(lines.count - 1)]) : []
-    }
-
-    /// Carriage returns (VTT's line ends) as newlines, scalar by scalar (a CR LF pair becomes two newlines, as in fontTools).
-    static func returnsAsNewlines(_ text: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: text.unicodeScalars.map { $0 == "\r" ? "\n" : $0 })
-        return String(scalars)
     }
 
     static func vttProgramsConverter(_ type: VTTProgramsTable.Type) -> Converter {
@@ -38,11 +31,11 @@ extension TTX {
                 let programs = table.programs.map { (glyphName($0.key, in: names), $0.value) }
                     .sorted { $0.0.unicodeScalars.lexicographicallyPrecedes($1.0.unicodeScalars) }
                 for (glyph, text) in programs {
-                    out += "    <glyphProgram name=\"\(xmlEscaped(glyph))\">\n\(xmlEscaped(returnsAsNewlines(text)))\n    </glyphProgram>\n\n"
+                    out += "    <glyphProgram name=\"\(xmlEscaped(glyph))\">\n\(xmlEscaped(VTTProgramsTable.withNewlines(text)))\n    </glyphProgram>\n\n"
                 }
                 for extra in table.extraPrograms.keys.sorted() {
                     let text = table.extraPrograms[extra] ?? ""
-                    out += "    <extraProgram name=\"\(xmlEscaped(extra))\">\n\(xmlEscaped(returnsAsNewlines(text)))\n    </extraProgram>\n\n"
+                    out += "    <extraProgram name=\"\(xmlEscaped(extra))\">\n\(xmlEscaped(VTTProgramsTable.withNewlines(text)))\n    </extraProgram>\n\n"
                 }
                 return out + "  </\(name)>\n"
             },
@@ -86,14 +79,7 @@ extension TTX {
         },
         fuse: { element, face, apply in
             // Glyphs without a <glyphgroup> are in group 0, as fontTools compiles them.
-            var groups = Array(repeating: 0, count: try face.glyphCount)
-            let reader = StructuredReader(face: face)
-            for e in element.children {
-                guard e.name == "glyphgroup" else { throw XMLError("<\(e.name)> in <TSI5>: expected <glyphgroup name= value=/>", line: e.line, column: e.column) }
-                let id = try reader.glyph(try e.attribute("name"), e)
-                guard id < groups.count else { throw XMLError("glyph \(id) is past the font's \(groups.count) glyphs", line: e.line, column: e.column) }
-                groups[id] = Int(try integerAttribute(e, "value", 0...0xFFFF))
-            }
+            let groups = try perGlyphValues(element, "glyphgroup", 0...0xFFFF, face: face).map { $0 ?? 0 }
             if apply { face.setRawTable("TSI5", try TSI5Table(groups: groups).encode()) }
         })
 

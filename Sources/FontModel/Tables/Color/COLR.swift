@@ -109,10 +109,18 @@ public final class ColrTable: DecodableTable {
             let count = Int(try r.u32(at: listOffset))
             guard count <= (r.count - listOffset - 4) / 6 else { throw r.error("\(count) BaseGlyphPaintRecords do not fit the table", at: listOffset) }
             let painted = try (0..<count).map { Int(try r.u16(at: listOffset + 4 + 6 * $0)) }
+            let layered = try layeredGlyphs()
+            return painted.filter { !layered.contains($0) }
+        }
+    }
+
+    /// The base glyphs of version 0's layer records (FreeType draws these in colour).
+    public func layeredGlyphs() throws -> Set<Int> {
+        try bytes.withUnsafeBytes { raw in
+            let r = BinaryReader(raw)
             let baseCount = Int(try r.u16(at: 2)), baseOffset = Int(try r.u32(at: 4))
             guard baseCount <= (r.count - min(baseOffset, r.count)) / 6 else { throw r.error("\(baseCount) BaseGlyphRecords do not fit the table", at: 2) }
-            let layered = Set(try (0..<baseCount).map { Int(try r.u16(at: baseOffset + 6 * $0)) })
-            return painted.filter { !layered.contains($0) }
+            return Set(try (0..<baseCount).map { Int(try r.u16(at: baseOffset + 6 * $0)) })
         }
     }
 

@@ -7,9 +7,21 @@ extension Face {
         var forms: [String] = []
         if let colr = try table(ColrTable.self), let kind = try context("COLR", { try colr.colorKind(id) }) { forms.append(kind) }
         if has("CBLC"), let cblc = try rawTable("CBLC"), try context("CBLC", { try Self.bitmapLocatorCovers(cblc, id) }) { forms.append("CBDT bitmap") }
-        if let sbix = try table(SbixTable.self), sbix.strikes.contains(where: { id < $0.glyphs.count && $0.glyphs[id] != nil }) { forms.append("sbix bitmap") }
+        if let sbix = try table(SbixTable.self), sbix.hasImage(id) { forms.append("sbix bitmap") }
         if let svg = try table(SVGTable.self), svg.documents.contains(where: { Int($0.firstGlyph) <= id && id <= Int($0.lastGlyph) }) { forms.append("SVG") }
         return forms
+    }
+
+    /// Which glyphs FreeType draws in colour by itself (COLR version 0 layers, a CBDT or sbix
+    /// bitmap), for asking about many glyphs: the tables are read once, not per glyph. A
+    /// locator that does not read counts as no bitmap.
+    public func colorDrawnByFreeType() throws -> (Int) -> Bool {
+        let layered = try table(ColrTable.self).map { try $0.layeredGlyphs() } ?? []
+        let cblc = has("CBLC") ? try rawTable("CBLC") : nil
+        let sbix = try table(SbixTable.self)
+        return { id in
+            layered.contains(id) || cblc.map { (try? Self.bitmapLocatorCovers($0, id)) ?? false } == true || sbix?.hasImage(id) == true
+        }
     }
 
     /// Whether a bitmap location table (CBLC, EBLC) has an index subtable whose glyph range holds

@@ -37,6 +37,9 @@ public final class SbixTable: DecodableTable, DiffableTable, Equatable {
 
     public init(version: UInt16 = 1, flags: UInt16 = 1, strikes: [Strike]) { self.version = version; self.flags = flags; self.strikes = strikes }
 
+    /// Whether any strike has an image for glyph `id`.
+    public func hasImage(_ id: Int) -> Bool { strikes.contains { id >= 0 && id < $0.glyphs.count && $0.glyphs[id] != nil } }
+
     public static func decode(_ reader: BinaryReader, face: Face) throws -> SbixTable {
         var r = reader
         let version = try r.u16(), flags = try r.u16(), count = Int(try r.u32())

@@ -128,6 +128,14 @@ public class VTTProgramsTable: DecodableTable, DiffableTable, Equatable {
 
     public func encode() throws -> [UInt8] { bytes }
 
+    /// A program's text with its carriage returns (VTT's line ends) as newlines, scalar by
+    /// scalar (a CR LF pair becomes two newlines, as in fontTools): how dumps and Lua show it.
+    public static func withNewlines(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.map { $0 == "\r" ? "\n" : $0 })
+        return String(scalars)
+    }
+
     /// The text table and its index for these programs, as fontTools compiles them: every
     /// glyph of the face in order (empty when it has no program), then the extras in code order.
     public static func compile(programs: [Int: String], extraPrograms: [String: String], extraNames: [(code: Int, name: String)],
