@@ -43,7 +43,12 @@ let package = Package(
         // Font checks are Lua files (Checks/<area>/<id>.lua), read from the source tree (or
         // $FONTSHELL_CHECKS). Not a SwiftPM resource: its generated accessor links all of
         // Foundation, which costs every process start about 0.7 ms.
-        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontRender", "FontSubset", "FontXML", "LuaBridge"],
+        // The program's own Lua chunks (prelude, check runner, batch records): .lua files
+        // embedded at build time by C's #embed, so start-up reads no files.
+        .target(name: "LuaPrograms", exclude: ["prelude.lua", "check-runner.lua", "check-stub.lua", "check-worker.lua",
+                                               "batch-capture.lua", "batch-finish.lua", "sandbox.lua"]),
+        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontRender", "FontSubset", "FontXML", "LuaBridge",
+                                                   "LuaPrograms"],
                 exclude: ["Checks"]),
         .executableTarget(
             name: "fontshell",

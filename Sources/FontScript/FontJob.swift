@@ -33,7 +33,8 @@ public enum FontJob {
             // The fixed part of every font's job: tables that stay alive, nothing to collect.
             try lua.withCollectorStopped {
                 try FontScript.install(in: lua, sandboxed: sandboxed)
-                try lua.run(captureChunk, name: "=(batch)", cached: true)
+                try s.load(LuaProgram.batchCapture)
+                try lua.call(results: 1)
                 s.setRegistryField(printedKey)
                 let font = try Font(path: fontPath)
                 faces = font.faces.count
@@ -67,54 +68,13 @@ public enum FontJob {
 
     static let printedKey = "fontshell.batch.printed"
 
-    /// Replaces `print` with one that keeps the lines; leaves the list on the stack.
-    static let captureChunk = """
-        local printed = {}
-        print = function(...)
-          local n, parts = select("#", ...), {}
-          for i = 1, n do parts[i] = tostring((select(i, ...))) end
-          if #printed < 10000 then printed[#printed + 1] = table.concat(parts, "\\t") end
-        end
-        return printed
-        """
-
-    /// (path, faces, seconds, result, printed, error, traceback) → the JSON line, failed.
-    static let finishChunk = """
-        local path, faces, seconds, result, printed, err, traceback = ...
-        local reserved = {}
-        for _, k in ipairs{\(reservedFields.map { "\"\($0)\"" }.joined(separator: ", "))} do reserved[k] = true end
-        local record, moved = {}, nil
-        if type(result) == "table" and not getmetatable(result) then
-          for k, v in pairs(result) do
-            if reserved[k] then moved = moved or {}; moved[k] = v else record[k] = v end
-          end
-        elseif result ~= nil then
-          record.result = result
-        end
-        record.script = moved
-        if moved then
-          local names = {}
-          for k in pairs(moved) do names[#names + 1] = tostring(k) end
-          table.sort(names)
-          record.warning = "the script returned " .. table.concat(names, ", ") .. ", which the line uses itself; kept under 'script' (rename them)"
-        end
-        record.path, record.faces, record.seconds = path, faces, seconds
-        record.ok = err == nil
-        record.error, record.traceback = err, traceback
-        if printed and #printed > 0 then record.printed = printed end
-        local ok, text = pcall(fontshell.json, record)
-        if ok then return text, not record.ok end
-        return fontshell.json{path = path, faces = faces, seconds = seconds, ok = false,
-                              error = "the script's result cannot be written as JSON: " .. tostring(text)}, true
-        """
-
     /// Turns the result on top of the stack into the record.
     static func finish(_ lua: LuaState, path: String, faces: Int?, start: Double, error: LuaError?) -> Record {
         let s = lua.stack
         let seconds = rounded(monotonicSeconds() - start)
         do {
             let result = s.absolute(-1)
-            try lua.load(finishChunk, name: "=(batch record)", cached: true)
+            try s.load(LuaProgram.batchFinish)
             s.push(path)
             if let faces { s.push(faces) } else { s.pushNil() }
             s.push(seconds)
@@ -122,7 +82,8 @@ public enum FontJob {
             _ = s.getRegistryField(printedKey)
             if let error { s.push(error.message) } else { s.pushNil() }
             if let error, !error.traceback.isEmpty { s.push(error.traceback) } else { s.pushNil() }
-            try lua.call(arguments: 7, results: 2)
+            s.push(strings: reservedFields)
+            try lua.call(arguments: 8, results: 2)
             let json = s.string(at: -2) ?? ""
             return Record(json: json, failed: s.truthy(at: -1))
         } catch {

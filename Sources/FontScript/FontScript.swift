@@ -48,19 +48,10 @@ public enum FontScript {
         try CheckModule.install(in: lua, sandboxed: sandboxed)
         if sandboxed {
             AtomicFile.refuseWrites()
-            try lua.run(sandboxChunk, name: "=(sandbox)", cached: true)
+            try lua.stack.load(LuaProgram.sandbox)
+            try lua.call(results: 0)
         }
     }
-
-    static let sandboxChunk = """
-        local clock, time, date, difftime, baseLoad = os.clock, os.time, os.date, os.difftime, load
-        io, package, require, dofile, loadfile, debug = nil, nil, nil, nil, nil, nil
-        os = {clock = clock, time = time, date = date, difftime = difftime}
-        load = function(chunk, name, _, ...)   -- an explicit nil env is not the same as none
-            if select("#", ...) > 0 then return baseLoad(chunk, name, "t", ...) end
-            return baseLoad(chunk, name, "t")
-        end
-        """
 
     /// Pushes field `name` of the `fontshell` table at `index`, read raw, loading the Lua
     /// prelude first when the field is one of its functions (`pretty`, `complete`).

@@ -175,6 +175,12 @@ public struct LuaStack {
         try code.withUTF8 { try load(UnsafeRawBufferPointer($0), name: name, mode: nil, cached: cached) }
     }
 
+    /// Compiles Lua text held outside Swift's strings (a program embedded at build time) and
+    /// pushes the chunk; `cached` as for `load(_:name:cached:)`.
+    public func load(text: UnsafeRawBufferPointer, name: String, cached: Bool = false) throws {
+        try load(text, name: name, mode: "t", cached: cached)
+    }
+
     /// Compiles `source` (text, or also bytecode unless `mode` is "t") and pushes the chunk.
     /// `cached`: the chunk is compiled once per process and later loads read its bytecode,
     /// looked up by name and source length (hashing the source would cost as much as
