@@ -9,7 +9,7 @@ import Darwin
 
 /// The options of a batch run, from `run`'s own options or, since everything after the script
 /// is the script's, from the words after it up to `--` when one of them is `--each`.
-public struct BatchOptions: Sendable {
+public struct BatchOptions: Equatable, Sendable {
     public var each: [String] = []
     public var jobs: Int?
     public var shard: String?
@@ -21,8 +21,27 @@ public struct BatchOptions: Sendable {
         self.each = each; self.jobs = jobs; self.shard = shard; self.timeout = timeout; self.jsonl = jsonl; self.quiet = quiet
     }
 
-    public static let valued: Set<String> = ["--each", "-j", "--jobs", "--shard", "--timeout"]
-    public static let flags: Set<String> = ["--jsonl", "--quiet"]
+    /// One batch option's spellings; `takesValue` false for a flag; `runOnly` for the two that
+    /// only `run` has (`check` takes its fonts as operands and writes reports, not lines).
+    public struct Option: Sendable {
+        public let names: [String]
+        public let takesValue: Bool
+        public let runOnly: Bool
+    }
+
+    /// Every batch option, once: `absorb` reads the words after `run`'s script by it, `run`'s
+    /// quick reader is made from it, and the commands' ArgumentParser declarations
+    /// (`BatchOptionGroup`, `run`'s `--each` and `--jsonl`) are tested against it.
+    public static let table: [Option] = [
+        Option(names: ["--each"], takesValue: true, runOnly: true),
+        Option(names: ["-j", "--jobs"], takesValue: true, runOnly: false),
+        Option(names: ["--shard"], takesValue: true, runOnly: false),
+        Option(names: ["--timeout"], takesValue: true, runOnly: false),
+        Option(names: ["--jsonl"], takesValue: false, runOnly: true),
+        Option(names: ["--quiet"], takesValue: false, runOnly: false),
+    ]
+
+    static func option(named name: String) -> Option? { table.first { $0.names.contains(name) } }
 
     /// Takes batch options out of the script's words when `--each` is among them (before any
     /// `--`); returns the script's arguments.
@@ -35,19 +54,17 @@ public struct BatchOptions: Sendable {
             var word = words[i]
             if word == "--" { rest += words[(i + 1)...]; break }
             var value: String?
-            if let eq = word.firstIndex(of: "="), word.hasPrefix("--"), BatchOptions.valued.contains(String(word[..<eq])) {
+            if let eq = word.firstIndex(of: "="), word.hasPrefix("--"), BatchOptions.option(named: String(word[..<eq]))?.takesValue == true {
                 value = String(word[word.index(after: eq)...])
                 word = String(word[..<eq])
             }
-            if BatchOptions.valued.contains(word) {
-                if value == nil {
+            if let option = BatchOptions.option(named: word) {
+                if option.takesValue && value == nil {
                     guard i + 1 < words.count else { throw BatchError("\(word) needs a value") }
                     value = words[i + 1]
                     i += 1
                 }
-                try set(word, value ?? "")
-            } else if BatchOptions.flags.contains(word) {
-                if word == "--jsonl" { jsonl = true } else { quiet = true }
+                try set(word, value)
             } else {
                 rest.append(word)
             }
@@ -56,8 +73,12 @@ public struct BatchOptions: Sendable {
         return rest
     }
 
-    public mutating func set(_ option: String, _ value: String) throws {
+    /// Sets the option named `option` (any of its spellings) from `value` (nil for a flag).
+    public mutating func set(_ option: String, _ value: String?) throws {
+        let value = value ?? ""
         switch option {
+        case "--jsonl": jsonl = true
+        case "--quiet": quiet = true
         case "--each": each.append(value)
         case "-j", "--jobs":
             guard let n = Int(value), n >= 1 else { throw BatchError("\(option) wants a number of workers ≥ 1, got '\(value)'") }
@@ -66,7 +87,7 @@ public struct BatchOptions: Sendable {
         case "--timeout":
             guard let t = Double(value), t > 0 else { throw BatchError("--timeout wants seconds > 0, got '\(value)'") }
             timeout = t
-        default: break
+        default: throw BatchError("\(option) is not a batch option")
         }
     }
 

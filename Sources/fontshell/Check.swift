@@ -38,17 +38,12 @@ struct Check: ParsableCommand {
     @Flag(help: "Apply the fixes checks offer and save each fixed font beside it (Name.fixed.ttf).") var fix = false
     @Flag(help: "With --fix: replace the input fonts.") var inPlace = false
     @Flag(help: "List the checks and exit.") var list = false
-    @Option(name: [.customShort("j"), .long], help: "Workers (default: every core).") var jobs: Int?
-    @Option(help: ArgumentHelp("Only share i of n of the sorted fonts (i from 1 to n), or auto/n.", valueName: "i/n")) var shard: String?
-    @Option(help: ArgumentHelp("Stop checking a font after this many seconds.", valueName: "seconds")) var timeout: Double?
-    @Flag(help: "No progress or failure lines on stderr.") var quiet = false
+    @OptionGroup var batch: BatchOptionGroup
 
     enum ReportFormat: String, ExpressibleByArgument, CaseIterable { case text, json, sarif, junit }
 
     func validate() throws {
         if inPlace && !fix { throw ValidationError("--in-place goes with --fix") }
-        if let jobs, jobs < 1 { throw ValidationError("-j wants a number of workers ≥ 1") }
-        if let timeout, timeout <= 0 { throw ValidationError("--timeout wants seconds > 0") }
     }
 
     func run() throws {
@@ -88,7 +83,7 @@ struct Check: ParsableCommand {
             }
             return
         }
-        let (paths, sizes, unmatched) = try batchFiles(fonts.isEmpty ? [defaultFontPath] : fonts, shard: shard, label: "fontshell check")
+        let (paths, sizes, unmatched) = try batchFiles(fonts.isEmpty ? [defaultFontPath] : fonts, shard: batch.shard, label: "fontshell check")
         if let output {
             // The workers open the fonts, not this process: the report must not replace one.
             for p in paths { AtomicFile.protectInput(p) }
@@ -97,15 +92,15 @@ struct Check: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        if paths.isEmpty && !unmatched.isEmpty && shard == nil {
+        if paths.isEmpty && !unmatched.isEmpty && batch.shard == nil {
             // Nothing to check at all: trouble, said once, not a report of failed fonts.
             printError("fontshell check: " + unmatched.map { "\($0): no file matches" }.joined(separator: ", "))
             throw ExitCode(2)
         }
         var records: [[String: Any]] = unmatched.map { ["path": $0, "ok": false, "error": "no file matches this pattern"] }
-        let progress = BatchProgress(total: paths.count, label: "fontshell check", quiet: quiet)
+        let progress = BatchProgress(total: paths.count, label: "fontshell check", quiet: batch.quiet)
         let worker = ["check", profile, fix ? "fix" : "-", inPlace ? "in-place" : "-", String(folders.count)] + folders + only
-        let runner = BatchRunner(workerArguments: worker, jobs: min(jobs ?? BatchOptions.cores, max(paths.count, 1)), timeout: timeout)
+        let runner = BatchRunner(workerArguments: worker, jobs: min(batch.jobs ?? BatchOptions.cores, max(paths.count, 1)), timeout: batch.timeout)
         let report = CheckReport(catalog: catalog, colour: output == nil && isatty(1) == 1)
         var text = ""
         for r in records { text += report.text(for: r) }

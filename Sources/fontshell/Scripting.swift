@@ -53,16 +53,13 @@ struct Run: ParsableCommand {
     var sandbox = false
     @Option(help: ArgumentHelp("Run the script once per font these files name (a glob such as 'fonts/**/*.{ttf,otf,ttc}', a folder, or a file; repeatable), with font and face bound.", valueName: "glob"))
     var each: [String] = []
-    @Option(name: [.customShort("j"), .long], help: "Workers for --each (default: every core).") var jobs: Int?
-    @Option(help: ArgumentHelp("With --each: only share i of n of the sorted files (i from 1 to n), or auto/n from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID.", valueName: "i/n")) var shard: String?
-    @Option(help: ArgumentHelp("With --each: stop a font's job after this many seconds and record it as failed.", valueName: "seconds")) var timeout: Double?
     @Flag(help: "With --each: JSON lines on stdout even on a terminal.") var jsonl = false
-    @Flag(help: "With --each: no progress or failure lines on stderr.") var quiet = false
+    @OptionGroup(title: "With --each") var batch: BatchOptionGroup
     @Argument(help: "The script.") var script: String
     @Argument(parsing: .captureForPassthrough, help: "Arguments for the script (with --each: after --).") var arguments: [String] = []
 
     func run() throws {
-        var options = BatchOptions(each: each, jobs: jobs, shard: shard, timeout: timeout, jsonl: jsonl, quiet: quiet)
+        var options = batchOptions
         let scriptArguments: [String]
         do { scriptArguments = try options.absorb(arguments) } catch {
             printError("fontshell run: \(error)")
@@ -81,21 +78,15 @@ extension Run {
     static var quickCommandLine: QuickCommandLine<Run> { QuickCommandLine(
         defaults: {
             var command = Run()
-            (command.sandbox, command.jsonl, command.quiet) = (false, false, false)
-            command.each = []
-            (command.jobs, command.shard, command.timeout) = (nil, nil, nil)
+            (command.sandbox, command.jsonl, command.each, command.batch) = (false, false, [], .defaults)
             command.arguments = []
             return command
         },
-        options: [
-            .flag(["--sandbox"]) { $0.sandbox = true },
-            .value(["--each"]) { $0.each = [$1] },
-            .value(["-j", "--jobs"]) { $0.jobs = try QuickValueError.convert(Int($1)) },
-            .value(["--shard"]) { $0.shard = $1 },
-            .value(["--timeout"]) { $0.timeout = try QuickValueError.convert(Double($1)) },
-            .flag(["--jsonl"]) { $0.jsonl = true },
-            .flag(["--quiet"]) { $0.quiet = true },
-        ],
+        options: [.flag(["--sandbox"]) { $0.sandbox = true }] + BatchOptions.table.map { option in
+            option.takesValue
+                ? .value(option.names) { try $0.setBatchOption(option.names[0], $1) }
+                : .flag(option.names) { try? $0.setBatchOption(option.names[0], nil) }
+        },
         operands: { command, operands in
             guard let script = operands.first else { return false }
             command.script = script
@@ -103,6 +94,21 @@ extension Run {
             return true
         },
         restAfterFirstOperand: true) }
+}
+
+extension Run {
+    /// The batch options as given before the script (`absorb` adds those after it).
+    var batchOptions: BatchOptions {
+        get { BatchOptions(each: each, jobs: batch.jobs, shard: batch.shard, timeout: batch.timeout, jsonl: jsonl, quiet: batch.quiet) }
+        set { (each, jsonl, batch.jobs, batch.shard, batch.timeout, batch.quiet) = (newValue.each, newValue.jsonl, newValue.jobs, newValue.shard, newValue.timeout, newValue.quiet) }
+    }
+
+    /// Sets one batch option as `BatchOptions` reads it (the quick reader's way).
+    mutating func setBatchOption(_ name: String, _ value: String?) throws {
+        var options = batchOptions
+        try options.set(name, value)
+        batchOptions = options
+    }
 }
 
 /// A Lua state with the fontshell API and these fonts bound; prints the problem and returns

@@ -2,6 +2,7 @@ import Foundation
 import ArgumentParser
 import Testing
 @testable import fontshell
+import FontScript
 
 /// The quick readers of `instance` and `run` (QuickCommandLine.swift) must read every plain
 /// command line as ArgumentParser does, and hand everything else to ArgumentParser.
@@ -80,6 +81,33 @@ import Testing
     @Test func theTablesCoverEveryOption() throws {
         #expect(try options(of: "instance") == Set(InstanceCommand.quickCommandLine.options.flatMap(\.names)))
         #expect(try options(of: "run") == Set(Run.quickCommandLine.options.flatMap(\.names)))
+    }
+
+    /// The batch options are one table (BatchOptions.table): `run` declares every one of them
+    /// and `check` those that are not `run`'s own, so the three readers (ArgumentParser, the
+    /// quick reader, the words after `run`'s script) cannot drift apart.
+    @Test func theBatchOptionsAreOneTable() throws {
+        let all = Set(BatchOptions.table.flatMap(\.names))
+        let shared = Set(BatchOptions.table.filter { !$0.runOnly }.flatMap(\.names))
+        #expect(all.isSubset(of: try options(of: "run")))
+        let check = try options(of: "check")
+        #expect(shared.isSubset(of: check))
+        #expect(check.isDisjoint(with: all.subtracting(shared)))
+        // Each spelling reads the same by all three: before the script by ArgumentParser and by
+        // the quick reader, after it by BatchOptions.absorb.
+        let samples = ["--each": "f", "-j": "3", "--jobs": "3", "--shard": "1/2", "--timeout": "2.5"]
+        for option in BatchOptions.table {
+            for name in option.names {
+                let words = ["--each", "f"] + (name == "--each" ? [] : [name] + (samples[name].map { [$0] } ?? []))
+                let byArgumentParser = try Run.parse(words + ["s.lua"]).batchOptions
+                let byQuickReader = try #require(Run.quickCommandLine.parse(words + ["s.lua"]), "\(name)").batchOptions
+                var afterScript = BatchOptions()
+                #expect(try afterScript.absorb(words + ["--", "kept"]) == ["kept"], "\(name)")
+                #expect(byArgumentParser == byQuickReader, "\(name)")
+                #expect(byArgumentParser == afterScript, "\(name)")
+                #expect(name == "--each" || byArgumentParser != BatchOptions(each: ["f"]), "\(name) changed nothing")
+            }
+        }
     }
 
     /// The options ArgumentParser knows for a command, from `--experimental-dump-help`.
