@@ -35,9 +35,12 @@ let package = Package(
         // Subsetting through HarfBuzz's subsetter (the library hb-subset uses).
         .target(name: "FontSubset", dependencies: ["FontModel", "CHarfBuzzSubset"]),
         // fontconfig (Linux) and CoreText (macOS) behind one protocol.
-        .target(name: "FontRegistry", dependencies: ["FontModel", .target(name: "CFontconfig", condition: .when(platforms: [.linux]))]),
+        .target(name: "FontRegistry", dependencies: ["FontModel", "JSONText", .target(name: "CFontconfig", condition: .when(platforms: [.linux]))]),
+        // The one JSON writer (and reader): Lua's fontshell.json, batch records, reports, --json
+        // outputs, the registry manifest. No dependencies (and no Foundation).
+        .target(name: "JSONText"),
         // Generic Swift <-> Lua machinery (no font words), then the Lua API over the font model.
-        .target(name: "LuaBridge", dependencies: ["CLua", "LuaShim"]),
+        .target(name: "LuaBridge", dependencies: ["CLua", "LuaShim", "JSONText"]),
         // TTX-dialect XML dump and fuse, from the table descriptions.
         .target(name: "FontXML", dependencies: ["FontModel"]),
         // Font checks are Lua files (Checks/<area>/<id>.lua), read from the source tree (or
@@ -47,23 +50,27 @@ let package = Package(
         // embedded at build time by C's #embed, so start-up reads no files.
         .target(name: "LuaPrograms", exclude: ["prelude.lua", "check-runner.lua", "check-stub.lua", "check-worker.lua",
                                                "batch-capture.lua", "batch-finish.lua", "sandbox.lua"]),
-        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontRender", "FontSubset", "FontXML", "LuaBridge",
-                                                   "LuaPrograms"],
+        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontRender", "FontSubset", "FontXML", "JSONText",
+                                                   "LuaBridge", "LuaPrograms"],
                 exclude: ["Checks"]),
         .executableTarget(
             name: "fontshell",
             dependencies: [
-                "FontModel", "FontScript", "FontRegistry", "FontRender", "FontSubset", "FontXML", "LuaBridge", "CEditLine",
+                "FontModel", "FontScript", "FontRegistry", "FontRender", "FontSubset", "FontXML", "JSONText", "LuaBridge", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "FontModelTests", dependencies: ["FontModel"]),
-        .testTarget(name: "FontRenderTests", dependencies: ["FontRender", "FontModel"], exclude: ["Golden"]),
-        .testTarget(name: "FontXMLTests", dependencies: ["FontXML", "FontModel"]),
-        .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge", "LuaShim", "CLua"]),
-        .testTarget(name: "FontSubsetTests", dependencies: ["FontSubset", "FontModel"]),
-        .testTarget(name: "FontScriptTests", dependencies: ["FontScript", "LuaBridge", "FontModel"]),
-        .testTarget(name: "fontshellTests", dependencies: ["fontshell", "FontModel"]),
+        // What every test target shares: the corpus, temporary folders, running programs, the
+        // oracles (fontTools, ots-sanitize).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "FontModelTests", dependencies: ["FontModel", "TestSupport"]),
+        .testTarget(name: "FontRenderTests", dependencies: ["FontRender", "FontModel", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "FontXMLTests", dependencies: ["FontXML", "FontModel", "TestSupport"]),
+        .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge", "LuaShim", "CLua", "TestSupport"]),
+        .testTarget(name: "FontSubsetTests", dependencies: ["FontSubset", "FontModel", "TestSupport"]),
+        .testTarget(name: "FontScriptTests", dependencies: ["FontScript", "LuaBridge", "FontModel", "TestSupport"]),
+        .testTarget(name: "FontRegistryTests", dependencies: ["FontRegistry", "FontModel", "JSONText", "TestSupport"]),
+        .testTarget(name: "fontshellTests", dependencies: ["fontshell", "FontModel", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

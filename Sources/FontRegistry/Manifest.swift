@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import FontModel
+import JSONText
 
 /// What FontShell installed at user scope, so it only ever removes its own fonts. Kept as JSON
 /// next to the fonts folder: `$XDG_DATA_HOME/fontshell/registered.json`.
@@ -43,10 +44,8 @@ struct Manifest: Codable {
     }
 
     func save(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = try encoder.encode(self)
-        do { try AtomicFile.write([UInt8](data), to: path) } catch {
+        let text = try JSONText.write(encoding: self, pretty: true) + "\n"
+        do { try AtomicFile.write(Array(text.utf8), to: path) } catch {
             throw RegistryError("cannot write the registry manifest \(path): \(error)")
         }
     }

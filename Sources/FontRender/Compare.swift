@@ -70,7 +70,7 @@ extension Preview {
         }
         let sizeChange = a.width == b.width && a.height == b.height ? nil : "\(a.width)x\(a.height) → \(b.width)x\(b.height)"
         // Captions above the panels (none when no UI font is installed: the numbers still are).
-        let ui = try? UIFont.load()
+        let ui = try? CaptionFont.load()
         // A key under the panels whenever something changed, however narrow the panels are.
         let captionPx = 12.0, strip = ui == nil ? 0 : 20, keyStrip = ui == nil || changed == 0 ? 0 : 18
         var panel = Image(width: 3 * w + 2 * gap, height: h + strip + keyStrip, background: Color(220, 220, 220))

@@ -80,7 +80,7 @@ extension Preview {
             metrics: metrics.source, textWidth: lineWidth, missing: layout.missing, notInColor: layout.notInColor)
 
         let showLegend = options.guides && (options.legend ?? true)
-        let ui = showLegend ? try UIFont.load() : nil
+        let ui = showLegend ? try CaptionFont.load() : nil
         let legend = try ui.map { try Legend(measurements: measurements, font: $0, scale: options.scale, width: w) }
         try Image.checkSize(width: w, height: h + (legend?.height ?? 0), "the label")
         var image = Image(width: w, height: h + (legend?.height ?? 0), background: options.background)

@@ -34,7 +34,7 @@ extension Preview {
         let scale = size / upem
         let xMin = min(0, bounds?.xMin ?? 0), xMax = max(advance, bounds?.xMax ?? 0, Int(upem * 0.25))
         let top = max(ascender, bounds?.yMax ?? 0), bottom = min(descender, bounds?.yMin ?? 0)
-        let ui = try UIFont.load()
+        let ui = try CaptionFont.load()
         let labelPx = 12.0
         let labels = try lines.map { try Caption("\($0.0) \($0.1)", font: ui, px: labelPx) }
         let name = (try? face.glyphName(id)) ?? "glyph\(id)"
@@ -145,7 +145,7 @@ extension Preview {
     /// A specimen: the names, the metrics, a waterfall of a sample in the face's own script,
     /// and the first characters it maps.
     public static func specimen(_ face: Face) throws -> Image {
-        let ui = try UIFont.load()
+        let ui = try CaptionFont.load()
         let family = (try? face.familyName) ?? nil, full = (try? face.fullName) ?? nil
         let upem = try face.head.int("unitsPerEm")
         let hhea = try face.hhea

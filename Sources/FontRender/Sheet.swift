@@ -9,7 +9,7 @@ extension Preview {
         guard captions.isEmpty || captions.count == images.count else {
             throw RenderError("\(captions.count) captions for \(images.count) images: give one per image or none")
         }
-        let ui = captions.isEmpty ? nil : try UIFont.load()
+        let ui = captions.isEmpty ? nil : try CaptionFont.load()
         guard captionSize > 0, captionSize <= 200 else { throw RenderError("captionSize must be in (0, 200] px, got \(captionSize)") }
         let captionPx = captionSize
         let laid = try ui.map { font in try captions.map { try Caption($0, font: font, px: captionPx) } } ?? []

@@ -62,7 +62,7 @@ extension Preview {
             "\(fieldName) \(c.value): \(capsPlacement(c.measurements.capCenterOffset))" + (k == bestIndex ? " ← best" : "")
         }
         var sheet = try Preview.sheet(images, columns: columns, captions: captions, captionSize: 12 * options.scale)
-        if options.guides && !legendPerCell, let ui = try? UIFont.load() {
+        if options.guides && !legendPerCell, let ui = try? CaptionFont.load() {
             let legend = try Legend(measurements: nil, font: ui, scale: options.scale, width: sheet.width)
             var framed = Image(width: sheet.width, height: sheet.height + legend.height)
             framed.draw(sheet, at: 0, 0)

@@ -12,7 +12,7 @@ public struct RenderedText: Sendable {
     public var baselines: [Double]
 }
 
-public enum Preview {
+extension Preview {
     /// Renders text in a face as it is in memory (edits included), multi-line with the face's
     /// line spacing (the platform's metrics: hhea on apple).
     public static func text(_ face: Face, _ text: String, options: PreviewOptions = PreviewOptions()) throws -> RenderedText {

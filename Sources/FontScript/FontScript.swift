@@ -10,9 +10,7 @@ import Darwin
 /// Name, Cmap, Glyphs, Glyph, Image, KerningPairs, and `help`. docs/lua-api.md is the reference; a test checks that every name here is in it.
 public enum FontScript {
     /// Every class, for registration, help and the reference check.
-    static let classes: [LuaClass] = [FontObject.luaClass, FaceObject.luaClass, TableObject.luaClass, NameObject.luaClass,
-                                      CmapObject.luaClass, GlyphsObject.luaClass, GlyphObject.luaClass, ImageObject.luaClass,
-                                      KerningObject.luaClass]
+    static let classes: [LuaClass] = ScriptClass.allCases.map(\.luaClass)
     /// Functions of the `fontshell` module.
     static let moduleFunctions: [(String, LuaFunction)] = [("open", open), ("members", members), ("json", json)]
 
@@ -131,22 +129,6 @@ public enum FontScript {
         return CommandLine.arguments[0]
     }
 
-    /// A whole file's bytes, or nil with errno set (EFBIG past `limit`): scripts, checks, XML.
-    public static func readFile(_ path: String, limit: Int = Int.max) -> [UInt8]? {
-        guard let f = fopen(path, "rb") else { return nil }
-        defer { fclose(f) }
-        AtomicFile.protectInput(path)   // no write of this process replaces a file it read
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, f)
-            if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
-            if bytes.count > limit { errno = EFBIG; return nil }
-            if n < buffer.count { break }
-        }
-        return ferror(f) == 0 ? bytes : nil
-    }
-
     static let overview = """
         FontShell — explore and edit fonts in Lua. Glyph ids are 0-based, as in the spec.
           fontshell.open(path)          → Font      (the REPL binds font, face and fonts)
@@ -168,4 +150,25 @@ public enum FontScript {
         function; docs/lua-api.md is the full reference.
         """
 
+}
+
+/// The Lua classes in registration order. A class's id (which marks its objects' userdata) is
+/// its place in this list, so none is chosen by hand; each class reads its own as
+/// `ScriptClass.<case>.rawValue`, a constant.
+enum ScriptClass: Int32, CaseIterable {
+    case font = 1, face, table, name, cmap, glyphs, glyph, image, kerning
+
+    var luaClass: LuaClass {
+        switch self {
+        case .font: FontObject.luaClass
+        case .face: FaceObject.luaClass
+        case .table: TableObject.luaClass
+        case .name: NameObject.luaClass
+        case .cmap: CmapObject.luaClass
+        case .glyphs: GlyphsObject.luaClass
+        case .glyph: GlyphObject.luaClass
+        case .image: ImageObject.luaClass
+        case .kerning: KerningObject.luaClass
+        }
+    }
 }

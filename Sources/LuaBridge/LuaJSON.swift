@@ -1,4 +1,5 @@
 import CLua
+import JSONText
 import LuaShim
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,7 @@ public struct LuaJSON {
     }
 
     let L: OpaquePointer
-    private var out: [UInt8] = []
+    private var out = JSONWriter()
     /// The tables being written, outermost first (at most 64: a list is cheaper than a set).
     private var open: [UnsafeRawPointer] = []
     static let maximumDepth = 64
@@ -26,9 +27,8 @@ public struct LuaJSON {
     public static func encode(_ stack: LuaStack, at index: Int32) throws -> [UInt8] {
         let L = stack.L
         var encoder = LuaJSON(L: L)
-        encoder.out.reserveCapacity(256)
         try encoder.value(lua_absindex(L, index), depth: 0)
-        return encoder.out
+        return encoder.out.bytes
     }
 
     private init(L: OpaquePointer) { self.L = L }
@@ -48,9 +48,7 @@ public struct LuaJSON {
         }
     }
 
-    private mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { out.append(contentsOf: $0) }
-    }
+    private mutating func append(_ text: StaticString) { out.append(text) }
 
     /// Pushes tostring(value at i), running __tostring protected.
     private func tostring(_ i: Int32) throws {
@@ -63,81 +61,15 @@ public struct LuaJSON {
     private mutating func number(_ i: Int32) {
         var isInteger: Int32 = 0
         let n = fs_tointeger(L, i, &isInteger)
-        if lua_isinteger(L, i) != 0, isInteger != 0 { integer(n); return }
+        if lua_isinteger(L, i) != 0, isInteger != 0 { out.integer(n); return }
         let v = fs_tonumber(L, i, nil)
-        guard v.isFinite else { append("null"); return }
-        var buffer = [CChar](repeating: 0, count: 40)
-        let count = withVaList([v]) { vsnprintf(&buffer, buffer.count, "%.14g", $0) }
-        out += buffer[0..<Int(count)].map { UInt8(bitPattern: $0) }
-    }
-
-    /// Decimal digits, written in place (no String in between).
-    private mutating func integer(_ n: lua_Integer) {
-        if n < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = n.magnitude
-        let start = out.count
-        repeat {
-            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        out[start...].reverse()
+        out.number(v)
     }
 
     private mutating func string(_ i: Int32) {
         var length = 0
         guard let p = lua_tolstring(L, i, &length) else { return }
-        string(UnsafeRawBufferPointer(start: p, count: length))
-    }
-
-    private mutating func string(_ bytes: UnsafeRawBufferPointer) {
-        out.append(UInt8(ascii: "\""))
-        // Most strings (names, keys) are printable ASCII with nothing to escape: copied whole.
-        if !bytes.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append(contentsOf: bytes)
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        let isUTF8 = Self.isUTF8(bytes)
-        for b in bytes {
-            switch b {
-            case UInt8(ascii: "\""): out += [92, 34]
-            case UInt8(ascii: "\\"): out += [92, 92]
-            case 8: out += [92, UInt8(ascii: "b")]
-            case 12: out += [92, UInt8(ascii: "f")]
-            case 10: out += [92, UInt8(ascii: "n")]
-            case 13: out += [92, UInt8(ascii: "r")]
-            case 9: out += [92, UInt8(ascii: "t")]
-            case 0..<32, 127:
-                let hex = Array("0123456789abcdef".utf8)
-                out += [92, UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]]
-            case 128...255 where !isUTF8:
-                // Latin-1: the byte is the code point, written as two UTF-8 bytes.
-                out += [0xC0 | b >> 6, 0x80 | b & 0x3F]
-            default: out.append(b)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
-
-    /// Lua's utf8.len test: well-formed, no surrogates, nothing past U+10FFFF.
-    static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var k = 0
-        while k < bytes.count {
-            let b = bytes[k]
-            if b < 0x80 { k += 1; continue }
-            let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 0
-            guard length > 0, b < 0xF5, k + length <= bytes.count else { return false }
-            var code = UInt32(b) & (0x7F >> UInt32(length))
-            for j in 1..<length {
-                let c = bytes[k + j]
-                guard c & 0xC0 == 0x80 else { return false }
-                code = code << 6 | UInt32(c & 0x3F)
-            }
-            let smallest: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
-            guard code >= smallest, code <= 0x10FFFF, !(0xD800...0xDFFF).contains(code) else { return false }
-            k += length
-        }
-        return true
+        out.string(UnsafeRawBufferPointer(start: p, count: length))
     }
 
     private mutating func table(_ t: Int32, depth: Int) throws {
@@ -152,14 +84,14 @@ public struct LuaJSON {
         lua_pushnil(L)
         while lua_next(L, t) != 0 { count += 1; lua_settop(L, -2) }
         if count == n {
-            out.append(UInt8(ascii: "["))
+            out.append("[")
             for k in 0..<n {
-                if k > 0 { out.append(UInt8(ascii: ",")) }
+                if k > 0 { out.append(",") }
                 lua_rawgeti(L, t, lua_Integer(k + 1))
                 try value(lua_gettop(L), depth: depth + 1)
                 lua_settop(L, -2)
             }
-            out.append(UInt8(ascii: "]"))
+            out.append("]")
             return
         }
         // Keys as strings, sorted; the keys themselves kept in a scratch table (the stack stays
@@ -191,17 +123,17 @@ public struct LuaJSON {
             let order = common == 0 ? 0 : a.name.withUnsafeBytes { x in b.name.withUnsafeBytes { y in memcmp(x.baseAddress!, y.baseAddress!, common) } }
             return order != 0 ? order < 0 : a.name.count < b.name.count
         }
-        out.append(UInt8(ascii: "{"))
+        out.append("{")
         for (k, key) in keys.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            key.name.withUnsafeBytes { string($0) }
-            out.append(UInt8(ascii: ":"))
+            if k > 0 { out.append(",") }
+            key.name.withUnsafeBytes { out.string($0) }
+            out.append(":")
             lua_rawgeti(L, scratch, key.slot)
             lua_rawget(L, t)
             try value(lua_gettop(L), depth: depth + 1)
             lua_settop(L, -2)
         }
         lua_settop(L, scratch - 1)
-        out.append(UInt8(ascii: "}"))
+        out.append("}")
     }
 }

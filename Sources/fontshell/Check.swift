@@ -1,3 +1,4 @@
+import JSONText
 import ArgumentParser
 import FontModel
 import FontScript
@@ -15,7 +16,9 @@ import Darwin
 
 /// `fontshell check [FONT|GLOB ...]`: the Lua checks (Sources/FontScript/Checks, plus --checks
 /// folders) over every font, on every core, reported as text, JSON, SARIF or JUnit.
-struct Check: ParsableCommand {
+struct Check: FontShellCommand {
+    static let judges = true
+
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Run font checks (Lua files, docs/checks.md) over fonts: text, json, sarif or junit reports; --fix applies the fixes checks offer.",
@@ -46,14 +49,12 @@ struct Check: ParsableCommand {
         if inPlace && !fix { throw ValidationError("--in-place goes with --fix") }
     }
 
-    func run() throws {
+    func outcome() throws -> Outcome {
         guard let shipped = CheckModule.shippedDirectory() else {
-            printError("fontshell check: the shipped checks are not found (set FONTSHELL_CHECKS to Sources/FontScript/Checks)")
-            throw ExitCode(2)
+            throw Trouble("the shipped checks are not found (set FONTSHELL_CHECKS to Sources/FontScript/Checks)")
         }
         for dir in checkFolders where !FileGlob.hasWildcard(dir) && FileGlob.fileKind(dir) != .directory {
-            printError("fontshell check: --checks \(dir): not a folder")
-            throw ExitCode(2)
+            throw Trouble("--checks \(dir): not a folder")
         }
         let folders = [shipped] + checkFolders
         let catalog = try loadCatalog(folders)
@@ -61,17 +62,15 @@ struct Check: ParsableCommand {
         let ids = catalog.compactMap { $0["id"] as? String }
         let areas = Set(ids.compactMap { $0.split(separator: "/").first.map(String.init) })
         for wanted in only where !ids.contains(wanted) && !areas.contains(wanted) {
-            var message = "fontshell check: --only \(wanted): no check or area has this id"
+            var message = "--only \(wanted): no check or area has this id"
             if let near = closestName(to: wanted, in: ids + areas.sorted()) { message += "; did you mean '\(near)'?" }
-            printError(message + " (fontshell check --list shows them)")
-            throw ExitCode(2)
+            throw Trouble(message + " (fontshell check --list shows them)")
         }
         let profiles = ["default", "all", "fontbakery"] + areas.sorted()
         guard profiles.contains(profile) else {
-            var message = "fontshell check: --profile \(profile): not a profile"
+            var message = "--profile \(profile): not a profile"
             if let near = closestName(to: profile, in: profiles) { message += "; did you mean '\(near)'?" }
-            printError(message + " (profiles: \(profiles.joined(separator: ", ")))")
-            throw ExitCode(2)
+            throw Trouble(message + " (profiles: \(profiles.joined(separator: ", ")))")
         }
         if list {
             for c in catalog where selectedByProfile(c) {
@@ -81,21 +80,19 @@ struct Check: ParsableCommand {
                 let fixable = c["fix"] as? Bool == true ? "  (fix)" : ""
                 print("\(id)  \(c["severity"] as? String ?? "")  \(c["title"] as? String ?? "")\(fixable)\(fb)")
             }
-            return
+            return .done
         }
         let (paths, sizes, unmatched) = try batchFiles(fonts.isEmpty ? [defaultFontPath] : fonts, shard: batch.shard, label: "fontshell check")
         if let output {
             // The workers open the fonts, not this process: the report must not replace one.
             for p in paths { AtomicFile.protectInput(p) }
             if AtomicFile.isInput(output) {
-                printError("fontshell check: refusing to write the report over \(output): it is one of the fonts being checked")
-                throw ExitCode(2)
+                throw Trouble("refusing to write the report over \(output): it is one of the fonts being checked")
             }
         }
         if paths.isEmpty && !unmatched.isEmpty && batch.shard == nil {
             // Nothing to check at all: trouble, said once, not a report of failed fonts.
-            printError("fontshell check: " + unmatched.map { "\($0): no file matches" }.joined(separator: ", "))
-            throw ExitCode(2)
+            throw Trouble(unmatched.map { "\($0): no file matches" }.joined(separator: ", "))
         }
         var records: [[String: Any]] = unmatched.map { ["path": $0, "ok": false, "error": "no file matches this pattern"] }
         let progress = BatchProgress(total: paths.count, label: "fontshell check", quiet: batch.quiet)
@@ -123,14 +120,13 @@ struct Check: ParsableCommand {
         }
         if let output {
             do { try AtomicFile.write(Array(document.utf8), to: output) } catch {
-                printError("fontshell check: cannot write \(output): \(error)")
-                throw ExitCode(2)
+                throw Trouble("cannot write \(output): \(error)")
             }
         } else {
             print(document, terminator: document.hasSuffix("\n") ? "" : "\n")
         }
         let failed = records.contains { ($0["ok"] as? Bool) == false }
-        throw ExitCode(failed ? 1 : 0)
+        return failed ? .findings : .done
     }
 
     func selectedByProfile(_ c: [String: Any]) -> Bool {

@@ -1,3 +1,4 @@
+import JSONText
 import FontModel
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -211,6 +212,7 @@ struct CheckReport {
 
     func firstLine(_ s: String) -> String { String(s.split(separator: "\n", omittingEmptySubsequences: false).first ?? "") }
 
+    // Like FontDiff.quoted in shape (a switch over scalars), with XML's escapes instead of quoting's.
     /// Text for XML attributes and content: markup escaped, characters XML 1.0 forbids dropped.
     func xml(_ s: String) -> String {
         var out = ""

@@ -1,5 +1,7 @@
+import JSONText
 import ArgumentParser
 import FontModel
+import FontScript
 import FontRender
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -9,7 +11,9 @@ import Foundation
 
 /// `fontshell diff A B`: what changed between two fonts. Exit status as diff(1): 0 same, 1 different, 2 trouble.
 /// With `--png OUT A B TEXT` it also renders TEXT in both and writes the before/after/difference image.
-struct Diff: ParsableCommand {
+struct Diff: FontShellCommand {
+    static let judges = true
+
     static let configuration = CommandConfiguration(commandName: "diff", abstract: "Show what changed between two fonts, every face or the one --face names (exit 0 same, 1 different, 2 trouble).")
 
     @Argument var first: String
@@ -20,52 +24,43 @@ struct Diff: ParsableCommand {
     @OptionGroup var selection: FaceSelection
     @Flag(help: "Print the differences as JSON.") var json = false
 
-    func run() throws {
+    func outcome() throws -> Outcome {
         var all: [(face: Int, difference: Difference)] = []
-        do {
-            let a = try Font(path: first), b = try Font(path: second)
-            let selected = try selection.faces(in: a, otherwise: a.faces).map(\.index)
-            guard a.faces.count == b.faces.count || selection.face != nil else {
-                print("faces: \(a.faces.count) → \(b.faces.count)")
-                throw ExitCode(1)
-            }
-            // A bar on a terminal, face by face (a CJK collection's ten faces take seconds).
-            let progress = BatchProgress(total: selected.count, label: "fontshell diff", unit: "faces")
-            defer { progress.done(summary: false) }
-            for (done, i) in selected.enumerated() {
-                guard a.faces.indices.contains(i), b.faces.indices.contains(i) else { throw FontError("no face \(i) in both fonts") }
-                progress.update(done: done, total: selected.count, current: "face \(i)")
-                all += try FontDiff.compare(a.faces[i], b.faces[i]).map { (i, $0) }
-            }
-            progress.done(summary: false)
-            if let png {
-                guard let text else { throw FontError("--png needs the TEXT to render: fontshell diff --png OUT A B \"text\"") }
-                var options = PreviewOptions()
-                options.size = size
-                let i = selected.first ?? 0
-                let c = Preview.compare(try Preview.text(a.faces[i], text, options: options).image,
-                                        try Preview.text(b.faces[i], text, options: options).image)
-                try c.image.savePNG(to: png)
-                print("preview: \(comparisonReport(c)) (\(png))")
-            } else if text != nil {
-                throw FontError("TEXT is only used with --png OUT")
-            }
-        } catch let e as ExitCode {
-            throw e
-        } catch {
-            printError("fontshell diff: \(error)")
-            throw ExitCode(2)
+        let a = try Font(path: first), b = try Font(path: second)
+        let selected = try selection.faces(in: a, otherwise: a.faces).map(\.index)
+        guard a.faces.count == b.faces.count || selection.face != nil else {
+            print("faces: \(a.faces.count) → \(b.faces.count)")
+            return .findings
+        }
+        // A bar on a terminal, face by face (a CJK collection's ten faces take seconds).
+        let progress = BatchProgress(total: selected.count, label: "fontshell diff", unit: "faces")
+        defer { progress.done(summary: false) }
+        for (done, i) in selected.enumerated() {
+            guard a.faces.indices.contains(i), b.faces.indices.contains(i) else { throw FontError("no face \(i) in both fonts") }
+            progress.update(done: done, total: selected.count, current: "face \(i)")
+            all += try FontDiff.compare(a.faces[i], b.faces[i]).map { (i, $0) }
+        }
+        progress.done(summary: false)
+        if let png {
+            guard let text else { throw FontError("--png needs the TEXT to render: fontshell diff --png OUT A B \"text\"") }
+            var options = PreviewOptions()
+            options.size = size
+            let i = selected.first ?? 0
+            let c = Preview.compare(try Preview.text(a.faces[i], text, options: options).image,
+                                    try Preview.text(b.faces[i], text, options: options).image)
+            try c.image.savePNG(to: png)
+            print("preview: \(comparisonReport(c)) (\(png))")
+        } else if text != nil {
+            throw FontError("TEXT is only used with --png OUT")
         }
         if json {
-            struct Item: Encodable { let face: Int; let kind: String; let table: String; let item: String; let old: String?; let new: String? }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let items = all.map { Item(face: $0.face, kind: $0.difference.kind.rawValue, table: $0.difference.table, item: $0.difference.item, old: $0.difference.old, new: $0.difference.new) }
-            print(String(decoding: try encoder.encode(items), as: UTF8.self))
+            let items = all.map { ["face": $0.face, "kind": $0.difference.kind.rawValue, "table": $0.difference.table, "item": $0.difference.item,
+                                   "old": $0.difference.old as Any, "new": $0.difference.new as Any] as [String: Any] }
+            print(JSONText.write(items, pretty: true))
         } else {
             let multi = Set(all.map(\.face)).count > 1 || (selection.face == nil && all.contains { $0.face > 0 })
             for (i, d) in all { print(multi ? "face \(i): \(d)" : d.description) }
         }
-        if !all.isEmpty { throw ExitCode(1) }
+        return all.isEmpty ? .done : .findings
     }
 }

@@ -1,12 +1,13 @@
 import ArgumentParser
 import FontModel
+import FontScript
 import FontXML
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `fontshell dump`: tables as TTX XML (fontTools' dialect), like Apple's ftxdumperfuser -d.
-struct Dump: ParsableCommand {
+struct Dump: FontShellCommand {
     static let configuration = CommandConfiguration(commandName: "dump", abstract: "Dump tables as TTX XML (fontTools' dialect).")
 
     @Argument(help: "Font file.") var font: String
@@ -16,54 +17,53 @@ struct Dump: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
     @Option(help: "Write one file per face and table, named <PostScriptName>.<tag>.ttx, into this folder.") var dir: String?
 
-    func run() throws {
-        try runReportingErrors("dump") {
-            let f = try Font(path: font)
-            let faces = allFaces ? f.faces : [try selection.face(in: f)]
-            let tags = try tables.map { text -> Tag in
-                guard let t = Tag(string: text) else { throw FontError("'\(text)' is not a table tag") }
-                return t
-            }
-            // A bar on a terminal: the files written, or the share of the face's dump.
-            let progress = BatchProgress(total: 0, label: "fontshell dump", unit: dir != nil ? "files" : "%")
-            defer { progress.done(summary: false) }
-            if let dir {
-                mkdir(dir, 0o755)
-                let tagsByFace = faces.map { tags.isEmpty ? $0.tags : tags }
-                let fileCount = tagsByFace.joined().count
-                var written = 0
-                for (fc, faceTags) in zip(faces, tagsByFace) {
-                    let name = Dump.fileStem(fc)
-                    for tag in faceTags {
-                        // The PostScript name and the tag come from the font: made safe, so every
-                        // file lands in the folder; a link planted at such a name is refused.
-                        let file = "\(SafeFileName.from("\(name).\(tag.trimmed)")).ttx"
-                        progress.update(done: written, total: fileCount, current: file)
-                        try writeText(try TTX.dump(fc, tags: [tag]), to: dir + "/" + file, followSymlinks: false)
-                        written += 1
-                    }
-                }
-                return
-            }
-            guard faces.count == 1 else { throw FontError("--all-faces needs --dir (one file per face and table)") }
-            // On every core, the face's own tables opened afresh per thread (an unedited face
-            // from its file); to a file atomically (a failed dump leaves no file).
-            let show = { (done: Int, total: Int, next: Tag?) in progress.update(done: done, total: total, current: next.map { "<\($0.trimmed)>" }) }
-            if let output {
-                try AtomicFile.write(to: output) { fd in
-                    try TTX.dump(path: font, face: faces[0].index, tags: tags.isEmpty ? nil : tags, piece: { piece in
-                        var piece = piece
-                        try piece.withUTF8 { try AtomicFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
-                    }, progress: show)
-                }
-            } else {
-                // Whole, so an error prints nothing rather than half a document.
-                var pieces: [String] = []
-                try TTX.dump(path: font, face: faces[0].index, tags: tags.isEmpty ? nil : tags, piece: { pieces.append($0) }, progress: show)
-                progress.done(summary: false)
-                for piece in pieces { print(piece, terminator: "") }
-            }
+    func outcome() throws -> Outcome {
+        let f = try Font(path: font)
+        let faces = allFaces ? f.faces : [try selection.face(in: f)]
+        let tags = try tables.map { text -> Tag in
+            guard let t = Tag(string: text) else { throw FontError("'\(text)' is not a table tag") }
+            return t
         }
+        // A bar on a terminal: the files written, or the share of the face's dump.
+        let progress = BatchProgress(total: 0, label: "fontshell dump", unit: dir != nil ? "files" : "%")
+        defer { progress.done(summary: false) }
+        if let dir {
+            mkdir(dir, 0o755)
+            let tagsByFace = faces.map { tags.isEmpty ? $0.tags : tags }
+            let fileCount = tagsByFace.joined().count
+            var written = 0
+            for (fc, faceTags) in zip(faces, tagsByFace) {
+                let name = Dump.fileStem(fc)
+                for tag in faceTags {
+                    // The PostScript name and the tag come from the font: made safe, so every
+                    // file lands in the folder; a link planted at such a name is refused.
+                    let file = "\(SafeFileName.from("\(name).\(tag.trimmed)")).ttx"
+                    progress.update(done: written, total: fileCount, current: file)
+                    try writeText(try TTX.dump(fc, tags: [tag]), to: dir + "/" + file, followSymlinks: false)
+                    written += 1
+                }
+            }
+            return .done
+        }
+        guard faces.count == 1 else { throw FontError("--all-faces needs --dir (one file per face and table)") }
+        // On every core, the face's own tables opened afresh per thread (an unedited face
+        // from its file); to a file atomically (a failed dump leaves no file).
+        let show = { (done: Int, total: Int, next: Tag?) in progress.update(done: done, total: total, current: next.map { "<\($0.trimmed)>" }) }
+        if let output {
+            try AtomicFile.write(to: output) { fd in
+                try TTX.dump(path: font, face: faces[0].index, tags: tags.isEmpty ? nil : tags, piece: { piece in
+                    var piece = piece
+                    try piece.withUTF8 { try AtomicFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
+                }, progress: show)
+            }
+        } else {
+            // Whole, so an error prints nothing rather than half a document.
+            var pieces: [String] = []
+            try TTX.dump(path: font, face: faces[0].index, tags: tags.isEmpty ? nil : tags, piece: { pieces.append($0) }, progress: show)
+            progress.done(summary: false)
+            for piece in pieces { print(piece, terminator: "") }
+        }
+        return .done
     }
 }
 
@@ -76,7 +76,7 @@ extension Dump {
 }
 
 /// `fontshell fuse`: fuse TTX XML back into a font, like ftxdumperfuser -f.
-struct Fuse: ParsableCommand {
+struct Fuse: FontShellCommand {
     static let configuration = CommandConfiguration(commandName: "fuse", abstract: "Fuse TTX XML tables into a font and save it.")
 
     @Argument(help: "Font file.") var font: String
@@ -88,64 +88,63 @@ struct Fuse: ParsableCommand {
     @Flag(help: "Save over the input font.") var inPlace = false
     @Flag(help: "Save even if the validator finds errors the fused tables introduced.") var force = false
 
-    func run() throws {
+    func outcome() throws -> Outcome {
         guard output != nil || inPlace else { throw ValidationError("give -o OUTPUT or --in-place") }
         guard !xmlFiles.isEmpty || dir != nil else { throw ValidationError("give TTX files or --dir") }
-        try runReportingErrors("fuse") {
-            let f = try Font(path: font)
-            let faces = allFaces || dir != nil ? f.faces : [try selection.face(in: f)]
-            // A bar on a terminal: each file read, each table checked and fused, then the save
-            // (a CJK collection's dump is a gigabyte).
-            let folderFiles = dir.map(listFolder) ?? []
-            let progress = BatchProgress(total: folderFiles.filter { $0.hasSuffix(".ttx") }.count + xmlFiles.count + 1, label: "fontshell fuse", unit: "steps")
-            defer { progress.done(summary: false) }
-            var steps = 0
-            func step(_ doing: String? = nil) { steps += 1; progress.update(done: steps, total: max(progress.total, steps), current: doing) }
-            /// Parses a file (one step) and counts its tables' steps, for each face it goes into.
-            func fileName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
-            func read(_ path: String, into faceCount: Int) throws -> XMLElement {
-                progress.update(done: steps, total: progress.total, current: "reading " + fileName(path))
-                guard let bytes = readFile(path) else { throw FontError("cannot read \(path)") }
-                do {
-                    let document = try TTX.parse(bytes: bytes)
-                    progress.total += 2 * document.children.count * faceCount
-                    step()
-                    return document
-                } catch var e as XMLError {
-                    e.file = path
-                    throw e
-                }
+        let f = try Font(path: font)
+        let faces = allFaces || dir != nil ? f.faces : [try selection.face(in: f)]
+        // A bar on a terminal: each file read, each table checked and fused, then the save
+        // (a CJK collection's dump is a gigabyte).
+        let folderFiles = dir.map(listFolder) ?? []
+        let progress = BatchProgress(total: folderFiles.filter { $0.hasSuffix(".ttx") }.count + xmlFiles.count + 1, label: "fontshell fuse", unit: "steps")
+        defer { progress.done(summary: false) }
+        var steps = 0
+        func step(_ doing: String? = nil) { steps += 1; progress.update(done: steps, total: max(progress.total, steps), current: doing) }
+        /// Parses a file (one step) and counts its tables' steps, for each face it goes into.
+        func fileName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
+        func read(_ path: String, into faceCount: Int) throws -> XMLElement {
+            progress.update(done: steps, total: progress.total, current: "reading " + fileName(path))
+            guard let bytes = readFile(path) else { throw FontError("cannot read \(path)") }
+            do {
+                let document = try TTX.parse(bytes: bytes)
+                progress.total += 2 * document.children.count * faceCount
+                step()
+                return document
+            } catch var e as XMLError {
+                e.file = path
+                throw e
             }
-            func fuse(_ document: XMLElement, _ path: String, into face: Face) throws {
-                let file = fileName(path)
-                do {
-                    try TTX.fuse(document, into: face) { table, applying in
-                        step((applying ? "fusing " : "checking ") + "<\(table.name)> of " + file)
-                    }
-                } catch var e as XMLError {
-                    e.file = path
-                    throw e
-                }
-            }
-            progress.update(done: 0, total: progress.total)
-            if let dir {
-                for fc in faces {
-                    let prefix = Dump.fileStem(fc) + "."
-                    for name in folderFiles where name.hasPrefix(prefix) && name.hasSuffix(".ttx") {
-                        let path = dir + "/" + name
-                        try fuse(try read(path, into: 1), path, into: fc)
-                    }
-                }
-            }
-            for file in xmlFiles {
-                let document = try read(file, into: faces.count)
-                for fc in faces { try fuse(document, file, into: fc) }
-            }
-            progress.update(done: steps, total: progress.total, current: "saving")
-            let report = try f.save(to: output ?? font, options: SaveOptions(overwriteInput: inPlace, force: force))
-            progress.done(summary: false)
-            print(report)
         }
+        func fuse(_ document: XMLElement, _ path: String, into face: Face) throws {
+            let file = fileName(path)
+            do {
+                try TTX.fuse(document, into: face) { table, applying in
+                    step((applying ? "fusing " : "checking ") + "<\(table.name)> of " + file)
+                }
+            } catch var e as XMLError {
+                e.file = path
+                throw e
+            }
+        }
+        progress.update(done: 0, total: progress.total)
+        if let dir {
+            for fc in faces {
+                let prefix = Dump.fileStem(fc) + "."
+                for name in folderFiles where name.hasPrefix(prefix) && name.hasSuffix(".ttx") {
+                    let path = dir + "/" + name
+                    try fuse(try read(path, into: 1), path, into: fc)
+                }
+            }
+        }
+        for file in xmlFiles {
+            let document = try read(file, into: faces.count)
+            for fc in faces { try fuse(document, file, into: fc) }
+        }
+        progress.update(done: steps, total: progress.total, current: "saving")
+        let report = try f.save(to: output ?? font, options: SaveOptions(overwriteInput: inPlace, force: force))
+        progress.done(summary: false)
+        print(report)
+        return .done
     }
 }
 

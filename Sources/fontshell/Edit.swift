@@ -1,8 +1,9 @@
 import ArgumentParser
 import FontModel
+import FontScript
 
 /// `fontshell edit`: the common edits from the command line (the Lua scripts do the same).
-struct Edit: ParsableCommand {
+struct Edit: FontShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Edit fields, glyphs or names of a font (every face, or the one --face names) and save the result.",
@@ -24,26 +25,25 @@ struct Edit: ParsableCommand {
     @Option(help: "Append to each face's own family name, e.g. \" Caps\" (for collections whose faces differ).") var familySuffix: String?
     @Flag(help: "Give each edited face its own copy of the glyph data it shares with other faces (collections).") var unshare = false
 
-    func run() throws {
+    func outcome() throws -> Outcome {
         guard output != nil || inPlace else { throw ValidationError("give -o OUTPUT or --in-place") }
-        try runReportingErrors("edit") {
-            let font = try Font(path: input)
-            let faces = try selection.faces(in: font, otherwise: font.faces)
-            let selected = Set(faces.map(\.index))
-            for f in faces {
-                for assignment in assignments { try applyAssignment(assignment, to: f) }
-                if unshare { try f.unshareGlyphData() }
-                let others = f.facesSharingGlyphData.filter { !selected.contains($0) }
-                if caps && !others.isEmpty {
-                    printError("warning: face \(f.index) shares its glyph data with face\(others.count > 1 ? "s" : "") \(others.map(String.init).joined(separator: ", ")): --caps changes them too (--unshare gives face \(f.index) its own copy)")
-                }
-                if caps { try f.copyCapitalsOntoLowercase() }
-                if let rename { try f.rename(family: rename) }
-                if let familySuffix { try f.rename(family: (try f.familyName ?? "") + familySuffix) }
+        let font = try Font(path: input)
+        let faces = try selection.faces(in: font, otherwise: font.faces)
+        let selected = Set(faces.map(\.index))
+        for f in faces {
+            for assignment in assignments { try applyAssignment(assignment, to: f) }
+            if unshare { try f.unshareGlyphData() }
+            let others = f.facesSharingGlyphData.filter { !selected.contains($0) }
+            if caps && !others.isEmpty {
+                printError("warning: face \(f.index) shares its glyph data with face\(others.count > 1 ? "s" : "") \(others.map(String.init).joined(separator: ", ")): --caps changes them too (--unshare gives face \(f.index) its own copy)")
             }
-            let report = try font.save(to: output ?? input, options: SaveOptions(overwriteInput: inPlace, force: force))
-            print(report)
+            if caps { try f.copyCapitalsOntoLowercase() }
+            if let rename { try f.rename(family: rename) }
+            if let familySuffix { try f.rename(family: (try f.familyName ?? "") + familySuffix) }
         }
+        let report = try font.save(to: output ?? input, options: SaveOptions(overwriteInput: inPlace, force: force))
+        print(report)
+        return .done
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FontModel
+import FontScript
 import FontRender
 import LuaBridge
 
@@ -29,6 +30,11 @@ struct FontShell: ParsableCommand {
         fontshell run SCRIPT.lua [ARG ...]   run a script (arg as in lua.c)
         fontshell run SCRIPT.lua --each 'fonts/**/*.ttf' [-j N] [-- ARG ...]   once per font, JSON lines out
         fontshell check [FONT|GLOB ...] [--format text|json|sarif|junit] [--fix]   font checks (Lua)
+
+        Exit status, the same in every command: 0 done; 1 trouble, said in one line
+        "fontshell COMMAND: ..." on stderr; validate, check and diff: 1 for what they found, 2 for
+        trouble (validate: 2 for errors too); a script's own status (run, -e); 64 a usage error;
+        130 interrupted.
         """,
         version: FontShellVersion.string,
         subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self, SubsetCommand.self, SliceCommand.self, InstanceCommand.self, Dump.self, Fuse.self, Validate.self, Check.self, Diff.self, PreviewCommand.self, Registry.self, BatchWorker.self],
@@ -66,17 +72,63 @@ struct FontShell: ParsableCommand {
     }
 }
 
-/// The command's one error path: any ToolError (font, XML, render, registry) becomes one
-/// message and exit status 1, printed as "fontshell COMMAND: …" when a command is named, else by
-/// ArgumentParser ("Error: …").
-func runReportingErrors(_ command: String, _ body: () throws -> Void) throws {
-    do {
-        try body()
-        if let message = truncationMessage() { throw ValidationFailureMessage(message: message) }
-    } catch let error as any ToolError {
-        printError("fontshell \(command): \(error)")
-        throw ExitCode(1)
+/// How a command ended. Every command (a `FontShellCommand`) returns one, or throws its
+/// trouble, and `FontShellCommand.run` maps both to the exit status and message in one place,
+/// as README's "Exit status" says.
+enum Outcome {
+    /// Status 0.
+    case done
+    /// Status 1: what a judging command found (warnings, failed checks, differences), or a
+    /// look-up that found nothing (`registry find`, `registry missing`).
+    case findings
+    /// Status 2: a validation found errors, not only warnings.
+    case errors
+    /// A status the job gave itself, passed through: a script's (os.exit's, or 1 for an error,
+    /// as lua.c) or a batch run's (`run`, `repl -e`).
+    case status(Int32)
+}
+
+/// A subcommand of fontshell: `outcome()` does the work; anything it throws is trouble, said in
+/// one line "fontshell NAME: …" on stderr with status 1, or 2 in a command that judges (whose
+/// findings are 1). ArgumentParser's own errors (a ValidationError from `validate()`) keep its
+/// usage text and status 64.
+protocol FontShellCommand: ParsableCommand {
+    /// The name in its messages ("fontshell edit: …").
+    static var messageName: String { get }
+    /// validate, check and diff: their findings are status 1, so trouble is 2.
+    static var judges: Bool { get }
+    func outcome() throws -> Outcome
+}
+
+extension FontShellCommand {
+    static var messageName: String { configuration.commandName ?? "fontshell" }
+    static var judges: Bool { false }
+
+    func run() throws {
+        let outcome: Outcome
+        do {
+            outcome = try self.outcome()
+            if let message = truncationMessage() { throw Trouble(message) }
+        } catch let error where error is ExitCode || error is ValidationError || error is CleanExit {
+            throw error
+        } catch {
+            printError("fontshell \(Self.messageName): \(error)")
+            throw ExitCode(Self.judges ? 2 : 1)
+        }
+        switch outcome {
+        case .done: return
+        case .findings: throw ExitCode(1)
+        case .errors: throw ExitCode(2)
+        case .status(let status): if status != 0 { throw ExitCode(status) }
+        }
     }
+}
+
+/// Trouble a command names itself (rather than an error a library threw).
+struct Trouble: ToolError {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var description: String { message }
 }
 
 /// Fonts another program truncated while they were open (reads past the new end gave zeros):
@@ -85,9 +137,4 @@ func truncationMessage() -> String? {
     let files = TruncationGuard.truncatedFiles()
     guard !files.isEmpty else { return nil }
     return files.map { "\($0): truncated by another program while open; what was read past its new end is zeros" }.joined(separator: "\n")
-}
-
-struct ValidationFailureMessage: ToolError {
-    let message: String
-    var description: String { message }
 }

@@ -4,18 +4,17 @@ import FontModel
 /// `fontshell info FONT [--face N|NAME]`: names, format, metrics and the table list of every face
 /// (or of the one chosen). Reads only the
 /// small tables; glyph data (glyf, CFF) is never decoded.
-struct Info: ParsableCommand {
+struct Info: FontShellCommand {
     static let configuration = CommandConfiguration(commandName: "info", abstract: "Describe every face of a font: names, format, tables, vertical metrics.")
 
     @Argument(help: "Font file (.ttf, .otf, .ttc). Default: DejaVu Sans.")
     var font: String = defaultFontPath
     @OptionGroup var selection: FaceSelection
 
-    func run() throws {
-        try runReportingErrors("info") {
-            let f = try Font(path: font)
-            print(try f.summary(faces: try selection.faces(in: f, otherwise: f.faces)))
-        }
+    func outcome() throws -> Outcome {
+        let f = try Font(path: font)
+        print(try f.summary(faces: try selection.faces(in: f, otherwise: f.faces)))
+        return .done
     }
 }
 

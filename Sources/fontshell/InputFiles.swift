@@ -9,7 +9,7 @@ import Darwin
 /// A file a command reads besides its font (a text or slices file), registered as an input so
 /// no write of the command replaces it; `what` names it in the errors.
 func readInputFile(_ path: String, _ what: String) throws -> [UInt8] {
-    guard let bytes = FontScript.readFile(path, limit: 1 << 30) else {
+    guard let bytes = readFile(path, limit: 1 << 30) else {
         throw FontError("cannot read the \(what): \(String(cString: strerror(errno)))", path: path)
     }
     return bytes

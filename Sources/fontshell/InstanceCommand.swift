@@ -5,10 +5,11 @@ import FoundationEssentials
 import Foundation
 #endif
 import FontModel
+import FontScript
 
 /// `fontshell instance FONT wght=700 -o OUT`: a static font at one location of a variable
 /// font, or with --all every named instance into a folder.
-struct InstanceCommand: ParsableCommand {
+struct InstanceCommand: FontShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "instance",
         abstract: "Make static instances of a variable font (TrueType or CFF2): one location, or every named instance (--all).",
@@ -66,53 +67,52 @@ struct InstanceCommand: ParsableCommand {
             return true
         }) }
 
-    func run() throws {
-        try runReportingErrors("instance") {
-            let font = try Font(path: input)
-            let face = try selection.face(in: font)
-            guard let fvar = try face.table(FvarTable.self) else {
-                throw FontError("not a variable font (no 'fvar' table)", path: input)
-            }
-            guard let output else {
-                print(try Self.describe(face, fvar))
-                return
-            }
-            if downgradeCff2 && !face.has("CFF2") {
-                throw FontError("--downgrade-cff2: the font's outlines are \(face.has("glyf") ? "TrueType" : "not CFF2"); there is no CFF2 to write as CFF", path: input)
-            }
-            var options = InstanceOptions(clamp: !strict, updateNames: !keepNames, setOverlapFlags: !noOverlapFlags, rewriteLayout: rewriteLayout,
-                                          downgradeCFF2: downgradeCff2, partial: partial, optimizeDeltas: !noOptimize)
-            if all {
-                guard coordinates.isEmpty else { throw FontError("--all makes every named instance; give no coordinates with it") }
-                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-                let names = try face.name
-                // PostScript outlines are .otf by convention, TrueType ones .ttf.
-                let fileExtension = face.has("CFF2") ? ".otf" : ".ttf"
-                let tags = fvar.axes.map(\.tag.trimmed)
-                // Names in use, compared as a case-insensitive file system (macOS) would.
-                var used = Set<String>()
-                let progress = BatchProgress(total: fvar.instances.count, label: "fontshell instance", unit: "instances")
-                defer { progress.done(summary: false) }
-                for (i, named) in fvar.instances.enumerated() {
-                    progress.update(done: i, total: fvar.instances.count)
-                    options.coordinates = [:]
-                    for (tag, value) in zip(tags, named.coordinates) { options.coordinates[tag] = value }
-                    let result = try face.instance(options)
-                    let fileName = Self.distinctFileName(result.postScriptName ?? names.string(named.subfamilyNameID) ?? "instance-\(i)",
-                                                         coordinates: zip(tags, named.coordinates).map { "\($0)\(Face.short($1))" },
-                                                         index: i, used: &used)
-                    let path = (output.hasSuffix("/") ? output : output + "/") + fileName + fileExtension
-                    try write(result, to: path, from: font, derivedName: true, progress: progress)
-                }
-                return
-            }
-            (options.coordinates, options.ranges) = try Self.parseCoordinates(coordinates)
-            // A range keeps the font variable: the axes not named then stay variable too, as
-            // fontTools keeps them (pinning them at their defaults needs them named).
-            if !options.ranges.isEmpty { options.partial = true }
-            let result = try face.instance(options)
-            try write(result, to: output, from: font, partial: options.partial)
+    func outcome() throws -> Outcome {
+        let font = try Font(path: input)
+        let face = try selection.face(in: font)
+        guard let fvar = try face.table(FvarTable.self) else {
+            throw FontError("not a variable font (no 'fvar' table)", path: input)
         }
+        guard let output else {
+            print(try Self.describe(face, fvar))
+            return .done
+        }
+        if downgradeCff2 && !face.has("CFF2") {
+            throw FontError("--downgrade-cff2: the font's outlines are \(face.has("glyf") ? "TrueType" : "not CFF2"); there is no CFF2 to write as CFF", path: input)
+        }
+        var options = InstanceOptions(clamp: !strict, updateNames: !keepNames, setOverlapFlags: !noOverlapFlags, rewriteLayout: rewriteLayout,
+                                      downgradeCFF2: downgradeCff2, partial: partial, optimizeDeltas: !noOptimize)
+        if all {
+            guard coordinates.isEmpty else { throw FontError("--all makes every named instance; give no coordinates with it") }
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            let names = try face.name
+            // PostScript outlines are .otf by convention, TrueType ones .ttf.
+            let fileExtension = face.has("CFF2") ? ".otf" : ".ttf"
+            let tags = fvar.axes.map(\.tag.trimmed)
+            // Names in use, compared as a case-insensitive file system (macOS) would.
+            var used = Set<String>()
+            let progress = BatchProgress(total: fvar.instances.count, label: "fontshell instance", unit: "instances")
+            defer { progress.done(summary: false) }
+            for (i, named) in fvar.instances.enumerated() {
+                progress.update(done: i, total: fvar.instances.count)
+                options.coordinates = [:]
+                for (tag, value) in zip(tags, named.coordinates) { options.coordinates[tag] = value }
+                let result = try face.instance(options)
+                let fileName = Self.distinctFileName(result.postScriptName ?? names.string(named.subfamilyNameID) ?? "instance-\(i)",
+                                                     coordinates: zip(tags, named.coordinates).map { "\($0)\(Face.short($1))" },
+                                                     index: i, used: &used)
+                let path = (output.hasSuffix("/") ? output : output + "/") + fileName + fileExtension
+                try write(result, to: path, from: font, derivedName: true, progress: progress)
+            }
+            return .done
+        }
+        (options.coordinates, options.ranges) = try Self.parseCoordinates(coordinates)
+        // A range keeps the font variable: the axes not named then stay variable too, as
+        // fontTools keeps them (pinning them at their defaults needs them named).
+        if !options.ranges.isEmpty { options.partial = true }
+        let result = try face.instance(options)
+        try write(result, to: output, from: font, partial: options.partial)
+        return .done
     }
 
     /// A file name for an instance from its PostScript name, made safe (SafeFileName) and

@@ -4,7 +4,7 @@ import FontRender
 
 /// `fontshell preview FONT TEXT -o out.png`: a text or label preview; with `--compare OLD NEW TEXT`
 /// the same text in two fonts side by side with their difference.
-struct PreviewCommand: ParsableCommand {
+struct PreviewCommand: FontShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",
         abstract: "Render text (or a fixed-size label) in a face to PNG, or compare two fonts.",
@@ -87,34 +87,32 @@ struct PreviewCommand: ParsableCommand {
             + characters.joined(separator: ", ")
     }
 
-    func run() throws {
+    func outcome() throws -> Outcome {
         var different = false
-        try runReportingErrors("preview") {
-            let options = try options()
-            if compare {
-                guard arguments.count == 3 else { throw RenderError("--compare takes OLD NEW TEXT (got \(arguments.count) arguments)") }
-                let a = try render(arguments[0], arguments[2], options), b = try render(arguments[1], arguments[2], options)
-                // Labels are compared within their boxes (the legend's numbers differ whenever
-                // anything does), and by their ink: guides that move with the metrics are shown,
-                // not counted.
-                var inkOnly: (a: Image, b: Image)?
-                if label != nil && options.guides {
-                    var plain = options
-                    plain.guides = false
-                    inkOnly = (try render(arguments[0], arguments[2], plain).image, try render(arguments[1], arguments[2], plain).image)
-                }
-                let c = Preview.compare(a.image, b.image, rows: a.boxHeight.map { min($0, b.boxHeight ?? $0) }, inkOnly: inkOnly)
-                try c.image.savePNG(to: output)
-                print(comparisonReport(c))
-                different = c.changedPixels > 0
-            } else {
-                guard arguments.count == 2 else { throw RenderError("expected FONT TEXT (got \(arguments.count) arguments)") }
-                let r = try render(arguments[0], arguments[1], options)
-                try r.image.savePNG(to: output)
-                print("wrote \(r.image.width)x\(r.image.height) px to \(output)" + (r.report.isEmpty ? "" : "\n" + r.report))
+        let options = try options()
+        if compare {
+            guard arguments.count == 3 else { throw RenderError("--compare takes OLD NEW TEXT (got \(arguments.count) arguments)") }
+            let a = try render(arguments[0], arguments[2], options), b = try render(arguments[1], arguments[2], options)
+            // Labels are compared within their boxes (the legend's numbers differ whenever
+            // anything does), and by their ink: guides that move with the metrics are shown,
+            // not counted.
+            var inkOnly: (a: Image, b: Image)?
+            if label != nil && options.guides {
+                var plain = options
+                plain.guides = false
+                inkOnly = (try render(arguments[0], arguments[2], plain).image, try render(arguments[1], arguments[2], plain).image)
             }
+            let c = Preview.compare(a.image, b.image, rows: a.boxHeight.map { min($0, b.boxHeight ?? $0) }, inkOnly: inkOnly)
+            try c.image.savePNG(to: output)
+            print(comparisonReport(c))
+            different = c.changedPixels > 0
+        } else {
+            guard arguments.count == 2 else { throw RenderError("expected FONT TEXT (got \(arguments.count) arguments)") }
+            let r = try render(arguments[0], arguments[1], options)
+            try r.image.savePNG(to: output)
+            print("wrote \(r.image.width)x\(r.image.height) px to \(output)" + (r.report.isEmpty ? "" : "\n" + r.report))
         }
-        if different { throw ExitCode(1) }
+        return different ? .findings : .done
     }
 }
 

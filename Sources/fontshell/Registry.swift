@@ -1,5 +1,7 @@
+import JSONText
 import ArgumentParser
 import FontRegistry
+import FontScript
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -18,118 +20,115 @@ struct Registry: ParsableCommand {
         @Flag(help: "Print JSON instead of a table.") var json = false
     }
 
-    struct List: ParsableCommand {
+    struct List: Subcommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List installed fonts.")
         @Option(help: "Only fonts FontShell registered at this scope (user or process).") var scope: String?
         @Option(help: "Only this family.") var family: String?
         @OptionGroup var output: Output
-        func run() throws {
-            try reporting {
-                let fonts = try makeRegistry().list(scope: try scope.map(RegistryScope.init(name:)), family: family)
-                try show(fonts, json: output.json)
-            }
+        func outcome() throws -> Outcome {
+            let fonts = try makeRegistry().list(scope: try scope.map(RegistryScope.init(name:)), family: family)
+            try show(fonts, json: output.json)
+            return .done
         }
     }
 
-    struct Find: ParsableCommand {
+    struct Find: Subcommand {
         static let configuration = CommandConfiguration(commandName: "find", abstract: "Find a font by exact PostScript or full name (exit 1 if not found).")
         @Argument var name: String
         @OptionGroup var output: Output
-        func run() throws {
-            try reporting {
-                guard let found = try makeRegistry().find(name) else {
-                    if output.json { print("null") } else { printError("not found: \(name)") }
-                    throw ExitCode(1)
-                }
-                try show([found], json: output.json)
+        func outcome() throws -> Outcome {
+            guard let found = try makeRegistry().find(name) else {
+                if output.json { print("null") } else { printError("not found: \(name)") }
+                return .findings
             }
+            try show([found], json: output.json)
+            return .done
         }
     }
 
-    struct Missing: ParsableCommand {
+    struct Missing: Subcommand {
         static let configuration = CommandConfiguration(commandName: "missing", abstract: "Which of these names cannot be found, and what would be used instead (exit 1 if any).")
         @Argument var names: [String]
         @OptionGroup var output: Output
-        func run() throws {
-            try reporting {
-                let missing = try makeRegistry().missing(names)
-                if output.json {
-                    print(try json(missing))
-                } else {
-                    for m in missing { print("\(m.name)\tmissing; falls back to \(m.fallback.map { "\($0.postScriptName) (\($0.path))" } ?? "nothing")") }
-                }
-                if !missing.isEmpty { throw ExitCode(1) }
+        func outcome() throws -> Outcome {
+            let missing = try makeRegistry().missing(names)
+            if output.json {
+                print(try json(missing))
+            } else {
+                for m in missing { print("\(m.name)\tmissing; falls back to \(m.fallback.map { "\($0.postScriptName) (\($0.path))" } ?? "nothing")") }
             }
+            return missing.isEmpty ? .done : .findings
         }
     }
 
-    struct Register: ParsableCommand {
+    struct Register: Subcommand {
         static let configuration = CommandConfiguration(commandName: "register", abstract: "Install a font for the user (copied to $XDG_DATA_HOME/fonts/fontshell) or this process.")
         @Argument var path: String
         @Option(help: "user (default, as in Lua) or process.") var scope = "user"
         @Flag(help: "Replace a font FontShell registered under the same PostScript name.") var replace = false
         @OptionGroup var output: Output
-        func run() throws {
-            try reporting {
-                try show(try makeRegistry().register(path: path, scope: try RegistryScope(name: scope), replace: replace), json: output.json)
-            }
+        func outcome() throws -> Outcome {
+            try show(try makeRegistry().register(path: path, scope: try RegistryScope(name: scope), replace: replace), json: output.json)
+            return .done
         }
     }
 
-    struct Unregister: ParsableCommand {
+    struct Unregister: Subcommand {
         static let configuration = CommandConfiguration(commandName: "unregister", abstract: "Remove a font FontShell registered (by path or PostScript name).")
         @Argument var pathOrName: String
         @OptionGroup var output: Output
-        func run() throws {
-            try reporting { try show(try makeRegistry().unregister(pathOrName), json: output.json) }
+        func outcome() throws -> Outcome {
+            try show(try makeRegistry().unregister(pathOrName), json: output.json)
+            return .done
         }
     }
 
-    struct Repair: ParsableCommand {
+    struct Repair: Subcommand {
         static let configuration = CommandConfiguration(
             commandName: "repair",
             abstract: "Adopt fonts in FontShell's folder that its record lacks; forget records of files that are gone.",
             discussion: "Nothing is deleted: a file that cannot be adopted (not a valid font, or a name clash) is listed with the reason.")
         @OptionGroup var output: Output
-        func run() throws {
-            try reporting {
-                let report = try makeRegistry().repair()
-                if output.json { print(try json(report)); return }
-                if let kept = report.damagedRecordKeptAs { print("the record could not be read: kept as \(kept), rebuilt from the fonts folder") }
-                for f in report.adopted { print("adopted   \(f.path) (\(f.postScriptNames.joined(separator: ", ")))") }
-                for f in report.forgotten { print("forgotten \(f.path) (\(f.postScriptNames.joined(separator: ", "))): the file is gone") }
-                for f in report.leftAlone { print("left      \(f.path): \(f.reason)") }
-                if report.adopted.isEmpty && report.forgotten.isEmpty && report.leftAlone.isEmpty && report.damagedRecordKeptAs == nil {
-                    print("nothing to repair: the record matches the folder")
-                }
+        func outcome() throws -> Outcome {
+            let report = try makeRegistry().repair()
+            if output.json { print(try json(report)); return .done }
+            if let kept = report.damagedRecordKeptAs { print("the record could not be read: kept as \(kept), rebuilt from the fonts folder") }
+            for f in report.adopted { print("adopted   \(f.path) (\(f.postScriptNames.joined(separator: ", ")))") }
+            for f in report.forgotten { print("forgotten \(f.path) (\(f.postScriptNames.joined(separator: ", "))): the file is gone") }
+            for f in report.leftAlone { print("left      \(f.path): \(f.reason)") }
+            if report.adopted.isEmpty && report.forgotten.isEmpty && report.leftAlone.isEmpty && report.damagedRecordKeptAs == nil {
+                print("nothing to repair: the record matches the folder")
             }
+            return .done
         }
     }
 
-    struct System: ParsableCommand {
+    struct System: Subcommand {
         static let configuration = CommandConfiguration(commandName: "system", abstract: "The platform's UI font of a design: default, serif, monospaced, rounded.")
         @Option var design = "default"
         @OptionGroup var output: Output
-        func run() throws {
-            try reporting {
-                guard let font = try makeRegistry().systemFont(design: design) else {
-                    printError("no \(design) font is installed")
-                    throw ExitCode(1)
-                }
-                try show([font], json: output.json)
+        func outcome() throws -> Outcome {
+            guard let font = try makeRegistry().systemFont(design: design) else {
+                printError("no \(design) font is installed")
+                return .findings
             }
+            try show([font], json: output.json)
+            return .done
         }
     }
 }
 
-private func reporting(_ body: () throws -> Void) throws {
-    try runReportingErrors("registry", body)
+extension Registry {
+    /// The registry's subcommands speak as "fontshell registry: …".
+    protocol Subcommand: FontShellCommand {}
+}
+
+extension Registry.Subcommand {
+    static var messageName: String { "registry" }
 }
 
 private func json<T: Encodable>(_ value: T) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
+    try JSONText.write(encoding: value, pretty: true)
 }
 
 private func show(_ fonts: [FontDescriptor], json asJSON: Bool) throws {

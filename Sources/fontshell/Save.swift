@@ -3,7 +3,7 @@ import FontModel
 
 /// `fontshell save IN OUT`: open and save (the unedited round trip, or a change of container:
 /// .woff, .woff2 by extension or --format), printing the save report.
-struct Save: ParsableCommand {
+struct Save: FontShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "save",
         abstract: "Open a font and save it again (tables re-shared, realigned), or as WOFF/WOFF2, printing what changed; --face saves that face alone.",
@@ -25,21 +25,20 @@ struct Save: ParsableCommand {
         if let format, OutputFormat(rawValue: format) == nil { throw ValidationError("--format \(format): choose sfnt, woff or woff2") }
     }
 
-    func run() throws {
-        try runReportingErrors("save") {
-            let font = try Font(path: input)
-            // A bar while a WOFF2 compresses (a CJK collection at quality 11 takes most of a minute).
-            let progress = BatchProgress(total: 0, label: "fontshell save", unit: "%")
-            defer { progress.done(summary: false) }   // also on an error
-            let options = SaveOptions(overwriteInput: overwrite, force: force, format: format.flatMap(OutputFormat.init(rawValue:)),
-                                      woff2: WOFF2Options(quality: quality, window: window),
-                                      progress: BatchProgress.Shared(progress).saveProgress)
-            let destination = output ?? outputArgument ?? ""
-            let report = selection.face != nil
-                ? try font.save(face: try selection.face(in: font), to: destination, options: options)
-                : try font.save(to: destination, options: options)
-            progress.done(summary: false)
-            print(report)
-        }
+    func outcome() throws -> Outcome {
+        let font = try Font(path: input)
+        // A bar while a WOFF2 compresses (a CJK collection at quality 11 takes most of a minute).
+        let progress = BatchProgress(total: 0, label: "fontshell save", unit: "%")
+        defer { progress.done(summary: false) }   // also on an error
+        let options = SaveOptions(overwriteInput: overwrite, force: force, format: format.flatMap(OutputFormat.init(rawValue:)),
+                                  woff2: WOFF2Options(quality: quality, window: window),
+                                  progress: BatchProgress.Shared(progress).saveProgress)
+        let destination = output ?? outputArgument ?? ""
+        let report = selection.face != nil
+            ? try font.save(face: try selection.face(in: font), to: destination, options: options)
+            : try font.save(to: destination, options: options)
+        progress.done(summary: false)
+        print(report)
+        return .done
     }
 }

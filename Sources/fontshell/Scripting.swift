@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// `fontshell [FONT ...]`, `fontshell -e CHUNK [FONT ...]`: the REPL or chunks, fonts bound.
-struct Repl: ParsableCommand {
+struct Repl: FontShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "repl",
         abstract: "The Lua REPL (the default command): fonts bound to font, face and fonts."
@@ -20,33 +20,34 @@ struct Repl: ParsableCommand {
     @Argument(help: "Fonts to open (default: DejaVu Sans). A first argument ending in .lua runs that script.")
     var fonts: [String] = []
 
-    func run() throws {
+    func outcome() throws -> Outcome {
         if let script = fonts.first, script.hasSuffix(".lua") {
-            throw ExitCode(runScript(script, arguments: Array(fonts.dropFirst()), interpreterArguments: []))
+            return .status(try runScript(script, arguments: Array(fonts.dropFirst()), interpreterArguments: []))
         }
         let lua = LuaState()
-        let paths = fonts.isEmpty ? [defaultFontPath] : fonts
-        guard setUp(lua, fontPaths: paths, command: "repl") else { throw ExitCode(1) }
+        try setUp(lua, fontPaths: fonts.isEmpty ? [defaultFontPath] : fonts)
         if !chunks.isEmpty { LuaState.installInterruptHandler() }
         for (i, chunk) in chunks.enumerated() {
             do {
                 try lua.load(chunk, name: "=(command line)")
                 try lua.callInterruptible()
                 lua.stack.pop(lua.top)
-                if let message = truncationMessage() { printError("fontshell: " + message); throw ExitCode(1) }
+                if let message = truncationMessage() { throw Trouble(message) }
             } catch let e as LuaError {
-                throw ExitCode(reportScriptError(e))
+                return .status(reportScriptError(e))
+            } catch let trouble as Trouble {
+                throw trouble
             } catch {
-                printError("fontshell: -e chunk \(i + 1): \(error)")
-                throw ExitCode(1)
+                throw Trouble("-e chunk \(i + 1): \(error)")
             }
         }
         if chunks.isEmpty || interactive { REPL(lua: lua).run() }
+        return .done
     }
 }
 
 /// `fontshell run SCRIPT.lua [ARGS ...]`
-struct Run: ParsableCommand {
+struct Run: FontShellCommand {
     static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a Lua script: arg[0] is the script, arg[1...] and ... its arguments; with --each, once per font on every core, JSON lines out (docs/batch.md).")
 
     @Flag(help: "For a script you do not trust: nothing is written to disk, no registry, no io or os (but its clocks), no precompiled chunks.")
@@ -58,17 +59,15 @@ struct Run: ParsableCommand {
     @Argument(help: "The script.") var script: String
     @Argument(parsing: .captureForPassthrough, help: "Arguments for the script (with --each: after --).") var arguments: [String] = []
 
-    func run() throws {
+    func outcome() throws -> Outcome {
         var options = batchOptions
         let scriptArguments: [String]
-        do { scriptArguments = try options.absorb(arguments) } catch {
-            printError("fontshell run: \(error)")
-            throw ExitCode(2)
-        }
+        // Batch options after the script are options all the same: a mistyped one gets the usage text.
+        do { scriptArguments = try options.absorb(arguments) } catch { throw ValidationError("\(error)") }
         if !options.each.isEmpty {
-            throw ExitCode(runBatch(script: script, arguments: scriptArguments, options: options, sandboxed: sandbox))
+            return .status(runBatch(script: script, arguments: scriptArguments, options: options, sandboxed: sandbox))
         }
-        throw ExitCode(runScript(script, arguments: arguments, interpreterArguments: ["run"] + (sandbox ? ["--sandbox"] : []), sandboxed: sandbox))
+        return .status(try runScript(script, arguments: arguments, interpreterArguments: ["run"] + (sandbox ? ["--sandbox"] : []), sandboxed: sandbox))
     }
 }
 
@@ -111,33 +110,20 @@ extension Run {
     }
 }
 
-/// A Lua state with the fontshell API and these fonts bound; prints the problem and returns
-/// false when a font cannot be opened.
-func setUp(_ lua: LuaState, fontPaths: [String], sandboxed: Bool = false, command: String) -> Bool {
-    do {
-        try FontScript.install(in: lua, sandboxed: sandboxed)
-        try FontScript.bind(fontPaths: fontPaths, in: lua)
-        return true
-    } catch {
-        printError("fontshell \(command): \(error)")
-        return false
-    }
+/// A Lua state with the fontshell API and these fonts bound; throws when a font cannot be opened.
+func setUp(_ lua: LuaState, fontPaths: [String], sandboxed: Bool = false) throws {
+    try FontScript.install(in: lua, sandboxed: sandboxed)
+    try FontScript.bind(fontPaths: fontPaths, in: lua)
 }
 
 /// Runs a script file as lua.c does: `arg` table, `...` = arguments, exit status 1 on error
-/// (message then traceback on stderr); os.exit codes pass through.
-func runScript(_ path: String, arguments: [String], interpreterArguments: [String], sandboxed: Bool = false) -> Int32 {
-    guard var source = readFile(path) else {
-        printError("fontshell run: cannot open \(path) (\(String(cString: strerror(errno))))")
-        return 1
-    }
-    // A first line starting with '#' (a #! line) is skipped, keeping line numbers.
-    if source.first == UInt8(ascii: "#") {
-        let end = source.firstIndex(of: UInt8(ascii: "\n")) ?? source.endIndex
-        source.removeSubrange(source.startIndex..<end)
-    }
+/// (message then traceback on stderr); os.exit codes pass through. Throws what is not the
+/// script's doing (a script that cannot be read, a font that cannot be opened).
+func runScript(_ path: String, arguments: [String], interpreterArguments: [String], sandboxed: Bool = false) throws -> Int32 {
+    guard var source = readFile(path) else { throw Trouble("cannot open \(path) (\(String(cString: strerror(errno))))") }
+    source = strippingHashLine(source)
     let lua = LuaState()
-    guard setUp(lua, fontPaths: [], sandboxed: sandboxed, command: "run") else { return 1 }
+    try setUp(lua, fontPaths: [], sandboxed: sandboxed)
     let s = lua.stack
     s.pushTable(arrayCount: Int32(arguments.count), fieldCount: Int32(interpreterArguments.count + 1))
     s.push("fontshell"); s.setIndex(-interpreterArguments.count - 1, in: -2)
@@ -151,13 +137,9 @@ func runScript(_ path: String, arguments: [String], interpreterArguments: [Strin
         try lua.load(bytes: source, name: "@" + path, textOnly: sandboxed)
         for a in arguments { s.push(a) }
         try lua.callInterruptible(arguments: Int32(arguments.count), results: 0)
-        if let message = truncationMessage() { printError("fontshell: " + message); return 1 }
         return 0
     } catch let e as LuaError {
         return reportScriptError(e)
-    } catch {
-        printError("fontshell: \(error)")
-        return 1
     }
 }
 
@@ -206,11 +188,4 @@ func reportError(_ e: LuaError) {
     if !e.traceback.isEmpty { printError(e.traceback) }
 }
 
-/// Writes a line to standard error, after flushing what Lua and Swift printed to stdout.
-func printError(_ text: String) {
-    fflush(nil)
-    let line = Array((text + "\n").utf8)
-    line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
-}
 
-func readFile(_ path: String) -> [UInt8]? { FontScript.readFile(path) }

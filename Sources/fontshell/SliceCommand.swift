@@ -9,7 +9,7 @@ import FontSubset
 
 /// `fontshell slice IN -o FOLDER`: a face cut into WOFF2 files by Unicode range, with the CSS
 /// `@font-face` rules (unicode-range) that make a browser fetch only the slices a page uses.
-struct SliceCommand: ParsableCommand {
+struct SliceCommand: FontShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "slice",
         abstract: "Split a face into WOFF2 slices by Unicode range and write their @font-face CSS.",
@@ -29,28 +29,27 @@ struct SliceCommand: ParsableCommand {
     @Option(help: "WOFF2 Brotli quality, 0-11.") var quality = 11
     @OptionGroup var selection: FaceSelection
 
-    func run() throws {
-        try runReportingErrors("slice") {
-            let font = try Font(path: input)
-            let face = try selection.face(in: font)
-            var options = SliceOptions()
-            options.charactersPerSlice = charsPerSlice
-            options.quality = quality
-            options.baseName = name
-            options.family = family
-            if let slices {
-                options.slices = try SliceOptions.parseSliceFile(try readUTF8File(slices, "slices file"))
-            }
-            // A large face takes minutes (noto-cjk: about 100 s): a bar on a terminal.
-            let progress = BatchProgress(total: 0, label: "fontshell slice", unit: "slices")
-            let shared = BatchProgress.Shared(progress)
-            options.progress = { done, total in shared.update(done: done, total: total) }
-            let report: SliceReport
-            do {
-                defer { progress.done(summary: false) }
-                report = try WebSlicer.slice(face, into: output, options: options)
-            }
-            print(report)
+    func outcome() throws -> Outcome {
+        let font = try Font(path: input)
+        let face = try selection.face(in: font)
+        var options = SliceOptions()
+        options.charactersPerSlice = charsPerSlice
+        options.quality = quality
+        options.baseName = name
+        options.family = family
+        if let slices {
+            options.slices = try SliceOptions.parseSliceFile(try readUTF8File(slices, "slices file"))
         }
+        // A large face takes minutes (noto-cjk: about 100 s): a bar on a terminal.
+        let progress = BatchProgress(total: 0, label: "fontshell slice", unit: "slices")
+        let shared = BatchProgress.Shared(progress)
+        options.progress = { done, total in shared.update(done: done, total: total) }
+        let report: SliceReport
+        do {
+            defer { progress.done(summary: false) }
+            report = try WebSlicer.slice(face, into: output, options: options)
+        }
+        print(report)
+        return .done
     }
 }

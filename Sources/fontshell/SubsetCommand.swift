@@ -9,7 +9,7 @@ import FontSubset
 
 /// `fontshell subset IN -o OUT`: one face cut down to some characters and glyphs by HarfBuzz's
 /// subsetter, written as any container (by OUT's extension: .ttf/.otf, .woff, .woff2).
-struct SubsetCommand: ParsableCommand {
+struct SubsetCommand: FontShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "subset",
         abstract: "Keep only some characters and glyphs of a face (HarfBuzz's subsetter), saved as TrueType/OpenType, WOFF or WOFF2.",
@@ -35,44 +35,43 @@ struct SubsetCommand: ParsableCommand {
     @Flag(help: "Allow OUTPUT to be INPUT.") var overwrite = false
     @OptionGroup var selection: FaceSelection
 
-    func run() throws {
-        try runReportingErrors("subset") {
-            let font = try Font(path: input)
-            let face = try selection.face(in: font)
-            var request = SubsetRequest()
-            request.text = text ?? ""
-            if let textFile {
-                // Line ends separate the text, as for pyftsubset: they are not characters to keep.
-                request.text += try readUTF8File(textFile, "text file").filter { $0 != "\n" && $0 != "\r\n" && $0 != "\r" }
-            }
-            if let unicodes { request.unicodes = try SubsetRequest.parseUnicodes(unicodes) }
-            if let glyphs {
-                do { request.glyphs = try SubsetRequest.parseGlyphs(glyphs, names: try face.glyphNames()) }
-                catch let e as FontError { throw FontError(e.message, path: input) }
-            }
-            if let features { request.features = features.split(separator: ",").map { String($0.trimmingSpaces) } }
-            if let keep { request.keep = keep.split(separator: ",").map { String($0.trimmingSpaces) } }
-            request.layoutClosure = !noLayoutClosure
-            request.retainGlyphIDs = retainGids
-            request.hinting = !noHinting
-            guard !request.codepoints.isEmpty || !request.glyphs.isEmpty else {
-                throw FontError("nothing to keep: give --text, --text-file, --unicodes or --glyphs")
-            }
-            let result = try Subsetter.subset(face, request)
-            if let original = font.path, Font.sameFile(original, output), !overwrite {
-                throw FontError("refusing to overwrite the input file; save elsewhere or pass --overwrite", path: output)
-            }
-            let progress = BatchProgress(total: 0, label: "fontshell subset", unit: "%")
-            defer { progress.done(summary: false) }   // also on an error
-            let report = try result.font.save(to: output, options: SaveOptions(overwriteInput: overwrite, woff2: WOFF2Options(quality: quality),
-                                                                                progress: BatchProgress.Shared(progress).saveProgress))
-            progress.done(summary: false)
-            print("kept \(result.glyphMap.count) of \(try face.glyphCount) glyphs (\(result.closure.count) added by components and the layout closure)")
-            if !result.missing.isEmpty {
-                let shown = result.missing.prefix(20).map { "U+" + hex4($0) }.joined(separator: " ")
-                print("the face has no glyph for \(result.missing.count) character\(result.missing.count == 1 ? "" : "s"): \(shown)\(result.missing.count > 20 ? " …" : "")")
-            }
-            print(report)
+    func outcome() throws -> Outcome {
+        let font = try Font(path: input)
+        let face = try selection.face(in: font)
+        var request = SubsetRequest()
+        request.text = text ?? ""
+        if let textFile {
+            // Line ends separate the text, as for pyftsubset: they are not characters to keep.
+            request.text += try readUTF8File(textFile, "text file").filter { $0 != "\n" && $0 != "\r\n" && $0 != "\r" }
         }
+        if let unicodes { request.unicodes = try SubsetRequest.parseUnicodes(unicodes) }
+        if let glyphs {
+            do { request.glyphs = try SubsetRequest.parseGlyphs(glyphs, names: try face.glyphNames()) }
+            catch let e as FontError { throw FontError(e.message, path: input) }
+        }
+        if let features { request.features = features.split(separator: ",").map { String($0.trimmingSpaces) } }
+        if let keep { request.keep = keep.split(separator: ",").map { String($0.trimmingSpaces) } }
+        request.layoutClosure = !noLayoutClosure
+        request.retainGlyphIDs = retainGids
+        request.hinting = !noHinting
+        guard !request.codepoints.isEmpty || !request.glyphs.isEmpty else {
+            throw FontError("nothing to keep: give --text, --text-file, --unicodes or --glyphs")
+        }
+        let result = try Subsetter.subset(face, request)
+        if let original = font.path, Font.sameFile(original, output), !overwrite {
+            throw FontError("refusing to overwrite the input file; save elsewhere or pass --overwrite", path: output)
+        }
+        let progress = BatchProgress(total: 0, label: "fontshell subset", unit: "%")
+        defer { progress.done(summary: false) }   // also on an error
+        let report = try result.font.save(to: output, options: SaveOptions(overwriteInput: overwrite, woff2: WOFF2Options(quality: quality),
+                                                                            progress: BatchProgress.Shared(progress).saveProgress))
+        progress.done(summary: false)
+        print("kept \(result.glyphMap.count) of \(try face.glyphCount) glyphs (\(result.closure.count) added by components and the layout closure)")
+        if !result.missing.isEmpty {
+            let shown = result.missing.prefix(20).map { "U+" + hex4($0) }.joined(separator: " ")
+            print("the face has no glyph for \(result.missing.count) character\(result.missing.count == 1 ? "" : "s"): \(shown)\(result.missing.count > 20 ? " …" : "")")
+        }
+        print(report)
+        return .done
     }
 }

@@ -30,7 +30,7 @@ import Testing
         #expect(try saved.colorForms(b) == ["COLR v0, 2 layers"])
         // fontTools reads the same layers for both.
         let r = try run("python3", ["-c", "import sys; from fontTools.ttLib import TTFont; c = TTFont(sys.argv[1])['COLR'].ColorLayers; print([(l.name, l.colorID) for l in c['A']] == [(l.name, l.colorID) for l in c['b']])", out])
-        #expect(r.stdout == "True\n", "\(r.stderr)")
+        #expect(r.out == "True\n", "\(r.err)")
     }
 
     /// Version 1: the copy takes the source's paint graph and clip box, or its version 0
@@ -57,8 +57,8 @@ import Testing
         print(paint['b'] == paint['c1'], clips['b'] == clips['c1'], 'c6' in paint, 'c6' in clips, layers['c6'] == layers['A'])
         """
         let r = try run("python3", ["-c", script, out])
-        #expect(r.stdout == "True True False False True\n", "\(r.stderr)")
+        #expect(r.out == "True True False False True\n", "\(r.err)")
         let ots = try run("ots-sanitize", [out])
-        #expect(ots.status == 0, "\(ots.stdout)\(ots.stderr)")
+        #expect(ots.status == 0, "\(ots.out)\(ots.err)")
     }
 }

@@ -41,9 +41,9 @@ import Testing
         let texts = ["office waving", "avatar type fjord", "typography ffl", "wavy tea vault"]
         func positions(_ path: String, _ text: String) throws -> [String] {
             let r = try run("hb-shape", ["--no-glyph-names", "--no-clusters", path, text])
-            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.status == 0, "\(r.err)")
             // "[84+1409|75+1132@10,0|…]": drop the glyph ids, keep advances and offsets.
-            return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            return r.out.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
                 .split(separator: "|").map { String($0.drop { $0 != "+" && $0 != "@" }) }
         }
         var differedWithoutLayout = false
@@ -108,8 +108,8 @@ import Testing
             for r in records where (r[3] as? Int) == nameID { #expect((r[4] as? String)?.contains("DejaVu Sans") == false) }
         }
         let scan = try run("fc-scan", ["--format", "%{family}|%{postscriptname}", out])
-        #expect(scan.stdout.contains("DejaVu Caps Test"))
-        #expect(scan.stdout.contains("|DejaVuCapsTest"))
+        #expect(scan.out.contains("DejaVu Caps Test"))
+        #expect(scan.out.contains("|DejaVuCapsTest"))
         // The original is untouched and still has its own names.
         #expect(try Font(path: Corpus.dejavu).faces[0].postScriptName == "DejaVuSans")
     }

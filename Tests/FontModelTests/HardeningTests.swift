@@ -74,8 +74,8 @@ import Testing
             if st.format == 4: print('format4', len(st.compile(f)))
         """
         let r = try run("python3", ["-c", script, out])
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("True"), "\(r.stdout)")
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("True"), "\(r.out)")
         let ours = try #require(try Font(path: out).faces[0].cmap?.records.first { $0.subtable.format == 4 }?.subtable.bytes.count)
         #expect(ours <= 46_554, "format 4 is \(ours) bytes")
         let (ok, message) = try otsAccepts(out, face: 0)
@@ -191,7 +191,7 @@ import Testing
             #expect(try single.faces[0].rawTable(tag) == font.faces[3].rawTable(tag), "\(tag)")
         }
         let r = try run("python3", ["-c", "import sys; from fontTools.ttLib import TTFont; print(TTFont(sys.argv[1])['name'].getDebugName(6))", out])
-        #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == (try font.faces[3].postScriptName))
+        #expect(r.out.trimmingCharacters(in: .whitespacesAndNewlines) == (try font.faces[3].postScriptName))
         #expect(try otsAccepts(out).0)
     }
 

@@ -21,10 +21,10 @@ import Testing
         let pairs = try KerningPairs(face: face)
         #expect(pairs.source == "GPOS")
         let ours = Self.summary(pairs.all())
-        let script = Corpus.root.appendingPathComponent("Scripts/bench-py/kerning_pairs.py").path
+        let script = repositoryRoot.appendingPathComponent("Scripts/bench-py/kerning_pairs.py").path
         let theirs = try run("python3", [script, path])
-        #expect(theirs.status == 0, "\(theirs.stderr)")
-        #expect(ours == theirs.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "\(path)")
+        #expect(theirs.status == 0, "\(theirs.err)")
+        #expect(ours == theirs.out.trimmingCharacters(in: .whitespacesAndNewlines), "\(path)")
         // The list and indexed access agree, and single lookups agree with the rows.
         #expect(pairs.count == pairs.all().count)
         for i in stride(from: 0, to: pairs.count, by: max(1, pairs.count / 50)) {
@@ -51,8 +51,8 @@ import Testing
             flat = [(l, r, v) for (l, r), v in total.items() if v]
             print(len(flat), sum((l * 65536 + r) * v for l, r, v in flat) % 1000000007)
             """, Corpus.dejavu])
-        #expect(theirs.status == 0, "\(theirs.stderr)")
-        #expect(Self.summary(pairs.all()) == theirs.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(theirs.status == 0, "\(theirs.err)")
+        #expect(Self.summary(pairs.all()) == theirs.out.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(pairs.count > 1000)
         // Values that do not fit their fields are refused at the edit, not trapped on save.
         let kern = try #require(try face.kern)

@@ -9,8 +9,8 @@ import Testing
     /// hb-shape's advances alone, one per glyph.
     static func advances(_ font: String, _ text: String, _ location: String) throws -> [String] {
         let r = try run("hb-shape", ["--variations=" + location, "--no-glyph-names", "--no-clusters", font, text])
-        #expect(r.status == 0, "\(r.stderr)")
-        return r.stdout.trimmingCharacters(in: CharacterSet(charactersIn: "[]\n")).split(separator: "|").map { String($0.split(separator: "+").last ?? "") }
+        #expect(r.status == 0, "\(r.err)")
+        return r.out.trimmingCharacters(in: CharacterSet(charactersIn: "[]\n")).split(separator: "|").map { String($0.split(separator: "+").last ?? "") }
     }
 
     static let locations = ["wght=100,wdth=100", "wght=900,wdth=100", "wght=650,wdth=50", "wght=900,wdth=75", "wght=250,wdth=60"]
@@ -110,7 +110,7 @@ import Testing
             let out = folder.file("\(name).ttf")
             let script = "from fontTools.ttLib import TTFont\nf = TTFont('\(path)')\n\(edit)\nf.save('\(out)')\n"
             let r = try run("python3", ["-c", script])
-            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.status == 0, "\(r.err)")
             let findings = Validator.validate(try Font(path: out)).filter { $0.check == "variation-consistency" }
             #expect(findings.count == 1 && findings.allSatisfy { $0.severity == .warning && $0.message.contains(expected) && $0.message.contains("(a)") },
                     "\(name): \(findings)")

@@ -8,7 +8,7 @@ import Testing
     /// A 600 KB variable Latin font from Debian (fonts-inter-variable, installed by bootstrap).
     static let inter = "/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf"
     static let instancer = Conformance.folder + "/instancer"
-    static let compare = Corpus.root.appendingPathComponent("Tests/Oracles/instancer_conformance.py").path
+    static let compare = repositoryRoot.appendingPathComponent("Tests/Oracles/instancer_conformance.py").path
 
     /// fontTools' instancer test font compiled from its TTX (MutatorSans from varLib's data).
     func compiled(_ name: String, in folder: TemporaryFolder) throws -> String {
@@ -19,7 +19,7 @@ import Testing
         }
         let out = folder.file(name + ".ttf")
         let r = try run("ttx", ["-q", "-o", out, source])
-        guard r.status == 0 else { throw FontError("ttx could not compile \(name): \(r.stderr)") }
+        guard r.status == 0 else { throw FontError("ttx could not compile \(name): \(r.err)") }
         return out
     }
 
@@ -48,9 +48,9 @@ import Testing
         let out = folder.file("instance.ttf")
         _ = try result.font.save(to: out)
         let r = try run("python3", [Self.compare, out, Self.instancer + "/test_results/\(c.expected).ttx"])
-        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
+        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any],
               let tables = report["tables"] as? [String: Any] else {
-            Issue.record("comparison failed: \(r.stderr)"); return
+            Issue.record("comparison failed: \(r.err)"); return
         }
         #expect(tables.count >= 5, "\(tables.keys)")
         for (tag, verdict) in tables { #expect(verdict as? String == "same", "\(tag): \(verdict)") }
@@ -59,7 +59,7 @@ import Testing
         let fast = folder.file("fast.ttf")
         _ = try font.faces[0].instance(InstanceOptions(coordinates: c.location, updateNames: false, setOverlapFlags: c.overlapFlags)).font.save(to: fast)
         let text = "AVATAR TAVA Àgrave"
-        #expect(try run("hb-shape", [fast, text]).stdout == run("hb-shape", [out, text]).stdout)
+        #expect(try run("hb-shape", [fast, text]).out == run("hb-shape", [out, text]).out)
     }
 
     /// MutatorSans (fontTools' varLib test font) has FeatureVariations: at each location the
@@ -82,12 +82,12 @@ import Testing
             _ = try font.faces[0].instance(InstanceOptions(coordinates: location, updateNames: false, rewriteLayout: rewrite)).font.save(to: out)
             if rewrite {
                 let r = try run("python3", [Self.compare, out, expected])
-                let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+                let report = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
                 let tables = try #require(report["tables"] as? [String: Any])
                 #expect(tables.keys.contains("GSUB") && tables.keys.contains("GPOS"))
                 for (tag, verdict) in tables { #expect(verdict as? String == "same", "\(tag): \(verdict)") }
             }
-            shaped.append(try run("hb-shape", [out, "AVATAR $ dollar WAVE"]).stdout)
+            shaped.append(try run("hb-shape", [out, "AVATAR $ dollar WAVE"]).out)
         }
         #expect(shaped[0] == shaped[1] && !shaped[0].isEmpty)
     }
@@ -156,11 +156,11 @@ import Testing
                 #expect(axis?.defaultValue == min(max(old.defaultValue, range.lowerBound), range.upperBound))
             }
         }
-        let check = Corpus.root.appendingPathComponent("Tests/Oracles/partial_instance_check.py").path
+        let check = repositoryRoot.appendingPathComponent("Tests/Oracles/partial_instance_check.py").path
         let r = try run("python3", [check, out, source] + c.arguments)
-        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
+        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any],
               let points = report["points"] as? [String: Double] else {
-            Issue.record("comparison failed: \(r.stderr)"); return
+            Issue.record("comparison failed: \(r.err)"); return
         }
         #expect((report["locations"] as? Int ?? 0) >= 3)
         #expect((points["vs_fonttools"] ?? 9) <= 0.5, "\(report)")
@@ -202,7 +202,7 @@ import Testing
             g.LigCaretList = carets
             f.save(sys.argv[2])
             """, source, carets])
-        #expect(build.status == 0, "\(build.stderr)")
+        #expect(build.status == 0, "\(build.err)")
         let parts = argument.split(separator: "=").map(String.init)
         let bounds = parts[1].split(separator: ":").compactMap { Double($0) }
         var options = InstanceOptions(partial: true)
@@ -210,15 +210,15 @@ import Testing
         let font = try Font(path: carets)
         let out = folder.file("partial.ttf")
         _ = try font.faces[0].instance(options).font.save(to: out)
-        let check = Corpus.root.appendingPathComponent("Tests/Oracles/partial_instance_check.py").path
+        let check = repositoryRoot.appendingPathComponent("Tests/Oracles/partial_instance_check.py").path
         let r = try run("python3", [check, out, carets, argument])
-        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else {
-            Issue.record("comparison failed: \(r.stderr)"); return
+        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any] else {
+            Issue.record("comparison failed: \(r.err)"); return
         }
         #expect((report["mismatches"] as? [String]) == [], "\(report)")
         let caret = try run("python3", ["-c", "import sys; from fontTools.ttLib import TTFont; c = TTFont(sys.argv[1])['GDEF'].table.LigCaretList.LigGlyph[0].CaretValue[0]; print(c.Format, c.Coordinate)", out])
         // The caret's row varies along wdth: pinning wdth (or moving its default) moves it.
-        #expect(caret.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(caret.stdout)")
+        #expect(caret.out.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(caret.out)")
     }
 
     /// A font without a name table (fontTools' NotoSans-VF-cubic test subset) instances, fully
@@ -248,11 +248,11 @@ import Testing
             let before = try font.faces[0].rawTable(tag)?.count ?? 0, after = try saved.faces[0].rawTable(tag)?.count ?? 0
             #expect(after > 0 && after <= before, "\(tag): \(after) bytes, \(before) in the variable font")
         }
-        let check = Corpus.root.appendingPathComponent("Tests/Oracles/partial_instance_check.py").path
+        let check = repositoryRoot.appendingPathComponent("Tests/Oracles/partial_instance_check.py").path
         let r = try run("python3", [check, out, Self.inter, "wght=300:700"])
-        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
+        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any],
               let points = report["points"] as? [String: Double] else {
-            Issue.record("comparison failed: \(r.stderr)"); return
+            Issue.record("comparison failed: \(r.err)"); return
         }
         #expect(report["locations"] as? Int == 5 && (points["vs_fonttools"] ?? 9) <= 0.5, "\(report)")
         #expect((report["mismatches"] as? [String]) == [], "\(report)")
@@ -271,12 +271,12 @@ import Testing
         _ = try face.instance(InstanceOptions(ranges: ["wght": 300...700])).font.save(to: sparse)
         _ = try face.instance(InstanceOptions(ranges: ["wght": 300...700], optimizeDeltas: false)).font.save(to: dense)
         let made = try run("python3", ["-m", "fontTools.varLib.instancer", Self.inter, "wght=300:700", "-q", "-o", theirs])
-        #expect(made.status == 0, "\(made.stderr)")
-        let check = Corpus.root.appendingPathComponent("Tests/Oracles/iup_check.py").path
+        #expect(made.status == 0, "\(made.err)")
+        let check = repositoryRoot.appendingPathComponent("Tests/Oracles/iup_check.py").path
         let r = try run("python3", [check, sparse, dense, theirs])
-        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
+        guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any],
               let bytes = report["gvar_bytes"] as? [Int], bytes.count == 3 else {
-            Issue.record("comparison failed: \(r.stderr)"); return
+            Issue.record("comparison failed: \(r.err)"); return
         }
         #expect((report["mismatches"] as? [String]) == [], "\(report)")
         #expect((report["worst"] as? Double ?? 9) <= 0.5 && (report["sparse_tuples"] as? Int ?? 0) > 500, "\(report)")
@@ -310,8 +310,8 @@ import Testing
                 f = TTFont(p); b = io.StringIO(); f["GSUB"].toXML(XMLWriter(b), f); texts.append(b.getvalue())
             print(len(TTFont(sys.argv[1])["GSUB"].table.LookupList.Lookup), texts[0] == texts[1])
             """, ours, theirs])
-        let answer = dump.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(answer.hasSuffix(" True"), "\(dump.stdout)\(dump.stderr)")
+        let answer = dump.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(answer.hasSuffix(" True"), "\(dump.out)\(dump.err)")
         if argument == "wdth=900" { #expect(answer == "1 True") }
     }
 
@@ -386,7 +386,7 @@ import Testing
             """
         let request = String(decoding: try JSONSerialization.data(withJSONObject: locations), as: UTF8.self)
         let r = try run("python3", ["-c", script, source, request])
-        let theirs = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Double]], "\(r.stderr)")
+        let theirs = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [[String: Double]], "\(r.err)")
         for (location, expected) in zip(locations, theirs) {
             let ours = try face.location(location)
             // The axis store moved an axis that was not given (avar 1 alone leaves those at 0).
@@ -402,7 +402,7 @@ import Testing
         #expect(try run("fonttools", ["varLib.instancer", source] + all + ["-q", "-o", theirsFont]).status == 0)
         #expect(try run("ttx", ["-q", "-o", expected, theirsFont]).status == 0)
         let c = try run("python3", [Self.compare, ours, expected])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(c.stdout.utf8)) as? [String: Any])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(c.out.utf8)) as? [String: Any])
         let tables = try #require(report["tables"] as? [String: Any])
         #expect(tables.keys.contains("glyf") && tables.keys.contains("GPOS") && tables.keys.contains("hmtx"))
         for (tag, verdict) in tables { #expect(verdict as? String == "same", "\(tag): \(verdict)") }
@@ -435,7 +435,7 @@ import Testing
             .map { l in n == 2 ? l.merging(["wdth": 500]) { a, _ in a } : l }
         let json = String(decoding: try JSONSerialization.data(withJSONObject: locations), as: UTF8.self)
         let r = try run("python3", ["-c", script, path, json])
-        let expected = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: [Any]], "\(r.stderr)")
+        let expected = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: [Any]], "\(r.err)")
         let names = try face.glyphNames()
         var compared = 0
         for (i, location) in locations.enumerated() {
@@ -490,7 +490,7 @@ import Testing
             #expect(try run("ttx", ["-q", "-o", expected, theirs]).status == 0)
         }
         let r = try run("python3", [Self.compare, out, expected])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(r.err)")
         let tables = try #require(report["tables"] as? [String: Any])
         #expect(tables["CFF2"] as? String == "same", "\(tables["CFF2"] ?? "no CFF2")")
         let bearings: Set<String> = ["hmtx", "hhea", "vmtx", "vhea"]
@@ -515,9 +515,9 @@ import Testing
             print("\\n".join(problems) or "ok")
             """
         let bearingsCheck = try run("python3", ["-c", check, out, expected])
-        #expect(bearingsCheck.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(bearingsCheck.stdout) \(bearingsCheck.stderr)")
+        #expect(bearingsCheck.out.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(bearingsCheck.out) \(bearingsCheck.err)")
         let ots = try run("ots-sanitize", [out])
-        #expect(ots.status == 0, "\(ots.stdout) \(ots.stderr)")
+        #expect(ots.status == 0, "\(ots.out) \(ots.err)")
     }
 
     /// A charstring blend short of its operands (VF-1's hyphen with one delta removed) is a
@@ -556,7 +556,7 @@ import Testing
             _ = try face.instance(InstanceOptions(coordinates: location, updateNames: false)).font.save(to: cff2)
             _ = try face.instance(InstanceOptions(coordinates: location, updateNames: false, downgradeCFF2: true)).font.save(to: cff)
             let r = try run("python3", ["-c", oracle, cff2, cff])
-            let facts = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stderr)")
+            let facts = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(r.err)")
             #expect(facts["paths"] as? Bool == true && facts["widths"] as? Bool == true, "VF-\(n) at \(location): \(facts)")
             #expect(facts["cff2"] as? Bool == false && facts["post"] as? Double == 3 && facts["cid"] as? Bool == (n != 2), "\(facts)")
             #expect((facts["glyphs"] as? Int ?? 0) >= 2)
@@ -567,7 +567,7 @@ import Testing
             #expect(try run("fonttools", ["varLib.instancer", input, "wght=100", "wdth=0", "--downgrade-cff2", "-q", "-o", theirs]).status == 0)
             _ = try face.instance(InstanceOptions(coordinates: ["wght": 100, "wdth": 0], updateNames: false, downgradeCFF2: true)).font.save(to: ours)
             func charStrings(_ path: String) throws -> String {
-                let dump = try run("ttx", ["-q", "-t", "CFF ", "-o", "-", path]).stdout
+                let dump = try run("ttx", ["-q", "-t", "CFF ", "-o", "-", path]).out
                 guard let a = dump.range(of: "<CharStrings>"), let b = dump.range(of: "</CharStrings>") else { return "" }
                 return String(dump[a.lowerBound..<b.upperBound])
             }
@@ -599,7 +599,7 @@ import Testing
         try broken.write(toFile: ttx, atomically: true, encoding: .utf8)
         // -b: fontTools would otherwise fail computing the bounds of the broken glyph.
         let r = try run("ttx", ["-q", "-b", "-o", path, ttx])
-        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.status == 0, "\(r.err)")
         let font = try Font(path: path)
         let face = font.faces[0]
         let table = try #require(try face.cff2)
@@ -705,10 +705,10 @@ import Testing
         let result = try font.faces[0].instance(InstanceOptions(coordinates: ["wght": 700], updateNames: false))
         _ = try result.font.save(to: ours)
         let ft = try run("fonttools", ["varLib.instancer", Self.inter, "wght=700", "-q", "-o", theirs])
-        #expect(ft.status == 0, "\(ft.stderr)")
+        #expect(ft.status == 0, "\(ft.err)")
         #expect(try run("ttx", ["-q", "-x", "GPOS", "-o", expected, theirs]).status == 0)
         let r = try run("python3", [Self.compare, ours, expected])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
         let tables = try #require(report["tables"] as? [String: Any])
         #expect(tables.keys.contains("glyf") && tables.keys.contains("GDEF"))
         for (tag, verdict) in tables { #expect(verdict as? String == "same", "\(tag): \(verdict)") }

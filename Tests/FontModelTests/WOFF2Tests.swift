@@ -5,7 +5,7 @@ import Testing
 /// WOFF2 in and out. Oracles: Google's woff2_compress / woff2_decompress (the reference
 /// encoder and decoder), fontTools (tables and glyph outlines) and OTS.
 @Suite struct WOFF2Tests {
-    static let checker = Corpus.root.appendingPathComponent("Tests/Oracles/woff2_check.py").path
+    static let checker = repositoryRoot.appendingPathComponent("Tests/Oracles/woff2_check.py").path
     static let singles = [Corpus.path("roboto"), Corpus.dejavu, Corpus.path("liberation-sans")]
 
     /// The reference tools write beside their input: work on a copy in `folder`.
@@ -14,7 +14,7 @@ import Testing
         try? FileManager.default.removeItem(atPath: copy)
         try FileManager.default.copyItem(atPath: path, toPath: copy)
         let r = try run(tool, [copy])
-        guard r.status == 0 else { throw FontError("\(tool) \(path): \(r.stdout) \(r.stderr)") }
+        guard r.status == 0 else { throw FontError("\(tool) \(path): \(r.out) \(r.err)") }
         let ext = tool == "woff2_compress" ? ".woff2" : ".ttf"
         return (copy as NSString).deletingPathExtension + ext
     }
@@ -22,8 +22,8 @@ import Testing
     /// fontTools' comparison of two fonts: tables that differ, glyphs whose outlines differ.
     static func compare(_ a: String, _ b: String, face: Int = 0) throws -> (tables: [String], glyphs: Int, differ: Int, names: [String]) {
         let r = try run("python3", [checker, "same", a, b, String(face)])
-        guard r.status == 0, let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else {
-            throw FontError("woff2_check same: \(r.stderr.suffix(1000))")
+        guard r.status == 0, let json = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any] else {
+            throw FontError("woff2_check same: \(r.err.suffix(1000))")
         }
         return (json["tables"] as? [String] ?? ["?"], json["glyphs"] as? Int ?? -1, json["glyphsDifferCount"] as? Int ?? -1, json["glyphsDiffer"] as? [String] ?? [])
     }
@@ -81,7 +81,7 @@ import Testing
         let folder = try TemporaryFolder()
         let ttc = folder.file("dejavu.ttc")
         let made = try run("python3", [Self.checker, "collection", ttc, Corpus.dejavu, "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"])
-        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.status == 0, "\(made.err)")
         let theirs = try Self.reference("woff2_compress", ttc, in: folder, as: "theirs.ttc")
         let reference = try Self.reference("woff2_decompress", theirs, in: folder, as: "theirs-copy.woff2")
         let font = try Font(path: theirs)
@@ -119,7 +119,7 @@ import Testing
         let last = try Font(path: folder.file("c.woff2"))
         #expect(last.webExtras == font.webExtras)
         let r = try run("python3", [Self.checker, "extras", folder.file("c.woff2")])
-        #expect(r.stdout == "woff2\n\(xml)\nsecret\n", "\(r.stdout) \(r.stderr)")
+        #expect(r.out == "woff2\n\(xml)\nsecret\n", "\(r.out) \(r.err)")
         #expect(try otsAccepts(folder.file("c.woff2")).0)
     }
 

@@ -12,8 +12,8 @@ import Testing
             f = TTFont(sys.argv[1])
             json.dump({t: f.reader[t].hex() for t in f.reader.keys()}, sys.stdout)
             """, path])
-        guard r.status == 0 else { throw FontError("fontTools: \(r.stderr.suffix(500))") }
-        return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String] ?? [:]
+        guard r.status == 0 else { throw FontError("fontTools: \(r.err.suffix(500))") }
+        return try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: String] ?? [:]
     }
 
     /// A WOFF fontTools wrote (with metadata and private data) opens as its sfnt, and saving it
@@ -31,7 +31,7 @@ import Testing
             f.flavorData.privData = b"private bytes"
             f.save(sys.argv[2])
             """, Corpus.dejavu, theirs])
-        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.status == 0, "\(made.err)")
         let font = try Font(path: theirs)
         #expect(font.webFormat == "woff")
         let expected = try Self.fontToolsTables(theirs)
@@ -46,7 +46,7 @@ import Testing
             f = TTFont(sys.argv[1])
             print(f.flavor, f.flavorData.metaData.decode(), f.flavorData.privData.decode())
             """, ours])
-        #expect(check.stdout.hasPrefix("woff <?xml") && check.stdout.contains("fontshell.test") && check.stdout.hasSuffix("private bytes\n"), "\(check.stdout) \(check.stderr)")
+        #expect(check.out.hasPrefix("woff <?xml") && check.out.contains("fontshell.test") && check.out.hasSuffix("private bytes\n"), "\(check.out) \(check.err)")
         #expect(try Self.fontToolsTables(ours) == expected)
         #expect(try otsAccepts(ours).0)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FontModel
 @testable import FontRender
+import TestSupport
 
 /// Pictures in the terminal: detection from the environment and from replies, each encoding
 /// decoded back, and the explanatory pictures (glyph, grid, specimen).
@@ -61,7 +62,7 @@ import FontModel
         }
         let compressed = try #require(Data(base64Encoded: payload))
         #expect(compressed.first == 0x78)   // a zlib stream, as o=z says
-        let z = try run("python3", ["-c", "import sys, zlib, base64; sys.stdout.write(zlib.decompress(base64.b64decode(sys.stdin.read())).hex())"], input: payload)
+        let z = try run("python3", ["-c", "import sys, zlib, base64; sys.stdout.write(zlib.decompress(base64.b64decode(sys.stdin.read())).hex())"], input: payload).out
         #expect(z == big.pixels.map { String(format: "%02x", $0) }.joined())
         // Wider than the terminal: told how many cells to fill; inside tmux: passthrough.
         let narrow = TerminalGraphics.encode(big, for: TerminalInfo(imageProtocol: .kitty, tmux: true, columns: 20))
@@ -166,19 +167,4 @@ import FontModel
         #expect(colours.contains("\(Guide.capHeight.color.r),\(Guide.capHeight.color.g),\(Guide.capHeight.color.b)"), "\(colours)")
         #expect(colours.contains("\(Guide.ascender.color.r),\(Guide.ascender.color.g),\(Guide.ascender.color.b)"), "\(colours)")
     }
-}
-
-/// Runs a program with `input` on stdin; its stdout.
-func run(_ program: String, _ arguments: [String], input: String) throws -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = [program] + arguments
-    let stdin = Pipe(), stdout = Pipe()
-    p.standardInput = stdin; p.standardOutput = stdout
-    try p.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return String(decoding: out, as: UTF8.self)
 }

@@ -4,10 +4,10 @@ import Testing
 @testable import FontScript
 import FontXML
 @testable import LuaBridge
+@_exported import TestSupport
 
 let dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 let noto = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 func makeState(fonts: [String] = [dejavu]) throws -> LuaState {
     let lua = LuaState()
@@ -303,19 +303,6 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
     }
 }
 
-/// Runs python3 (fontTools as the oracle) and returns its standard output and error.
-func python(_ arguments: [String]) throws -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3"] + arguments
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = out
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
-}
 
 /// COLR from Lua, read-only through its description: version 1's paint graph and version 0's
 /// records; the palettes (CPAL), avar's maps and cvar's tuples beside it.

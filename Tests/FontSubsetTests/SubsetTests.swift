@@ -2,22 +2,10 @@ import Foundation
 import Testing
 import FontModel
 @testable import FontSubset
+import TestSupport
 
 let noto = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 let dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-
-@discardableResult
-func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = [program] + arguments
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out; p.standardError = err
-    try p.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-}
 
 func temporaryFolder() throws -> String {
     let path = NSTemporaryDirectory() + "fontshell-subset-" + UUID().uuidString

@@ -2,33 +2,19 @@ import Foundation
 import Testing
 @testable import FontModel
 @testable import FontXML
+@_exported import TestSupport
 
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let corpusRoot = repositoryRoot.appendingPathComponent("../shared/corpus/fonts.tsv").standardized.path
-let corpus: [String: String] = {
-    var d: [String: String] = [:]
-    for line in ((try? String(contentsOfFile: corpusRoot, encoding: .utf8)) ?? "").split(separator: "\n") where !line.hasPrefix("#") {
-        let c = line.split(separator: "\t").map(String.init)
-        if c.count >= 3 { d[c[0]] = c[2] }
-    }
-    return d
-}()
+/// Corpus font paths by id.
+let corpus = Dictionary(Corpus.fonts.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
 let singleFonts = ["dejavu-sans", "roboto", "liberation-sans"]
 
 func temporaryPath(_ name: String) -> String { NSTemporaryDirectory() + "ttx-\(UUID().uuidString)-\(name)" }
 
+/// Runs a program; its status and its output and error together.
 @discardableResult
 func shell(_ args: [String]) throws -> (Int32, String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = args
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = out
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    let r = try run(args[0], Array(args.dropFirst()))
+    return (r.status, r.out + r.err)
 }
 
 /// A font from `Tests/Oracles/make_test_fonts.py` ("colr", "cff2-variable" …) in a temporary file.

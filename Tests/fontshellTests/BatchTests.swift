@@ -140,11 +140,11 @@ import FoundationXML
         let tmp = try library()
         let script = try tmp.write("slow.lua", "local t = os.clock() while os.clock() - t < 0.15 do end return {n = 1}")
         let command = "'\(fontshellBinary)' run '\(script)' --each '\(tmp.file("lib/sans/*.ttf"))' --each '\(tmp.file("lib/serif/DejaVuSerif.ttf"))' -j 1 --jsonl 2>&1 >/dev/null"
-        let r = try runProcess("/usr/bin/script", ["-qec", command, "/dev/null"])
+        let r = try run("/usr/bin/script", ["-qec", command, "/dev/null"])
         #expect(r.out.contains("\r\u{1B}[2K[") && r.out.contains("/3") && r.out.contains("ETA"), "\(r.out.debugDescription)")
         #expect(r.out.contains("3/3 fonts, 0 failed"))
         // stdout on a terminal: a readable line per font instead of JSON.
-        let human = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' run '\(script)' --each '\(tmp.file("lib/sans/*.ttf"))' --quiet", "/dev/null"])
+        let human = try run("/usr/bin/script", ["-qec", "'\(fontshellBinary)' run '\(script)' --each '\(tmp.file("lib/sans/*.ttf"))' --quiet", "/dev/null"])
         #expect(human.out.contains("DejaVuSans.ttf  ") && human.out.contains(" s  n=1") && !human.out.contains("{\""), "\(human.out.debugDescription)")
     }
 
@@ -153,7 +153,7 @@ import FoundationXML
     @Test func longCommandsShowProgressOnATerminal() throws {
         let tmp = try TemporaryFolder()
         let inter = "/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf"
-        let r = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' instance '\(inter)' --all -o '\(tmp.file("static"))'", "/dev/null"], environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
+        let r = try run("/usr/bin/script", ["-qec", "'\(fontshellBinary)' instance '\(inter)' --all -o '\(tmp.file("static"))'", "/dev/null"], environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
         #expect(r.status == 0 && r.out.contains("\r\u{1B}[2K[") && r.out.contains("/9"), "\(r.out.debugDescription)")
         // A pseudo-terminal ends lines with \r\n, one Character in Swift: split on the scalars.
         let results = r.out.unicodeScalars.split(separator: "\n").map { String(String.UnicodeScalarView($0)) }.filter { $0.contains(" bytes") }
@@ -162,11 +162,11 @@ import FoundationXML
             let shown = line.components(separatedBy: "\u{1B}[2K").last ?? ""
             #expect(shown.hasPrefix(tmp.file("static")), "glued to the bar: \(line.debugDescription)")
         }
-        let slices = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' slice '\(dejavuPath)' --chars-per-slice 300 --quality 1 -o '\(tmp.file("web"))'", "/dev/null"], environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
+        let slices = try run("/usr/bin/script", ["-qec", "'\(fontshellBinary)' slice '\(dejavuPath)' --chars-per-slice 300 --quality 1 -o '\(tmp.file("web"))'", "/dev/null"], environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
         #expect(slices.status == 0 && slices.out.contains("\r\u{1B}[2K[") && slices.out.contains(" slices"), "\(slices.out.debugDescription)")
         // fuse counts the files it fuses, then the save; its report starts on a line of its own.
         #expect(try runFontshell(["dump", dejavuPath, "--dir", tmp.file("xml")]).status == 0)
-        let fused = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' fuse '\(dejavuPath)' --dir '\(tmp.file("xml"))' -o '\(tmp.file("fused.ttf"))'", "/dev/null"], environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
+        let fused = try run("/usr/bin/script", ["-qec", "'\(fontshellBinary)' fuse '\(dejavuPath)' --dir '\(tmp.file("xml"))' -o '\(tmp.file("fused.ttf"))'", "/dev/null"], environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
         #expect(fused.status == 0 && fused.out.contains("\r\u{1B}[2K[") && fused.out.contains("\u{1B}[2Kwrote"), "\(fused.out.debugDescription)")
     }
 
@@ -176,7 +176,7 @@ import FoundationXML
     @Test func saveDumpAndFuseOfOneFileShowProgress() throws {
         let tmp = try TemporaryFolder()
         func onTerminal(_ arguments: String) throws -> (status: Int32, out: String) {
-            let r = try runProcess("/usr/bin/script", ["-qec", "'\(fontshellBinary)' " + arguments, "/dev/null"],
+            let r = try run("/usr/bin/script", ["-qec", "'\(fontshellBinary)' " + arguments, "/dev/null"],
                                    environment: ["FONTSHELL_PROGRESS_DELAY": "0", "TERM": "xterm"])
             return (r.status, r.out)
         }
@@ -218,9 +218,9 @@ import FoundationXML
         // The schedulers' own variables pick the share: a Kubernetes Indexed Job, a Slurm array.
         var k8s: [String] = [], slurm: [String] = []
         for i in 0..<2 {
-            k8s += stripped(try runProcess(fontshellBinary, ["run", script, "--each", glob, "--shard", "auto/2", "--quiet"],
+            k8s += stripped(try run(fontshellBinary, ["run", script, "--each", glob, "--shard", "auto/2", "--quiet"],
                                            environment: ["JOB_COMPLETION_INDEX": "\(i)"]).out)
-            slurm += stripped(try runProcess(fontshellBinary, ["run", script, "--each", glob, "--shard", "auto", "--quiet"],
+            slurm += stripped(try run(fontshellBinary, ["run", script, "--each", glob, "--shard", "auto", "--quiet"],
                                              environment: ["SLURM_ARRAY_TASK_ID": "\(i + 1)", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "2"]).out)
         }
         #expect(k8s == whole && slurm == whole)
@@ -289,7 +289,7 @@ import FoundationXML
         #expect(r.out.contains("  2 failed, 0 warnings, 0 errors, 0 passed") && r.out.contains("  2 fixed in \(fixed), which has 0 failed, 0 warnings"), "\(r.out)")
         #expect(r.out.contains("1 fonts: 2 failed, 0 warnings, 0 errors, 0 passed, 0 skipped; 2 fixed in 1 saved file, which has 0 failed, 0 warnings; 0 with failures left"), "\(r.out)")
         // fontTools reads the fixed font and sees the fix.
-        let py = try runProcess("/usr/bin/env", ["python3", "-c", "from fontTools.ttLib import TTFont; f = TTFont('\(fixed)'); print(f['OS/2'].usWinAscent, f['OS/2'].usWinDescent)"])
+        let py = try run("/usr/bin/env", ["python3", "-c", "from fontTools.ttLib import TTFont; f = TTFont('\(fixed)'); print(f['OS/2'].usWinAscent, f['OS/2'].usWinDescent)"])
         #expect(py.out == "2524 948\n", "\(py.err)")
         let again = try runFontshell(["check", fixed, "--only", "metrics/win-clipping"])
         #expect(again.status == 0)
@@ -355,7 +355,7 @@ import FoundationXML
 
         // Slurm: the array's 8 tasks, as sbatch would start them.
         for task in 0..<8 {
-            let r = try runProcess("/bin/bash", ["-c", "cd '\(tmp.path)' && bash '\(examples)/fonts.sbatch'"],
+            let r = try run("/bin/bash", ["-c", "cd '\(tmp.path)' && bash '\(examples)/fonts.sbatch'"],
                                    environment: ["PATH": path, "FONTS": fonts, "SLURM_ARRAY_TASK_ID": "\(task)",
                                                  "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_CPUS_PER_TASK": "1"])
             #expect(r.status == 0, "\(r.err)")
@@ -380,7 +380,7 @@ import FoundationXML
             .replacingOccurrences(of: "/fonts/", with: fonts + "/").replacingOccurrences(of: "/results/", with: tmp.file("k8s") + "/")
         #expect(command.contains("--shard auto/8"))
         for index in 0..<8 {
-            let r = try runProcess("/bin/sh", ["-c", command], environment: ["PATH": path, "JOB_COMPLETION_INDEX": "\(index)"])
+            let r = try run("/bin/sh", ["-c", command], environment: ["PATH": path, "JOB_COMPLETION_INDEX": "\(index)"])
             #expect(r.status == 0, "\(command): \(r.err)")
         }
         let k8sParts = try FileManager.default.contentsOfDirectory(atPath: tmp.file("k8s")).sorted()
@@ -388,7 +388,7 @@ import FoundationXML
         #expect(k8sParts.count == 8 && stripped(k8s) == stripped(whole.out) && order(k8s) == order(whole.out))
 
         // GNU parallel, on this machine (no ssh hosts), shares in order.
-        let p = try runProcess("/bin/bash", [examples + "/parallel.sh", fonts, "", "3"], environment: ["PATH": path])
+        let p = try run("/bin/bash", [examples + "/parallel.sh", fonts, "", "3"], environment: ["PATH": path])
         #expect(p.status == 0, "\(p.err)")
         #expect(order(p.out) == order(whole.out) && stripped(p.out) == stripped(whole.out))
     }

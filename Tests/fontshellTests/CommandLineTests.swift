@@ -3,7 +3,7 @@ import Testing
 
 /// The fontshell executable end to end, as a user runs it.
 @Suite struct CommandLineTests {
-    func fontshell(_ args: String...) throws -> (status: Int32, out: String, err: String) {
+    func fontshell(_ args: String...) throws -> ProcessResult {
         try runFontshell(args)
     }
 
@@ -62,9 +62,9 @@ import Testing
             #expect(script.status == 0 && script.out.contains("fontshell") && script.out.contains("instance"), "\(shell): \(script.err)")
         }
         // Without a shell named, ArgumentParser picks one from $SHELL, which CI may not set.
-        let bare = try runProcess(fontshellBinary, ["--generate-completion-script"], environment: ["SHELL": "/bin/zsh"])
+        let bare = try run(fontshellBinary, ["--generate-completion-script"], environment: ["SHELL": "/bin/zsh"])
         #expect(bare.status == 0 && bare.out.contains("#compdef fontshell"), "\(bare.err)")
-        let noShell = try runProcess(fontshellBinary, ["--generate-completion-script"], environment: ["SHELL": ""])
+        let noShell = try run(fontshellBinary, ["--generate-completion-script"], environment: ["SHELL": ""])
         #expect(noShell.status != 0 && noShell.err.contains("zsh bash fish") && noShell.out.isEmpty, "\(noShell.err)")
     }
 

@@ -110,8 +110,8 @@ import Testing
         let dir = try TemporaryFolder()
         let clashing = dir.file("clashing.ttf"), twice = dir.file("twice.ttf")
         let builder = repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path
-        try #require(try runProcess("/usr/bin/env", ["python3", builder, "variable-clashing", clashing]).status == 0)
-        try #require(try runProcess("/usr/bin/env", ["python3", builder, "variable-twice", twice]).status == 0)
+        try #require(try run("/usr/bin/env", ["python3", builder, "variable-clashing", clashing]).status == 0)
+        try #require(try run("/usr/bin/env", ["python3", builder, "variable-twice", twice]).status == 0)
         let r = try runFontshell(["instance", clashing, "--all", "-o", dir.file("all")])
         #expect(r.status == 0, "\(r.err)")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.file("all")).sorted()
@@ -140,7 +140,7 @@ import Testing
         let dir = try TemporaryFolder()
         let tiny = dir.file("tiny.ttf"), many = dir.file("many.ttc")
         try #require(try runFontshell(["subset", dejavuPath, "--text", "A", "-o", tiny]).status == 0)
-        let make = try runProcess("/usr/bin/env", ["python3", "-c", """
+        let make = try run("/usr/bin/env", ["python3", "-c", """
             import struct, sys
             data = open(sys.argv[1], 'rb').read(); n = 5000
             start = 12 + 4 * n
@@ -177,12 +177,12 @@ import Testing
     }
 
     /// `fontshell run … --each` under a watchdog: status 124 means it hung.
-    func runBatch(_ dir: TemporaryFolder, _ script: String, _ extra: [String] = [], input: String? = nil) throws -> (status: Int32, out: String, err: String) {
-        try runProcess("/usr/bin/timeout", ["60", fontshellBinary, "run", script, "--each", dir.file("lib/*.ttf"), "--jsonl"] + extra, input: input)
+    func runBatch(_ dir: TemporaryFolder, _ script: String, _ extra: [String] = [], input: String? = nil) throws -> ProcessResult {
+        try run("/usr/bin/timeout", ["60", fontshellBinary, "run", script, "--each", dir.file("lib/*.ttf"), "--jsonl"] + extra, input: input)
     }
 
     func alive(_ marker: String) throws -> Bool {
-        try runProcess("/usr/bin/pgrep", ["-f", marker]).status == 0
+        try run("/usr/bin/pgrep", ["-f", marker]).status == 0
     }
 
     /// A script reading stdin gets /dev/null, not the workers' task list.
@@ -271,11 +271,11 @@ import Testing
     /// A malformed FONTSHELL_LUA_MEMORY is an error before anything runs.
     @Test func aMalformedLuaMemoryLimitIsAnError() throws {
         for value in ["abc", "-5G", "99999999999999999999G", "12Q", "1.5G", "512K", "G", " 1G"] {
-            let r = try runProcess(fontshellBinary, ["-e", "print('ran')"], environment: ["FONTSHELL_LUA_MEMORY": value])
+            let r = try run(fontshellBinary, ["-e", "print('ran')"], environment: ["FONTSHELL_LUA_MEMORY": value])
             #expect(r.status == 2 && r.err.contains("FONTSHELL_LUA_MEMORY") && !r.out.contains("ran"), "\(value): \(r.err)")
         }
         for value in ["512M", "4G", "1073741824", ""] {
-            let r = try runProcess(fontshellBinary, ["-e", "print('ran')"], environment: ["FONTSHELL_LUA_MEMORY": value])
+            let r = try run(fontshellBinary, ["-e", "print('ran')"], environment: ["FONTSHELL_LUA_MEMORY": value])
             #expect(r.status == 0 && r.out == "ran\n", "\(value): \(r.err)")
         }
     }

@@ -6,7 +6,7 @@ import Testing
     static let inter = "/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf"
 
     func python(_ code: String, _ args: [String]) throws -> String {
-        let r = try runProcess("/usr/bin/env", ["python3", "-c", code] + args)
+        let r = try run("/usr/bin/env", ["python3", "-c", code] + args)
         guard r.status == 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: r.err]) }
         return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -19,14 +19,14 @@ import Testing
         let r = try runFontshell(["instance", Self.inter, "wght=700", "-o", ours])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("Inter-Bold at wght=700"))
-        #expect(try runProcess("/usr/bin/env", ["fonttools", "varLib.instancer", Self.inter, "wght=700", "-q", "-o", theirs]).status == 0)
+        #expect(try run("/usr/bin/env", ["fonttools", "varLib.instancer", Self.inter, "wght=700", "-q", "-o", theirs]).status == 0)
         let text = "AVATAR Typography WAVE office fjord «quoted» Äpfel Łódź Ǆ Ωmega ж → 1/2 (H) [Tj] ‘Yo’"
         // hb-shape reads its text argument in the locale's encoding: name UTF-8, whatever CI sets.
         let utf8 = ["LC_ALL": "C.UTF-8"]
-        let a = try runProcess("/usr/bin/env", ["hb-shape", ours, text], environment: utf8)
-        let b = try runProcess("/usr/bin/env", ["hb-shape", theirs, text], environment: utf8)
+        let a = try run("/usr/bin/env", ["hb-shape", ours, text], environment: utf8)
+        let b = try run("/usr/bin/env", ["hb-shape", theirs, text], environment: utf8)
         #expect(a.status == 0 && !a.out.isEmpty && a.out == b.out, "\(a.out)\n\(b.out)")
-        #expect(try runProcess("/usr/bin/env", ["ots-sanitize", ours, dir.file("ots.ttf")]).status == 0)
+        #expect(try run("/usr/bin/env", ["ots-sanitize", ours, dir.file("ots.ttf")]).status == 0)
         let facts = try python("""
             import sys; from fontTools.ttLib import TTFont
             f = TTFont(sys.argv[1]); n = f['name']
@@ -68,7 +68,7 @@ import Testing
         let out = dir.file("bold.ttf")
         let r = try runFontshell(["instance", source, "wght=700", "wdth=75", "opsz=36", "-o", out])
         #expect(r.status == 0, "\(r.err)")
-        #expect(try runProcess("/usr/bin/env", ["ots-sanitize", out, dir.file("ots.ttf")]).status == 0)
+        #expect(try run("/usr/bin/env", ["ots-sanitize", out, dir.file("ots.ttf")]).status == 0)
         let chunk = """
             local loc = {wght = 700, wdth = 75, opsz = 36}
             local instance = fonts[2].faces[1]
@@ -93,7 +93,7 @@ import Testing
         let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
         let source = dir.file("vf.otf")
-        #expect(try runProcess("/usr/bin/env", ["ttx", "-q", "-o", source, conformance + "/instancer/CFF2Instancer-VF-3.ttx"]).status == 0)
+        #expect(try run("/usr/bin/env", ["ttx", "-q", "-o", source, conformance + "/instancer/CFF2Instancer-VF-3.ttx"]).status == 0)
         let r = try runFontshell(["instance", source, "--all", "-o", dir.file("out")])
         #expect(r.status == 0, "\(r.err)")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.file("out")).sorted()
@@ -107,7 +107,7 @@ import Testing
             print(' | '.join(out))
             """, files.map { dir.file("out/" + $0) })
         #expect(facts.hasPrefix("100 False False") && facts.hasSuffix("900 False False") && !facts.contains("True"), "\(facts)")
-        for f in files { #expect(try runProcess("/usr/bin/env", ["ots-sanitize", dir.file("out/" + f)]).status == 0, "\(f)") }
+        for f in files { #expect(try run("/usr/bin/env", ["ots-sanitize", dir.file("out/" + f)]).status == 0, "\(f)") }
         // --downgrade-cff2: the same instances as CFF 1 (CID-keyed: this font has two Font DICTs).
         let d = try runFontshell(["instance", source, "--all", "--downgrade-cff2", "-o", dir.file("cff")])
         #expect(d.status == 0, "\(d.err)")
@@ -118,7 +118,7 @@ import Testing
             print(' '.join('%s/%s/%s' % ('CFF ' in f, 'CFF2' in f, hasattr(f['CFF '].cff.topDictIndex[0], 'ROS')) for f in map(TTFont, sys.argv[1:])))
             """, downgraded.map { dir.file("cff/" + $0) })
         #expect(kinds.split(separator: " ").allSatisfy { $0 == "True/False/True" }, "\(kinds)")
-        for f in downgraded { #expect(try runProcess("/usr/bin/env", ["ots-sanitize", dir.file("cff/" + f)]).status == 0, "\(f)") }
+        for f in downgraded { #expect(try run("/usr/bin/env", ["ots-sanitize", dir.file("cff/" + f)]).status == 0, "\(f)") }
         // Narrowed: still CFF2 with a store and fvar's new range; downgrading it is refused.
         let narrowed = dir.file("narrowed.otf")
         let p = try runFontshell(["instance", source, "wght=300:800", "-o", narrowed])
@@ -129,7 +129,7 @@ import Testing
             print(hasattr(f['CFF2'].cff.topDictIndex[0], 'VarStore'), a.minValue, a.defaultValue, a.maxValue)
             """, [narrowed])
         #expect(kept == "True 300.0 300.0 800.0", "\(kept)")
-        #expect(try runProcess("/usr/bin/env", ["ots-sanitize", narrowed]).status == 0)
+        #expect(try run("/usr/bin/env", ["ots-sanitize", narrowed]).status == 0)
         let refused = try runFontshell(["instance", source, "wght=300:800", "--downgrade-cff2", "-o", dir.file("refused.otf")])
         #expect(refused.status != 0 && refused.err.contains("CFF (version 1) cannot vary"), "\(refused.err)")
         #expect(!FileManager.default.fileExists(atPath: dir.file("refused.otf")))
@@ -162,7 +162,7 @@ import Testing
         #expect(narrowed.status == 0 && narrowed.out.contains("at wght=300:700"), "\(narrowed.out)\(narrowed.err)")
         let axis = try python("import sys; from fontTools.ttLib import TTFont; a = TTFont(sys.argv[1])['fvar'].axes[0]; print(a.axisTag, a.minValue, a.maxValue, len(TTFont(sys.argv[1])['fvar'].instances))", [out])
         #expect(axis == "wght 300.0 700.0 5", "\(axis)")
-        #expect(try runProcess("/usr/bin/env", ["ots-sanitize", out, dir.file("ots.ttf")]).status == 0)
+        #expect(try run("/usr/bin/env", ["ots-sanitize", out, dir.file("ots.ttf")]).status == 0)
         // --no-optimize lists every point of the kept gvar tuples: a larger gvar.
         let dense = dir.file("dense.ttf")
         #expect(try runFontshell(["instance", Self.inter, "wght=300:700", "--no-optimize", "-o", dense]).status == 0)

@@ -37,12 +37,12 @@ final class PrivateFontconfig {
 
     var fontsFolder: String { folder.file("data") + "/fonts/fontshell" }
 
-    func fontshell(_ args: String...) throws -> (status: Int32, out: String, err: String) {
-        try runProcess(fontshellBinary, args, environment: environment)
+    func fontshell(_ args: String...) throws -> ProcessResult {
+        try run(fontshellBinary, args, environment: environment)
     }
 
     func fcList() throws -> String {
-        try runProcess("/usr/bin/env", ["fc-list", ":", "family", "postscriptname", "file"], environment: environment).out
+        try run("/usr/bin/env", ["fc-list", ":", "family", "postscriptname", "file"], environment: environment).out
     }
 
     func folderContents() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: fontsFolder))?.sorted() ?? [] }
@@ -74,7 +74,7 @@ final class PrivateFontconfig {
     @Test func weightsAreOpenTypeWeightsAndScopesAgree() throws {
         let fc = try PrivateFontconfig()
         let bold = try fc.fontshell("registry", "find", "DejaVuSans-Bold", "--json")
-        #expect(bold.out.contains("\"weight\" : 700"), "\(bold.out) \(bold.err)")
+        #expect(bold.out.contains("\"weight\": 700"), "\(bold.out) \(bold.err)")
         let regular = try fc.fontshell("-e", "print(registry.find('DejaVuSans').weight)")
         #expect(regular.out == "400\n", "\(regular.out) \(regular.err)")
         let help = try fc.fontshell("-e", "help(registry)")
@@ -88,9 +88,9 @@ final class PrivateFontconfig {
         #expect(chosen.out == "DejaVu Sans Mono\tDejaVuSansMono\n", "\(chosen.out) \(chosen.err)")
         // The private fontconfig: which DejaVu families a machine has (fonts-dejavu-extra adds
         // Condensed and Light) must not change the numbered list.
-        let typed = try runProcess(fontshellBinary, ["-e", "print(registry.pick('dejavu sans'))"], input: "2\n", environment: fc.environment)
+        let typed = try run(fontshellBinary, ["-e", "print(registry.pick('dejavu sans'))"], input: "2\n", environment: fc.environment)
         #expect(typed.out.contains("1   DejaVu Sans  (Book") && typed.out.contains("2   DejaVu Sans Mono") && typed.out.hasSuffix("<Face DejaVuSansMono: 18 tables, 3377 glyphs>\n"), "\(typed.out) \(typed.err)")
-        let none = try runProcess(fontshellBinary, ["-e", "print(registry.pick('dejavu'))"], input: "\n", environment: fc.environment)
+        let none = try run(fontshellBinary, ["-e", "print(registry.pick('dejavu'))"], input: "\n", environment: fc.environment)
         #expect(none.out.hasSuffix("nil\n"), "\(none.out)")
         let nothing = try fc.fontshell("-e", "print(registry.pick('zzzzqqq'))")
         #expect(nothing.out == "no installed family matches 'zzzzqqq'\nnil\n", "\(nothing.out)")
@@ -104,7 +104,7 @@ final class PrivateFontconfig {
         let caps = try fc.capsCopy()
         let r = try fc.fontshell("registry", "register", caps, "--json")
         #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.contains("\"postScriptName\" : \"DejaVuSansCaps\""))
+        #expect(r.out.contains("\"postScriptName\": \"DejaVuSansCaps\""))
         #expect(fc.folderContents() == ["DejaVuSansCaps.ttf"])
         #expect(try fc.fcList().contains("DejaVuSansCaps"))                      // a fresh fc-list sees it
         #expect(try fc.fontshell("registry", "find", "DejaVuSansCaps").status == 0)
@@ -135,7 +135,7 @@ final class PrivateFontconfig {
             (["registry", "register", caps, "--scope", "session"], "not available on this platform"),
         ]
         for (args, message) in cases {
-            let r = try runProcess(fontshellBinary, args, environment: fc.environment)
+            let r = try run(fontshellBinary, args, environment: fc.environment)
             #expect(r.status != 0, "\(args)")
             #expect(r.err.contains(message), "\(args): \(r.err)")
             #expect(fc.folderContents() == before.0 && fc.manifest() == before.1, "\(args) changed the registry")
@@ -174,7 +174,7 @@ final class PrivateFontconfig {
             """)
         var env = fc.environment
         env["PATH"] = (fontshellBinary as NSString).deletingLastPathComponent + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
-        let r = try runProcess(fontshellBinary, ["run", script, dejavuPath, caps], environment: env)
+        let r = try run(fontshellBinary, ["run", script, dejavuPath, caps], environment: env)
         #expect(r.status == 0, "\(r.err)")
         let lines = r.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 6, "\(r.out)")

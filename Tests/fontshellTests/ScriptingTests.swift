@@ -42,7 +42,7 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         let plain = lines.filter { !variable.contains($0) }
         let tmp = try TemporaryFolder()
         for (font, typed) in [(dejavuPath, plain), ("/usr/share/fonts/truetype/inter-vf/Inter.var.ttf", variable)] {
-            let r = try runProcess("/bin/bash", ["-c", "cd '\(tmp.path)' && exec '\(fontshellBinary)' '\(font)'"], input: typed.joined(separator: "\n") + "\n")
+            let r = try run("/bin/bash", ["-c", "cd '\(tmp.path)' && exec '\(fontshellBinary)' '\(font)'"], input: typed.joined(separator: "\n") + "\n")
             #expect(r.status == 0, "\(r.err)")
             #expect(!r.err.contains("stdin:") && !r.err.contains("stack traceback"), "\(font): \(r.err)")
         }
@@ -158,9 +158,9 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
 
     /// Every method of every class, every module function and the global functions have their
     /// signature and line in help (from docs/lua-api.md through Scripts/gen-lua-reference, which
-    /// says whether Sources/FontScript/LuaReference.swift is current).
+    /// says whether Sources/FontScript/Modules/LuaReference.swift is current).
     @Test func helpKnowsEveryFunction() throws {
-        let check = try runProcess("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Scripts/gen-lua-reference").path, "--check"])
+        let check = try run("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Scripts/gen-lua-reference").path, "--check"])
         #expect(check.status == 0, "\(check.err)")
         let r = try runFontshell(["-e", """
             local missing = {}
@@ -212,7 +212,7 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/pty_terminal.py").path
         for (mode, expected, queried) in [("kitty", "kitty", true), ("sixel", "sixel", true), ("iterm", "iterm", false), ("silent", "blocks", true),
                                                   ("late", "blocks", true)] {
-            let r = try runProcess("/usr/bin/env", ["timeout", "180", "python3", oracle, fontshellBinary, dejavuPath, mode])
+            let r = try run("/usr/bin/env", ["timeout", "180", "python3", oracle, fontshellBinary, dejavuPath, mode])
             let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(r.out) \(r.err)")
             #expect(json[expected] as? Bool == true && json["queried"] as? Bool == queried, "\(mode): \(json)")
             #expect(json["answered42"] as? Bool == true && json["exited"] as? Bool == true, "\(mode): \(json)")
@@ -226,7 +226,7 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
     /// whole characters; one that passed bytes turned é into two).
     @Test func replReadsNonASCIIKeys() throws {
         let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/pty_terminal.py").path
-        let r = try runProcess("/usr/bin/env", ["timeout", "180", "python3", oracle, fontshellBinary, dejavuPath, "utf8"])
+        let r = try run("/usr/bin/env", ["timeout", "180", "python3", oracle, fontshellBinary, dejavuPath, "utf8"])
         #expect(r.out == "{\"utf8\": true}\n", "\(r.out) \(r.err)")
     }
 
@@ -234,7 +234,7 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
     /// spaces and operators).
     @Test func tabCompletesQuotedKeysAndMethods() throws {
         let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/pty_terminal.py").path
-        let r = try runProcess("/usr/bin/env", ["timeout", "180", "python3", oracle, fontshellBinary, dejavuPath, "complete"])
+        let r = try run("/usr/bin/env", ["timeout", "180", "python3", oracle, fontshellBinary, dejavuPath, "complete"])
         #expect(r.out == "{\"weightClass\": true, \"glyphFor\": true}\n", "\(r.out) \(r.err)")
     }
 
@@ -242,7 +242,7 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
     /// and the screen is restored.
     @Test func livePickerOnATerminal() throws {
         let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/pty_terminal.py").path
-        let r = try runProcess("/usr/bin/env", ["timeout", "180", "python3", oracle, fontshellBinary, dejavuPath, "pick"])
+        let r = try run("/usr/bin/env", ["timeout", "180", "python3", oracle, fontshellBinary, dejavuPath, "pick"])
         #expect(r.out == "{\"shown\": true, \"chose\": true, \"cancelled\": true, \"restored\": true}\n", "\(r.out) \(r.err)")
     }
 
@@ -284,17 +284,17 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         let r = try runFontshell(["run", repositoryRoot.appendingPathComponent("Examples/caps.lua").path, wqyPath, out])
         #expect(r.status == 0, "\(r.err)")
         let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/fonttools_check.py").path
-        let caps = try runProcess("/usr/bin/env", ["timeout", "180", "python3", oracle, "caps", out])
+        let caps = try run("/usr/bin/env", ["timeout", "180", "python3", oracle, "caps", out])
         #expect(caps.out.trimmingCharacters(in: .whitespacesAndNewlines) == #"[{"problems": []}, {"problems": []}, {"problems": []}]"#, "\(caps.out)\(caps.err)")
-        let names = try runProcess("/usr/bin/env", ["timeout", "180", "python3", oracle, "names", out])
-        let original = try runProcess("/usr/bin/env", ["timeout", "180", "python3", oracle, "names", wqyPath])
+        let names = try run("/usr/bin/env", ["timeout", "180", "python3", oracle, "names", out])
+        let original = try run("/usr/bin/env", ["timeout", "180", "python3", oracle, "names", wqyPath])
         let new = try JSONSerialization.jsonObject(with: Data(names.out.utf8)) as? [[String: Any]] ?? []
         let old = try JSONSerialization.jsonObject(with: Data(original.out.utf8)) as? [[String: Any]] ?? []
         let newNames = Set(new.compactMap { ($0["debug"] as? [String: Any])?["6"] as? String })
         let oldNames = Set(old.compactMap { ($0["debug"] as? [String: Any])?["6"] as? String })
         #expect(newNames.count == 3 && newNames.isDisjoint(with: oldNames), "\(newNames) vs \(oldNames)")
         for face in 0..<3 {
-            let ots = try runProcess("/usr/bin/env", ["ots-sanitize", out, tmp.file("ots-\(face).ttc"), String(face)])
+            let ots = try run("/usr/bin/env", ["ots-sanitize", out, tmp.file("ots-\(face).ttc"), String(face)])
             #expect(ots.status == 0, "face \(face): \(ots.out)\(ots.err)")
         }
         let size = (try FileManager.default.attributesOfItem(atPath: out)[.size] as? NSNumber)?.doubleValue ?? 0

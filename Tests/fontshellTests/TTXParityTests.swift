@@ -74,12 +74,12 @@ import FontModel
         // sources (TSI0–3 with a program over 32 KB, TSI5, TSIV/B/D/J/P/S).
         var made: [String] = []
         for (kind, file) in [("cff2-variable", "cff2-variable.otf"), ("colr", "colr.ttf"), ("colr0", "colr0.ttf"), ("svg-sbix", "svg-sbix.ttf"), ("vtt", "vtt.ttf")] {
-            let built = try runProcess("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, kind, work.path + "/" + file])
+            let built = try run("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, kind, work.path + "/" + file])
             try #require(built.status == 0, "\(built.err)")
             made.append(work.path + "/" + file)
         }
         let script = repositoryRoot.appendingPathComponent("Tests/Oracles/ttx_parity.py").path
-        let run = try runProcess("/usr/bin/env", ["python3", script, "--fontshell", fontshellBinary, "--work", work.path, "--skip-big-outlines",
+        let run = try run("/usr/bin/env", ["python3", script, "--fontshell", fontshellBinary, "--work", work.path, "--skip-big-outlines",
                                                   "--tables", conformance + "/tables", "--tables", conformance + "/instancer",
                                                   conformance + "/aots", conformance + "/variable", conformance + "/tables/graphite/graphite_tests.ttf"]
                                                   + made + corpusFonts + Self.extraFaces + Self.scriptFonts)
@@ -159,7 +159,7 @@ import FontModel
         #expect(try Bitmaps.read(from: reread, .color)?.strikes.map(\.glyphs) == color.strikes.map(\.glyphs))
 
         let script = repositoryRoot.appendingPathComponent("Tests/Oracles/ttx_parity.py").path
-        let run = try runProcess("/usr/bin/env", ["python3", script, "--fontshell", fontshellBinary, "--work", folder.path, "--jobs", "1", path])
+        let run = try run("/usr/bin/env", ["python3", script, "--fontshell", fontshellBinary, "--work", folder.path, "--jobs", "1", path])
         try #require(run.status == 0, "\(run.err)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
         #expect(summary["dumpDiffers"] as? [String] == [], "\(summary)")

@@ -110,6 +110,7 @@ extension TTX {
             }
             return out + "  </Sill>\n"
         },
+        // The same walk as Feat's fuse (version, then one element per entry) over other elements.
         fuse: { element, face, apply in
             let x = GraphiteXML.Reader(face: face, table: "Sill")
             var version: UInt32 = 0x0001_0000

@@ -1,3 +1,4 @@
+import JSONText
 import ArgumentParser
 import FontScript
 import LuaBridge
@@ -53,7 +54,7 @@ func runBatch(script: String, arguments: [String], options: BatchOptions, sandbo
             return 1
         }
         let lua = LuaState()
-        do { try lua.load(bytes: FontJob.strippingHashLine(source), name: "@" + script, textOnly: sandboxed) } catch let e as LuaError {
+        do { try lua.load(bytes: strippingHashLine(source), name: "@" + script, textOnly: sandboxed) } catch let e as LuaError {
             printError("fontshell run: \(e.message)")
             return 1
         }

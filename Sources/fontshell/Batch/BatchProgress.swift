@@ -21,7 +21,7 @@ final class BatchProgress {
     let live: Bool
     let quiet: Bool
     var done = 0, failed = 0
-    let started = now()
+    let started = monotonicSeconds()
     let delay = getenv("FONTSHELL_PROGRESS_DELAY").flatMap { Double(String(cString: $0)) } ?? 0.3
     lazy var lastDraw = started + delay - 0.1
     /// What is being worked on, shown at the bar's end (set with `update`).
@@ -52,7 +52,7 @@ final class BatchProgress {
     /// the first moments.
     func tick(running: @autoclosure () -> [String], force: Bool = false) {
         guard live || !quiet else { return }
-        let t = now()
+        let t = monotonicSeconds()
         if live, t - lastDraw >= 0.1 || (force && t - started >= delay) {
             lastDraw = t
             draw(current: running().first ?? current)
@@ -79,11 +79,11 @@ final class BatchProgress {
 
     func done(summary: Bool = true) {
         clearBar()
-        if summary && !quiet { line("\(label): \(status()) in \(fixedPoint(now() - started, 1)) s") }
+        if summary && !quiet { line("\(label): \(status()) in \(fixedPoint(monotonicSeconds() - started, 1)) s") }
     }
 
     func status() -> String {
-        let elapsed = max(now() - started, 1e-6)
+        let elapsed = max(monotonicSeconds() - started, 1e-6)
         if unit == "%" { return "\(percent) %" }
         var s = "\(done)/\(total) \(unit), \(failed) failed"
         if done > 0 { s += ", " + fixedPoint(Double(done) / elapsed, 1) + " \(unit)/s" }
@@ -93,7 +93,7 @@ final class BatchProgress {
     func draw(current: String?) {
         let width = 24
         let filled = total == 0 ? width : width * done / total
-        let elapsed = max(now() - started, 1e-6)
+        let elapsed = max(monotonicSeconds() - started, 1e-6)
         let rate = Double(done) / elapsed
         var text = "\r\u{1B}[2K[" + String(repeating: "#", count: filled) + String(repeating: "·", count: width - filled) + "] "
         text += unit == "%" ? "\(percent) %" : "\(done)/\(total)"

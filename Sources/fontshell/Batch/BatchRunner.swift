@@ -92,7 +92,7 @@ final class BatchRunner {
         /// ones queued behind it go back to be handed out again.
         func lose(_ w: Worker, _ reason: String) {
             guard let head = w.queue.first else { return }
-            complete(head, FontJob.failure(path: paths[head], seconds: now() - w.started, error: reason))
+            complete(head, FontJob.failure(path: paths[head], seconds: monotonicSeconds() - w.started, error: reason))
             pending += w.queue.dropFirst().reversed()
             w.queue = []
         }
@@ -143,7 +143,7 @@ final class BatchRunner {
                         guard let (index, record) = BatchRunner.parseResult(line), w.queue.first == index else { garbled = true; break }
                         w.queue.removeFirst()
                         w.answered += 1
-                        let finishedAt = now()
+                        let finishedAt = monotonicSeconds()
                         timed += 1; timedSeconds += finishedAt - w.started
                         w.started = finishedAt
                         complete(index, record)
@@ -170,7 +170,7 @@ final class BatchRunner {
             fflush(nil)   // the records of this round reach stdout together
             if let timeout {
                 for w in workers where !gone.contains(where: { $0 === w }) {
-                    guard !w.queue.isEmpty, now() - w.started > timeout else { continue }
+                    guard !w.queue.isEmpty, monotonicSeconds() - w.started > timeout else { continue }
                     stop(w, kill: true)
                     lose(w, "timed out after \(formatSeconds(timeout)) s (--timeout); the worker was stopped")
                     gone.append(w)
@@ -222,7 +222,7 @@ final class BatchRunner {
             if n < 0 { if errno == EINTR { continue }; return false }
             sent += n
         }
-        if w.queue.isEmpty { w.started = now() }
+        if w.queue.isEmpty { w.started = monotonicSeconds() }
         w.queue += indices
         return true
     }
@@ -302,7 +302,6 @@ final class BatchRunner {
     }
 }
 
-func now() -> Double { FontJob.monotonicSeconds() }
 
 func formatSeconds(_ s: Double) -> String {
     s == s.rounded() ? String(Int(s)) : String(s)

@@ -19,6 +19,7 @@ extension EmbeddedBitmapsPart {
     public static func differences(_ a: Face, _ b: Face) throws -> [Difference] { try EmbeddedBitmapsDiff.compare(a, b, kind) }
 }
 
+// Four small types alike but for tag and kind, on purpose: the registry knows a table by its type.
 public final class EBLCTable: EmbeddedBitmapsPart {
     public static let tableTag: Tag = "EBLC", kind = EmbeddedBitmaps.Kind.monochrome
     public let bytes: [UInt8]

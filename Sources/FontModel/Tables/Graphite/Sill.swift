@@ -3,6 +3,7 @@
 public final class SillTable: DecodableTable, DiffableTable, Equatable {
     public static let tableTag: Tag = "Sill"
 
+    // Record types in the shape of Feat's (small value structs); different fields.
     public struct FeatureValue: Equatable, Sendable {
         public var feature: UInt32
         public var value: UInt16

@@ -2,6 +2,8 @@
 public final class VheaTable: FieldTable {
     public override class var tableTag: Tag { "vhea" }
 
+    // hhea's layout with vertical names (the two specs mirror each other); kept as its own list,
+    // since each field carries its own TTX name.
     static let fieldList: [Field] = [
         Field("version", .version32, ttx: "tableVersion", format: .hex8),
         Field("ascent", .int16), Field("descent", .int16), Field("lineGap", .int16),

@@ -23,7 +23,8 @@ public enum CheckModule {
         var candidates = [dir + "/Checks", dir + "/FontShell_FontScript.resources/Checks",
                           // Test bundles live one level down from the build folder.
                           dir + "/../FontShell_FontScript.resources/Checks"]
-        let source = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        // Sources/FontScript/Modules/CheckModule.swift → Sources/FontScript/Checks
+        let source = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
         candidates.append(source + "/Checks")
         return candidates.first { isDirectory($0) }
     }
@@ -43,7 +44,7 @@ public enum CheckModule {
                 for file in names(in: dir + "/" + area).sorted() where file.hasSuffix(".lua") {
                     let id = area + "/" + String(file.dropLast(4))
                     let path = dir + "/" + area + "/" + file
-                    if let bytes = FontScript.readFile(path, limit: 1 << 20) {   // a check is a small file
+                    if let bytes = readFile(path, limit: 1 << 20) {   // a check is a small file
                         byID[id] = (id, path, bytes, nil)
                     } else {
                         byID[id] = (id, path, nil, "cannot read \(path): \(String(cString: strerror(errno)))")
@@ -119,7 +120,7 @@ public enum CheckModule {
     /// font, fixes applied and the font saved when asked; the record lists each result.
     public static func run(fontPath: String, directories: [String], profile: String, only: [String],
                            fix: Bool, inPlace: Bool) -> FontJob.Record {
-        let start = FontJob.monotonicSeconds()
+        let start = monotonicSeconds()
         let lua = LuaState()
         let s = lua.stack
         do {
@@ -135,14 +136,14 @@ public enum CheckModule {
             // The record is finished here so its time includes the save.
             let failed = s.truthy(at: -1)
             s.pop()
-            s.push(FontJob.rounded(FontJob.monotonicSeconds() - start))
+            s.push(FontJob.rounded(monotonicSeconds() - start))
             s.setField("seconds", in: -2)
             try lua.load("return fontshell.json(...)", name: "=(check record)", cached: true)
             s.insert(at: -2)
             try lua.call(arguments: 1, results: 1)
             return FontJob.Record(json: s.string(at: -1) ?? "", failed: failed)
         } catch {
-            return FontJob.failure(path: fontPath, seconds: FontJob.monotonicSeconds() - start, error: "\(error)")
+            return FontJob.failure(path: fontPath, seconds: monotonicSeconds() - start, error: "\(error)")
         }
     }
 }

@@ -6,7 +6,7 @@ import Darwin
 
 /// The font captions, legends and sheet labels are drawn with: $FONTSHELL_UI_FONT, else the
 /// first system UI font found (DejaVu Sans and Liberation Sans on Debian, Helvetica on macOS).
-enum UIFont {
+enum CaptionFont {
     static let candidates = [
         "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
         "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf",

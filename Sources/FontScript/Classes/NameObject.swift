@@ -5,7 +5,7 @@ import LuaBridge
 /// platform's record (or adds Windows and Mac ones); `:records()`, `:set()`, `:remove()` for detail.
 enum NameObject {
     static let className = "Name"
-    static let classID: Int32 = 4
+    static let classID = ScriptClass.name.rawValue
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "name records: name[4], name[1] = 'Family', name:records(), name:set(id, text, {platform=}), name:remove(id)", get: get)
@@ -41,6 +41,7 @@ enum NameObject {
         }
     }
 
+    // Built as cmap:subtables() builds its list (a record per row), with name's fields.
     /// name:records() → list of {platformID, encodingID, languageID, nameID, text (nil if not decodable), bytes}.
     static let records: LuaFunction = { L in
         LuaCall.run(L, "records") { call in

@@ -115,6 +115,7 @@ enum PreviewModule {
                     try field("width") { stroke.width = try number("stroke.width") }
                     try field("color") { stroke.color = try color(call, "stroke.color") }
                     o.style.stroke = stroke
+                // stroke, shadow and glow read alike (a flag or a table of fields), each its own fields.
                 case "shadow":
                     if s.type(at: -1) == .boolean { o.style.shadow = s.truthy(at: -1) ? .init() : nil; break }
                     guard s.type(at: -1) == .table else { throw fail(key, "true or {dx=, dy=, blur=, color=}") }

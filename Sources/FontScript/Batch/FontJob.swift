@@ -1,4 +1,5 @@
 import FontModel
+import JSONText
 import LuaBridge
 #if canImport(Glibc)
 import Glibc
@@ -61,7 +62,7 @@ public enum FontJob {
     /// A record for a font whose job did not finish (a timeout, a worker that died), written
     /// without Lua.
     public static func failure(path: String, seconds: Double, error: String) -> Record {
-        Record(json: "{\"error\":\(jsonString(error)),\"ok\":false,\"path\":\(jsonString(path)),\"seconds\":\(rounded(seconds))}", failed: true)
+        Record(json: JSONText.write(["error": error, "ok": false, "path": path, "seconds": rounded(seconds)] as [String: Any]), failed: true)
     }
 
     // MARK: pieces
@@ -101,36 +102,7 @@ public enum FontJob {
         for (i, a) in arguments.enumerated() { s.push(a); s.setIndex(i + 1, in: -2) }
     }
 
-    /// A first line starting with '#' (a #! line) is blanked, keeping line numbers.
-    public static func strippingHashLine(_ source: [UInt8]) -> [UInt8] {
-        guard source.first == UInt8(ascii: "#") else { return source }
-        let end = source.firstIndex(of: UInt8(ascii: "\n")) ?? source.endIndex
-        return Array(source[end...])
-    }
-
     static func rounded(_ seconds: Double) -> Double { (seconds * 1e4).rounded() / 1e4 }
 
-    /// Seconds on the monotonic clock (durations in records and batch runs).
-    public static func monotonicSeconds() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
 
-    /// A JSON string literal (for records written without Lua).
-    public static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for u in text.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
 }

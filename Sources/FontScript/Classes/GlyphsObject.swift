@@ -6,7 +6,7 @@ import LuaBridge
 /// face lacks is an error saying what to try; `glyphs:get(name)` gives nil instead.
 enum GlyphsObject {
     static let className = "Glyphs"
-    static let classID: Int32 = 6
+    static let classID = ScriptClass.glyphs.rawValue
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "glyphs by name or 0-based id: glyphs.A, glyphs[36], glyphs:get('A') (nil if none), #glyphs, pairs(glyphs)", get: get)
@@ -70,14 +70,7 @@ enum GlyphsObject {
         LuaCall.run(L, "advances") { call in
             let face = try call.methodSelf(className, as: FacePart.self).face.get()
             let hmtx = try face.hmtx
-            let count = try face.glyphCount
-            let s = call.stack
-            s.pushTable(arrayCount: Int32(clamping: count))
-            for id in 0..<count {
-                s.push(try hmtx.advance(id))
-                s.setIndex(id + 1, in: -2)
-            }
-            return 1
+            return try pushPerGlyph(call.stack, count: try face.glyphCount) { call.stack.push(try hmtx.advance($0)) }
         }
     }
 
@@ -85,15 +78,18 @@ enum GlyphsObject {
     static let names: LuaFunction = { L in
         LuaCall.run(L, "names") { call in
             let face = try call.methodSelf(className, as: FacePart.self).face.get()
-            let count = try face.glyphCount
-            let s = call.stack
-            s.pushTable(arrayCount: Int32(clamping: count))
-            for id in 0..<count {
-                s.push(try face.glyphName(id))
-                s.setIndex(id + 1, in: -2)
-            }
-            return 1
+            return try pushPerGlyph(call.stack, count: try face.glyphCount) { call.stack.push(try face.glyphName($0)) }
         }
+    }
+
+    /// Pushes a list of one value per glyph (`push` pushes glyph id's, stored at `[id + 1]`); 1.
+    static func pushPerGlyph(_ s: LuaStack, count: Int, _ push: (Int) throws -> Void) throws -> Int32 {
+        s.pushTable(arrayCount: Int32(clamping: count))
+        for id in 0..<count {
+            try push(id)
+            s.setIndex(id + 1, in: -2)
+        }
+        return 1
     }
 
     /// glyphs:blanks() → the set of glyphs that draw nothing, `{[id] = true}`: empty outlines

@@ -28,8 +28,9 @@ final class KerningBox {
 /// `kp:row("A")` → `{V = -87, ...}`; `kp.source` is "GPOS", "kern" or "".
 enum KerningObject {
     static let className = "KerningPairs"
-    static let classID: Int32 = 9
+    static let classID = ScriptClass.kerning.rawValue
 
+    // Declared as every class is (ImageObject's is the same shape): id, name, fields, methods.
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "every kerned pair, class pairs expanded on demand: #kp, kp[i] → {left, right, value}, ipairs(kp), kp:each(), kp:row('A'), kp.source", get: get)
         c.fields = Field.allCases.map { "\($0)" }
