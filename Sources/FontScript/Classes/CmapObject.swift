@@ -5,7 +5,7 @@ import LuaBridge
 /// `cmap[0x41]` → glyph id; `cmap:chars(id)` → the characters mapped to a glyph.
 enum CmapObject {
     static let className = "Cmap"
-    static let classID = ScriptClass.cmap.rawValue
+    static var classID: Int32 { ScriptClass.cmap.rawValue }
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "character → glyph id: cmap['A'], cmap[0x41]; cmap:chars(id); cmap['a'] = id maps a character", get: get)

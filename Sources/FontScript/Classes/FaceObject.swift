@@ -5,7 +5,7 @@ import LuaBridge
 /// Lua class `Face`: one font of a file, with its tables, names, cmap and glyphs.
 enum FaceObject {
     static let className = "Face"
-    static let classID = ScriptClass.face.rawValue
+    static var classID: Int32 { ScriptClass.face.rawValue }
     /// Described tables reachable as fields (`face.hhea`, `face["OS/2"]`, `face.GDEF`), from the
     /// model's registry; other tags are raw.
     static let fieldTables: [String] = (TableRegistry.describedTags + TableRegistry.shapeDescribedTags).map(\.trimmed)

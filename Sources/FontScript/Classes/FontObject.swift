@@ -4,7 +4,7 @@ import LuaBridge
 /// Lua class `Font`: a file of one or more faces. `fontshell.open(path)` makes one.
 enum FontObject {
     static let className = "Font"
-    static let classID = ScriptClass.font.rawValue
+    static var classID: Int32 { ScriptClass.font.rawValue }
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "a font file: font.faces[1..n], font:face(i or name), font:save(path), font:close()", get: get)

@@ -10,7 +10,7 @@ import Darwin
 /// `advance`, `lsb`, `contours` and `instructions` are writable; `g:copyFrom(other, {metrics=true})`.
 enum GlyphObject {
     static let className = "Glyph"
-    static let classID = ScriptClass.glyph.rawValue
+    static var classID: Int32 { ScriptClass.glyph.rawValue }
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "a glyph: g.name, g.advance, g.bounds, g.contours, g:copyFrom(other, {metrics=true, layout=true})", get: get)

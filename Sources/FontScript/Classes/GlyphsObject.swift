@@ -6,7 +6,7 @@ import LuaBridge
 /// face lacks is an error saying what to try; `glyphs:get(name)` gives nil instead.
 enum GlyphsObject {
     static let className = "Glyphs"
-    static let classID = ScriptClass.glyphs.rawValue
+    static var classID: Int32 { ScriptClass.glyphs.rawValue }
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "glyphs by name or 0-based id: glyphs.A, glyphs[36], glyphs:get('A') (nil if none), #glyphs, pairs(glyphs)", get: get)

@@ -27,7 +27,7 @@ final class ImageBox: LuaEquatable {
 /// `img:pixel(x, y)` → r, g, b, a; labels also carry `img.measurements`.
 enum ImageObject {
     static let className = "Image"
-    static let classID = ScriptClass.image.rawValue
+    static var classID: Int32 { ScriptClass.image.rawValue }
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "a rendered preview: img.width, img.height, img:save('out.png'), img:pixel(x, y), img.measurements (labels)", get: get)

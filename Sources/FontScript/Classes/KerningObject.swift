@@ -28,7 +28,7 @@ final class KerningBox {
 /// `kp:row("A")` → `{V = -87, ...}`; `kp.source` is "GPOS", "kern" or "".
 enum KerningObject {
     static let className = "KerningPairs"
-    static let classID = ScriptClass.kerning.rawValue
+    static var classID: Int32 { ScriptClass.kerning.rawValue }
 
     // Declared as every class is (ImageObject's is the same shape): id, name, fields, methods.
     static var luaClass: LuaClass {

@@ -5,7 +5,7 @@ import LuaBridge
 /// platform's record (or adds Windows and Mac ones); `:records()`, `:set()`, `:remove()` for detail.
 enum NameObject {
     static let className = "Name"
-    static let classID = ScriptClass.name.rawValue
+    static var classID: Int32 { ScriptClass.name.rawValue }
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "name records: name[4], name[1] = 'Family', name:records(), name:set(id, text, {platform=}), name:remove(id)", get: get)

@@ -7,7 +7,7 @@ import LuaBridge
 /// (`StructValues`), checked against the description.
 enum TableObject {
     static let className = "Table"
-    static let classID = ScriptClass.table.rawValue
+    static var classID: Int32 { ScriptClass.table.rawValue }
 
     static var luaClass: LuaClass {
         var c = LuaClass(id: classID, name: className, summary: "a table's fields by spec name: t.ascender, t.ascender = 900; pairs(t) lists them", get: get)
