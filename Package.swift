@@ -10,7 +10,7 @@ let package = Package(
         .executable(name: "fontshell", targets: ["fontshell"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
     ],
     targets: [
         // Reading, editing and writing sfnt fonts and collections, and their web containers
@@ -35,7 +35,9 @@ let package = Package(
         // Subsetting through HarfBuzz's subsetter (the library hb-subset uses).
         .target(name: "FontSubset", dependencies: ["FontModel", "CHarfBuzzSubset"]),
         // fontconfig (Linux) and CoreText (macOS) behind one protocol.
-        .target(name: "FontRegistry", dependencies: ["FontModel", "JSONText", .target(name: "CFontconfig", condition: .when(platforms: [.linux]))]),
+        .target(
+            name: "FontRegistry",
+            dependencies: ["FontModel", "JSONText", .target(name: "CFontconfig", condition: .when(platforms: [.linux]))]),
         // The one JSON writer (and reader): Lua's fontshell.json, batch records, reports, --json
         // outputs, the registry manifest. No dependencies (and no Foundation).
         .target(name: "JSONText"),
@@ -48,11 +50,19 @@ let package = Package(
         // Foundation, which costs every process start about 0.7 ms.
         // The program's own Lua chunks (prelude, check runner, batch records): .lua files
         // embedded at build time by C's #embed, so start-up reads no files.
-        .target(name: "LuaPrograms", exclude: ["prelude.lua", "check-runner.lua", "check-stub.lua", "check-worker.lua",
-                                               "batch-capture.lua", "batch-finish.lua", "sandbox.lua"]),
-        .target(name: "FontScript", dependencies: ["FontModel", "FontRegistry", "FontRender", "FontSubset", "FontXML", "JSONText",
-                                                   "LuaBridge", "LuaPrograms"],
-                exclude: ["Checks"]),
+        .target(
+            name: "LuaPrograms",
+            exclude: [
+                "prelude.lua", "check-runner.lua", "check-stub.lua", "check-worker.lua",
+                "batch-capture.lua", "batch-finish.lua", "sandbox.lua",
+            ]),
+        .target(
+            name: "FontScript",
+            dependencies: [
+                "FontModel", "FontRegistry", "FontRender", "FontSubset", "FontXML", "JSONText",
+                "LuaBridge", "LuaPrograms",
+            ],
+            exclude: ["Checks"]),
         .executableTarget(
             name: "fontshell",
             dependencies: [
@@ -79,15 +89,20 @@ let package = Package(
 // -sanitize=fuzzer): libFuzzer supplies their main.
 if Context.environment["FONTSHELL_FUZZ"] != nil {
     package.targets += [
-        .executableTarget(name: "fuzz-font", dependencies: ["FontModel", "FontXML"], path: "Fuzz/FuzzFont",
-                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
-        .executableTarget(name: "fuzz-xml", dependencies: ["FontModel", "FontXML"], path: "Fuzz/FuzzXML",
-                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
-        .executableTarget(name: "fuzz-lua", dependencies: ["FontScript", "LuaBridge"], path: "Fuzz/FuzzLua",
-                          exclude: ["lua.dict"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
-        .executableTarget(name: "fuzz-web", dependencies: ["FontModel"], path: "Fuzz/FuzzWeb",
-                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
-        .executableTarget(name: "fuzz-arguments", dependencies: ["FontModel", "FontScript", "FontSubset"], path: "Fuzz/FuzzArguments",
-                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
+            name: "fuzz-font", dependencies: ["FontModel", "FontXML"], path: "Fuzz/FuzzFont",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
+            name: "fuzz-xml", dependencies: ["FontModel", "FontXML"], path: "Fuzz/FuzzXML",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
+            name: "fuzz-lua", dependencies: ["FontScript", "LuaBridge"], path: "Fuzz/FuzzLua",
+            exclude: ["lua.dict"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
+            name: "fuzz-web", dependencies: ["FontModel"], path: "Fuzz/FuzzWeb",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
+            name: "fuzz-arguments", dependencies: ["FontModel", "FontScript", "FontSubset"], path: "Fuzz/FuzzArguments",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]
 }

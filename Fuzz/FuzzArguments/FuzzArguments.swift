@@ -29,7 +29,7 @@ public func fuzzArguments(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         let parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         var environment: [String: String] = [:]
         for (k, key) in ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT"].enumerated()
-            where k + 1 < parts.count && !parts[k + 1].isEmpty { environment[key] = parts[k + 1] }
+        where k + 1 < parts.count && !parts[k + 1].isEmpty { environment[key] = parts[k + 1] }
         if let shard = try? Shard.parse(parts.first ?? "", environment: environment) {
             precondition(shard.index >= 0 && shard.index < shard.count)
             let items = Array(0..<37)
@@ -44,8 +44,10 @@ public func fuzzArguments(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 
 // SwiftPM links an executable's entry point (main) as fuzz_arguments_main: hand libFuzzer's driver the target.
 @_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32) -> Int32
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32
+) -> Int32
 
 @_cdecl("fuzz_arguments_main")
 public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {

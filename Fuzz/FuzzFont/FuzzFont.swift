@@ -31,7 +31,9 @@ public func fuzzFont(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             _ = try? face.table(CvarTable.self)
             let top = Dictionary(axes.map { ($0.tag.trimmed, $0.maximum) }, uniquingKeysWith: { a, _ in a })
             if let loc = try? face.location(top).normalized {
-                for id in 0..<min((try? face.glyphCount) ?? 0, 200) { _ = try? face.outlinePoints(id, at: loc); _ = try? face.advance(id, at: loc) }
+                for id in 0..<min((try? face.glyphCount) ?? 0, 200) {
+                    _ = try? face.outlinePoints(id, at: loc); _ = try? face.advance(id, at: loc)
+                }
             }
             if (try? face.glyphCount) ?? .max <= 2000 {
                 _ = try? face.instance(InstanceOptions(coordinates: top))
@@ -52,8 +54,10 @@ public func fuzzFont(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 
 // SwiftPM links an executable's entry point (main) as fuzz_font_main: hand libFuzzer's driver the target.
 @_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32) -> Int32
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32
+) -> Int32
 
 @_cdecl("fuzz_font_main")
 public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {

@@ -4,7 +4,9 @@ import FontXML
 /// libFuzzer target: TTX XML → parse and fuse into a copy of DejaVu Sans, then save to memory.
 /// XMLErrors and FontErrors are the expected outcome for bad input; crashes and hangs are bugs.
 nonisolated(unsafe) let dejavu: [UInt8] = {
-    guard let f = try? Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"), let bytes = try? f.serialized().bytes else { return [] }
+    guard let f = try? Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"), let bytes = try? f.serialized().bytes else {
+        return []
+    }
     return bytes
 }()
 
@@ -18,8 +20,10 @@ public func fuzzXML(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 
 // SwiftPM links an executable's entry point (main) as fuzz_xml_main: hand libFuzzer's driver the target.
 @_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32) -> Int32
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32
+) -> Int32
 
 @_cdecl("fuzz_xml_main")
 public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {

@@ -33,14 +33,19 @@ public final class CoreTextRegistry: FontRegistry {
 
     public func unregister(_ pathOrName: String) throws -> [FontDescriptor] {
         let url: URL
-        if pathOrName.hasPrefix("/") { url = URL(fileURLWithPath: pathOrName) }
-        else if let d = try find(pathOrName) { url = URL(fileURLWithPath: d.path) }
-        else { throw RegistryError("no registered font matches '\(pathOrName)'") }
+        if pathOrName.hasPrefix("/") {
+            url = URL(fileURLWithPath: pathOrName)
+        } else if let d = try find(pathOrName) {
+            url = URL(fileURLWithPath: d.path)
+        } else {
+            throw RegistryError("no registered font matches '\(pathOrName)'")
+        }
         var error: Unmanaged<CFError>?
         for scope in [CTFontManagerScope.process, .persistent, .session] {
             if CTFontManagerUnregisterFontsForURL(url as CFURL, scope, &error) { return [] }
         }
-        throw RegistryError("\(pathOrName) was not registered by FontShell (or CoreText refused): \(error?.takeRetainedValue().localizedDescription ?? "")")
+        throw RegistryError(
+            "\(pathOrName) was not registered by FontShell (or CoreText refused): \(error?.takeRetainedValue().localizedDescription ?? "")")
     }
 
     public func list(scope: RegistryScope?, family: String?) throws -> [FontDescriptor] {
@@ -68,9 +73,10 @@ public final class CoreTextRegistry: FontRegistry {
         func attribute(_ key: CFString) -> String? { CTFontDescriptorCopyAttribute(d, key) as? String }
         guard let name = attribute(kCTFontNameAttribute) else { return nil }
         let url = CTFontDescriptorCopyAttribute(d, kCTFontURLAttribute) as? URL
-        return FontDescriptor(postScriptName: name, fullName: attribute(kCTFontDisplayNameAttribute) ?? name,
-                              family: attribute(kCTFontFamilyNameAttribute) ?? "", style: attribute(kCTFontStyleNameAttribute) ?? "",
-                              weight: 0, width: 0, path: url?.path ?? "", faceIndex: 0, scope: nil, registeredByFontShell: false)
+        return FontDescriptor(
+            postScriptName: name, fullName: attribute(kCTFontDisplayNameAttribute) ?? name,
+            family: attribute(kCTFontFamilyNameAttribute) ?? "", style: attribute(kCTFontStyleNameAttribute) ?? "",
+            weight: 0, width: 0, path: url?.path ?? "", faceIndex: 0, scope: nil, registeredByFontShell: false)
     }
 }
 #endif

@@ -46,36 +46,39 @@ public final class FontconfigRegistry: FontRegistry {
             processFiles[absolute] = names
             return try names.compactMap { try find($0) }
         case .user:
-          return try withManifestLock {
-            var manifest = try Manifest.load(from: manifestPath)
-            guard let checksum = fingerprint(path) else { throw RegistryError("cannot read \(path)") }
-            if let same = manifest.fonts.first(where: { $0.checksum == checksum }) {
-                throw RegistryError("\(path) is already registered (as \(same.path))")
-            }
-            // The same bytes already in our folder but not recorded (a registration killed
-            // between copy and record, or an older FontShell's race): adopt that copy.
-            if let orphan = orphans(of: manifest).first(where: { fingerprint($0) == checksum }) {
-                manifest.fonts.append(Manifest.Entry(path: orphan, source: absolutePath(path), postScriptNames: names, checksum: checksum, date: timestamp()))
+            return try withManifestLock {
+                var manifest = try Manifest.load(from: manifestPath)
+                guard let checksum = fingerprint(path) else { throw RegistryError("cannot read \(path)") }
+                if let same = manifest.fonts.first(where: { $0.checksum == checksum }) {
+                    throw RegistryError("\(path) is already registered (as \(same.path))")
+                }
+                // The same bytes already in our folder but not recorded (a registration killed
+                // between copy and record, or an older FontShell's race): adopt that copy.
+                if let orphan = orphans(of: manifest).first(where: { fingerprint($0) == checksum }) {
+                    manifest.fonts.append(
+                        Manifest.Entry(
+                            path: orphan, source: absolutePath(path), postScriptNames: names, checksum: checksum, date: timestamp()))
+                    try manifest.save(to: manifestPath)
+                    rescanFontsFolder()
+                    return try names.compactMap { try find($0) }
+                }
+                let replaced = try refuseTakenNames(names, replace: replace, replacing: manifest)
+                for entry in replaced { try remove(entry, from: &manifest) }
+                try FileManager.default.createDirectory(atPath: fontsFolder, withIntermediateDirectories: true)
+                let target = uniqueTarget(for: path)
+                do {
+                    // Atomic: a killed copy leaves no truncated font for fontconfig to find.
+                    guard let bytes = FileManager.default.contents(atPath: path) else { throw RegistryError("cannot read \(path)") }
+                    try AtomicFile.write([UInt8](bytes), to: target)
+                } catch {
+                    throw RegistryError("cannot copy \(path) into \(fontsFolder): \(error)")
+                }
+                manifest.fonts.append(
+                    Manifest.Entry(path: target, source: absolutePath(path), postScriptNames: names, checksum: checksum, date: timestamp()))
                 try manifest.save(to: manifestPath)
                 rescanFontsFolder()
                 return try names.compactMap { try find($0) }
             }
-            let replaced = try refuseTakenNames(names, replace: replace, replacing: manifest)
-            for entry in replaced { try remove(entry, from: &manifest) }
-            try FileManager.default.createDirectory(atPath: fontsFolder, withIntermediateDirectories: true)
-            let target = uniqueTarget(for: path)
-            do {
-                // Atomic: a killed copy leaves no truncated font for fontconfig to find.
-                guard let bytes = FileManager.default.contents(atPath: path) else { throw RegistryError("cannot read \(path)") }
-                try AtomicFile.write([UInt8](bytes), to: target)
-            } catch {
-                throw RegistryError("cannot copy \(path) into \(fontsFolder): \(error)")
-            }
-            manifest.fonts.append(Manifest.Entry(path: target, source: absolutePath(path), postScriptNames: names, checksum: checksum, date: timestamp()))
-            try manifest.save(to: manifestPath)
-            rescanFontsFolder()
-            return try names.compactMap { try find($0) }
-          }
         }
     }
 
@@ -84,7 +87,9 @@ public final class FontconfigRegistry: FontRegistry {
     private func withManifestLock<T>(_ body: () throws -> T) throws -> T {
         try FileManager.default.createDirectory(atPath: folder(of: manifestPath), withIntermediateDirectories: true)
         let fd = open(manifestPath + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw RegistryError("cannot open the registry lock \(manifestPath).lock: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw RegistryError("cannot open the registry lock \(manifestPath).lock: \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else { throw RegistryError("cannot lock the registry manifest: \(String(cString: strerror(errno)))") }
@@ -101,9 +106,15 @@ public final class FontconfigRegistry: FontRegistry {
         var manifest = try Manifest.load(from: manifestPath)
         let absolute = absolutePath(pathOrName)
         if let (file, _) = processFiles.first(where: { $0.key == absolute || $0.value.contains(pathOrName) }) {
-            throw RegistryError("\(file) was registered for this process only; fontconfig cannot remove one font from a process (it goes when the process ends)")
+            throw RegistryError(
+                "\(file) was registered for this process only; fontconfig cannot remove one font from a process (it goes when the process ends)"
+            )
         }
-        guard let entry = manifest.fonts.first(where: { $0.path == absolute || $0.source == absolute || $0.postScriptNames.contains(pathOrName) }) else {
+        guard
+            let entry = manifest.fonts.first(where: {
+                $0.path == absolute || $0.source == absolute || $0.postScriptNames.contains(pathOrName)
+            })
+        else {
             if let other = try find(pathOrName) ?? list(scope: nil, family: nil).first(where: { $0.path == absolute }) {
                 throw RegistryError("\(other.postScriptName) (\(other.path)) was not registered by FontShell; refusing to remove it")
             }
@@ -134,11 +145,13 @@ public final class FontconfigRegistry: FontRegistry {
                 do {
                     let names = try validatedPostScriptNames(file)
                     if let holder = manifest.fonts.first(where: { !Set($0.postScriptNames).isDisjoint(with: names) }) {
-                        report.leftAlone.append(.init(path: file, reason: "its PostScript names are already registered by FontShell as \(holder.path)"))
+                        report.leftAlone.append(
+                            .init(path: file, reason: "its PostScript names are already registered by FontShell as \(holder.path)"))
                         continue
                     }
                     guard let checksum = fingerprint(file) else { throw RegistryError("cannot read it") }
-                    manifest.fonts.append(Manifest.Entry(path: file, source: file, postScriptNames: names, checksum: checksum, date: timestamp()))
+                    manifest.fonts.append(
+                        Manifest.Entry(path: file, source: file, postScriptNames: names, checksum: checksum, date: timestamp()))
                     report.adopted.append(.init(path: file, postScriptNames: names))
                 } catch {
                     report.leftAlone.append(.init(path: file, reason: "\(error)"))
@@ -174,12 +187,14 @@ public final class FontconfigRegistry: FontRegistry {
                 continue
             }
             if holder.path.hasPrefix(fontsFolder + "/") && !holder.registeredByFontShell {
-                throw RegistryError("PostScript name \(name) is held by \(holder.path), a file in FontShell's folder that its record does not list "
-                    + "(left by an interrupted registration, or copied there by hand); run `fontshell registry repair` to adopt it")
+                throw RegistryError(
+                    "PostScript name \(name) is held by \(holder.path), a file in FontShell's folder that its record does not list "
+                        + "(left by an interrupted registration, or copied there by hand); run `fontshell registry repair` to adopt it")
             }
             let how = holder.registeredByFontShell ? "registered by FontShell" : "installed"
-            throw RegistryError("PostScript name \(name) is already \(how) at \(holder.path)"
-                + (holder.registeredByFontShell && !replace ? " (pass replace = true to replace it)" : ""))
+            throw RegistryError(
+                "PostScript name \(name) is already \(how) at \(holder.path)"
+                    + (holder.registeredByFontShell && !replace ? " (pass replace = true to replace it)" : ""))
         }
         return toReplace
     }
@@ -190,10 +205,16 @@ public final class FontconfigRegistry: FontRegistry {
     private func remove(_ entry: Manifest.Entry, from manifest: inout Manifest) throws {
         var info = stat()
         if lstat(entry.path, &info) == 0 {
-            let inside = realpath(folder(of: entry.path), nil).map { p in defer { free(p) }; return String(cString: p) }
-            let ours = realpath(fontsFolder, nil).map { p in defer { free(p) }; return String(cString: p) }
+            let inside = realpath(folder(of: entry.path), nil).map { p in
+                defer { free(p) }; return String(cString: p)
+            }
+            let ours = realpath(fontsFolder, nil).map { p in
+                defer { free(p) }; return String(cString: p)
+            }
             guard let inside, let ours, inside == ours, !entry.path.split(separator: "/").contains("..") else {
-                throw RegistryError("the manifest entry for \(entry.postScriptNames.joined(separator: ", ")) points at \(entry.path), outside \(fontsFolder); refusing to delete it (remove the entry from \(manifestPath) by hand)")
+                throw RegistryError(
+                    "the manifest entry for \(entry.postScriptNames.joined(separator: ", ")) points at \(entry.path), outside \(fontsFolder); refusing to delete it (remove the entry from \(manifestPath) by hand)"
+                )
             }
             guard (info.st_mode & S_IFMT) == S_IFREG else {
                 throw RegistryError("\(entry.path) is not a regular file; refusing to delete it")
@@ -307,7 +328,9 @@ public final class FontconfigRegistry: FontRegistry {
         defer { if destroy { FcPatternDestroy(pattern) } }
         guard let objects = FcObjectSetCreate() else { return [] }
         defer { FcObjectSetDestroy(objects) }
-        for key in ["family", "style", "fullname", "postscriptname", "file", "index", "weight", "width"] { _ = FcObjectSetAdd(objects, key) }
+        for key in ["family", "style", "fullname", "postscriptname", "file", "index", "weight", "width"] {
+            _ = FcObjectSetAdd(objects, key)
+        }
         guard let set = FcFontList(config, pattern, objects) else { return [] }
         defer { FcFontSetDestroy(set) }
         var out: [FontDescriptor] = []
@@ -334,9 +357,10 @@ public final class FontconfigRegistry: FontRegistry {
         let ps = string("postscriptname") ?? ""
         // "user" only for files the manifest lists: a font copied into the folder by hand is not ours.
         let ours = file.hasPrefix(fontsFolder + "/") && registered.contains(file) ? "user" : (processFiles[file] != nil ? "process" : nil)
-        return FontDescriptor(postScriptName: ps, fullName: string("fullname") ?? ps, family: string("family") ?? "",
-                              style: string("style") ?? "", weight: openTypeWeight(integer("weight")), width: integer("width"),
-                              path: file, faceIndex: integer("index"), scope: ours, registeredByFontShell: ours != nil)
+        return FontDescriptor(
+            postScriptName: ps, fullName: string("fullname") ?? ps, family: string("family") ?? "",
+            style: string("style") ?? "", weight: openTypeWeight(integer("weight")), width: integer("width"),
+            path: file, faceIndex: integer("index"), scope: ours, registeredByFontShell: ours != nil)
     }
 
     /// Paths the manifest lists (read once per query batch is cheap: the manifest is small).

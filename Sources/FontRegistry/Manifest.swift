@@ -21,7 +21,9 @@ struct Manifest: Codable {
     static func load(from path: String) throws -> Manifest {
         guard let data = FileManager.default.contents(atPath: path) else { return Manifest() }
         do { return try JSONDecoder().decode(Manifest.self, from: data) } catch let error as DecodingError {
-            throw RegistryError("cannot read the registry manifest \(path): \(Self.explain(error)); fix or remove it (fontshell registry repair rebuilds it from the fonts folder)")
+            throw RegistryError(
+                "cannot read the registry manifest \(path): \(Self.explain(error)); fix or remove it (fontshell registry repair rebuilds it from the fonts folder)"
+            )
         } catch {
             throw RegistryError("cannot read the registry manifest \(path): \(error)")
         }
@@ -36,9 +38,12 @@ struct Manifest: Codable {
         }
         switch error {
         case .keyNotFound(let key, let context): return "\(place(context.codingPath + [key])) is missing"
-        case .typeMismatch(let type, let context): return "\(place(context.codingPath)) is not \(type == String.self ? "a string" : type == [Entry].self ? "a list" : "of the expected type \(type)")"
+        case .typeMismatch(let type, let context):
+            return
+                "\(place(context.codingPath)) is not \(type == String.self ? "a string" : type == [Entry].self ? "a list" : "of the expected type \(type)")"
         case .valueNotFound(_, let context): return "\(place(context.codingPath)) is null"
-        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "it is not valid JSON" : "\(place(context.codingPath)) is damaged"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "it is not valid JSON" : "\(place(context.codingPath)) is damaged"
         @unknown default: return "\(error)"
         }
     }

@@ -25,7 +25,8 @@ public struct Color: Equatable, Sendable, CustomStringConvertible {
         if let c = Color.named[text.lowercased()] { self = c; return }
         var hex = Array(text.utf8)
         guard hex.first == UInt8(ascii: "#") else {
-            throw RenderError("colour '\(text)' is not #rgb, #rrggbb, #rrggbbaa or a name (\(Color.named.keys.sorted().joined(separator: ", ")))")
+            throw RenderError(
+                "colour '\(text)' is not #rgb, #rrggbb, #rrggbbaa or a name (\(Color.named.keys.sorted().joined(separator: ", ")))")
         }
         hex.removeFirst()
         if hex.count == 3 { hex = hex.flatMap { [$0, $0] } }

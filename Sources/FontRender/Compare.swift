@@ -29,7 +29,9 @@ extension Preview {
     /// `inkOnly` gives the same two pictures without their guide lines (a label's baseline and
     /// line box): the difference is taken from them, so guides that move with the metrics are
     /// not counted as changed ink, while the before and after panels show the guides.
-    public static func compare(_ a: Image, _ b: Image, gap: Int = 8, shift: Int = 0, rows: Int? = nil, inkOnly: (a: Image, b: Image)? = nil) -> Comparison {
+    public static func compare(_ a: Image, _ b: Image, gap: Int = 8, shift: Int = 0, rows: Int? = nil, inkOnly: (a: Image, b: Image)? = nil)
+        -> Comparison
+    {
         let shown = (a: a, b: b)
         let w = max(a.width, b.width), h = max(a.height, b.height)
         let (a, b) = inkOnly ?? (a, b)
@@ -90,16 +92,28 @@ extension Preview {
             }
         }
         if let ui {
-            let titles = [["before"], ["after"], changed == 0 ? ["no difference", "same"]
-                          : ["difference: \(changed) px (magenta removed, cyan added)", "\(changed) px changed", "diff"]]
+            let titles = [
+                ["before"], ["after"],
+                changed == 0
+                    ? ["no difference", "same"]
+                    : ["difference: \(changed) px (magenta removed, cyan added)", "\(changed) px changed", "diff"],
+            ]
             for (k, choices) in titles.enumerated() {
                 // The longest wording that fits over its panel.
                 let fitting = choices.lazy.compactMap { try? Caption($0, font: ui, px: captionPx) }.first { $0.width <= Double(w - 2) }
                 if let caption = fitting { try? caption.draw(into: &panel, font: ui, x: Double(k * (w + gap) + 2), top: 3) }
             }
         }
-        panel.metadata = [("Software", "FontShell"), ("Comment", "compare: \(changed) of \(overlapWidth * overlapHeight) pixels changed, max channel difference \(maxDifference)" + (sizeChange.map { ", size \($0)" } ?? ""))]
-        return Comparison(image: panel, changedPixels: changed, totalPixels: overlapWidth * overlapHeight, maxDifference: maxDifference,
-                          changedBounds: bounds, sizeChange: sizeChange)
+        panel.metadata = [
+            ("Software", "FontShell"),
+            (
+                "Comment",
+                "compare: \(changed) of \(overlapWidth * overlapHeight) pixels changed, max channel difference \(maxDifference)"
+                    + (sizeChange.map { ", size \($0)" } ?? "")
+            ),
+        ]
+        return Comparison(
+            image: panel, changedPixels: changed, totalPixels: overlapWidth * overlapHeight, maxDifference: maxDifference,
+            changedBounds: bounds, sizeChange: sizeChange)
     }
 }

@@ -76,7 +76,8 @@ struct CoverageMask {
         return out
     }
 
-    private func boxBlur(_ source: inout [Int], into target: inout [Int], count: Int, stride: Int, lines: Int, lineStride: Int, radius: Int) {
+    private func boxBlur(_ source: inout [Int], into target: inout [Int], count: Int, stride: Int, lines: Int, lineStride: Int, radius: Int)
+    {
         let span = 2 * radius + 1
         for line in 0..<lines {
             let base = line * lineStride

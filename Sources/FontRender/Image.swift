@@ -36,7 +36,9 @@ public struct Image: Sendable {
     /// A pixel dimension computed from font data, as an Int: refuses infinite, NaN or absurd
     /// values (Int(Double) would trap on them).
     public static func pixels(_ value: Double, _ what: @autoclosure () -> String) throws -> Int {
-        guard value.isFinite, abs(value) < 1e9 else { throw RenderError("\(what()) is \(value) px: check the face's metrics and unitsPerEm") }
+        guard value.isFinite, abs(value) < 1e9 else {
+            throw RenderError("\(what()) is \(value) px: check the face's metrics and unitsPerEm")
+        }
         return Int(value)
     }
 
@@ -162,8 +164,9 @@ public struct Image: Sendable {
             let status = pixels.withUnsafeBufferPointer { rgba in
                 keyPointers.withUnsafeBufferPointer { k in
                     valuePointers.withUnsafeBufferPointer { v in
-                        fs_png_write(fd, rgba.baseAddress, UInt32(width), UInt32(height), k.baseAddress, v.baseAddress,
-                                     Int32(metadata.count), Int32(compression), &message, message.count)
+                        fs_png_write(
+                            fd, rgba.baseAddress, UInt32(width), UInt32(height), k.baseAddress, v.baseAddress,
+                            Int32(metadata.count), Int32(compression), &message, message.count)
                     }
                 }
             }

@@ -85,11 +85,18 @@ extension Preview {
         try Image.checkSize(width: w, height: h + (legend?.height ?? 0), "the label")
         var image = Image(width: w, height: h + (legend?.height ?? 0), background: options.background)
         let x = aligned(lineWidth, in: Double(w), margin: 0, options.textAlign ?? .center)
-        try image.draw(layout, placements: [LinePlacement(x: x, baseline: baseline)], font: font, px: px, style: options.style, hinting: options.hinting)
+        try image.draw(
+            layout, placements: [LinePlacement(x: x, baseline: baseline)], font: font, px: px, style: options.style,
+            hinting: options.hinting)
         if options.guides { drawGuides(&image, measurements, width: w, height: h) }
         if let legend, let ui { try legend.draw(into: &image, font: ui, top: h) }
-        image.metadata = [("Software", "FontShell"), ("Title", font.name),
-                          ("Comment", "label \(boxWidth)x\(boxHeight) pt @\(options.scale)x, size \(options.pointSize(label: true)) pt, \(options.platform.rawValue) platform, \(metrics.source.rawValue) metrics, \(options.verticalAlign.rawValue), baseline \(rounded(baseline)) px, capCenterOffset \(rounded(measurements.capCenterOffset)) px")]
+        image.metadata = [
+            ("Software", "FontShell"), ("Title", font.name),
+            (
+                "Comment",
+                "label \(boxWidth)x\(boxHeight) pt @\(options.scale)x, size \(options.pointSize(label: true)) pt, \(options.platform.rawValue) platform, \(metrics.source.rawValue) metrics, \(options.verticalAlign.rawValue), baseline \(rounded(baseline)) px, capCenterOffset \(rounded(measurements.capCenterOffset)) px"
+            ),
+        ]
         return RenderedLabel(image: image, measurements: measurements)
     }
 

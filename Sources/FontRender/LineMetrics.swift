@@ -41,7 +41,9 @@ public struct LineMetrics: Sendable {
     /// The metrics a platform lays one line out with, or the forced set.
     public static func of(_ face: Face, platform: Platform, forced: MetricsSource? = nil) throws -> LineMetrics {
         let source: MetricsSource
-        if let forced { source = forced } else {
+        if let forced {
+            source = forced
+        } else {
             switch platform {
             case .apple: source = .hhea
             case .windows: source = (try face.os2)?.useTypoMetrics == true ? .typo : .win
@@ -52,16 +54,19 @@ public struct LineMetrics: Sendable {
         switch source {
         case .hhea:
             let hhea = try face.hhea
-            return LineMetrics(ascent: Double(hhea.int("ascender")), descent: Double(-hhea.int("descender")),
-                               lineGap: Double(hhea.int("lineGap")), source: .hhea, unitsPerEm: upem)
+            return LineMetrics(
+                ascent: Double(hhea.int("ascender")), descent: Double(-hhea.int("descender")),
+                lineGap: Double(hhea.int("lineGap")), source: .hhea, unitsPerEm: upem)
         case .typo, .win:
             guard let os2 = try face.os2 else { throw RenderError("the face has no OS/2 table, so it has no \(source.rawValue) metrics") }
             if source == .typo {
-                return LineMetrics(ascent: Double(os2.int("sTypoAscender")), descent: Double(-os2.int("sTypoDescender")),
-                                   lineGap: Double(os2.int("sTypoLineGap")), source: .typo, unitsPerEm: upem)
+                return LineMetrics(
+                    ascent: Double(os2.int("sTypoAscender")), descent: Double(-os2.int("sTypoDescender")),
+                    lineGap: Double(os2.int("sTypoLineGap")), source: .typo, unitsPerEm: upem)
             }
-            return LineMetrics(ascent: Double(os2.int("usWinAscent")), descent: Double(os2.int("usWinDescent")),
-                               lineGap: 0, source: .win, unitsPerEm: upem)
+            return LineMetrics(
+                ascent: Double(os2.int("usWinAscent")), descent: Double(os2.int("usWinDescent")),
+                lineGap: 0, source: .win, unitsPerEm: upem)
         }
     }
 }

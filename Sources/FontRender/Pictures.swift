@@ -20,8 +20,10 @@ extension Preview {
         let upem = Double(try face.head.int("unitsPerEm"))
         let hhea = try face.hhea, os2 = try face.os2
         let ascender = hhea.int("ascender"), descender = hhea.int("descender")
-        var lines: [(String, Int, Color)] = [("baseline", 0, Color(60, 60, 60)), ("ascender", ascender, Color(40, 90, 200)),
-                                             ("descender", descender, Color(40, 90, 200))]
+        var lines: [(String, Int, Color)] = [
+            ("baseline", 0, Color(60, 60, 60)), ("ascender", ascender, Color(40, 90, 200)),
+            ("descender", descender, Color(40, 90, 200)),
+        ]
         if let os2, os2.int("version") >= 2 {
             if os2.int("sCapHeight") != 0 { lines.append(("cap height", os2.int("sCapHeight"), Color(30, 140, 80))) }
             if os2.int("sxHeight") != 0 { lines.append(("x-height", os2.int("sxHeight"), Color(200, 120, 20))) }
@@ -76,8 +78,11 @@ extension Preview {
             }
             for p in contour {
                 let x = Int(px(p.x).rounded()), y = Int(py(p.y).rounded())
-                if p.onCurve { image.fill(x: x - 2, y: y - 2, width: 5, height: 5, pointOn) }
-                else { image.strokeRect(x: x - 3, y: y - 3, width: 7, height: 7, pointOff) }
+                if p.onCurve {
+                    image.fill(x: x - 2, y: y - 2, width: 5, height: 5, pointOn)
+                } else {
+                    image.strokeRect(x: x - 3, y: y - 3, width: 7, height: 7, pointOff)
+                }
             }
             // The first point, and which way the contour runs from it.
             let first = contour[0], next = contour.count > 1 ? contour[1] : contour[0]
@@ -86,7 +91,8 @@ extension Preview {
             let reach = min(28, length)
             image.fill(x: Int(x0.rounded()) - 4, y: Int(y0.rounded()) - 4, width: 9, height: 9, contourStart)
             for offset in [-1.0, 0, 1] {
-                image.line(from: (x0 + offset, y0), to: (x0 + (x1 - x0) / length * reach + offset, y0 + (y1 - y0) / length * reach), contourStart)
+                image.line(
+                    from: (x0 + offset, y0), to: (x0 + (x1 - x0) / length * reach + offset, y0 + (y1 - y0) / length * reach), contourStart)
             }
         }
         image.metadata = [("Software", "FontShell"), ("Title", "glyph \(id) '\(name)'")]
@@ -164,7 +170,9 @@ extension Preview {
         var parts: [Image] = []
         var header = Image(width: 10, height: 10)
         let title = try Caption(full ?? family ?? "face \(face.index)", font: ui, px: 20)
-        let facts = try Caption("\(try face.glyphCount) glyphs · \(chars.count) characters · \(upem) units per em · ascender \(hhea.int("ascender")), descender \(hhea.int("descender")), line gap \(hhea.int("lineGap"))", font: ui, px: 12)
+        let facts = try Caption(
+            "\(try face.glyphCount) glyphs · \(chars.count) characters · \(upem) units per em · ascender \(hhea.int("ascender")), descender \(hhea.int("descender")), line gap \(hhea.int("lineGap"))",
+            font: ui, px: 12)
         header = Image(width: Int(max(title.width, facts.width).rounded(.up)) + 4, height: 52)
         try title.draw(into: &header, font: ui, x: 0, top: 0)
         try facts.draw(into: &header, font: ui, x: 0, top: 30)

@@ -43,10 +43,18 @@ public struct PreviewOptions: Sendable {
     func validate(label: Bool) throws {
         if let size, !(size.isFinite && size > 0) { throw RenderError("size must be a positive number of points, got \(size.described)") }
         guard scale.isFinite, scale > 0, scale <= 16 else { throw RenderError("scale must be in (0, 16], got \(scale.described)") }
-        guard pixelSize(label: label) <= 2000 else { throw RenderError("size × scale is \(pixelSize(label: label)) px; the limit is 2000 px") }
-        if let width, !(width.isFinite && width > 0 && width * scale <= 16384) { throw RenderError("width must be in (0, 16384] px, got \(width.described) pt × \(scale)") }
-        if let height, !(height.isFinite && height > 0 && height * scale <= 16384) { throw RenderError("height must be in (0, 16384] px, got \(height.described) pt × \(scale)") }
-        if let margin, !(margin.isFinite && margin >= 0 && margin <= 1000) { throw RenderError("margin must be in 0...1000 points, got \(margin.described)") }
+        guard pixelSize(label: label) <= 2000 else {
+            throw RenderError("size × scale is \(pixelSize(label: label)) px; the limit is 2000 px")
+        }
+        if let width, !(width.isFinite && width > 0 && width * scale <= 16384) {
+            throw RenderError("width must be in (0, 16384] px, got \(width.described) pt × \(scale)")
+        }
+        if let height, !(height.isFinite && height > 0 && height * scale <= 16384) {
+            throw RenderError("height must be in (0, 16384] px, got \(height.described) pt × \(scale)")
+        }
+        if let margin, !(margin.isFinite && margin >= 0 && margin <= 1000) {
+            throw RenderError("margin must be in 0...1000 points, got \(margin.described)")
+        }
         // HarfBuzz applies each feature to every glyph: a flood of them is refused, not shaped for minutes.
         guard shaping.features.count <= 256 else { throw RenderError("at most 256 features, got \(shaping.features.count)") }
         if let long = shaping.features.first(where: { $0.utf8.count > 64 }) {
@@ -70,7 +78,9 @@ public enum TextScaling: String, CaseIterable, Sendable {
 public enum TextAlign: String, CaseIterable, Sendable {
     case left, center, right
     public init(parsing text: String) throws {
-        guard let a = TextAlign(rawValue: text.lowercased()) else { throw RenderError("unknown textAlign '\(text)': use left, center or right") }
+        guard let a = TextAlign(rawValue: text.lowercased()) else {
+            throw RenderError("unknown textAlign '\(text)': use left, center or right")
+        }
         self = a
     }
 }
@@ -78,7 +88,9 @@ public enum TextAlign: String, CaseIterable, Sendable {
 public enum VerticalAlign: String, CaseIterable, Sendable {
     case center, top, bottom
     public init(parsing text: String) throws {
-        guard let a = VerticalAlign(rawValue: text.lowercased()) else { throw RenderError("unknown align '\(text)': use center, top or bottom") }
+        guard let a = VerticalAlign(rawValue: text.lowercased()) else {
+            throw RenderError("unknown align '\(text)': use center, top or bottom")
+        }
         self = a
     }
 }

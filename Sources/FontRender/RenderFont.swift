@@ -58,13 +58,17 @@ final class RenderFont {
         let bitmaps = (face.has("CBDT") && face.has("CBLC")) || face.has("sbix")
         guard face.hasOutlines || bitmaps else {
             let name = (try? face.postScriptName) ?? nil
-            throw RenderError("face \(name ?? String(face.index)) has no outlines (no glyf, CFF or CFF2 table) and no colour bitmaps (CBDT, sbix): nothing to draw")
+            throw RenderError(
+                "face \(name ?? String(face.index)) has no outlines (no glyf, CFF or CFF2 table) and no colour bitmaps (CBDT, sbix): nothing to draw"
+            )
         }
         let name = ((try? face.postScriptName) ?? nil) ?? "face \(face.index)"
         guard let font = face.font else { throw RenderError("the font of face \(face.index) was closed") }
         if face.isEdited {
             let view: StandaloneFace
-            do { view = try font.standalone(face: face) } catch { throw RenderError("\(name): cannot lay out the edited face for rendering: \(error)") }
+            do { view = try font.standalone(face: face) } catch {
+                throw RenderError("\(name): cannot lay out the edited face for rendering: \(error)")
+            }
             try self.init(view: view, name: name)
         } else {
             try self.init(bytes: UnsafeRawBufferPointer(font.bytes.buffer), faceIndex: face.index, name: name, owner: font.bytes)
@@ -112,11 +116,13 @@ final class RenderFont {
         stream = nil
         guard FT_Init_FreeType(&library) == 0, let library else { throw RenderError("FreeType could not start") }
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: FT_Byte.self),
-              FT_New_Memory_Face(library, base, FT_Long(bytes.count), FT_Long(faceIndex), &ftFace) == 0 else {
+            FT_New_Memory_Face(library, base, FT_Long(bytes.count), FT_Long(faceIndex), &ftFace) == 0
+        else {
             throw RenderError("\(name): FreeType cannot load the face")
         }
         noteColor()
-        let blob = hb_blob_create(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
+        let blob = hb_blob_create(
+            UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
         let hbFace = hb_face_create(blob, UInt32(faceIndex))
         hbFont = hb_font_create(hbFace)
         hb_face_destroy(hbFace)
@@ -135,7 +141,7 @@ final class RenderFont {
         stream.pointee.read = { stream, offset, buffer, count in
             guard let stream, let pointer = stream.pointee.descriptor.pointer else { return count == 0 ? 1 : 0 }
             let view = Unmanaged<StandaloneFace>.fromOpaque(pointer).takeUnretainedValue()
-            if count == 0 { return offset <= UInt(view.length) ? 0 : 1 }  // a seek: 0 is success
+            if count == 0 { return offset <= UInt(view.length) ? 0 : 1 }   // a seek: 0 is success
             guard let buffer else { return 0 }
             return UInt(view.read(from: Int(offset), count: Int(count), into: buffer))
         }
@@ -146,12 +152,13 @@ final class RenderFont {
         args.stream = stream
         guard FT_Open_Face(library, &args, 0, &ftFace) == 0 else { throw RenderError("\(name): FreeType cannot load the edited face") }
         noteColor()
-        let hbFace = hb_face_create_for_tables({ _, tag, user in
-            guard let user else { return nil }
-            let view = Unmanaged<StandaloneFace>.fromOpaque(user).takeUnretainedValue()
-            guard let bytes = view.table(Tag(tag)), let base = bytes.baseAddress else { return nil }
-            return hb_blob_create(base.assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
-        }, Unmanaged.passUnretained(view).toOpaque(), nil)
+        let hbFace = hb_face_create_for_tables(
+            { _, tag, user in
+                guard let user else { return nil }
+                let view = Unmanaged<StandaloneFace>.fromOpaque(user).takeUnretainedValue()
+                guard let bytes = view.table(Tag(tag)), let base = bytes.baseAddress else { return nil }
+                return hb_blob_create(base.assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
+            }, Unmanaged.passUnretained(view).toOpaque(), nil)
         hbFont = hb_font_create(hbFace)
         hb_face_destroy(hbFace)
     }
@@ -205,8 +212,11 @@ final class RenderFont {
         if bitmapOnly {
             // The smallest strike at least as large (scaled down looks best), else the largest.
             let sizes = (0..<Int(ftFace.pointee.num_fixed_sizes)).map { Double(ftFace.pointee.available_sizes[$0].y_ppem) / 64 }
-            guard let best = sizes.indices.filter({ sizes[$0] >= px }).min(by: { sizes[$0] < sizes[$1] }) ?? sizes.indices.max(by: { sizes[$0] < sizes[$1] }),
-                  FT_Select_Size(ftFace, FT_Int(best)) == 0 else {
+            guard
+                let best = sizes.indices.filter({ sizes[$0] >= px }).min(by: { sizes[$0] < sizes[$1] })
+                    ?? sizes.indices.max(by: { sizes[$0] < sizes[$1] }),
+                FT_Select_Size(ftFace, FT_Int(best)) == 0
+            else {
                 throw RenderError("\(name): FreeType cannot select a bitmap strike for \(px) px")
             }
             strikePixels = sizes[best]
@@ -242,12 +252,15 @@ final class RenderFont {
         }
         features.withUnsafeBufferPointer { hb_shape(hbFont, buffer, $0.baseAddress, UInt32($0.count)) }
         var count: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else {
+            return []
+        }
         return (0..<Int(count)).map { i in
             let p = positions[i]
-            return ShapedGlyph(id: infos[i].codepoint, cluster: Int(infos[i].cluster),
-                               xAdvance: Double(p.x_advance) / 64, yAdvance: Double(p.y_advance) / 64,
-                               xOffset: Double(p.x_offset) / 64, yOffset: Double(p.y_offset) / 64)
+            return ShapedGlyph(
+                id: infos[i].codepoint, cluster: Int(infos[i].cluster),
+                xAdvance: Double(p.x_advance) / 64, yAdvance: Double(p.y_advance) / 64,
+                xOffset: Double(p.x_offset) / 64, yOffset: Double(p.y_offset) / 64)
         }
     }
 
@@ -264,7 +277,9 @@ final class RenderFont {
         }
         if slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
             // COLR layers come out of FreeType's renderer as one blended BGRA bitmap.
-            guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { throw RenderError("\(name): FreeType cannot render glyph \(glyphID)") }
+            guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else {
+                throw RenderError("\(name): FreeType cannot render glyph \(glyphID)")
+            }
         }
         let bitmap = slot.pointee.bitmap
         guard slot.pointee.format == FT_GLYPH_FORMAT_BITMAP, bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue) else {
@@ -277,7 +292,8 @@ final class RenderFont {
         for row in 0..<rows {
             for col in 0..<width {
                 let s = row * pitch + col * 4, d = (row * width + col) * 4
-                premultiplied[d] = buffer[s + 2]; premultiplied[d + 1] = buffer[s + 1]; premultiplied[d + 2] = buffer[s]; premultiplied[d + 3] = buffer[s + 3]
+                premultiplied[d] = buffer[s + 2]; premultiplied[d + 1] = buffer[s + 1]; premultiplied[d + 2] = buffer[s];
+                premultiplied[d + 3] = buffer[s + 3]
             }
         }
         var left = Double(slot.pointee.bitmap_left), top = Double(slot.pointee.bitmap_top)
@@ -294,7 +310,9 @@ final class RenderFont {
     /// Rasterizes a glyph with its origin at (x, y) in image pixels (y down) and adds its
     /// coverage to `mask`. `strokeRadius` > 0 draws the glyph grown by that radius (the outside
     /// border of FreeType's stroker) instead: what a stroke style paints under the fill.
-    func rasterize(_ glyphID: UInt32, px: Double, x: Double, y: Double, hinting: Bool, strokeRadius: Double = 0, into mask: inout CoverageMask) throws {
+    func rasterize(
+        _ glyphID: UInt32, px: Double, x: Double, y: Double, hinting: Bool, strokeRadius: Double = 0, into mask: inout CoverageMask
+    ) throws {
         try setSize(px)
         guard let ftFace, let library else { return }
         let flags = hinting ? Int32(FT_LOAD_DEFAULT) | Int32(FT_LOAD_NO_BITMAP) : Int32(FT_LOAD_NO_HINTING) | Int32(FT_LOAD_NO_BITMAP)
@@ -308,7 +326,9 @@ final class RenderFont {
         if strokeRadius > 0 {
             if stroker == nil { FT_Stroker_New(library, &stroker) }
             FT_Stroker_Set(stroker, FT_Fixed((strokeRadius * 64).rounded()), FT_STROKER_LINECAP_ROUND, FT_STROKER_LINEJOIN_ROUND, 0)
-            guard FT_Glyph_StrokeBorder(&glyph, stroker, 0, 1) == 0 else { throw RenderError("\(name): FreeType cannot stroke glyph \(glyphID)") }
+            guard FT_Glyph_StrokeBorder(&glyph, stroker, 0, 1) == 0 else {
+                throw RenderError("\(name): FreeType cannot stroke glyph \(glyphID)")
+            }
         }
         // Whole pixels place the bitmap; the fraction moves the outline (sub-pixel positioning).
         let ox = hinting ? x.rounded() : x.rounded(.down), oy = hinting ? y.rounded() : y.rounded(.down)
@@ -320,8 +340,9 @@ final class RenderFont {
         let bitmap = bitmapGlyph.bitmap
         guard bitmap.rows > 0, bitmap.width > 0, let buffer = bitmap.buffer, bitmap.pitch > 0 else { return }
         let bytes = UnsafeBufferPointer(start: buffer, count: Int(bitmap.rows) * Int(bitmap.pitch))
-        mask.add(bytes, width: Int(bitmap.width), rows: Int(bitmap.rows), pitch: Int(bitmap.pitch),
-                 at: Int(ox) + Int(bitmapGlyph.left), Int(oy) - Int(bitmapGlyph.top))
+        mask.add(
+            bytes, width: Int(bitmap.width), rows: Int(bitmap.rows), pitch: Int(bitmap.pitch),
+            at: Int(ox) + Int(bitmapGlyph.left), Int(oy) - Int(bitmapGlyph.top))
     }
 }
 
@@ -344,7 +365,8 @@ struct ColorBitmap {
                 for y in y0..<min(y1, height) {
                     for x in x0..<min(x1, width) {
                         let i = (y * width + x) * 4
-                        sum.0 += Int(premultiplied[i]); sum.1 += Int(premultiplied[i + 1]); sum.2 += Int(premultiplied[i + 2]); sum.3 += Int(premultiplied[i + 3])
+                        sum.0 += Int(premultiplied[i]); sum.1 += Int(premultiplied[i + 1]); sum.2 += Int(premultiplied[i + 2]);
+                        sum.3 += Int(premultiplied[i + 3])
                     }
                 }
                 let n = max(1, (min(y1, height) - y0) * (min(x1, width) - x0)), d = (oy * w + ox) * 4

@@ -1,8 +1,10 @@
 extension Preview {
     /// A contact sheet: images in a grid of `columns` (default up to 4), each cell as large as
     /// the largest image, with its caption (UI font) underneath.
-    public static func sheet(_ images: [Image], columns: Int? = nil, captions: [String] = [], captionSize: Double = 12,
-                             gap: Int = 12, background: Color = .white) throws -> Image {
+    public static func sheet(
+        _ images: [Image], columns: Int? = nil, captions: [String] = [], captionSize: Double = 12,
+        gap: Int = 12, background: Color = .white
+    ) throws -> Image {
         guard !images.isEmpty else { throw RenderError("a sheet needs at least one image") }
         let columns = columns ?? min(images.count, 4)
         guard columns > 0, columns <= 1000 else { throw RenderError("columns must be in 1...1000, got \(columns)") }
@@ -18,7 +20,9 @@ extension Preview {
         let cellHeight = (images.map(\.height).max() ?? 0) + (laid.isEmpty ? 0 : captionHeight + gap / 3)
         let rows = (images.count + columns - 1) / columns
         let width = gap + columns * (cellWidth + gap), height = gap + rows * (cellHeight + gap)
-        guard width <= 32768, height <= 32768 else { throw RenderError("the sheet would be \(width)x\(height) px; use more or fewer columns") }
+        guard width <= 32768, height <= 32768 else {
+            throw RenderError("the sheet would be \(width)x\(height) px; use more or fewer columns")
+        }
         try Image.checkSize(width: width, height: height, "the sheet of \(images.count) images")
         var sheet = Image(width: width, height: height, background: background)
         for (i, image) in images.enumerated() {

@@ -14,9 +14,15 @@ public struct SweepResult: Sendable {
 
     /// Said when the best value is the smallest or largest tried: the optimum may lie beyond.
     public var warning: String? {
-        guard cells.count >= 3, let best, let low = cells.map(\.value).min(), let high = cells.map(\.value).max(), low < high else { return nil }
-        if best.value == low { return "the best value, \(low), is the smallest tried: the optimum may lie below it; sweep lower values too" }
-        if best.value == high { return "the best value, \(high), is the largest tried: the optimum may lie above it; sweep higher values too" }
+        guard cells.count >= 3, let best, let low = cells.map(\.value).min(), let high = cells.map(\.value).max(), low < high else {
+            return nil
+        }
+        if best.value == low {
+            return "the best value, \(low), is the smallest tried: the optimum may lie below it; sweep lower values too"
+        }
+        if best.value == high {
+            return "the best value, \(high), is the largest tried: the optimum may lie above it; sweep higher values too"
+        }
         return nil
     }
 }
@@ -29,8 +35,10 @@ extension Preview {
     /// label, and puts the field back as it was, even when a render fails. The sheet captions
     /// each cell with its value and where the capitals sit ("caps 2.4 px low"), frames the best
     /// cell in green, and shows the guide colours once, under the cells.
-    public static func sweep(_ face: Face, field: String, values: [Int], text: String, label options: PreviewOptions,
-                             columns: Int? = nil) throws -> SweepResult {
+    public static func sweep(
+        _ face: Face, field: String, values: [Int], text: String, label options: PreviewOptions,
+        columns: Int? = nil
+    ) throws -> SweepResult {
         guard !values.isEmpty else { throw RenderError("a sweep needs at least one value") }
         guard values.count <= maximumSweepValues else {
             throw RenderError("a sweep draws at most \(maximumSweepValues) values (one cell each), got \(values.count); sweep in steps")

@@ -34,7 +34,10 @@ public struct TerminalInfo: Sendable, Equatable {
     public var cellWidth: Int
     public var cellHeight: Int
 
-    public init(imageProtocol: TerminalImageProtocol, trueColor: Bool = true, tmux: Bool = false, columns: Int = 80, rows: Int = 0, cellWidth: Int = 8, cellHeight: Int = 16) {
+    public init(
+        imageProtocol: TerminalImageProtocol, trueColor: Bool = true, tmux: Bool = false, columns: Int = 80, rows: Int = 0,
+        cellWidth: Int = 8, cellHeight: Int = 16
+    ) {
         self.imageProtocol = imageProtocol; self.trueColor = trueColor; self.tmux = tmux
         self.columns = columns; self.rows = rows; self.cellWidth = cellWidth; self.cellHeight = cellHeight
     }
@@ -149,7 +152,8 @@ public enum TerminalGraphics {
             reply += chunk.prefix(n)
             // DA1's reply: ESC [ ? ... c
             if let esc = reply.lastIndex(of: 0x1B), esc + 2 < reply.count, reply[esc + 1] == UInt8(ascii: "["),
-               reply[esc + 2] == UInt8(ascii: "?"), reply.last == UInt8(ascii: "c") {
+                reply[esc + 2] == UInt8(ascii: "?"), reply.last == UInt8(ascii: "c")
+            {
                 return String(decoding: reply, as: UTF8.self)
             }
         }
@@ -251,7 +255,8 @@ public enum TerminalGraphics {
         while offset < data.endIndex || first {
             let end = data.index(offset, offsetBy: 4096, limitedBy: data.endIndex) ?? data.endIndex
             let more = end < data.endIndex ? 1 : 0
-            let control = first
+            let control =
+                first
                 ? "a=T,f=32,o=z,s=\(image.width),v=\(image.height),q=2\(columns.map { ",c=\($0)" } ?? ""),m=\(more)"
                 : "m=\(more)"
             out += "\(escape)_G\(control);\(data[offset..<end])\(escape)\\"
@@ -264,7 +269,8 @@ public enum TerminalGraphics {
     /// iTerm2: the PNG file itself, base64, with the width in cells when it must shrink.
     static func iterm(_ image: Image, columns: Int?) -> String {
         guard let png = try? image.pngBytes() else { return "" }
-        return "\(escape)]1337;File=inline=1;size=\(png.count);preserveAspectRatio=1\(columns.map { ";width=\($0)" } ?? ""):\(base64(png))\u{07}\n"
+        return
+            "\(escape)]1337;File=inline=1;size=\(png.count);preserveAspectRatio=1\(columns.map { ";width=\($0)" } ?? ""):\(base64(png))\u{07}\n"
     }
 
     /// Sixel with a fixed 6x6x6 colour cube (216 registers), composed over white; bands of six
@@ -276,7 +282,9 @@ public enum TerminalGraphics {
         for i in 0..<(w * h) {
             let a = Int(image.pixels[4 * i + 3])
             func over(_ c: Int) -> Int { (c * a + 255 * (255 - a)) / 255 }
-            index[i] = UInt8(36 * level(over(Int(image.pixels[4 * i]))) + 6 * level(over(Int(image.pixels[4 * i + 1]))) + level(over(Int(image.pixels[4 * i + 2]))))
+            index[i] = UInt8(
+                36 * level(over(Int(image.pixels[4 * i]))) + 6 * level(over(Int(image.pixels[4 * i + 1])))
+                    + level(over(Int(image.pixels[4 * i + 2]))))
         }
         var out = "\(escape)P0;1;0q\"1;1;\(w);\(h)"
         var used = Set<UInt8>(index)

@@ -98,7 +98,9 @@ struct LinePlacement {
 extension Image {
     /// Draws laid-out lines with a style: glow, then shadow, then stroke, then the fill, each
     /// under the next. Gradients run over each line's own ink.
-    mutating func draw(_ layout: TextLayout, placements: [LinePlacement], font: RenderFont, px: Double, style: TextStyle, hinting: Bool) throws {
+    mutating func draw(_ layout: TextLayout, placements: [LinePlacement], font: RenderFont, px: Double, style: TextStyle, hinting: Bool)
+        throws
+    {
         var fills: [CoverageMask] = []
         // Empty unless the style has a stroke.
         var strokeMask = style.stroke == nil ? CoverageMask(width: 0, height: 0) : CoverageMask(width: width, height: height)

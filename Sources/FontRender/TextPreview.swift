@@ -29,18 +29,29 @@ extension Preview {
         let layout = try TextLayout(text, font: font, px: px, shaping: options.shaping, wrapWidth: wrap)
         let lineHeight = metrics.lineHeight * k
         let contentWidth = layout.lines.map(\.width).max() ?? 0
-        let width = try Image.pixels(options.width.map { ($0 * options.scale).rounded() } ?? (contentWidth + 2 * margin).rounded(.up), "the preview width")
-        let height = try Image.pixels((2 * margin + Double(layout.lines.count - 1) * lineHeight + (metrics.ascent + metrics.descent) * k).rounded(.up), "the preview height")
-        try Image.checkSize(width: width, height: height,
-                            "the text preview (\(layout.lines.count) lines, \(metrics.source.rawValue) ascent \(Int(metrics.ascent)) + descent \(Int(metrics.descent)) of \(Int(metrics.unitsPerEm)) units per em at \(Int(px)) px)")
+        let width = try Image.pixels(
+            options.width.map { ($0 * options.scale).rounded() } ?? (contentWidth + 2 * margin).rounded(.up), "the preview width")
+        let height = try Image.pixels(
+            (2 * margin + Double(layout.lines.count - 1) * lineHeight + (metrics.ascent + metrics.descent) * k).rounded(.up),
+            "the preview height")
+        try Image.checkSize(
+            width: width, height: height,
+            "the text preview (\(layout.lines.count) lines, \(metrics.source.rawValue) ascent \(Int(metrics.ascent)) + descent \(Int(metrics.descent)) of \(Int(metrics.unitsPerEm)) units per em at \(Int(px)) px)"
+        )
         var image = Image(width: max(1, width), height: max(1, height), background: options.background)
         let placements = layout.lines.enumerated().map { i, line in
-            LinePlacement(x: aligned(line.width, in: Double(width), margin: margin, options.textAlign ?? .left),
-                          baseline: margin + metrics.ascent * k + Double(i) * lineHeight)
+            LinePlacement(
+                x: aligned(line.width, in: Double(width), margin: margin, options.textAlign ?? .left),
+                baseline: margin + metrics.ascent * k + Double(i) * lineHeight)
         }
         try image.draw(layout, placements: placements, font: font, px: px, style: options.style, hinting: options.hinting)
-        image.metadata = [("Software", "FontShell"), ("Title", font.name),
-                          ("Comment", "text preview: size \(options.pointSize(label: false)) pt, scale \(options.scale), \(options.scaling.rawValue) scaling, \(metrics.source.rawValue) metrics")]
+        image.metadata = [
+            ("Software", "FontShell"), ("Title", font.name),
+            (
+                "Comment",
+                "text preview: size \(options.pointSize(label: false)) pt, scale \(options.scale), \(options.scaling.rawValue) scaling, \(metrics.source.rawValue) metrics"
+            ),
+        ]
         return RenderedText(image: image, missing: layout.missing, notInColor: layout.notInColor, baselines: placements.map(\.baseline))
     }
 

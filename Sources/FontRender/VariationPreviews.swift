@@ -6,22 +6,27 @@ extension Preview {
     /// The text drawn at each value of one axis (other axes as `options.variations` sets them,
     /// else at their defaults), as a sheet captioned "wght 700". Label options when `options`
     /// has a width and height, a text preview otherwise.
-    public static func axisSweep(_ face: Face, axis tag: String, values: [Double], text: String, options: PreviewOptions,
-                                 columns: Int? = nil) throws -> Image {
+    public static func axisSweep(
+        _ face: Face, axis tag: String, values: [Double], text: String, options: PreviewOptions,
+        columns: Int? = nil
+    ) throws -> Image {
         guard !values.isEmpty else { throw RenderError("a sweep needs at least one value") }
         guard values.count <= maximumSweepValues else {
             throw RenderError("a sweep draws at most \(maximumSweepValues) values (one cell each), got \(values.count); sweep in steps")
         }
         // Checks the tag (with "did you mean") and each value against the axis range up front.
         for v in values {
-            do { _ = try face.location(options.variations.merging([tag: v]) { $1 }, clamp: false) }
-            catch { throw RenderError("sweep of axis '\(tag)': \(error)") }
+            do { _ = try face.location(options.variations.merging([tag: v]) { $1 }, clamp: false) } catch {
+                throw RenderError("sweep of axis '\(tag)': \(error)")
+            }
         }
         var images: [Image] = []
         for v in values {
             var o = options
             o.variations[tag] = v
-            images.append(options.width != nil && options.height != nil ? try label(face, text, options: o).image : try Preview.text(face, text, options: o).image)
+            images.append(
+                options.width != nil && options.height != nil
+                    ? try label(face, text, options: o).image : try Preview.text(face, text, options: o).image)
         }
         let captions = values.map { "\(tag) \(Face.short($0))" }
         return try sheet(images, columns: columns ?? min(values.count, 3), captions: captions, captionSize: 12 * options.scale)
@@ -32,7 +37,9 @@ extension Preview {
         guard let fvar = try face.table(FvarTable.self), !fvar.instances.isEmpty else {
             throw RenderError("the face has no named instances (no fvar, or an fvar without instances)")
         }
-        guard fvar.instances.count <= maximumSweepValues else { throw RenderError("\(fvar.instances.count) named instances is too many for one sheet") }
+        guard fvar.instances.count <= maximumSweepValues else {
+            throw RenderError("\(fvar.instances.count) named instances is too many for one sheet")
+        }
         let names = try face.name
         var images: [Image] = [], captions: [String] = []
         for instance in fvar.instances {

@@ -16,7 +16,11 @@ public enum FontScript {
 
     /// Public names for the documentation check: "Face.familyName", "Glyph:copyFrom", "fontshell.open", ...
     public static var boundNames: [String] {
-        var names = moduleFunctions.map { "fontshell.\($0.0)" } + ["help", "show", "fontshell.pretty", "fontshell.complete", "fontshell.json", "fontshell.version", "check", "check.run", "check.list", "check.load"]
+        var names =
+            moduleFunctions.map { "fontshell.\($0.0)" } + [
+                "help", "show", "fontshell.pretty", "fontshell.complete", "fontshell.json", "fontshell.version", "check", "check.run",
+                "check.list", "check.load",
+            ]
         names += RegistryModule.functions.map { "registry.\($0.0)" }
         names += PreviewModule.functions.map { "preview.\($0.0)" }
         for c in classes {

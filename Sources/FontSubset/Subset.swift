@@ -76,7 +76,10 @@ public struct SubsetRequest: Sendable {
                 out.append(contentsOf: low..<surrogates.lowerBound)
                 out.append(contentsOf: (surrogates.upperBound + 1)...high)
             } else {
-                out.append(contentsOf: max(low, surrogates.contains(low) ? surrogates.upperBound + 1 : low)...min(high, surrogates.contains(high) ? surrogates.lowerBound - 1 : high))
+                out.append(
+                    contentsOf: max(
+                        low, surrogates.contains(low) ? surrogates.upperBound + 1 : low)...min(
+                            high, surrogates.contains(high) ? surrogates.lowerBound - 1 : high))
             }
         }
         return out
@@ -114,16 +117,18 @@ public final class SubsetSource: @unchecked Sendable {
         if face.isEdited {
             let laidOut = try font.standalone(face: face)
             owners = [laidOut]
-            hbFace = hb_face_create_for_tables({ _, tag, user in
-                guard let user else { return nil }
-                let view = Unmanaged<StandaloneFace>.fromOpaque(user).takeUnretainedValue()
-                guard let bytes = view.table(Tag(tag)), let base = bytes.baseAddress else { return nil }
-                return hb_blob_create(base.assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
-            }, Unmanaged.passUnretained(laidOut).toOpaque(), nil)
+            hbFace = hb_face_create_for_tables(
+                { _, tag, user in
+                    guard let user else { return nil }
+                    let view = Unmanaged<StandaloneFace>.fromOpaque(user).takeUnretainedValue()
+                    guard let bytes = view.table(Tag(tag)), let base = bytes.baseAddress else { return nil }
+                    return hb_blob_create(base.assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
+                }, Unmanaged.passUnretained(laidOut).toOpaque(), nil)
         } else {
             owners = [font.bytes]
             let bytes = font.bytes.buffer
-            let blob = hb_blob_create(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
+            let blob = hb_blob_create(
+                bytes.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(bytes.count), HB_MEMORY_MODE_READONLY, nil, nil)
             hbFace = hb_face_create(blob, UInt32(face.index))
             hb_blob_destroy(blob)
         }
@@ -155,8 +160,7 @@ public enum Subsetter {
         if let features = request.features {
             let set = hb_subset_input_set(input, HB_SUBSET_SETS_LAYOUT_FEATURE_TAG)
             hb_set_clear(set)
-            if features.contains("*") { hb_set_invert(set) }
-            else { for f in features { hb_set_add(set, try tag(f, "feature")) } }
+            if features.contains("*") { hb_set_invert(set) } else { for f in features { hb_set_add(set, try tag(f, "feature")) } }
         }
         for t in request.keep {
             if t == "name" {
@@ -217,7 +221,9 @@ public enum Subsetter {
     }
 
     static func tag(_ s: String, _ what: String) throws -> hb_tag_t {
-        guard !s.isEmpty, let t = Tag(string: s) else { throw FontError("\(what) tag \"\(s)\": a tag is 1 to 4 printable ASCII characters") }
+        guard !s.isEmpty, let t = Tag(string: s) else {
+            throw FontError("\(what) tag \"\(s)\": a tag is 1 to 4 printable ASCII characters")
+        }
         return t.rawValue
     }
 }

@@ -30,8 +30,9 @@ public struct SliceOptions: Sendable {
         for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             guard content.contains(where: { $0 != " " && $0 != "\t" && $0 != "\r" }) else { continue }
-            do { out.append(try SubsetRequest.parseUnicodes(content)) }
-            catch let e as FontError { throw FontError("slice file line \(n + 1): \(e.message)") }
+            do { out.append(try SubsetRequest.parseUnicodes(content)) } catch let e as FontError {
+                throw FontError("slice file line \(n + 1): \(e.message)")
+            }
         }
         return out
     }
@@ -49,7 +50,9 @@ public struct SliceReport: CustomStringConvertible {
     public var totalBytes: Int { files.reduce(0) { $0 + $1.bytes } }
 
     public var description: String {
-        var lines = ["wrote \(files.count) WOFF2 slices (\(totalBytes) bytes, \(files.reduce(0) { $0 + $1.characters }) characters) and \(cssFile) to \(folder)"]
+        var lines = [
+            "wrote \(files.count) WOFF2 slices (\(totalBytes) bytes, \(files.reduce(0) { $0 + $1.characters }) characters) and \(cssFile) to \(folder)"
+        ]
         if skipped > 0 { lines.append("\(skipped) characters of the slices are not in the face: left out") }
         if let big = files.max(by: { $0.bytes < $1.bytes }) { lines.append("largest slice: \(big.name), \(big.bytes) bytes") }
         return lines.joined(separator: "\n")
@@ -92,8 +95,9 @@ public enum WebSlicer {
                 var request = SubsetRequest()
                 request.unicodes = groups[k]
                 let result = try Subsetter.subset(source, request)
-                let report = try result.font.save(to: folder + "/" + fileName(base, k),
-                                                  options: SaveOptions(format: .woff2, woff2: WOFF2Options(quality: options.quality), followSymlinks: false))
+                let report = try result.font.save(
+                    to: folder + "/" + fileName(base, k),
+                    options: SaveOptions(format: .woff2, woff2: WOFF2Options(quality: options.quality), followSymlinks: false))
                 return report.bytesWritten
             }
             outcomes.set(k, outcome)
@@ -150,12 +154,12 @@ public enum WebSlicer {
     static func blockSlices(_ characters: [UInt32], perSlice: Int) -> [[UInt32]] {
         func block(_ c: UInt32) -> UInt32 {
             switch c {
-            case 0..<0x100: return 0                  // Latin-1 with ASCII: one slice everyone needs
-            case 0x3000..<0x3100: return 0x3000       // CJK punctuation, kana
-            case 0x3400..<0x4DC0: return 0x3400       // CJK extension A
-            case 0x4E00..<0xA000: return 0x4E00       // CJK unified ideographs
-            case 0xAC00..<0xD7B0: return 0xAC00       // Hangul syllables
-            case 0x20000..<0x30000: return 0x20000    // CJK extensions B and on
+            case 0..<0x100: return 0   // Latin-1 with ASCII: one slice everyone needs
+            case 0x3000..<0x3100: return 0x3000   // CJK punctuation, kana
+            case 0x3400..<0x4DC0: return 0x3400   // CJK extension A
+            case 0x4E00..<0xA000: return 0x4E00   // CJK unified ideographs
+            case 0xAC00..<0xD7B0: return 0xAC00   // Hangul syllables
+            case 0x20000..<0x30000: return 0x20000   // CJK extensions B and on
             default: return c & ~0x7F
             }
         }
@@ -193,7 +197,8 @@ public enum WebSlicer {
         let os2 = try? face.os2
         let weight = os2.map { $0.int("usWeightClass") } ?? 400
         let italic = os2.map { $0.int("fsSelection") & 1 != 0 } ?? false
-        var out = "/* \(files.count) slices of \(cssComment(family)), written by FontShell: a browser fetches only the slices whose characters a page uses. */\n"
+        var out =
+            "/* \(files.count) slices of \(cssComment(family)), written by FontShell: a browser fetches only the slices whose characters a page uses. */\n"
         for (file, group) in zip(files, groups) {
             out += """
                 @font-face {

@@ -14,8 +14,10 @@ import Darwin
 extension TTX {
     /// `progress` is told, as each table is written, the estimated cost written of the total
     /// and the table waited for next (for a progress bar).
-    public static func dump(path: String, face index: Int, tags requested: [Tag]?, piece: (String) throws -> Void,
-                            progress: ((_ done: Int, _ total: Int, _ next: Tag?) -> Void)? = nil) throws {
+    public static func dump(
+        path: String, face index: Int, tags requested: [Tag]?, piece: (String) throws -> Void,
+        progress: ((_ done: Int, _ total: Int, _ next: Tag?) -> Void)? = nil
+    ) throws {
         let font = try Font(path: path)
         guard index >= 0, index < font.faces.count else { throw FontError("the file has no face \(index)") }
         let face = font.faces[index]
@@ -101,7 +103,9 @@ extension TTX {
         /// The element once it is made, handed over and dropped here (the document is never held twice).
         func take(_ k: Int) throws -> String {
             ready[k].wait()
-            let r = lock.withLock { () -> Result<String, Error>? in defer { items[k] = nil }; return items[k] }
+            let r = lock.withLock { () -> Result<String, Error>? in
+                defer { items[k] = nil }; return items[k]
+            }
             guard let r else { throw FontError("a table's dump did not run") }
             return try r.get()
         }

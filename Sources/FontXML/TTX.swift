@@ -40,7 +40,9 @@ public enum TTX {
         let text = tag.description
         if text == "OS/2" { return "OS_2" }
         let trimmed = tag.trimmed
-        let identifier = trimmed.first.map { $0.isLetter || $0 == "_" } == true && trimmed.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        let identifier =
+            trimmed.first.map { $0.isLetter || $0 == "_" } == true
+            && trimmed.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
         if identifier { return trimmed }
         // fontTools' tagToIdentifier: a-z0-9 as "_c", A-Z as "C_", anything else as its hex code.
         var ident = ""
@@ -63,10 +65,15 @@ public enum TTX {
         var tag = ""
         var i = 0
         while i + 1 < chars.count {
-            if chars[i] == "_" { tag.append(chars[i + 1]) }
-            else if chars[i + 1] == "_" { tag.append(chars[i]) }
-            else if let v = UInt8(String(chars[i...i + 1]), radix: 16) { tag.unicodeScalars.append(Unicode.Scalar(v)) }
-            else { return nil }
+            if chars[i] == "_" {
+                tag.append(chars[i + 1])
+            } else if chars[i + 1] == "_" {
+                tag.append(chars[i])
+            } else if let v = UInt8(String(chars[i...i + 1]), radix: 16) {
+                tag.unicodeScalars.append(Unicode.Scalar(v))
+            } else {
+                return nil
+            }
             i += 2
         }
         return Tag(string: tag)
@@ -167,7 +174,8 @@ public enum TTX {
         if lo / (1 << shift) != hi / (1 << shift) { return String((Double(raw) / Double(1 << bits)).rounded(.toNearestOrEven) + 0.0) }
         let loText = fixedDigits(lo, shift: shift, decimals: 8), hiText = fixedDigits(hi, shift: shift, decimals: 8)
         guard loText.count == hiText.count, let period = loText.firstIndex(of: UInt8(ascii: ".")),
-              let differ = zip(loText.indices, zip(loText, hiText)).first(where: { $0.1.0 != $0.1.1 })?.0, differ > period else {
+            let differ = zip(loText.indices, zip(loText, hiText)).first(where: { $0.1.0 != $0.1.1 })?.0, differ > period
+        else {
             return String(Double(raw) / Double(1 << bits))
         }
         return String(decoding: fixedDigits(raw, shift: bits, decimals: differ - period), as: UTF8.self)
@@ -203,7 +211,8 @@ public enum TTX {
         if Int(lo) != Int(hi) { return String(v.rounded(.toNearestOrEven) + 0.0) }   // + 0.0: no "-0.0"
         let loText = cFormat("%.8f", lo), hiText = cFormat("%.8f", hi)
         guard let period = loText.firstIndex(of: "."), loText.count == hiText.count,
-              let differ = zip(loText.indices, zip(loText, hiText)).first(where: { $0.1.0 != $0.1.1 })?.0 else { return String(v) }
+            let differ = zip(loText.indices, zip(loText, hiText)).first(where: { $0.1.0 != $0.1.1 })?.0
+        else { return String(v) }
         return cFormat("%.\(loText.distance(from: period, to: differ))f", v)
     }
 
@@ -252,15 +261,21 @@ public enum TTX {
     /// `onTable` is told of each table element as it is checked, then as it is fused (for a
     /// progress bar: a CJK font's CFF takes a second each way).
     @discardableResult
-    public static func fuse(_ root: XMLElement, into face: Face,
-                            onTable: ((_ table: XMLElement, _ applying: Bool) -> Void)? = nil) throws -> [Tag] {
-        guard root.name == "ttFont" else { throw XMLError("the root element is <\(root.name)>, expected <ttFont>", line: root.line, column: root.column) }
+    public static func fuse(
+        _ root: XMLElement, into face: Face,
+        onTable: ((_ table: XMLElement, _ applying: Bool) -> Void)? = nil
+    ) throws -> [Tag] {
+        guard root.name == "ttFont" else {
+            throw XMLError("the root element is <\(root.name)>, expected <ttFont>", line: root.line, column: root.column)
+        }
         _ = try fuse(root, into: face, apply: false, onTable: onTable)
         return try fuse(root, into: face, apply: true, onTable: onTable)
     }
 
-    private static func fuse(_ root: XMLElement, into face: Face, apply: Bool,
-                             onTable: ((XMLElement, Bool) -> Void)?) throws -> [Tag] {
+    private static func fuse(
+        _ root: XMLElement, into face: Face, apply: Bool,
+        onTable: ((XMLElement, Bool) -> Void)?
+    ) throws -> [Tag] {
         var fused: [Tag] = []
         // A bitmap location table and its data table given together are fused as one (each
         // needs the other's new content); the pair is fused where the location table stands.
@@ -293,7 +308,9 @@ public enum TTX {
         for (i, g) in element.children.enumerated() where g.name == "GlyphID" {
             let name = try g.attribute("name")
             guard i < names.count, names[i] == name else {
-                throw XMLError("GlyphOrder differs from the font's at glyph \(i) ('\(name)'); fusing does not rename glyphs", line: g.line, column: g.column)
+                throw XMLError(
+                    "GlyphOrder differs from the font's at glyph \(i) ('\(name)'); fusing does not rename glyphs", line: g.line,
+                    column: g.column)
             }
         }
     }
@@ -313,7 +330,9 @@ public enum TTX {
             return
         }
         guard let converter = converter(for: tag) else {
-            throw XMLError("<\(element.name)> has no typed XML yet; give it as <\(element.name) raw=\"True\"><hexdata>…", line: element.line, column: element.column)
+            throw XMLError(
+                "<\(element.name)> has no typed XML yet; give it as <\(element.name) raw=\"True\"><hexdata>…", line: element.line,
+                column: element.column)
         }
         try converter.fuse(element, face, apply)
     }
@@ -329,7 +348,9 @@ public enum TTX {
             default: nil
             }
         }
-        guard hex.count % 2 == 0 else { throw XMLError("<\(element.name)> must hold pairs of hex digits", line: element.line, column: element.column) }
+        guard hex.count % 2 == 0 else {
+            throw XMLError("<\(element.name)> must hold pairs of hex digits", line: element.line, column: element.column)
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(hex.count / 2)
         for i in stride(from: 0, to: hex.count, by: 2) {
@@ -347,9 +368,13 @@ public enum TTX {
         var values: [Int?] = Array(repeating: nil, count: try face.glyphCount)
         let reader = StructuredReader(face: face)
         for e in element.children {
-            guard e.name == child else { throw XMLError("<\(e.name)> in <\(element.name)>: expected <\(child) name= value=/>", line: e.line, column: e.column) }
+            guard e.name == child else {
+                throw XMLError("<\(e.name)> in <\(element.name)>: expected <\(child) name= value=/>", line: e.line, column: e.column)
+            }
             let id = try reader.glyph(try e.attribute("name"), e)
-            guard id < values.count else { throw XMLError("glyph \(id) is past the font's \(values.count) glyphs", line: e.line, column: e.column) }
+            guard id < values.count else {
+                throw XMLError("glyph \(id) is past the font's \(values.count) glyphs", line: e.line, column: e.column)
+            }
             values[id] = Int(try integerAttribute(e, "value", range))
         }
         return values
@@ -359,7 +384,8 @@ public enum TTX {
     static func integerAttribute(_ e: XMLElement, _ key: String, _ range: ClosedRange<Int64>) throws -> Int64 {
         let text = try e.attribute(key)
         guard let v = parseInteger(text), range.contains(v) else {
-            throw XMLError("\(key)=\"\(text)\" is not a number in \(range.lowerBound)...\(range.upperBound)", line: e.line, column: e.column)
+            throw XMLError(
+                "\(key)=\"\(text)\" is not a number in \(range.lowerBound)...\(range.upperBound)", line: e.line, column: e.column)
         }
         return v
     }
@@ -384,12 +410,14 @@ public enum TTX {
         gmtime_r(&t, &parts)
         func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let day = parts.tm_mday < 10 ? " \(parts.tm_mday)" : "\(parts.tm_mday)"
-        return "\(weekdays[Int(parts.tm_wday)]) \(months[Int(parts.tm_mon)]) \(day) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) \(parts.tm_year + 1900)"
+        return
+            "\(weekdays[Int(parts.tm_wday)]) \(months[Int(parts.tm_mon)]) \(day) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) \(parts.tm_year + 1900)"
     }
 
     static func parseAsctime1904(_ text: String) -> Int64? {
         let parts = text.split(separator: " ")
-        guard parts.count == 5, let month = months.firstIndex(of: String(parts[1])), let day = Int32(parts[2]), let year = Int32(parts[4]) else { return nil }
+        guard parts.count == 5, let month = months.firstIndex(of: String(parts[1])), let day = Int32(parts[2]), let year = Int32(parts[4])
+        else { return nil }
         let clock = parts[3].split(separator: ":").compactMap { Int32($0) }
         guard clock.count == 3 else { return nil }
         var t = tm()

@@ -139,12 +139,16 @@ enum TrueTypeAssembly {
                 continue
             }
             guard i + count * (words ? 2 : 1) <= code.count else { out.bytes.removeSubrange(start...); return false }
-            lineStart(); out.add(mnemonic); out.add("[ ]\t/* "); out.add(count); out.add(count == 1 ? " value pushed */\n" : " values pushed */\n")
+            lineStart(); out.add(mnemonic); out.add("[ ]\t/* "); out.add(count);
+            out.add(count == 1 ? " value pushed */\n" : " values pushed */\n")
             // The values, 25 to a line.
             for k in 0..<count {
                 if k % 25 == 0 { if k > 0 { out.add("\n") }; lineStart() } else { out.add(" ") }
-                if words { out.add(Int(Int16(bitPattern: UInt16(code[i]) << 8 | UInt16(code[i + 1])))); i += 2 }
-                else { out.add(Int(code[i])); i += 1 }
+                if words {
+                    out.add(Int(Int16(bitPattern: UInt16(code[i]) << 8 | UInt16(code[i + 1])))); i += 2
+                } else {
+                    out.add(Int(code[i])); i += 1
+                }
             }
             out.add("\n")
         }
@@ -186,7 +190,9 @@ enum TrueTypeAssembly {
             throw AssemblyError("\(mnemonic) value \(bad) is not a byte (0...255)")
         }
         func words(_ v: [Int]) throws {
-            if let bad = v.first(where: { !(-32768...32767).contains($0) }) { throw AssemblyError("\(mnemonic) value \(bad) is not a 16-bit word") }
+            if let bad = v.first(where: { !(-32768...32767).contains($0) }) {
+                throw AssemblyError("\(mnemonic) value \(bad) is not a 16-bit word")
+            }
             for x in v { out.append(UInt8((x >> 8) & 0xFF)); out.append(UInt8(x & 0xFF)) }
         }
         switch mnemonic {
@@ -208,13 +214,17 @@ enum TrueTypeAssembly {
                 let all = Array(rest)
                 while wordCount < all.count && wordCount < 255 && !(0...255).contains(all[wordCount]) { wordCount += 1 }
                 var byteCount = 0
-                while wordCount + byteCount < all.count && byteCount < 255 && (0...255).contains(all[wordCount + byteCount]) { byteCount += 1 }
+                while wordCount + byteCount < all.count && byteCount < 255 && (0...255).contains(all[wordCount + byteCount]) {
+                    byteCount += 1
+                }
                 if byteCount < 2 && wordCount + byteCount < 255 && wordCount + byteCount != all.count {
                     wordCount += byteCount
                     continue
                 }
                 if wordCount > 0 { try push(wordCount <= 8 ? "PUSHW" : "NPUSHW", Array(all[0..<wordCount]), into: &out) }
-                if byteCount > 0 { try push(byteCount <= 8 ? "PUSHB" : "NPUSHB", Array(all[wordCount..<wordCount + byteCount]), into: &out) }
+                if byteCount > 0 {
+                    try push(byteCount <= 8 ? "PUSHB" : "NPUSHB", Array(all[wordCount..<wordCount + byteCount]), into: &out)
+                }
                 rest = rest.dropFirst(wordCount + byteCount)
                 wordCount = 0
             }
@@ -264,9 +274,13 @@ enum TrueTypeAssembly {
             }
             while i < bytes.count, (0x41...0x5A).contains(bytes[i]) || (0x30...0x39).contains(bytes[i]) { i += 1 }
             let mnemonic = String(decoding: bytes[start..<i], as: UTF8.self)
-            guard !mnemonic.isEmpty else { throw AssemblyError("unexpected '\(String(decoding: bytes[i..<min(bytes.count, i + 12)], as: UTF8.self))'") }
+            guard !mnemonic.isEmpty else {
+                throw AssemblyError("unexpected '\(String(decoding: bytes[i..<min(bytes.count, i + 12)], as: UTF8.self))'")
+            }
             while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "[") else { throw AssemblyError("\(mnemonic) needs its argument bits in brackets, e.g. \(mnemonic)[ ]") }
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "[") else {
+                throw AssemblyError("\(mnemonic) needs its argument bits in brackets, e.g. \(mnemonic)[ ]")
+            }
             let open = i + 1
             while i < bytes.count, bytes[i] != UInt8(ascii: "]") { i += 1 }
             guard i < bytes.count else { throw AssemblyError("unterminated [ after \(mnemonic)") }

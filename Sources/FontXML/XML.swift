@@ -131,11 +131,17 @@ struct XMLReader {
     private mutating func skipMisc() throws {
         while true {
             skipWhitespace()
-            if starts(with: "<?xml") { try declaration() }
-            else if starts(with: "<?") { try skipUntil("?>", what: "processing instruction") }
-            else if starts(with: "<!--") { try skipUntil("-->", what: "comment") }
-            else if starts(with: "<!DOCTYPE") { try skipUntil(">", what: "DOCTYPE") }
-            else { return }
+            if starts(with: "<?xml") {
+                try declaration()
+            } else if starts(with: "<?") {
+                try skipUntil("?>", what: "processing instruction")
+            } else if starts(with: "<!--") {
+                try skipUntil("-->", what: "comment")
+            } else if starts(with: "<!DOCTYPE") {
+                try skipUntil(">", what: "DOCTYPE")
+            } else {
+                return
+            }
         }
     }
 
@@ -149,7 +155,8 @@ struct XMLReader {
         let rest = text[range.upperBound...].dropFirst()
         let name = rest.prefix { $0 != "\"" && $0 != "'" }
         guard ["utf-8", "utf8"].contains(name.lowercased()) else {
-            throw XMLError("encoding \"\(name)\" is not supported: TTX files are read as UTF-8 (convert it, e.g. iconv -t UTF-8)", line: l, column: c)
+            throw XMLError(
+                "encoding \"\(name)\" is not supported: TTX files are read as UTF-8 (convert it, e.g. iconv -t UTF-8)", line: l, column: c)
         }
     }
 
@@ -165,7 +172,10 @@ struct XMLReader {
 
     private mutating func name() throws -> String {
         let start = i
-        while let c = peek(), !(c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == UInt8(ascii: ">") || c == UInt8(ascii: "/") || c == UInt8(ascii: "=")) {
+        while let c = peek(),
+            !(c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == UInt8(ascii: ">") || c == UInt8(ascii: "/")
+                || c == UInt8(ascii: "="))
+        {
             advance()
         }
         guard i > start else { throw error("expected a name") }
@@ -177,7 +187,7 @@ struct XMLReader {
         depth += 1
         defer { depth -= 1 }
         guard depth <= XMLReader.maximumDepth else { throw error("elements nested deeper than \(XMLReader.maximumDepth) levels") }
-        advance() // <
+        advance()   // <
         let tag = try name()
         var attributes: [(key: String, value: String)] = []
         while true {
@@ -195,7 +205,9 @@ struct XMLReader {
             guard peek() == UInt8(ascii: "=") else { throw error("expected '=' after attribute '\(key)'") }
             advance()
             skipWhitespace()
-            guard let quote = peek(), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw error("attribute '\(key)' needs a quoted value") }
+            guard let quote = peek(), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
+                throw error("attribute '\(key)' needs a quoted value")
+            }
             advance()
             var value = ""
             while let c = peek(), c != quote {
@@ -204,7 +216,11 @@ struct XMLReader {
                 // A run of plain characters, decoded at once.
                 let s = i
                 while let d = peek(), d != quote, d != UInt8(ascii: "&"), d != UInt8(ascii: "<") { advance() }
-                if value.isEmpty { value = String(decoding: bytes[s..<i], as: UTF8.self) } else { value += String(decoding: bytes[s..<i], as: UTF8.self) }
+                if value.isEmpty {
+                    value = String(decoding: bytes[s..<i], as: UTF8.self)
+                } else {
+                    value += String(decoding: bytes[s..<i], as: UTF8.self)
+                }
             }
             guard peek() == quote else { throw error("unterminated value of attribute '\(key)'") }
             advance()
@@ -231,7 +247,8 @@ struct XMLReader {
                     skip("</")
                     let closing = try name()
                     guard closing == tag else {
-                        throw XMLError("</\(closing)> closes <\(tag)> opened at \(startLine):\(startColumn)", line: closeLine, column: closeColumn)
+                        throw XMLError(
+                            "</\(closing)> closes <\(tag)> opened at \(startLine):\(startColumn)", line: closeLine, column: closeColumn)
                     }
                     skipWhitespace()
                     guard peek() == UInt8(ascii: ">") else { throw error("expected '>' in </\(closing)>") }
@@ -278,7 +295,7 @@ struct XMLReader {
 
     private mutating func reference() throws -> String {
         let (l, c) = (line, column)
-        advance() // &
+        advance()   // &
         let s = i
         while let d = peek(), d != UInt8(ascii: ";") { guard i - s < 12 else { break }; advance() }
         guard peek() == UInt8(ascii: ";") else { throw XMLError("malformed character reference", line: l, column: c) }
@@ -292,9 +309,13 @@ struct XMLReader {
         case "apos": return "'"
         default:
             let number: UInt32?
-            if body.hasPrefix("#x") { number = UInt32(body.dropFirst(2), radix: 16) }
-            else if body.hasPrefix("#") { number = UInt32(body.dropFirst()) }
-            else { number = nil }
+            if body.hasPrefix("#x") {
+                number = UInt32(body.dropFirst(2), radix: 16)
+            } else if body.hasPrefix("#") {
+                number = UInt32(body.dropFirst())
+            } else {
+                number = nil
+            }
             guard let n = number, let scalar = Unicode.Scalar(n) else { throw XMLError("unknown entity '&\(body);'", line: l, column: c) }
             // XML 1.0 allows no references to NUL or the C0 controls other than tab, LF and CR.
             guard n >= 0x20 || n == 0x09 || n == 0x0A || n == 0x0D else {

@@ -173,8 +173,11 @@ public enum JSONText {
             newline(indent)
             out.append("]")
         default:
-            if !isNil(value), let unwrapped = unwrapOptional(value) { write(unwrapped, pretty: pretty, indent: indent, into: &out) }
-            else { out.append("null") }
+            if !isNil(value), let unwrapped = unwrapOptional(value) {
+                write(unwrapped, pretty: pretty, indent: indent, into: &out)
+            } else {
+                out.append("null")
+            }
         }
     }
 
@@ -286,7 +289,9 @@ public enum JSONText {
                 case UInt8(ascii: "b"): out.append(0x08)
                 case UInt8(ascii: "f"): out.append(0x0C)
                 case UInt8(ascii: "u"):
-                    guard at + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[at..<(at + 4)], as: UTF8.self), radix: 16) else { return nil }
+                    guard at + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[at..<(at + 4)], as: UTF8.self), radix: 16) else {
+                        return nil
+                    }
                     at += 4
                     var scalar = v
                     if (0xD800..<0xDC00).contains(v) { pendingHigh = v; continue }
@@ -300,7 +305,6 @@ public enum JSONText {
         }
     }
 }
-
 
 private protocol OptionalProtocol { var wrapped: Any? { get } }
 extension Optional: OptionalProtocol {

@@ -80,7 +80,9 @@ private final class PlainValueEncoder: Encoder {
         mutating func encodeNil(forKey key: Key) throws { set(key, Node(.leaf(JSONNull()))) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { set(key, try PlainValueEncoder.encode(value)) }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<
+            NestedKey
+        > {
             let child = Node(.object([:]))
             set(key, child)
             return KeyedEncodingContainer(Keyed<NestedKey>(node: child))

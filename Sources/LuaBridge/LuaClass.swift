@@ -43,7 +43,8 @@ public struct LuaClass: Sendable {
     @inlinable
     static func unwrap<T: AnyObject>(_ L: OpaquePointer, _ index: Int32, _ className: String) throws -> T {
         guard let slot = lua_touserdata(L, index)?.assumingMemoryBound(to: Slot.self),
-              let pointer = slot.pointee.object else {
+            let pointer = slot.pointee.object
+        else {
             throw LuaBridgeError("attempt to use a closed \(className)")
         }
         return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue()
@@ -52,7 +53,8 @@ public struct LuaClass: Sendable {
     /// __gc and __close: release the Swift object once and null the slot.
     static let release: LuaFunction = { state in
         guard let L = state, lua_type(L, 1) == LUA_TUSERDATA,
-              let slot = lua_touserdata(L, 1)?.assumingMemoryBound(to: Slot.self) else { return 0 }
+            let slot = lua_touserdata(L, 1)?.assumingMemoryBound(to: Slot.self)
+        else { return 0 }
         if let pointer = slot.pointee.object {
             slot.pointee.object = nil
             Unmanaged<AnyObject>.fromOpaque(pointer).release()
@@ -65,9 +67,10 @@ public struct LuaClass: Sendable {
         guard let L = state else { return 0 }
         var same = false
         if lua_type(L, 1) == LUA_TUSERDATA, lua_type(L, 2) == LUA_TUSERDATA,
-           let ua = lua_touserdata(L, 1)?.assumingMemoryBound(to: Slot.self),
-           let ub = lua_touserdata(L, 2)?.assumingMemoryBound(to: Slot.self),
-           ua.pointee.payload == ub.pointee.payload, let a = ua.pointee.object, let b = ub.pointee.object {
+            let ua = lua_touserdata(L, 1)?.assumingMemoryBound(to: Slot.self),
+            let ub = lua_touserdata(L, 2)?.assumingMemoryBound(to: Slot.self),
+            ua.pointee.payload == ub.pointee.payload, let a = ua.pointee.object, let b = ub.pointee.object
+        {
             let x = Unmanaged<AnyObject>.fromOpaque(a).takeUnretainedValue()
             let y = Unmanaged<AnyObject>.fromOpaque(b).takeUnretainedValue()
             if let e = x as? LuaEquatable { same = e.isSame(as: y) } else { same = x === y }
@@ -161,7 +164,7 @@ extension LuaStack {
             fs_pushnewindexer(L, LuaClass.readOnly)
             s.setField("__newindex", in: meta)
         }
-        fs_pop(L, 2) // fields, methods
+        fs_pop(L, 2)   // fields, methods
         for (key, fn) in [("__tostring", cls.tostring), ("__len", cls.len), ("__pairs", cls.pairs), ("__call", cls.call)] {
             guard let fn else { continue }
             s.pushValue(at: meta)

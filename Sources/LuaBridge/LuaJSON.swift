@@ -102,7 +102,7 @@ public struct LuaJSON {
         keys.reserveCapacity(count)
         lua_pushnil(L)
         while lua_next(L, t) != 0 {
-            lua_settop(L, -2)                               // the value; the key stays for lua_next
+            lua_settop(L, -2)   // the value; the key stays for lua_next
             lua_pushvalue(L, -1)
             lua_rawseti(L, scratch, lua_Integer(keys.count + 1))
             var length = 0
@@ -116,11 +116,13 @@ public struct LuaJSON {
             try tostring(lua_gettop(L))
             let p = lua_tolstring(L, -1, &length)!
             keys.append((Array(UnsafeRawBufferPointer(start: p, count: length)), lua_Integer(keys.count + 1)))
-            lua_settop(L, -3)                               // the copy and its string
+            lua_settop(L, -3)   // the copy and its string
         }
         keys.sort { a, b in
             let common = min(a.name.count, b.name.count)
-            let order = common == 0 ? 0 : a.name.withUnsafeBytes { x in b.name.withUnsafeBytes { y in memcmp(x.baseAddress!, y.baseAddress!, common) } }
+            let order =
+                common == 0
+                ? 0 : a.name.withUnsafeBytes { x in b.name.withUnsafeBytes { y in memcmp(x.baseAddress!, y.baseAddress!, common) } }
             return order != 0 ? order < 0 : a.name.count < b.name.count
         }
         out.append("{")

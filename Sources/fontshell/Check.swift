@@ -21,22 +21,29 @@ struct Check: FontShellCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Run font checks (Lua files, docs/checks.md) over fonts: text, json, sarif or junit reports; --fix applies the fixes checks offer.",
+        abstract:
+            "Run font checks (Lua files, docs/checks.md) over fonts: text, json, sarif or junit reports; --fix applies the fixes checks offer.",
         discussion: """
-        Exit status: 0 when no check failed, 1 when a check failed or could not run (a broken check, a font that does not open, a fix that failed), 2 for wrong arguments.
+            Exit status: 0 when no check failed, 1 when a check failed or could not run (a broken check, a font that does not open, a fix that failed), 2 for wrong arguments.
 
-        Profiles: default (every check), fontbakery (the checks fontbakery also has), or an area: names, metrics, glyphs, kerning, layout, flags, outlines, structure.
-        """
+            Profiles: default (every check), fontbakery (the checks fontbakery also has), or an area: names, metrics, glyphs, kerning, layout, flags, outlines, structure.
+            """
     )
 
     @Argument(help: "Fonts, folders or globs ('fonts/**/*.{ttf,otf}'); default: DejaVu Sans.") var fonts: [String] = []
     @Option(help: "default, fontbakery, or an area of checks.") var profile = "default"
-    @Option(name: .customLong("checks"), help: ArgumentHelp("A folder of more checks (<area>/<id>.lua); repeatable. Its checks replace shipped ones with the same id.", valueName: "dir"))
+    @Option(
+        name: .customLong("checks"),
+        help: ArgumentHelp(
+            "A folder of more checks (<area>/<id>.lua); repeatable. Its checks replace shipped ones with the same id.", valueName: "dir"))
     var checkFolders: [String] = []
-    @Option(name: [.customShort("c"), .customLong("only")], help: ArgumentHelp("Run only this check or area (repeatable).", valueName: "id"))
+    @Option(
+        name: [.customShort("c"), .customLong("only")], help: ArgumentHelp("Run only this check or area (repeatable).", valueName: "id"))
     var only: [String] = []
     @Option(help: "text, json, sarif or junit.") var format: ReportFormat = .text
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Write the report to this file (atomically) instead of stdout.", valueName: "file"))
+    @Option(
+        name: [.customShort("o"), .customLong("output")],
+        help: ArgumentHelp("Write the report to this file (atomically) instead of stdout.", valueName: "file"))
     var output: String?
     @Flag(help: "Apply the fixes checks offer and save each fixed font beside it (Name.fixed.ttf).") var fix = false
     @Flag(help: "With --fix: replace the input fonts.") var inPlace = false
@@ -82,7 +89,8 @@ struct Check: FontShellCommand {
             }
             return .done
         }
-        let (paths, sizes, unmatched) = try batchFiles(fonts.isEmpty ? [defaultFontPath] : fonts, shard: batch.shard, label: "fontshell check")
+        let (paths, sizes, unmatched) = try batchFiles(
+            fonts.isEmpty ? [defaultFontPath] : fonts, shard: batch.shard, label: "fontshell check")
         if let output {
             // The workers open the fonts, not this process: the report must not replace one.
             for p in paths { AtomicFile.protectInput(p) }
@@ -97,13 +105,15 @@ struct Check: FontShellCommand {
         var records: [[String: Any]] = unmatched.map { ["path": $0, "ok": false, "error": "no file matches this pattern"] }
         let progress = BatchProgress(total: paths.count, label: "fontshell check", quiet: batch.quiet)
         let worker = ["check", profile, fix ? "fix" : "-", inPlace ? "in-place" : "-", String(folders.count)] + folders + only
-        let runner = BatchRunner(workerArguments: worker, jobs: min(batch.jobs ?? BatchOptions.cores, max(paths.count, 1)), timeout: batch.timeout)
+        let runner = BatchRunner(
+            workerArguments: worker, jobs: min(batch.jobs ?? BatchOptions.cores, max(paths.count, 1)), timeout: batch.timeout)
         let report = CheckReport(catalog: catalog, colour: output == nil && isatty(1) == 1)
         var text = ""
         for r in records { text += report.text(for: r) }
         if format == .text && output == nil { print(text, terminator: ""); text = "" }
         try runner.run(paths: paths, sizes: sizes, progress: progress) { _, record in
-            let object = JSONText.parse(record.json) as? [String: Any]
+            let object =
+                JSONText.parse(record.json) as? [String: Any]
                 ?? ["path": "?", "ok": false, "error": "unreadable record: \(record.json.prefix(200))"]
             records.append(object)
             if format == .text {
@@ -151,4 +161,3 @@ struct Check: FontShellCommand {
         return (JSONText.parse(json) as? [Any])?.compactMap { $0 as? [String: Any] } ?? []
     }
 }
-

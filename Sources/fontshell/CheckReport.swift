@@ -52,10 +52,13 @@ struct CheckReport {
             for m in r["messages"] as? [String] ?? [] {
                 out += "         " + m.replacing("\n", with: "\n         ") + "\n"
             }
-            if let fix = r["fix"] as? String { out += "         " + paint("fixed:", "32") + " \(fix) → now \(r["after"] as? String ?? "?")\n" }
+            if let fix = r["fix"] as? String {
+                out += "         " + paint("fixed:", "32") + " \(fix) → now \(r["after"] as? String ?? "?")\n"
+            }
             if let fixError = r["fixError"] as? String { out += "         " + paint("fix failed:", "31") + " \(fixError)\n" }
         }
-        out += "  \(counts["fail"] ?? 0) failed, \(counts["warn"] ?? 0) warnings, \(counts["error"] ?? 0) errors, "
+        out +=
+            "  \(counts["fail"] ?? 0) failed, \(counts["warn"] ?? 0) warnings, \(counts["error"] ?? 0) errors, "
             + "\(counts["pass"] ?? 0) passed, \(counts["skip"] ?? 0) skipped"
         if let s = JSONText.number(record["seconds"]) { out += " (" + fixedPoint(s, 2) + " s)" }
         out += "\n"
@@ -75,7 +78,8 @@ struct CheckReport {
         for r in records { for x in results(r) { counts[x["status"] as? String ?? "?", default: 0] += 1 } }
         let unchecked = records.filter { $0["error"] != nil }.count
         let failing = records.filter { ($0["ok"] as? Bool) == false }.count
-        let tally = "\(counts["fail"] ?? 0) failed, \(counts["warn"] ?? 0) warnings, \(counts["error"] ?? 0) errors, "
+        let tally =
+            "\(counts["fail"] ?? 0) failed, \(counts["warn"] ?? 0) warnings, \(counts["error"] ?? 0) errors, "
             + "\(counts["pass"] ?? 0) passed, \(counts["skip"] ?? 0) skipped"
         var s = "\(records.count) fonts, \(failing) with failures: " + tally
         // What the saved .fixed files hold: the failures and warnings a fix did not repair.
@@ -89,7 +93,8 @@ struct CheckReport {
                 }
             }
             // "with failures" then speaks of the fonts as they are left (the exit status's view).
-            s = "\(records.count) fonts: " + tally + "; \(fixed) fixed in \(saved.count) saved file\(saved.count == 1 ? "" : "s"), "
+            s =
+                "\(records.count) fonts: " + tally + "; \(fixed) fixed in \(saved.count) saved file\(saved.count == 1 ? "" : "s"), "
                 + "which \(saved.count == 1 ? "has" : "have") \(left["fail"] ?? 0) failed, \(left["warn"] ?? 0) warnings; \(failing) with failures left"
         }
         if unchecked > 0 { s += "; \(unchecked) could not be checked" }
@@ -129,7 +134,10 @@ struct CheckReport {
             let path = record["path"] as? String ?? "?"
             let location: [String: Any] = ["physicalLocation": ["artifactLocation": ["uri": sarifURI(path)], "region": ["startLine": 1]]]
             if let error = record["error"] as? String {
-                results.append(["ruleId": "fontshell/open", "level": "error", "message": ["text": "the font could not be checked: \(error)"], "locations": [location]])
+                results.append([
+                    "ruleId": "fontshell/open", "level": "error", "message": ["text": "the font could not be checked: \(error)"],
+                    "locations": [location],
+                ])
                 continue
             }
             let faces = record["faces"] as? Int ?? 1
@@ -140,15 +148,21 @@ struct CheckReport {
                 var text = (r["messages"] as? [String] ?? []).joined(separator: "; ")
                 if text.isEmpty { text = byID[id]?["title"] as? String ?? id }
                 if faces > 1 { text = "face \(r["face"] as? Int ?? 0): " + text }
-                var result: [String: Any] = ["ruleId": id, "level": status == "warn" ? "warning" : "error",
-                                             "message": ["text": text], "locations": [location]]
+                var result: [String: Any] = [
+                    "ruleId": id, "level": status == "warn" ? "warning" : "error",
+                    "message": ["text": text], "locations": [location],
+                ]
                 if let i = index[id] { result["ruleIndex"] = i }
                 results.append(result)
             }
         }
         let run: [String: Any] = [
-            "tool": ["driver": ["name": "fontshell", "version": FontShellVersion.string, "semanticVersion": FontShellVersion.string,
-                                "informationUri": "https://github.com/fontshell/fontshell", "rules": rules]],
+            "tool": [
+                "driver": [
+                    "name": "fontshell", "version": FontShellVersion.string, "semanticVersion": FontShellVersion.string,
+                    "informationUri": "https://github.com/fontshell/fontshell", "rules": rules,
+                ]
+            ],
             "results": results,
             "columnKind": "unicodeCodePoints",
         ]
@@ -202,11 +216,13 @@ struct CheckReport {
                 }
             }
             let seconds = JSONText.number(record["seconds"]) ?? 0
-            suites += "  <testsuite name=\"\(xml(path))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds)\">\n"
+            suites +=
+                "  <testsuite name=\"\(xml(path))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds)\">\n"
             suites += cases + "  </testsuite>\n"
             total += tests; totalFailures += failures; totalErrors += errors; totalSkipped += skipped
         }
-        out += "<testsuites name=\"fontshell check\" tests=\"\(total)\" failures=\"\(totalFailures)\" errors=\"\(totalErrors)\" skipped=\"\(totalSkipped)\">\n"
+        out +=
+            "<testsuites name=\"fontshell check\" tests=\"\(total)\" failures=\"\(totalFailures)\" errors=\"\(totalErrors)\" skipped=\"\(totalSkipped)\">\n"
         return out + suites + "</testsuites>\n"
     }
 

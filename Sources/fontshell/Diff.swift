@@ -14,7 +14,9 @@ import Foundation
 struct Diff: FontShellCommand {
     static let judges = true
 
-    static let configuration = CommandConfiguration(commandName: "diff", abstract: "Show what changed between two fonts, every face or the one --face names (exit 0 same, 1 different, 2 trouble).")
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Show what changed between two fonts, every face or the one --face names (exit 0 same, 1 different, 2 trouble).")
 
     @Argument var first: String
     @Argument var second: String
@@ -46,16 +48,21 @@ struct Diff: FontShellCommand {
             var options = PreviewOptions()
             options.size = size
             let i = selected.first ?? 0
-            let c = Preview.compare(try Preview.text(a.faces[i], text, options: options).image,
-                                    try Preview.text(b.faces[i], text, options: options).image)
+            let c = Preview.compare(
+                try Preview.text(a.faces[i], text, options: options).image,
+                try Preview.text(b.faces[i], text, options: options).image)
             try c.image.savePNG(to: png)
             print("preview: \(comparisonReport(c)) (\(png))")
         } else if text != nil {
             throw FontError("TEXT is only used with --png OUT")
         }
         if json {
-            let items = all.map { ["face": $0.face, "kind": $0.difference.kind.rawValue, "table": $0.difference.table, "item": $0.difference.item,
-                                   "old": $0.difference.old as Any, "new": $0.difference.new as Any] as [String: Any] }
+            let items = all.map {
+                [
+                    "face": $0.face, "kind": $0.difference.kind.rawValue, "table": $0.difference.table, "item": $0.difference.item,
+                    "old": $0.difference.old as Any, "new": $0.difference.new as Any,
+                ] as [String: Any]
+            }
             print(JSONText.write(items, pretty: true))
         } else {
             let multi = Set(all.map(\.face)).count > 1 || (selection.face == nil && all.contains { $0.face > 0 })

@@ -48,13 +48,17 @@ struct Dump: FontShellCommand {
         guard faces.count == 1 else { throw FontError("--all-faces needs --dir (one file per face and table)") }
         // On every core, the face's own tables opened afresh per thread (an unedited face
         // from its file); to a file atomically (a failed dump leaves no file).
-        let show = { (done: Int, total: Int, next: Tag?) in progress.update(done: done, total: total, current: next.map { "<\($0.trimmed)>" }) }
+        let show = { (done: Int, total: Int, next: Tag?) in
+            progress.update(done: done, total: total, current: next.map { "<\($0.trimmed)>" })
+        }
         if let output {
             try AtomicFile.write(to: output) { fd in
-                try TTX.dump(path: font, face: faces[0].index, tags: tags.isEmpty ? nil : tags, piece: { piece in
-                    var piece = piece
-                    try piece.withUTF8 { try AtomicFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
-                }, progress: show)
+                try TTX.dump(
+                    path: font, face: faces[0].index, tags: tags.isEmpty ? nil : tags,
+                    piece: { piece in
+                        var piece = piece
+                        try piece.withUTF8 { try AtomicFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
+                    }, progress: show)
             }
         } else {
             // Whole, so an error prints nothing rather than half a document.
@@ -96,7 +100,8 @@ struct Fuse: FontShellCommand {
         // A bar on a terminal: each file read, each table checked and fused, then the save
         // (a CJK collection's dump is a gigabyte).
         let folderFiles = dir.map(listFolder) ?? []
-        let progress = BatchProgress(total: folderFiles.filter { $0.hasSuffix(".ttx") }.count + xmlFiles.count + 1, label: "fontshell fuse", unit: "steps")
+        let progress = BatchProgress(
+            total: folderFiles.filter { $0.hasSuffix(".ttx") }.count + xmlFiles.count + 1, label: "fontshell fuse", unit: "steps")
         defer { progress.done(summary: false) }
         var steps = 0
         func step(_ doing: String? = nil) { steps += 1; progress.update(done: steps, total: max(progress.total, steps), current: doing) }
@@ -153,4 +158,3 @@ func writeText(_ text: String, to path: String, followSymlinks: Bool = true) thr
     var text = text
     try text.withUTF8 { try AtomicFile.write(UnsafeRawBufferPointer($0), to: path, followSymlinks: followSymlinks) }
 }
-

@@ -8,10 +8,10 @@ struct Edit: FontShellCommand {
         commandName: "edit",
         abstract: "Edit fields, glyphs or names of a font (every face, or the one --face names) and save the result.",
         discussion: """
-        Examples:
-          fontshell edit Font.ttc -o Caps.ttc --caps --family-suffix " Caps"
-          fontshell edit Font.ttc -o Taller.ttc --face 3 --set hhea.ascender=900
-        """
+            Examples:
+              fontshell edit Font.ttc -o Caps.ttc --caps --family-suffix " Caps"
+              fontshell edit Font.ttc -o Taller.ttc --face 3 --set hhea.ascender=900
+            """
     )
 
     @Argument(help: "Font to read (never replaced unless --in-place).") var input: String
@@ -35,7 +35,9 @@ struct Edit: FontShellCommand {
             if unshare { try f.unshareGlyphData() }
             let others = f.facesSharingGlyphData.filter { !selected.contains($0) }
             if caps && !others.isEmpty {
-                printError("warning: face \(f.index) shares its glyph data with face\(others.count > 1 ? "s" : "") \(others.map(String.init).joined(separator: ", ")): --caps changes them too (--unshare gives face \(f.index) its own copy)")
+                printError(
+                    "warning: face \(f.index) shares its glyph data with face\(others.count > 1 ? "s" : "") \(others.map(String.init).joined(separator: ", ")): --caps changes them too (--unshare gives face \(f.index) its own copy)"
+                )
             }
             if caps { try f.copyCapitalsOntoLowercase() }
             if let rename { try f.rename(family: rename) }

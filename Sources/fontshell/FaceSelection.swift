@@ -19,7 +19,9 @@ struct FaceSelection: ParsableArguments {
         guard let face else { return fallback }
         if let i = Int(face) {
             guard font.faces.indices.contains(i) else {
-                throw FontError("no face \(i): the font has \(font.faces.count) face\(font.faces.count == 1 ? "" : "s") (0...\(font.faces.count - 1))", path: font.path)
+                throw FontError(
+                    "no face \(i): the font has \(font.faces.count) face\(font.faces.count == 1 ? "" : "s") (0...\(font.faces.count - 1))",
+                    path: font.path)
             }
             return [font.faces[i]]
         }

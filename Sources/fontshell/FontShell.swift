@@ -25,19 +25,22 @@ struct FontShell: ParsableCommand {
         commandName: "fontshell",
         abstract: "Explore, script and edit TrueType/OpenType fonts, collections and web fonts (WOFF, WOFF2).",
         discussion: """
-        fontshell [FONT ...]            Lua REPL with font, face and fonts bound (default font: DejaVu Sans)
-        fontshell -e 'CHUNK' [FONT ...] run a chunk with the fonts bound
-        fontshell run SCRIPT.lua [ARG ...]   run a script (arg as in lua.c)
-        fontshell run SCRIPT.lua --each 'fonts/**/*.ttf' [-j N] [-- ARG ...]   once per font, JSON lines out
-        fontshell check [FONT|GLOB ...] [--format text|json|sarif|junit] [--fix]   font checks (Lua)
+            fontshell [FONT ...]            Lua REPL with font, face and fonts bound (default font: DejaVu Sans)
+            fontshell -e 'CHUNK' [FONT ...] run a chunk with the fonts bound
+            fontshell run SCRIPT.lua [ARG ...]   run a script (arg as in lua.c)
+            fontshell run SCRIPT.lua --each 'fonts/**/*.ttf' [-j N] [-- ARG ...]   once per font, JSON lines out
+            fontshell check [FONT|GLOB ...] [--format text|json|sarif|junit] [--fix]   font checks (Lua)
 
-        Exit status, the same in every command: 0 done; 1 trouble, said in one line
-        "fontshell COMMAND: ..." on stderr; validate, check and diff: 1 for what they found, 2 for
-        trouble (validate: 2 for errors too); a script's own status (run, -e); 64 a usage error;
-        130 interrupted.
-        """,
+            Exit status, the same in every command: 0 done; 1 trouble, said in one line
+            "fontshell COMMAND: ..." on stderr; validate, check and diff: 1 for what they found, 2 for
+            trouble (validate: 2 for errors too); a script's own status (run, -e); 64 a usage error;
+            130 interrupted.
+            """,
         version: FontShellVersion.string,
-        subcommands: [Repl.self, Run.self, Info.self, Edit.self, Save.self, SubsetCommand.self, SliceCommand.self, InstanceCommand.self, Dump.self, Fuse.self, Validate.self, Check.self, Diff.self, PreviewCommand.self, Registry.self, BatchWorker.self],
+        subcommands: [
+            Repl.self, Run.self, Info.self, Edit.self, Save.self, SubsetCommand.self, SliceCommand.self, InstanceCommand.self, Dump.self,
+            Fuse.self, Validate.self, Check.self, Diff.self, PreviewCommand.self, Registry.self, BatchWorker.self,
+        ],
         defaultSubcommand: Repl.self
     )
 

@@ -5,7 +5,8 @@ import FontModel
 /// (or of the one chosen). Reads only the
 /// small tables; glyph data (glyf, CFF) is never decoded.
 struct Info: FontShellCommand {
-    static let configuration = CommandConfiguration(commandName: "info", abstract: "Describe every face of a font: names, format, tables, vertical metrics.")
+    static let configuration = CommandConfiguration(
+        commandName: "info", abstract: "Describe every face of a font: names, format, tables, vertical metrics.")
 
     @Argument(help: "Font file (.ttf, .otf, .ttc). Default: DejaVu Sans.")
     var font: String = defaultFontPath
@@ -17,4 +18,3 @@ struct Info: FontShellCommand {
         return .done
     }
 }
-

@@ -23,49 +23,66 @@ struct InstanceCommand: FontShellCommand {
             """)
 
     @Argument(help: "Variable font to read.") var input: String
-    @Argument(help: "Coordinates: AXIS=VALUE, e.g. wght=700 wdth=75; AXIS=MIN:MAX keeps the axis variable over that range (a range without the default moves it to the nearest end), and the axes not named variable too.") var coordinates: [String] = []
+    @Argument(
+        help:
+            "Coordinates: AXIS=VALUE, e.g. wght=700 wdth=75; AXIS=MIN:MAX keeps the axis variable over that range (a range without the default moves it to the nearest end), and the axes not named variable too."
+    ) var coordinates: [String] = []
     @Option(name: [.short, .customLong("output")], help: "Font file to write; with --all, a folder.") var output: String?
     @Flag(help: "Every named instance (fvar), one file each, named by PostScript name, into the -o folder.") var all = false
     @Flag(help: "Refuse coordinates outside an axis's range instead of clamping them.") var strict = false
     @Flag(help: "Leave the names as they are (only unused variation names are pruned, as fontTools does).") var keepNames = false
     @Flag(help: "Do not set the overlap flags on glyphs (fontTools' --no-overlap-flag).") var noOverlapFlags = false
-    @Flag(help: "Rewrite GPOS as fontTools does (value formats, anchor formats, pair classes) instead of patching its values in place: slower, table-for-table identical to fontTools.") var rewriteLayout = false
-    @Flag(help: "Write a CFF2 font's instance as CFF (version 1), for software that reads only CFF (fontTools' --downgrade-cff2).") var downgradeCff2 = false
-    @Flag(help: "Pin only the axes given; the others stay variable (fontTools' default for axes left out). Without it they are pinned at their default.") var partial = false
-    @Flag(help: "In a partial instance, list every point in gvar instead of leaving out those a reader infers within half a unit (fontTools' --no-optimize).") var noOptimize = false
+    @Flag(
+        help:
+            "Rewrite GPOS as fontTools does (value formats, anchor formats, pair classes) instead of patching its values in place: slower, table-for-table identical to fontTools."
+    ) var rewriteLayout = false
+    @Flag(help: "Write a CFF2 font's instance as CFF (version 1), for software that reads only CFF (fontTools' --downgrade-cff2).")
+    var downgradeCff2 = false
+    @Flag(
+        help:
+            "Pin only the axes given; the others stay variable (fontTools' default for axes left out). Without it they are pinned at their default."
+    ) var partial = false
+    @Flag(
+        help:
+            "In a partial instance, list every point in gvar instead of leaving out those a reader infers within half a unit (fontTools' --no-optimize)."
+    ) var noOptimize = false
     @Flag(help: "Allow OUTPUT to be INPUT.") var overwrite = false
     @OptionGroup var selection: FaceSelection
 
     /// The plain command lines, read without ArgumentParser's reflection (QuickCommandLine).
-    static var quickCommandLine: QuickCommandLine<InstanceCommand> { QuickCommandLine(
-        defaults: {
-            var command = InstanceCommand()
-            command.coordinates = []
-            command.output = nil
-            (command.all, command.strict, command.keepNames, command.noOverlapFlags) = (false, false, false, false)
-            (command.rewriteLayout, command.downgradeCff2, command.partial, command.noOptimize, command.overwrite) = (false, false, false, false, false)
-            command.selection = FaceSelection.unselected
-            return command
-        },
-        options: [
-            .value(["-o", "--output"]) { $0.output = $1 },
-            .value(["--face"]) { $0.selection.face = $1 },
-            .flag(["--all"]) { $0.all = true },
-            .flag(["--strict"]) { $0.strict = true },
-            .flag(["--keep-names"]) { $0.keepNames = true },
-            .flag(["--no-overlap-flags"]) { $0.noOverlapFlags = true },
-            .flag(["--rewrite-layout"]) { $0.rewriteLayout = true },
-            .flag(["--downgrade-cff2"]) { $0.downgradeCff2 = true },
-            .flag(["--partial"]) { $0.partial = true },
-            .flag(["--no-optimize"]) { $0.noOptimize = true },
-            .flag(["--overwrite"]) { $0.overwrite = true },
-        ],
-        operands: { command, operands in
-            guard let input = operands.first else { return false }
-            command.input = input
-            command.coordinates = Array(operands.dropFirst())
-            return true
-        }) }
+    static var quickCommandLine: QuickCommandLine<InstanceCommand> {
+        QuickCommandLine(
+            defaults: {
+                var command = InstanceCommand()
+                command.coordinates = []
+                command.output = nil
+                (command.all, command.strict, command.keepNames, command.noOverlapFlags) = (false, false, false, false)
+                (command.rewriteLayout, command.downgradeCff2, command.partial, command.noOptimize, command.overwrite) = (
+                    false, false, false, false, false
+                )
+                command.selection = FaceSelection.unselected
+                return command
+            },
+            options: [
+                .value(["-o", "--output"]) { $0.output = $1 },
+                .value(["--face"]) { $0.selection.face = $1 },
+                .flag(["--all"]) { $0.all = true },
+                .flag(["--strict"]) { $0.strict = true },
+                .flag(["--keep-names"]) { $0.keepNames = true },
+                .flag(["--no-overlap-flags"]) { $0.noOverlapFlags = true },
+                .flag(["--rewrite-layout"]) { $0.rewriteLayout = true },
+                .flag(["--downgrade-cff2"]) { $0.downgradeCff2 = true },
+                .flag(["--partial"]) { $0.partial = true },
+                .flag(["--no-optimize"]) { $0.noOptimize = true },
+                .flag(["--overwrite"]) { $0.overwrite = true },
+            ],
+            operands: { command, operands in
+                guard let input = operands.first else { return false }
+                command.input = input
+                command.coordinates = Array(operands.dropFirst())
+                return true
+            })
+    }
 
     func outcome() throws -> Outcome {
         let font = try Font(path: input)
@@ -78,10 +95,13 @@ struct InstanceCommand: FontShellCommand {
             return .done
         }
         if downgradeCff2 && !face.has("CFF2") {
-            throw FontError("--downgrade-cff2: the font's outlines are \(face.has("glyf") ? "TrueType" : "not CFF2"); there is no CFF2 to write as CFF", path: input)
+            throw FontError(
+                "--downgrade-cff2: the font's outlines are \(face.has("glyf") ? "TrueType" : "not CFF2"); there is no CFF2 to write as CFF",
+                path: input)
         }
-        var options = InstanceOptions(clamp: !strict, updateNames: !keepNames, setOverlapFlags: !noOverlapFlags, rewriteLayout: rewriteLayout,
-                                      downgradeCFF2: downgradeCff2, partial: partial, optimizeDeltas: !noOptimize)
+        var options = InstanceOptions(
+            clamp: !strict, updateNames: !keepNames, setOverlapFlags: !noOverlapFlags, rewriteLayout: rewriteLayout,
+            downgradeCFF2: downgradeCff2, partial: partial, optimizeDeltas: !noOptimize)
         if all {
             guard coordinates.isEmpty else { throw FontError("--all makes every named instance; give no coordinates with it") }
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -98,9 +118,10 @@ struct InstanceCommand: FontShellCommand {
                 options.coordinates = [:]
                 for (tag, value) in zip(tags, named.coordinates) { options.coordinates[tag] = value }
                 let result = try face.instance(options)
-                let fileName = Self.distinctFileName(result.postScriptName ?? names.string(named.subfamilyNameID) ?? "instance-\(i)",
-                                                     coordinates: zip(tags, named.coordinates).map { "\($0)\(Face.short($1))" },
-                                                     index: i, used: &used)
+                let fileName = Self.distinctFileName(
+                    result.postScriptName ?? names.string(named.subfamilyNameID) ?? "instance-\(i)",
+                    coordinates: zip(tags, named.coordinates).map { "\($0)\(Face.short($1))" },
+                    index: i, used: &used)
                 let path = (output.hasSuffix("/") ? output : output + "/") + fileName + fileExtension
                 try write(result, to: path, from: font, derivedName: true, progress: progress)
             }
@@ -129,8 +150,10 @@ struct InstanceCommand: FontShellCommand {
         return "\(base)-\(index)-\(k)"
     }
 
-    private func write(_ result: InstanceResult, to path: String, from font: Font, derivedName: Bool = false, partial: Bool? = nil,
-                       progress: BatchProgress? = nil) throws {
+    private func write(
+        _ result: InstanceResult, to path: String, from font: Font, derivedName: Bool = false, partial: Bool? = nil,
+        progress: BatchProgress? = nil
+    ) throws {
         let partial = partial ?? self.partial
         if let original = font.path, Font.sameFile(original, path), !overwrite {
             throw FontError("refusing to overwrite the input file; save elsewhere or pass --overwrite", path: path)
@@ -141,17 +164,25 @@ struct InstanceCommand: FontShellCommand {
         let ext = FileGlob.fileExtension(path)
         if let outlines = result.font.faces.first, ext == "otf" || ext == "ttf" {
             let trueType = outlines.has("glyf")
-            if trueType && ext == "otf" { printError("fontshell instance: warning: the instance has TrueType outlines; '.ttf' is their usual extension") }
-            if !trueType && ext == "ttf" { printError("fontshell instance: warning: the instance has CFF outlines; '.otf' is their usual extension") }
+            if trueType && ext == "otf" {
+                printError("fontshell instance: warning: the instance has TrueType outlines; '.ttf' is their usual extension")
+            }
+            if !trueType && ext == "ttf" {
+                printError("fontshell instance: warning: the instance has CFF outlines; '.otf' is their usual extension")
+            }
         }
         let report = try result.font.save(to: path, options: SaveOptions(overwriteInput: overwrite, followSymlinks: !derivedName))
         // Each axis as it was treated: pinned (its value), narrowed (its range) or kept whole.
         let ranges = (try? Self.parseCoordinates(coordinates).ranges) ?? [:]
         var parts: [String] = [], kept: [String] = []
         for (tag, value) in zip(result.location.tags.map(\.trimmed), result.location.user) {
-            if let r = ranges[tag] { parts.append("\(tag)=\(Face.short(r.lowerBound)):\(Face.short(r.upperBound))") }
-            else if partial && !coordinates.contains(where: { $0.hasPrefix(tag + "=") }) { kept.append(tag) }
-            else { parts.append("\(tag)=\(Face.short(value))") }
+            if let r = ranges[tag] {
+                parts.append("\(tag)=\(Face.short(r.lowerBound)):\(Face.short(r.upperBound))")
+            } else if partial && !coordinates.contains(where: { $0.hasPrefix(tag + "=") }) {
+                kept.append(tag)
+            } else {
+                parts.append("\(tag)=\(Face.short(value))")
+            }
         }
         var at = parts.joined(separator: " ")
         if !kept.isEmpty { at += " (keeps \(kept.joined(separator: ", ")) variable)" }
@@ -180,7 +211,9 @@ struct InstanceCommand: FontShellCommand {
         let names = try face.name
         var lines = ["axes:"]
         for a in fvar.axes {
-            lines.append("  \(a.tag.trimmed)  \(Face.short(a.minimum))…\(Face.short(a.maximum)), default \(Face.short(a.defaultValue))  \(names.string(a.nameID) ?? "")\(a.isHidden ? " (hidden)" : "")")
+            lines.append(
+                "  \(a.tag.trimmed)  \(Face.short(a.minimum))…\(Face.short(a.maximum)), default \(Face.short(a.defaultValue))  \(names.string(a.nameID) ?? "")\(a.isHidden ? " (hidden)" : "")"
+            )
         }
         lines.append("named instances:")
         for i in fvar.instances {

@@ -9,9 +9,9 @@ struct PreviewCommand: FontShellCommand {
         commandName: "preview",
         abstract: "Render text (or a fixed-size label) in a face to PNG, or compare two fonts.",
         discussion: """
-        fontshell preview FONT "Hello" -o out.png [--label 240x44 --scale 2 --guides]
-        fontshell preview --compare OLD.ttf NEW.ttf "Hello" -o diff.png   (exit 0 same, 1 different)
-        """)
+            fontshell preview FONT "Hello" -o out.png [--label 240x44 --scale 2 --guides]
+            fontshell preview --compare OLD.ttf NEW.ttf "Hello" -o diff.png   (exit 0 same, 1 different)
+            """)
 
     @Argument(help: "FONT TEXT, or with --compare OLD NEW TEXT.") var arguments: [String]
     @Option(name: .shortAndLong, help: "Output PNG.") var output: String
@@ -70,7 +70,8 @@ struct PreviewCommand: FontShellCommand {
         if label != nil {
             let l = try Preview.label(f, text, options: options)
             let m = l.measurements
-            var report = "baseline \(Preview.rounded(m.baseline)) px, line box \(Preview.rounded(m.lineTop))…\(Preview.rounded(m.lineBottom)) px, capCenterOffset \(Preview.rounded(m.capCenterOffset)) px (\(m.metrics.rawValue) metrics)"
+            var report =
+                "baseline \(Preview.rounded(m.baseline)) px, line box \(Preview.rounded(m.lineTop))…\(Preview.rounded(m.lineBottom)) px, capCenterOffset \(Preview.rounded(m.capCenterOffset)) px (\(m.metrics.rawValue) metrics)"
             if !m.missing.isEmpty { report += "\nmissing glyphs (drawn as .notdef): " + m.missing.joined(separator: ", ") }
             if !m.notInColor.isEmpty { report += "\n" + Self.notInColorNote(m.notInColor) }
             return (l.image, report, Int((2 * m.boxCenter).rounded()))

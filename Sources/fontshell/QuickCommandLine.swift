@@ -35,7 +35,7 @@ struct QuickCommandLine<Command: ParsableCommand> {
     func parse(_ arguments: [String]) -> Command? {
         var command = defaults()
         var operands: [String] = []
-        var seen: [String] = []  // not a Set: its first use costs a conformance scan
+        var seen: [String] = []   // not a Set: its first use costs a conformance scan
         var i = 0
         while i < arguments.count {
             let argument = arguments[i]

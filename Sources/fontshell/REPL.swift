@@ -217,7 +217,8 @@ struct REPL {
     }
 
     /// Tab completion: asks fontshell.complete(word) and hands libedit the candidates.
-    static let complete: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { text, _, _ in
+    static let complete: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = {
+        text, _, _ in
         rl_attempted_completion_over = 1
         guard let text, let lua = REPL.current else { return nil }
         let word = String(cString: text)

@@ -33,7 +33,8 @@ struct Registry: ParsableCommand {
     }
 
     struct Find: Subcommand {
-        static let configuration = CommandConfiguration(commandName: "find", abstract: "Find a font by exact PostScript or full name (exit 1 if not found).")
+        static let configuration = CommandConfiguration(
+            commandName: "find", abstract: "Find a font by exact PostScript or full name (exit 1 if not found).")
         @Argument var name: String
         @OptionGroup var output: Output
         func outcome() throws -> Outcome {
@@ -47,7 +48,8 @@ struct Registry: ParsableCommand {
     }
 
     struct Missing: Subcommand {
-        static let configuration = CommandConfiguration(commandName: "missing", abstract: "Which of these names cannot be found, and what would be used instead (exit 1 if any).")
+        static let configuration = CommandConfiguration(
+            commandName: "missing", abstract: "Which of these names cannot be found, and what would be used instead (exit 1 if any).")
         @Argument var names: [String]
         @OptionGroup var output: Output
         func outcome() throws -> Outcome {
@@ -55,14 +57,17 @@ struct Registry: ParsableCommand {
             if output.json {
                 print(try json(missing))
             } else {
-                for m in missing { print("\(m.name)\tmissing; falls back to \(m.fallback.map { "\($0.postScriptName) (\($0.path))" } ?? "nothing")") }
+                for m in missing {
+                    print("\(m.name)\tmissing; falls back to \(m.fallback.map { "\($0.postScriptName) (\($0.path))" } ?? "nothing")")
+                }
             }
             return missing.isEmpty ? .done : .findings
         }
     }
 
     struct Register: Subcommand {
-        static let configuration = CommandConfiguration(commandName: "register", abstract: "Install a font for the user (copied to $XDG_DATA_HOME/fonts/fontshell) or this process.")
+        static let configuration = CommandConfiguration(
+            commandName: "register", abstract: "Install a font for the user (copied to $XDG_DATA_HOME/fonts/fontshell) or this process.")
         @Argument var path: String
         @Option(help: "user (default, as in Lua) or process.") var scope = "user"
         @Flag(help: "Replace a font FontShell registered under the same PostScript name.") var replace = false
@@ -74,7 +79,8 @@ struct Registry: ParsableCommand {
     }
 
     struct Unregister: Subcommand {
-        static let configuration = CommandConfiguration(commandName: "unregister", abstract: "Remove a font FontShell registered (by path or PostScript name).")
+        static let configuration = CommandConfiguration(
+            commandName: "unregister", abstract: "Remove a font FontShell registered (by path or PostScript name).")
         @Argument var pathOrName: String
         @OptionGroup var output: Output
         func outcome() throws -> Outcome {
@@ -92,7 +98,9 @@ struct Registry: ParsableCommand {
         func outcome() throws -> Outcome {
             let report = try makeRegistry().repair()
             if output.json { print(try json(report)); return .done }
-            if let kept = report.damagedRecordKeptAs { print("the record could not be read: kept as \(kept), rebuilt from the fonts folder") }
+            if let kept = report.damagedRecordKeptAs {
+                print("the record could not be read: kept as \(kept), rebuilt from the fonts folder")
+            }
             for f in report.adopted { print("adopted   \(f.path) (\(f.postScriptNames.joined(separator: ", ")))") }
             for f in report.forgotten { print("forgotten \(f.path) (\(f.postScriptNames.joined(separator: ", "))): the file is gone") }
             for f in report.leftAlone { print("left      \(f.path): \(f.reason)") }
@@ -104,7 +112,8 @@ struct Registry: ParsableCommand {
     }
 
     struct System: Subcommand {
-        static let configuration = CommandConfiguration(commandName: "system", abstract: "The platform's UI font of a design: default, serif, monospaced, rounded.")
+        static let configuration = CommandConfiguration(
+            commandName: "system", abstract: "The platform's UI font of a design: default, serif, monospaced, rounded.")
         @Option var design = "default"
         @OptionGroup var output: Output
         func outcome() throws -> Outcome {
@@ -134,9 +143,17 @@ private func json<T: Encodable>(_ value: T) throws -> String {
 private func show(_ fonts: [FontDescriptor], json asJSON: Bool) throws {
     if asJSON { print(try json(fonts)); return }
     let header = ["PostScript name", "family", "style", "weight", "scope", "path"]
-    let rows = fonts.map { [$0.postScriptName, $0.family, $0.style, String($0.weight), $0.scope ?? "system", $0.path + ($0.faceIndex > 0 ? "#\($0.faceIndex)" : "")] }
+    let rows = fonts.map {
+        [
+            $0.postScriptName, $0.family, $0.style, String($0.weight), $0.scope ?? "system",
+            $0.path + ($0.faceIndex > 0 ? "#\($0.faceIndex)" : ""),
+        ]
+    }
     let widths = header.indices.map { i in ([header[i]] + rows.map { $0[i] }).map(\.count).max() ?? 0 }
     for row in [header] + rows {
-        print(row.enumerated().map { i, cell in i == row.count - 1 ? cell : cell + String(repeating: " ", count: max(0, widths[i] - cell.count)) }.joined(separator: "  "))
+        print(
+            row.enumerated().map { i, cell in
+                i == row.count - 1 ? cell : cell + String(repeating: " ", count: max(0, widths[i] - cell.count))
+            }.joined(separator: "  "))
     }
 }

@@ -6,7 +6,8 @@ import FontModel
 struct Save: FontShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "save",
-        abstract: "Open a font and save it again (tables re-shared, realigned), or as WOFF/WOFF2, printing what changed; --face saves that face alone.",
+        abstract:
+            "Open a font and save it again (tables re-shared, realigned), or as WOFF/WOFF2, printing what changed; --face saves that face alone.",
         discussion: "The container follows OUTPUT's extension (.ttf/.otf/.ttc, .woff, .woff2) unless --format names it.")
 
     @Argument(help: "Font to read.") var input: String
@@ -30,11 +31,13 @@ struct Save: FontShellCommand {
         // A bar while a WOFF2 compresses (a CJK collection at quality 11 takes most of a minute).
         let progress = BatchProgress(total: 0, label: "fontshell save", unit: "%")
         defer { progress.done(summary: false) }   // also on an error
-        let options = SaveOptions(overwriteInput: overwrite, force: force, format: format.flatMap(OutputFormat.init(rawValue:)),
-                                  woff2: WOFF2Options(quality: quality, window: window),
-                                  progress: BatchProgress.Shared(progress).saveProgress)
+        let options = SaveOptions(
+            overwriteInput: overwrite, force: force, format: format.flatMap(OutputFormat.init(rawValue:)),
+            woff2: WOFF2Options(quality: quality, window: window),
+            progress: BatchProgress.Shared(progress).saveProgress)
         let destination = output ?? outputArgument ?? ""
-        let report = selection.face != nil
+        let report =
+            selection.face != nil
             ? try font.save(face: try selection.face(in: font), to: destination, options: options)
             : try font.save(to: destination, options: options)
         progress.done(summary: false)

@@ -48,11 +48,20 @@ struct Repl: FontShellCommand {
 
 /// `fontshell run SCRIPT.lua [ARGS ...]`
 struct Run: FontShellCommand {
-    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a Lua script: arg[0] is the script, arg[1...] and ... its arguments; with --each, once per font on every core, JSON lines out (docs/batch.md).")
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract:
+            "Run a Lua script: arg[0] is the script, arg[1...] and ... its arguments; with --each, once per font on every core, JSON lines out (docs/batch.md)."
+    )
 
-    @Flag(help: "For a script you do not trust: nothing is written to disk, no registry, no io or os (but its clocks), no precompiled chunks.")
+    @Flag(
+        help: "For a script you do not trust: nothing is written to disk, no registry, no io or os (but its clocks), no precompiled chunks."
+    )
     var sandbox = false
-    @Option(help: ArgumentHelp("Run the script once per font these files name (a glob such as 'fonts/**/*.{ttf,otf,ttc}', a folder, or a file; repeatable), with font and face bound.", valueName: "glob"))
+    @Option(
+        help: ArgumentHelp(
+            "Run the script once per font these files name (a glob such as 'fonts/**/*.{ttf,otf,ttc}', a folder, or a file; repeatable), with font and face bound.",
+            valueName: "glob"))
     var each: [String] = []
     @Flag(help: "With --each: JSON lines on stdout even on a terminal.") var jsonl = false
     @OptionGroup(title: "With --each") var batch: BatchOptionGroup
@@ -67,39 +76,47 @@ struct Run: FontShellCommand {
         if !options.each.isEmpty {
             return .status(runBatch(script: script, arguments: scriptArguments, options: options, sandboxed: sandbox))
         }
-        return .status(try runScript(script, arguments: arguments, interpreterArguments: ["run"] + (sandbox ? ["--sandbox"] : []), sandboxed: sandbox))
+        return .status(
+            try runScript(script, arguments: arguments, interpreterArguments: ["run"] + (sandbox ? ["--sandbox"] : []), sandboxed: sandbox))
     }
 }
 
 extension Run {
     /// `run`'s plain command lines without ArgumentParser (QuickCommandLine.swift): a batch run
     /// pays the parser once, but on a whole run's critical path, before any worker has work.
-    static var quickCommandLine: QuickCommandLine<Run> { QuickCommandLine(
-        defaults: {
-            var command = Run()
-            (command.sandbox, command.jsonl, command.each, command.batch) = (false, false, [], .defaults)
-            command.arguments = []
-            return command
-        },
-        options: [.flag(["--sandbox"]) { $0.sandbox = true }] + BatchOptions.table.map { option in
-            option.takesValue
-                ? .value(option.names) { try $0.setBatchOption(option.names[0], $1) }
-                : .flag(option.names) { try? $0.setBatchOption(option.names[0], nil) }
-        },
-        operands: { command, operands in
-            guard let script = operands.first else { return false }
-            command.script = script
-            command.arguments = Array(operands.dropFirst())
-            return true
-        },
-        restAfterFirstOperand: true) }
+    static var quickCommandLine: QuickCommandLine<Run> {
+        QuickCommandLine(
+            defaults: {
+                var command = Run()
+                (command.sandbox, command.jsonl, command.each, command.batch) = (false, false, [], .defaults)
+                command.arguments = []
+                return command
+            },
+            options: [.flag(["--sandbox"]) { $0.sandbox = true }]
+                + BatchOptions.table.map { option in
+                    option.takesValue
+                        ? .value(option.names) { try $0.setBatchOption(option.names[0], $1) }
+                        : .flag(option.names) { try? $0.setBatchOption(option.names[0], nil) }
+                },
+            operands: { command, operands in
+                guard let script = operands.first else { return false }
+                command.script = script
+                command.arguments = Array(operands.dropFirst())
+                return true
+            },
+            restAfterFirstOperand: true)
+    }
 }
 
 extension Run {
     /// The batch options as given before the script (`absorb` adds those after it).
     var batchOptions: BatchOptions {
         get { BatchOptions(each: each, jobs: batch.jobs, shard: batch.shard, timeout: batch.timeout, jsonl: jsonl, quiet: batch.quiet) }
-        set { (each, jsonl, batch.jobs, batch.shard, batch.timeout, batch.quiet) = (newValue.each, newValue.jsonl, newValue.jobs, newValue.shard, newValue.timeout, newValue.quiet) }
+        set {
+            (each, jsonl, batch.jobs, batch.shard, batch.timeout, batch.quiet) = (
+                newValue.each, newValue.jsonl, newValue.jobs, newValue.shard, newValue.timeout, newValue.quiet
+            )
+        }
     }
 
     /// Sets one batch option as `BatchOptions` reads it (the quick reader's way).
@@ -187,5 +204,3 @@ func reportError(_ e: LuaError) {
     printError(e.message)
     if !e.traceback.isEmpty { printError(e.traceback) }
 }
-
-

@@ -46,8 +46,9 @@ struct SubsetCommand: FontShellCommand {
         }
         if let unicodes { request.unicodes = try SubsetRequest.parseUnicodes(unicodes) }
         if let glyphs {
-            do { request.glyphs = try SubsetRequest.parseGlyphs(glyphs, names: try face.glyphNames()) }
-            catch let e as FontError { throw FontError(e.message, path: input) }
+            do { request.glyphs = try SubsetRequest.parseGlyphs(glyphs, names: try face.glyphNames()) } catch let e as FontError {
+                throw FontError(e.message, path: input)
+            }
         }
         if let features { request.features = features.split(separator: ",").map { String($0.trimmingSpaces) } }
         if let keep { request.keep = keep.split(separator: ",").map { String($0.trimmingSpaces) } }
@@ -63,13 +64,20 @@ struct SubsetCommand: FontShellCommand {
         }
         let progress = BatchProgress(total: 0, label: "fontshell subset", unit: "%")
         defer { progress.done(summary: false) }   // also on an error
-        let report = try result.font.save(to: output, options: SaveOptions(overwriteInput: overwrite, woff2: WOFF2Options(quality: quality),
-                                                                            progress: BatchProgress.Shared(progress).saveProgress))
+        let report = try result.font.save(
+            to: output,
+            options: SaveOptions(
+                overwriteInput: overwrite, woff2: WOFF2Options(quality: quality),
+                progress: BatchProgress.Shared(progress).saveProgress))
         progress.done(summary: false)
-        print("kept \(result.glyphMap.count) of \(try face.glyphCount) glyphs (\(result.closure.count) added by components and the layout closure)")
+        print(
+            "kept \(result.glyphMap.count) of \(try face.glyphCount) glyphs (\(result.closure.count) added by components and the layout closure)"
+        )
         if !result.missing.isEmpty {
             let shown = result.missing.prefix(20).map { "U+" + hex4($0) }.joined(separator: " ")
-            print("the face has no glyph for \(result.missing.count) character\(result.missing.count == 1 ? "" : "s"): \(shown)\(result.missing.count > 20 ? " …" : "")")
+            print(
+                "the face has no glyph for \(result.missing.count) character\(result.missing.count == 1 ? "" : "s"): \(shown)\(result.missing.count > 20 ? " …" : "")"
+            )
         }
         print(report)
         return .done

@@ -12,7 +12,8 @@ import Foundation
 struct Validate: FontShellCommand {
     static let judges = true
 
-    static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check a font before shipping (exit status: 0 clean, 1 warnings, 2 errors).")
+    static let configuration = CommandConfiguration(
+        commandName: "validate", abstract: "Check a font before shipping (exit status: 0 clean, 1 warnings, 2 errors).")
 
     @Argument(help: "Font file.") var font: String
     @Flag(help: "Print the findings as JSON.") var json = false
@@ -20,7 +21,9 @@ struct Validate: FontShellCommand {
     func outcome() throws -> Outcome {
         let findings = Validator.validate(try Font(path: font))
         if json {
-            let items = findings.map { ["check": $0.check, "severity": $0.severity.rawValue, "face": $0.face as Any, "message": $0.message] }
+            let items = findings.map {
+                ["check": $0.check, "severity": $0.severity.rawValue, "face": $0.face as Any, "message": $0.message]
+            }
             print(JSONText.write(items, pretty: true))
         } else {
             for f in findings { print(f) }

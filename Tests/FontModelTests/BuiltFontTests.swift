@@ -13,7 +13,7 @@ import Testing
         let cff = try #require(try face.cff)
         #expect(!cff.isCIDKeyed)
         #expect(try cff.bounds(1) == GlyphBounds(xMin: 0, yMin: 0, xMax: 600, yMax: 700))
-        #expect(try cff.bounds(2) == GlyphBounds(xMin: 50, yMin: 0, xMax: 450, yMax: 500)) // through a local subroutine
+        #expect(try cff.bounds(2) == GlyphBounds(xMin: 50, yMin: 0, xMax: 450, yMax: 500))   // through a local subroutine
         try makeAllCaps(face)
         try face.rename(family: "Caps CFF")
         let out = tmp.file("caps.otf")
@@ -68,7 +68,8 @@ import Testing
         var source: Int?
         for id in stride(from: 1, to: cff.glyphCount, by: 97) where cff.fdIndex(id) != cff.fdIndex(a) {
             if try CharStringInterpreter.run(cff: cff, glyph: id).usesLocalSubrs,
-               cff.privates[cff.fdIndex(id)].localSubrs?.range != cff.privates[cff.fdIndex(a)].localSubrs?.range {
+                cff.privates[cff.fdIndex(id)].localSubrs?.range != cff.privates[cff.fdIndex(a)].localSubrs?.range
+            {
                 source = id; break
             }
         }

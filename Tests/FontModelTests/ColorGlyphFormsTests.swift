@@ -29,7 +29,13 @@ import Testing
         let saved = try Font(path: out).faces[0]
         #expect(try saved.colorForms(b) == ["COLR v0, 2 layers"])
         // fontTools reads the same layers for both.
-        let r = try run("python3", ["-c", "import sys; from fontTools.ttLib import TTFont; c = TTFont(sys.argv[1])['COLR'].ColorLayers; print([(l.name, l.colorID) for l in c['A']] == [(l.name, l.colorID) for l in c['b']])", out])
+        let r = try run(
+            "python3",
+            [
+                "-c",
+                "import sys; from fontTools.ttLib import TTFont; c = TTFont(sys.argv[1])['COLR'].ColorLayers; print([(l.name, l.colorID) for l in c['A']] == [(l.name, l.colorID) for l in c['b']])",
+                out,
+            ])
         #expect(r.out == "True\n", "\(r.err)")
     }
 
@@ -48,14 +54,14 @@ import Testing
         #expect(try saved.colorForms(try id("b")) == ["COLR v1 paint"])
         #expect(try saved.colorForms(try id("c6")) == ["COLR v0, 2 layers"])
         let script = """
-        import sys
-        from fontTools.ttLib import TTFont
-        t = TTFont(sys.argv[1])['COLR'].table
-        paint = {r.BaseGlyph: r.Paint for r in t.BaseGlyphList.BaseGlyphPaintRecord}
-        layers = {r.BaseGlyph: (r.FirstLayerIndex, r.NumLayers) for r in t.BaseGlyphRecordArray.BaseGlyphRecord}
-        clips = t.ClipList.clips
-        print(paint['b'] == paint['c1'], clips['b'] == clips['c1'], 'c6' in paint, 'c6' in clips, layers['c6'] == layers['A'])
-        """
+            import sys
+            from fontTools.ttLib import TTFont
+            t = TTFont(sys.argv[1])['COLR'].table
+            paint = {r.BaseGlyph: r.Paint for r in t.BaseGlyphList.BaseGlyphPaintRecord}
+            layers = {r.BaseGlyph: (r.FirstLayerIndex, r.NumLayers) for r in t.BaseGlyphRecordArray.BaseGlyphRecord}
+            clips = t.ClipList.clips
+            print(paint['b'] == paint['c1'], clips['b'] == clips['c1'], 'c6' in paint, 'c6' in clips, layers['c6'] == layers['A'])
+            """
         let r = try run("python3", ["-c", script, out])
         #expect(r.out == "True True False False True\n", "\(r.err)")
         let ots = try run("ots-sanitize", [out])

@@ -90,7 +90,10 @@ import Testing
         let lines = try FontDiff.compare(original, edited).map(\.description).filter { !$0.contains("head.") }
         // The ligature replaces f f l → uniFB04 in lookup 17, the one every Latin language
         // system reaches and which holds it.
-        #expect(lines == ["~ GPOS.kern A V: -87 → -120", "~ GPOS.kern T o: -99 → -50", "- GSUB.liga: f f l → uniFB04", "+ GSUB.liga: f f l → A"])
+        #expect(
+            lines == [
+                "~ GPOS.kern A V: -87 → -120", "~ GPOS.kern T o: -99 → -50", "- GSUB.liga: f f l → uniFB04", "+ GSUB.liga: f f l → A",
+            ])
         // Everything else a lookup does is still compared: the caps edit moves marks too.
         try face.copyCapitalsOntoLowercase()
         let caps = try FontDiff.compare(original, try Font(data: try font.serialized().bytes).faces[0]).map(\.description)

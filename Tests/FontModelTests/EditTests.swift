@@ -54,11 +54,16 @@ import Testing
             try font.save(to: out)
             for text in texts {
                 let lower = try positions(out, text), upper = try positions(out, text.uppercased())
-                if layout { #expect(lower == upper, "\(id): '\(text)' shapes differently from its capitals") }
-                else if lower != upper { differedWithoutLayout = true }
+                if layout {
+                    #expect(lower == upper, "\(id): '\(text)' shapes differently from its capitals")
+                } else if lower != upper {
+                    differedWithoutLayout = true
+                }
             }
         }
-        if id != "noto-cjk" { #expect(differedWithoutLayout, "\(id): the outline-only edit already shaped like capitals; the test shows nothing") }
+        if id != "noto-cjk" {
+            #expect(differedWithoutLayout, "\(id): the outline-only edit already shaped like capitals; the test shows nothing")
+        }
     }
 
     @Test func otsRejectsOriginalWqyButAcceptsOurCopy() throws {
@@ -117,7 +122,10 @@ import Testing
     @Test func renameKeepsEachNamesStructure() throws {
         let font = try Font(path: Corpus.wqy)
         for face in font.faces { try face.rename(family: (try face.familyName ?? "") + " Caps") }
-        #expect(try font.faces.map { try $0.familyName } == ["WenQuanYi Zen Hei Caps", "WenQuanYi Zen Hei Mono Caps", "WenQuanYi Zen Hei Sharp Caps"])
+        #expect(
+            try font.faces.map { try $0.familyName } == [
+                "WenQuanYi Zen Hei Caps", "WenQuanYi Zen Hei Mono Caps", "WenQuanYi Zen Hei Sharp Caps",
+            ])
         #expect(try Set(font.faces.map { try $0.postScriptName }).count == 3)   // still distinct in the collection
         for face in font.faces { #expect(try face.postScriptName?.contains("Caps") == true) }
     }
@@ -230,7 +238,7 @@ import Testing
         let name = try font.faces[0].name
         try name.set(256, "Custom ✓")
         #expect(name.string(256) == "Custom ✓")
-        #expect(name.records.filter { $0.nameID == 256 }.map(\.platformID) == [3])  // ✓ has no Mac Roman byte
+        #expect(name.records.filter { $0.nameID == 256 }.map(\.platformID) == [3])   // ✓ has no Mac Roman byte
         #expect(throws: FontError.self) { try name.set(300, "✓", platformID: 1, encodingID: 0) }
         try name.set(300, "café", platformID: 1, encodingID: 0)
         #expect(name.records.first { $0.nameID == 300 }?.bytes == [0x63, 0x61, 0x66, 0x8E])

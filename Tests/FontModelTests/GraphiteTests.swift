@@ -7,13 +7,13 @@ import Testing
 /// octaboxes; Feat 1 and 2; Gloc with attribute names).
 @Suite struct GraphiteTests {
     static let fonts = [
-        "/usr/share/fonts/truetype/padauk/Padauk-Regular.ttf",              // Silf 5, Glat 3 with octaboxes
-        "/usr/share/fonts/truetype/awami/AwamiNastaliq-Regular.ttf",        // Silf 5.1 and Glat 3, LZ4-compressed
-        "/usr/share/fonts/truetype/harmattan/Harmattan-Regular.ttf",        // Silf 4.1, Glat 3
+        "/usr/share/fonts/truetype/padauk/Padauk-Regular.ttf",   // Silf 5, Glat 3 with octaboxes
+        "/usr/share/fonts/truetype/awami/AwamiNastaliq-Regular.ttf",   // Silf 5.1 and Glat 3, LZ4-compressed
+        "/usr/share/fonts/truetype/harmattan/Harmattan-Regular.ttf",   // Silf 4.1, Glat 3
         "/usr/share/fonts/truetype/abyssinica/AbyssinicaSIL-Regular.ttf",   // Silf 4
-        "/usr/share/fonts/truetype/dai-banna/DBSILBR.ttf",                  // Silf 3, Feat 1
-        "/usr/share/fonts/truetype/scheherazade/Scheherazade-Regular.ttf",  // Silf 2.1 with pseudo-glyphs
-        "/usr/share/fonts/truetype/gentium-basic/GenBasR.ttf",              // Silf 2, Feat 1
+        "/usr/share/fonts/truetype/dai-banna/DBSILBR.ttf",   // Silf 3, Feat 1
+        "/usr/share/fonts/truetype/scheherazade/Scheherazade-Regular.ttf",   // Silf 2.1 with pseudo-glyphs
+        "/usr/share/fonts/truetype/gentium-basic/GenBasR.ttf",   // Silf 2, Feat 1
     ]
 
     static func read<T: DecodableTable>(_ type: T.Type, _ bytes: [UInt8], _ face: Face) throws -> T {
@@ -40,7 +40,9 @@ import Testing
         // Awami's empty Sill, whose search fields and closing record are not the usual ones.
         #expect(sameBytes.contains("Gloc"), "\(path): byte-identical \(sameBytes)")
         if try face.table(GlatTable.self)?.compression == 0 { #expect(sameBytes.contains("Glat"), "\(path): \(sameBytes)") }
-        if let silf = try face.table(SilfTable.self), silf.version >= 0x0003_0000, silf.compression == 0 { #expect(sameBytes.contains("Silf"), "\(path): \(sameBytes)") }
+        if let silf = try face.table(SilfTable.self), silf.version >= 0x0003_0000, silf.compression == 0 {
+            #expect(sameBytes.contains("Silf"), "\(path): \(sameBytes)")
+        }
     }
 
     @Test func readsWhatTheFontSays() throws {
@@ -60,7 +62,9 @@ import Testing
         }
         let glat = try #require(try padauk.table(GlatTable.self))
         // Gloc indexes a few more glyphs than the font has (glyph00782 … in ttx's dump).
-        #expect(glat.glyphs.count == (try padauk.table(GlocTable.self)?.locations.count ?? 0) - 1 && glat.glyphs.count >= glyphCount && glat.hasOctaboxes)
+        #expect(
+            glat.glyphs.count == (try padauk.table(GlocTable.self)?.locations.count ?? 0) - 1 && glat.glyphs.count >= glyphCount
+                && glat.hasOctaboxes)
         let feat = try #require(try padauk.table(FeatTable.self))
         #expect(feat.features.allSatisfy { (try? padauk.name.string(Int($0.label))) != nil })
         // Awami's compressed tables expand to what they claim.
@@ -80,10 +84,10 @@ import Testing
         }
         let packed = LZ4.compress(Array(repeating: 9, count: 1000))
         #expect(packed.count < 30)
-        #expect(throws: FontError.self) { try LZ4.decompress(packed, size: 999) }       // expands to more than claimed
-        #expect(throws: FontError.self) { try LZ4.decompress(packed, size: 1001) }      // or to less
+        #expect(throws: FontError.self) { try LZ4.decompress(packed, size: 999) }   // expands to more than claimed
+        #expect(throws: FontError.self) { try LZ4.decompress(packed, size: 1001) }   // or to less
         #expect(throws: FontError.self) { try LZ4.decompress([0x0F, 1, 0, 0xFF], size: 100) }   // a match before anything was written
-        #expect(throws: FontError.self) { try LZ4.decompress([0xF0, 0xFF, 0xFF], size: 1000) }  // ends inside a length
+        #expect(throws: FontError.self) { try LZ4.decompress([0xF0, 0xFF, 0xFF], size: 1000) }   // ends inside a length
     }
 
     /// A damaged table is an error naming what is wrong, never a crash: every Graphite table of
@@ -100,7 +104,8 @@ import Testing
                 if let table = try? Self.read(T.self, changed, face) { _ = try? table.encode() }
             }
         }
-        try survive(FeatTable.self); try survive(SillTable.self); try survive(GlocTable.self); try survive(GlatTable.self); try survive(SilfTable.self)
+        try survive(FeatTable.self); try survive(SillTable.self); try survive(GlocTable.self); try survive(GlatTable.self);
+        try survive(SilfTable.self)
         // A Silf claiming an enormous compressed size is refused before anything is allocated.
         var huge: [UInt8] = [0, 5, 0, 0, 0x0F, 0xFF, 0xFF, 0xFF] + Array(repeating: 0, count: 16)
         #expect(throws: FontError.self) { try Self.read(SilfTable.self, huge, face) }

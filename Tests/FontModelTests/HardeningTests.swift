@@ -66,13 +66,13 @@ import Testing
 
         // fontTools reads the edit; its own encoding of the same edit takes 46,554 bytes.
         let script = """
-        import sys; from fontTools.ttLib import TTFont
-        f = TTFont(sys.argv[1], fontNumber=0)
-        t = f['cmap'].getcmap(3, 1)
-        print(t.cmap[0x41] == t.cmap[0x42], f.reader.tables['cmap'].length)
-        for st in f['cmap'].tables:
-            if st.format == 4: print('format4', len(st.compile(f)))
-        """
+            import sys; from fontTools.ttLib import TTFont
+            f = TTFont(sys.argv[1], fontNumber=0)
+            t = f['cmap'].getcmap(3, 1)
+            print(t.cmap[0x41] == t.cmap[0x42], f.reader.tables['cmap'].length)
+            for st in f['cmap'].tables:
+                if st.format == 4: print('format4', len(st.compile(f)))
+            """
         let r = try run("python3", ["-c", script, out])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.hasPrefix("True"), "\(r.out)")
@@ -190,7 +190,8 @@ import Testing
         for tag in font.faces[3].tags where tag != "head" {
             #expect(try single.faces[0].rawTable(tag) == font.faces[3].rawTable(tag), "\(tag)")
         }
-        let r = try run("python3", ["-c", "import sys; from fontTools.ttLib import TTFont; print(TTFont(sys.argv[1])['name'].getDebugName(6))", out])
+        let r = try run(
+            "python3", ["-c", "import sys; from fontTools.ttLib import TTFont; print(TTFont(sys.argv[1])['name'].getDebugName(6))", out])
         #expect(r.out.trimmingCharacters(in: .whitespacesAndNewlines) == (try font.faces[3].postScriptName))
         #expect(try otsAccepts(out).0)
     }
@@ -199,7 +200,9 @@ import Testing
         let tmp = try TemporaryFolder()
         let single = try Font(path: Corpus.dejavu), collection = try Font(path: Corpus.wqy)
         #expect { try single.save(to: tmp.file("x.eot")) } throws: { "\($0)".contains("not EOT") }
-        #expect { try single.save(to: tmp.file("x.woff"), options: SaveOptions(format: .woff2)) } throws: { "\($0)".contains("make them agree") }
+        #expect { try single.save(to: tmp.file("x.woff"), options: SaveOptions(format: .woff2)) } throws: {
+            "\($0)".contains("make them agree")
+        }
         #expect { try collection.save(to: tmp.file("x.woff")) } throws: { "\($0)".contains("WOFF holds one font") }
         #expect { try single.save(to: tmp.file("x.ttc")) } throws: { "\($0)".contains("not a collection") }
         #expect { try collection.save(to: tmp.file("x.ttf")) } throws: { "\($0)".contains("this is a collection") }
@@ -284,7 +287,7 @@ import Testing
         let notdef = 0
         for name in ["A", "B", "a", "b"] { try face.copyOutline(from: notdef, to: try #require(try face.glyphID(named: name))) }
         let xMaxBefore = try face.head.int("xMax")
-        _ = try font.standalone(face: face)                 // what a preview renders: no CFF bounds pass
+        _ = try font.standalone(face: face)   // what a preview renders: no CFF bounds pass
         #expect(try face.head.int("xMax") == xMaxBefore)
         let report = try font.save(to: tmp.file("shrunk.otf"))
         #expect(report.recalculated.contains { $0.hasPrefix("head.xMax") }, "\(report.recalculated)")
@@ -347,7 +350,7 @@ import Testing
         post += [3, 0x61, 0x62]   // a stray Pascal string no glyph index points at
         face.setRawTable("post", post)
         #expect(try face.post?.extraNames() == names)
-        post += [9]               // and a length byte running past the end
+        post += [9]   // and a length byte running past the end
         face.setRawTable("post", post)
         #expect(try face.post?.extraNames() == names)
     }

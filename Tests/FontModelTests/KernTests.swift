@@ -12,6 +12,8 @@ import Testing
             KernTable(version: 0, subtables: [.init(format: 0, coverage: 1, pairs: [KernTable.KernPair(1, 2, 40000)])]),
         ]
         for table in cases { #expect(throws: FontError.self) { _ = try table.encode() } }
-        #expect((try? KernTable(version: 0, subtables: [.init(format: 0, coverage: 1, pairs: [KernTable.KernPair(1, 2, -50)])]).encode()) != nil)
+        #expect(
+            (try? KernTable(version: 0, subtables: [.init(format: 0, coverage: 1, pairs: [KernTable.KernPair(1, 2, -50)])]).encode()) != nil
+        )
     }
 }

@@ -40,17 +40,22 @@ import Testing
         face.removeTable("GPOS")
         let pairs = try KerningPairs(face: face)
         #expect(pairs.source == "kern")
-        let theirs = try run("python3", ["-c", """
-            import sys
-            from fontTools.ttLib import TTFont
-            f = TTFont(sys.argv[1]); order = {n: i for i, n in enumerate(f.getGlyphOrder())}
-            total = {}
-            for st in f["kern"].kernTables:
-                if st.format == 0 and st.coverage & 7 == 1:
-                    for (l, r), v in st.kernTable.items(): total[(order[l], order[r])] = total.get((order[l], order[r]), 0) + v
-            flat = [(l, r, v) for (l, r), v in total.items() if v]
-            print(len(flat), sum((l * 65536 + r) * v for l, r, v in flat) % 1000000007)
-            """, Corpus.dejavu])
+        let theirs = try run(
+            "python3",
+            [
+                "-c",
+                """
+                import sys
+                from fontTools.ttLib import TTFont
+                f = TTFont(sys.argv[1]); order = {n: i for i, n in enumerate(f.getGlyphOrder())}
+                total = {}
+                for st in f["kern"].kernTables:
+                    if st.format == 0 and st.coverage & 7 == 1:
+                        for (l, r), v in st.kernTable.items(): total[(order[l], order[r])] = total.get((order[l], order[r]), 0) + v
+                flat = [(l, r, v) for (l, r), v in total.items() if v]
+                print(len(flat), sum((l * 65536 + r) * v for l, r, v in flat) % 1000000007)
+                """, Corpus.dejavu,
+            ])
         #expect(theirs.status == 0, "\(theirs.err)")
         #expect(Self.summary(pairs.all()) == theirs.out.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(pairs.count > 1000)
@@ -87,11 +92,11 @@ import Testing
     /// 65,500, 100 glyphs) is read up to the last glyph id there can be; it used to trap.
     @Test func kernClassesPastTheLastGlyphIdAreCutOff() throws {
         func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        var subtable = u16(0) + u16(226) + [2, 1]                          // version, length, format 2, horizontal
-        subtable += u16(2) + u16(14) + u16(20) + u16(224)                   // row width, left, right, array
-        subtable += u16(0) + u16(1) + u16(0)                                // left classes: glyph 0
+        var subtable = u16(0) + u16(226) + [2, 1]   // version, length, format 2, horizontal
+        subtable += u16(2) + u16(14) + u16(20) + u16(224)   // row width, left, right, array
+        subtable += u16(0) + u16(1) + u16(0)   // left classes: glyph 0
         subtable += u16(65500) + u16(100) + [UInt8](repeating: 0, count: 200)   // right classes: 65,500…65,599
-        subtable += u16(-40 & 0xFFFF)                                       // the one value
+        subtable += u16(-40 & 0xFFFF)   // the one value
         let face = try Font(path: Corpus.dejavu).faces[0]
         face.removeTable("GPOS")
         face.setRawTable("kern", u16(0) + u16(1) + subtable)
@@ -103,8 +108,9 @@ import Testing
     /// The same in GPOS: a ClassDef format 1 starting at glyph 65,500 with 100 classes is read
     /// up to glyph id 65,535 (it used to trap).
     @Test func classDefPastTheLastGlyphIdIsCutOff() throws {
-        let gpos = Self.classPairGPOS(coverage: u16(2) + u16(1) + u16(0) + u16(0) + u16(0),   // glyph 0
-                                      classDef2: u16(1) + u16(65500) + u16(100) + Array([[UInt8]](repeating: u16(1), count: 100).joined()))
+        let gpos = Self.classPairGPOS(
+            coverage: u16(2) + u16(1) + u16(0) + u16(0) + u16(0),   // glyph 0
+            classDef2: u16(1) + u16(65500) + u16(100) + Array([[UInt8]](repeating: u16(1), count: 100).joined()))
         let face = try Font(path: Self.liberation).faces[0]
         face.setRawTable("GPOS", gpos)
         let pairs = try KerningPairs(face: face)
@@ -114,8 +120,9 @@ import Testing
     /// A 98-byte GPOS whose one class pair subtable covers every glyph id and classes every
     /// glyph id (65,536 × 65,536 pairs) is refused up front, not expanded.
     @Test func classKerningThatSpellsOutBillionsIsRefused() throws {
-        let gpos = Self.classPairGPOS(coverage: u16(2) + u16(1) + u16(0) + u16(0xFFFF) + u16(0),   // every glyph
-                                      classDef2: u16(2) + u16(1) + u16(0) + u16(0xFFFF) + u16(1))  // every glyph in class 1
+        let gpos = Self.classPairGPOS(
+            coverage: u16(2) + u16(1) + u16(0) + u16(0xFFFF) + u16(0),   // every glyph
+            classDef2: u16(2) + u16(1) + u16(0) + u16(0xFFFF) + u16(1))   // every glyph in class 1
         let face = try Font(path: Self.liberation).faces[0]
         face.setRawTable("GPOS", gpos)
         #expect { _ = try KerningPairs(face: face) } throws: { "\($0)".contains("more than the 50000000") }
@@ -130,9 +137,9 @@ import Testing
         func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
         var gpos: [UInt8] = [0, 1, 0, 0] + u16(10) + u16(30) + u16(44)
         gpos += u16(1) + Array("DFLT".utf8) + u16(8) + u16(4) + u16(0) + u16(0) + u16(0xFFFF) + u16(1) + u16(0)   // ScriptList
-        gpos += u16(1) + Array("kern".utf8) + u16(8) + u16(0) + u16(1) + u16(0)                                  // FeatureList
-        gpos += u16(1) + u16(4) + u16(2) + u16(0) + u16(1) + u16(8)                                              // LookupList
-        gpos += u16(2) + u16(20) + u16(4) + u16(0) + u16(30) + u16(34) + u16(1) + u16(2) + u16(0) + u16(0xFFF6)  // PairPos 2
-        return gpos + coverage + u16(2) + u16(0) + classDef2                                                      // ClassDef1: none
+        gpos += u16(1) + Array("kern".utf8) + u16(8) + u16(0) + u16(1) + u16(0)   // FeatureList
+        gpos += u16(1) + u16(4) + u16(2) + u16(0) + u16(1) + u16(8)   // LookupList
+        gpos += u16(2) + u16(20) + u16(4) + u16(0) + u16(30) + u16(34) + u16(1) + u16(2) + u16(0) + u16(0xFFF6)   // PairPos 2
+        return gpos + coverage + u16(2) + u16(0) + classDef2   // ClassDef1: none
     }
 }

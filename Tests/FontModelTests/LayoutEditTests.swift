@@ -11,7 +11,9 @@ import Testing
     /// value between the two glyphs).
     static func advance(_ path: String, _ text: String) throws -> Int {
         let r = try run("hb-shape", ["--no-glyph-names", "--no-clusters", path, text])
-        return r.out.trimmingCharacters(in: CharacterSet(charactersIn: "[]\n")).split(separator: "|").map { Int($0.split(separator: "+")[1]) ?? .min }.reduce(0, +)
+        return r.out.trimmingCharacters(in: CharacterSet(charactersIn: "[]\n")).split(separator: "|").map {
+            Int($0.split(separator: "+")[1]) ?? .min
+        }.reduce(0, +)
     }
 
     /// How much HarfBuzz kerns a two-letter text.
@@ -51,7 +53,8 @@ import Testing
         // fontTools reads the edited GPOS and finds the same pairs.
         let script = repositoryRoot.appendingPathComponent("Scripts/bench-py/kerning_pairs.py").path
         let theirs = try run("python3", [script, out])
-        #expect(theirs.out.trimmingCharacters(in: .whitespacesAndNewlines) == KerningTests.summary(try Font(path: out).faces[0].kerningPairs()))
+        #expect(
+            theirs.out.trimmingCharacters(in: .whitespacesAndNewlines) == KerningTests.summary(try Font(path: out).faces[0].kerningPairs()))
     }
 
     @Test func kernTableEdits() throws {
@@ -65,7 +68,13 @@ import Testing
         try face.setKerning(id("T"), id("o"), nil)
         let out = folder.file("kerned.ttf")
         try font.save(to: out)
-        let r = try run("python3", ["-c", "import sys; from fontTools.ttLib import TTFont; k = TTFont(sys.argv[1])['kern'].kernTables[0].kernTable; print(k[('A','V')], k[('A','B')], ('T','o') in k)", out])
+        let r = try run(
+            "python3",
+            [
+                "-c",
+                "import sys; from fontTools.ttLib import TTFont; k = TTFont(sys.argv[1])['kern'].kernTables[0].kernTable; print(k[('A','V')], k[('A','B')], ('T','o') in k)",
+                out,
+            ])
         #expect(r.out == "-200 -5 False\n", "\(r.err)")
         #expect(try Self.kerned(out, "AV") == -200)
         #expect(try Self.kerned(out, "AB") == -5)
@@ -93,7 +102,13 @@ import Testing
         #expect(ffl == "[\(try id("A"))]\n")
         #expect(ffi.contains("|"), "ffi no longer makes one ligature glyph: \(ffi)")
         #expect(a == "[\(try id("B"))]\n")
-        let r = try run("python3", ["-c", "import sys; from fontTools.ttLib import TTFont; print(TTFont(sys.argv[1])['GDEF'].table.GlyphClassDef.classDefs['A'])", out])
+        let r = try run(
+            "python3",
+            [
+                "-c",
+                "import sys; from fontTools.ttLib import TTFont; print(TTFont(sys.argv[1])['GDEF'].table.GlyphClassDef.classDefs['A'])",
+                out,
+            ])
         #expect(r.out == "3\n", "\(r.err)")
         #expect(try otsAccepts(out).0)
     }
@@ -132,14 +147,22 @@ import Testing
     /// (which HarfBuzz applies to horizontal text instead of GSUB); Harmattan has Graphite's Silf.
     @Test func anEditSaysWhenOtherTablesShapeTheFont() throws {
         let face = try Font(path: "/usr/share/fonts/opentype/mondulkiri/Mondulkiri-R.ttf").faces[0]
-        let T = try #require(try face.glyphID(for: "T")), h = try #require(try face.glyphID(for: "h")), Z = try #require(try face.glyphID(for: "Z"))
+        let T = try #require(try face.glyphID(for: "T")), h = try #require(try face.glyphID(for: "h")),
+            Z = try #require(try face.glyphID(for: "Z"))
         let said = try face.addSubstitution(feature: "liga", input: [T, h], output: Z)
-        #expect(said.contains("; note: HarfBuzz and CoreText shape this font's horizontal text with its AAT morx table, not GSUB"), "\(said)")
+        #expect(
+            said.contains("; note: HarfBuzz and CoreText shape this font's horizontal text with its AAT morx table, not GSUB"), "\(said)")
         #expect(!said.contains("Silf"))
         let harmattan = try Font(path: "/usr/share/fonts/truetype/harmattan/Harmattan-Regular.ttf").faces[0]
-        let (aT, ah, aZ) = (try #require(try harmattan.glyphID(for: "T")), try #require(try harmattan.glyphID(for: "h")), try #require(try harmattan.glyphID(for: "Z")))
+        let (aT, ah, aZ) = (
+            try #require(try harmattan.glyphID(for: "T")), try #require(try harmattan.glyphID(for: "h")),
+            try #require(try harmattan.glyphID(for: "Z"))
+        )
         let graphite = try harmattan.addSubstitution(feature: "liga", input: [aT, ah], output: aZ)
-        #expect(graphite.hasSuffix("; note: Graphite shapers (HarfBuzz built with graphite2, LibreOffice, Firefox) shape this font with its Silf table, not GSUB"), "\(graphite)")
+        #expect(
+            graphite.hasSuffix(
+                "; note: Graphite shapers (HarfBuzz built with graphite2, LibreOffice, Firefox) shape this font with its Silf table, not GSUB"
+            ), "\(graphite)")
     }
 
     /// The acceptance sweep: on every corpus font whose 'liga' Latin text reaches, an added
@@ -152,7 +175,10 @@ import Testing
             let font = try Font(path: path)
             let face = font.faces[0]
             guard let T = try face.glyphID(for: "T"), let h = try face.glyphID(for: "h"), let Z = try face.glyphID(for: "Z"),
-                  try face.layoutFeatures().contains(where: { $0.table == "GSUB" && $0.feature == "liga" && ["latn", "DFLT"].contains($0.script) }) else { continue }
+                try face.layoutFeatures().contains(where: {
+                    $0.table == "GSUB" && $0.feature == "liga" && ["latn", "DFLT"].contains($0.script)
+                })
+            else { continue }
             let where_ = try face.addSubstitution(feature: "liga", input: [T, h], output: Z)
             let out = folder.file("\(id).\(path.hasSuffix(".otf") ? "otf" : "ttf")")
             try font.save(face: face, to: out)
@@ -171,7 +197,9 @@ import Testing
         let face = font.faces[0]
         func glyph(_ c: Unicode.Scalar) throws -> Int { try #require(try face.glyphID(for: c)) }
         #expect(try face.setKerning(glyph("Λ"), glyph("Ψ"), -150).hasPrefix("GPOS lookup 15 "))
-        #expect { try face.setKerning(glyph("L"), glyph("V"), -10, script: "hebr", language: "IWR") } throws: { "\($0)".contains("no language system hebr/IWR") }
+        #expect { try face.setKerning(glyph("L"), glyph("V"), -10, script: "hebr", language: "IWR") } throws: {
+            "\($0)".contains("no language system hebr/IWR")
+        }
         let out = folder.file("greek.ttf")
         try font.save(to: out)
         #expect(try Self.kerned(out, "ΛΨ") == -150)

@@ -19,7 +19,8 @@ import Testing
     }
 
     static func put32(_ v: Int, _ bytes: inout [UInt8], at o: Int) {
-        bytes[o] = UInt8((v >> 24) & 0xFF); bytes[o + 1] = UInt8((v >> 16) & 0xFF); bytes[o + 2] = UInt8((v >> 8) & 0xFF); bytes[o + 3] = UInt8(v & 0xFF)
+        bytes[o] = UInt8((v >> 24) & 0xFF); bytes[o + 1] = UInt8((v >> 16) & 0xFF); bytes[o + 2] = UInt8((v >> 8) & 0xFF);
+        bytes[o + 3] = UInt8(v & 0xFF)
     }
     static func put16(_ v: Int, _ bytes: inout [UInt8], at o: Int) {
         bytes[o] = UInt8((v >> 8) & 0xFF); bytes[o + 1] = UInt8(v & 0xFF)
@@ -62,16 +63,23 @@ import Testing
 
     @Test func unsupportedFormatsAreNamed() throws {
         // WOFF and WOFF2 are read (WOFFTests, WOFF2Tests); one whose header lies is named as such.
-        do { _ = try Font(data: Array("wOFF".utf8) + [UInt8](repeating: 0, count: 64), name: "broken.woff"); Issue.record("accepted a WOFF of zeros") }
-        catch let e as FontError { #expect(e.description.contains("WOFF: the header says the file is 0 bytes")) }
-        do { _ = try Font(data: Array("wOF2".utf8) + [UInt8](repeating: 0, count: 64), name: "broken.woff2"); Issue.record("accepted a WOFF2 of zeros") }
-        catch let e as FontError { #expect(e.description.contains("WOFF2: the header says the file is 0 bytes")) }
+        do {
+            _ = try Font(data: Array("wOFF".utf8) + [UInt8](repeating: 0, count: 64), name: "broken.woff");
+            Issue.record("accepted a WOFF of zeros")
+        } catch let e as FontError { #expect(e.description.contains("WOFF: the header says the file is 0 bytes")) }
+        do {
+            _ = try Font(data: Array("wOF2".utf8) + [UInt8](repeating: 0, count: 64), name: "broken.woff2");
+            Issue.record("accepted a WOFF2 of zeros")
+        } catch let e as FontError { #expect(e.description.contains("WOFF2: the header says the file is 0 bytes")) }
         for (magic, word) in [("typ1", "Type 1"), ("%!PS-AdobeFont-1.0", "Type 1")] {
-            do { _ = try Font(data: Array(magic.utf8) + [UInt8](repeating: 0, count: 64), name: "broken.ttf"); Issue.record("accepted \(magic)") }
-            catch let e as FontError { #expect(e.description.contains(word) && e.description.contains("not supported")) }
+            do {
+                _ = try Font(data: Array(magic.utf8) + [UInt8](repeating: 0, count: 64), name: "broken.ttf");
+                Issue.record("accepted \(magic)")
+            } catch let e as FontError { #expect(e.description.contains(word) && e.description.contains("not supported")) }
         }
-        do { _ = try Font(data: [0, 0, 1, 0] + [UInt8](repeating: 0, count: 64), name: "broken.ttf"); Issue.record("accepted dfont") }
-        catch let e as FontError { #expect(e.description.contains("dfont")) }
+        do {
+            _ = try Font(data: [0, 0, 1, 0] + [UInt8](repeating: 0, count: 64), name: "broken.ttf"); Issue.record("accepted dfont")
+        } catch let e as FontError { #expect(e.description.contains("dfont")) }
     }
 
     @Test func tableOffsetPastTheEnd() throws {
@@ -121,7 +129,10 @@ import Testing
         let glyf = try #require(try font.faces[0].glyf)
         // A chain of 40 composites, each using the next.
         for id in 1...40 {
-            try glyf.setGlyphData(id, try TrueTypeGlyph(components: [GlyphComponent(glyphID: id + 1, arg1: 0, arg2: 0)]).encode(compositeBounds: GlyphBounds(xMin: 0, yMin: 0, xMax: 1, yMax: 1)))
+            try glyf.setGlyphData(
+                id,
+                try TrueTypeGlyph(components: [GlyphComponent(glyphID: id + 1, arg1: 0, arg2: 0)]).encode(
+                    compositeBounds: GlyphBounds(xMin: 0, yMin: 0, xMax: 1, yMax: 1)))
         }
         #expect(throws: FontError.self) { try glyf.statistics() }
         do { _ = try glyf.statistics() } catch let e as FontError { #expect(e.message.contains("deeper")) }
@@ -129,15 +140,15 @@ import Testing
 
     @Test func countsThatWouldOverflow() throws {
         var b = Self.dejavu
-        Self.put16(0xFFFF, &b, at: 4) // numTables
+        Self.put16(0xFFFF, &b, at: 4)   // numTables
         Self.expectError(b, containing: ["more than the file can hold"])
         var c = Self.dejavu
         let name = try #require(Self.record("name", in: c))
-        Self.put16(0xFFFF, &c, at: name.offset + 2) // name record count
+        Self.put16(0xFFFF, &c, at: name.offset + 2)   // name record count
         Self.expectError(c, containing: ["name"])
         var d = Self.dejavu
         let hhea = try #require(Self.record("hhea", in: d))
-        Self.put16(0, &d, at: hhea.offset + 34) // numberOfHMetrics = 0
+        Self.put16(0, &d, at: hhea.offset + 34)   // numberOfHMetrics = 0
         Self.expectError(d, containing: ["hmtx", "numberOfHMetrics"])
     }
 

@@ -36,7 +36,9 @@ import Testing
         #expect(text.contains("shared with faces"))
         for face in font.faces {
             let decoded = Set(face.decodedTags)
-            #expect(decoded.isDisjoint(with: ["CFF ", "glyf", "loca", "hmtx", "vmtx", "cmap", "GSUB", "GPOS"]), "face \(face.index) decoded \(decoded)")
+            #expect(
+                decoded.isDisjoint(with: ["CFF ", "glyf", "loca", "hmtx", "vmtx", "cmap", "GSUB", "GPOS"]),
+                "face \(face.index) decoded \(decoded)")
         }
     }
 }

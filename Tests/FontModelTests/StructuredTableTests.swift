@@ -51,7 +51,9 @@ import Testing
             guard !scalars.isEmpty else { continue }
             let text = String(String.UnicodeScalarView(scalars)) + String(String.UnicodeScalarView(scalars.reversed()))
             let before = try run("hb-shape", ["--features=test", path, text]), after = try run("hb-shape", ["--features=test", out, text])
-            #expect(before.status == 0 && before.out == after.out, "HarfBuzz shapes \((path as NSString).lastPathComponent) differently after the rewrite")
+            #expect(
+                before.status == 0 && before.out == after.out,
+                "HarfBuzz shapes \((path as NSString).lastPathComponent) differently after the rewrite")
             shaped += 1
         }
         #expect(pairs.count == expected)
@@ -74,7 +76,9 @@ import Testing
         let path = Corpus.path("roboto")
         let font = try Font(path: path)
         let gpos = try #require(try font.faces[0].structuredTable("GPOS"))
-        guard case .record(var list)? = try gpos.root["LookupList"], case .list(var lookups)? = list["Lookup"] else { Issue.record("no lookups"); return }
+        guard case .record(var list)? = try gpos.root["LookupList"], case .list(var lookups)? = list["Lookup"] else {
+            Issue.record("no lookups"); return
+        }
         let kerning = lookups[1]
         for copy in 1...5 {
             // Every XAdvance in the copy shifted by `copy`, so the copies differ from each other.
@@ -82,7 +86,9 @@ import Testing
                 switch v {
                 case .record(let f):
                     var g = f
-                    for name in f.names { if let inner = f[name] { g[name] = name == "XAdvance" ? .int((inner.int ?? 0) + Int64(copy)) : shifted(inner) } }
+                    for name in f.names {
+                        if let inner = f[name] { g[name] = name == "XAdvance" ? .int((inner.int ?? 0) + Int64(copy)) : shifted(inner) }
+                    }
                     return .record(g)
                 case .formatted(let n, let f): if case .record(let g) = shifted(.record(f)) { return .formatted(n, g) }; return v
                 case .switched(let k, let inner): return .switched(k, shifted(inner))
@@ -93,7 +99,13 @@ import Testing
             lookups.append(shifted(kerning))
         }
         list["Lookup"] = .list(lookups)
-        #expect(throws: OffsetOverflow.self) { _ = try StructureCodec.encode(.record({ var r = try gpos.root; r["LookupList"] = .record(list); return r }()), GPOSTable.shape, name: "GPOS") }
+        #expect(throws: OffsetOverflow.self) {
+            _ = try StructureCodec.encode(
+                .record(
+                    {
+                        var r = try gpos.root; r["LookupList"] = .record(list); return r
+                    }()), GPOSTable.shape, name: "GPOS")
+        }
         try gpos.set("LookupList", .record(list))
         let folder = try TemporaryFolder()
         let out = folder.file("overflow.ttf")
@@ -118,22 +130,26 @@ import Testing
         let gpos = try #require(try face.structuredTable("GPOS"))
         var root = try gpos.root
         guard case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"],
-              case .record(var lookup) = lookups[1], case .list(var subtables)? = lookup["SubTable"],
-              case .switched(2, .formatted(1, var f)) = subtables[0] else { Issue.record("Roboto's lookup 1 is not as expected"); return }
+            case .record(var lookup) = lookups[1], case .list(var subtables)? = lookup["SubTable"],
+            case .switched(2, .formatted(1, var f)) = subtables[0]
+        else { Issue.record("Roboto's lookup 1 is not as expected"); return }
         f["Coverage"] = .glyphs(GlyphRuns(100..<400))
-        f["PairSet"] = .list((100..<400).map { left in
-            var set = StructFields()
-            set["PairValueRecord"] = .list((0..<200).map { k in
-                var r = StructFields(); var v = StructFields()
-                r["SecondGlyph"] = .int(Int64(500 + k))
-                v["XAdvance"] = .int(Int64(-(left + k) % 97 - 1))
-                r["Value1"] = .record(v); r["Value2"] = .record(StructFields())
-                return .record(r)
+        f["PairSet"] = .list(
+            (100..<400).map { left in
+                var set = StructFields()
+                set["PairValueRecord"] = .list(
+                    (0..<200).map { k in
+                        var r = StructFields(); var v = StructFields()
+                        r["SecondGlyph"] = .int(Int64(500 + k))
+                        v["XAdvance"] = .int(Int64(-(left + k) % 97 - 1))
+                        r["Value1"] = .record(v); r["Value2"] = .record(StructFields())
+                        return .record(r)
+                    })
+                return .record(set)
             })
-            return .record(set)
-        })
         subtables[0] = .switched(2, .formatted(1, f))
-        lookup["SubTable"] = .list(subtables); lookups[1] = .record(lookup); list["Lookup"] = .list(lookups); root["LookupList"] = .record(list)
+        lookup["SubTable"] = .list(subtables); lookups[1] = .record(lookup); list["Lookup"] = .list(lookups);
+        root["LookupList"] = .record(list)
         #expect(gpos.replaceRoot(root))
         let before = try KerningPairs(face: face).all()
         #expect(before.count > 60_000)
@@ -241,7 +257,9 @@ import Testing
         let fine = try #require(features.first { !$0.lookups.contains(0) && $0.feature == "liga" }?.feature)
         let fineSubstitutions = try face.substitutions(feature: fine)
         #expect(!fineSubstitutions.isEmpty)
-        #expect { _ = try face.substitutions(feature: broken) } throws: { "\($0)".contains("GSUB.Lookup[0].SubTable[0]") && "\($0)".contains("Coverage offset 65535") }
+        #expect { _ = try face.substitutions(feature: broken) } throws: {
+            "\($0)".contains("GSUB.Lookup[0].SubTable[0]") && "\($0)".contains("Coverage offset 65535")
+        }
         let findings = Validator.validate(font, checks: ["layout-structure"])
         #expect(findings.contains { $0.message.contains("Lookup[0].SubTable[0]") }, "\(findings)")
     }
@@ -263,7 +281,7 @@ import Testing
         // AttachList: Coverage → 0 glyphs; 2000 AttachPoint offsets all at one list of 30,000 points.
         fanOut.u16(4 + 2 * 2000 + 2); fanOut.u16(2000)
         for _ in 0..<2000 { fanOut.u16(UInt16(4 + 2 * 2000 + 2 + 4)) }
-        fanOut.u16(0) // (padding so the coverage lands where the first offset said)
+        fanOut.u16(0)   // (padding so the coverage lands where the first offset said)
         fanOut.u16(1); fanOut.u16(0)
         fanOut.u16(30000); fanOut.append([UInt8](repeating: 0, count: 60000))
         let cases: [(String, [UInt8], String)] = [
@@ -298,7 +316,9 @@ import Testing
         let a = try #require(try face.glyphID(named: "A")), c = try #require(try face.glyphID(named: "C"))
         guard case .classes(var classes)? = try gdef.value("GlyphClassDef") else { Issue.record("no GlyphClassDef"); return }
         classes.append(ClassRun(first: a, last: a, glyphClass: 3))
-        try gdef.set("GlyphClassDef", .classes(ClassRun.normalized(classes.filter { $0.first != a || $0.last != a } + [ClassRun(first: a, last: a, glyphClass: 3)])))
+        try gdef.set(
+            "GlyphClassDef",
+            .classes(ClassRun.normalized(classes.filter { $0.first != a || $0.last != a } + [ClassRun(first: a, last: a, glyphClass: 3)])))
         #expect(throws: FontError.self) { try gdef.set("GlyphClassDef", .int(3)) }
         #expect(throws: FontError.self) { try gdef.set("GlyphClasDef", .none) }
         var point = StructFields(); point["PointIndex"] = .list([.int(4)])
@@ -314,6 +334,8 @@ import Testing
         attach["AttachPoint"] = .list([.record(point), .record(point)])
         try gdef.set("AttachList", .record(attach))
         let folder = try TemporaryFolder()
-        #expect { try font.save(to: folder.file("out.ttf")) } throws: { "\($0)".contains("Coverage glyphs are not in ascending glyph order") }
+        #expect { try font.save(to: folder.file("out.ttf")) } throws: {
+            "\($0)".contains("Coverage glyphs are not in ascending glyph order")
+        }
     }
 }

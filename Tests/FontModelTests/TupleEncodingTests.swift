@@ -19,8 +19,9 @@ import Testing
     func readBack(_ kept: [Int], x: [Int], y: [Int], original: [PointXY], ends: [Int]) -> (x: [Double], y: [Double]) {
         var dx = [Double](repeating: 0, count: original.count), dy = dx
         var scratch = UntouchedPoints.Scratch(original.count)
-        UntouchedPoints.add(points: kept, x: kept.map { x[$0] }, y: kept.map { y[$0] }, weight: 1, original: original, ends: ends,
-                            into: &dx, &dy, scratch: &scratch)
+        UntouchedPoints.add(
+            points: kept, x: kept.map { x[$0] }, y: kept.map { y[$0] }, weight: 1, original: original, ends: ends,
+            into: &dx, &dy, scratch: &scratch)
         return (dx, dy)
     }
 
@@ -63,14 +64,17 @@ import Testing
             }
             ends.append(original.count - 1)
         }
-        for _ in 0..<4 { original.append(PointXY(g.next(-100...100), 0)); dx.append(g.next(-5...5)); dy.append(0); ends.append(original.count - 1) }
+        for _ in 0..<4 {
+            original.append(PointXY(g.next(-100...100), 0)); dx.append(g.next(-5...5)); dy.append(0); ends.append(original.count - 1)
+        }
         var optimizer = IUPOptimizer()
         let kept = optimizer.keptPoints(x: dx, y: dy, original: original, ends: ends)
         #expect(kept == kept.sorted() && Set(kept).count == kept.count && kept.allSatisfy { $0 < original.count })
         let back = readBack(kept, x: dx, y: dy, original: original, ends: ends)
         for i in original.indices {
-            #expect(abs(back.x[i] - Double(dx[i])) <= 0.5 && abs(back.y[i] - Double(dy[i])) <= 0.5,
-                    "seed \(seed), point \(i): \(back.x[i]), \(back.y[i]) for \(dx[i]), \(dy[i])")
+            #expect(
+                abs(back.x[i] - Double(dx[i])) <= 0.5 && abs(back.y[i] - Double(dy[i])) <= 0.5,
+                "seed \(seed), point \(i): \(back.x[i]), \(back.y[i]) for \(dx[i]), \(dy[i])")
         }
     }
 
@@ -84,8 +88,9 @@ import Testing
         #expect(sparse.points == [0, 4] && sparse.x == [0, 40] && sparse.y == [0, 0])
         #expect(try sparse.encodedSize() < line.encodedSize())
         // Every point moving its own way: nothing to leave out, the tuple stays as it was.
-        let scattered = TupleVariation(peak: [1], start: nil, end: nil, points: nil, x: [5, -9, 14, -3, 22, -17, 8, -1, 0, 0, 0, 0],
-                                       y: [Int](repeating: 0, count: 12))
+        let scattered = TupleVariation(
+            peak: [1], start: nil, end: nil, points: nil, x: [5, -9, 14, -3, 22, -17, 8, -1, 0, 0, 0, 0],
+            y: [Int](repeating: 0, count: 12))
         #expect(try scattered.droppingInferredPoints(original: original, ends: ends, optimizer: &optimizer) == scattered)
     }
 
@@ -93,7 +98,12 @@ import Testing
         var g = Generator(state: 99)
         for _ in 0..<300 {
             let deltas = (0..<g.next(1...200)).map { _ in
-                switch g.next(0...3) { case 0: 0; case 1: g.next(-128...127); case 2: g.next(-32768...32767); default: g.next(-300...300) }
+                switch g.next(0...3) {
+                case 0: 0;
+                case 1: g.next(-128...127);
+                case 2: g.next(-32768...32767);
+                default: g.next(-300...300)
+                }
             }
             var w = BinaryWriter()
             try TupleVariation.packDeltas(deltas, into: &w, what: "test")
@@ -118,7 +128,8 @@ import Testing
         let bytes = try TupleVariation.encodeStore(tuples, sharedPeaks: [:], hasY: true, dataOffsetBase: 0, what: "test")
         #expect(bytes[0] & 0x80 != 0)   // shared point numbers
         let read = try bytes.withUnsafeBytes {
-            try TupleVariation.decodeStore(BinaryReader($0), headerAt: 0, axisCount: 1, sharedTuples: [], pointCount: 3, hasY: true, what: "test")
+            try TupleVariation.decodeStore(
+                BinaryReader($0), headerAt: 0, axisCount: 1, sharedTuples: [], pointCount: 3, hasY: true, what: "test")
         }
         #expect(read == tuples)
     }

@@ -18,7 +18,8 @@ import Testing
         let tsi3 = try #require(try face.table(TSI3Table.self))
         #expect(tsi3.programs.count == 2 && tsi3.extraPrograms.isEmpty)
         // Compiling what was read gives fontTools' bytes, text and index alike.
-        let compiled = TSI1Table.compile(programs: tsi1.programs, extraPrograms: tsi1.extraPrograms, extraNames: TSI1Table.extraNames, glyphCount: try face.glyphCount)
+        let compiled = TSI1Table.compile(
+            programs: tsi1.programs, extraPrograms: tsi1.extraPrograms, extraNames: TSI1Table.extraNames, glyphCount: try face.glyphCount)
         #expect(compiled.text == (try face.rawTable("TSI1")))
         #expect(compiled.index == (try face.rawTable("TSI0")))
         #expect(try face.table(TSI5Table.self)?.groups == [0, 1, 2, 3, 0])
@@ -46,7 +47,8 @@ import Testing
         var programs = try #require(try face.table(TSI1Table.self)).programs
         let A = try #require(try face.glyphID(named: "A"))
         programs[A] = "SVTCA[X]"
-        let compiled = TSI1Table.compile(programs: programs, extraPrograms: [:], extraNames: TSI1Table.extraNames, glyphCount: try face.glyphCount)
+        let compiled = TSI1Table.compile(
+            programs: programs, extraPrograms: [:], extraNames: TSI1Table.extraNames, glyphCount: try face.glyphCount)
         face.setRawTable("TSI1", compiled.text)
         face.setRawTable("TSI0", compiled.index)
         let edited = try Font(data: try b.serialized().bytes)

@@ -22,12 +22,16 @@ import Testing
         return b
     }
 
-    func expect(_ check: String, _ severity: Finding.Severity, in bytes: [UInt8], mentioning: String = "",
-                sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expect(
+        _ check: String, _ severity: Finding.Severity, in bytes: [UInt8], mentioning: String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let matches = { (f: Finding) in f.check == check && (mentioning.isEmpty || f.message.contains(mentioning)) }
         let found = try findings(bytes)
-        #expect(found.contains { matches($0) && $0.severity == severity }, "\(check) did not fire: \(found)", sourceLocation: sourceLocation)
-        #expect(!(try findings(Self.dejavu)).contains(where: matches), "\(check) fires on the unbroken font", sourceLocation: sourceLocation)
+        #expect(
+            found.contains { matches($0) && $0.severity == severity }, "\(check) did not fire: \(found)", sourceLocation: sourceLocation)
+        #expect(
+            !(try findings(Self.dejavu)).contains(where: matches), "\(check) fires on the unbroken font", sourceLocation: sourceLocation)
     }
 
     @Test func everyCorpusFontHasNoErrors() throws {
@@ -57,31 +61,35 @@ import Testing
     }
 
     @Test func countsLocaAndGlyphs() throws {
-        try expect("glyph-count", .error, in: try patched("maxp", at: 4, [0x18, 0x00]))            // numGlyphs 6144 < 6253
+        try expect("glyph-count", .error, in: try patched("maxp", at: 4, [0x18, 0x00]))   // numGlyphs 6144 < 6253
         try expect("hhea-metrics-count", .error, in: try patched("hhea", at: 34, [0xFF, 0xFF]))
         try expect("loca-monotonic", .error, in: try patched("loca", at: 20, [0x7F, 0xFF, 0xFF, 0x00]))
         let aacute = try #require(try Font(data: Self.dejavu).faces[0].glyphID(for: "\u{C1}"))
         let start = try #require(try Font(data: Self.dejavu).faces[0].table(LocaTable.self)).offsets[aacute]
         try expect("glyph-data", .error, in: try patched("glyf", at: start + 12, [UInt8(aacute >> 8), UInt8(aacute & 0xFF)]))
-        try expect("glyph-bounds", .warning, in: try patched("head", at: 42, [0x03, 0x00]))       // yMax 768
+        try expect("glyph-bounds", .warning, in: try patched("head", at: 42, [0x03, 0x00]))   // yMax 768
     }
 
     @Test func cmapAndNames() throws {
         try expect("cmap-subtables", .error, in: try edited { try $0.cmap?.set(0xE000, glyph: 60000) })
-        try expect("name-decodable", .error, in: try edited { face in
-            let name = try face.name
-            var records = name.records
-            records.append(NameRecord(platformID: 3, encodingID: 1, languageID: 0x409, nameID: 300, bytes: [0x00, 0x41, 0x00]))
-            name.replaceRecords(records)
-        })
+        try expect(
+            "name-decodable", .error,
+            in: try edited { face in
+                let name = try face.name
+                var records = name.records
+                records.append(NameRecord(platformID: 3, encodingID: 1, languageID: 0x409, nameID: 300, bytes: [0x00, 0x41, 0x00]))
+                name.replaceRecords(records)
+            })
         try expect("postscript-name", .error, in: try edited { try $0.name.set(6, "Bad Name") })
-        try expect("postscript-name", .error, in: try edited { try $0.name.set(6, "OtherName", platformID: 1, encodingID: 0, languageID: 0) })
+        try expect(
+            "postscript-name", .error, in: try edited { try $0.name.set(6, "OtherName", platformID: 1, encodingID: 0, languageID: 0) })
         try expect("family-names", .warning, in: try edited { try $0.name.set(4, "Something Else") })
     }
 
     @Test func verticalMetricsAndSharedTables() throws {
         // USE_TYPO_METRICS with typo values that differ from hhea.
-        try expect("vertical-metrics", .warning, in: try edited { try $0.os2?.set("fsSelection", .int(0x80)) }, mentioning: "USE_TYPO_METRICS")
+        try expect(
+            "vertical-metrics", .warning, in: try edited { try $0.os2?.set("fsSelection", .int(0x80)) }, mentioning: "USE_TYPO_METRICS")
         let font = try Font(path: Corpus.wqy)
         try font.faces[1].maxp.setRaw("numGlyphs", Int64(try font.faces[1].glyphCount - 1))   // set() refuses it
         let found = Validator.validate(try Font(data: try font.serialized().bytes))
@@ -115,7 +123,9 @@ import Testing
         // Inter's GSUB (readable since FeatureParams are described) has Coverage ranges that
         // overlap by one glyph: in order, so lookups still find every glyph: a warning.
         var layout = Validator.validate(inter).filter { $0.check == "layout-structure" }
-        #expect(layout.allSatisfy { $0.severity == .warning } && layout.contains { $0.message.contains("Coverage ranges overlap (glyph 1302 is covered twice)") }, "\(layout)")
+        #expect(
+            layout.allSatisfy { $0.severity == .warning }
+                && layout.contains { $0.message.contains("Coverage ranges overlap (glyph 1302 is covered twice)") }, "\(layout)")
         // A glyph listed twice in a format 1 Coverage (the Noto Looped fonts ship [92, 96, 96, …])
         // is the same warning; a Coverage that goes backwards stays an error.
         for (glyphs, severity) in [([92, 96, 96, 100], Finding.Severity.warning), ([92, 100, 96], .error)] {
@@ -139,7 +149,8 @@ import Testing
         let font = try Font(path: try builtFont("cff", in: tmp))
         try font.faces[0].name.set(6, "Renamed-Regular")   // the CFF FontName stays TestCFF-Regular
         let found = Validator.validate(try Font(data: try font.serialized().bytes))
-        #expect(found.contains { $0.check == "postscript-name" && $0.severity == .error && $0.message.contains("TestCFF-Regular") }, "\(found)")
+        #expect(
+            found.contains { $0.check == "postscript-name" && $0.severity == .error && $0.message.contains("TestCFF-Regular") }, "\(found)")
         // And the save gate refuses what the edit introduced.
         #expect { try font.save(to: tmp.file("renamed.otf")) } throws: { "\($0)".contains("CFF FontName") }
     }
@@ -165,14 +176,17 @@ import Testing
         }
         let gsub = try #require(try face.structuredTable("GSUB"))
         var root = try gsub.root
-        guard case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"] else { Issue.record("no lookups"); return }
+        guard case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"] else {
+            Issue.record("no lookups"); return
+        }
         #expect(Face.realType(lookups[4]) == 6 && Face.realType(lookups[8]) == 6)
         lookups[4] = pointCalls(lookups[4], to: 8)
         lookups[8] = pointCalls(lookups[8], to: 4)
         list["Lookup"] = .list(lookups)
         root["LookupList"] = .record(list)
         guard case .record(var features)? = root["FeatureList"], case .list(var records)? = features["FeatureRecord"],
-              case .record(var first) = records[0], case .record(var feature)? = first["Feature"] else { Issue.record("no features"); return }
+            case .record(var first) = records[0], case .record(var feature)? = first["Feature"]
+        else { Issue.record("no features"); return }
         feature["LookupListIndex"] = .list([.int(999)])
         first["Feature"] = .record(feature); records[0] = .record(first)
         features["FeatureRecord"] = .list(records); root["FeatureList"] = .record(features)

@@ -10,7 +10,9 @@ import Testing
     static func advances(_ font: String, _ text: String, _ location: String) throws -> [String] {
         let r = try run("hb-shape", ["--variations=" + location, "--no-glyph-names", "--no-clusters", font, text])
         #expect(r.status == 0, "\(r.err)")
-        return r.out.trimmingCharacters(in: CharacterSet(charactersIn: "[]\n")).split(separator: "|").map { String($0.split(separator: "+").last ?? "") }
+        return r.out.trimmingCharacters(in: CharacterSet(charactersIn: "[]\n")).split(separator: "|").map {
+            String($0.split(separator: "+").last ?? "")
+        }
     }
 
     static let locations = ["wght=100,wdth=100", "wght=900,wdth=100", "wght=650,wdth=50", "wght=900,wdth=75", "wght=250,wdth=60"]
@@ -49,7 +51,9 @@ import Testing
         let out = folder.file("caps.ttf")
         _ = try font.save(to: out)
         for location in ["wght=100", "wght=900", "wght=900,slnt=-10", "wght=250,slnt=-5"] {
-            #expect(try Self.advances(out, "the quick brown fox jumps", location) == Self.advances(out, "THE QUICK BROWN FOX JUMPS", location), "\(location)")
+            #expect(
+                try Self.advances(out, "the quick brown fox jumps", location) == Self.advances(out, "THE QUICK BROWN FOX JUMPS", location),
+                "\(location)")
         }
     }
 
@@ -77,7 +81,9 @@ import Testing
         let font = try Font(path: path)
         let face = font.faces[0]
         let a = try #require(try face.glyphID(named: "a"))
-        let triangle = [[GlyphPoint(x: 50, y: 0, onCurve: true), GlyphPoint(x: 250, y: 500, onCurve: true), GlyphPoint(x: 450, y: 0, onCurve: true)]]
+        let triangle = [
+            [GlyphPoint(x: 50, y: 0, onCurve: true), GlyphPoint(x: 250, y: 500, onCurve: true), GlyphPoint(x: 450, y: 0, onCurve: true)]
+        ]
         #expect(try face.setContours(a, triangle))
         let out = folder.file("triangle.ttf")
         let report = try font.save(to: out)
@@ -104,7 +110,11 @@ import Testing
             // gvar moves a's advance further at wght=900; HVAR is left as it was.
             ("gvar", "f['gvar'].variations['a'][0].coordinates[5] = (90, 0)", "HVAR disagrees with gvar"),
             // a loses a point; its deltas still count five points.
-            ("outline", "from fontTools.ttLib.tables._g_l_y_f import GlyphCoordinates\ng = f['glyf']['a']; g.coordinates = GlyphCoordinates(list(g.coordinates)[:3]); g.flags = g.flags[:3]; g.endPtsOfContours = [2]", "do not fit the outlines"),
+            (
+                "outline",
+                "from fontTools.ttLib.tables._g_l_y_f import GlyphCoordinates\ng = f['glyf']['a']; g.coordinates = GlyphCoordinates(list(g.coordinates)[:3]); g.flags = g.flags[:3]; g.endPtsOfContours = [2]",
+                "do not fit the outlines"
+            ),
         ]
         for (name, edit, expected) in edits {
             let out = folder.file("\(name).ttf")
@@ -112,8 +122,10 @@ import Testing
             let r = try run("python3", ["-c", script])
             #expect(r.status == 0, "\(r.err)")
             let findings = Validator.validate(try Font(path: out)).filter { $0.check == "variation-consistency" }
-            #expect(findings.count == 1 && findings.allSatisfy { $0.severity == .warning && $0.message.contains(expected) && $0.message.contains("(a)") },
-                    "\(name): \(findings)")
+            #expect(
+                findings.count == 1
+                    && findings.allSatisfy { $0.severity == .warning && $0.message.contains(expected) && $0.message.contains("(a)") },
+                "\(name): \(findings)")
         }
     }
 

@@ -29,13 +29,27 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(font: "PartialInstancerTest2-VF", location: ["wght": 100, "wdth": 100], expected: "PartialInstancerTest2-VF-instance-100,100", overlapFlags: true),
-        Case(font: "PartialInstancerTest2-VF", location: ["wght": 400, "wdth": 100], expected: "PartialInstancerTest2-VF-instance-400,100", overlapFlags: true),
-        Case(font: "PartialInstancerTest2-VF", location: ["wght": 900, "wdth": 100], expected: "PartialInstancerTest2-VF-instance-900,100", overlapFlags: true),
-        Case(font: "PartialInstancerTest2-VF", location: ["wght": 100, "wdth": 62.5], expected: "PartialInstancerTest2-VF-instance-100,62.5", overlapFlags: true),
-        Case(font: "PartialInstancerTest2-VF", location: ["wght": 400, "wdth": 62.5], expected: "PartialInstancerTest2-VF-instance-400,62.5", overlapFlags: true),
-        Case(font: "PartialInstancerTest2-VF", location: ["wght": 900, "wdth": 62.5], expected: "PartialInstancerTest2-VF-instance-900,62.5", overlapFlags: true),
-        Case(font: "PartialInstancerTest3-VF", location: ["wght": 400], expected: "PartialInstancerTest3-VF-instance-400-no-overlap-flags", overlapFlags: false),
+        Case(
+            font: "PartialInstancerTest2-VF", location: ["wght": 100, "wdth": 100], expected: "PartialInstancerTest2-VF-instance-100,100",
+            overlapFlags: true),
+        Case(
+            font: "PartialInstancerTest2-VF", location: ["wght": 400, "wdth": 100], expected: "PartialInstancerTest2-VF-instance-400,100",
+            overlapFlags: true),
+        Case(
+            font: "PartialInstancerTest2-VF", location: ["wght": 900, "wdth": 100], expected: "PartialInstancerTest2-VF-instance-900,100",
+            overlapFlags: true),
+        Case(
+            font: "PartialInstancerTest2-VF", location: ["wght": 100, "wdth": 62.5], expected: "PartialInstancerTest2-VF-instance-100,62.5",
+            overlapFlags: true),
+        Case(
+            font: "PartialInstancerTest2-VF", location: ["wght": 400, "wdth": 62.5], expected: "PartialInstancerTest2-VF-instance-400,62.5",
+            overlapFlags: true),
+        Case(
+            font: "PartialInstancerTest2-VF", location: ["wght": 900, "wdth": 62.5], expected: "PartialInstancerTest2-VF-instance-900,62.5",
+            overlapFlags: true),
+        Case(
+            font: "PartialInstancerTest3-VF", location: ["wght": 400], expected: "PartialInstancerTest3-VF-instance-400-no-overlap-flags",
+            overlapFlags: false),
         Case(font: "SinglePos", location: ["wght": 280, "opsz": 18], expected: "SinglePos-VF-instance-280,18", overlapFlags: true),
     ]
 
@@ -44,12 +58,14 @@ import Testing
     @Test(arguments: cases) func fullInstancesMatchFontToolsExpectedResults(_ c: Case) throws {
         let folder = try TemporaryFolder()
         let font = try Font(path: try compiled(c.font, in: folder))
-        let result = try font.faces[0].instance(InstanceOptions(coordinates: c.location, updateNames: false, setOverlapFlags: c.overlapFlags, rewriteLayout: true))
+        let result = try font.faces[0].instance(
+            InstanceOptions(coordinates: c.location, updateNames: false, setOverlapFlags: c.overlapFlags, rewriteLayout: true))
         let out = folder.file("instance.ttf")
         _ = try result.font.save(to: out)
         let r = try run("python3", [Self.compare, out, Self.instancer + "/test_results/\(c.expected).ttx"])
         guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any],
-              let tables = report["tables"] as? [String: Any] else {
+            let tables = report["tables"] as? [String: Any]
+        else {
             Issue.record("comparison failed: \(r.err)"); return
         }
         #expect(tables.count >= 5, "\(tables.keys)")
@@ -57,7 +73,8 @@ import Testing
         #expect((report["only_ours"] as? [String]) == [] && (report["only_expected"] as? [String]) == [], "\(report)")
         // The default in-place GPOS patch positions the same as the rewrite.
         let fast = folder.file("fast.ttf")
-        _ = try font.faces[0].instance(InstanceOptions(coordinates: c.location, updateNames: false, setOverlapFlags: c.overlapFlags)).font.save(to: fast)
+        _ = try font.faces[0].instance(InstanceOptions(coordinates: c.location, updateNames: false, setOverlapFlags: c.overlapFlags)).font
+            .save(to: fast)
         let text = "AVATAR TAVA Àgrave"
         #expect(try run("hb-shape", [fast, text]).out == run("hb-shape", [out, text]).out)
     }
@@ -79,7 +96,8 @@ import Testing
         var shaped: [String] = []
         for rewrite in [true, false] {
             let out = folder.file("ours-\(rewrite).ttf")
-            _ = try font.faces[0].instance(InstanceOptions(coordinates: location, updateNames: false, rewriteLayout: rewrite)).font.save(to: out)
+            _ = try font.faces[0].instance(InstanceOptions(coordinates: location, updateNames: false, rewriteLayout: rewrite)).font.save(
+                to: out)
             if rewrite {
                 let r = try run("python3", [Self.compare, out, expected])
                 let report = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
@@ -99,20 +117,21 @@ import Testing
         let font: String, pins: [String: Double]
         var ranges: [String: ClosedRange<Double>] = [:]
         var arguments: [String] {
-            pins.map { "\($0.key)=\(Face.short($0.value))" } + ranges.map { "\($0.key)=\(Face.short($0.value.lowerBound)):\(Face.short($0.value.upperBound))" }
+            pins.map { "\($0.key)=\(Face.short($0.value))" }
+                + ranges.map { "\($0.key)=\(Face.short($0.value.lowerBound)):\(Face.short($0.value.upperBound))" }
         }
         var testDescription: String { font + " " + arguments.sorted().joined(separator: " ") }
     }
 
     static let partialCases: [PartialCase] = [
-        PartialCase(font: "PartialInstancerTest-VF", pins: ["wght": 500]),    // gvar, cvar, HVAR, MVAR, avar, STAT
+        PartialCase(font: "PartialInstancerTest-VF", pins: ["wght": 500]),   // gvar, cvar, HVAR, MVAR, avar, STAT
         PartialCase(font: "PartialInstancerTest-VF", pins: ["wdth": 85]),
-        PartialCase(font: "PartialInstancerTest2-VF", pins: ["wdth": 80]),    // GDEF store and GPOS devices
+        PartialCase(font: "PartialInstancerTest2-VF", pins: ["wdth": 80]),   // GDEF store and GPOS devices
         PartialCase(font: "PartialInstancerTest2-VF", pins: ["wght": 700]),
-        PartialCase(font: "STATInstancerTest", pins: ["wght": 700]),          // three axes, two kept
+        PartialCase(font: "STATInstancerTest", pins: ["wght": 700]),   // three axes, two kept
         PartialCase(font: "STATInstancerTest", pins: ["wdth": 100, "ital": 1]),
-        PartialCase(font: "SinglePos", pins: ["wght": 500]),                  // GPOS only
-        PartialCase(font: "MutatorSans", pins: ["wght": 500]),                // FeatureVariations (rvrn)
+        PartialCase(font: "SinglePos", pins: ["wght": 500]),   // GPOS only
+        PartialCase(font: "MutatorSans", pins: ["wght": 500]),   // FeatureVariations (rvrn)
         PartialCase(font: "MutatorSans", pins: ["wdth": 900]),
         // Narrowed axes (fontTools' AXIS=MIN:MAX): tents cut by the new range's ends.
         PartialCase(font: "PartialInstancerTest-VF", pins: [:], ranges: ["wght": 100...700]),
@@ -159,7 +178,8 @@ import Testing
         let check = repositoryRoot.appendingPathComponent("Tests/Oracles/partial_instance_check.py").path
         let r = try run("python3", [check, out, source] + c.arguments)
         guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any],
-              let points = report["points"] as? [String: Double] else {
+            let points = report["points"] as? [String: Double]
+        else {
             Issue.record("comparison failed: \(r.err)"); return
         }
         #expect((report["locations"] as? Int ?? 0) >= 3)
@@ -173,7 +193,9 @@ import Testing
             let cff2 = try #require(try saved.faces[0].cff2)
             #expect(cff2.store?.regions.allSatisfy { $0.count == kept.count } == true)
             let ends = [1.0, -1.0].map { [$0] + Array(repeating: 0, count: kept.count - 1) }   // the first kept axis's
-            #expect(try (0..<cff2.glyphCount).contains { id in try ends.contains { try cff2.outline(id, at: $0).path != cff2.outline(id).path } })
+            #expect(
+                try (0..<cff2.glyphCount).contains { id in try ends.contains { try cff2.outline(id, at: $0).path != cff2.outline(id).path }
+                })
         }
         if c.font != "SinglePos" {   // SinglePos has no OS/2, which ots requires
             #expect(try run("ots-sanitize", [out, folder.file("ots.ttf")]).status == 0)
@@ -189,19 +211,24 @@ import Testing
         let folder = try TemporaryFolder()
         let source = try compiled("PartialInstancerTest2-VF", in: folder)
         let carets = folder.file("carets.ttf")
-        let build = try run("python3", ["-c", """
-            import sys
-            from fontTools.ttLib import TTFont
-            from fontTools.ttLib.tables import otTables as ot
-            f = TTFont(sys.argv[1]); g = f['GDEF'].table
-            device = ot.Device(); device.StartSize, device.EndSize, device.DeltaFormat = 0, 0, 0x8000
-            caret = ot.CaretValue(); caret.Format, caret.Coordinate, caret.DeviceTable = 3, 300, device
-            glyph = ot.LigGlyph(); glyph.CaretValue, glyph.CaretCount = [caret], 1
-            carets = ot.LigCaretList(); carets.Coverage = ot.Coverage(); carets.Coverage.glyphs = ['Agrave']
-            carets.LigGlyph, carets.LigGlyphCount = [glyph], 1
-            g.LigCaretList = carets
-            f.save(sys.argv[2])
-            """, source, carets])
+        let build = try run(
+            "python3",
+            [
+                "-c",
+                """
+                import sys
+                from fontTools.ttLib import TTFont
+                from fontTools.ttLib.tables import otTables as ot
+                f = TTFont(sys.argv[1]); g = f['GDEF'].table
+                device = ot.Device(); device.StartSize, device.EndSize, device.DeltaFormat = 0, 0, 0x8000
+                caret = ot.CaretValue(); caret.Format, caret.Coordinate, caret.DeviceTable = 3, 300, device
+                glyph = ot.LigGlyph(); glyph.CaretValue, glyph.CaretCount = [caret], 1
+                carets = ot.LigCaretList(); carets.Coverage = ot.Coverage(); carets.Coverage.glyphs = ['Agrave']
+                carets.LigGlyph, carets.LigGlyphCount = [glyph], 1
+                g.LigCaretList = carets
+                f.save(sys.argv[2])
+                """, source, carets,
+            ])
         #expect(build.status == 0, "\(build.err)")
         let parts = argument.split(separator: "=").map(String.init)
         let bounds = parts[1].split(separator: ":").compactMap { Double($0) }
@@ -216,7 +243,13 @@ import Testing
             Issue.record("comparison failed: \(r.err)"); return
         }
         #expect((report["mismatches"] as? [String]) == [], "\(report)")
-        let caret = try run("python3", ["-c", "import sys; from fontTools.ttLib import TTFont; c = TTFont(sys.argv[1])['GDEF'].table.LigCaretList.LigGlyph[0].CaretValue[0]; print(c.Format, c.Coordinate)", out])
+        let caret = try run(
+            "python3",
+            [
+                "-c",
+                "import sys; from fontTools.ttLib import TTFont; c = TTFont(sys.argv[1])['GDEF'].table.LigCaretList.LigGlyph[0].CaretValue[0]; print(c.Format, c.Coordinate)",
+                out,
+            ])
         // The caret's row varies along wdth: pinning wdth (or moving its default) moves it.
         #expect(caret.out.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(caret.out)")
     }
@@ -251,7 +284,8 @@ import Testing
         let check = repositoryRoot.appendingPathComponent("Tests/Oracles/partial_instance_check.py").path
         let r = try run("python3", [check, out, Self.inter, "wght=300:700"])
         guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any],
-              let points = report["points"] as? [String: Double] else {
+            let points = report["points"] as? [String: Double]
+        else {
             Issue.record("comparison failed: \(r.err)"); return
         }
         #expect(report["locations"] as? Int == 5 && (points["vs_fonttools"] ?? 9) <= 0.5, "\(report)")
@@ -275,7 +309,8 @@ import Testing
         let check = repositoryRoot.appendingPathComponent("Tests/Oracles/iup_check.py").path
         let r = try run("python3", [check, sparse, dense, theirs])
         guard r.status == 0, let report = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any],
-              let bytes = report["gvar_bytes"] as? [Int], bytes.count == 3 else {
+            let bytes = report["gvar_bytes"] as? [Int], bytes.count == 3
+        else {
             Issue.record("comparison failed: \(r.err)"); return
         }
         #expect((report["mismatches"] as? [String]) == [], "\(report)")
@@ -301,15 +336,20 @@ import Testing
         let ours = folder.file("ours.ttf"), theirs = folder.file("theirs.ttf")
         _ = try font.faces[0].instance(options).font.save(to: ours)
         #expect(try run("python3", ["-m", "fontTools.varLib.instancer", source, argument, "-q", "-o", theirs]).status == 0)
-        let dump = try run("python3", ["-c", """
-            import io, sys
-            from fontTools.ttLib import TTFont
-            from fontTools.misc.xmlWriter import XMLWriter
-            texts = []
-            for p in sys.argv[1:]:
-                f = TTFont(p); b = io.StringIO(); f["GSUB"].toXML(XMLWriter(b), f); texts.append(b.getvalue())
-            print(len(TTFont(sys.argv[1])["GSUB"].table.LookupList.Lookup), texts[0] == texts[1])
-            """, ours, theirs])
+        let dump = try run(
+            "python3",
+            [
+                "-c",
+                """
+                import io, sys
+                from fontTools.ttLib import TTFont
+                from fontTools.misc.xmlWriter import XMLWriter
+                texts = []
+                for p in sys.argv[1:]:
+                    f = TTFont(p); b = io.StringIO(); f["GSUB"].toXML(XMLWriter(b), f); texts.append(b.getvalue())
+                print(len(TTFont(sys.argv[1])["GSUB"].table.LookupList.Lookup), texts[0] == texts[1])
+                """, ours, theirs,
+            ])
         let answer = dump.out.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(answer.hasSuffix(" True"), "\(dump.out)\(dump.err)")
         if argument == "wdth=900" { #expect(answer == "1 True") }
@@ -376,7 +416,9 @@ import Testing
         let font = try Font(path: source)
         let face = font.faces[0]
         defer { withExtendedLifetime(font) {} }
-        let locations: [[String: Double]] = [["wght": 700], ["wght": 700, "wdth": 75, "opsz": 36], ["GRAD": -100, "XTRA": 400], ["wght": 250, "opsz": 100, "YTUC": 900]]
+        let locations: [[String: Double]] = [
+            ["wght": 700], ["wght": 700, "wdth": 75, "opsz": 36], ["GRAD": -100, "XTRA": 400], ["wght": 250, "opsz": 100, "YTUC": 900],
+        ]
         let script = """
             import json, sys
             from fontTools.ttLib import TTFont
@@ -564,8 +606,10 @@ import Testing
         }
         if n == 2 {
             let theirs = folder.file("theirs.otf"), ours = folder.file("ours.otf")
-            #expect(try run("fonttools", ["varLib.instancer", input, "wght=100", "wdth=0", "--downgrade-cff2", "-q", "-o", theirs]).status == 0)
-            _ = try face.instance(InstanceOptions(coordinates: ["wght": 100, "wdth": 0], updateNames: false, downgradeCFF2: true)).font.save(to: ours)
+            #expect(
+                try run("fonttools", ["varLib.instancer", input, "wght=100", "wdth=0", "--downgrade-cff2", "-q", "-o", theirs]).status == 0)
+            _ = try face.instance(InstanceOptions(coordinates: ["wght": 100, "wdth": 0], updateNames: false, downgradeCFF2: true)).font
+                .save(to: ours)
             func charStrings(_ path: String) throws -> String {
                 let dump = try run("ttx", ["-q", "-t", "CFF ", "-o", "-", path]).out
                 guard let a = dump.range(of: "<CharStrings>"), let b = dump.range(of: "</CharStrings>") else { return "" }
@@ -580,7 +624,7 @@ import Testing
     /// by the downgrade, naming the glyph, rather than written into a table readers reject;
     /// hint masks are skipped by their stem count, not read as operands.
     @Test func cffOperandLimitIsCheckedWhenDowngrading() throws {
-        let fortyNine = [UInt8](repeating: 139, count: 49) + [5]                   // 49 zeros, rlineto
+        let fortyNine = [UInt8](repeating: 139, count: 49) + [5]   // 49 zeros, rlineto
         #expect(throws: FontError.self) { _ = try CFF2Table.operandCounts(fortyNine, glyph: 7) }
         do { _ = try CFF2Table.operandCounts(fortyNine, glyph: 7) } catch let e as FontError {
             #expect(e.description.contains("glyph 7") && e.description.contains("48"), "\(e)")
@@ -604,8 +648,10 @@ import Testing
         let face = font.faces[0]
         let table = try #require(try face.cff2)
         let tableOffset = try #require(face.slots["CFF2"]?.source?.lowerBound)
-        for attempt in [{ _ = try table.outline(1, at: [0.5]) }, { _ = try face.instance(InstanceOptions(coordinates: ["wght": 400])) },
-                        { _ = try face.instance(InstanceOptions(ranges: ["wght": 100...600])) }] {
+        for attempt in [
+            { _ = try table.outline(1, at: [0.5]) }, { _ = try face.instance(InstanceOptions(coordinates: ["wght": 400])) },
+            { _ = try face.instance(InstanceOptions(ranges: ["wght": 100...600])) },
+        ] {
             do {
                 try attempt()
                 Issue.record("a blend short of operands was accepted")
@@ -622,7 +668,8 @@ import Testing
     @Test func cff2PartialInstancesRespectTheStack() throws {
         let folder = try TemporaryFolder()
         let path = try builtFont("cff2-variable", in: folder), small = folder.file("small-stack.otf")
-        let script = "import sys\nfrom fontTools.ttLib import TTFont\nf = TTFont(sys.argv[1])\nf['CFF2'].cff.topDictIndex[0].maxstack = 12\nf.save(sys.argv[2])"
+        let script =
+            "import sys\nfrom fontTools.ttLib import TTFont\nf = TTFont(sys.argv[1])\nf['CFF2'].cff.topDictIndex[0].maxstack = 12\nf.save(sys.argv[2])"
         #expect(try run("python3", ["-c", script, path, small]).status == 0)
         let options = InstanceOptions(coordinates: [:], partial: true, ranges: ["wght": 500...900, "wdth": 60...100])
         let font = try Font(path: path), smallFont = try Font(path: small)
@@ -645,8 +692,10 @@ import Testing
         let half = [[0.5]]
         let ints: ([Int]) -> [CFFOperand] = { $0.map { .int($0) } }
         // BlueValues -250 -250 1100 (stored relative: -250 0 1350) with relative deltas 41 -41 21.
-        let dict = CFFDict(entries: [(22, ints([0])), (23, ints([-250, 0, 1350, 41, -41, 21, 3])), (6, []),
-                                     (23, ints([35, 3, 1])), (10, []), (19, ints([99])), (1209, [CFFOperand(number: 0.039625)])])
+        let dict = CFFDict(entries: [
+            (22, ints([0])), (23, ints([-250, 0, 1350, 41, -41, 21, 3])), (6, []),
+            (23, ints([35, 3, 1])), (10, []), (19, ints([99])), (1209, [CFFOperand(number: 0.039625)]),
+        ])
         let out = try cff2.instancedPrivate(dict, scalars: half)
         #expect(out.entries.map(\.op) == [6, 10, 1209])
         // Relative blended: -229.5, -20.5, 1360.5 → absolute -229.5, -250, 1110.5 → rounded -229, -250, 1111.
@@ -768,7 +817,9 @@ import Testing
             _ = glyphs
             b[dataStart + glyphOffset] = 0x0F; b[dataStart + glyphOffset + 1] = 0xFF
         }
-        expectFontError(gvar, containing: ["table 'gvar'", "glyph ", "offset"]) { _ = try $0.instance(InstanceOptions(coordinates: ["wght": 700])) }
+        expectFontError(gvar, containing: ["table 'gvar'", "glyph ", "offset"]) {
+            _ = try $0.instance(InstanceOptions(coordinates: ["wght": 700]))
+        }
         // The same through a partial instance (a narrowed axis re-encodes every glyph's tuples).
         expectFontError(gvar, containing: ["gvar", "glyph "]) { _ = try $0.instance(InstanceOptions(ranges: ["wght": 300...700])) }
         // fvar: an axis whose minimum is above its default.
@@ -782,7 +833,9 @@ import Testing
             b[regions + 6] = 0x20; b[regions + 7] = 0x00   // peak = 0.5
         }
         expectFontError(hvar, containing: ["HVAR", "region 0", "not in order"]) { _ = try $0.table(HvarTable.self) }
-        expectFontError(hvar, containing: ["HVAR", "region 0", "not in order"]) { _ = try $0.instance(InstanceOptions(ranges: ["wght": 300...700])) }
+        expectFontError(hvar, containing: ["HVAR", "region 0", "not in order"]) {
+            _ = try $0.instance(InstanceOptions(ranges: ["wght": 300...700]))
+        }
         // gvar and fvar disagree on the number of axes.
         let axes = try interPatched("gvar") { b, o in b[o + 5] = 3 }
         expectFontError(axes, containing: ["gvar has 3 axes but fvar has 1"]) { _ = try $0.gvar }
@@ -803,9 +856,9 @@ import Testing
         let numTables = Int(amstelvar[4]) << 8 | Int(amstelvar[5])
         for i in 0..<numTables where String(decoding: amstelvar[12 + 16 * i..<16 + 16 * i], as: UTF8.self) == "avar" {
             let o = amstelvar[20 + 16 * i..<24 + 16 * i].reduce(0) { $0 << 8 | Int($1) }
-            var end = o + 8                                          // past the header, at the first segment map
+            var end = o + 8   // past the header, at the first segment map
             for _ in 0..<12 { end += 2 + 4 * (Int(amstelvar[end]) << 8 | Int(amstelvar[end + 1])) }
-            amstelvar[end + 4] = 0x7F                                // varStoreOffset → far past the end
+            amstelvar[end + 4] = 0x7F   // varStoreOffset → far past the end
         }
         let avar2 = try Font(data: amstelvar, name: "patched-Amstelvar.ttf")
         expectFontError(avar2, containing: ["avar", "past the end"]) { _ = try $0.location(["wght": 700]) }

@@ -25,7 +25,10 @@ import Testing
         guard r.status == 0, let json = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any] else {
             throw FontError("woff2_check same: \(r.err.suffix(1000))")
         }
-        return (json["tables"] as? [String] ?? ["?"], json["glyphs"] as? Int ?? -1, json["glyphsDifferCount"] as? Int ?? -1, json["glyphsDiffer"] as? [String] ?? [])
+        return (
+            json["tables"] as? [String] ?? ["?"], json["glyphs"] as? Int ?? -1, json["glyphsDifferCount"] as? Int ?? -1,
+            json["glyphsDiffer"] as? [String] ?? []
+        )
     }
 
     /// Where two byte strings first differ (nil when equal), so a failure prints a number, not megabytes.
@@ -80,7 +83,8 @@ import Testing
     @Test func collectionsBothWays() throws {
         let folder = try TemporaryFolder()
         let ttc = folder.file("dejavu.ttc")
-        let made = try run("python3", [Self.checker, "collection", ttc, Corpus.dejavu, "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"])
+        let made = try run(
+            "python3", [Self.checker, "collection", ttc, Corpus.dejavu, "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"])
         #expect(made.status == 0, "\(made.err)")
         let theirs = try Self.reference("woff2_compress", ttc, in: folder, as: "theirs.ttc")
         let reference = try Self.reference("woff2_decompress", theirs, in: folder, as: "theirs-copy.woff2")
@@ -136,7 +140,9 @@ import Testing
         #expect { try font.serialized(format: .woff2, woff2: WOFF2Options(quality: 12)) } throws: { "\($0)".contains("0...11") }
         #expect { try font.serialized(format: .woff2, woff2: WOFF2Options(window: 30)) } throws: { "\($0)".contains("10...24") }
         let folder = try TemporaryFolder()
-        #expect { try font.save(to: folder.file("x.ttf"), options: SaveOptions(format: .woff2)) } throws: { "\($0)".contains("make them agree") }
+        #expect { try font.save(to: folder.file("x.ttf"), options: SaveOptions(format: .woff2)) } throws: {
+            "\($0)".contains("make them agree")
+        }
         try font.save(to: folder.file("x.webfont"), options: SaveOptions(format: .woff2))
         #expect(try Font(path: folder.file("x.webfont")).webFormat == "woff2")
     }
@@ -145,8 +151,10 @@ import Testing
 
     /// A WOFF2 put together by hand: header, directory bytes, optional collection directory,
     /// Brotli-compressed table data.
-    static func handmade(flavor: UInt32 = 0x0001_0000, numTables: Int, directory: [UInt8], collection: [UInt8] = [],
-                         tables: [UInt8], declaredLength: Int? = nil) throws -> [UInt8] {
+    static func handmade(
+        flavor: UInt32 = 0x0001_0000, numTables: Int, directory: [UInt8], collection: [UInt8] = [],
+        tables: [UInt8], declaredLength: Int? = nil
+    ) throws -> [UInt8] {
         let compressed = try WOFF2.brotliCompress(tables, quality: 5, window: 22, text: false)
         var w = BinaryWriter()
         let length = (48 + directory.count + collection.count + compressed.count + 3) & ~3
@@ -177,19 +185,28 @@ import Testing
         let tenBytes = [UInt8](repeating: 7, count: 10)
         Self.refused(try Self.handmade(numTables: 1, directory: tag + [8], tables: tenBytes), "decompresses past the 8 bytes")
         Self.refused(try Self.handmade(numTables: 1, directory: tag + [12], tables: tenBytes), "decompresses to 10 bytes, not the 12")
-        Self.refused(try Self.handmade(numTables: 1, directory: tag + [0x80, 0x0A], tables: tenBytes), "UIntBase128 starts with a zero byte")
-        Self.refused(try Self.handmade(numTables: 1, directory: tag + [0x8F, 0xFF, 0xFF, 0xFF, 0x7F], tables: tenBytes), "decompression bomb")
+        Self.refused(
+            try Self.handmade(numTables: 1, directory: tag + [0x80, 0x0A], tables: tenBytes), "UIntBase128 starts with a zero byte")
+        Self.refused(
+            try Self.handmade(numTables: 1, directory: tag + [0x8F, 0xFF, 0xFF, 0xFF, 0x7F], tables: tenBytes), "decompression bomb")
         // A million zeros compress to a few bytes; declared honestly it is still past 100:1.
-        Self.refused(try Self.handmade(numTables: 1, directory: tag + [0xBD, 0x84, 0x40], tables: [UInt8](repeating: 0, count: 1_000_000)), "decompression bomb")
+        Self.refused(
+            try Self.handmade(numTables: 1, directory: tag + [0xBD, 0x84, 0x40], tables: [UInt8](repeating: 0, count: 1_000_000)),
+            "decompression bomb")
         Self.refused(try Self.handmade(numTables: 1, directory: [0x7F, 0x7A, 0x7A, 0x7A, 0x7A, 10], tables: tenBytes), "transform 1")
         // Collections: an index past the directory, a font without tables.
         let ttc: UInt32 = 0x7474_6366
-        Self.refused(try Self.handmade(flavor: ttc, numTables: 1, directory: tag + [10], collection: [0, 1, 0, 0, 1, 1, 0, 1, 0, 0, 5], tables: tenBytes),
-                     "points at table 5; the directory has 1")
-        Self.refused(try Self.handmade(flavor: ttc, numTables: 1, directory: tag + [10], collection: [0, 1, 0, 0, 1, 0, 0, 1, 0, 0], tables: tenBytes),
-                     "collection font 0 has no tables")
-        Self.refused(try Self.handmade(flavor: ttc, numTables: 1, directory: tag + [10], collection: [0, 3, 0, 0, 1], tables: tenBytes),
-                     "collection version 0x30000")
+        Self.refused(
+            try Self.handmade(
+                flavor: ttc, numTables: 1, directory: tag + [10], collection: [0, 1, 0, 0, 1, 1, 0, 1, 0, 0, 5], tables: tenBytes),
+            "points at table 5; the directory has 1")
+        Self.refused(
+            try Self.handmade(
+                flavor: ttc, numTables: 1, directory: tag + [10], collection: [0, 1, 0, 0, 1, 0, 0, 1, 0, 0], tables: tenBytes),
+            "collection font 0 has no tables")
+        Self.refused(
+            try Self.handmade(flavor: ttc, numTables: 1, directory: tag + [10], collection: [0, 3, 0, 0, 1], tables: tenBytes),
+            "collection version 0x30000")
 
         // 65,535 distinct tables in a 400 KB directory: checked in linear time (the duplicate
         // check was quadratic: minutes), then refused for holding no data.
@@ -216,15 +233,19 @@ import Testing
         let glyf = try face.rawTable("glyf")!, loca = try face.rawTable("loca")!
         let numGlyphs = try face.glyphCount
         let indexFormat = Int(try face.rawTable("head")![51])
-        let transformed = try glyf.withUnsafeBytes { g in try loca.withUnsafeBytes { l in
-            try WOFF2Glyphs.transform(glyf: g, loca: l, numGlyphs: numGlyphs, indexFormat: indexFormat) } }
+        let transformed = try glyf.withUnsafeBytes { g in
+            try loca.withUnsafeBytes { l in
+                try WOFF2Glyphs.transform(glyf: g, loca: l, numGlyphs: numGlyphs, indexFormat: indexFormat)
+            }
+        }
         let locaLength = (indexFormat == 0 ? 2 : 4) * (numGlyphs + 1)
         func rebuild(_ bytes: [UInt8], locaLength: Int = locaLength) throws -> WOFF2Glyphs.Reconstructed {
             try bytes.withUnsafeBytes { try WOFF2Glyphs.reconstruct($0, locaLength: locaLength) }
         }
         let good = try rebuild(transformed)
         #expect(good.numGlyphs == numGlyphs && good.glyf.count >= glyf.count / 2)
-        func expectError(_ bytes: [UInt8], _ text: String, locaLength: Int = locaLength, sourceLocation: SourceLocation = #_sourceLocation) {
+        func expectError(_ bytes: [UInt8], _ text: String, locaLength: Int = locaLength, sourceLocation: SourceLocation = #_sourceLocation)
+        {
             #expect(sourceLocation: sourceLocation) { _ = try rebuild(bytes, locaLength: locaLength) } throws: { "\($0)".contains(text) }
         }
         expectError(Array(transformed.prefix(20)), "header is cut short")
@@ -253,8 +274,13 @@ import Testing
         huge.u16(0xFFFF); huge.u16(0)
         for _ in 0..<256 { huge.u8(0x39); huge.u8(255) }
         let hugeLoca: [UInt8] = [0, 0, 0, 0] + [0, 0, UInt8(huge.count >> 8), UInt8(huge.count & 0xFF)]
-        #expect { try huge.bytes.withUnsafeBytes { g in try hugeLoca.withUnsafeBytes { l in
-            try WOFF2Glyphs.transform(glyf: g, loca: l, numGlyphs: 1, indexFormat: 1) } } } throws: { "\($0)".contains("65536 points") }
+        #expect {
+            try huge.bytes.withUnsafeBytes { g in
+                try hugeLoca.withUnsafeBytes { l in
+                    try WOFF2Glyphs.transform(glyf: g, loca: l, numGlyphs: 1, indexFormat: 1)
+                }
+            }
+        } throws: { "\($0)".contains("65536 points") }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<300 {
             var damaged = transformed

@@ -6,12 +6,17 @@ import Testing
 @Suite struct WOFFTests {
     /// fontTools' table bytes of a font, by tag, as hex (it decompresses WOFF itself).
     static func fontToolsTables(_ path: String) throws -> [String: String] {
-        let r = try run("python3", ["-c", """
-            import sys, json
-            from fontTools.ttLib import TTFont
-            f = TTFont(sys.argv[1])
-            json.dump({t: f.reader[t].hex() for t in f.reader.keys()}, sys.stdout)
-            """, path])
+        let r = try run(
+            "python3",
+            [
+                "-c",
+                """
+                import sys, json
+                from fontTools.ttLib import TTFont
+                f = TTFont(sys.argv[1])
+                json.dump({t: f.reader[t].hex() for t in f.reader.keys()}, sys.stdout)
+                """, path,
+            ])
         guard r.status == 0 else { throw FontError("fontTools: \(r.err.suffix(500))") }
         return try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: String] ?? [:]
     }
@@ -21,32 +26,46 @@ import Testing
     @Test func fontToolsWOFFOpensAndRoundTrips() throws {
         let folder = try TemporaryFolder()
         let theirs = folder.file("theirs.woff"), ours = folder.file("ours.woff")
-        let made = try run("python3", ["-c", """
-            import sys
-            from fontTools.ttLib import TTFont
-            from fontTools.ttLib.woff2 import WOFFFlavorData
-            f = TTFont(sys.argv[1]); f.flavor = "woff"
-            f.flavorData = WOFFFlavorData()
-            f.flavorData.metaData = b'<?xml version="1.0" encoding="UTF-8"?><metadata version="1.0"><uniqueid id="fontshell.test"/></metadata>'
-            f.flavorData.privData = b"private bytes"
-            f.save(sys.argv[2])
-            """, Corpus.dejavu, theirs])
+        let made = try run(
+            "python3",
+            [
+                "-c",
+                """
+                import sys
+                from fontTools.ttLib import TTFont
+                from fontTools.ttLib.woff2 import WOFFFlavorData
+                f = TTFont(sys.argv[1]); f.flavor = "woff"
+                f.flavorData = WOFFFlavorData()
+                f.flavorData.metaData = b'<?xml version="1.0" encoding="UTF-8"?><metadata version="1.0"><uniqueid id="fontshell.test"/></metadata>'
+                f.flavorData.privData = b"private bytes"
+                f.save(sys.argv[2])
+                """, Corpus.dejavu, theirs,
+            ])
         #expect(made.status == 0, "\(made.err)")
         let font = try Font(path: theirs)
         #expect(font.webFormat == "woff")
         let expected = try Self.fontToolsTables(theirs)
         for tag in font.faces[0].tags {
-            #expect(try font.faces[0].rawTable(tag).map { $0.map { String(format: "%02x", $0) }.joined() } == expected[tag.description], "\(tag)")
+            #expect(
+                try font.faces[0].rawTable(tag).map { $0.map { String(format: "%02x", $0) }.joined() } == expected[tag.description],
+                "\(tag)")
         }
         #expect(try font.faces[0].postScriptName == "DejaVuSans")
         try font.save(to: ours)
-        let check = try run("python3", ["-c", """
-            import sys
-            from fontTools.ttLib import TTFont
-            f = TTFont(sys.argv[1])
-            print(f.flavor, f.flavorData.metaData.decode(), f.flavorData.privData.decode())
-            """, ours])
-        #expect(check.out.hasPrefix("woff <?xml") && check.out.contains("fontshell.test") && check.out.hasSuffix("private bytes\n"), "\(check.out) \(check.err)")
+        let check = try run(
+            "python3",
+            [
+                "-c",
+                """
+                import sys
+                from fontTools.ttLib import TTFont
+                f = TTFont(sys.argv[1])
+                print(f.flavor, f.flavorData.metaData.decode(), f.flavorData.privData.decode())
+                """, ours,
+            ])
+        #expect(
+            check.out.hasPrefix("woff <?xml") && check.out.contains("fontshell.test") && check.out.hasSuffix("private bytes\n"),
+            "\(check.out) \(check.err)")
         #expect(try Self.fontToolsTables(ours) == expected)
         #expect(try otsAccepts(ours).0)
     }
@@ -75,7 +94,7 @@ import Testing
     @Test func lyingWOFFFilesAreRefused() throws {
         let good = try Font(path: Corpus.dejavu)
         var woff = try WOFF.encode(try good.serialized().bytes, extras: nil)
-        func u32(_ at: Int) -> Int { woff[at ..< at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        func u32(_ at: Int) -> Int { woff[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
         func put(_ at: Int, _ v: Int) { for k in 0..<4 { woff[at + k] = UInt8(v >> (24 - 8 * k) & 0xFF) } }
         func refused(_ bytes: [UInt8], _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
             #expect(sourceLocation: sourceLocation) { _ = try Font(data: bytes, name: "bad.woff") } throws: { "\($0)".contains(text) }

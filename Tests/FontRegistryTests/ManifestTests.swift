@@ -10,8 +10,9 @@ import TestSupport
 @Suite struct ManifestTests {
     func sample() -> Manifest {
         Manifest(fonts: [
-            Manifest.Entry(path: "/home/u/.local/share/fonts/A \"quoted\".ttf", source: "/src/a.ttf", postScriptNames: ["A-Regular", "Ä-Bold"],
-                           checksum: "cbf29ce484222325-10", date: "2026-11-28T00:00:00Z"),
+            Manifest.Entry(
+                path: "/home/u/.local/share/fonts/A \"quoted\".ttf", source: "/src/a.ttf", postScriptNames: ["A-Regular", "Ä-Bold"],
+                checksum: "cbf29ce484222325-10", date: "2026-11-28T00:00:00Z"),
             Manifest.Entry(path: "/p/b.otf", source: "/src/b.otf", postScriptNames: [], checksum: "1-2", date: "d"),
         ])
     }
@@ -55,9 +56,12 @@ import TestSupport
     /// `registry missing --json`: a name with no fallback has no `fallback` member (as Codable
     /// leaves nil out), one with a fallback has the font's record.
     @Test func missingFontsAsJSON() throws {
-        let fallback = FontDescriptor(postScriptName: "DejaVuSans", fullName: "DejaVu Sans", family: "DejaVu Sans", style: "Book", weight: 400,
-                                      width: 100, path: Corpus.dejavu, faceIndex: 0, scope: nil, registeredByFontShell: false)
-        let text = try JSONText.write(encoding: [MissingFont(name: "Nope", fallback: nil), MissingFont(name: "Helvetica", fallback: fallback)])
+        let fallback = FontDescriptor(
+            postScriptName: "DejaVuSans", fullName: "DejaVu Sans", family: "DejaVu Sans", style: "Book", weight: 400,
+            width: 100, path: Corpus.dejavu, faceIndex: 0, scope: nil, registeredByFontShell: false)
+        let text = try JSONText.write(encoding: [
+            MissingFont(name: "Nope", fallback: nil), MissingFont(name: "Helvetica", fallback: fallback),
+        ])
         let parsed = try #require(JSONText.parse(text) as? [[String: Any]])
         #expect(parsed.count == 2)
         #expect(parsed[0]["name"] as? String == "Nope" && parsed[0]["fallback"] == nil)

@@ -47,7 +47,9 @@ import FontModel
         // B: b's box in half-transparent green, a's box over it in the text colour (0xFFFF).
         let b = try Preview.text(face, "B", options: o).image
         var green = 0
-        for y in 0..<b.height { for x in 0..<b.width { if let c = b.pixel(x, y), Int(c.g) > Int(c.r) + 40, Int(c.g) > Int(c.b) + 40 { green += 1 } } }
+        for y in 0..<b.height {
+            for x in 0..<b.width { if let c = b.pixel(x, y), Int(c.g) > Int(c.r) + 40, Int(c.g) > Int(c.b) + 40 { green += 1 } }
+        }
         #expect(green > 200, "\(green) green pixels")
         // The plain glyphs stay black.
         #expect(Self.saturated(try Preview.text(face, "ab", options: o).image) == 0)
@@ -56,7 +58,9 @@ import FontModel
     /// A font made by Tests/Oracles/make_test_fonts.py, in a temporary file.
     static func build(_ kind: String) throws -> String {
         let path = NSTemporaryDirectory() + "\(kind)-\(UUID().uuidString).ttf"
-        let builder = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tests/Oracles/make_test_fonts.py").path
+        let builder = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "Tests/Oracles/make_test_fonts.py"
+        ).path
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", builder, kind, path]
@@ -89,8 +93,12 @@ import FontModel
         #expect(try Preview.text(svgFace, "AB").notInColor.isEmpty)
         // A hostile SVG table: a document whose glyph range runs backwards, another past the
         // glyphs. Nothing is named for them, and nothing traps.
-        svgFace.setRawTable("SVG ", try SVGTable(documents: [SVGTable.Document(firstGlyph: 4, lastGlyph: 1, text: "<svg/>"),
-                                                          SVGTable.Document(firstGlyph: 900, lastGlyph: 65535, text: "<svg/>")]).encode())
+        svgFace.setRawTable(
+            "SVG ",
+            try SVGTable(documents: [
+                SVGTable.Document(firstGlyph: 4, lastGlyph: 1, text: "<svg/>"),
+                SVGTable.Document(firstGlyph: 900, lastGlyph: 65535, text: "<svg/>"),
+            ]).encode())
         #expect(try Preview.text(svgFace, "ab").notInColor.isEmpty)
     }
 }

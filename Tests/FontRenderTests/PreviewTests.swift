@@ -18,7 +18,9 @@ enum Fixtures {
     }
     static let openFonts = Locked<[Font]>([])
 
-    static func label(width: Double = 200, height: Double = 44, size: Double = 17, scale: Double = 2, align: VerticalAlign = .center) -> PreviewOptions {
+    static func label(width: Double = 200, height: Double = 44, size: Double = 17, scale: Double = 2, align: VerticalAlign = .center)
+        -> PreviewOptions
+    {
         var o = PreviewOptions()
         o.width = width; o.height = height; o.size = size; o.scale = scale; o.verticalAlign = align
         return o
@@ -49,13 +51,16 @@ enum Fixtures {
             try image.savePNG(to: path, compression: 9)
         }
         let reference = try Image.loadPNG(path)
-        #expect(reference.width == image.width && reference.height == image.height, "\(name): size \(image.width)x\(image.height), reference \(reference.width)x\(reference.height)")
+        #expect(
+            reference.width == image.width && reference.height == image.height,
+            "\(name): size \(image.width)x\(image.height), reference \(reference.width)x\(reference.height)")
         let c = Preview.compare(reference, image)
         let farOff = (0..<image.height).reduce(0) { n, y in
-            n + (0..<image.width).filter { x in
-                guard let a = reference.pixel(x, y), let b = image.pixel(x, y) else { return true }
-                return max(abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b))) > 24
-            }.count
+            n
+                + (0..<image.width).filter { x in
+                    guard let a = reference.pixel(x, y), let b = image.pixel(x, y) else { return true }
+                    return max(abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b))) > 24
+                }.count
         }
         #expect(Double(farOff) <= 0.002 * Double(c.totalPixels), "\(name): \(farOff) pixels differ by more than 24 (of \(c.totalPixels))")
     }
@@ -170,7 +175,7 @@ enum Fixtures {
     @Test func gradientRunsPerLine() throws {
         var o = PreviewOptions()
         o.size = 40
-        o.background = .clear  // pixels then carry the fill colour itself, coverage in alpha
+        o.background = .clear   // pixels then carry the fill colour itself, coverage in alpha
         o.style.gradient = [Color(255, 0, 0), Color(0, 0, 255)]
         let r = try Preview.text(try Fixtures.face(), "HH\nHH", options: o)
         let image = r.image
@@ -218,9 +223,12 @@ enum Fixtures {
         #expect(result.cells.map(\.value) == values)
         let offsets = result.cells.map(\.measurements.capCenterOffset)
         #expect(zip(offsets, offsets.dropFirst()).allSatisfy { $0 < $1 })
-        #expect(result.best?.value == result.cells.min { abs($0.measurements.capCenterOffset) < abs($1.measurements.capCenterOffset) }?.value)
+        #expect(
+            result.best?.value == result.cells.min { abs($0.measurements.capCenterOffset) < abs($1.measurements.capCenterOffset) }?.value)
         #expect(result.sheet.width > 4 * 400)
-        #expect { try Preview.sweep(face, field: "hhea.ascendr", values: [1], text: "H", label: Fixtures.label()) } throws: { "\($0)".contains("ascendr") }
+        #expect { try Preview.sweep(face, field: "hhea.ascendr", values: [1], text: "H", label: Fixtures.label()) } throws: {
+            "\($0)".contains("ascendr")
+        }
         #expect(try face.hhea.int("ascender") == original)
     }
 
@@ -248,7 +256,7 @@ enum Fixtures {
         let panelTop = inks.image.height > 20 ? 20 : 0, diffLeft = 2 * (40 + 8)
         #expect(inks.image.height == 20 || inks.image.height == 20 + 20 + 18)
         #expect(inks.image.pixel(diffLeft + 5, panelTop + 8).map { $0.r > 150 && $0.g < 100 && $0.b > 100 } == true)   // magenta
-        #expect(inks.image.pixel(diffLeft + 25, panelTop + 8).map { $0.r < 100 && $0.b > 150 } == true)                // cyan
+        #expect(inks.image.pixel(diffLeft + 25, panelTop + 8).map { $0.r < 100 && $0.b > 150 } == true)   // cyan
     }
 
     @Test func pngRoundTripKeepsPixelsAndWritesText() throws {
@@ -264,7 +272,7 @@ enum Fixtures {
         #expect(bytes.range(of: Data("tEXtTitle\0DejaVuSans".utf8)) != nil)
         #expect(bytes.range(of: Data("capCenterOffset".utf8)) != nil)
         #expect { try r.image.savePNG(to: folder + "/no/such/dir/x.png") } throws: { "\($0)".contains("no/such/dir/x.png") }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["label.png"])  // no temporary left behind
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["label.png"])   // no temporary left behind
         #expect(throws: RenderError.self) { try Image.loadPNG(Fixtures.dejavu) }
     }
 }
@@ -287,7 +295,7 @@ final class Locked<Value>: @unchecked Sendable {
         #expect(joined.count == 3)
         #expect(Set(joined.map(\.id)).count == 3, "initial, medial and final forms differ: \(joined.map(\.id))")
         #expect(!joined.contains { $0.id == alone[0].id })
-        #expect(joined.map(\.cluster) == [2, 1, 0])  // visual order: the first character is drawn rightmost
+        #expect(joined.map(\.cluster) == [2, 1, 0])   // visual order: the first character is drawn rightmost
     }
 
     @Test func kerningAndLigaturesFollowFeatures() throws {
@@ -295,7 +303,8 @@ final class Locked<Value>: @unchecked Sendable {
         var off = ShapingOptions()
         off.features = ["kern=0", "liga=0"]
         let width = { (g: [ShapedGlyph]) in g.reduce(0) { $0 + $1.xAdvance } }
-        #expect(width(try font.shape(Array("AVAV".unicodeScalars), px: 48, options: ShapingOptions()))
+        #expect(
+            width(try font.shape(Array("AVAV".unicodeScalars), px: 48, options: ShapingOptions()))
                 < width(try font.shape(Array("AVAV".unicodeScalars), px: 48, options: off)))
         #expect(try font.shape(Array("ffi".unicodeScalars), px: 48, options: ShapingOptions()).count == 1)
         #expect(try font.shape(Array("ffi".unicodeScalars), px: 48, options: off).count == 3)

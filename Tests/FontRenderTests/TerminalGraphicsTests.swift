@@ -53,7 +53,8 @@ import TestSupport
         for i in 0..<(big.pixels.count / 4) { big.pixels[4 * i] = UInt8(i % 251); big.pixels[4 * i + 1] = UInt8(i % 7 * 30) }
         let text = TerminalGraphics.encode(big, for: TerminalInfo(imageProtocol: .kitty, columns: 200))
         let chunks = text.components(separatedBy: "\u{1B}\\").filter { $0.hasPrefix("\u{1B}_G") }
-        #expect(chunks.count > 1 && chunks[0].hasPrefix("\u{1B}_Ga=T,f=32,o=z,s=300,v=200,q=2,m=1;") && chunks.last!.hasPrefix("\u{1B}_Gm=0;"))
+        #expect(
+            chunks.count > 1 && chunks[0].hasPrefix("\u{1B}_Ga=T,f=32,o=z,s=300,v=200,q=2,m=1;") && chunks.last!.hasPrefix("\u{1B}_Gm=0;"))
         var payload = ""
         for chunk in chunks {
             let data = chunk[chunk.index(after: chunk.firstIndex(of: ";")!)...]
@@ -62,7 +63,10 @@ import TestSupport
         }
         let compressed = try #require(Data(base64Encoded: payload))
         #expect(compressed.first == 0x78)   // a zlib stream, as o=z says
-        let z = try run("python3", ["-c", "import sys, zlib, base64; sys.stdout.write(zlib.decompress(base64.b64decode(sys.stdin.read())).hex())"], input: payload).out
+        let z = try run(
+            "python3", ["-c", "import sys, zlib, base64; sys.stdout.write(zlib.decompress(base64.b64decode(sys.stdin.read())).hex())"],
+            input: payload
+        ).out
         #expect(z == big.pixels.map { String(format: "%02x", $0) }.joined())
         // Wider than the terminal: told how many cells to fill; inside tmux: passthrough.
         let narrow = TerminalGraphics.encode(big, for: TerminalInfo(imageProtocol: .kitty, tmux: true, columns: 20))
@@ -80,9 +84,9 @@ import TestSupport
 
         let sixel = TerminalGraphics.encode(image, for: TerminalInfo(imageProtocol: .sixel))
         #expect(sixel.hasPrefix("\u{1B}P0;1;0q\"1;1;30;13") && sixel.hasSuffix("\u{1B}\\\n"))
-        #expect(sixel.filter { $0 == "-" }.count == 3)                       // 13 rows: three bands of six
+        #expect(sixel.filter { $0 == "-" }.count == 3)   // 13 rows: three bands of six
         #expect(sixel.contains("#180;2;100;0;0") && sixel.contains("#5;2;0;0;100"))   // pure red and blue registers
-        #expect(sixel.contains("#180!15~"))                                  // red: 15 columns, all six rows set
+        #expect(sixel.contains("#180!15~"))   // red: 15 columns, all six rows set
 
         let blocks = TerminalGraphics.encode(image, for: TerminalInfo(imageProtocol: .blocks, trueColor: true, columns: 80))
         let lines = blocks.split(separator: "\n")
@@ -106,7 +110,8 @@ import TestSupport
         let tall = Image(width: 200, height: 1000)
         let tallBlocks = TerminalGraphics.encode(tall, for: TerminalInfo(imageProtocol: .blocks, columns: 200, rows: 50))
         #expect((1...48).contains(tallBlocks.split(separator: "\n").count), "\(tallBlocks.split(separator: "\n").count) lines")
-        #expect(TerminalGraphics.encode(tall, for: TerminalInfo(imageProtocol: .blocks, columns: 200)).split(separator: "\n").count == 500)   // height not known: width alone
+        // Height not known: width alone.
+        #expect(TerminalGraphics.encode(tall, for: TerminalInfo(imageProtocol: .blocks, columns: 200)).split(separator: "\n").count == 500)
         // kitty is told the cells to fill: 48 lines of 16 px hold 768 px, 153 px of width, 19 cells.
         let tallKitty = TerminalGraphics.encode(tall, for: TerminalInfo(imageProtocol: .kitty, columns: 200, rows: 50))
         #expect(tallKitty.contains(",c=19,"), "\(tallKitty.prefix(80))")
@@ -116,7 +121,9 @@ import TestSupport
         let face = try Fixtures.face()
         let a = try Preview.glyphPicture(face, glyph: try #require(try face.glyphID(named: "a")), size: 200)
         func count(_ image: Image, _ c: Color) -> Int {
-            (0..<(image.width * image.height)).filter { image.pixels[4 * $0] == c.r && image.pixels[4 * $0 + 1] == c.g && image.pixels[4 * $0 + 2] == c.b }.count
+            (0..<(image.width * image.height)).filter {
+                image.pixels[4 * $0] == c.r && image.pixels[4 * $0 + 1] == c.g && image.pixels[4 * $0 + 2] == c.b
+            }.count
         }
         #expect(count(a, Preview.pointOn) > 50 && count(a, Preview.contourStart) > 40)   // points drawn, two contour starts
         #expect(a.height > 200 && a.width > 150)
@@ -132,7 +139,8 @@ import TestSupport
         var plain = PreviewOptions(), contextual = PreviewOptions()
         plain.size = 28; contextual.size = 28
         plain.shaping.features = Preview.characterRowFeatures
-        let withoutFeatures = try Preview.text(inter, "<=>", options: plain).image.pixels, withFeatures = try Preview.text(inter, "<=>", options: contextual).image.pixels
+        let withoutFeatures = try Preview.text(inter, "<=>", options: plain).image.pixels,
+            withFeatures = try Preview.text(inter, "<=>", options: contextual).image.pixels
         #expect(withoutFeatures != withFeatures, "Inter shapes <=> contextually by default")
         let chars = try #require(try inter.cmap?.bestUnicodeSubtable()?.mapping()).keys.sorted()
         let rows = try #require(try Preview.characterRows(inter, chars))

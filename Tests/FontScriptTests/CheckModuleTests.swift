@@ -14,7 +14,9 @@ import Testing
         let lua = try makeState()
         let n = try string(lua, "return #check.list()")
         #expect(Int(n) ?? 0 >= 40, "only \(n) checks")
-        let broken = try string(lua, """
+        let broken = try string(
+            lua,
+            """
             local out = {}
             for _, c in ipairs(check.list()) do
               if c.broken or not c.title or not c.rationale or (c.severity ~= 'fail' and c.severity ~= 'warn') then out[#out + 1] = c.id end
@@ -23,7 +25,9 @@ import Testing
             """)
         #expect(broken == "")
         // Every area the issue asks for has checks.
-        let areas = try string(lua, """
+        let areas = try string(
+            lua,
+            """
             local seen = {}
             for _, c in ipairs(check.list()) do seen[c.id:match('^[^/]+')] = true end
             local out = {}
@@ -37,7 +41,9 @@ import Testing
     /// Edits that each break one rule, then the checks that must catch them.
     @Test func checksCatchWhatEditsBreakAndFixesRepairIt() throws {
         let lua = try makeState()
-        _ = try eval(lua, """
+        _ = try eval(
+            lua,
+            """
             face.hhea.lineGap = 100
             face['OS/2'].fsType = 2
             face['OS/2'].usWeightClass = 750
@@ -50,7 +56,9 @@ import Testing
             face.head.unitsPerEm = 2047
             """)
         func status(_ id: String) throws -> String {
-            try string(lua, "local r = check.run(face, {only = {'\(id)'}}).results[1]; return r.status .. ' ' .. table.concat(r.messages or {}, ' | ')")
+            try string(
+                lua,
+                "local r = check.run(face, {only = {'\(id)'}}).results[1]; return r.status .. ' ' .. table.concat(r.messages or {}, ' | ')")
         }
         #expect(try status("metrics/linegaps").hasPrefix("warn hhea.lineGap is 100"))
         #expect(try status("flags/fstype").hasPrefix("warn fsType has 'restricted license embedding'"))
@@ -66,14 +74,18 @@ import Testing
         #expect(try status("glyphs/notdef") == "pass ")
         #expect(try status("names/postscript-name") == "pass ")
 
-        let fixed = try string(lua, """
+        let fixed = try string(
+            lua,
+            """
             local report = check.run(face, {only = {'glyphs/whitespace-widths', 'metrics/win-clipping', 'names/trailing-spaces', 'flags/mac-style'}, fix = true})
             local out = {}
             for _, r in ipairs(report.results) do out[#out + 1] = r.id .. '=' .. tostring(r.after) end
             return report.fixed .. ' ' .. table.concat(out, ' ')
             """)
         #expect(fixed == "4 flags/mac-style=pass glyphs/whitespace-widths=pass metrics/win-clipping=pass names/trailing-spaces=pass")
-        #expect(try string(lua, "return face:glyphFor(0xA0).advance .. ' ' .. face['OS/2'].usWinAscent .. ' ' .. face.name[1]") == "651 2524 DejaVu Sans")
+        #expect(
+            try string(lua, "return face:glyphFor(0xA0).advance .. ' ' .. face['OS/2'].usWinAscent .. ' ' .. face.name[1]")
+                == "651 2524 DejaVu Sans")
     }
 
     @Test func brokenChecksAreReportedAndTheOthersStillRun() throws {
@@ -81,19 +93,22 @@ import Testing
         try FileManager.default.createDirectory(atPath: tmp + "/mine", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: tmp) }
         try "return {".write(toFile: tmp + "/mine/syntax.lua", atomically: true, encoding: .utf8)
-        try "return {id = 'fields', title = 'x', rationale = 'y', severity = 'loud', check = function() end}".write(toFile: tmp + "/mine/fields.lua", atomically: true, encoding: .utf8)
+        try "return {id = 'fields', title = 'x', rationale = 'y', severity = 'loud', check = function() end}".write(
+            toFile: tmp + "/mine/fields.lua", atomically: true, encoding: .utf8)
         try "error('boom at load')".write(toFile: tmp + "/mine/throws.lua", atomically: true, encoding: .utf8)
         try """
-            return {id = 'fixfails', title = 'x', rationale = 'y', severity = 'fail',
-              check = function(face, r) r.fail('always') end,
-              fix = function(face) error('cannot fix this') end}
-            """.write(toFile: tmp + "/mine/fixfails.lua", atomically: true, encoding: .utf8)
+        return {id = 'fixfails', title = 'x', rationale = 'y', severity = 'fail',
+          check = function(face, r) r.fail('always') end,
+          fix = function(face) error('cannot fix this') end}
+        """.write(toFile: tmp + "/mine/fixfails.lua", atomically: true, encoding: .utf8)
         try """
-            return {id = 'runtime', title = 'x', rationale = 'y', severity = 'warn',
-              check = function(face, r) local t = nil; return t.field end}
-            """.write(toFile: tmp + "/mine/runtime.lua", atomically: true, encoding: .utf8)
+        return {id = 'runtime', title = 'x', rationale = 'y', severity = 'warn',
+          check = function(face, r) local t = nil; return t.field end}
+        """.write(toFile: tmp + "/mine/runtime.lua", atomically: true, encoding: .utf8)
         let lua = try makeState()
-        let out = try string(lua, """
+        let out = try string(
+            lua,
+            """
             local report = check.run(face, {checks = {'\(tmp)'}, fix = true})
             local out = {}
             for _, r in ipairs(report.results) do out[#out + 1] = r.id .. ':' .. r.status .. ':' .. (r.messages and r.messages[1] or '') end
@@ -101,16 +116,23 @@ import Testing
             """)
         let lines = out.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("mine/syntax:error:broken check: \(tmp)/mine/syntax.lua:1:") })
-        #expect(lines.contains { $0.hasPrefix("mine/fields:error:broken check: \(tmp)/mine/fields.lua: severity must be \"fail\" or \"warn\", got loud") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("mine/fields:error:broken check: \(tmp)/mine/fields.lua: severity must be \"fail\" or \"warn\", got loud")
+            })
         #expect(lines.contains { $0.hasPrefix("mine/throws:error:broken check: \(tmp)/mine/throws.lua:1: boom at load") })
-        #expect(lines.contains { $0.hasPrefix("mine/runtime:error:the check failed: \(tmp)/mine/runtime.lua:2: attempt to index a nil value") })
+        #expect(
+            lines.contains { $0.hasPrefix("mine/runtime:error:the check failed: \(tmp)/mine/runtime.lua:2: attempt to index a nil value") })
         #expect(lines.contains("mine/fixfails:fail:always"))
-        #expect(lines.last?.hasPrefix("fixFailed=mine/fixfails (face 0): the fix failed: \(tmp)/mine/fixfails.lua:3: cannot fix this") == true)
+        #expect(
+            lines.last?.hasPrefix("fixFailed=mine/fixfails (face 0): the fix failed: \(tmp)/mine/fixfails.lua:3: cannot fix this") == true)
     }
 
     @Test func checkPrintsAReportInTheREPLAndProfilesSelect() throws {
         let lua = try makeState()
-        let counts = try string(lua, """
+        let counts = try string(
+            lua,
+            """
             local all = #check.run(face).results
             local fb = #check.run(face, {profile = 'fontbakery'}).results
             local names = #check.run(face, {profile = 'names'}).results
@@ -123,7 +145,9 @@ import Testing
 
     @Test func collectionsCheckSharedOutlinesOnce() throws {
         let lua = try makeState(fonts: ["/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"])
-        let out = try string(lua, """
+        let out = try string(
+            lua,
+            """
             local r = check.run(font, {only = {'outlines/contour-direction'}}).results
             return #r .. ' ' .. r[1].status .. ' ' .. r[2].status .. ' ' .. (r[2].messages[1] or '')
             """)
@@ -133,7 +157,9 @@ import Testing
     /// The bulk readers checks use agree with the per-glyph and per-character ones.
     @Test func bulkReadersAgreeWithTheObjects() throws {
         let lua = try makeState()
-        let out = try string(lua, """
+        let out = try string(
+            lua,
+            """
             local adv, names, blanks = face.glyphs:advances(), face.glyphs:names(), face.glyphs:blanks()
             local bad = 0
             for id, g in pairs(face.glyphs) do
@@ -153,7 +179,9 @@ import Testing
     /// glyf header but no ink; marks are Unicode's Mn and Me, not only the common blocks.
     @Test func compositesOfEmptyGlyphsAreBlankAndMarksAreUnicodes() throws {
         let lua = try makeState(fonts: ["/usr/share/fonts/truetype/liberation2/LiberationMono-Bold.ttf"])
-        let out = try string(lua, """
+        let out = try string(
+            lua,
+            """
             local nbsp = face:glyphFor(0xA0)
             local r = check.run(face, {only = {'glyphs/whitespace-ink'}}).results[1]
             local u = check.util
@@ -165,21 +193,26 @@ import Testing
 
     @Test func jsonEncodesValuesAndRefusesCycles() throws {
         let lua = try makeState()
-        #expect(try string(lua, #"return fontshell.json{a = 1, b = {1, 2.5, "x\ny\"", true}, c = {}, d = 0/0}"#)
+        #expect(
+            try string(lua, #"return fontshell.json{a = 1, b = {1, 2.5, "x\ny\"", true}, c = {}, d = 0/0}"#)
                 == #"{"a":1,"b":[1,2.5,"x\ny\"",true],"c":[],"d":null}"#)
         #expect(try string(lua, "return fontshell.json('caf\\xe9')") == "\"café\"")
         // Keys sorted bytewise, integers and floats apart, control characters and DEL escaped,
         // objects and tables with a metatable as their tostring, a stray byte as Latin-1.
-        #expect(try string(lua, #"return fontshell.json{b = 1, B = 2, [10] = 3, [2] = 4.0, ["é"] = 1e300, x = "\1\127\t\b\f"}"#)
+        #expect(
+            try string(lua, #"return fontshell.json{b = 1, B = 2, [10] = 3, [2] = 4.0, ["é"] = 1e300, x = "\1\127\t\b\f"}"#)
                 == #"{"10":3,"2":4,"B":2,"b":1,"x":"\u0001\u007f\t\b\f","é":1e+300}"#)
-        #expect(try string(lua, "return fontshell.json{setmetatable({}, {__tostring = function() return 'T' end}), 1/0, -0.5, 2^53}")
+        #expect(
+            try string(lua, "return fontshell.json{setmetatable({}, {__tostring = function() return 'T' end}), 1/0, -0.5, 2^53}")
                 == #"["T",null,-0.5,9.007199254741e+15]"#)
         #expect(try string(lua, "return fontshell.json('\\xff ok \\xe2\\x9c\\x93')") == "\"ÿ ok â\u{9C}\u{93}\"")
         // Integers written digit by digit, the smallest one included; a key that needs escaping.
-        #expect(try string(lua, #"return fontshell.json{n = {-5, math.mininteger, 0, 1234567890123}, ['a"b\\'] = true}"#)
+        #expect(
+            try string(lua, #"return fontshell.json{n = {-5, math.mininteger, 0, 1234567890123}, ['a"b\\'] = true}"#)
                 == #"{"a\"b\\":true,"n":[-5,-9223372036854775808,0,1234567890123]}"#)
-        expectError(lua, "local t = {} local d = t for i = 1, 70 do d.x = {} d = d.x end return fontshell.json(t)",
-                    "fontshell.json: nested deeper than 64 levels", positioned: false)
+        expectError(
+            lua, "local t = {} local d = t for i = 1, 70 do d.x = {} d = d.x end return fontshell.json(t)",
+            "fontshell.json: nested deeper than 64 levels", positioned: false)
         expectError(lua, "local t = {}; t.t = t; return fontshell.json(t)", "fontshell.json: a table contains itself", positioned: false)
     }
 }

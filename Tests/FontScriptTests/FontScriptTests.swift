@@ -25,7 +25,9 @@ func eval(_ lua: LuaState, _ code: String) throws -> [String] {
 
 /// Runs `code` expecting a Lua error containing `expected`, positioned at the chunk ("test:")
 /// unless told otherwise, with the stack as it was.
-func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectError(
+    _ lua: LuaState, _ code: String, _ expected: String, positioned: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+) {
     let before = lua.top
     do {
         _ = try eval(lua, code)
@@ -47,23 +49,32 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         let dir = NSTemporaryDirectory() + "fontshell-lua-web-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        #expect(try eval(lua, "local r = font:save('\(dir)/d.woff2', {quality = 3}); return r.container")
+        #expect(
+            try eval(lua, "local r = font:save('\(dir)/d.woff2', {quality = 3}); return r.container")
                 == ["WOFF2, Brotli quality 3; glyf/loca transformed"])
         #expect(try eval(lua, "local r = font:save('\(dir)/d.bin', {format = 'woff', force = false}); return r.container") == ["WOFF"])
-        #expect(try eval(lua, "local f = fontshell.open('\(dir)/d.woff2'); return f.webFormat, #f.faces[1].glyphs, font.webFormat")
+        #expect(
+            try eval(lua, "local f = fontshell.open('\(dir)/d.woff2'); return f.webFormat, #f.faces[1].glyphs, font.webFormat")
                 == ["woff2", "6253", "nil"])
         expectError(lua, "font:save('\(dir)/x.woff2', {quality = 12})", "0...11")
         expectError(lua, "font:save('\(dir)/x.ttf', {format = 'woff2'})", "make them agree")
         expectError(lua, "font:save('\(dir)/x.woff2', {fromat = 'woff2'})", "did you mean 'format'")
-        #expect(try eval(lua, """
-            local small, s = face:subset{text = "office", glyphs = {"A"}, unicodes = {0x10FFFD}}
-            local names = {}
-            for _, n in ipairs(s.closure) do names[#names + 1] = n end
-            table.sort(names)
-            return s.glyphCount, table.concat(names, " "), s.missing[1], s.map[face.glyphs.A.id], #small.faces[1].glyphs
-            """) == ["10", "fi uniFB00 uniFB03", "1114109", "1", "10"])
+        #expect(
+            try eval(
+                lua,
+                """
+                local small, s = face:subset{text = "office", glyphs = {"A"}, unicodes = {0x10FFFD}}
+                local names = {}
+                for _, n in ipairs(s.closure) do names[#names + 1] = n end
+                table.sort(names)
+                return s.glyphCount, table.concat(names, " "), s.missing[1], s.map[face.glyphs.A.id], #small.faces[1].glyphs
+                """) == ["10", "fi uniFB00 uniFB03", "1114109", "1", "10"])
         // Name IDs past 6 (13: the license) go unless kept.
-        #expect(try eval(lua, "local a, b = font:subset{text = 'A', keep = {'name'}}, font:subset{text = 'A'}; return a.faces[1].name[4], a.faces[1].name[13] ~= nil, b.faces[1].name[13]")
+        #expect(
+            try eval(
+                lua,
+                "local a, b = font:subset{text = 'A', keep = {'name'}}, font:subset{text = 'A'}; return a.faces[1].name[4], a.faces[1].name[13] ~= nil, b.faces[1].name[13]"
+            )
                 == ["DejaVu Sans", "true", "nil"])
         expectError(lua, "face:subset{}", "nothing to keep")
         expectError(lua, "face:subset{glyphs = {'no such glyph'}}", "neither a glyph ID nor a glyph name")
@@ -72,20 +83,26 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
 
     @Test func readsFieldsNamesGlyphs() throws {
         let lua = try makeState()
-        #expect(try eval(lua, "return face.hhea.ascender, face['OS/2'].usWinAscent, face.head.unitsPerEm, face.head.fontRevision")
+        #expect(
+            try eval(lua, "return face.hhea.ascender, face['OS/2'].usWinAscent, face.head.unitsPerEm, face.head.fontRevision")
                 == ["1901", "1901", "2048", "2.37"])
-        #expect(try eval(lua, "return face.postscriptName, face.name[4], #face.glyphs, face.glyphs.A.id, face.glyphs[36].name")
+        #expect(
+            try eval(lua, "return face.postscriptName, face.name[4], #face.glyphs, face.glyphs.A.id, face.glyphs[36].name")
                 == ["DejaVuSans", "DejaVu Sans", "6253", "36", "A"])
-        #expect(try eval(lua, "return face.cmap['A'], face.cmap[0x41], face.cmap:chars(36)[1], face:glyphFor('a').name")
+        #expect(
+            try eval(lua, "return face.cmap['A'], face.cmap[0x41], face.cmap:chars(36)[1], face:glyphFor('a').name")
                 == ["36", "36", "A", "a"])
-        #expect(try eval(lua, "local g = face.glyphs.A; return g.bounds.xMax, #g.contours, g.contours[1][1].on, g.isComposite, g.unicodes[1]")
+        #expect(
+            try eval(lua, "local g = face.glyphs.A; return g.bounds.xMax, #g.contours, g.contours[1][1].on, g.isComposite, g.unicodes[1]")
                 == ["1384", "2", "true", "false", "65"])
         #expect(try eval(lua, "return face.glyphs.Aacute.isComposite, face.glyphs.Aacute.components[1].name") == ["true", "A"])
-        #expect(try eval(lua, "return face.glyphs.A == face:glyphFor('A'), face.glyphs.A == face.glyphs.B, font.faces[1] == face")
+        #expect(
+            try eval(lua, "return face.glyphs.A == face:glyphFor('A'), face.glyphs.A == face.glyphs.B, font.faces[1] == face")
                 == ["true", "false", "true"])
         #expect(try eval(lua, "local n = 0; for k, v in pairs(face.hhea) do n = n + 1 end; return n") == ["18"])
         #expect(try eval(lua, "local n = 0; for id, g in pairs(face.glyphs) do n = n + 1 end; return n") == ["6253"])
-        #expect(try eval(lua, "return tostring(face), tostring(face.glyphs.A)")
+        #expect(
+            try eval(lua, "return tostring(face), tostring(face.glyphs.A)")
                 == ["<Face DejaVuSans: 20 tables, 6253 glyphs>", "<Glyph 36 'A' advance 1401>"])
     }
 
@@ -93,7 +110,9 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         let lua = try makeState()
         let out = NSTemporaryDirectory() + "fontscript-\(UUID().uuidString).ttf"
         defer { try? FileManager.default.removeItem(atPath: out) }
-        _ = try eval(lua, """
+        _ = try eval(
+            lua,
+            """
             face.hhea.ascender = 1800
             face.name[256] = "hello"
             local a, A = face.glyphs.a, face.glyphs.A
@@ -124,8 +143,10 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         expectError(lua, "face:glyphFor('ab')", "bad argument #1 to 'glyphFor' (expected one character, got 2 in 'ab')")
         expectError(lua, "face.glyphs.a.name = 'x'", "Glyph.name is read-only")
         expectError(lua, "fontshell.open('/nonexistent.ttf')", "/nonexistent.ttf: cannot open")
-        expectError(lua, "local f = fontshell.open('\(dejavu)'); local g = f.faces[1]; f:close(); return g.hhea", "attempt to use a closed Font")
-        expectError(lua, "local g; do local f <close> = fontshell.open('\(dejavu)'); g = f end; return g.path", "attempt to use a closed Font")
+        expectError(
+            lua, "local f = fontshell.open('\(dejavu)'); local g = f.faces[1]; f:close(); return g.hhea", "attempt to use a closed Font")
+        expectError(
+            lua, "local g; do local f <close> = fontshell.open('\(dejavu)'); g = f end; return g.path", "attempt to use a closed Font")
         expectError(lua, "error({})", "(error object is a table value)", positioned: false)
         expectError(lua, "font:save('\(dejavu)')", "refusing to overwrite the input file")
         expectError(lua, "font:face(7)", "bad argument #1 to 'face' (no face 7")
@@ -143,7 +164,7 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         lua.stack.pop()
         #expect(handle != nil)
         try lua.run("f = nil; collectgarbage(); collectgarbage()")
-        #expect(handle != nil)                  // g still holds the face, which holds the font
+        #expect(handle != nil)   // g still holds the face, which holds the font
         try lua.run("g = nil; collectgarbage(); collectgarbage()")
         #expect(handle == nil)
     }
@@ -152,20 +173,31 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
     /// errors positioned, and the edit saved and read back (by us and by fontTools).
     @Test func structuredTablesFromLua() throws {
         let lua = try makeState(fonts: ["/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf"])
-        #expect(try eval(lua, "return face.GDEF.Version, face.GDEF.GlyphClassDef.A, face.GDEF.GlyphClassDef.acutecomb") == ["65538", "1", "3"])
-        #expect(try eval(lua, "return #face.GDEF.MarkGlyphSetsDef.Coverage, face.GDEF.MarkGlyphSetsDef.Coverage[1][1]") == ["2", "gravecomb"])
-        #expect(try eval(lua, "local t = {} for k in pairs(face.GDEF) do t[#t + 1] = k end return table.concat(t, ' ')")
+        #expect(
+            try eval(lua, "return face.GDEF.Version, face.GDEF.GlyphClassDef.A, face.GDEF.GlyphClassDef.acutecomb") == ["65538", "1", "3"])
+        #expect(
+            try eval(lua, "return #face.GDEF.MarkGlyphSetsDef.Coverage, face.GDEF.MarkGlyphSetsDef.Coverage[1][1]") == ["2", "gravecomb"])
+        #expect(
+            try eval(lua, "local t = {} for k in pairs(face.GDEF) do t[#t + 1] = k end return table.concat(t, ' ')")
                 == ["Version GlyphClassDef AttachList LigCaretList MarkAttachClassDef MarkGlyphSetsDef"])
-        #expect(try eval(lua, "return table.concat(face.GDEF:fields(), ' ')") == ["Version GlyphClassDef AttachList LigCaretList MarkAttachClassDef MarkGlyphSetsDef"])
+        #expect(
+            try eval(lua, "return table.concat(face.GDEF:fields(), ' ')") == [
+                "Version GlyphClassDef AttachList LigCaretList MarkAttachClassDef MarkGlyphSetsDef"
+            ])
         expectError(lua, "face.GDEF.GlyphClasDef = {}", "GDEF has no member 'GlyphClasDef' (did you mean 'GlyphClassDef'?)")
         expectError(lua, "face.GDEF.GlyphClassDef = {nope = 1}", "GDEF.GlyphClassDef key: no glyph named 'nope'")
-        expectError(lua, "face.GDEF.AttachList = {Coverage = {'A'}, AttachPoint = {{PointIndex = {1.5}}}}", "GDEF.AttachList.AttachPoint[1].PointIndex[1] must be an integer")
-        expectError(lua, "face.GDEF.LigCaretList = {Coverage = {}, LigGlyph = {{CaretValue = {{Format = 4}}}}}", "needs Format = 1 or 2 or 3")
+        expectError(
+            lua, "face.GDEF.AttachList = {Coverage = {'A'}, AttachPoint = {{PointIndex = {1.5}}}}",
+            "GDEF.AttachList.AttachPoint[1].PointIndex[1] must be an integer")
+        expectError(
+            lua, "face.GDEF.LigCaretList = {Coverage = {}, LigGlyph = {{CaretValue = {{Format = 4}}}}}", "needs Format = 1 or 2 or 3")
         expectError(lua, "face.GDEF.AttachList = {Coverage = {}, Typo = 1}", "GDEF.AttachList has no member 'Typo'")
-        #expect(try eval(lua, "return face.GDEF.GlyphClassDef.A") == ["1"])     // failed assignments changed nothing
+        #expect(try eval(lua, "return face.GDEF.GlyphClassDef.A") == ["1"])   // failed assignments changed nothing
         let out = NSTemporaryDirectory() + "gdef-lua-\(UUID().uuidString).ttf"
         defer { try? FileManager.default.removeItem(atPath: out) }
-        _ = try eval(lua, """
+        _ = try eval(
+            lua,
+            """
             local g = face.GDEF
             local classes = g.GlyphClassDef
             classes.A, classes.B = 3, nil
@@ -173,12 +205,15 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
             g.LigCaretList = {Coverage = {"f"}, LigGlyph = {{CaretValue = {{Format = 1, Coordinate = 300}, {Format = 2, CaretValuePoint = 4}}}}}
             font:save("\(out)")
             """)
-        let check = try python(["-c", """
+        let check = try python([
+            "-c",
+            """
             from fontTools.ttLib import TTFont
             g = TTFont("\(out)")["GDEF"].table
             c = g.LigCaretList.LigGlyph[0].CaretValue
             print(g.GlyphClassDef.classDefs.get("A"), g.GlyphClassDef.classDefs.get("B"), g.LigCaretList.Coverage.glyphs, c[0].Format, c[0].Coordinate, c[1].Format, c[1].CaretValuePoint)
-            """])
+            """,
+        ])
         #expect(check == "3 None ['f'] 1 300 2 4\n")
     }
 
@@ -187,20 +222,30 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
     @Test func featuresLookupsSubstitutionsAndKerning() throws {
         let roboto = "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf"
         let lua = try makeState(fonts: [roboto])
-        #expect(try eval(lua, "local n = 0 for _, f in ipairs(face:features('kern')) do n = n + 1 assert(f.table == 'GPOS') end return n") == ["4"])
-        #expect(try eval(lua, "local l = face:lookups('GPOS') return #l, l[2].typeName, l[13].typeName, l[13].extension") == ["14", "PairPos", "MarkMarkPos", "true"])
-        #expect(try eval(lua, "local s = face:substitutions('liga')[1] return table.concat(s['in'], ' '), s.out[1]") == ["f f i", "uniFB03"])
+        #expect(
+            try eval(lua, "local n = 0 for _, f in ipairs(face:features('kern')) do n = n + 1 assert(f.table == 'GPOS') end return n") == [
+                "4"
+            ])
+        #expect(
+            try eval(lua, "local l = face:lookups('GPOS') return #l, l[2].typeName, l[13].typeName, l[13].extension") == [
+                "14", "PairPos", "MarkMarkPos", "true",
+            ])
+        #expect(
+            try eval(lua, "local s = face:substitutions('liga')[1] return table.concat(s['in'], ' '), s.out[1]") == ["f f i", "uniFB03"])
         expectError(lua, "face:lookups('kern')", "\"GSUB\" or \"GPOS\" expected")
         expectError(lua, "face:kerning('A', 'nope')", "no glyph named 'nope'")
         for pair in ["AV", "To", "Ta", "LT", "ab"] {
             let first = String(pair.prefix(1)), second = String(pair.suffix(1))
             let ours = try eval(lua, "return face:kerning(face:glyphFor('\(first)'), face:glyphFor('\(second)'))")
             func advance(_ features: String) throws -> Int {
-                let out = try python(["-c", """
+                let out = try python([
+                    "-c",
+                    """
                     import subprocess
                     r = subprocess.run(["hb-shape", "--no-glyph-names", "--no-clusters", "--features=\(features)", "\(roboto)", "\(pair)"], capture_output=True, text=True)
                     print(r.stdout.strip().strip("[]").split("|")[0].split("+")[1])
-                    """])
+                    """,
+                ])
                 return Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .min
             }
             #expect(ours == [String(try advance("kern") - advance("-kern"))], "\(pair)")
@@ -221,7 +266,10 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         #expect(try eval(lua, "return table.concat(fontshell.complete('fontsh'), ',')") == ["fontshell"])
         #expect(try eval(lua, "return table.concat(fontshell.complete('os.ex'), ',')") == ["os.execute,os.exit"])
         #expect(try eval(lua, "return fontshell.pretty({1, 'a', {b = true}})") == ["{1, \"a\", {b = true}}"])
-        #expect(try eval(lua, "return table.concat(fontshell.complete(\"face['OS/2'].usW\"), ',')") == ["face['OS/2'].usWeightClass,face['OS/2'].usWidthClass,face['OS/2'].usWinAscent,face['OS/2'].usWinDescent"])
+        #expect(
+            try eval(lua, "return table.concat(fontshell.complete(\"face['OS/2'].usW\"), ',')") == [
+                "face['OS/2'].usWeightClass,face['OS/2'].usWidthClass,face['OS/2'].usWinAscent,face['OS/2'].usWinDescent"
+            ])
         #expect(try eval(lua, "return table.concat(fontshell.complete('face.glyphs.Aac'), ',')") == ["face.glyphs.Aacute"])
         #expect(try eval(lua, "return table.concat(fontshell.complete('preview.la'), ',')") == ["preview.label"])
     }
@@ -230,7 +278,9 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
     /// and counts a label within its box, not its legend strip.
     @Test func compareAlignsBaselinesAndSkipsLegends() throws {
         let lua = try makeState()
-        let r = try eval(lua, """
+        let r = try eval(
+            lua,
+            """
             local a = preview.text(face, "Hi", {size = 40})
             face.hhea.ascender = face.hhea.ascender + 400
             local b = preview.text(face, "Hi", {size = 40})
@@ -242,8 +292,10 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
             return top.changedPixels > 3 * base.changedPixels, base.sizeChange, labels.totalPixels, l1.height > 44
             """)
         #expect(r == ["true", "62x67 → 62x75", "4400", "true"], "\(r)")
-        expectError(lua, "preview.compare(preview.load('\(repositoryRoot.path)/Tests/FontRenderTests/Golden/text-dejavu.png'), preview.text(face, 'x'), {align = 'baseline'})",
-                    "needs two previews that know their baselines")
+        expectError(
+            lua,
+            "preview.compare(preview.load('\(repositoryRoot.path)/Tests/FontRenderTests/Golden/text-dejavu.png'), preview.text(face, 'x'), {align = 'baseline'})",
+            "needs two previews that know their baselines")
         expectError(lua, "local a = preview.text(face, 'x') preview.compare(a, a, {align = 'middle'})", "choose \"top\" or \"baseline\"")
     }
 
@@ -251,7 +303,8 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
     /// lists cut with a count, a list of records as an aligned table.
     @Test func prettyPrintingKeepsTheScreenReadable() throws {
         let lua = try makeState()
-        #expect(try eval(lua, "return fontshell.pretty({b = '\\0\\1\\2', s = string.rep('x', 100)})")
+        #expect(
+            try eval(lua, "return fontshell.pretty({b = '\\0\\1\\2', s = string.rep('x', 100)})")
                 == ["{b = <3 bytes>, s = \"" + String(repeating: "x", count: 58) + "…\" (100 chars)}"])
         let list = try eval(lua, "local t = {} for i = 1, 40 do t[i] = i end return fontshell.pretty(t)")[0]
         #expect(list.hasSuffix("24, 25, … (15 more)}"), "\(list)")
@@ -303,7 +356,6 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
     }
 }
 
-
 /// COLR from Lua, read-only through its description: version 1's paint graph and version 0's
 /// records; the palettes (CPAL), avar's maps and cvar's tuples beside it.
 @Suite struct COLRScriptTests {
@@ -316,23 +368,38 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         _ = try python([builder, "colr", folder + "/colr.ttf"])
         _ = try python([builder, "colr0", folder + "/colr0.ttf"])
         let v1 = try makeState(fonts: [folder + "/colr.ttf"])
-        #expect(try eval(v1, """
-            local c = face.COLR
-            local composite = c.BaseGlyphList.BaseGlyphPaintRecord[7].Paint
-            return c.Version, #c.BaseGlyphList.BaseGlyphPaintRecord, composite.Format, composite.CompositeMode, composite.SourcePaint.Glyph, c.ClipList[1].Glyph[1], #c.VarIndexMap
-            """) == ["1", "8", "32", "23", "a", "a", "6"])
+        #expect(
+            try eval(
+                v1,
+                """
+                local c = face.COLR
+                local composite = c.BaseGlyphList.BaseGlyphPaintRecord[7].Paint
+                return c.Version, #c.BaseGlyphList.BaseGlyphPaintRecord, composite.Format, composite.CompositeMode, composite.SourcePaint.Glyph, c.ClipList[1].Glyph[1], #c.VarIndexMap
+                """) == ["1", "8", "32", "23", "a", "a", "6"])
         expectError(v1, "face.COLR.Version = 0", "read-only")
-        #expect(try eval(v1, "local p = face.CPAL return p.numPaletteEntries, #p.palettes, p.palettes[1][1], p.palettes[1][3]")
+        #expect(
+            try eval(v1, "local p = face.CPAL return p.numPaletteEntries, #p.palettes, p.palettes[1][1], p.palettes[1][3]")
                 == ["3", "1", "#FF0000FF", "#00800080"])
-        #expect(try eval(v1, "local a = face.avar return a.version, #a.maps.wght, a.maps.wght[3][1], a.maps.wght[3][2]") == ["1", "4", "0.5", "0.25"])
+        #expect(
+            try eval(v1, "local a = face.avar return a.version, #a.maps.wght, a.maps.wght[3][1], a.maps.wght[3][2]") == [
+                "1", "4", "0.5", "0.25",
+            ])
         // cvar: fontTools' instancer test font, compiled from its TTX.
-        let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+        let conformance =
+            ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
         _ = try python(["-m", "fontTools.ttx", "-q", "-o", folder + "/cvar.ttf", conformance + "/instancer/PartialInstancerTest-VF.ttx"])
         let cvar = try makeState(fonts: [folder + "/cvar.ttf"])
-        #expect(try eval(cvar, "local c = face.cvar return #c, c[1].peak.wght, c[1].deltas[2], c[2].peak.wdth, c[2].deltas[3]") == ["2", "-1.0", "-30", "-1.0", "-50"])
+        #expect(
+            try eval(cvar, "local c = face.cvar return #c, c[1].peak.wght, c[1].deltas[2], c[2].peak.wdth, c[2].deltas[3]") == [
+                "2", "-1.0", "-30", "-1.0", "-50",
+            ])
         let v0 = try makeState(fonts: [folder + "/colr0.ttf"])
-        #expect(try eval(v0, "local c = face.COLR return c.Version, #c.BaseGlyphRecordArray.BaseGlyphRecord, c.LayerRecordArray.LayerRecord[1].LayerGlyph")
+        #expect(
+            try eval(
+                v0,
+                "local c = face.COLR return c.Version, #c.BaseGlyphRecordArray.BaseGlyphRecord, c.LayerRecordArray.LayerRecord[1].LayerGlyph"
+            )
                 == ["0", "2", "a"])
     }
 }
@@ -346,13 +413,18 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         let bitmaps = try #require(try EmbeddedBitmaps.read(from: face, .color))
         let id = try #require(try face.glyphID(for: "😀"))
         let glyph = try #require(bitmaps.strikes[0].glyphs[UInt16(id)])
-        let got = try eval(lua, """
+        let got = try eval(
+            lua,
+            """
             local b = face.bitmaps; local g = b[1].glyphs[face.glyphs[face.cmap[0x1F600]].name]
             local n = 0; for _ in pairs(b[1].glyphs) do n = n + 1 end
             return #b, b[1].table, b[1].ppem, b[1].bitDepth, n, g.format, g.width, g.height, #g.data, g.data:sub(2, 4)
             """)
-        #expect(got == ["1", "CBDT", "\(bitmaps.strikes[0].ppemX)", "32", "\(bitmaps.strikes[0].glyphs.count)", "17",
-                        "\(glyph.metrics?.values[1] ?? -1)", "\(glyph.metrics?.values[0] ?? -1)", "\(glyph.imageData.count)", "PNG"])
+        #expect(
+            got == [
+                "1", "CBDT", "\(bitmaps.strikes[0].ppemX)", "32", "\(bitmaps.strikes[0].glyphs.count)", "17",
+                "\(glyph.metrics?.values[1] ?? -1)", "\(glyph.metrics?.values[0] ?? -1)", "\(glyph.imageData.count)", "PNG",
+            ])
         #expect(try eval(makeState(), "return face.bitmaps") == ["nil"])
     }
 }
@@ -361,10 +433,14 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
 @Suite struct HintingScriptTests {
     @Test func readAndEditHintingTables() throws {
         let lua = try makeState()
-        let first = try eval(lua, "return #face.cvt, face.cvt[1], face.fpgm:match('^PUSHB%[ %]'), face.gasp.GaspRange[1].rangeMaxPPEM, face.DSIG")
+        let first = try eval(
+            lua, "return #face.cvt, face.cvt[1], face.fpgm:match('^PUSHB%[ %]'), face.gasp.GaspRange[1].rangeMaxPPEM, face.DSIG")
         #expect(first[0] == "255" && first[1] != "nil" && first[2] == "PUSHB[ ]" && first[3] == "8" && first[4] == "nil")
         #expect(try eval(lua, "face:setCvt{1, -2, 3}; return #face.cvt, face.cvt[2]") == ["3", "-2"])
-        #expect(try eval(lua, "face:setProgram('prep', 'PUSHB[ ] 1 2\\nSWAP[ ]'); return face:rawTable('prep'):byte(1, -1)") == ["177", "1", "2", "35"])
+        #expect(
+            try eval(lua, "face:setProgram('prep', 'PUSHB[ ] 1 2\\nSWAP[ ]'); return face:rawTable('prep'):byte(1, -1)") == [
+                "177", "1", "2", "35",
+            ])
         #expect(try eval(lua, "return face.prep") == ["PUSHB[ ]\t/* 2 values pushed */\n1 2\nSWAP[ ]\t/* swap */\n"])
         expectError(lua, "face:setCvt{1, 'x'}", "item 2 is string, not an integer")
         expectError(lua, "face:setCvt{1, 40000}", "control values are FWORDs")
@@ -383,17 +459,30 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         let silf = try #require(try face.table(SilfTable.self)), feat = try #require(try face.table(FeatTable.self))
         let glat = try #require(try face.table(GlatTable.self))
         // Feature ids as tags, with their names from the name table.
-        #expect(try eval(lua, "local f = face.Feat.features[1]; return f.id, f.label, #f.settings, type(f.name), face.Feat.version")
-                == [Graphite.featureIDText(feat.features[0].id), "\(feat.features[0].label)", "\(feat.features[0].settings.count)", "string", "2.0"])
+        #expect(
+            try eval(lua, "local f = face.Feat.features[1]; return f.id, f.label, #f.settings, type(f.name), face.Feat.version")
+                == [
+                    Graphite.featureIDText(feat.features[0].id), "\(feat.features[0].label)", "\(feat.features[0].settings.count)",
+                    "string", "2.0",
+                ])
         // A glyph's attributes by number, and its octabox.
         let name = try face.glyphName(10), first = try #require(glat.glyphs[10].attributes.first)
-        #expect(try eval(lua, "local g = face.Glat.glyphs['\(name)']; return g[\(first.index)], #g.octabox.diagonals, face.Gloc.glyphCount")
+        #expect(
+            try eval(lua, "local g = face.Glat.glyphs['\(name)']; return g[\(first.index)], #g.octabox.diagonals, face.Gloc.glyphCount")
                 == ["\(first.value)", "4", "\(glat.glyphs.count)"])
         // Passes, rules and their programs as text.
         let pass = silf.subtables[0].passes[0], rule = pass.rules[0]
-        #expect(try eval(lua, "local p = face.Silf.subtables[1].passes[1]; return #face.Silf.subtables[1].passes, p.numColumns, #p.rules, p.rules[1].action")
-                == ["\(silf.subtables[0].passes.count)", "\(pass.machine[3])", "\(pass.rules.count)", try SilfCode.disassemble(rule.action).joined(separator: "\n")])
-        #expect(try eval(lua, "return face.Silf.subtables[1].maxGlyphID, type(face.Silf.subtables[1].classes[1][1]), face.Sill ~= nil")
+        #expect(
+            try eval(
+                lua,
+                "local p = face.Silf.subtables[1].passes[1]; return #face.Silf.subtables[1].passes, p.numColumns, #p.rules, p.rules[1].action"
+            )
+                == [
+                    "\(silf.subtables[0].passes.count)", "\(pass.machine[3])", "\(pass.rules.count)",
+                    try SilfCode.disassemble(rule.action).joined(separator: "\n"),
+                ])
+        #expect(
+            try eval(lua, "return face.Silf.subtables[1].maxGlyphID, type(face.Silf.subtables[1].classes[1][1]), face.Sill ~= nil")
                 == ["\(silf.subtables[0].scalar("maxGlyphID"))", "string", "true"])
         #expect(try eval(lua, "return fontshell.open('\(dejavu)').faces[1].Silf") == ["nil"])
         // hdmx and LTSH (Dai Banna has both).
@@ -401,7 +490,11 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         let small = try Font(path: daiBanna).faces[0]
         let hdmx = try #require(try small.table(HdmxTable.self)), ltsh = try #require(try small.table(LTSHTable.self))
         let record = hdmx.records[0], glyph = try small.glyphName(3)
-        #expect(try eval(lua, "local f = fontshell.open('\(daiBanna)').faces[1]; return f.hdmx.records[\(record.ppem)].widths['\(glyph)'], f.hdmx.records[\(record.ppem)].maxWidth, f.LTSH.yPels[4]")
+        #expect(
+            try eval(
+                lua,
+                "local f = fontshell.open('\(daiBanna)').faces[1]; return f.hdmx.records[\(record.ppem)].widths['\(glyph)'], f.hdmx.records[\(record.ppem)].maxWidth, f.LTSH.yPels[4]"
+            )
                 == ["\(record.widths[3])", "\(record.maxWidth)", "\(try ltsh.thresholds[3])"])
     }
 }
@@ -414,13 +507,21 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         let built = try python([repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, "vtt", path])
         try #require(FileManager.default.fileExists(atPath: path), "\(built)")
         let lua = try makeState(fonts: [path])
-        #expect(try eval(lua, "local p = face.TSI1; return p.glyphPrograms.A, #p.glyphPrograms.a, p.glyphPrograms.b, p.extraPrograms.ppgm")
+        #expect(
+            try eval(lua, "local p = face.TSI1; return p.glyphPrograms.A, #p.glyphPrograms.a, p.glyphPrograms.b, p.extraPrograms.ppgm")
                 == ["/* A */\nSVTCA[Y]\nMIAP[R], 1, 3", "35210", "nil", "SVTCA[Y]"])
         #expect(try eval(lua, "return face.TSI3.glyphPrograms.B, face.TSI5.B, face.TSIP") == ["Smooth()", "3", "GPOS source\nline 2"])
         // TSIC through its description; its axis tags are text, as every tag in a described table.
-        #expect(try eval(lua, "local c = face.TSIC; return c.AxisArray[2], c.RecordLocations[2].Axis[1], c.Record[1].CVTValueArray[2], #c.Record[2].NameArray")
+        #expect(
+            try eval(
+                lua,
+                "local c = face.TSIC; return c.AxisArray[2], c.RecordLocations[2].Axis[1], c.Record[1].CVTValueArray[2], #c.Record[2].NameArray"
+            )
                 == ["wdth", "-0.5", "-10", "0"])
-        #expect(try eval(lua, "local r = face.TSIC.AxisArray; r[1] = 'opsz'; face.TSIC.AxisArray = r; return face.TSIC.AxisArray[1]") == ["opsz"])
+        #expect(
+            try eval(lua, "local r = face.TSIC.AxisArray; r[1] = 'opsz'; face.TSIC.AxisArray = r; return face.TSIC.AxisArray[1]") == [
+                "opsz"
+            ])
         #expect(throws: (any Error).self) { try eval(lua, "local r = face.TSIC.AxisArray; r[1] = 'weight'; face.TSIC.AxisArray = r") }
     }
 }
@@ -433,45 +534,80 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         let built = try python([repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, "svg-sbix", path])
         try #require(FileManager.default.fileExists(atPath: path), "\(built)")
         let lua = try makeState(fonts: [path])
-        #expect(try eval(lua, "return #face.SVG, face.SVG[2].compressed, face.SVG[2].firstGlyph, face.SVG[1].text:match('glyph1') ~= nil")
+        #expect(
+            try eval(lua, "return #face.SVG, face.SVG[2].compressed, face.SVG[2].firstGlyph, face.SVG[1].text:match('glyph1') ~= nil")
                 == ["2", "true", "2", "true"])
-        #expect(try eval(lua, "local s = face.sbix.strikes[1]; return s.ppem, s.glyphs.A.graphicType, s.glyphs.A.originOffsetX, #s.glyphs.A.data, s.glyphs.B.ref, s.glyphs.b")
+        #expect(
+            try eval(
+                lua,
+                "local s = face.sbix.strikes[1]; return s.ppem, s.glyphs.A.graphicType, s.glyphs.A.originOffsetX, #s.glyphs.A.data, s.glyphs.B.ref, s.glyphs.b"
+            )
                 == ["20", "png ", "2", "70", "A", "nil"])
         #expect(try eval(lua, "return face.meta.dlng, face.meta.slng, #face.meta.Xtst") == ["Latn, Grek", "Latn, Grek, Cyrl", "9"])
-        #expect(try eval(lua, "local v = face.VDMX; return #v.ratios, v.ratios[3].group, v.groups[1][10].yMin, v.groups[2][14].yMax") == ["3", "1", "-3", "12"])
-        #expect(try eval(lua, "local e = face.EBSC.sizes[2]; return e.ppemX, e.substitutePpemY, e.hori.widthMax, e.vert.ascender") == ["11", "13", "13", "-11"])
+        #expect(
+            try eval(lua, "local v = face.VDMX; return #v.ratios, v.ratios[3].group, v.groups[1][10].yMin, v.groups[2][14].yMax") == [
+                "3", "1", "-3", "12",
+            ])
+        #expect(
+            try eval(lua, "local e = face.EBSC.sizes[2]; return e.ppemX, e.substitutePpemY, e.hori.widthMax, e.vert.ascender") == [
+                "11", "13", "13", "-11",
+            ])
         // AAT prop, opbd, lcar and bsln: their lookups by glyph name.
-        #expect(try eval(lua, """
-            local o, c = face.opbd.OpticalBounds.OpticalBoundsDeltas, face.lcar.LigatureCarets.Carets
-            return face.prop.GlyphProperties.Properties.B, o.A.Top, o.b.Left, #c.a.DivisionPoint, c.B.DivisionPoint[1], face.bsln.Baseline.Delta[4],
-                   face.bsln.Baseline.BaselineValues.B, face.prop.GlyphProperties.Properties[".notdef"]
-            """) == ["24587", "15", "-50", "2", "220", "30", "2", "nil"])
+        #expect(
+            try eval(
+                lua,
+                """
+                local o, c = face.opbd.OpticalBounds.OpticalBoundsDeltas, face.lcar.LigatureCarets.Carets
+                return face.prop.GlyphProperties.Properties.B, o.A.Top, o.b.Left, #c.a.DivisionPoint, c.B.DivisionPoint[1], face.bsln.Baseline.Delta[4],
+                       face.bsln.Baseline.BaselineValues.B, face.prop.GlyphProperties.Properties[".notdef"]
+                """) == ["24587", "15", "-50", "2", "220", "30", "2", "nil"])
         // AAT ankr: anchor points by glyph (b shares A's record in the font), set back whole.
-        #expect(try eval(lua, """
-            local p = face.ankr.AnchorPoints
-            local before = #p.Anchors.b.AnchorPoint .. " " .. p.Anchors.A.AnchorPoint[2].XCoordinate .. " " .. tostring(p.Anchors.B)
-            p.Anchors.B = {AnchorPoint = {{XCoordinate = 1, YCoordinate = 2}}}
-            face.ankr.AnchorPoints = p
-            return before, face.ankr.AnchorPoints.Anchors.B.AnchorPoint[1].YCoordinate, face.ankr.AnchorPoints.Anchors.a.AnchorPoint[1].YCoordinate
-            """) == ["2 -20 nil", "2", "500"])
+        #expect(
+            try eval(
+                lua,
+                """
+                local p = face.ankr.AnchorPoints
+                local before = #p.Anchors.b.AnchorPoint .. " " .. p.Anchors.A.AnchorPoint[2].XCoordinate .. " " .. tostring(p.Anchors.B)
+                p.Anchors.B = {AnchorPoint = {{XCoordinate = 1, YCoordinate = 2}}}
+                face.ankr.AnchorPoints = p
+                return before, face.ankr.AnchorPoints.Anchors.B.AnchorPoint[1].YCoordinate, face.ankr.AnchorPoints.Anchors.a.AnchorPoint[1].YCoordinate
+                """) == ["2 -20 nil", "2", "500"])
         // AAT feat, read through its description.
-        #expect(try eval(lua, "local f = face.feat.FeatureNames.FeatureName[2]; return f.FeatureType, #f.Settings.Setting, f.Settings.Setting[3].SettingValue")
+        #expect(
+            try eval(
+                lua,
+                "local f = face.feat.FeatureNames.FeatureName[2]; return f.FeatureType, #f.Settings.Setting, f.Settings.Setting[3].SettingValue"
+            )
                 == ["14", "3", "4"])
         // JSTF through its description; morx with every subtable type.
-        #expect(try eval(lua, "local s = face.JSTF.JstfScriptRecord[1].JstfScript; return s.ExtenderGlyph.ExtenderGlyph[2], s.DefJstfLangSys.JstfPriority[1].ShrinkageEnableGSUB.GSUBLookupIndex[2]")
+        #expect(
+            try eval(
+                lua,
+                "local s = face.JSTF.JstfScriptRecord[1].JstfScript; return s.ExtenderGlyph.ExtenderGlyph[2], s.DefJstfLangSys.JstfPriority[1].ShrinkageEnableGSUB.GSUBLookupIndex[2]"
+            )
                 == ["b", "5"])
-        #expect(try eval(lua, """
-            local c = face.morx.chains[1]
-            local r, x, l = c.subtables[1], c.subtables[2], c.subtables[3]
-            return #face.morx.chains, #c.features, r.type, r.states[2][4].verb, table.concat(r.states[2][4].flags, ","),
-                   x.lookups[1].a, x.states[1][5].markLookup, l.ligatures[2], l.states[2][5].actions[2].delta, tostring(l.states[2][5].actions[2].store)
-            """) == ["2", "2", "rearrangement", "3", "DontAdvance,MarkLast", "b", "1", "b", "2", "true"])
-        #expect(try eval(lua, """
-            local n, i = face.morx.chains[2].subtables[1], face.morx.chains[2].subtables[2]
-            return n.type, n.substitutions.a, i.type, table.concat(i.states[1][5].insertAtMark, " "), i.classes.b
-            """) == ["noncontextual", "b", "insertion", "b B a", "5"])
+        #expect(
+            try eval(
+                lua,
+                """
+                local c = face.morx.chains[1]
+                local r, x, l = c.subtables[1], c.subtables[2], c.subtables[3]
+                return #face.morx.chains, #c.features, r.type, r.states[2][4].verb, table.concat(r.states[2][4].flags, ","),
+                       x.lookups[1].a, x.states[1][5].markLookup, l.ligatures[2], l.states[2][5].actions[2].delta, tostring(l.states[2][5].actions[2].store)
+                """) == ["2", "2", "rearrangement", "3", "DontAdvance,MarkLast", "b", "1", "b", "2", "true"])
+        #expect(
+            try eval(
+                lua,
+                """
+                local n, i = face.morx.chains[2].subtables[1], face.morx.chains[2].subtables[2]
+                return n.type, n.substitutions.a, i.type, table.concat(i.states[1][5].insertAtMark, " "), i.classes.b
+                """) == ["noncontextual", "b", "insertion", "b B a", "5"])
         // AAT trak: tracks by value with their names, one adjustment per size.
-        #expect(try eval(lua, "local h = face.trak.horizontal; return #h.tracks, h.sizes[3], h.tracks[3].value, h.tracks[3].adjustments[1], face.trak.vertical.tracks[1].adjustments[1]")
+        #expect(
+            try eval(
+                lua,
+                "local h = face.trak.horizontal; return #h.tracks, h.sizes[3], h.tracks[3].value, h.tracks[3].adjustments[1], face.trak.vertical.tracks[1].adjustments[1]"
+            )
                 == ["3", "24.5", "1.0", "20", "3"])
     }
 }
@@ -499,17 +635,20 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         #expect(TTX.typedTags.map(\.description).filter { !Self.registered.contains($0) } == [])
 
         // diff: fields, structures, or what the table's type says it does (FontDiff has no case by tag).
-        let diffed = Set(TableRegistry.types.filter { t in
-            t is FieldTable.Type || t is StructuredTable.Type || t is ShapeDescribed.Type || t is DiffableTable.Type
-                || t is FaceDiffableTable.Type || t is GlyphDataTable.Type
-        }.map { $0.tableTag.description })
+        let diffed = Set(
+            TableRegistry.types.filter { t in
+                t is FieldTable.Type || t is StructuredTable.Type || t is ShapeDescribed.Type || t is DiffableTable.Type
+                    || t is FaceDiffableTable.Type || t is GlyphDataTable.Type
+            }.map { $0.tableTag.description })
         #expect(Self.registered.subtracting(diffed) == Set(Self.comparedBySize.keys), "\(Self.registered.subtracting(diffed).sorted())")
 
         // Lua: face.<tag> for described tables, or the Face fields that show a table.
-        let faceFields: [String: String] = ["name": "name", "cmap": "cmap", "glyf": "glyphs", "loca": "glyphs", "hmtx": "glyphs",
-                                            "vmtx": "glyphs", "CFF ": "glyphs", "CFF2": "glyphs", "gvar": "glyphs", "kern": "kern",
-                                            "fvar": "axes", "cvt ": "cvt", "fpgm": "fpgm", "prep": "prep",
-                                            "EBLC": "bitmaps", "EBDT": "bitmaps", "CBLC": "bitmaps", "CBDT": "bitmaps"]
+        let faceFields: [String: String] = [
+            "name": "name", "cmap": "cmap", "glyf": "glyphs", "loca": "glyphs", "hmtx": "glyphs",
+            "vmtx": "glyphs", "CFF ": "glyphs", "CFF2": "glyphs", "gvar": "glyphs", "kern": "kern",
+            "fvar": "axes", "cvt ": "cvt", "fpgm": "fpgm", "prep": "prep",
+            "EBLC": "bitmaps", "EBDT": "bitmaps", "CBLC": "bitmaps", "CBDT": "bitmaps",
+        ]
         let inLua = Self.registered.filter { tag in
             let trimmed = FontModel.Tag(text: tag).trimmed
             return FaceObject.fieldTables.contains(trimmed) || FaceObject.tableViews.contains { $0.name == trimmed }
@@ -524,11 +663,14 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
     @Test func ltagAndTTFA() throws {
         let lua = try makeState()
         #expect(try eval(lua, "return face.ltag, face.TTFA") == ["nil", "nil"])
-        #expect(try eval(lua, """
-            face:setRawTable("ltag", string.pack(">I4I4I4I2I2I2I2", 1, 0, 2, 20, 2, 22, 7) .. "ensr-Latn")
-            face:setRawTable("TTFA", "\\nhinting-range-min = 8\\n")
-            return #face.ltag.tags, face.ltag.tags[2], face.TTFA
-            """) == ["2", "sr-Latn", "\nhinting-range-min = 8\n"])
+        #expect(
+            try eval(
+                lua,
+                """
+                face:setRawTable("ltag", string.pack(">I4I4I4I2I2I2I2", 1, 0, 2, 20, 2, 22, 7) .. "ensr-Latn")
+                face:setRawTable("TTFA", "\\nhinting-range-min = 8\\n")
+                return #face.ltag.tags, face.ltag.tags[2], face.TTFA
+                """) == ["2", "sr-Latn", "\nhinting-range-min = 8\n"])
     }
 }
 
@@ -540,7 +682,8 @@ func expectError(_ lua: LuaState, _ code: String, _ expected: String, positioned
         let hvar = try #require(try face.table(HvarTable.self))
         // The first advance-map entry and the store's first row agree with the model's reading.
         let (outer, inner) = try #require(hvar.advanceMap?.index(0))
-        #expect(try eval(lua, "local m = face.HVAR.AdvWidthMap[1] return m >> 16, m & 0xFFFF, #face.HVAR.VarStore.VarData")
+        #expect(
+            try eval(lua, "local m = face.HVAR.AdvWidthMap[1] return m >> 16, m & 0xFFFF, #face.HVAR.VarStore.VarData")
                 == [String(outer), String(inner), String(hvar.store.data.count)])
         expectError(lua, "face.HVAR.Version = 3", "HVAR is read-only in Lua")
         #expect(try eval(lua, "return face.MVAR") == ["nil"])

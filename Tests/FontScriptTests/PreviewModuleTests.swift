@@ -6,7 +6,9 @@ import Testing
 @Suite struct PreviewModuleTests {
     @Test func labelReturnsImageAndMeasurements() throws {
         let lua = try makeState()
-        let r = try eval(lua, """
+        let r = try eval(
+            lua,
+            """
             local img, m = preview.label(face, "Hello", {width = 200, height = 44, size = 17, scale = 2})
             return img.width, img.height, m.metrics, math.abs(m.capCenterOffset - img.measurements.capCenterOffset), tostring(img):match("^<Image 400x88")
             """)
@@ -16,7 +18,9 @@ import Testing
     /// Explicit options win over the kind, the kind over the defaults.
     @Test func appearanceLayersDefaultsKindAndCall() throws {
         let lua = try makeState()
-        let r = try eval(lua, """
+        let r = try eval(
+            lua,
+            """
             preview.appearance{size = 20, color = "#ff0000", background = "#ffffff"}
             preview.appearance("points", {size = 30, color = "#00ff00"})
             local function capHeight(o) local _, m = preview.label(face, "H", o) return m.capHeight end
@@ -41,12 +45,14 @@ import Testing
         #expect(Double(r[0]).map { abs($0 - 20.0 / 30.0) < 1e-9 } == true, "\(r)")
         #expect(Double(r[1]).map { abs($0 - 40.0 / 30.0) < 1e-9 } == true, "\(r)")
         #expect(r[2] == "255,0,0 0,255,0 0,0,255")
-        #expect(Double(r[3]).map { abs($0 - 17.0 / 20.0) < 1e-9 } == true, "\(r)")  // back to a label's 17 pt default
+        #expect(Double(r[3]).map { abs($0 - 17.0 / 20.0) < 1e-9 } == true, "\(r)")   // back to a label's 17 pt default
     }
 
     @Test func sweepFromLuaRestoresTheField() throws {
         let lua = try makeState()
-        let r = try eval(lua, """
+        let r = try eval(
+            lua,
+            """
             local before = face.hhea.ascender
             local sheet, results, best = face:sweep{field = "hhea.ascender", values = {1700, 1900, 2100}, text = "Hi",
                                                     label = {width = 120, height = 44, size = 17}}
@@ -60,7 +66,9 @@ import Testing
         let folder = NSTemporaryDirectory() + "fontshell-lua-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let r = try eval(lua, """
+        let r = try eval(
+            lua,
+            """
             local a = preview.text(face, "Hamburg", {size = 24})
             a:save("\(folder)/a.png")
             local same, s1 = preview.compare(a, preview.load("\(folder)/a.png"))
@@ -77,12 +85,16 @@ import Testing
     /// is still checked as options. (Outside a terminal show draws nothing and says so.)
     @Test func showTakesAPreviewsImageWithItsInformation() throws {
         let lua = try makeState()
-        for call in [#"preview.text(face, "Hi", {size = 24})"#, #"preview.label(face, "Hi", {width = 80, height = 30})"#,
-                     #"preview.compare(preview.text(face, "Hi"), preview.text(face, "Ho"))"#] {
+        for call in [
+            #"preview.text(face, "Hi", {size = 24})"#, #"preview.label(face, "Hi", {width = 80, height = 30})"#,
+            #"preview.compare(preview.text(face, "Hi"), preview.text(face, "Ho"))"#,
+        ] {
             #expect(try eval(lua, "show(\(call)); return 'drawn'") == ["drawn"], "\(call)")
         }
         // The information is still there, and still a plain table to read.
-        #expect(try eval(lua, #"local _, info = preview.text(face, "Hi"); return type(info.missing), #info.baselines, (next(info))"#)[0...1] == ["table", "1"])
+        #expect(
+            try eval(lua, #"local _, info = preview.text(face, "Hi"); return type(info.missing), #info.baselines, (next(info))"#)[0...1]
+                == ["table", "1"])
         expectError(lua, #"show(preview.text(face, "Hi"), {baselines = {1}})"#, "unknown option 'baselines'")
     }
 

@@ -11,11 +11,13 @@ import Testing
 
     @Test func axesInstancesAndLocations() throws {
         let lua = try makeState(fonts: [Self.inter])
-        #expect(try eval(lua, "local a = face.axes[1]; return #face.axes, a.tag, a.name, a.min, a.default, a.max, a.hidden")
+        #expect(
+            try eval(lua, "local a = face.axes[1]; return #face.axes, a.tag, a.name, a.min, a.default, a.max, a.hidden")
                 == ["1", "wght", "Weight", "100.0", "400.0", "900.0", "false"])
         #expect(try eval(lua, "local i = face.instances[7]; return #face.instances, i.name, i.coordinates.wght") == ["9", "Bold", "700.0"])
         #expect(try eval(lua, "local n, w = face:location{wght = 650}; return n.wght, #w") == ["0.5", "0"])
-        #expect(try eval(lua, "local n, w = face:location{wght = 1200}; return n.wght, w[1]")
+        #expect(
+            try eval(lua, "local n, w = face:location{wght = 1200}; return n.wght, w[1]")
                 == ["1.0", "axis 'wght': 1200 is outside 100…900; using 900"])
         #expect(try eval(lua, "return face.isVariable, #fontshell.open('\(dejavu)').faces[1].axes") == ["true", "0"])
         expectError(lua, "face:location{wgth = 700}", "did you mean 'wght'")
@@ -26,7 +28,9 @@ import Testing
     /// whose glyf and hmtx equal fontTools' (VariationTests).
     @Test func everyGlyphAtALocationMatchesTheInstance() throws {
         let lua = try makeState(fonts: [Self.inter])
-        let r = try eval(lua, """
+        let r = try eval(
+            lua,
+            """
             local inst = face:instance({wght = 650}, {names = false})
             local differ, checked = 0, 0
             for id = 0, face.glyphCount - 1, 3 do
@@ -50,7 +54,9 @@ import Testing
     /// A glyph at a location agrees with the instance made there, and with fontTools' instancer.
     @Test func glyphsAtALocationAgreeWithTheInstance() throws {
         let lua = try makeState(fonts: [Self.inter])
-        let r = try eval(lua, """
+        let r = try eval(
+            lua,
+            """
             local H = face:glyphFor("H")
             local bold = face:instance{wght = 700}
             local B = bold:glyphFor("H")
@@ -70,10 +76,13 @@ import Testing
     /// A TTX file of the conformance data (../shared/corpus/conformance.sh) compiled into a
     /// temporary font; nil, with an issue recorded, when the data is missing.
     func compiledConformance(_ relative: String, as fileExtension: String) throws -> String? {
-        let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+        let conformance =
+            ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
         let source = conformance + "/" + relative
-        guard FileManager.default.fileExists(atPath: source) else { Issue.record("no \(source): run ../shared/corpus/conformance.sh"); return nil }
+        guard FileManager.default.fileExists(atPath: source) else {
+            Issue.record("no \(source): run ../shared/corpus/conformance.sh"); return nil
+        }
         let font = NSTemporaryDirectory() + "fontshell-conformance-\(UUID().uuidString)" + fileExtension
         _ = try python(["-m", "fontTools.ttx", "-q", "-o", font, source])
         return font
@@ -86,7 +95,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: font) }
         #expect(FileManager.default.fileExists(atPath: font))
         let lua = try makeState(fonts: [font])
-        let r = try eval(lua, """
+        let r = try eval(
+            lua,
+            """
             local cff = face:instance({wght = 900}, {downgradeCFF2 = true, rewriteLayout = true})
             local cff2 = face:instance{wght = 900}
             return cff:rawTable("CFF ") ~= nil, cff:rawTable("CFF2") == nil, cff2:rawTable("CFF2") ~= nil, cff.font.path:sub(-4),
@@ -102,7 +113,9 @@ import Testing
         guard let font = try compiledConformance("variable/MutatorSans_All_Variable.ttx", as: ".ttf") else { return }
         defer { try? FileManager.default.removeItem(atPath: font) }
         let lua = try makeState(fonts: [font])
-        let r = try eval(lua, """
+        let r = try eval(
+            lua,
+            """
             local partial = face:instance({wght = 500}, {partial = true})
             local worst = 0
             for _, name in ipairs{"A", "B", "S"} do
@@ -137,7 +150,9 @@ import Testing
 
     @Test func previewsAtALocation() throws {
         let lua = try makeState(fonts: [Self.inter])
-        let widths = try eval(lua, """
+        let widths = try eval(
+            lua,
+            """
             local thin = preview.text(face, "Hamburg", {size = 40, variations = {wght = 100}})
             local black = preview.text(face, "Hamburg", {size = 40, variations = {wght = 900}})
             local sheet, cells = preview.sweep(face, {field = "axis.wght", values = {100, 400, 900}, text = "Hm", label = {size = 20}})
@@ -153,17 +168,24 @@ import Testing
     @Test func variableChecks() throws {
         let lua = try makeState(fonts: [Self.inter])
         func statuses() throws -> [String] {
-            try eval(lua, """
+            try eval(
+                lua,
+                """
                 local out = {}
                 for _, r in ipairs(check.run(face, {only = {'variable'}}).results) do out[#out + 1] = r.id .. '=' .. r.status end
                 table.sort(out)
                 return table.concat(out, ' ')
                 """)
         }
-        #expect(try statuses() == ["variable/distinct-instances=pass variable/names-exist=pass variable/stat-axis-for-each-axis=pass variable/valid-nameids=pass"])
+        #expect(
+            try statuses() == [
+                "variable/distinct-instances=pass variable/names-exist=pass variable/stat-axis-for-each-axis=pass variable/valid-nameids=pass"
+            ])
         _ = try eval(lua, "face.name:remove(face.instances[2].subfamilyNameID)")
-        let broken = try eval(lua, "local r = check.run(face, {only = {'variable/names-exist'}}).results[1]; return r.status, r.messages[1]")
+        let broken = try eval(
+            lua, "local r = check.run(face, {only = {'variable/names-exist'}}).results[1]; return r.status, r.messages[1]")
         #expect(broken.first == "fail" && broken.last?.contains("instance 2: subfamily name ID") == true, "\(broken)")
-        #expect(try eval(lua, "return check.run(fontshell.open('\(dejavu)').faces[1], {only = {'variable'}}).results[1].status") == ["skip"])
+        #expect(
+            try eval(lua, "return check.run(fontshell.open('\(dejavu)').faces[1], {only = {'variable'}}).results[1].status") == ["skip"])
     }
 }

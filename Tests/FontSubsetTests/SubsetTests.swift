@@ -21,7 +21,9 @@ func temporaryFolder() throws -> String {
     @Test func sameBytesAsHBSubset() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let text = String(String.UnicodeScalarView((0x4E00..<0x4E00 + 968).compactMap(Unicode.Scalar.init) + (0x20..<0x40).compactMap(Unicode.Scalar.init)))
+        let text = String(
+            String.UnicodeScalarView(
+                (0x4E00..<0x4E00 + 968).compactMap(Unicode.Scalar.init) + (0x20..<0x40).compactMap(Unicode.Scalar.init)))
         try text.write(toFile: dir + "/chars.txt", atomically: true, encoding: .utf8)
         let font = try Font(path: noto)
         var request = SubsetRequest()
@@ -36,13 +38,18 @@ func temporaryFolder() throws -> String {
         #expect(result.missing.isEmpty && result.glyphMap.count > 1000 && result.glyphMap[0] == 0)
         let ots = try run("ots-sanitize", [ours, dir + "/sanitized.otf"])
         #expect(ots.status == 0, "\(ots.out) \(ots.err)")
-        let check = try run("python3", ["-c", """
-            import sys
-            from fontTools.ttLib import TTFont
-            f = TTFont(sys.argv[1]); cmap = f.getBestCmap()
-            text = open(sys.argv[2], encoding="utf-8").read()
-            print(len(f.getGlyphOrder()), sum(ord(c) in cmap for c in set(text)))
-            """, ours, dir + "/chars.txt"])
+        let check = try run(
+            "python3",
+            [
+                "-c",
+                """
+                import sys
+                from fontTools.ttLib import TTFont
+                f = TTFont(sys.argv[1]); cmap = f.getBestCmap()
+                text = open(sys.argv[2], encoding="utf-8").read()
+                print(len(f.getGlyphOrder()), sum(ord(c) in cmap for c in set(text)))
+                """, ours, dir + "/chars.txt",
+            ])
         #expect(check.out == "\(result.glyphMap.count) 1000\n", "\(check.out) \(check.err)")
     }
 
@@ -114,7 +121,9 @@ func temporaryFolder() throws -> String {
         let mapped = try #require(try face.cmap?.bestUnicodeSubtable()?.mapping()).filter { !WebSlicer.isControl($0.key) }
         #expect(report.files.count >= mapped.count / 400 && report.files.reduce(0) { $0 + $1.characters } == mapped.count)
         let first = try #require(try Font(path: dir + "/" + report.files[0].name).faces[0].cmap?.bestUnicodeSubtable()?.mapping()).keys
-        for c: UInt32 in [0x41, 0x7A, 0xE9, 0x2014, 0x201C, 0x201D, 0x2019, 0x2026, 0x20AC, 0x2122] { #expect(first.contains(c), "U+\(String(c, radix: 16))") }
+        for c: UInt32 in [0x41, 0x7A, 0xE9, 0x2014, 0x201C, 0x201D, 0x2019, 0x2026, 0x20AC, 0x2122] {
+            #expect(first.contains(c), "U+\(String(c, radix: 16))")
+        }
         #expect(!first.contains { $0 < 0x20 } && !first.contains(0x100), "Latin-1 and the chosen extras only")
         let css = try String(contentsOfFile: dir + "/" + report.cssFile, encoding: .utf8)
         #expect(css.components(separatedBy: "@font-face").count - 1 == report.files.count)

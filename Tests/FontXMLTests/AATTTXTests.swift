@@ -10,7 +10,10 @@ import Testing
 @Suite struct MorxTTXTests {
     static let conakry = "/usr/share/fonts/truetype/evertype-conakry/Conakry.ttf"
     /// N'Ko letters joining, and the ligatures of ߊ with its tone marks.
-    static let text = String(String.UnicodeScalarView([0x7CA, 0x7F2, 0x7EB, 0x20, 0x7CA, 0x7EB, 0x7D3, 0x7CA, 0x7EC, 0x7DE, 0x7CF, 0x7D0, 0x20, 0x7CB, 0x7CC, 0x7CD].compactMap(Unicode.Scalar.init)))
+    static let text = String(
+        String.UnicodeScalarView(
+            [0x7CA, 0x7F2, 0x7EB, 0x20, 0x7CA, 0x7EB, 0x7D3, 0x7CA, 0x7EC, 0x7DE, 0x7CF, 0x7D0, 0x20, 0x7CB, 0x7CC, 0x7CD].compactMap(
+                Unicode.Scalar.init)))
 
     static func folder() throws -> String {
         let folder = NSTemporaryDirectory() + "fontshell-morx-" + UUID().uuidString
@@ -42,18 +45,22 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let original = try Font(path: Self.conakry).faces[0]
         let xml = try TTX.dump(original, tags: ["morx"])
-        let edited = xml.replacingOccurrences(of: "<Ligature glyph=\"uni07CA07EB\" index=\"1\"/>", with: "<Ligature glyph=\"uni07CA07EC\" index=\"1\"/>")
+        let edited = xml.replacingOccurrences(
+            of: "<Ligature glyph=\"uni07CA07EB\" index=\"1\"/>", with: "<Ligature glyph=\"uni07CA07EC\" index=\"1\"/>")
         let font = try Font(path: Self.conakry)
         try TTX.fuse(edited, into: font.faces[0])
         let changes = try FontDiff.compare(original, font.faces[0]).map(\.description)
         #expect(changes.contains("~ morx.chain 0 subtable 1 ligature 1: uni07CA07EB → uni07CA07EC"), "\(changes)")
         #expect(changes.filter { $0.hasPrefix("~ morx") }.count == 1, "\(changes)")
         try font.save(to: folder + "/edited.ttf")
-        let (status, output) = try shell(["python3", "-c", """
+        let (status, output) = try shell([
+            "python3", "-c",
+            """
             from fontTools.ttLib import TTFont
             t = TTFont('\(folder)/edited.ttf')['morx'].table.MorphChain[0].MorphSubtable[1].SubStruct.StateTable
             print(t.Ligatures[0], t.Ligatures[1], len(t.States))
-            """])
+            """,
+        ])
         #expect(status == 0 && output.hasPrefix("uni07CA07F207EB uni07CA07EC 340"), "\(output)")
         let (otsStatus, otsOutput) = try shell(["ots-sanitize", folder + "/edited.ttf"])
         #expect(otsStatus == 0, "\(otsOutput)")
@@ -65,14 +72,30 @@ import Testing
         func expectError(_ edited: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
             expectFuseError(edited, original: xml, expected, into: face, sourceLocation: sourceLocation)
         }
-        expectError(xml.replacingOccurrences(of: "<Flags value=\"SetMark\"/>", with: "<Flags value=\"SetMark,Bogus\"/>"), "flag \"Bogus\" is not one of ContextualMorph's (SetMark, DontAdvance)")
-        expectError(xml.replacingOccurrences(of: "<ProcessingOrder value=\"ReversedLayoutOrder\"/>", with: "<ProcessingOrder value=\"Sideways\"/>"), "ProcessingOrder \"Sideways\" is not one of")
-        expectError(xml.replacingOccurrences(of: "<GlyphClass glyph=\"uni07CA\" value=\"4\"/>", with: "<GlyphClass glyph=\"nothere\" value=\"4\"/>"), "no glyph named 'nothere'")
-        expectError(xml.replacingOccurrences(of: "<NewState value=\"0\"/>", with: "<NewState value=\"9999\"/>"), "a transition goes to state 9999; there are")
+        expectError(
+            xml.replacingOccurrences(of: "<Flags value=\"SetMark\"/>", with: "<Flags value=\"SetMark,Bogus\"/>"),
+            "flag \"Bogus\" is not one of ContextualMorph's (SetMark, DontAdvance)")
+        expectError(
+            xml.replacingOccurrences(of: "<ProcessingOrder value=\"ReversedLayoutOrder\"/>", with: "<ProcessingOrder value=\"Sideways\"/>"),
+            "ProcessingOrder \"Sideways\" is not one of")
+        expectError(
+            xml.replacingOccurrences(
+                of: "<GlyphClass glyph=\"uni07CA\" value=\"4\"/>", with: "<GlyphClass glyph=\"nothere\" value=\"4\"/>"),
+            "no glyph named 'nothere'")
+        expectError(
+            xml.replacingOccurrences(of: "<NewState value=\"0\"/>", with: "<NewState value=\"9999\"/>"),
+            "a transition goes to state 9999; there are")
         // A class past the others needs a transition in every state.
-        expectError(xml.replacingOccurrences(of: "<GlyphClass glyph=\"uni07CA\" value=\"4\"/>", with: "<GlyphClass glyph=\"uni07CA\" value=\"8\"/>"), "this state has no transition for glyph class 8 (there are 9)")
-        expectError(xml.replacingOccurrences(of: "<MarkIndex value=\"65535\"/>", with: "<MarkIndex value=\"7\"/>"), "the transitions use 8 per-glyph lookups; 3 are given")
-        expectError(xml.replacingOccurrences(of: "<Action GlyphIndexDelta=\"-317\"/>", with: "<Action GlyphIndexDelta=\"999999999\"/>"), "GlyphIndexDelta=\"999999999\" is not a number in")
+        expectError(
+            xml.replacingOccurrences(
+                of: "<GlyphClass glyph=\"uni07CA\" value=\"4\"/>", with: "<GlyphClass glyph=\"uni07CA\" value=\"8\"/>"),
+            "this state has no transition for glyph class 8 (there are 9)")
+        expectError(
+            xml.replacingOccurrences(of: "<MarkIndex value=\"65535\"/>", with: "<MarkIndex value=\"7\"/>"),
+            "the transitions use 8 per-glyph lookups; 3 are given")
+        expectError(
+            xml.replacingOccurrences(of: "<Action GlyphIndexDelta=\"-317\"/>", with: "<Action GlyphIndexDelta=\"999999999\"/>"),
+            "GlyphIndexDelta=\"999999999\" is not a number in")
     }
 
     /// Damage is an error naming the subtable and what is wrong; nothing runs unbounded.
@@ -158,19 +181,24 @@ import Testing
             .replacingOccurrences(of: "<Lookup glyph=\"B\" value=\"2\"/>", with: "")
         try TTX.fuse(xml, into: face)
         let changes = try FontDiff.compare(original, face).map(\.description)
-        for expected in ["~ lcar.LigatureCarets.Carets[B].DivisionPoint[0]: 220 → 230", "~ opbd.OpticalBounds.OpticalBoundsDeltas[b].Left: -50 → -60",
-                         "~ prop.GlyphProperties.Properties[a]: 10 → 12", "- bsln.Baseline.BaselineValues[B]: 2"] {
+        for expected in [
+            "~ lcar.LigatureCarets.Carets[B].DivisionPoint[0]: 220 → 230", "~ opbd.OpticalBounds.OpticalBoundsDeltas[b].Left: -50 → -60",
+            "~ prop.GlyphProperties.Properties[a]: 10 → 12", "- bsln.Baseline.BaselineValues[B]: 2",
+        ] {
             #expect(changes.contains(expected), "\(changes)")
         }
         let out = path + ".edited.ttf"
         defer { try? FileManager.default.removeItem(atPath: out) }
         try font.save(to: out)
-        let (status, output) = try shell(["python3", "-c", """
+        let (status, output) = try shell([
+            "python3", "-c",
+            """
             from fontTools.ttLib import TTFont
             f = TTFont('\(out)')
             print(f['lcar'].table.LigatureCarets.Carets['B'].DivisionPoint, f['opbd'].table.OpticalBounds.OpticalBoundsDeltas['b'].Left,
                   f['prop'].table.GlyphProperties.Properties['a'], sorted(f['bsln'].table.Baseline.BaselineValues.items()))
-            """])
+            """,
+        ])
         #expect(status == 0 && output.hasPrefix("[230] -60 12 [('a', 1), ('b', 1)]"), "\(output)")
         let (otsStatus, otsOutput) = try shell(["ots-sanitize", out])
         #expect(otsStatus == 0, "\(otsOutput)")
@@ -197,7 +225,9 @@ extension AATLookupTablesTests {
             do { _ = try face.table(GlyphPropertiesTable.self); return "" } catch { return "\(error)" }
         }
         face.setRawTable("prop", Self.prop(segments: [(last: 2, first: 3, value: 1)]))
-        #expect(decodeError().contains("prop.GlyphProperties.Properties: lookup: lookup segment 0 runs from glyph 3 back to 2"), "\(decodeError())")
+        #expect(
+            decodeError().contains("prop.GlyphProperties.Properties: lookup: lookup segment 0 runs from glyph 3 back to 2"),
+            "\(decodeError())")
         #expect(try TTX.dump(face, tags: ["prop"]).contains("<hexdata>"))
         face.setRawTable("prop", Self.prop(segments: Array(repeating: (last: 65534, first: 0, value: 1), count: 2000)))
         #expect(decodeError().contains("lookups map more glyphs than the table could describe"), "\(decodeError())")
@@ -218,7 +248,8 @@ extension AATLookupTablesTests {
         for v: Int16 in [-10, 15, 0, 0] { shared.i16(v) }
         face.setRawTable("opbd", shared.bytes)
         let opbd = try #require(try face.structuredTable("opbd"))
-        guard case .formatted(0, let bounds)? = opbd.lazyRoot["OpticalBounds"], case .list(let glyphs)? = bounds["OpticalBoundsDeltas"] else {
+        guard case .formatted(0, let bounds)? = opbd.lazyRoot["OpticalBounds"], case .list(let glyphs)? = bounds["OpticalBoundsDeltas"]
+        else {
             Issue.record("not read as format 0 with a lookup"); return
         }
         #expect(glyphs.count == 60000 && glyphs.last?.fields?["Value"]?.fields?["Top"]?.int == 15)

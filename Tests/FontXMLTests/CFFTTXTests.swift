@@ -109,9 +109,13 @@ import Testing
         func expectError(_ edited: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
             expectFuseError(edited, original: xml, expected, into: face, sourceLocation: sourceLocation)
         }
-        expectError(xml.replacingOccurrences(of: "<blend value=\"-12 0 0 0\"/>", with: "<blend value=\"-12 0 0\"/>"), "<blend> elements of one length")
+        expectError(
+            xml.replacingOccurrences(of: "<blend value=\"-12 0 0 0\"/>", with: "<blend value=\"-12 0 0\"/>"),
+            "<blend> elements of one length")
         expectError(xml.replacingOccurrences(of: "<BlueScale value", with: "<BlueScal value"), "did you mean <BlueScale>?")
-        expectError(xml.replacingOccurrences(of: "<CharString name=\".notdef\">", with: "<CharString name=\"nothere\">"), "no glyph named 'nothere'")
+        expectError(
+            xml.replacingOccurrences(of: "<CharString name=\".notdef\">", with: "<CharString name=\"nothere\">"), "no glyph named 'nothere'"
+        )
         expectError(xml.replacingOccurrences(of: "<major value=\"2\"/>", with: "<major value=\"1\"/>"), "major version is 2")
         // Nothing was applied.
         #expect(try TTX.dump(face, tags: ["CFF2"]) == xml)
@@ -121,14 +125,17 @@ import Testing
 /// avar version 2 in TTX: Amstelvar's subset from fontTools' tests (12 axes, an axis store)
 /// dumped and fused back moves every location exactly as before; an edited delta moves it.
 @Suite struct Avar2TTXTests {
-    static let path = (ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? NSHomeDirectory() + "/.cache/fontshell/conformance") + "/variable/Amstelvar-avar2.subset.ttf"
+    static let path =
+        (ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? NSHomeDirectory() + "/.cache/fontshell/conformance") + "/variable/Amstelvar-avar2.subset.ttf"
 
     @Test func dumpFuseKeepsTheAxisStore() throws {
         let face = try Font(path: Self.path).faces[0]
         let avar = try #require(try face.table(AvarTable.self))
         let xml = try TTX.dump(face, tags: ["avar"])
-        #expect(xml.contains("<version major=\"2\" minor=\"0\"/>") && xml.contains("<VarIdxMap Format=") && xml.contains("<VarStore Format=\"1\">"))
+        #expect(
+            xml.contains("<version major=\"2\" minor=\"0\"/>") && xml.contains("<VarIdxMap Format=")
+                && xml.contains("<VarStore Format=\"1\">"))
         var points: [[Double]] = []
         for k in 0..<6 {
             var point: [Double] = []

@@ -24,7 +24,9 @@ import Testing
         strike.glyphs = [
             3: .init(imageFormat: 1, metrics: small, imageData: [0xF0, 0x0F]), 5: .init(imageFormat: 1, metrics: small, imageData: [1]),
             7: .init(imageFormat: 5, imageData: [1, 2, 3]), 9: .init(imageFormat: 5, imageData: [4, 5, 6]),
-            20: .init(imageFormat: 8, metrics: small, components: [.init(glyph: 3, xOffset: 0, yOffset: -1), .init(glyph: 5, xOffset: 4, yOffset: 2)]),
+            20: .init(
+                imageFormat: 8, metrics: small,
+                components: [.init(glyph: 3, xOffset: 0, yOffset: -1), .init(glyph: 5, xOffset: 4, yOffset: 2)]),
             21: .init(imageFormat: 9, metrics: big, components: [.init(glyph: 7, xOffset: -2, yOffset: 0)]),
             30: .init(imageFormat: 9, metrics: big, components: []),
         ]
@@ -99,18 +101,28 @@ import Testing
         let locator = try TTX.dump(face, tags: ["EBLC"]).replacingOccurrences(of: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", with: "")
         let body = locator.components(separatedBy: "\n").dropFirst().dropLast(3).joined(separator: "\n")
         // A glyph the location table lists that has no bitmap.
-        expectFuseError(body.replacingOccurrences(of: "<glyphLoc id=\"5\"", with: "<glyphLoc id=\"6\" name=\"\(try face.glyphName(6))\"/><glyphLoc id=\"5\""),
-                        "glyph 6 is listed in EBLC but has no bitmap", into: face)
-        expectFuseError(body.replacingOccurrences(of: "name=\"\(g3)\"", with: "name=\"nosuchglyph\""), "no glyph named 'nosuchglyph'", into: face)
-        expectFuseError(body.replacingOccurrences(of: "eblc_index_sub_table_4", with: "eblc_index_sub_table_7"), "index subtable formats are 1–5", into: face)
-        expectFuseError("<EBDT><strikedata index=\"0\"><ebdt_bitmap_format_1 name=\"\(g3)\"><SmallGlyphMetrics><height value=\"1\"/></SmallGlyphMetrics><rawimagedata>00</rawimagedata></ebdt_bitmap_format_1></strikedata></EBDT>",
-                        "<SmallGlyphMetrics> needs <width>", into: face)
-        expectFuseError("<EBDT><strikedata index=\"0\"><ebdt_bitmap_format_5 name=\"\(g3)\"><rowimagedata bitDepth=\"1\" width=\"1\" height=\"1\"/></ebdt_bitmap_format_5></strikedata></EBDT>",
-                        "<rowimagedata> is not read yet", into: face)
-        expectFuseError("<EBDT><strikedata index=\"0\"><cbdt_bitmap_format_17 name=\"\(g3)\"/></strikedata></EBDT>", "expected a bitmap glyph", into: face)
+        expectFuseError(
+            body.replacingOccurrences(
+                of: "<glyphLoc id=\"5\"", with: "<glyphLoc id=\"6\" name=\"\(try face.glyphName(6))\"/><glyphLoc id=\"5\""),
+            "glyph 6 is listed in EBLC but has no bitmap", into: face)
+        expectFuseError(
+            body.replacingOccurrences(of: "name=\"\(g3)\"", with: "name=\"nosuchglyph\""), "no glyph named 'nosuchglyph'", into: face)
+        expectFuseError(
+            body.replacingOccurrences(of: "eblc_index_sub_table_4", with: "eblc_index_sub_table_7"), "index subtable formats are 1–5",
+            into: face)
+        expectFuseError(
+            "<EBDT><strikedata index=\"0\"><ebdt_bitmap_format_1 name=\"\(g3)\"><SmallGlyphMetrics><height value=\"1\"/></SmallGlyphMetrics><rawimagedata>00</rawimagedata></ebdt_bitmap_format_1></strikedata></EBDT>",
+            "<SmallGlyphMetrics> needs <width>", into: face)
+        expectFuseError(
+            "<EBDT><strikedata index=\"0\"><ebdt_bitmap_format_5 name=\"\(g3)\"><rowimagedata bitDepth=\"1\" width=\"1\" height=\"1\"/></ebdt_bitmap_format_5></strikedata></EBDT>",
+            "<rowimagedata> is not read yet", into: face)
+        expectFuseError(
+            "<EBDT><strikedata index=\"0\"><cbdt_bitmap_format_17 name=\"\(g3)\"/></strikedata></EBDT>", "expected a bitmap glyph",
+            into: face)
         expectFuseError("<EBDT><strikedata index=\"1\"></strikedata></EBDT>", "without gaps", into: face)
-        expectFuseError("<EBDT><strikedata index=\"0\"><ebdt_bitmap_format_5 name=\"\(g3)\"><rawimagedata>00</rawimagedata></ebdt_bitmap_format_5></strikedata></EBDT>",
-                        "image format 5, its index subtable 1", into: face)
+        expectFuseError(
+            "<EBDT><strikedata index=\"0\"><ebdt_bitmap_format_5 name=\"\(g3)\"><rawimagedata>00</rawimagedata></ebdt_bitmap_format_5></strikedata></EBDT>",
+            "image format 5, its index subtable 1", into: face)
     }
 
     /// Damaged location tables are errors naming the table; a dump writes them as hexdata.
@@ -124,16 +136,20 @@ import Testing
             do { _ = try Bitmaps.read(from: face, .monochrome) } catch let e as FontError {
                 #expect(e.table == "EBLC" && e.description.contains(expected), "\(e)", sourceLocation: sourceLocation)
             } catch {}
-            #expect((try? TTX.dump(face, tags: ["EBLC"]).contains("<!-- not decoded, so written as bytes")) == true, sourceLocation: sourceLocation)
+            #expect(
+                (try? TTX.dump(face, tags: ["EBLC"]).contains("<!-- not decoded, so written as bytes")) == true,
+                sourceLocation: sourceLocation)
             let findings = Validator.validate(font, checks: ["table-decodable"])
-            #expect(findings.contains { $0.severity == .error && $0.message.contains("table 'EBLC'") && $0.message.contains(expected) }, "\(findings)", sourceLocation: sourceLocation)
+            #expect(
+                findings.contains { $0.severity == .error && $0.message.contains("table 'EBLC'") && $0.message.contains(expected) },
+                "\(findings)", sourceLocation: sourceLocation)
         }
         var huge = good; huge[4...7] = [0xFF, 0xFF, 0xFF, 0xFF]
         expectReadError(huge, "4294967295 strike records (48 bytes each) do not fit")
         // The first index subtable (format 1) at 8 + 48 + 8 × 4: its format made 9.
         var format = good; format[8 + 48 + 32 + 1] = 9
         expectReadError(format, "index subtable format 9 is not defined")
-        var backwards = good; backwards[8 + 48 + 0 ..< 8 + 48 + 4] = [0, 9, 0, 3]
+        var backwards = good; backwards[8 + 48 + 0..<8 + 48 + 4] = [0, 9, 0, 3]
         expectReadError(backwards, "run backwards")
         expectReadError(Array(good.prefix(30)), "1 strike records (48 bytes each) do not fit the table (30 bytes)")
         expectReadError(Array(good.prefix(60)), "unexpected end of data")
@@ -180,15 +196,20 @@ extension EmbeddedBitmapsTests {
         edited.strikes[0].glyphs[5] = nil
         edited.strikes[0].indexSubtables[0].glyphIDs = [3]
         edited.strikes[0].hori.values[0] = 10
-        edited.strikes.append(Bitmaps.Strike(hori: Self.line, vert: Self.line, ppemX: 20, ppemY: 20, bitDepth: 1, flags: 1,
-                                             indexSubtables: [.init(indexFormat: 1, imageFormat: 5, glyphIDs: [3])], glyphOrder: [3],
-                                             glyphs: [3: .init(imageFormat: 5, imageData: [9])]))
+        edited.strikes.append(
+            Bitmaps.Strike(
+                hori: Self.line, vert: Self.line, ppemX: 20, ppemY: 20, bitDepth: 1, flags: 1,
+                indexSubtables: [.init(indexFormat: 1, imageFormat: 5, glyphIDs: [3])], glyphOrder: [3],
+                glyphs: [3: .init(imageFormat: 5, imageData: [9])]))
         try edited.write(to: after)
         let lines = try FontDiff.compare(before, after).map(\.description)
         let g3 = try before.glyphName(3), g5 = try before.glyphName(5)
         #expect(lines.contains("~ EBDT.strike 12 ppem glyph \(g3): format 1, 6×8, 2 bytes → format 1, 6×8, 3 bytes"), "\(lines)")
         #expect(lines.contains("- EBDT.strike 12 ppem glyph \(g5): format 1, 6×8, 1 bytes"), "\(lines)")
-        #expect(lines.contains("~ EBDT.strike 12 ppem hori line metrics: [9, -3, 12, 1, 1, 0, 0, 0, 0, 0, 0, 0] → [10, -3, 12, 1, 1, 0, 0, 0, 0, 0, 0, 0]"), "\(lines)")
+        #expect(
+            lines.contains(
+                "~ EBDT.strike 12 ppem hori line metrics: [9, -3, 12, 1, 1, 0, 0, 0, 0, 0, 0, 0] → [10, -3, 12, 1, 1, 0, 0, 0, 0, 0, 0, 0]"),
+            "\(lines)")
         #expect(lines.contains("+ EBDT.strike 20 ppem: 1 bitmaps"), "\(lines)")
         #expect(!lines.contains { $0.hasPrefix("~ EBLC") }, "the pair is reported once: \(lines)")
     }

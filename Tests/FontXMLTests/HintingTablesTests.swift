@@ -12,7 +12,9 @@ import Testing
     func assemblyRoundTripsEveryProgram(id: String) throws {
         let face = try Font(path: try #require(corpus[id])).faces[0]
         var programs: [[UInt8]] = []
-        for tag in ["fpgm", "prep"] as [FontModel.Tag] { if let p = try face.decodedTable(tag) as? InstructionTable { programs.append(p.bytecode) } }
+        for tag in ["fpgm", "prep"] as [FontModel.Tag] {
+            if let p = try face.decodedTable(tag) as? InstructionTable { programs.append(p.bytecode) }
+        }
         if let glyf = try face.glyf { for g in 0..<glyf.glyphCount { programs.append(try glyf.glyph(g).instructions) } }
         var checked = 0
         for code in programs where !code.isEmpty {
@@ -35,7 +37,9 @@ import Testing
         #expect(lines[1].split(separator: " ").count == 25 && lines[1].hasPrefix("-1 -2 "))
         #expect(lines[2] == "-26 -27 -28 -29 -30")
         #expect(lines[3].hasPrefix("FDEF[ ]") && lines[4].hasPrefix("  IF[ ]") && lines[5].hasPrefix("    DUP[ ]"))
-        #expect(lines[6].hasPrefix("  ELSE[ ]") && lines[7].hasPrefix("    POP[ ]") && lines[8].hasPrefix("  EIF[ ]") && lines[9].hasPrefix("ENDF[ ]"))
+        #expect(
+            lines[6].hasPrefix("  ELSE[ ]") && lines[7].hasPrefix("    POP[ ]") && lines[8].hasPrefix("  EIF[ ]")
+                && lines[9].hasPrefix("ENDF[ ]"))
         #expect(lines[10] == "INSTR146[ ]")
         #expect(try TTX.assemble(text) == code)
         #expect(TTX.assembly([0xB1, 7]) == nil)
@@ -49,11 +53,16 @@ import Testing
         let font = try Font(path: path)
         let face = font.faces[0]
         let packet = (0..<301).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
-        face.setRawTable("DSIG", try DSIGTable(version: 1, flags: 1, signatures: [.init(pkcs7: packet), .init(pkcs7: [1, 2, 3])]).encode())
+        face.setRawTable(
+            "DSIG", try DSIGTable(version: 1, flags: 1, signatures: [.init(pkcs7: packet), .init(pkcs7: [1, 2, 3])]).encode())
         var fftm = BinaryWriter()
-        fftm.u32(1); for stamp: Int64 in [3_600_000_000, 3_500_000_000, 3_550_000_000] { fftm.u32(UInt32(stamp >> 32)); fftm.u32(UInt32(truncatingIfNeeded: stamp)) }
+        fftm.u32(1);
+        for stamp: Int64 in [3_600_000_000, 3_500_000_000, 3_550_000_000] {
+            fftm.u32(UInt32(stamp >> 32)); fftm.u32(UInt32(truncatingIfNeeded: stamp))
+        }
         face.setRawTable("FFTM", fftm.bytes)
-        let saved = temporaryPath("signed.ttf"), ours = temporaryPath("ours.ttx"), theirs = temporaryPath("theirs.ttx"), merged = temporaryPath("merged.ttf")
+        let saved = temporaryPath("signed.ttf"), ours = temporaryPath("ours.ttx"), theirs = temporaryPath("theirs.ttx"),
+            merged = temporaryPath("merged.ttf")
         defer { for p in [saved, ours, theirs, merged] { try? FileManager.default.removeItem(atPath: p) } }
         try font.save(to: saved)
         let reread = try Font(path: saved).faces[0]
@@ -64,14 +73,20 @@ import Testing
             try xml.write(toFile: ours, atomically: true, encoding: .utf8)
             #expect(try shell(["python3", "-m", "fontTools.ttx", "-q", "-t", tag, "-o", theirs, saved]).0 == 0)
             let theirText = try String(contentsOfFile: theirs, encoding: .utf8)
-            #expect(StructuredTTXTests.lines(xml).filter { !$0.hasPrefix("<!--") } == StructuredTTXTests.lines(theirText).filter { !$0.hasPrefix("<!--") }, "\(tag)")
+            #expect(
+                StructuredTTXTests.lines(xml).filter { !$0.hasPrefix("<!--") }
+                    == StructuredTTXTests.lines(theirText).filter { !$0.hasPrefix("<!--") }, "\(tag)")
             // fontTools compiles our XML to the bytes the table has.
             #expect(try shell(["python3", "-m", "fontTools.ttx", "-q", "-m", saved, "-o", merged, ours]).0 == 0)
-            #expect(try Font(path: merged).faces[0].rawTable(FontModel.Tag(text: tag)) == (try reread.rawTable(FontModel.Tag(text: tag))), "\(tag)")
+            #expect(
+                try Font(path: merged).faces[0].rawTable(FontModel.Tag(text: tag)) == (try reread.rawTable(FontModel.Tag(text: tag))),
+                "\(tag)")
             // And we fuse theirs to the same bytes.
             let fused = try Font(path: saved)
             try TTX.fuse(theirText, into: fused.faces[0])
-            #expect(try Font(data: try fused.serialized().bytes).faces[0].rawTable(FontModel.Tag(text: tag)) == (try reread.rawTable(FontModel.Tag(text: tag))), "\(tag)")
+            #expect(
+                try Font(data: try fused.serialized().bytes).faces[0].rawTable(FontModel.Tag(text: tag))
+                    == (try reread.rawTable(FontModel.Tag(text: tag))), "\(tag)")
         }
     }
 
@@ -109,12 +124,18 @@ import Testing
             ("<cvt><cv index=\"2000000000\" value=\"1\"/></cvt>", "not a control value index"),
             ("<cvt><cv index=\"1\" value=\"40000\"/></cvt>", "not an FWORD"),
             ("<cvt><cv index=\"1\" value=\"4\"/><cv index=\"1\" value=\"5\"/></cvt>", "a second value for index 1"),
-            ("<gasp><gaspRange rangeMaxPPEM=\"8\" rangeGaspBehavior=\"2\"/><gaspRange rangeMaxPPEM=\"8\" rangeGaspBehavior=\"3\"/></gasp>", "a second range"),
+            (
+                "<gasp><gaspRange rangeMaxPPEM=\"8\" rangeGaspBehavior=\"2\"/><gaspRange rangeMaxPPEM=\"8\" rangeGaspBehavior=\"3\"/></gasp>",
+                "a second range"
+            ),
             ("<gasp><gaspRange rangeMaxPPEM=\"-1\" rangeGaspBehavior=\"2\"/></gasp>", "not a UInt16"),
             ("<fpgm><assembly>PUSHB[ ] 300</assembly></fpgm>", "not a byte"),
             ("<prep><assembly>MDRP[101] </assembly></prep>", "takes 5 argument bits"),
             ("<DSIG><tableHeader version=\"1\" numSigs=\"2\" flag=\"0x0\"/></DSIG>", "numSigs=\"2\" but 0 SignatureRecords follow"),
-            ("<DSIG><tableHeader version=\"1\" numSigs=\"1\" flag=\"0x0\"/><SignatureRecord format=\"1\">@@@</SignatureRecord></DSIG>", "not base64"),
+            (
+                "<DSIG><tableHeader version=\"1\" numSigs=\"1\" flag=\"0x0\"/><SignatureRecord format=\"1\">@@@</SignatureRecord></DSIG>",
+                "not base64"
+            ),
         ]
         let before = try face.rawTable("gasp")
         for (table, message) in cases {
@@ -131,7 +152,9 @@ import Testing
 
     @Test func gaspVersionFollowsTheFlagsAsInFontTools() throws {
         let face = try Font(path: try #require(corpus["dejavu-sans"])).faces[0]
-        try TTX.fuse("<ttFont><gasp><gaspRange rangeMaxPPEM=\"65535\" rangeGaspBehavior=\"15\"/><gaspRange rangeMaxPPEM=\"9\" rangeGaspBehavior=\"2\"/></gasp></ttFont>", into: face)
+        try TTX.fuse(
+            "<ttFont><gasp><gaspRange rangeMaxPPEM=\"65535\" rangeGaspBehavior=\"15\"/><gaspRange rangeMaxPPEM=\"9\" rangeGaspBehavior=\"2\"/></gasp></ttFont>",
+            into: face)
         #expect(try face.rawTable("gasp") == [0, 1, 0, 2, 0, 9, 0, 2, 0xFF, 0xFF, 0, 15])
         try TTX.fuse("<ttFont><gasp><gaspRange rangeMaxPPEM=\"65535\" rangeGaspBehavior=\"3\"/></gasp></ttFont>", into: face)
         #expect(try face.rawTable("gasp") == [0, 0, 0, 1, 0xFF, 0xFF, 0, 3])

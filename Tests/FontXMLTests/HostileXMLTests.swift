@@ -42,8 +42,11 @@ import Testing
         let font = try Font(path: corpus["dejavu-sans"] ?? "")
         let face = font.faces[0]
         let before = try face.name.string(1)
-        let xml = Array("<ttFont><name><namerecord nameID=\"1\" platformID=\"3\" platEncID=\"1\" langID=\"0x409\">Bad\u{FF}</namerecord></name></ttFont>".utf8)
-            .map { $0 == 0xBF ? 0xFF : $0 }   // U+00FF's second byte made invalid
+        let xml = Array(
+            "<ttFont><name><namerecord nameID=\"1\" platformID=\"3\" platEncID=\"1\" langID=\"0x409\">Bad\u{FF}</namerecord></name></ttFont>"
+                .utf8
+        )
+        .map { $0 == 0xBF ? 0xFF : $0 }   // U+00FF's second byte made invalid
         #expect(throws: XMLError.self) { try TTX.fuse(TTX.parse(bytes: xml), into: face) }
         #expect(try face.name.string(1) == before)
         #expect(!face.isEdited)
@@ -54,10 +57,12 @@ extension HostileXMLTests {
     @Test func unknownChildElementsAreErrorsNotDropped() throws {
         let font = try Font(path: corpus["dejavu-sans"] ?? "")
         let xml = """
-        <ttFont><cmap><tableVersion version="0"/>
-        <cmap_format_4 platformID="3" platEncID="1" language="0"><map code="0x41" name="A"/><mapp code="0x42" name="B"/></cmap_format_4>
-        </cmap></ttFont>
-        """
-        #expect { try TTX.fuse(xml, into: font.faces[0]) } throws: { "\($0)".contains("<mapp> in <cmap_format_4>: expected <map>") && "\($0)".hasPrefix("2:") }
+            <ttFont><cmap><tableVersion version="0"/>
+            <cmap_format_4 platformID="3" platEncID="1" language="0"><map code="0x41" name="A"/><mapp code="0x42" name="B"/></cmap_format_4>
+            </cmap></ttFont>
+            """
+        #expect { try TTX.fuse(xml, into: font.faces[0]) } throws: {
+            "\($0)".contains("<mapp> in <cmap_format_4>: expected <map>") && "\($0)".hasPrefix("2:")
+        }
     }
 }

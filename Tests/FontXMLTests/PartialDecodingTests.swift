@@ -41,7 +41,8 @@ import Testing
         let line = "<Substitution in=\"exclamdown\" out=\"exclamdown.case\"/>"
         #expect(xml.contains(line))
         let edited = try Font(path: path)
-        try TTX.fuse(xml.replacingOccurrences(of: line, with: "<Substitution in=\"exclamdown\" out=\"questiondown.case\"/>"), into: edited.faces[0])
+        try TTX.fuse(
+            xml.replacingOccurrences(of: line, with: "<Substitution in=\"exclamdown\" out=\"questiondown.case\"/>"), into: edited.faces[0])
         let saved = folder + "/edited.ttf"
         try edited.save(to: saved)
         let reread = try Font(path: saved).faces[0]
@@ -49,7 +50,9 @@ import Testing
         #expect(again.contains("<Substitution in=\"exclamdown\" out=\"questiondown.case\"/>") && !again.contains(line))
         let newGSUB = try #require(try reread.rawTable("GSUB"))
         let kept = Array(gsub[subtable...])
-        let found = newGSUB.count >= kept.count && (0...(newGSUB.count - kept.count)).contains { start in newGSUB[start..<start + kept.count].elementsEqual(kept) }
+        let found =
+            newGSUB.count >= kept.count
+            && (0...(newGSUB.count - kept.count)).contains { start in newGSUB[start..<start + kept.count].elementsEqual(kept) }
         #expect(found, "the damaged subtable's bytes are in the saved table")
         // An edit to a feature whose lookup is damaged is refused, naming it ('salt' uses lookup
         // 29 in DejaVu Sans); editing another feature works.
@@ -64,17 +67,24 @@ import Testing
         _ = try salt.addSubstitution(feature: "case", input: [a], output: alpha)
         // diff compares the rest member by member (the kept bytes as bytes: unchanged here).
         let changes = try FontDiff.compare(face, reread).map(\.description)
-        #expect(changes.contains { $0.contains("exclamdown") && $0.contains("questiondown.case") } && !changes.contains { $0.contains("not decoded") }, "\(changes)")
+        #expect(
+            changes.contains { $0.contains("exclamdown") && $0.contains("questiondown.case") }
+                && !changes.contains { $0.contains("not decoded") }, "\(changes)")
         // Verbs that do not need the damaged lookup work; validate names the damage.
         #expect(try reread.layoutFeatures().count == 195)
-        #expect(try reread.substitutions(feature: "case").contains { $0.substitution.output == [try #require(try reread.glyphID(named: "questiondown.case"))] })
+        #expect(
+            try reread.substitutions(feature: "case").contains {
+                $0.substitution.output == [try #require(try reread.glyphID(named: "questiondown.case"))]
+            })
         let findings = Validator.validate(try Font(path: saved)).filter { $0.check == "layout-structure" }
         #expect(findings.contains { $0.message.contains("GSUB.LookupList.Lookup[39].SubTable[0]: unknown format 9") }, "\(findings)")
 
         // Our own dump fuses back to the same table (the reason's file offset aside: the table moved).
         let same = try Font(path: saved)
         try TTX.fuse(again, into: same.faces[0])
-        func withoutReasons(_ text: String) -> [Substring] { text.split(separator: "\n").filter { !$0.contains("not decoded, so kept as bytes") } }
+        func withoutReasons(_ text: String) -> [Substring] {
+            text.split(separator: "\n").filter { !$0.contains("not decoded, so kept as bytes") }
+        }
         let sameDump = withoutReasons(try TTX.dump(same.faces[0], tags: ["GSUB"])) == withoutReasons(again)
         #expect(sameDump, "our dump fuses back to the same table")
     }
@@ -90,10 +100,11 @@ import Testing
         var gsub = try #require(try font.faces[0].rawTable("GSUB"))
         func u16(_ at: Int) -> Int { Int(gsub[at]) << 8 | Int(gsub[at + 1]) }
         let featureList = u16(6)
-        let liga = try #require((0..<u16(featureList)).first { k in
-            let at = featureList + 2 + 6 * k
-            return String(decoding: gsub[at..<at + 4], as: UTF8.self) == "liga"
-        })
+        let liga = try #require(
+            (0..<u16(featureList)).first { k in
+                let at = featureList + 2 + 6 * k
+                return String(decoding: gsub[at..<at + 4], as: UTF8.self) == "liga"
+            })
         let feature = featureList + u16(featureList + 2 + 6 * liga + 4)
         let params = gsub.count - feature
         gsub[feature] = UInt8(params >> 8); gsub[feature + 1] = UInt8(params & 0xFF)
@@ -109,7 +120,9 @@ import Testing
         #expect(table.damage.first?.part.offset != nil)
         #expect(throws: FontError.self) { _ = try table.root }   // what needs all of it names the damage
         let xml = try TTX.dump(face, tags: ["GSUB"])
-        #expect(xml.contains("<FeatureParams>\n") && xml.contains("kept as bytes: no layout is described for FeatureTag 'liga'"), "\(xml.prefix(0))")
+        #expect(
+            xml.contains("<FeatureParams>\n") && xml.contains("kept as bytes: no layout is described for FeatureTag 'liga'"),
+            "\(xml.prefix(0))")
         #expect(xml.contains("002a0102"))
         let fused = try Font(path: path)
         try TTX.fuse(xml, into: fused.faces[0])
@@ -118,11 +131,17 @@ import Testing
         let saved = folder + "/fused.ttf"
         try fused.save(to: saved)
         let again = try Font(path: saved).faces[0]
-        func withoutReasons(_ text: String) -> [Substring] { text.split(separator: "\n").filter { !$0.contains("not decoded, so kept as bytes") } }
+        func withoutReasons(_ text: String) -> [Substring] {
+            text.split(separator: "\n").filter { !$0.contains("not decoded, so kept as bytes") }
+        }
         let sameDump = withoutReasons(try TTX.dump(again, tags: ["GSUB"])) == withoutReasons(xml)
         #expect(sameDump, "the dump of the saved font is the one fused")
         let findings = Validator.validate(try Font(path: saved)).filter { $0.check == "layout-structure" }
-        #expect(findings.contains { $0.message.contains("GSUB.FeatureList.FeatureRecord[\(liga)].Feature.FeatureParams: no layout is described for FeatureTag 'liga'") }, "\(findings)")
+        #expect(
+            findings.contains {
+                $0.message.contains(
+                    "GSUB.FeatureList.FeatureRecord[\(liga)].Feature.FeatureParams: no layout is described for FeatureTag 'liga'")
+            }, "\(findings)")
 
         // A ligature added from the model saves, the private parameters going along unchanged.
         let edited = try Font(path: path)
@@ -132,7 +151,10 @@ import Testing
         try edited.save(to: folder + "/ligature.ttf")
         let withLigature = try Font(path: folder + "/ligature.ttf").faces[0]
         #expect(try withLigature.rawTable("GSUB")?.suffix(4).elementsEqual([0x00, 0x2A, 0x01, 0x02]) == true)
-        #expect(try withLigature.substitutions(feature: "liga").contains { $0.substitution.input == [f, t] && $0.substitution.output == [ligature] })
+        #expect(
+            try withLigature.substitutions(feature: "liga").contains {
+                $0.substitution.input == [f, t] && $0.substitution.output == [ligature]
+            })
     }
 
     /// An offset past the table's end (a lookup's subtable, read lazily; the GSUB FeatureList,

@@ -27,7 +27,9 @@ func madeTestFont(_ kind: String, _ fileName: String) throws -> (Font, String) {
 }
 
 /// Fusing `edited` (a dump `original` with one edit) into `face` is an XMLError saying `expected`.
-func expectFuseError(_ edited: String, original: String, _ expected: String, into face: Face, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectFuseError(
+    _ edited: String, original: String, _ expected: String, into face: Face, sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(edited != original, "the edit applies", sourceLocation: sourceLocation)
     do {
         try TTX.fuse(edited, into: face)
@@ -41,7 +43,8 @@ func expectFuseError(_ edited: String, original: String, _ expected: String, int
 /// raw table to cover hexdata.
 func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
     if glyf { return ["glyf"] }
-    return face.tags.filter { TTX.typedTags.contains($0) && $0 != "loca" && $0 != "glyf" } + face.tags.filter { ["gasp", "GPOS", "cvt "].contains($0) }.prefix(1)
+    return face.tags.filter { TTX.typedTags.contains($0) && $0 != "loca" && $0 != "glyf" }
+        + face.tags.filter { ["gasp", "GPOS", "cvt "].contains($0) }.prefix(1)
 }
 
 @Suite struct TTXTests {
@@ -63,7 +66,9 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         for tag in tags {
             // Structured tables: fontTools lays subtables out its own way; the values must agree.
             if let ours = try fused.structuredTable(tag) {
-                #expect(try theirs.structuredTable(tag)?.root == (try ours.root), "\(id) \(tag): fontTools' compile of our XML reads differently from our fuse")
+                #expect(
+                    try theirs.structuredTable(tag)?.root == (try ours.root),
+                    "\(id) \(tag): fontTools' compile of our XML reads differently from our fuse")
                 continue
             }
             var a = try #require(try theirs.rawTable(tag)), b = try #require(try fused.rawTable(tag))
@@ -100,7 +105,9 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
                 let ours = try fused.name.records, theirs = try theirs.name.records
                 #expect(ours.count == theirs.count)
                 for (x, y) in zip(ours, theirs) where x != y {
-                    #expect(x.text?.trimmingCharacters(in: .whitespacesAndNewlines) == y.text, "\(id) name \(x.nameID) differs beyond edge whitespace")
+                    #expect(
+                        x.text?.trimmingCharacters(in: .whitespacesAndNewlines) == y.text,
+                        "\(id) name \(x.nameID) differs beyond edge whitespace")
                 }
                 continue
             }
@@ -150,17 +157,21 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
                     continue
                 }
                 var x = try a.rawTable(tag) ?? [], y = try b.rawTable(tag) ?? []
-                if tag == "head", !original.isCollection { for i in 8..<12 { x[i] = 0; y[i] = 0 } }  // follows the re-encoded name
+                if tag == "head", !original.isCollection { for i in 8..<12 { x[i] = 0; y[i] = 0 } }   // follows the re-encoded name
                 #expect(x == y, "\(id) face \(a.index) \(tag) changed")
             }
             // cmap keeps each unchanged subtable's bytes but lays the table out again: same mappings.
             if let ca = try a.cmap, let cb = try b.cmap {
                 for (x, y) in zip(ca.records.sorted { ($0.platformID, $0.encodingID) < ($1.platformID, $1.encodingID) }, cb.records) {
-                    #expect(x.subtable.bytes == y.subtable.bytes, "\(id) face \(a.index) cmap \(x.platformID)/\(x.encodingID) subtable changed")
+                    #expect(
+                        x.subtable.bytes == y.subtable.bytes, "\(id) face \(a.index) cmap \(x.platformID)/\(x.encodingID) subtable changed")
                 }
             }
             // name is written canonically (sorted, shared strings): the same records, maybe other bytes.
-            #expect(try a.name.records.sorted { ($0.platformID, $0.encodingID, $0.languageID, $0.nameID) < ($1.platformID, $1.encodingID, $1.languageID, $1.nameID) }
+            #expect(
+                try a.name.records.sorted {
+                    ($0.platformID, $0.encodingID, $0.languageID, $0.nameID) < ($1.platformID, $1.encodingID, $1.languageID, $1.nameID)
+                }
                     == b.name.records, "\(id) face \(a.index) name records changed")
         }
     }
@@ -176,7 +187,10 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         let out = temporaryPath("edited.ttf")
         defer { try? FileManager.default.removeItem(atPath: out) }
         try font.save(to: out)
-        let (_, printed) = try shell(["python3", "-c", "from fontTools.ttLib import TTFont; f = TTFont('\(out)'); print(f['hhea'].ascent, f['OS/2'].achVendID, f['name'].getDebugName(1))"])
+        let (_, printed) = try shell([
+            "python3", "-c",
+            "from fontTools.ttLib import TTFont; f = TTFont('\(out)'); print(f['hhea'].ascent, f['OS/2'].achVendID, f['name'].getDebugName(1))",
+        ])
         #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "1777 FSHL DejaVu XML")
     }
 
@@ -198,22 +212,35 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         var xml = try TTX.dump(font.faces[0], tags: ["glyf"])
         let start = try #require(xml.range(of: "<TTGlyph name=\"a\""))
         let end = try #require(xml.range(of: "</TTGlyph>", range: start.upperBound..<xml.endIndex))
-        xml.replaceSubrange(start.lowerBound..<end.upperBound, with: "<TTGlyph name=\"a\"><contour><pt x=\"0\" y=\"0\" on=\"1\"/><pt x=\"500\" y=\"0\" on=\"1\"/><pt x=\"250\" y=\"700\" on=\"1\"/></contour><instructions/></TTGlyph>")
+        xml.replaceSubrange(
+            start.lowerBound..<end.upperBound,
+            with:
+                "<TTGlyph name=\"a\"><contour><pt x=\"0\" y=\"0\" on=\"1\"/><pt x=\"500\" y=\"0\" on=\"1\"/><pt x=\"250\" y=\"700\" on=\"1\"/></contour><instructions/></TTGlyph>"
+        )
         try TTX.fuse(xml, into: font.faces[0])
         let out = temporaryPath("glyf.ttf")
         defer { try? FileManager.default.removeItem(atPath: out) }
         try font.save(to: out)
-        let (_, printed) = try shell(["python3", "-c", "from fontTools.ttLib import TTFont; f = TTFont('\(out)'); g = f['glyf']['a']; print(list(g.getCoordinates(f['glyf'])[0]), g.yMax)"])
+        let (_, printed) = try shell([
+            "python3", "-c",
+            "from fontTools.ttLib import TTFont; f = TTFont('\(out)'); g = f['glyf']['a']; print(list(g.getCoordinates(f['glyf'])[0]), g.yMax)",
+        ])
         #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "[(0, 0), (500, 0), (250, 700)] 700")
         // Assembly is assembled as fontTools does; mistakes are refused with the element's position.
         func fuseInstructions(_ assembly: String) throws -> [UInt8] {
-            try TTX.fuse("<ttFont><glyf><TTGlyph name=\"a\"><contour><pt x=\"0\" y=\"0\" on=\"1\"/></contour><instructions><assembly>\(assembly)</assembly></instructions></TTGlyph></glyf></ttFont>", into: font.faces[0])
+            try TTX.fuse(
+                "<ttFont><glyf><TTGlyph name=\"a\"><contour><pt x=\"0\" y=\"0\" on=\"1\"/></contour><instructions><assembly>\(assembly)</assembly></instructions></TTGlyph></glyf></ttFont>",
+                into: font.faces[0])
             let id = try #require(try font.faces[0].glyphID(named: "a"))
             return try #require(try font.faces[0].glyf).glyph(id).instructions
         }
-        #expect(try fuseInstructions("SVTCA[0] /* y */ PUSHB[ ] 1 2 MDRP[10100] PUSH[ ] 300 7 -2 1 2 NPUSHB[ ] 9 IUP[1]")
+        #expect(
+            try fuseInstructions("SVTCA[0] /* y */ PUSHB[ ] 1 2 MDRP[10100] PUSH[ ] 300 7 -2 1 2 NPUSHB[ ] 9 IUP[1]")
                 == [0x00, 0xB1, 1, 2, 0xD4, 0xBA, 0x01, 0x2C, 0x00, 0x07, 0xFF, 0xFE, 0xB1, 1, 2, 0x40, 1, 9, 0x31])
-        for (bad, message) in [("FOO[ ]", "unknown instruction FOO"), ("SVTCA[01]", "SVTCA takes 1 argument bit"), ("PUSHB[ ] 300", "not a byte"), ("5", "outside a push")] {
+        for (bad, message) in [
+            ("FOO[ ]", "unknown instruction FOO"), ("SVTCA[01]", "SVTCA takes 1 argument bit"), ("PUSHB[ ] 300", "not a byte"),
+            ("5", "outside a push"),
+        ] {
             do {
                 _ = try fuseInstructions(bad)
                 Issue.record("accepted \(bad)")
@@ -228,7 +255,8 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         #expect(xml.contains("<cmap_format_4 platformID=\"3\" platEncID=\"1\" language=\"0\">"))
         // Map U+E000 to A and drop 'b'. The Mac format 6 subtable cannot hold U+E000: a clear error.
         xml = xml.replacingOccurrences(of: "<map code=\"0x62\" name=\"b\"/>\n", with: "")
-        let everywhere = xml.replacingOccurrences(of: "<map code=\"0x41\" name=\"A\"/>", with: "<map code=\"0x41\" name=\"A\"/>\n      <map code=\"0xe000\" name=\"A\"/>")
+        let everywhere = xml.replacingOccurrences(
+            of: "<map code=\"0x41\" name=\"A\"/>", with: "<map code=\"0x41\" name=\"A\"/>\n      <map code=\"0xe000\" name=\"A\"/>")
         do {
             try TTX.fuse(everywhere, into: font.faces[0])
             Issue.record("format 6 accepted U+E000")
@@ -238,14 +266,21 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         #expect(!font.faces[0].isEdited)
         // Only in the Unicode subtables (format 4 and 12).
         var parts = xml.components(separatedBy: "<cmap_format_6")
-        parts[0] = parts[0].replacingOccurrences(of: "<map code=\"0x41\" name=\"A\"/>", with: "<map code=\"0x41\" name=\"A\"/>\n      <map code=\"0xe000\" name=\"A\"/>")
+        parts[0] = parts[0].replacingOccurrences(
+            of: "<map code=\"0x41\" name=\"A\"/>", with: "<map code=\"0x41\" name=\"A\"/>\n      <map code=\"0xe000\" name=\"A\"/>")
         let tail = parts[1].components(separatedBy: "</cmap_format_6>")
-        parts[1] = tail[0] + "</cmap_format_6>" + tail[1].replacingOccurrences(of: "<map code=\"0x41\" name=\"A\"/>", with: "<map code=\"0x41\" name=\"A\"/>\n      <map code=\"0xe000\" name=\"A\"/>")
+        parts[1] =
+            tail[0] + "</cmap_format_6>"
+            + tail[1].replacingOccurrences(
+                of: "<map code=\"0x41\" name=\"A\"/>", with: "<map code=\"0x41\" name=\"A\"/>\n      <map code=\"0xe000\" name=\"A\"/>")
         try TTX.fuse(parts.joined(separator: "<cmap_format_6"), into: font.faces[0])
         let out = temporaryPath("cmap.ttf")
         defer { try? FileManager.default.removeItem(atPath: out) }
         try font.save(to: out)
-        let (_, printed) = try shell(["python3", "-c", "from fontTools.ttLib import TTFont; c = TTFont('\(out)').getBestCmap(); print(c.get(0xE000), c.get(0x62), c.get(0x41))"])
+        let (_, printed) = try shell([
+            "python3", "-c",
+            "from fontTools.ttLib import TTFont; c = TTFont('\(out)').getBestCmap(); print(c.get(0xE000), c.get(0x62), c.get(0x41))",
+        ])
         #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "A None A")
     }
 
@@ -256,15 +291,22 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
             ("<ttFont>\n  <hhea>\n    <ascent value=\"1\">\n  </hhea>\n</ttFont>", "</hhea> closes <ascent>", 4, 3),
             ("<ttFont>\n  <hhea>\n    <ascnt value=\"1\"/>\n  </hhea>\n</ttFont>", "did you mean <ascent>?", 3, 5),
             ("<ttFont>\n  <hhea>\n    <ascent value=\"40000\"/>\n  </hhea>\n</ttFont>", "Int16", 3, 5),
-            ("<ttFont>\n  <hmtx>\n    <mtx name=\"nosuchglyph\" width=\"1\" lsb=\"0\"/>\n  </hmtx>\n</ttFont>", "glyph 'nosuchglyph' does not exist", 3, 5),
+            (
+                "<ttFont>\n  <hmtx>\n    <mtx name=\"nosuchglyph\" width=\"1\" lsb=\"0\"/>\n  </hmtx>\n</ttFont>",
+                "glyph 'nosuchglyph' does not exist", 3, 5
+            ),
             ("<ttFont>\n  <head>\n    <created value=\"yesterday\"/>\n  </head>\n</ttFont>", "is not a date", 3, 5),
             ("", "empty", 1, 1),
             ("<notTTX/>", "expected <ttFont>", 1, 1),
             // A kern subtable format or tuple index past its field used to trap when saved.
-            ("<ttFont>\n  <kern>\n    <version value=\"0\"/>\n    <kernsubtable format=\"300\">00 00 00 00 00 00</kernsubtable>\n  </kern>\n</ttFont>",
-             "format is a byte", 4, 5),
-            ("<ttFont>\n  <kern>\n    <version value=\"1.0\"/>\n    <kernsubtable coverage=\"0\" format=\"0\" tupleIndex=\"70000\"/>\n  </kern>\n</ttFont>",
-             "tupleIndex is a UInt16", 4, 5),
+            (
+                "<ttFont>\n  <kern>\n    <version value=\"0\"/>\n    <kernsubtable format=\"300\">00 00 00 00 00 00</kernsubtable>\n  </kern>\n</ttFont>",
+                "format is a byte", 4, 5
+            ),
+            (
+                "<ttFont>\n  <kern>\n    <version value=\"1.0\"/>\n    <kernsubtable coverage=\"0\" format=\"0\" tupleIndex=\"70000\"/>\n  </kern>\n</ttFont>",
+                "tupleIndex is a UInt16", 4, 5
+            ),
         ]
         for (xml, message, line, column) in cases {
             do {
@@ -278,7 +320,9 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         #expect(try face.hhea.int("ascender") == 1901)
         // An error in a later table leaves earlier tables of the document untouched too.
         do {
-            try TTX.fuse("<ttFont>\n  <hhea>\n    <ascent value=\"1000\"/>\n  </hhea>\n  <maxp>\n    <numGlyphs value=\"-1\"/>\n  </maxp>\n</ttFont>", into: face)
+            try TTX.fuse(
+                "<ttFont>\n  <hhea>\n    <ascent value=\"1000\"/>\n  </hhea>\n  <maxp>\n    <numGlyphs value=\"-1\"/>\n  </maxp>\n</ttFont>",
+                into: face)
             Issue.record("no error")
         } catch let e as XMLError {
             #expect(e.line == 6 && e.message.contains("UInt16"), "\(e)")
@@ -290,20 +334,25 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
 
 /// GDEF in TTX against fontTools' own expectations: the AOTS suite's expected dumps.
 @Suite struct StructuredTTXTests {
-    static let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+    static let conformance =
+        ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
         ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
 
     static func aots(_ tag: String) throws -> [(font: String, expected: String)] {
         let aots = conformance + "/aots"
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: aots)) ?? []).filter { $0.hasSuffix(".ttx." + tag) }.sorted()
-        guard !names.isEmpty else { throw XMLError("no AOTS conformance data in \(aots): run ../shared/corpus/conformance.sh", line: 0, column: 0) }
+        guard !names.isEmpty else {
+            throw XMLError("no AOTS conformance data in \(aots): run ../shared/corpus/conformance.sh", line: 0, column: 0)
+        }
         return names.map { (aots + "/" + $0.dropLast(".ttx.\(tag)".count) + ".otf", aots + "/" + $0) }
     }
 
     /// The table element with indentation and blank lines dropped (the suite's files were made by
     /// an older fontTools; only the XML is compared).
     static func lines(_ xml: String) -> [String] {
-        xml.split(separator: "\n").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("<?xml") && !$0.hasPrefix("<ttFont") && $0 != "</ttFont>" }
+        xml.split(separator: "\n").map { String($0).trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty && !$0.hasPrefix("<?xml") && !$0.hasPrefix("<ttFont") && $0 != "</ttFont>"
+        }
     }
 
     /// Every AOTS font's GDEF, GSUB and GPOS dump exactly as fontTools' expected dumps, and
@@ -329,8 +378,14 @@ func tablesToCheck(_ face: Face, glyf: Bool = false) -> [FontModel.Tag] {
         let path = try #require(corpus["roboto"])
         let cases: [(String, String)] = [
             ("<GDEF><Version value=\"0x00010000\"/><GlyphClasDef/></GDEF>", "did you mean <GlyphClassDef>"),
-            ("<GDEF><Version value=\"0x00010000\"/><GlyphClassDef><ClassDef glyph=\"nope\" class=\"1\"/></GlyphClassDef></GDEF>", "no glyph named 'nope'"),
-            ("<GDEF><Version value=\"0x00010000\"/><LigCaretList><Coverage/><LigGlyph index=\"0\"><CaretValue index=\"0\" Format=\"7\"/></LigGlyph></LigCaretList></GDEF>", "known CaretValue format"),
+            (
+                "<GDEF><Version value=\"0x00010000\"/><GlyphClassDef><ClassDef glyph=\"nope\" class=\"1\"/></GlyphClassDef></GDEF>",
+                "no glyph named 'nope'"
+            ),
+            (
+                "<GDEF><Version value=\"0x00010000\"/><LigCaretList><Coverage/><LigGlyph index=\"0\"><CaretValue index=\"0\" Format=\"7\"/></LigGlyph></LigCaretList></GDEF>",
+                "known CaretValue format"
+            ),
             ("<GDEF><Version value=\"banana\"/></GDEF>", "is not a Version16Dot16"),
         ]
         for (table, message) in cases {

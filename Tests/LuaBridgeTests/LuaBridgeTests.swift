@@ -70,7 +70,9 @@ enum Fixture {
 }
 
 @Suite(.serialized) struct LuaBridgeTests {
-    func expectError(_ lua: LuaState, _ code: String, _ expected: String, traceback: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectError(
+        _ lua: LuaState, _ code: String, _ expected: String, traceback: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let before = lua.top
         do {
             try lua.run(code, name: "=test")
@@ -115,7 +117,8 @@ enum Fixture {
         let lua = Fixture.state()
         try lua.run("collectgarbage(); collectgarbage()")
         let before = lua.memoryUsed
-        try lua.run("""
+        try lua.run(
+            """
             for round = 1, 3 do
               local keep = {}
               for n = 1, 600 do
@@ -150,7 +153,7 @@ enum Fixture {
         lua.limitInstructions(to: 200_000)
         expectError(lua, "coroutine.wrap(function() while true do pcall(error, 'x') end end)()", "instruction limit reached")
         lua.limitInstructions(to: 200_000)
-        try lua.run("for i = 1, 1000 do end")                       // well within the limit
+        try lua.run("for i = 1, 1000 do end")   // well within the limit
         lua.limitInstructions(to: nil)
         #expect(try lua.run("local n = 0; for i = 1, 1e6 do n = n + 1 end; return n") == 1)
         #expect(lua.stack.integer(at: -1) == 1_000_000)
@@ -171,7 +174,7 @@ enum Fixture {
 
     @Test func everyErrorPathRaisesInLuaWithPositionAndKeepsTheStack() {
         let lua = Fixture.state()
-        expectError(lua, "fail()", "test:1: swift says no")                                   // Swift throw
+        expectError(lua, "fail()", "test:1: swift says no")   // Swift throw
         expectError(lua, "make('x')", "bad argument #1 to 'make' (number expected, got string)")
         expectError(lua, "make(1.5)", "bad argument #1 to 'make' (number has no integer representation)")
         expectError(lua, "make(1):add(3)", "bad argument #1 to 'add' (Counted expected, got number)")
@@ -179,9 +182,10 @@ enum Fixture {
         expectError(lua, "local t = {add = make(1).add}; t:add(make(2))", "calling 'add' on bad self (Counted expected, got table)")
         expectError(lua, "local m = make(1); return m.nope", "Counted has no field 'nope'")
         expectError(lua, "local m = make(1); m.value = 3", "fields are read-only")
-        expectError(lua, "error({})", "(error object is a table value)")                   // error({})
-        expectError(lua, "local m <close> = make(1); local x = m; do local y <close> = x end; return x.value", "attempt to use a closed Counted")
-        expectError(lua, "return (", "unexpected symbol", traceback: false)                  // syntax error
+        expectError(lua, "error({})", "(error object is a table value)")   // error({})
+        expectError(
+            lua, "local m <close> = make(1); local x = m; do local y <close> = x end; return x.value", "attempt to use a closed Counted")
+        expectError(lua, "return (", "unexpected symbol", traceback: false)   // syntax error
         expectError(lua, "local t = setmetatable({}, {__index = function() fail() end}); return t.x", "swift says no")
     }
 
@@ -212,7 +216,8 @@ enum Fixture {
         let lua = Fixture.state()
         let s = lua.stack
         let base = s.top
-        try lua.run("""
+        try lua.run(
+            """
             local trap = {__index = function() error("metamethod ran") end,
                           __newindex = function() error("metamethod ran") end}
             return setmetatable({10, 20.5, "x", n = 3, [true] = 1}, trap), setmetatable({}, trap)
@@ -223,12 +228,12 @@ enum Fixture {
         #expect(s.items(ofListAt: t) { _ in s.number(at: -1) } == [10, 20.5, nil])
         #expect(s.items(ofListAt: t) { k in k } == [1, 2, 3])
         #expect(s.withField("n", in: t) { type in type == .number ? s.integer(at: -1) : nil } == 3)
-        #expect(s.withField("missing", in: t) { $0 } == .nil)                   // __index not called
+        #expect(s.withField("missing", in: t) { $0 } == .nil)   // __index not called
         #expect(Set(s.keys(ofTableAt: t)) == ["<number>", "n", "<boolean>"])
         var pairs = 0
         s.forEachPair(inTableAt: t) { pairs += 1 }
         #expect(pairs == 5)
-        s.copyFields(from: t, to: -1)                                           // __newindex not called
+        s.copyFields(from: t, to: -1)   // __newindex not called
         #expect(s.length(at: -1) == 3)
         #expect(s.withField("n", in: -1) { _ in s.integer(at: -1) } == 3)
         #expect(s.integer(at: t) == nil && s.string(at: t) == nil)
@@ -237,7 +242,7 @@ enum Fixture {
         struct Stop: Error {}
         #expect(throws: Stop.self) { try s.items(ofListAt: t) { k in if k == 2 { throw Stop() } } }
         #expect(throws: Stop.self) { try s.forEachPair(inTableAt: t) { throw Stop() } }
-        #expect(s.top == base + 2)                                              // readers that threw popped what they pushed
+        #expect(s.top == base + 2)   // readers that threw popped what they pushed
         s.truncate(to: base)
     }
 }

@@ -10,7 +10,8 @@ public struct TestSupportError: Error, CustomStringConvertible {
 }
 
 /// The repository this test was built from.
-public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 /// The shared corpus (`../shared/corpus/fonts.tsv`), read so tests follow the list.
 public enum Corpus {
@@ -36,7 +37,8 @@ public enum Corpus {
 /// the Adobe OpenType Test Suite fonts with fontTools' expected dumps, fontTools' table and
 /// feaLib test data, the instancer tests.
 public enum Conformance {
-    public static let folder = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+    public static let folder =
+        ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
         ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
 
     /// AOTS fonts that have an expected dump of `tag` (`name.ttx.GDEF` beside `name.otf`). Missing
@@ -80,7 +82,8 @@ public struct ProcessResult {
 /// Runs a program (a path, or a name found on PATH) and collects its status and output;
 /// `input` goes to its standard input, `environment` is added to this process's.
 @discardableResult
-public func run(_ program: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+public func run(_ program: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult
+{
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = [program] + arguments
@@ -103,7 +106,8 @@ public func run(_ program: String, _ arguments: [String], input: String? = nil, 
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     done.wait()
     p.waitUntilExit()
-    return ProcessResult(status: p.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData.data, as: UTF8.self))
+    return ProcessResult(
+        status: p.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData.data, as: UTF8.self))
 }
 
 /// The error pipe's bytes, written by the draining thread before it signals and read after.

@@ -10,12 +10,15 @@ import FoundationXML
     func library() throws -> TemporaryFolder {
         let tmp = try TemporaryFolder()
         let fm = FileManager.default
-        for sub in ["lib/sans", "lib/serif", "lib/.hidden"] { try fm.createDirectory(atPath: tmp.file(sub), withIntermediateDirectories: true) }
+        for sub in ["lib/sans", "lib/serif", "lib/.hidden"] {
+            try fm.createDirectory(atPath: tmp.file(sub), withIntermediateDirectories: true)
+        }
         let dejavu = "/usr/share/fonts/truetype/dejavu/"
         try fm.createSymbolicLink(atPath: tmp.file("lib/sans/DejaVuSans.ttf"), withDestinationPath: dejavu + "DejaVuSans.ttf")
         try fm.createSymbolicLink(atPath: tmp.file("lib/sans/DejaVuSans-Bold.ttf"), withDestinationPath: dejavu + "DejaVuSans-Bold.ttf")
         try fm.createSymbolicLink(atPath: tmp.file("lib/serif/DejaVuSerif.ttf"), withDestinationPath: dejavu + "DejaVuSerif.ttf")
-        try fm.createSymbolicLink(atPath: tmp.file("lib/serif/wqy.ttc"), withDestinationPath: "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc")
+        try fm.createSymbolicLink(
+            atPath: tmp.file("lib/serif/wqy.ttc"), withDestinationPath: "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc")
         try fm.createSymbolicLink(atPath: tmp.file("lib/.hidden/DejaVuSans.ttf"), withDestinationPath: dejavu + "DejaVuSans.ttf")
         _ = try tmp.write("lib/serif/broken.ttf", "this is not a font")
         _ = try tmp.write("lib/readme.txt", "fonts")
@@ -28,21 +31,28 @@ import FoundationXML
 
     @Test func eachRunsTheScriptOncePerFontInPathOrder() throws {
         let tmp = try library()
-        let script = try tmp.write("names.lua", """
+        let script = try tmp.write(
+            "names.lua",
+            """
             print("checking", face.postscriptName)
             return {family = face.familyName, upm = face.unitsPerEm, arg1 = arg[1], dots = select('#', ...), path = "mine"}
             """)
         let r = try runFontshell(["run", script, "--each", tmp.file("lib/**/*.{ttf,ttc}"), "-j", "2", "--", "one", "two"])
         let records = lines(r.out)
         #expect(r.status == 1)   // broken.ttf fails
-        #expect(records.map { ($0["path"] as? String ?? "").replacingOccurrences(of: tmp.path + "/", with: "") }
-                == ["lib/sans/DejaVuSans-Bold.ttf", "lib/sans/DejaVuSans.ttf", "lib/serif/DejaVuSerif.ttf", "lib/serif/broken.ttf", "lib/serif/wqy.ttc"])
+        #expect(
+            records.map { ($0["path"] as? String ?? "").replacingOccurrences(of: tmp.path + "/", with: "") }
+                == [
+                    "lib/sans/DejaVuSans-Bold.ttf", "lib/sans/DejaVuSans.ttf", "lib/serif/DejaVuSerif.ttf", "lib/serif/broken.ttf",
+                    "lib/serif/wqy.ttc",
+                ])
         let sans = records[1]
         #expect(sans["ok"] as? Bool == true && sans["family"] as? String == "DejaVu Sans" && sans["upm"] as? Int == 2048)
         #expect(sans["arg1"] as? String == "one" && sans["dots"] as? Int == 2 && sans["faces"] as? Int == 1)
         #expect(sans["printed"] as? [String] == ["checking\tDejaVuSans"])
         #expect((sans["script"] as? [String: Any])?["path"] as? String == "mine")   // a reserved name, kept aside …
-        #expect(sans["warning"] as? String == "the script returned path, which the line uses itself; kept under 'script' (rename them)")   // … and said
+        // … and said
+        #expect(sans["warning"] as? String == "the script returned path, which the line uses itself; kept under 'script' (rename them)")
         #expect(sans["seconds"] is Double || sans["seconds"] is Int)
         #expect(records[4]["faces"] as? Int == 3)
         let broken = records[3]
@@ -56,15 +66,20 @@ import FoundationXML
 
     @Test func failuresAreRecordedPerFontAndTheOthersGoOn() throws {
         let tmp = try library()
-        let script = try tmp.write("bad.lua", """
+        let script = try tmp.write(
+            "bad.lua",
+            """
             local p = font.path
             if p:find("Bold") then error("no bold here") end
             if p:find("Serif") then while true do end end
             if p:find("wqy") then os.exit(3) end
             return {n = face.glyphCount}
             """)
-        try FileManager.default.createSymbolicLink(atPath: tmp.file("lib/sans/line\nbreak.ttf"), withDestinationPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
-        let r = try runFontshell(["run", script, "--each", tmp.file("lib/*/*.{ttf,ttc}"), "--each", tmp.file("nothing/*.otf"), "--timeout", "2"])
+        try FileManager.default.createSymbolicLink(
+            atPath: tmp.file("lib/sans/line\nbreak.ttf"), withDestinationPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        let r = try runFontshell([
+            "run", script, "--each", tmp.file("lib/*/*.{ttf,ttc}"), "--each", tmp.file("nothing/*.otf"), "--timeout", "2",
+        ])
         #expect(r.status == 1)
         var byName: [String: [String: Any]] = [:]
         for record in lines(r.out) { byName[String((record["path"] as? String ?? "").split(separator: "/").last ?? "")] = record }
@@ -74,7 +89,9 @@ import FoundationXML
         #expect(byName["wqy.ttc"]?["error"] as? String == "the worker running this font exited with status 3")
         #expect(byName["DejaVuSans.ttf"]?["n"] as? Int == 6253)
         #expect(byName["*.otf"]?["error"] as? String == "no file matches this pattern")
-        #expect((lines(r.out).first { ($0["path"] as? String ?? "").contains("line\nbreak") }?["error"] as? String ?? "").contains("line break"))
+        #expect(
+            (lines(r.out).first { ($0["path"] as? String ?? "").contains("line\nbreak") }?["error"] as? String ?? "").contains("line break")
+        )
         #expect(lines(r.out).count == 7)
         // Nothing matched at all, or a script that does not compile: one error, not one per font.
         let none = try runFontshell(["run", script, "--each", tmp.file("nothing/*.ttf")])
@@ -97,7 +114,11 @@ import FoundationXML
         let script = try tmp.write("n.lua", "return {n = face.glyphCount}")
         let r = try runFontshell(["run", script, "--each", tmp.file("lib/**/*.{ttf,ttc}"), "--quiet"])
         let paths = lines(r.out).map { ($0["path"] as? String ?? "").replacingOccurrences(of: tmp.path + "/", with: "") }
-        #expect(paths == ["lib/sans/DejaVuSans-Bold.ttf", "lib/sans/DejaVuSans.ttf", "lib/serif/DejaVuSerif.ttf", "lib/serif/broken.ttf", "lib/serif/wqy.ttc"])
+        #expect(
+            paths == [
+                "lib/sans/DejaVuSans-Bold.ttf", "lib/sans/DejaVuSans.ttf", "lib/serif/DejaVuSerif.ttf", "lib/serif/broken.ttf",
+                "lib/serif/wqy.ttc",
+            ])
         let none = try runFontshell(["run", script, "--each", tmp.file("lib/serif/{fold,gon}*.ttf"), "--quiet"])
         #expect(none.status == 1)
         #expect(none.err.contains("no fonts to run over"), "\(none.err)")
@@ -110,10 +131,13 @@ import FoundationXML
         let tmp = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: tmp.file("many"), withIntermediateDirectories: true)
         for i in 0..<120 {
-            try FileManager.default.createSymbolicLink(atPath: tmp.file("many/f\(String(format: "%03d", i)).ttf"),
-                                                       withDestinationPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+            try FileManager.default.createSymbolicLink(
+                atPath: tmp.file("many/f\(String(format: "%03d", i)).ttf"),
+                withDestinationPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
         }
-        let script = try tmp.write("some.lua", """
+        let script = try tmp.write(
+            "some.lua",
+            """
             local p = font.path
             if p:find("f070") then os.exit(4) end
             if p:find("f090") then while true do end end
@@ -139,13 +163,17 @@ import FoundationXML
     @Test func aProgressBarOnATerminal() throws {
         let tmp = try library()
         let script = try tmp.write("slow.lua", "local t = os.clock() while os.clock() - t < 0.15 do end return {n = 1}")
-        let command = "'\(fontshellBinary)' run '\(script)' --each '\(tmp.file("lib/sans/*.ttf"))' --each '\(tmp.file("lib/serif/DejaVuSerif.ttf"))' -j 1 --jsonl 2>&1 >/dev/null"
+        let command =
+            "'\(fontshellBinary)' run '\(script)' --each '\(tmp.file("lib/sans/*.ttf"))' --each '\(tmp.file("lib/serif/DejaVuSerif.ttf"))' -j 1 --jsonl 2>&1 >/dev/null"
         let r = try run("/usr/bin/script", ["-qec", command, "/dev/null"])
         #expect(r.out.contains("\r\u{1B}[2K[") && r.out.contains("/3") && r.out.contains("ETA"), "\(r.out.debugDescription)")
         #expect(r.out.contains("3/3 fonts, 0 failed"))
         // stdout on a terminal: a readable line per font instead of JSON.
-        let human = try run("/usr/bin/script", ["-qec", "'\(fontshellBinary)' run '\(script)' --each '\(tmp.file("lib/sans/*.ttf"))' --quiet", "/dev/null"])
-        #expect(human.out.contains("DejaVuSans.ttf  ") && human.out.contains(" s  n=1") && !human.out.contains("{\""), "\(human.out.debugDescription)")
+        let human = try run(
+            "/usr/bin/script", ["-qec", "'\(fontshellBinary)' run '\(script)' --each '\(tmp.file("lib/sans/*.ttf"))' --quiet", "/dev/null"])
+        #expect(
+            human.out.contains("DejaVuSans.ttf  ") && human.out.contains(" s  n=1") && !human.out.contains("{\""),
+            "\(human.out.debugDescription)")
     }
 
     /// Long commands show progress on a terminal too, and a result line never starts where the
@@ -153,21 +181,34 @@ import FoundationXML
     @Test func longCommandsShowProgressOnATerminal() throws {
         let tmp = try TemporaryFolder()
         let inter = "/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf"
-        let r = try run("/usr/bin/script", ["-qec", "'\(fontshellBinary)' instance '\(inter)' --all -o '\(tmp.file("static"))'", "/dev/null"], environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
+        let r = try run(
+            "/usr/bin/script", ["-qec", "'\(fontshellBinary)' instance '\(inter)' --all -o '\(tmp.file("static"))'", "/dev/null"],
+            environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
         #expect(r.status == 0 && r.out.contains("\r\u{1B}[2K[") && r.out.contains("/9"), "\(r.out.debugDescription)")
         // A pseudo-terminal ends lines with \r\n, one Character in Swift: split on the scalars.
-        let results = r.out.unicodeScalars.split(separator: "\n").map { String(String.UnicodeScalarView($0)) }.filter { $0.contains(" bytes") }
+        let results = r.out.unicodeScalars.split(separator: "\n").map { String(String.UnicodeScalarView($0)) }.filter {
+            $0.contains(" bytes")
+        }
         #expect(results.count == 9, "\(r.out.debugDescription)")
         for line in results {
             let shown = line.components(separatedBy: "\u{1B}[2K").last ?? ""
             #expect(shown.hasPrefix(tmp.file("static")), "glued to the bar: \(line.debugDescription)")
         }
-        let slices = try run("/usr/bin/script", ["-qec", "'\(fontshellBinary)' slice '\(dejavuPath)' --chars-per-slice 300 --quality 1 -o '\(tmp.file("web"))'", "/dev/null"], environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
-        #expect(slices.status == 0 && slices.out.contains("\r\u{1B}[2K[") && slices.out.contains(" slices"), "\(slices.out.debugDescription)")
+        let slices = try run(
+            "/usr/bin/script",
+            ["-qec", "'\(fontshellBinary)' slice '\(dejavuPath)' --chars-per-slice 300 --quality 1 -o '\(tmp.file("web"))'", "/dev/null"],
+            environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
+        #expect(
+            slices.status == 0 && slices.out.contains("\r\u{1B}[2K[") && slices.out.contains(" slices"), "\(slices.out.debugDescription)")
         // fuse counts the files it fuses, then the save; its report starts on a line of its own.
         #expect(try runFontshell(["dump", dejavuPath, "--dir", tmp.file("xml")]).status == 0)
-        let fused = try run("/usr/bin/script", ["-qec", "'\(fontshellBinary)' fuse '\(dejavuPath)' --dir '\(tmp.file("xml"))' -o '\(tmp.file("fused.ttf"))'", "/dev/null"], environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
-        #expect(fused.status == 0 && fused.out.contains("\r\u{1B}[2K[") && fused.out.contains("\u{1B}[2Kwrote"), "\(fused.out.debugDescription)")
+        let fused = try run(
+            "/usr/bin/script",
+            ["-qec", "'\(fontshellBinary)' fuse '\(dejavuPath)' --dir '\(tmp.file("xml"))' -o '\(tmp.file("fused.ttf"))'", "/dev/null"],
+            environment: ["FONTSHELL_PROGRESS_DELAY": "0"])
+        #expect(
+            fused.status == 0 && fused.out.contains("\r\u{1B}[2K[") && fused.out.contains("\u{1B}[2Kwrote"), "\(fused.out.debugDescription)"
+        )
     }
 
     /// The rest of item 14: a WOFF2 save shows how much Brotli has compressed, a dump the share
@@ -176,19 +217,23 @@ import FoundationXML
     @Test func saveDumpAndFuseOfOneFileShowProgress() throws {
         let tmp = try TemporaryFolder()
         func onTerminal(_ arguments: String) throws -> (status: Int32, out: String) {
-            let r = try run("/usr/bin/script", ["-qec", "'\(fontshellBinary)' " + arguments, "/dev/null"],
-                                   environment: ["FONTSHELL_PROGRESS_DELAY": "0", "TERM": "xterm"])
+            let r = try run(
+                "/usr/bin/script", ["-qec", "'\(fontshellBinary)' " + arguments, "/dev/null"],
+                environment: ["FONTSHELL_PROGRESS_DELAY": "0", "TERM": "xterm"])
             return (r.status, r.out)
         }
         let saved = try onTerminal("save '\(dejavuPath)' '\(tmp.file("d.woff2"))' --quality 5")
         #expect(saved.status == 0 && saved.out.contains("\r\u{1B}[2K[") && saved.out.contains(" %"), "\(saved.out.debugDescription)")
         #expect(saved.out.contains("\u{1B}[2Kwrote"), "the report is glued to the bar: \(saved.out.debugDescription)")
         let dumped = try onTerminal("dump '\(dejavuPath)' -o '\(tmp.file("d.ttx"))'")
-        #expect(dumped.status == 0 && dumped.out.contains("\r\u{1B}[2K[") && dumped.out.contains("<glyf>"), "\(dumped.out.debugDescription)")
+        #expect(
+            dumped.status == 0 && dumped.out.contains("\r\u{1B}[2K[") && dumped.out.contains("<glyf>"), "\(dumped.out.debugDescription)")
         let files = try onTerminal("dump '\(dejavuPath)' --dir '\(tmp.file("xml"))'")
         #expect(files.status == 0 && files.out.contains(".glyf.ttx"), "\(files.out.debugDescription)")
         let fused = try onTerminal("fuse '\(dejavuPath)' '\(tmp.file("d.ttx"))' -o '\(tmp.file("f.ttf"))'")
-        #expect(fused.status == 0 && fused.out.contains("checking <glyf> of d.ttx") && fused.out.contains("fusing <glyf> of d.ttx"), "\(fused.out.debugDescription)")
+        #expect(
+            fused.status == 0 && fused.out.contains("checking <glyf> of d.ttx") && fused.out.contains("fusing <glyf> of d.ttx"),
+            "\(fused.out.debugDescription)")
         #expect(fused.out.contains("\u{1B}[2Kwrote"), "\(fused.out.debugDescription)")
         // diff goes face by face; its first difference starts on a line of its own.
         let bold = dejavuPath.replacingOccurrences(of: "DejaVuSans.ttf", with: "DejaVuSans-Bold.ttf")
@@ -207,7 +252,7 @@ import FoundationXML
         func stripped(_ out: String) -> [String] {
             out.split(separator: "\n").map {
                 $0.replacingOccurrences(of: #","?"seconds":[0-9.e-]+"#, with: "", options: .regularExpression)
-                  .replacingOccurrences(of: "{,", with: "{")
+                    .replacingOccurrences(of: "{,", with: "{")
             }
         }
         let whole = stripped(try runFontshell(["run", script, "--each", glob, "--quiet"]).out)
@@ -218,10 +263,16 @@ import FoundationXML
         // The schedulers' own variables pick the share: a Kubernetes Indexed Job, a Slurm array.
         var k8s: [String] = [], slurm: [String] = []
         for i in 0..<2 {
-            k8s += stripped(try run(fontshellBinary, ["run", script, "--each", glob, "--shard", "auto/2", "--quiet"],
-                                           environment: ["JOB_COMPLETION_INDEX": "\(i)"]).out)
-            slurm += stripped(try run(fontshellBinary, ["run", script, "--each", glob, "--shard", "auto", "--quiet"],
-                                             environment: ["SLURM_ARRAY_TASK_ID": "\(i + 1)", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "2"]).out)
+            k8s += stripped(
+                try run(
+                    fontshellBinary, ["run", script, "--each", glob, "--shard", "auto/2", "--quiet"],
+                    environment: ["JOB_COMPLETION_INDEX": "\(i)"]
+                ).out)
+            slurm += stripped(
+                try run(
+                    fontshellBinary, ["run", script, "--each", glob, "--shard", "auto", "--quiet"],
+                    environment: ["SLURM_ARRAY_TASK_ID": "\(i + 1)", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "2"]
+                ).out)
         }
         #expect(k8s == whole && slurm == whole)
         let noIndex = try runFontshell(["run", script, "--each", glob, "--shard", "auto/2"])
@@ -256,7 +307,9 @@ import FoundationXML
             let index = r["ruleIndex"] as? Int ?? -1
             #expect(rules.indices.contains(index) && rules[index]["id"] as? String == r["ruleId"] as? String)
             #expect(["error", "warning"].contains(r["level"] as? String ?? ""))
-            let uri = (((r["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])?["uri"] as? String
+            let uri =
+                (((r["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])?[
+                    "uri"] as? String
             #expect(uri?.hasPrefix("file:///") == true && uri?.hasSuffix("DejaVuSans.ttf") == true)
         }
 
@@ -286,22 +339,36 @@ import FoundationXML
         #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
         let fixed = tmp.file("DejaVuSans.fixed.ttf")
         // The font's own counts, then what the saved file holds (issue 35, item 16).
-        #expect(r.out.contains("  2 failed, 0 warnings, 0 errors, 0 passed") && r.out.contains("  2 fixed in \(fixed), which has 0 failed, 0 warnings"), "\(r.out)")
-        #expect(r.out.contains("1 fonts: 2 failed, 0 warnings, 0 errors, 0 passed, 0 skipped; 2 fixed in 1 saved file, which has 0 failed, 0 warnings; 0 with failures left"), "\(r.out)")
+        #expect(
+            r.out.contains("  2 failed, 0 warnings, 0 errors, 0 passed")
+                && r.out.contains("  2 fixed in \(fixed), which has 0 failed, 0 warnings"), "\(r.out)")
+        #expect(
+            r.out.contains(
+                "1 fonts: 2 failed, 0 warnings, 0 errors, 0 passed, 0 skipped; 2 fixed in 1 saved file, which has 0 failed, 0 warnings; 0 with failures left"
+            ), "\(r.out)")
         // fontTools reads the fixed font and sees the fix.
-        let py = try run("/usr/bin/env", ["python3", "-c", "from fontTools.ttLib import TTFont; f = TTFont('\(fixed)'); print(f['OS/2'].usWinAscent, f['OS/2'].usWinDescent)"])
+        let py = try run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "from fontTools.ttLib import TTFont; f = TTFont('\(fixed)'); print(f['OS/2'].usWinAscent, f['OS/2'].usWinDescent)",
+            ])
         #expect(py.out == "2524 948\n", "\(py.err)")
         let again = try runFontshell(["check", fixed, "--only", "metrics/win-clipping"])
         #expect(again.status == 0)
 
         // A fix that fails: nothing is written.
         try FileManager.default.createDirectory(atPath: tmp.file("checks/mine"), withIntermediateDirectories: true)
-        _ = try tmp.write("checks/mine/fails.lua", """
+        _ = try tmp.write(
+            "checks/mine/fails.lua",
+            """
             return {id = 'fails', title = 't', rationale = 'r', severity = 'fail',
               check = function(face, r) r.fail('no') end, fix = function() error('cannot') end}
             """)
         try FileManager.default.removeItem(atPath: fixed)
-        let failing = try runFontshell(["check", input, "--fix", "--checks", tmp.file("checks"), "--only", "mine", "--only", "metrics/win-clipping"])
+        let failing = try runFontshell([
+            "check", input, "--fix", "--checks", tmp.file("checks"), "--only", "mine", "--only", "metrics/win-clipping",
+        ])
         #expect(failing.status == 1 && failing.out.contains("not saved:"))
         #expect(!FileManager.default.fileExists(atPath: fixed))
         #expect(try runFontshell(["check", input, "--in-place"]).status != 0)   // --in-place needs --fix
@@ -318,7 +385,7 @@ import FoundationXML
     func stripped(_ out: String) -> [String] {
         out.split(separator: "\n").map {
             $0.replacingOccurrences(of: #","?"seconds":[0-9.e-]+"#, with: "", options: .regularExpression)
-              .replacingOccurrences(of: "{,", with: "{")
+                .replacingOccurrences(of: "{,", with: "{")
         }.sorted()   // each part is in order; sorting compares the sets, the order is checked below
     }
 
@@ -326,9 +393,11 @@ import FoundationXML
         let fonts = tmp.file("fonts")
         try FileManager.default.createDirectory(atPath: fonts + "/a", withIntermediateDirectories: true)
         for name in ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSansMono.ttf"] {
-            try FileManager.default.createSymbolicLink(atPath: fonts + "/a/" + name, withDestinationPath: "/usr/share/fonts/truetype/dejavu/" + name)
+            try FileManager.default.createSymbolicLink(
+                atPath: fonts + "/a/" + name, withDestinationPath: "/usr/share/fonts/truetype/dejavu/" + name)
         }
-        try FileManager.default.createSymbolicLink(atPath: fonts + "/wqy.ttc", withDestinationPath: "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc")
+        try FileManager.default.createSymbolicLink(
+            atPath: fonts + "/wqy.ttc", withDestinationPath: "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc")
         return fonts
     }
 
@@ -346,18 +415,26 @@ import FoundationXML
         let examples = repositoryRoot.appendingPathComponent("Examples/batch").path
         let path = try pathWithFontshell(tmp)
         // The fonts each line is about, in output order.
-        let order = { (out: String) in out.split(separator: "\n").compactMap { line -> String? in
-            line.range(of: #""path":"[^"]*""#, options: .regularExpression).map { String(line[$0]) } } }
+        let order = { (out: String) in
+            out.split(separator: "\n").compactMap { line -> String? in
+                line.range(of: #""path":"[^"]*""#, options: .regularExpression).map { String(line[$0]) }
+            }
+        }
         let whole = try runFontshell(["run", examples + "/names-and-metrics.lua", "--each", fonts + "/**/*.{ttf,otf,ttc}", "--quiet"])
         #expect(whole.status == 0 && whole.out.split(separator: "\n").count == 5)
         // The example's fields are its own: nothing collides with the line's (issue 35, item 17).
-        #expect(!whole.out.contains("\"script\"") && !whole.out.contains("\"warning\"") && whole.out.contains("\"styles\":[{"), "\(whole.out.prefix(400))")
+        #expect(
+            !whole.out.contains("\"script\"") && !whole.out.contains("\"warning\"") && whole.out.contains("\"styles\":[{"),
+            "\(whole.out.prefix(400))")
 
         // Slurm: the array's 8 tasks, as sbatch would start them.
         for task in 0..<8 {
-            let r = try run("/bin/bash", ["-c", "cd '\(tmp.path)' && bash '\(examples)/fonts.sbatch'"],
-                                   environment: ["PATH": path, "FONTS": fonts, "SLURM_ARRAY_TASK_ID": "\(task)",
-                                                 "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_CPUS_PER_TASK": "1"])
+            let r = try run(
+                "/bin/bash", ["-c", "cd '\(tmp.path)' && bash '\(examples)/fonts.sbatch'"],
+                environment: [
+                    "PATH": path, "FONTS": fonts, "SLURM_ARRAY_TASK_ID": "\(task)",
+                    "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_CPUS_PER_TASK": "1",
+                ])
             #expect(r.status == 0, "\(r.err)")
         }
         let parts = try FileManager.default.contentsOfDirectory(atPath: tmp.file("results")).filter { $0.hasSuffix(".jsonl") }.sorted()

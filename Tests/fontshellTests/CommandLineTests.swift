@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import fontshell
 
 /// The fontshell executable end to end, as a user runs it.
 @Suite struct CommandLineTests {
@@ -25,7 +26,9 @@ import Testing
     @Test func infoOnOneFace() throws {
         let wqy = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         let second = try fontshell("info", wqy, "--face", "1")
-        #expect(second.status == 0 && second.out.contains("face 1: ") && !second.out.contains("face 0: ") && !second.out.contains("face 2: "), "\(second.out)")
+        #expect(
+            second.status == 0 && second.out.contains("face 1: ") && !second.out.contains("face 0: ") && !second.out.contains("face 2: "),
+            "\(second.out)")
         #expect(second.out.contains("shared with faces 0, 2"), "\(second.out)")
         let name = try #require(second.out.split(separator: "\n").first { $0.hasPrefix("face 1: ") }).dropFirst("face 1: ".count)
         #expect(try fontshell("info", wqy, "--face", String(name)).out == second.out)
@@ -39,7 +42,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try "Hello\nWorld\r\n\u{10FFF0}\n".write(toFile: dir + "/text.txt", atomically: true, encoding: .utf8)
-        let r = try fontshell("subset", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "--text-file", dir + "/text.txt", "-o", dir + "/small.ttf")
+        let r = try fontshell(
+            "subset", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "--text-file", dir + "/text.txt", "-o", dir + "/small.ttf")
         #expect(r.status == 0, "\(r.err)")
         let said = r.out + r.err
         #expect(said.contains("no glyph for 1 character: U+10FFF0") && !said.contains("U+000A") && !said.contains("U+000D"), "\(said)")
@@ -54,9 +58,13 @@ import Testing
         let helpCommand = try fontshell("help", "registry", "list")
         #expect(helpCommand.status == 0 && helpCommand.out.contains("USAGE: fontshell registry list"), "\(helpCommand.out)")
         let missing = try fontshell("instance")
-        #expect(missing.status != 0 && missing.err.contains("Usage: fontshell instance ") && missing.err.contains("'fontshell instance --help'"), "\(missing.err)")
+        #expect(
+            missing.status != 0 && missing.err.contains("Usage: fontshell instance ")
+                && missing.err.contains("'fontshell instance --help'"), "\(missing.err)")
         let unknown = try fontshell("info", "--bogus")
-        #expect(unknown.status != 0 && unknown.err.contains("Unknown option '--bogus'") && unknown.err.contains("Usage: fontshell info "), "\(unknown.err)")
+        #expect(
+            unknown.status != 0 && unknown.err.contains("Unknown option '--bogus'") && unknown.err.contains("Usage: fontshell info "),
+            "\(unknown.err)")
         for shell in ["bash", "zsh", "fish"] {
             let script = try fontshell("--generate-completion-script", shell)
             #expect(script.status == 0 && script.out.contains("fontshell") && script.out.contains("instance"), "\(shell): \(script.err)")
@@ -77,7 +85,8 @@ import Testing
         #expect(r.status != 0)
         #expect(r.err.contains("x.woff") && r.err.contains("WOFF: the file is shorter than its 44-byte header"), "\(r.err)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.ttf"))
-        let range = try fontshell("edit", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "-o", dir + "/out.ttf", "--set", "hhea.ascender=40000")
+        let range = try fontshell(
+            "edit", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "-o", dir + "/out.ttf", "--set", "hhea.ascender=40000")
         #expect(range.status != 0 && range.err.contains("Int16"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.ttf"))
         let missing = try fontshell("info", dir + "/nope.ttf")
@@ -105,7 +114,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
         let saved = try fontshell("save", dejavu, "-o", dir + "/d.woff2", "--quality", "5")
-        #expect(saved.status == 0 && saved.out.contains("container: WOFF2, Brotli quality 5; glyf/loca transformed"), "\(saved.out) \(saved.err)")
+        #expect(
+            saved.status == 0 && saved.out.contains("container: WOFF2, Brotli quality 5; glyf/loca transformed"),
+            "\(saved.out) \(saved.err)")
         let info = try fontshell("info", dir + "/d.woff2")
         #expect(info.out.contains("TrueType, in a WOFF2") && info.out.contains("face 0: DejaVuSans"), "\(info.out)")
         let lua = try fontshell("-e", "print(font.webFormat, face:kerning('A', 'V'), #face.glyphs)", dir + "/d.woff2")
@@ -130,7 +141,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
         let r = try fontshell("subset", dejavu, "--text", "office", "--unicodes", "U+10FFFD", "--glyphs", "A,5", "-o", dir + "/s.woff2")
-        #expect(r.status == 0 && r.out.contains("kept 11 of 6253 glyphs (3 added by components and the layout closure)")
+        #expect(
+            r.status == 0 && r.out.contains("kept 11 of 6253 glyphs (3 added by components and the layout closure)")
                 && r.out.contains("no glyph for 1 character: U+10FFFD") && r.out.contains("container: WOFF2"), "\(r.out) \(r.err)")
         let info = try fontshell("info", dir + "/s.woff2")
         #expect(info.out.contains("TrueType, in a WOFF2"), "\(info.out)")
@@ -143,17 +155,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/n.ttf"))
         let sliced = try fontshell("slice", dejavu, "-o", dir + "/web", "--chars-per-slice", "1000", "--quality", "2")
         #expect(sliced.status == 0 && sliced.out.contains("WOFF2 slices"), "\(sliced.out) \(sliced.err)")
-        #expect(FileManager.default.fileExists(atPath: dir + "/web/DejaVuSans.css") && FileManager.default.fileExists(atPath: dir + "/web/DejaVuSans.0.woff2"))
+        #expect(
+            FileManager.default.fileExists(atPath: dir + "/web/DejaVuSans.css")
+                && FileManager.default.fileExists(atPath: dir + "/web/DejaVuSans.0.woff2"))
     }
 
     @Test func editWritesTheReport() throws {
         let dir = NSTemporaryDirectory() + "fontshell-cli-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let r = try fontshell("edit", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "-o", dir + "/caps.ttf", "--caps", "--rename", "DejaVu Caps")
+        let r = try fontshell(
+            "edit", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "-o", dir + "/caps.ttf", "--caps", "--rename", "DejaVu Caps")
         #expect(r.status == 0, "\(r.err)")
         // The caps edit carries layout (and the report names the lookups it changed) and kern pairs.
-        #expect(r.out.contains("re-encoded: GPOS (lookups 13, 14 changed), GSUB (lookups 3, 18, 22, 23, 24, 29, 30, 33 changed), glyf, hmtx, kern, loca, name"), "\(r.out)")
+        #expect(
+            r.out.contains(
+                "re-encoded: GPOS (lookups 13, 14 changed), GSUB (lookups 3, 18, 22, 23, 24, 29, 30, 33 changed), glyf, hmtx, kern, loca, name"
+            ), "\(r.out)")
         let info = try fontshell("info", dir + "/caps.ttf")
         #expect(info.out.contains("face 0: DejaVuCaps\n"))
     }
@@ -162,7 +180,9 @@ import Testing
 @Suite struct PreviewCommandTests {
     @Test func previewWritesAPNGAndReportsTheLabel() throws {
         let tmp = try TemporaryFolder()
-        let r = try runFontshell(["preview", dejavuPath, "Hello", "--label", "200x44", "--scale", "2", "--size", "17", "--guides", "-o", tmp.file("l.png")])
+        let r = try runFontshell([
+            "preview", dejavuPath, "Hello", "--label", "200x44", "--scale", "2", "--size", "17", "--guides", "-o", tmp.file("l.png"),
+        ])
         #expect(r.status == 0 && r.out.contains("wrote 400x") && r.out.contains("capCenterOffset"), "\(r.out)\(r.err)")
         let png = try Data(contentsOf: URL(fileURLWithPath: tmp.file("l.png")))
         #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
@@ -172,28 +192,40 @@ import Testing
         let tmp = try TemporaryFolder()
         let lowered = tmp.file("low.ttf")
         #expect(try runFontshell(["edit", dejavuPath, "--set", "hhea.ascender=1500", "-o", lowered]).status == 0)
-        let same = try runFontshell(["preview", "--compare", dejavuPath, dejavuPath, "Hamburg", "--label", "200x44", "-o", tmp.file("same.png")])
+        let same = try runFontshell([
+            "preview", "--compare", dejavuPath, dejavuPath, "Hamburg", "--label", "200x44", "-o", tmp.file("same.png"),
+        ])
         #expect(same.status == 0 && same.out.contains("changed pixels: 0 of"), "\(same.out)\(same.err)")
-        let changed = try runFontshell(["preview", "--compare", dejavuPath, lowered, "Hamburg", "--label", "200x44", "-o", tmp.file("c.png")])
+        let changed = try runFontshell([
+            "preview", "--compare", dejavuPath, lowered, "Hamburg", "--label", "200x44", "-o", tmp.file("c.png"),
+        ])
         #expect(changed.status == 1 && changed.out.contains("changed area"), "\(changed.out)\(changed.err)")
         let diff = try runFontshell(["diff", "--png", tmp.file("d.png"), dejavuPath, lowered, "Hamburg"])
-        #expect(diff.status == 1 && diff.out.contains("hhea.ascender: 1901 → 1500") && diff.out.contains("preview: changed pixels"), "\(diff.out)\(diff.err)")
+        #expect(
+            diff.status == 1 && diff.out.contains("hhea.ascender: 1901 → 1500") && diff.out.contains("preview: changed pixels"),
+            "\(diff.out)\(diff.err)")
         #expect(FileManager.default.fileExists(atPath: tmp.file("d.png")))
         // A change that moves a guide but no ink (OS/2's cap height) is no change with --guides:
         // the guides are drawn, not counted (issue 35, item 4).
         let roboto = "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf", capped = tmp.file("cap.ttf")
         #expect(try runFontshell(["edit", roboto, "--set", "OS/2.sCapHeight=1200", "-o", capped]).status == 0)
-        let guides = try runFontshell(["preview", "--compare", roboto, capped, "Hamburg", "--label", "200x44", "--guides", "-o", tmp.file("g.png")])
+        let guides = try runFontshell([
+            "preview", "--compare", roboto, capped, "Hamburg", "--label", "200x44", "--guides", "-o", tmp.file("g.png"),
+        ])
         #expect(guides.status == 0 && guides.out.contains("changed pixels: 0 of"), "\(guides.out)\(guides.err)")
-        let moved = try runFontshell(["preview", "--compare", dejavuPath, lowered, "Hamburg", "--label", "200x44", "--guides", "-o", tmp.file("m.png")])
+        let moved = try runFontshell([
+            "preview", "--compare", dejavuPath, lowered, "Hamburg", "--label", "200x44", "--guides", "-o", tmp.file("m.png"),
+        ])
         #expect(moved.status == 1, "\(moved.out)")
     }
 
     @Test func badInputFailsWithoutWritingAFile() throws {
         let tmp = try TemporaryFolder()
         let out = tmp.file("x.png")
-        for (args, message) in [(["--platform", "mac", "--label", "20x20"], "unknown platform 'mac'"), (["--size=-2"], "size must be a positive"),
-                                (["--label", "20by20"], "--label must be WIDTHxHEIGHT")] {
+        for (args, message) in [
+            (["--platform", "mac", "--label", "20x20"], "unknown platform 'mac'"), (["--size=-2"], "size must be a positive"),
+            (["--label", "20by20"], "--label must be WIDTHxHEIGHT"),
+        ] {
             let r = try runFontshell(["preview", dejavuPath, "x", "-o", out] + args)
             #expect(r.status != 0 && r.err.contains(message), "\(args): \(r.err)")
         }
@@ -237,5 +269,23 @@ import Testing
             #expect(r.out.isEmpty, "\(c.name) printed \(r.out)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty, "nothing was written")
+        // Every user-facing command is in the list above.
+        let names = FontShell.documentedConfiguration.subcommands.compactMap { $0.configuration.commandName }.filter {
+            $0 != "batch-worker"
+        }
+        #expect(Set(names) == Set(commands.map(\.name)))
+    }
+
+    /// Every command and registry subcommand ends through FontShellCommand.run, the one place
+    /// outcomes become statuses (the batch worker, internal, and the registry group excepted).
+    @Test func everyCommandEndsThroughOnePlace() {
+        let commands =
+            FontShell.documentedConfiguration.subcommands.filter { $0 != BatchWorker.self && $0 != Registry.self }
+            + Registry.configuration.subcommands
+        for command in commands {
+            #expect(command is any FontShellCommand.Type, "\(command) is not a FontShellCommand")
+        }
+        #expect(Registry.configuration.subcommands.allSatisfy { ($0 as? any FontShellCommand.Type)?.messageName == "registry" })
+        #expect(Validate.judges && Check.judges && Diff.judges && !Edit.judges)
     }
 }

@@ -17,8 +17,10 @@ import Testing
         try FileManager.default.linkItem(atPath: font, toPath: dir.file("hard.ttf"))
         try FileManager.default.createSymbolicLink(atPath: dir.file("link.ttf"), withDestinationPath: "z.ttf")
         let original = try #require(bytes(font))
-        let spellings = [font, dir.path + "/./z.ttf", dir.path + "/../" + URL(fileURLWithPath: dir.path).lastPathComponent + "/z.ttf",
-                         dir.file("hard.ttf"), dir.file("link.ttf")]
+        let spellings = [
+            font, dir.path + "/./z.ttf", dir.path + "/../" + URL(fileURLWithPath: dir.path).lastPathComponent + "/z.ttf",
+            dir.file("hard.ttf"), dir.file("link.ttf"),
+        ]
         for target in spellings {
             for format in ["text", "json", "sarif", "junit"] {
                 let r = try runFontshell(["check", font, "--only", "names", "--format", format, "-o", target])
@@ -64,7 +66,9 @@ import Testing
         let out = dir.file("a/b/out")
         let family = "Evil */ body{color:red} /*\n}x{\"\\"
         for name in ["../../pwned", "", "...", "a/b\u{7}c", String(repeating: "é", count: 300)] {
-            let r = try runFontshell(["slice", dejavuPath, "-o", out, "--name", name, "--family", family, "--chars-per-slice", "20000", "--quality", "1"])
+            let r = try runFontshell([
+                "slice", dejavuPath, "-o", out, "--name", name, "--family", family, "--chars-per-slice", "20000", "--quality", "1",
+            ])
             #expect(r.status == 0, "\(name): \(r.err)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["a"])
@@ -81,7 +85,9 @@ import Testing
         // A link planted at a name slice makes up is refused, not followed.
         let victim = try dir.write("victim.txt", "precious")
         try FileManager.default.createSymbolicLink(atPath: out + "/planted.0.woff2", withDestinationPath: victim)
-        let planted = try runFontshell(["slice", dejavuPath, "-o", out, "--name", "planted", "--chars-per-slice", "20000", "--quality", "1"])
+        let planted = try runFontshell([
+            "slice", dejavuPath, "-o", out, "--name", "planted", "--chars-per-slice", "20000", "--quality", "1",
+        ])
         #expect(planted.status == 1 && planted.err.contains("symlink"), "\(planted.err)")
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
     }
@@ -129,7 +135,9 @@ import Testing
         let slanted = try runFontshell(["instance", inter, "wght=700", "slnt=-5", "-o", dir.file("s.ttf")])
         let upright = try runFontshell(["instance", inter, "wght=700", "-o", dir.file("u.ttf")])
         #expect(slanted.status == 0 && upright.status == 0, "\(slanted.err) \(upright.err)")
-        #expect(upright.out.contains("Inter-Bold at") && slanted.out.contains("slnt") && !slanted.out.contains("Inter-Bold at"), "\(slanted.out)")
+        #expect(
+            upright.out.contains("Inter-Bold at") && slanted.out.contains("slnt") && !slanted.out.contains("Inter-Bold at"),
+            "\(slanted.out)")
     }
 
     // MARK: Work that grows with the input
@@ -140,16 +148,21 @@ import Testing
         let dir = try TemporaryFolder()
         let tiny = dir.file("tiny.ttf"), many = dir.file("many.ttc")
         try #require(try runFontshell(["subset", dejavuPath, "--text", "A", "-o", tiny]).status == 0)
-        let make = try run("/usr/bin/env", ["python3", "-c", """
-            import struct, sys
-            data = open(sys.argv[1], 'rb').read(); n = 5000
-            start = 12 + 4 * n
-            count = struct.unpack('>H', data[4:6])[0]
-            d = bytearray(data[:12 + 16 * count])
-            for i in range(count):
-                struct.pack_into('>I', d, 12 + 16 * i + 8, struct.unpack('>I', d[12 + 16 * i + 8:12 + 16 * i + 12])[0] + start)
-            open(sys.argv[2], 'wb').write(b'ttcf' + struct.pack('>HHI', 1, 0, n) + struct.pack('>' + 'I' * n, *([start] * n)) + bytes(d) + data[len(d):])
-            """, tiny, many])
+        let make = try run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import struct, sys
+                data = open(sys.argv[1], 'rb').read(); n = 5000
+                start = 12 + 4 * n
+                count = struct.unpack('>H', data[4:6])[0]
+                d = bytearray(data[:12 + 16 * count])
+                for i in range(count):
+                    struct.pack_into('>I', d, 12 + 16 * i + 8, struct.unpack('>I', d[12 + 16 * i + 8:12 + 16 * i + 12])[0] + start)
+                open(sys.argv[2], 'wb').write(b'ttcf' + struct.pack('>HHI', 1, 0, n) + struct.pack('>' + 'I' * n, *([start] * n)) + bytes(d) + data[len(d):])
+                """, tiny, many,
+            ])
         try #require(make.status == 0, "\(make.err)")
         let info = try runFontshell(["info", many])
         #expect(info.status == 0, "\(info.err)")
@@ -178,7 +191,8 @@ import Testing
 
     /// `fontshell run … --each` under a watchdog: status 124 means it hung.
     func runBatch(_ dir: TemporaryFolder, _ script: String, _ extra: [String] = [], input: String? = nil) throws -> ProcessResult {
-        try run("/usr/bin/timeout", ["60", fontshellBinary, "run", script, "--each", dir.file("lib/*.ttf"), "--jsonl"] + extra, input: input)
+        try run(
+            "/usr/bin/timeout", ["60", fontshellBinary, "run", script, "--each", dir.file("lib/*.ttf"), "--jsonl"] + extra, input: input)
     }
 
     func alive(_ marker: String) throws -> Bool {
@@ -187,10 +201,12 @@ import Testing
 
     /// A script reading stdin gets /dev/null, not the workers' task list.
     @Test func scriptsReadingStdinDoNotTakeTheTasks() throws {
-        let (dir, script) = try batch("local all = io.read('a'); local line = io.stdin:read('l'); return {read = #(all or '') + #(line or '')}")
+        let (dir, script) = try batch(
+            "local all = io.read('a'); local line = io.stdin:read('l'); return {read = #(all or '') + #(line or '')}")
         let r = try runBatch(dir, script, ["-j", "1"], input: "typed by the user\n")
         #expect(r.status == 0, "\(r.status) \(r.err)")
-        #expect(r.out.split(separator: "\n").count == 3 && r.out.split(separator: "\n").allSatisfy { $0.contains("\"read\":0") }, "\(r.out)")
+        #expect(
+            r.out.split(separator: "\n").count == 3 && r.out.split(separator: "\n").allSatisfy { $0.contains("\"read\":0") }, "\(r.out)")
     }
 
     /// What a script starts ends with its worker: at a timeout, and when the worker is done.
@@ -234,7 +250,8 @@ import Testing
     /// and stops its worker; the others go on.
     @Test func aScriptWritingTheResultChannelFailsItsFont() throws {
         for write in ["string.rep('x', 100000)", "'garbage\\n'", "'99\\t0\\t{}\\n'"] {
-            let (dir, script) = try batch("""
+            let (dir, script) = try batch(
+                """
                 local name = fontshell and arg and font and font.path or ''
                 if font.path:find('Serif') then local f = io.open('/dev/fd/3', 'w'); f:write(\(write)); f:flush() end
                 return {}
@@ -260,8 +277,11 @@ import Testing
     /// `check --only` and `--profile` with a name no check has: an error with did-you-mean,
     /// not a run of nothing that passes.
     @Test func unknownCheckIdsAreRefused() throws {
-        for (args, hint) in [(["--only", "names/nonexistent"], "no check or area has this id"), (["--only", "nams"], "did you mean 'names'"),
-                             (["-c", "metrics/xavgcharwidt"], "did you mean 'metrics/xavgcharwidth'"), (["--profile", "fontbaker"], "did you mean 'fontbakery'")] {
+        for (args, hint) in [
+            (["--only", "names/nonexistent"], "no check or area has this id"), (["--only", "nams"], "did you mean 'names'"),
+            (["-c", "metrics/xavgcharwidt"], "did you mean 'metrics/xavgcharwidth'"),
+            (["--profile", "fontbaker"], "did you mean 'fontbakery'"),
+        ] {
             let r = try runFontshell(["check", dejavuPath] + args)
             #expect(r.status == 2 && r.err.contains(hint) && r.out.isEmpty, "\(args): \(r.status) \(r.err)")
         }
@@ -283,12 +303,15 @@ import Testing
     /// NaN and infinities from Lua are named as such, not as "number".
     @Test func nonFiniteNumbersAreNamed() throws {
         let inter = "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf"
-        let r = try runFontshell(["-e", """
+        let r = try runFontshell([
+            "-e",
+            """
             print(select(2, pcall(face.location, face, {wght = 0/0})))
             print(select(2, pcall(face.location, face, {wght = math.huge})))
             print(select(2, pcall(function() face.hhea.ascender = -math.huge end)))
             print(select(2, pcall(preview.text, face, "x", {size = 0/0})))
-            """, inter])
+            """, inter,
+        ])
         let lines = r.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(r.out) \(r.err)")
         guard lines.count == 4 else { return }
@@ -304,10 +327,12 @@ import Testing
     @Test func unicodeRangesAreCheckedNotTrapped() throws {
         let dir = try TemporaryFolder()
         let out = dir.file("s.ttf")
-        for (spelling, message) in [("-", "both ends"), ("--", "both ends"), ("U+0041-", "both ends"), ("-41", "both ends"),
-                                    ("41-42-43", "both ends"), ("U+D800-DFFF", "surrogates"), ("DC00", "surrogates"),
-                                    ("+41", "hex"), ("U+", "hex"), ("110000", "hex"), ("FFFFFFFFFFFFFFFFFFFF", "hex"),
-                                    ("U+E800", "none of the"), ("7A-41", "backwards")] {
+        for (spelling, message) in [
+            ("-", "both ends"), ("--", "both ends"), ("U+0041-", "both ends"), ("-41", "both ends"),
+            ("41-42-43", "both ends"), ("U+D800-DFFF", "surrogates"), ("DC00", "surrogates"),
+            ("+41", "hex"), ("U+", "hex"), ("110000", "hex"), ("FFFFFFFFFFFFFFFFFFFF", "hex"),
+            ("U+E800", "none of the"), ("7A-41", "backwards"),
+        ] {
             let r = try runFontshell(["subset", dejavuPath, "--unicodes=" + spelling, "-o", out])
             #expect(r.status == 1 && r.err.contains(message), "\(spelling): \(r.status) \(r.err)")
             #expect(!FileManager.default.fileExists(atPath: out), "\(spelling)")

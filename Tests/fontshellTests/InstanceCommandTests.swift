@@ -27,7 +27,8 @@ import Testing
         let b = try run("/usr/bin/env", ["hb-shape", theirs, text], environment: utf8)
         #expect(a.status == 0 && !a.out.isEmpty && a.out == b.out, "\(a.out)\n\(b.out)")
         #expect(try run("/usr/bin/env", ["ots-sanitize", ours, dir.file("ots.ttf")]).status == 0)
-        let facts = try python("""
+        let facts = try python(
+            """
             import sys; from fontTools.ttLib import TTFont
             f = TTFont(sys.argv[1]); n = f['name']
             print(n.getDebugName(1), n.getDebugName(2), n.getDebugName(4), n.getDebugName(6), f['OS/2'].usWeightClass,
@@ -41,13 +42,17 @@ import Testing
         let r = try runFontshell(["instance", Self.inter, "--all", "-o", dir.file("out")])
         #expect(r.status == 0, "\(r.err)")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.file("out")).sorted()
-        #expect(files.count == 9 && files.contains("Inter-Bold.ttf") && files.contains("Inter-Thin.ttf") && files.contains("Inter-SemiBold.ttf"), "\(files)")
-        let weights = try python("""
+        #expect(
+            files.count == 9 && files.contains("Inter-Bold.ttf") && files.contains("Inter-Thin.ttf")
+                && files.contains("Inter-SemiBold.ttf"), "\(files)")
+        let weights = try python(
+            """
             import sys; from fontTools.ttLib import TTFont
             print(' '.join(str(TTFont(p)['OS/2'].usWeightClass) for p in sorted(sys.argv[1:], key=lambda p: TTFont(p)['OS/2'].usWeightClass)))
             """, files.map { dir.file("out/" + $0) })
         #expect(weights == "100 200 300 400 500 600 700 800 900")
-        let semibold = try python("""
+        let semibold = try python(
+            """
             import sys; from fontTools.ttLib import TTFont
             n = TTFont(sys.argv[1])['name']; print(n.getDebugName(1), '|', n.getDebugName(2), '|', n.getDebugName(16), '|', n.getDebugName(17))
             """, [dir.file("out/Inter-SemiBold.ttf")])
@@ -62,7 +67,8 @@ import Testing
     /// design coordinates the two differed in 3,700 pixels, some by the full 255.
     @Test func avar2FontsInstanceAndPreviewAtTheirLocation() throws {
         let dir = try TemporaryFolder()
-        let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+        let conformance =
+            ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
         let source = conformance + "/variable/Amstelvar-avar2.subset.ttf"
         let out = dir.file("bold.ttf")
@@ -90,7 +96,8 @@ import Testing
 
     @Test func everyNamedInstanceOfACFF2Font() throws {
         let dir = try TemporaryFolder()
-        let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+        let conformance =
+            ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
         let source = dir.file("vf.otf")
         #expect(try run("/usr/bin/env", ["ttx", "-q", "-o", source, conformance + "/instancer/CFF2Instancer-VF-3.ttx"]).status == 0)
@@ -98,7 +105,8 @@ import Testing
         #expect(r.status == 0, "\(r.err)")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.file("out")).sorted()
         #expect(files.count >= 2 && files.allSatisfy { $0.hasSuffix(".otf") }, "\(files)")
-        let facts = try python("""
+        let facts = try python(
+            """
             import sys; from fontTools.ttLib import TTFont
             out = []
             for p in sorted(sys.argv[1:], key=lambda p: TTFont(p)['OS/2'].usWeightClass):
@@ -113,7 +121,8 @@ import Testing
         #expect(d.status == 0, "\(d.err)")
         let downgraded = try FileManager.default.contentsOfDirectory(atPath: dir.file("cff")).sorted()
         #expect(downgraded == files)
-        let kinds = try python("""
+        let kinds = try python(
+            """
             import sys; from fontTools.ttLib import TTFont
             print(' '.join('%s/%s/%s' % ('CFF ' in f, 'CFF2' in f, hasattr(f['CFF '].cff.topDictIndex[0], 'ROS')) for f in map(TTFont, sys.argv[1:])))
             """, downgraded.map { dir.file("cff/" + $0) })
@@ -123,7 +132,8 @@ import Testing
         let narrowed = dir.file("narrowed.otf")
         let p = try runFontshell(["instance", source, "wght=300:800", "-o", narrowed])
         #expect(p.status == 0, "\(p.err)")
-        let kept = try python("""
+        let kept = try python(
+            """
             import sys; from fontTools.ttLib import TTFont
             f = TTFont(sys.argv[1]); a = f['fvar'].axes[0]
             print(hasattr(f['CFF2'].cff.topDictIndex[0], 'VarStore'), a.minValue, a.defaultValue, a.maxValue)
@@ -160,13 +170,16 @@ import Testing
         // A narrowed axis: still variable, over the new range, and accepted by ots-sanitize.
         let narrowed = try runFontshell(["instance", Self.inter, "wght=300:700", "-o", out])
         #expect(narrowed.status == 0 && narrowed.out.contains("at wght=300:700"), "\(narrowed.out)\(narrowed.err)")
-        let axis = try python("import sys; from fontTools.ttLib import TTFont; a = TTFont(sys.argv[1])['fvar'].axes[0]; print(a.axisTag, a.minValue, a.maxValue, len(TTFont(sys.argv[1])['fvar'].instances))", [out])
+        let axis = try python(
+            "import sys; from fontTools.ttLib import TTFont; a = TTFont(sys.argv[1])['fvar'].axes[0]; print(a.axisTag, a.minValue, a.maxValue, len(TTFont(sys.argv[1])['fvar'].instances))",
+            [out])
         #expect(axis == "wght 300.0 700.0 5", "\(axis)")
         #expect(try run("/usr/bin/env", ["ots-sanitize", out, dir.file("ots.ttf")]).status == 0)
         // --no-optimize lists every point of the kept gvar tuples: a larger gvar.
         let dense = dir.file("dense.ttf")
         #expect(try runFontshell(["instance", Self.inter, "wght=300:700", "--no-optimize", "-o", dense]).status == 0)
-        let sizes = try python("import sys; from fontTools.ttLib import TTFont; print(*(len(TTFont(p).reader['gvar']) for p in sys.argv[1:]))", [out, dense])
+        let sizes = try python(
+            "import sys; from fontTools.ttLib import TTFont; print(*(len(TTFont(p).reader['gvar']) for p in sys.argv[1:]))", [out, dense])
         let gvar = sizes.split(separator: " ").compactMap { Int($0) }
         #expect(gvar.count == 2 && gvar[0] < gvar[1], "\(sizes)")
         try FileManager.default.removeItem(atPath: out)
@@ -176,15 +189,20 @@ import Testing
         let both = "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf"
         let kept = try runFontshell(["instance", both, "wght=300:700", "-o", out])
         #expect(kept.status == 0 && kept.out.contains("at wght=300:700 (keeps slnt variable)"), "\(kept.out)\(kept.err)")
-        let axes = try python("import sys; from fontTools.ttLib import TTFont; print(*((a.axisTag, a.minValue, a.maxValue) for a in TTFont(sys.argv[1])['fvar'].axes))", [out])
+        let axes = try python(
+            "import sys; from fontTools.ttLib import TTFont; print(*((a.axisTag, a.minValue, a.maxValue) for a in TTFont(sys.argv[1])['fvar'].axes))",
+            [out])
         #expect(axes == "('wght', 300.0, 700.0) ('slnt', -10.0, 0.0)", "\(axes)")
         try FileManager.default.removeItem(atPath: out)
         let otf = dir.file("light.otf")
         let downgrade = try runFontshell(["instance", both, "wght=300", "--downgrade-cff2", "-o", otf])
-        #expect(downgrade.status != 0 && downgrade.err.contains("the font's outlines are TrueType; there is no CFF2 to write as CFF"), "\(downgrade.err)")
+        #expect(
+            downgrade.status != 0 && downgrade.err.contains("the font's outlines are TrueType; there is no CFF2 to write as CFF"),
+            "\(downgrade.err)")
         #expect(!FileManager.default.fileExists(atPath: otf))
         let named = try runFontshell(["instance", both, "wght=300", "-o", otf])
-        #expect(named.status == 0 && named.err.contains("the instance has TrueType outlines; '.ttf' is their usual extension"), "\(named.err)")
+        #expect(
+            named.status == 0 && named.err.contains("the instance has TrueType outlines; '.ttf' is their usual extension"), "\(named.err)")
         let list = try runFontshell(["instance", Self.inter])
         #expect(list.status == 0 && list.out.contains("wght  100…900, default 400  Weight") && list.out.contains("Bold  wght=700"))
     }

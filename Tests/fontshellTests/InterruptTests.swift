@@ -53,9 +53,11 @@ import Testing
         let font = tmp.file("input.ttf")
         try FileManager.default.copyItem(atPath: dejavuPath, toPath: font)
         let before = try Data(contentsOf: URL(fileURLWithPath: font))
-        for args in [["dump", font, "-o", font], ["preview", font, "Hi", "-o", font],
-                     ["preview", "--compare", font, dejavuPath, "Hi", "-o", font], ["diff", font, dejavuPath, "--png", font, "Hi"],
-                     ["save", font, font], ["edit", font, "-o", font, "--caps"]] {
+        for args in [
+            ["dump", font, "-o", font], ["preview", font, "Hi", "-o", font],
+            ["preview", "--compare", font, dejavuPath, "Hi", "-o", font], ["diff", font, dejavuPath, "--png", font, "Hi"],
+            ["save", font, font], ["edit", font, "-o", font, "--caps"],
+        ] {
             let r = try runFontshell(args)
             #expect(r.status != 0, "\(args)")
             #expect(r.err.contains("refusing to overwrite"), "\(args): \(r.err)")

@@ -43,15 +43,17 @@ import FontScript
     /// `run`: options before the script, and everything after it the script's, even words that
     /// look like options (BatchOptions takes `--each` and its company out of them later).
     @Test func plainRunLinesReadAsArgumentParserReadsThem() throws {
-        try expectSame(Run.quickCommandLine, [
-            ["edit.lua"],
-            ["edit.lua", "Font.ttf", "out.ttf"],
-            ["edit.lua", "--each", "fonts/**/*.ttf", "-j", "2", "--quiet", "--", "a", "--b"],
-            ["--sandbox", "check.lua", "x", "--sandbox", "--help", "--version", "-", "--"],
-            ["--each", "fonts", "-j", "3", "--shard", "1/4", "--timeout", "2.5", "--jsonl", "--quiet", "s.lua", "arg"],
-            ["--jobs", "007", "--timeout", "1e1", "s.lua"],
-            ["--each", "a b/*.otf", "s.lua", "--each", "more/*.ttf"],
-        ])
+        try expectSame(
+            Run.quickCommandLine,
+            [
+                ["edit.lua"],
+                ["edit.lua", "Font.ttf", "out.ttf"],
+                ["edit.lua", "--each", "fonts/**/*.ttf", "-j", "2", "--quiet", "--", "a", "--b"],
+                ["--sandbox", "check.lua", "x", "--sandbox", "--help", "--version", "-", "--"],
+                ["--each", "fonts", "-j", "3", "--shard", "1/4", "--timeout", "2.5", "--jsonl", "--quiet", "s.lua", "arg"],
+                ["--jobs", "007", "--timeout", "1e1", "s.lua"],
+                ["--each", "a b/*.otf", "s.lua", "--each", "more/*.ttf"],
+            ])
     }
 
     /// Help, other spellings, unknown, repeated and incomplete options go to ArgumentParser.

@@ -59,7 +59,9 @@ import Testing
         #expect(garbage.status != 0 && garbage.err.contains("not valid JSON"), "\(garbage.err)")
         let repair = try fc.fontshell("registry", "repair")
         #expect(repair.status == 0 && repair.out.contains("kept as") && repair.out.contains("adopted"), "\(repair.out) \(repair.err)")
-        let kept = try FileManager.default.contentsOfDirectory(atPath: fc.folder.file("data") + "/fontshell").filter { $0.contains("damaged") }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: fc.folder.file("data") + "/fontshell").filter {
+            $0.contains("damaged")
+        }
         #expect(kept.count == 1)
         #expect(try fc.fontshell("registry", "unregister", "DamagedTest").status == 0)
     }
@@ -133,7 +135,7 @@ import Testing
         #expect(try fc.fontshell("registry", "find", "ClashTest").out.contains("user"))
         #expect(try fc.fontshell("registry", "unregister", "ClashTest").status == 0)
         #expect(!FileManager.default.fileExists(atPath: fc.fontsFolder + "/orphan-ClashTest.ttf"))
-        #expect(FileManager.default.fileExists(atPath: truncated))               // never deleted
+        #expect(FileManager.default.fileExists(atPath: truncated))   // never deleted
         let again = try fc.fontshell("registry", "repair")
         #expect(again.status == 0 && again.out.contains("truncated.ttf") && !again.out.contains("adopted"), "\(again.out)")
     }

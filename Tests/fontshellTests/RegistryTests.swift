@@ -17,9 +17,12 @@ final class PrivateFontconfig {
         // "The system's fonts": four of DejaVu's (fonts-dejavu-core, which the corpus brings),
         // whatever else the machine's DejaVu folder holds (fonts-dejavu-extra adds eighteen).
         for name in ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSerif.ttf"] {
-            try FileManager.default.createSymbolicLink(atPath: folder.file("system/" + name), withDestinationPath: "/usr/share/fonts/truetype/dejavu/" + name)
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.file("system/" + name), withDestinationPath: "/usr/share/fonts/truetype/dejavu/" + name)
         }
-        let conf = try folder.write("fonts.conf", """
+        let conf = try folder.write(
+            "fonts.conf",
+            """
             <?xml version="1.0"?>
             <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
             <fontconfig>
@@ -31,8 +34,10 @@ final class PrivateFontconfig {
               <alias><family>monospace</family><prefer><family>DejaVu Sans Mono</family></prefer></alias>
             </fontconfig>
             """)
-        environment = ["XDG_DATA_HOME": folder.file("data"), "XDG_CACHE_HOME": folder.file("cache"),
-                       "XDG_CONFIG_HOME": folder.file("config"), "FONTCONFIG_FILE": conf]
+        environment = [
+            "XDG_DATA_HOME": folder.file("data"), "XDG_CACHE_HOME": folder.file("cache"),
+            "XDG_CONFIG_HOME": folder.file("config"), "FONTCONFIG_FILE": conf,
+        ]
     }
 
     var fontsFolder: String { folder.file("data") + "/fonts/fontshell" }
@@ -89,7 +94,9 @@ final class PrivateFontconfig {
         // The private fontconfig: which DejaVu families a machine has (fonts-dejavu-extra adds
         // Condensed and Light) must not change the numbered list.
         let typed = try run(fontshellBinary, ["-e", "print(registry.pick('dejavu sans'))"], input: "2\n", environment: fc.environment)
-        #expect(typed.out.contains("1   DejaVu Sans  (Book") && typed.out.contains("2   DejaVu Sans Mono") && typed.out.hasSuffix("<Face DejaVuSansMono: 18 tables, 3377 glyphs>\n"), "\(typed.out) \(typed.err)")
+        #expect(
+            typed.out.contains("1   DejaVu Sans  (Book") && typed.out.contains("2   DejaVu Sans Mono")
+                && typed.out.hasSuffix("<Face DejaVuSansMono: 18 tables, 3377 glyphs>\n"), "\(typed.out) \(typed.err)")
         let none = try run(fontshellBinary, ["-e", "print(registry.pick('dejavu'))"], input: "\n", environment: fc.environment)
         #expect(none.out.hasSuffix("nil\n"), "\(none.out)")
         let nothing = try fc.fontshell("-e", "print(registry.pick('zzzzqqq'))")
@@ -106,12 +113,12 @@ final class PrivateFontconfig {
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("\"postScriptName\": \"DejaVuSansCaps\""))
         #expect(fc.folderContents() == ["DejaVuSansCaps.ttf"])
-        #expect(try fc.fcList().contains("DejaVuSansCaps"))                      // a fresh fc-list sees it
+        #expect(try fc.fcList().contains("DejaVuSansCaps"))   // a fresh fc-list sees it
         #expect(try fc.fontshell("registry", "find", "DejaVuSansCaps").status == 0)
-        #expect(try fc.fontshell("registry", "find", "DejaVu Sans Caps").status == 0) // by full name
+        #expect(try fc.fontshell("registry", "find", "DejaVu Sans Caps").status == 0)   // by full name
         let original = try fc.fontshell("registry", "find", "DejaVuSans")
         #expect(original.status == 0 && original.out.contains(fc.folder.file("system/DejaVuSans.ttf")), "\(original.out)")
-        #expect(try fc.fontshell("registry", "find", "DejaVuSansCap").status == 1)  // exact names only, no substitute
+        #expect(try fc.fontshell("registry", "find", "DejaVuSansCap").status == 1)   // exact names only, no substitute
         let gone = try fc.fontshell("registry", "unregister", "DejaVuSansCaps")
         #expect(gone.status == 0, "\(gone.err)")
         #expect(!(try fc.fcList().contains("DejaVuSansCaps")))
@@ -126,11 +133,11 @@ final class PrivateFontconfig {
         let before = (fc.folderContents(), fc.manifest())
         let broken = try fc.folder.write("broken.ttf", "not a font at all, just text")
         let cases: [([String], String)] = [
-            (["registry", "register", caps], "already registered"),                                    // same file twice
-            (["registry", "register", dejavuPath], "PostScript name DejaVuSans is already installed"), // duplicate name
-            (["registry", "register", broken], "refusing"),                                            // malformed font
-            (["registry", "register", try fc.brokenChecksumCopy()], "head-magic"),                      // opens, fails validation
-            (["registry", "unregister", "DejaVuSans"], "was not registered by FontShell"),             // a system font
+            (["registry", "register", caps], "already registered"),   // same file twice
+            (["registry", "register", dejavuPath], "PostScript name DejaVuSans is already installed"),   // duplicate name
+            (["registry", "register", broken], "refusing"),   // malformed font
+            (["registry", "register", try fc.brokenChecksumCopy()], "head-magic"),   // opens, fails validation
+            (["registry", "unregister", "DejaVuSans"], "was not registered by FontShell"),   // a system font
             (["registry", "register", caps, "--scope", "global"], "unknown scope 'global'"),
             (["registry", "register", caps, "--scope", "session"], "not available on this platform"),
         ]
@@ -155,7 +162,9 @@ final class PrivateFontconfig {
     @Test func luaModuleMissingSystemProcessScopeAndChanges() throws {
         let fc = try PrivateFontconfig()
         let caps = try fc.capsCopy()
-        let script = try fc.folder.write("registry.lua", """
+        let script = try fc.folder.write(
+            "registry.lua",
+            """
             local missing = registry.missing{"DejaVuSans", "NoSuchFont-Regular"}
             print(#missing, missing[1].name, missing[1].fallback.postscriptName)
             print(registry.system{design = "default"}.family, registry.system{design = "serif"} ~= nil,

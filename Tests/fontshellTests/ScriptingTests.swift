@@ -35,14 +35,16 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
     /// they save, with no Lua error.
     @Test func readmeREPLLinesRunAsWritten() throws {
         let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(readme.components(separatedBy: "In the REPL:").dropFirst().first?.components(separatedBy: "```").dropFirst().first)
+        let block = try #require(
+            readme.components(separatedBy: "In the REPL:").dropFirst().first?.components(separatedBy: "```").dropFirst().first)
         let lines = block.split(separator: "\n").filter { $0.hasPrefix("> ") }.map { String($0.dropFirst(2)) }
         #expect(lines.count >= 15, "\(lines)")
         let variable = lines.filter { $0.contains("wght") || $0.contains("face.axes") }
         let plain = lines.filter { !variable.contains($0) }
         let tmp = try TemporaryFolder()
         for (font, typed) in [(dejavuPath, plain), ("/usr/share/fonts/truetype/inter-vf/Inter.var.ttf", variable)] {
-            let r = try run("/bin/bash", ["-c", "cd '\(tmp.path)' && exec '\(fontshellBinary)' '\(font)'"], input: typed.joined(separator: "\n") + "\n")
+            let r = try run(
+                "/bin/bash", ["-c", "cd '\(tmp.path)' && exec '\(fontshellBinary)' '\(font)'"], input: typed.joined(separator: "\n") + "\n")
             #expect(r.status == 0, "\(r.err)")
             #expect(!r.err.contains("stdin:") && !r.err.contains("stack traceback"), "\(font): \(r.err)")
         }
@@ -60,7 +62,8 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
 
     @Test func scriptsGetArgAndExitCodes() throws {
         let tmp = try TemporaryFolder()
-        let script = try tmp.write("args.lua", "#!/usr/bin/env -S fontshell run\nprint(arg[0], arg[1], arg[2], select('#', ...))\nos.exit(tonumber(arg[1]))\n")
+        let script = try tmp.write(
+            "args.lua", "#!/usr/bin/env -S fontshell run\nprint(arg[0], arg[1], arg[2], select('#', ...))\nos.exit(tonumber(arg[1]))\n")
         let r = try runFontshell(["run", script, "7", "x"])
         #expect(r.status == 7)
         #expect(r.out == "\(script)\t7\tx\t2\n")
@@ -74,7 +77,8 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
     @Test func scriptsOnFontArgumentsHaveFontAndFace() throws {
         let tmp = try TemporaryFolder()
         let dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", serif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
-        let script = try tmp.write("names.lua", "print(face.familyName, font.faces[1].fullName, #fonts, fonts[2].faces[1].familyName, arg[2])\n")
+        let script = try tmp.write(
+            "names.lua", "print(face.familyName, font.faces[1].fullName, #fonts, fonts[2].faces[1].familyName, arg[2])\n")
         let r = try runFontshell(["run", script, dejavu, serif])
         #expect(r.status == 0 && r.out == "DejaVu Sans\tDejaVu Sans\t2\tDejaVu Serif\t\(serif)\n", "\(r.out)\(r.err)")
         let own = try tmp.write("own.lua", "font = 'mine'; print(font, face.familyName)\n")
@@ -112,7 +116,9 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
     @Test func sandboxedScriptsReadAndRenderButWriteNothing() throws {
         let folder = try TemporaryFolder()
         let out = folder.file("out.ttf"), png = folder.file("out.png")
-        let script = try folder.write("untrusted.lua", """
+        let script = try folder.write(
+            "untrusted.lua",
+            """
             local f = fontshell.open(arg[1])
             print(f.faces[1].postscriptName, preview.text(f.faces[1], "Hi").width > 0)
             print(io == nil, os.execute == nil, registry == nil, debug == nil, require == nil, type(os.clock))
@@ -136,7 +142,9 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
 
     @Test func helpDescribesObjects() throws {
         let r = try runFontshell(["-e", "help(face.glyphs.A); help(); help(3)"])
-        #expect(r.out.contains("Glyph: a glyph") && r.out.contains("methods:\n    :advanceAt{") && r.out.contains("    :copyFrom(other"), "\(r.out)")
+        #expect(
+            r.out.contains("Glyph: a glyph") && r.out.contains("methods:\n    :advanceAt{") && r.out.contains("    :copyFrom(other"),
+            "\(r.out)")
         #expect(r.out.contains("fontshell.open(path)"))
         #expect(r.out.contains("no help for a number value"))
         // Modules by value and by name (with preview's options), a table's own fields, and
@@ -145,12 +153,19 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         #expect(m.out.contains("preview.label(face, text") && m.out.contains("preview options") && m.out.contains("textAlign"), "\(m.out)")
         #expect(m.out.contains("registry.find(name)") && m.out.contains("fontshell.open(path)"), "\(m.out)")
         #expect(m.out.contains("fields:  majorVersion, minorVersion, ascender"), "\(m.out)")
-        #expect(m.out.contains("nothing is called 'banana'") && m.out.contains("help covers the modules fontshell, preview, registry"), "\(m.out)")
+        #expect(
+            m.out.contains("nothing is called 'banana'") && m.out.contains("help covers the modules fontshell, preview, registry"),
+            "\(m.out)")
         // Functions by value and by name, each with its signature and a line (issue 35, item 5);
         // the overview names the common ones.
-        let f = try runFontshell(["-e", "help(show); help(check); help(face.setKerning); help('setKerning'); help(preview.text); help(function() end); help()"])
-        for expected in ["show(x [, {width =", "check(target [, {profile =", "check.run(target", "Face:setKerning(left, right, value", "preview.text(face, text [, options])",
-                         "this function is not one of FontShell's", "registry.pick(\"Inter\")", "show(face.glyphs.a)", "face:instance{wght = 700}"] {
+        let f = try runFontshell([
+            "-e", "help(show); help(check); help(face.setKerning); help('setKerning'); help(preview.text); help(function() end); help()",
+        ])
+        for expected in [
+            "show(x [, {width =", "check(target [, {profile =", "check.run(target", "Face:setKerning(left, right, value",
+            "preview.text(face, text [, options])",
+            "this function is not one of FontShell's", "registry.pick(\"Inter\")", "show(face.glyphs.a)", "face:instance{wght = 700}",
+        ] {
             #expect(f.out.contains(expected), "\(expected)\n\(f.out)")
         }
         #expect(f.out.components(separatedBy: "Face:setKerning(left, right, value").count == 3, "by value and by name")
@@ -160,9 +175,12 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
     /// signature and line in help (from docs/lua-api.md through Scripts/gen-lua-reference, which
     /// says whether Sources/FontScript/Modules/LuaReference.swift is current).
     @Test func helpKnowsEveryFunction() throws {
-        let check = try run("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Scripts/gen-lua-reference").path, "--check"])
+        let check = try run(
+            "/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Scripts/gen-lua-reference").path, "--check"])
         #expect(check.status == 0, "\(check.err)")
-        let r = try runFontshell(["-e", """
+        let r = try runFontshell([
+            "-e",
+            """
             local missing = {}
             for _, class in ipairs{"Font", "Face", "Table", "Name", "Cmap", "Glyphs", "Glyph", "Image", "KerningPairs"} do
               for _, m in ipairs(fontshell.members(class == "Face" and face or class == "Font" and font or class == "Glyphs" and face.glyphs
@@ -175,12 +193,15 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
               for k, v in pairs(_G[module]) do if type(v) == "function" then missing[#missing + 1] = module .. "." .. k end end
             end
             for _, name in ipairs(missing) do print(name) end
-            """])
+            """,
+        ])
         #expect(r.status == 0, "\(r.err)")
         let names = r.out.split(separator: "\n").map(String.init)
         #expect(names.count > 60)
         let help = try runFontshell(["-e", names.map { "help('\($0)')" }.joined(separator: "; ")])
-        #expect(!help.out.contains("not documented yet") && !help.out.contains("nothing is called"), "\(help.out.split(separator: "\n").filter { $0.contains("nothing is called") || $0.contains("not documented") })")
+        #expect(
+            !help.out.contains("not documented yet") && !help.out.contains("nothing is called"),
+            "\(help.out.split(separator: "\n").filter { $0.contains("nothing is called") || $0.contains("not documented") })")
     }
 
     /// show(): pictures off when stdout is not a terminal (a note says so), forced with
@@ -190,11 +211,16 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         #expect(off.status == 0 && off.out.isEmpty && off.err.contains("pictures are off here"), "\(off.out) \(off.err)")
         let blocks = try runFontshell(["-e", "show(face.glyphs.A, {protocol = 'blocks', width = 30})"])
         let lines = blocks.out.split(separator: "\n")
-        #expect(blocks.status == 0 && lines.count > 10 && lines.allSatisfy { $0.contains("\u{2580}") && $0.hasSuffix("\u{1B}[0m") }, "\(blocks.err)")
+        #expect(
+            blocks.status == 0 && lines.count > 10 && lines.allSatisfy { $0.contains("\u{2580}") && $0.hasSuffix("\u{1B}[0m") },
+            "\(blocks.err)")
         let sixel = try runFontshell(["-e", "show(preview.text(face, 'Hi', {size = 20}), {protocol = 'sixel'})"])
         #expect(sixel.out.hasPrefix("\u{1B}P0;1;0q"), "\(sixel.err)")
         let tmp = try TemporaryFolder()
-        let saved = try runFontshell(["-e", "local g = preview.glyph(face.glyphs.a, {size = 200}) g:save('\(tmp.path)/a.png') local s = preview.specimen(face) local grid = preview.glyphs(face.glyphs, {from = 36, count = 26}) print(g.width > 150, s.height > 300, grid.width > 300)"])
+        let saved = try runFontshell([
+            "-e",
+            "local g = preview.glyph(face.glyphs.a, {size = 200}) g:save('\(tmp.path)/a.png') local s = preview.specimen(face) local grid = preview.glyphs(face.glyphs, {from = 36, count = 26}) print(g.width > 150, s.height > 300, grid.width > 300)",
+        ])
         #expect(saved.out == "true\ttrue\ttrue\n", "\(saved.out) \(saved.err)")
         #expect(FileManager.default.fileExists(atPath: tmp.path + "/a.png"))
         let bad = try runFontshell(["-e", "show(42)"])
@@ -210,8 +236,10 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
     /// not even one arriving long after the deadline, while the REPL waits at its prompt.
     @Test func replShowsPicturesOnTheTerminalItFinds() throws {
         let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/pty_terminal.py").path
-        for (mode, expected, queried) in [("kitty", "kitty", true), ("sixel", "sixel", true), ("iterm", "iterm", false), ("silent", "blocks", true),
-                                                  ("late", "blocks", true)] {
+        for (mode, expected, queried) in [
+            ("kitty", "kitty", true), ("sixel", "sixel", true), ("iterm", "iterm", false), ("silent", "blocks", true),
+            ("late", "blocks", true),
+        ] {
             let r = try run("/usr/bin/env", ["timeout", "180", "python3", oracle, fontshellBinary, dejavuPath, mode])
             let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(r.out) \(r.err)")
             #expect(json[expected] as? Bool == true && json["queried"] as? Bool == queried, "\(mode): \(json)")
@@ -248,9 +276,17 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
 
     /// A glyph name the face lacks is an error that says what to try; glyphs:get gives nil.
     @Test func missingGlyphNamesAreExplained() throws {
-        let r = try runFontshell(["-e", "print(face.glyphs:get('nosuch'), face.glyphs:get(36).name, face.glyphs:get(99999)); local ok, e = pcall(function() return face.glyphs.nosuch end); print(e)"])
-        #expect(r.out.contains("nil\tA\tnil") && r.out.contains("no glyph named 'nosuch'; glyphs:get(name) gives nil instead"), "\(r.out) \(r.err)")
-        let cid = try runFontshell(["-e", "local ok, e = pcall(function() return face.glyphs.a end); print(e)", "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"])
+        let r = try runFontshell([
+            "-e",
+            "print(face.glyphs:get('nosuch'), face.glyphs:get(36).name, face.glyphs:get(99999)); local ok, e = pcall(function() return face.glyphs.nosuch end); print(e)",
+        ])
+        #expect(
+            r.out.contains("nil\tA\tnil") && r.out.contains("no glyph named 'nosuch'; glyphs:get(name) gives nil instead"),
+            "\(r.out) \(r.err)")
+        let cid = try runFontshell([
+            "-e", "local ok, e = pcall(function() return face.glyphs.a end); print(e)",
+            "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+        ])
         #expect(cid.out.contains("a CID-keyed font names its glyphs cid00001...: try face:glyphFor('a')"), "\(cid.out) \(cid.err)")
         let version = try runFontshell(["--version"])
         #expect(version.status == 0 && version.out.hasPrefix("0."), "\(version.out) \(version.err)")
@@ -264,13 +300,19 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         let rename = try runFontshell(["run", examples + "/rename.lua", dejavuPath, tmp.file("r.ttf"), "DejaVu Renamed"])
         #expect(rename.status == 0 && rename.out.contains("DejaVuSans → DejaVuRenamed"), "\(rename.err)")
         // Without --save nothing but the sheet is written; with it, the copy.
-        let look = try runFontshell(["run", examples + "/ascender-sweep.lua", dejavuPath, tmp.file("look.png"), "0", "1700", "2000", "2300"])
+        let look = try runFontshell([
+            "run", examples + "/ascender-sweep.lua", dejavuPath, tmp.file("look.png"), "0", "1700", "2000", "2300",
+        ])
         #expect(look.status == 0 && look.out.contains("run with --save") && look.out.contains("capitals "), "\(look.out) \(look.err)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).filter { $0.contains("-ascender-") }.isEmpty)
         #expect(FileManager.default.fileExists(atPath: tmp.file("look.png")))
-        let edge = try runFontshell(["run", examples + "/ascender-sweep.lua", dejavuPath, tmp.file("edge.png"), "0", "1100", "1300", "1500"])
+        let edge = try runFontshell([
+            "run", examples + "/ascender-sweep.lua", dejavuPath, tmp.file("edge.png"), "0", "1100", "1300", "1500",
+        ])
         #expect(edge.out.contains("note: the best value, 1500, is the largest tried"), "\(edge.out) \(edge.err)")
-        let sweep = try runFontshell(["run", examples + "/ascender-sweep.lua", dejavuPath, tmp.file("sheet.png"), "0", "1700", "2000", "2300", "--save"])
+        let sweep = try runFontshell([
+            "run", examples + "/ascender-sweep.lua", dejavuPath, tmp.file("sheet.png"), "0", "1700", "2000", "2300", "--save",
+        ])
         #expect(sweep.status == 0, "\(sweep.err)")
         #expect(sweep.out.contains("best ascender: 2000 (was 1901)"), "\(sweep.out)")
         #expect(FileManager.default.fileExists(atPath: tmp.file("sheet.png")))
@@ -285,7 +327,9 @@ let wqyPath = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
         #expect(r.status == 0, "\(r.err)")
         let oracle = repositoryRoot.appendingPathComponent("Tests/Oracles/fonttools_check.py").path
         let caps = try run("/usr/bin/env", ["timeout", "180", "python3", oracle, "caps", out])
-        #expect(caps.out.trimmingCharacters(in: .whitespacesAndNewlines) == #"[{"problems": []}, {"problems": []}, {"problems": []}]"#, "\(caps.out)\(caps.err)")
+        #expect(
+            caps.out.trimmingCharacters(in: .whitespacesAndNewlines) == #"[{"problems": []}, {"problems": []}, {"problems": []}]"#,
+            "\(caps.out)\(caps.err)")
         let names = try run("/usr/bin/env", ["timeout", "180", "python3", oracle, "names", out])
         let original = try run("/usr/bin/env", ["timeout", "180", "python3", oracle, "names", wqyPath])
         let new = try JSONSerialization.jsonObject(with: Data(names.out.utf8)) as? [[String: Any]] ?? []

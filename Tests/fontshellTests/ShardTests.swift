@@ -24,12 +24,20 @@ import FontScript
     }
 
     @Test func badSpellingsAreErrors() {
-        for text in ["", "/", "1/", "/2", "-1/2", "0/2", "3/2", "0/0", "1/0", "0/-1", "a/b", "0/99999999999999999999", "99999999999999999999/1", "0/1/2", "auto"] {
+        for text in [
+            "", "/", "1/", "/2", "-1/2", "0/2", "3/2", "0/0", "1/0", "0/-1", "a/b", "0/99999999999999999999", "99999999999999999999/1",
+            "0/1/2", "auto",
+        ] {
             #expect(throws: ShardError.self, "\(text)") { _ = try Shard.parse(text, environment: [:]) }
         }
         let slurm = ["SLURM_ARRAY_TASK_ID": "-9223372036854775808", "SLURM_ARRAY_TASK_MIN": "9223372036854775807"]
         #expect(throws: ShardError.self) { _ = try Shard.parse("auto/4", environment: slurm) }
-        #expect(throws: ShardError.self) { _ = try Shard.parse("auto", environment: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "x"]) }
-        #expect((try? Shard.parse("auto", environment: ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "4", "SLURM_ARRAY_TASK_COUNT": "3"])) == Shard(index: 1, count: 3))
+        #expect(throws: ShardError.self) {
+            _ = try Shard.parse("auto", environment: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "x"])
+        }
+        #expect(
+            (try? Shard.parse(
+                "auto", environment: ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "4", "SLURM_ARRAY_TASK_COUNT": "3"]))
+                == Shard(index: 1, count: 3))
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 
 /// SwiftPM puts the executable next to the test bundle.
 let fontshellBinary: String = {
-    let products = Bundle.main.bundleURL.path.hasSuffix(".xctest") ? Bundle.main.bundleURL.deletingLastPathComponent() : Bundle.main.bundleURL
+    let products =
+        Bundle.main.bundleURL.path.hasSuffix(".xctest") ? Bundle.main.bundleURL.deletingLastPathComponent() : Bundle.main.bundleURL
     return products.appendingPathComponent("fontshell").path
 }()
 

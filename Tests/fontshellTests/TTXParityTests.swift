@@ -13,7 +13,7 @@ import FontModel
 
     /// Faces past the first of corpus collections, for tables their first faces lack.
     static let extraFaces = [
-        "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc#2",   // EBLC/EBDT bitmap strikes
+        "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc#2"   // EBLC/EBDT bitmap strikes
     ]
 
     /// Fonts with the tables the corpus lacks (Scripts/bootstrap installs them): Graphite's
@@ -43,7 +43,9 @@ import FontModel
     /// Fonts fontTools itself cannot dump: its hhea/vhea recalculation tests have no maxp
     /// (fontTools raises KeyError 'maxp'; we take the glyph count from the CFF, as for its CFF
     /// test font).
-    static let undumpable: Set<String> = ["_h_h_e_a_recalc_OTF.otf", "_h_h_e_a_recalc_empty.otf", "_v_h_e_a_recalc_OTF.otf", "_v_h_e_a_recalc_empty.otf"]
+    static let undumpable: Set<String> = [
+        "_h_h_e_a_recalc_OTF.otf", "_h_h_e_a_recalc_empty.otf", "_v_h_e_a_recalc_OTF.otf", "_v_h_e_a_recalc_empty.otf",
+    ]
 
     static func fileName(_ path: Substring) -> String { String(path.split(separator: "/").last ?? path) }
 
@@ -58,9 +60,11 @@ import FontModel
     }
 
     @Test func dumpsEqualTTXAndFusedTTXDumpsReadBackEqual() throws {
-        let conformance = ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
+        let conformance =
+            ProcessInfo.processInfo.environment["FONTSHELL_CONFORMANCE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? NSHomeDirectory() + "/.cache/fontshell/conformance"
-        let corpusList = try String(contentsOfFile: repositoryRoot.appendingPathComponent("../shared/corpus/fonts.tsv").standardized.path, encoding: .utf8)
+        let corpusList = try String(
+            contentsOfFile: repositoryRoot.appendingPathComponent("../shared/corpus/fonts.tsv").standardized.path, encoding: .utf8)
         let corpusFonts = corpusList.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line -> String? in
             let columns = line.split(separator: "\t")
             return columns.count >= 3 ? String(columns[2]) : nil
@@ -73,16 +77,25 @@ import FontModel
         // an AAT feat, JSTF with every member, a morx with every subtable type and a trak; VTT's
         // sources (TSI0–3 with a program over 32 KB, TSI5, TSIV/B/D/J/P/S).
         var made: [String] = []
-        for (kind, file) in [("cff2-variable", "cff2-variable.otf"), ("colr", "colr.ttf"), ("colr0", "colr0.ttf"), ("svg-sbix", "svg-sbix.ttf"), ("vtt", "vtt.ttf")] {
-            let built = try run("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, kind, work.path + "/" + file])
+        for (kind, file) in [
+            ("cff2-variable", "cff2-variable.otf"), ("colr", "colr.ttf"), ("colr0", "colr0.ttf"), ("svg-sbix", "svg-sbix.ttf"),
+            ("vtt", "vtt.ttf"),
+        ] {
+            let built = try run(
+                "/usr/bin/env",
+                ["python3", repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, kind, work.path + "/" + file])
             try #require(built.status == 0, "\(built.err)")
             made.append(work.path + "/" + file)
         }
         let script = repositoryRoot.appendingPathComponent("Tests/Oracles/ttx_parity.py").path
-        let run = try run("/usr/bin/env", ["python3", script, "--fontshell", fontshellBinary, "--work", work.path, "--skip-big-outlines",
-                                                  "--tables", conformance + "/tables", "--tables", conformance + "/instancer",
-                                                  conformance + "/aots", conformance + "/variable", conformance + "/tables/graphite/graphite_tests.ttf"]
-                                                  + made + corpusFonts + Self.extraFaces + Self.scriptFonts)
+        let run = try run(
+            "/usr/bin/env",
+            [
+                "python3", script, "--fontshell", fontshellBinary, "--work", work.path, "--skip-big-outlines",
+                "--tables", conformance + "/tables", "--tables", conformance + "/instancer",
+                conformance + "/aots", conformance + "/variable", conformance + "/tables/graphite/graphite_tests.ttf",
+            ]
+                + made + corpusFonts + Self.extraFaces + Self.scriptFonts)
         try #require(run.status == 0, "\(run.err)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
         let fonts = summary["fonts"] as? Int ?? 0, tables = summary["tables"] as? Int ?? 0
@@ -114,11 +127,14 @@ import FontModel
             Bitmaps.ByteRecord(layout, values: layout.unsigned.enumerated().map { i, unsigned in unsigned ? 4 + i + seed : i - 2 - seed })
         }
         let image = components.isEmpty ? (0..<(6 + seed % 3)).map { UInt8(truncatingIfNeeded: $0 * 29 + seed * 7) } : []
-        return Bitmaps.BitmapGlyph(imageFormat: format, metrics: metrics, imageData: image,
-                                   components: components.enumerated().map { .init(glyph: $1, xOffset: Int8($0), yOffset: -Int8($0) - 1) })
+        return Bitmaps.BitmapGlyph(
+            imageFormat: format, metrics: metrics, imageData: image,
+            components: components.enumerated().map { .init(glyph: $1, xOffset: Int8($0), yOffset: -Int8($0) - 1) })
     }
 
-    static func strike(_ ppem: UInt8, bitDepth: UInt8, _ runs: [(index: UInt16, image: UInt16, glyphs: [UInt16], components: [UInt16])]) -> Bitmaps.Strike {
+    static func strike(_ ppem: UInt8, bitDepth: UInt8, _ runs: [(index: UInt16, image: UInt16, glyphs: [UInt16], components: [UInt16])])
+        -> Bitmaps.Strike
+    {
         let line = Bitmaps.ByteRecord(.lineMetrics, values: [Int(ppem) - 3, -3, Int(ppem), 1, 1, 0, 0, 0, 0, 0, 0, 0])
         var strike = Bitmaps.Strike(hori: line, vert: line, ppemX: ppem, ppemY: ppem, bitDepth: bitDepth, flags: 1)
         for run in runs {
@@ -141,14 +157,22 @@ import FontModel
         let folder = try TemporaryFolder()
         let font = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
         let face = font.faces[0]
-        let mono = Bitmaps(kind: .monochrome, locatorVersion: 0x20000, dataVersion: 0x20000, strikes: [
-            Self.strike(12, bitDepth: 1, [(1, 1, [3, 4, 6], []), (2, 5, [10, 11, 12], []), (3, 2, [20, 21], []), (4, 6, [30, 35], []),
-                                          (5, 7, [40, 44, 47], [])]),
-            Self.strike(16, bitDepth: 8, [(4, 1, [3, 9], [])]),
-        ])
-        let color = Bitmaps(kind: .color, locatorVersion: 0x30000, dataVersion: 0x30000, strikes: [
-            Self.strike(109, bitDepth: 32, [(1, 17, [36, 37], []), (4, 18, [38], []), (3, 19, [39, 41], [])]),
-        ])
+        let mono = Bitmaps(
+            kind: .monochrome, locatorVersion: 0x20000, dataVersion: 0x20000,
+            strikes: [
+                Self.strike(
+                    12, bitDepth: 1,
+                    [
+                        (1, 1, [3, 4, 6], []), (2, 5, [10, 11, 12], []), (3, 2, [20, 21], []), (4, 6, [30, 35], []),
+                        (5, 7, [40, 44, 47], []),
+                    ]),
+                Self.strike(16, bitDepth: 8, [(4, 1, [3, 9], [])]),
+            ])
+        let color = Bitmaps(
+            kind: .color, locatorVersion: 0x30000, dataVersion: 0x30000,
+            strikes: [
+                Self.strike(109, bitDepth: 32, [(1, 17, [36, 37], []), (4, 18, [38], []), (3, 19, [39, 41], [])])
+            ])
         try mono.write(to: face)
         try color.write(to: face)
         let path = folder.file("bitmaps.ttf")

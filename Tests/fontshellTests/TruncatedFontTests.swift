@@ -9,7 +9,9 @@ import Testing
         let tmp = try TemporaryFolder()
         let font = tmp.file("victim.ttf"), out = tmp.file("out.ttf")
         try FileManager.default.copyItem(atPath: dejavuPath, toPath: font)
-        let script = try tmp.write("truncate.lua", """
+        let script = try tmp.write(
+            "truncate.lua",
+            """
             local f = fontshell.open(arg[1])
             local face = f.faces[1]
             local count = face.glyphCount
@@ -24,7 +26,7 @@ import Testing
             print("save", ok, e)
             """)
         let r = try runFontshell(["run", script, font, out])
-        #expect(r.status == 1, "\(r)")                       // not 135 (SIGBUS) or a crash
+        #expect(r.status == 1, "\(r)")   // not 135 (SIGBUS) or a crash
         #expect(r.out.contains("read"), "\(r.out)")
         #expect(r.out.contains("save\tfalse") && r.out.contains("truncated"), "\(r.out)")
         #expect(r.err.contains("victim.ttf: truncated by another program while open"), "\(r.err)")

@@ -38,7 +38,9 @@ public enum AtomicFile {
                 throw FontError("not a regular file (a device, FIFO or folder); refusing to replace it", path: path)
             }
             if !overwrite, OpenFontFiles.contains(existing) {
-                throw FontError("refusing to overwrite an input file (a font or file this command reads); save elsewhere or allow overwriting explicitly", path: path)
+                throw FontError(
+                    "refusing to overwrite an input file (a font or file this command reads); save elsewhere or allow overwriting explicitly",
+                    path: path)
             }
         }
         let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
@@ -59,7 +61,7 @@ public enum AtomicFile {
             guard fsync(fd) == 0 else { throw FontError("cannot flush: \(lastError())", path: path) }
             if exists {
                 _ = fchmod(fd, existing.st_mode & 0o7777)
-                _ = fchown(fd, existing.st_uid, existing.st_gid) // keeps them when permitted (root, or same owner)
+                _ = fchown(fd, existing.st_uid, existing.st_gid)   // keeps them when permitted (root, or same owner)
             } else if named != nil {
                 let mask = umask(0); umask(mask)
                 _ = fchmod(fd, 0o666 & ~mask)
@@ -83,7 +85,8 @@ public enum AtomicFile {
     }
 
     /// The same from memory the caller holds (a string's UTF-8, without copying it first).
-    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String, overwrite: Bool = false, followSymlinks: Bool = true) throws {
+    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String, overwrite: Bool = false, followSymlinks: Bool = true) throws
+    {
         try write(to: path, overwrite: overwrite, followSymlinks: followSymlinks) { fd in try writeAll(fd, bytes) }
     }
 
@@ -110,7 +113,9 @@ public enum AtomicFile {
         try FontBytes.checkPath(path)
         var info = stat()
         if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
-            throw FontError("a symlink is where FontShell would write a file it names itself; refusing to write through it (remove the link or choose the output name)", path: path)
+            throw FontError(
+                "a symlink is where FontShell would write a file it names itself; refusing to write through it (remove the link or choose the output name)",
+                path: path)
         }
         return path
     }
@@ -157,7 +162,8 @@ public enum AtomicFile {
         let prefix = ".fontshell-save-"
         for name in listFolder(directory) {
             guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }),
-                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
             unlink(directory + "/" + name)
         }
     }

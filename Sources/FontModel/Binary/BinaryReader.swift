@@ -23,7 +23,8 @@ public struct BinaryReader {
     /// A reader over `length` bytes at `start` (relative), checked against this slice.
     public func sub(_ start: Int, _ length: Int) throws -> BinaryReader {
         guard start >= 0, length >= 0, start <= bytes.count, length <= bytes.count - start else {
-            throw error("\(length) bytes at \(start) run past the end of the data (\(bytes.count) bytes)", at: min(max(start, 0), bytes.count))
+            throw error(
+                "\(length) bytes at \(start) run past the end of the data (\(bytes.count) bytes)", at: min(max(start, 0), bytes.count))
         }
         return BinaryReader(UnsafeRawBufferPointer(rebasing: bytes[start..<start + length]), base: base + start)
     }
@@ -110,7 +111,6 @@ public struct BinaryReader {
         defer { offset += n }
         return Array(bytes[offset..<offset + n])
     }
-
 
     /// Reads at an absolute position without moving the cursor.
     public func u16(at position: Int) throws -> UInt16 {

@@ -47,7 +47,9 @@ public final class FontBytes: @unchecked Sendable {
     /// Throws when the file was truncated while open (see `wasTruncated`).
     public func checkIntact() throws {
         guard wasTruncated else { return }
-        throw FontError("the file was truncated by another program while open; what was read past its new end is zeros, so nothing is written from it: open it again", path: path)
+        throw FontError(
+            "the file was truncated by another program while open; what was read past its new end is zeros, so nothing is written from it: open it again",
+            path: path)
     }
 
     /// Copies `bytes` into storage this object owns.
@@ -152,7 +154,9 @@ public final class FontBytes: @unchecked Sendable {
         let size = count
         let slot = path.map { TruncationGuard.watch(address, count: size, path: $0) } ?? -1
         whole = UnsafeRawBufferPointer(start: address, count: size)
-        releaseWhole = { TruncationGuard.forget(slot); munmap(address, size) }
+        releaseWhole = {
+            TruncationGuard.forget(slot); munmap(address, size)
+        }
         isMapped = true
         guardSlot = slot
     }
@@ -217,7 +221,8 @@ public final class FontBytes: @unchecked Sendable {
     /// keep it all resident. Does nothing for owned bytes or memory outside the mapping.
     func dropPages(_ region: UnsafeRawBufferPointer) {
         guard isMapped, let buffer = lock.withLock({ whole }), let start = region.baseAddress, let base = buffer.baseAddress,
-              start >= base, start + region.count <= base + buffer.count else { return }
+            start >= base, start + region.count <= base + buffer.count
+        else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let first = (Int(bitPattern: start) + page - 1) / page * page
         let last = (Int(bitPattern: start) + region.count) / page * page
@@ -225,12 +230,12 @@ public final class FontBytes: @unchecked Sendable {
         _ = madvise(pointer, last - first, Int32(MADV_DONTNEED))
     }
 
-
     /// Refuses a path the C library would read differently: a NUL byte would cut it short.
     public static func checkPath(_ path: String) throws {
         guard !path.isEmpty else { throw FontError("empty path") }
         guard !path.utf8.contains(0) else {
-            throw FontError("path contains a NUL byte: \"\(path.split(separator: "\0", omittingEmptySubsequences: false).joined(separator: "\\0"))\"")
+            throw FontError(
+                "path contains a NUL byte: \"\(path.split(separator: "\0", omittingEmptySubsequences: false).joined(separator: "\\0"))\"")
         }
     }
 

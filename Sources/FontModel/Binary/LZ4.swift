@@ -54,7 +54,9 @@ public enum LZ4 {
         let n = data.count
         let hashBits = 16
         var table = [Int](repeating: -1, count: 1 << hashBits)
-        func read32(_ p: Int) -> UInt32 { UInt32(data[p]) | UInt32(data[p + 1]) << 8 | UInt32(data[p + 2]) << 16 | UInt32(data[p + 3]) << 24 }
+        func read32(_ p: Int) -> UInt32 {
+            UInt32(data[p]) | UInt32(data[p + 1]) << 8 | UInt32(data[p + 2]) << 16 | UInt32(data[p + 3]) << 24
+        }
         func hash(_ p: Int) -> Int { Int((read32(p) &* 2_654_435_761) >> UInt32(32 - hashBits)) }
         func putLength(_ v: Int) {
             var rest = v
@@ -71,8 +73,8 @@ public enum LZ4 {
             out.append(UInt8(match.distance & 0xFF)); out.append(UInt8(match.distance >> 8))
             if matchCode >= 15 { putLength(matchCode - 15) }
         }
-        let matchLimit = n - 5          // the last five bytes are always literals
-        let lastMatchStart = n - 12     // and no match starts in the last twelve
+        let matchLimit = n - 5   // the last five bytes are always literals
+        let lastMatchStart = n - 12   // and no match starts in the last twelve
         var anchor = 0, p = 0
         while p < lastMatchStart {
             let h = hash(p)

@@ -23,8 +23,8 @@ public enum SafeFileName {
 
     static func isUnsafe(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
-        case 0..<0x20, 0x7F..<0xA0: return true                                   // control characters
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true         // bidi controls (a name that reads backwards)
+        case 0..<0x20, 0x7F..<0xA0: return true   // control characters
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true   // bidi controls (a name that reads backwards)
         default: return "/\\:*?\"<>|".unicodeScalars.contains(s)
         }
     }

@@ -93,7 +93,9 @@ public enum TruncationGuard {
             let base = TruncationGuard.bases[i], length = TruncationGuard.lengths[i]
             guard length > 0, address >= base, address < base + length else { continue }
             let start = address / page * page
-            if mmap(UnsafeMutableRawPointer(bitPattern: start), Int(page), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED {
+            if mmap(UnsafeMutableRawPointer(bitPattern: start), Int(page), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
+                != MAP_FAILED
+            {
                 TruncationGuard.truncated[i] = 1
                 return
             }

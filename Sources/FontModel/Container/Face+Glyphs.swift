@@ -92,7 +92,9 @@ extension Face {
 
     public func glyphName(_ id: Int) throws -> String {
         let names = try glyphNames()
-        guard names.indices.contains(id) else { throw FontError("glyph id \(id) out of range (0..<\(names.count))", path: path, face: faceLabel) }
+        guard names.indices.contains(id) else {
+            throw FontError("glyph id \(id) out of range (0..<\(names.count))", path: path, face: faceLabel)
+        }
         return names[id]
     }
 
@@ -169,7 +171,9 @@ extension Face {
     /// stops varying (gvar, and HVAR/VVAR for its metrics). Returns whether it did.
     @discardableResult
     public func setContours(_ id: Int, _ contours: [[GlyphPoint]]) throws -> Bool {
-        guard let glyf = try glyf else { throw FontError("setting contours needs TrueType outlines (glyf); this face has CFF", path: path, face: faceLabel) }
+        guard let glyf = try glyf else {
+            throw FontError("setting contours needs TrueType outlines (glyf); this face has CFF", path: path, face: faceLabel)
+        }
         let current = try context("glyf") { try glyf.glyph(id) }
         var glyph = current
         glyph.components = []
@@ -208,7 +212,9 @@ extension Face {
         var changed: [Tag] = []
         for tag in TableRegistry.structuredTags where has(tag) {
             guard let table = try structuredTable(tag) else { continue }
-            for batch in batches where try context(tag, { try table.copyGlyphBehaviour(batch) }) { if !changed.contains(tag) { changed.append(tag) } }
+            for batch in batches where try context(tag, { try table.copyGlyphBehaviour(batch) }) {
+                if !changed.contains(tag) { changed.append(tag) }
+            }
         }
         if let kern = try kern, try context("kern", { try kern.copyGlyphBehaviour(copies) }) { changed.append("kern") }
         return changed

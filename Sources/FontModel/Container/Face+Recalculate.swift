@@ -44,15 +44,21 @@ extension Face {
         }
         var bounds: [GlyphBounds?] = []
         if outlinesEdited || hmtxEdited {
-            if let glyf = try self.glyf { bounds = try context("glyf") { try glyf.allBounds() } }
-            else if !forRendering, let cff = try self.cff { bounds = try context("CFF ") { try cff.allBounds() } }
-            else if !forRendering, let cff2 = try self.cff2 { bounds = try context("CFF2") { try cff2.allBounds() } }
+            if let glyf = try self.glyf {
+                bounds = try context("glyf") { try glyf.allBounds() }
+            } else if !forRendering, let cff = try self.cff {
+                bounds = try context("CFF ") { try cff.allBounds() }
+            } else if !forRendering, let cff2 = try self.cff2 {
+                bounds = try context("CFF2") { try cff2.allBounds() }
+            }
         }
         if outlinesEdited {
             let head = try self.head
             if let all = bounds.compactMap({ $0 }).reduce(nil, { (u: GlyphBounds?, b) in u?.union(b) ?? b }) {
-                changes += [head.setInt("xMin", all.xMin), head.setInt("yMin", all.yMin),
-                            head.setInt("xMax", all.xMax), head.setInt("yMax", all.yMax)].compactMap { $0 }
+                changes += [
+                    head.setInt("xMin", all.xMin), head.setInt("yMin", all.yMin),
+                    head.setInt("xMax", all.xMax), head.setInt("yMax", all.yMax),
+                ].compactMap { $0 }
             }
         }
         if outlinesEdited || hmtxEdited, let hmtx = try table(HmtxTable.self) {
@@ -72,8 +78,10 @@ extension Face {
             if minLSB == .max { minLSB = 0; minRSB = 0; maxExtent = 0 }
             changes += [hhea.setInt("advanceWidthMax", advances.max() ?? 0)].compactMap { $0 }
             if extremes {
-                changes += [hhea.setInt("minLeftSideBearing", minLSB), hhea.setInt("minRightSideBearing", minRSB),
-                            hhea.setInt("xMaxExtent", maxExtent)].compactMap { $0 }
+                changes += [
+                    hhea.setInt("minLeftSideBearing", minLSB), hhea.setInt("minRightSideBearing", minRSB),
+                    hhea.setInt("xMaxExtent", maxExtent),
+                ].compactMap { $0 }
             }
         }
         if hmtxRewritten, let hmtx = try table(HmtxTable.self) {

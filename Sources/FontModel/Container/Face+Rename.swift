@@ -56,7 +56,9 @@ extension Face {
         }
         try name.set(3, newUnique)
         for id in [18, 21] { if let v = name.string(id), let r = replacingFamily(v) { try name.set(id, r) } }
-        if let v = name.string(25) { try name.set(25, Face.postScriptName(from: v.replacing(oldFamilyPostScript, with: newFamilyPostScript))) }
+        if let v = name.string(25) {
+            try name.set(25, Face.postScriptName(from: v.replacing(oldFamilyPostScript, with: newFamilyPostScript)))
+        }
         if let cff = try cff {
             cff.rename(fontName: postScript, fullName: full, familyName: newFamily)
         }

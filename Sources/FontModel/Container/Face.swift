@@ -1,6 +1,6 @@
 /// One sfnt font: a table directory and its tables, decoded on first use.
 public final class Face {
-    public static let cffVersion: UInt32 = 0x4F54_544F // 'OTTO'
+    public static let cffVersion: UInt32 = 0x4F54_544F   // 'OTTO'
 
     /// 0-based position in the file.
     public let index: Int
@@ -17,8 +17,10 @@ public final class Face {
     /// The kerning last read, and what it was read from (`Face.kerningPairs`).
     var cachedKerning: (key: KerningSource, pairs: KerningPairs)?
 
-    init(offset: Int, index: Int, bytes: FontBytes, path: String?,
-         sharedSlots: inout [Int: TableSlot], claimed: inout [(range: Range<Int>, tag: Tag, face: Int)]) throws {
+    init(
+        offset: Int, index: Int, bytes: FontBytes, path: String?,
+        sharedSlots: inout [Int: TableSlot], claimed: inout [(range: Range<Int>, tag: Tag, face: Int)]
+    ) throws {
         self.index = index
         self.bytes = bytes
         self.path = path
@@ -41,12 +43,13 @@ public final class Face {
         for _ in 0..<numTables {
             let recordOffset = r.base + r.offset
             let tag = try r.tag()
-            let checksum = try r.u32() // recomputed on save; kept for `info`
+            let checksum = try r.u32()   // recomputed on save; kept for `info`
             let tableOffset = Int(try r.u32())
             let length = Int(try r.u32())
             guard tableOffset <= fileSize, length <= fileSize - tableOffset else {
-                throw FontError("table data (\(length) bytes at \(tableOffset)) runs past the end of the file (\(fileSize) bytes)",
-                                table: tag.description, offset: recordOffset)
+                throw FontError(
+                    "table data (\(length) bytes at \(tableOffset)) runs past the end of the file (\(fileSize) bytes)",
+                    table: tag.description, offset: recordOffset)
             }
             guard slots[tag] == nil else {
                 throw FontError("table is listed twice in the directory", table: tag.description, offset: recordOffset)
@@ -191,7 +194,8 @@ public final class Face {
             // Fast path for the hot case (scripts reading a field per glyph): same type, no cast.
             if ObjectIdentifier(Swift.type(of: decoded)) == ObjectIdentifier(T.self) { return unsafeDowncast(decoded, to: T.self) }
             guard let typed = decoded as? T else {
-                throw FontError("table was decoded as \(Swift.type(of: decoded)), not \(T.self)", path: path, face: faceLabel, table: tag.description)
+                throw FontError(
+                    "table was decoded as \(Swift.type(of: decoded)), not \(T.self)", path: path, face: faceLabel, table: tag.description)
             }
             return typed
         }
@@ -256,8 +260,11 @@ public final class Face {
     /// nil when the face lacks it, the tag has no description, or these bytes are beyond it.
     public func describedView(_ tag: Tag) throws -> (record: Record, fields: StructFields)? {
         guard let type = TableRegistry.type(for: tag) as? ShapeDescribed.Type, case .record(let record) = type.shape,
-              let bytes = try rawTable(tag), bytes.withUnsafeBytes({ type.isDescribable(BinaryReader($0)) }) else { return nil }
-        let value = try context(tag) { try bytes.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), type.shape, name: tag.trimmed, lazy: false) } }
+            let bytes = try rawTable(tag), bytes.withUnsafeBytes({ type.isDescribable(BinaryReader($0)) })
+        else { return nil }
+        let value = try context(tag) {
+            try bytes.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), type.shape, name: tag.trimmed, lazy: false) }
+        }
         guard case .record(let fields) = value else { return nil }
         return (record, fields)
     }

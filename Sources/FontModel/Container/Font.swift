@@ -66,8 +66,9 @@ public final class Font {
         for (i, offset) in offsets.enumerated() {
             let faceIndex = version == nil ? nil : i
             let face = try withContext(path: path, face: faceIndex) {
-                try Face(offset: offset, index: i, bytes: bytes, path: path,
-                         sharedSlots: &sharedSlots, claimed: &claimed)
+                try Face(
+                    offset: offset, index: i, bytes: bytes, path: path,
+                    sharedSlots: &sharedSlots, claimed: &claimed)
             }
             faces.append(face)
         }
@@ -100,7 +101,7 @@ public final class Font {
         switch magic {
         case 0x0001_0000, Face.cffVersion, 0x7472_7565 /* true */:
             return ([0], nil)
-        case 0x7474_6366: // ttcf
+        case 0x7474_6366:   // ttcf
             let version = try r.u32()
             guard version == 0x0001_0000 || version == 0x0002_0000 else {
                 throw FontError("unknown collection version 0x\(String(version, radix: 16))", offset: 4)
@@ -119,10 +120,12 @@ public final class Font {
         default:
             let prefix = Array(r.bytes.prefix(16))
             if prefix.starts(with: Array("%!PS-AdobeFont".utf8)) || prefix.starts(with: Array("%!FontType1".utf8))
-                || prefix.starts(with: [0x80, 0x01]) {
+                || prefix.starts(with: [0x80, 0x01])
+            {
                 throw FontError("PostScript Type 1 fonts are not supported yet")
             }
-            throw FontError("not a TrueType/OpenType font or collection (starts with 0x\(String(magic, radix: 16, uppercase: true)))", offset: 0)
+            throw FontError(
+                "not a TrueType/OpenType font or collection (starts with 0x\(String(magic, radix: 16, uppercase: true)))", offset: 0)
         }
     }
 
@@ -162,21 +165,24 @@ public final class Font {
         }
         for c in claimed where !c.range.isEmpty {
             if let d = directory(overlapping: c.range) {
-                throw FontError("table data (\(c.range.lowerBound)..<\(c.range.upperBound)) overlaps the table directory at \(d.lowerBound)..<\(d.upperBound)",
-                                face: c.face, table: c.tag.description, offset: c.range.lowerBound)
+                throw FontError(
+                    "table data (\(c.range.lowerBound)..<\(c.range.upperBound)) overlaps the table directory at \(d.lowerBound)..<\(d.upperBound)",
+                    face: c.face, table: c.tag.description, offset: c.range.lowerBound)
             }
         }
         var distinct: [Int: (range: Range<Int>, tag: Tag, face: Int)] = [:]
         for c in claimed where !c.range.isEmpty {
             if let other = distinct[c.range.lowerBound], other.range != c.range, other.tag != c.tag {
-                throw FontError("table overlaps '\(other.tag)' at the same offset", face: c.face, table: c.tag.description, offset: c.range.lowerBound)
+                throw FontError(
+                    "table overlaps '\(other.tag)' at the same offset", face: c.face, table: c.tag.description, offset: c.range.lowerBound)
             }
             distinct[c.range.lowerBound] = c
         }
         let sorted = distinct.values.sorted { $0.range.lowerBound < $1.range.lowerBound }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.range.upperBound > b.range.lowerBound {
-            throw FontError("table data (\(a.range.lowerBound)..<\(a.range.upperBound)) overlaps table '\(b.tag)' at \(b.range.lowerBound)",
-                            face: a.face, table: a.tag.description, offset: b.range.lowerBound)
+            throw FontError(
+                "table data (\(a.range.lowerBound)..<\(a.range.upperBound)) overlaps table '\(b.tag)' at \(b.range.lowerBound)",
+                face: a.face, table: a.tag.description, offset: b.range.lowerBound)
         }
     }
 }

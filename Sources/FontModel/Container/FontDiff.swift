@@ -15,7 +15,8 @@ public struct Difference: Equatable, Sendable, CustomStringConvertible {
         // Two texts that would print alike (a trailing newline, a tab for spaces) are quoted
         // with their invisible characters escaped, so the change shows.
         if let o = old, let n = new, o != n, !(Self.printableWord(o) && Self.printableWord(n)),
-           Self.visible(o) == Self.visible(n) || o.contains(where: Self.isInvisible) || n.contains(where: Self.isInvisible) {
+            Self.visible(o) == Self.visible(n) || o.contains(where: Self.isInvisible) || n.contains(where: Self.isInvisible)
+        {
             return "\(sign) \(what): \(Self.quoted(o)) → \(Self.quoted(n))"
         }
         switch (old, new) {
@@ -33,7 +34,8 @@ extension Difference {
     static func printableWord(_ s: String) -> Bool { s.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } }
 
     static func isInvisible(_ c: Character) -> Bool {
-        c.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format } || (c.isWhitespace && c != " ")
+        c.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }
+            || (c.isWhitespace && c != " ")
     }
 
     /// The text as it looks: runs of whitespace as one space, none at the ends.
@@ -117,8 +119,12 @@ public enum FontDiff {
     public static func compare(_ a: Face, _ b: Face) throws -> [Difference] {
         var out: [Difference] = []
         let tagsA = Set(a.tags), tagsB = Set(b.tags)
-        for tag in tagsA.subtracting(tagsB).sorted() { out.append(Difference(kind: .removed, table: tag.description, item: "", old: nil, new: nil)) }
-        for tag in tagsB.subtracting(tagsA).sorted() { out.append(Difference(kind: .added, table: tag.description, item: "", old: nil, new: nil)) }
+        for tag in tagsA.subtracting(tagsB).sorted() {
+            out.append(Difference(kind: .removed, table: tag.description, item: "", old: nil, new: nil))
+        }
+        for tag in tagsB.subtracting(tagsA).sorted() {
+            out.append(Difference(kind: .added, table: tag.description, item: "", old: nil, new: nil))
+        }
         var glyphDataChanged = false
         var groupsCompared: Set<Tag> = []
         for tag in tagsA.intersection(tagsB).sorted() {
@@ -132,21 +138,32 @@ public enum FontDiff {
                 continue
             }
             if let ta = try a.fieldTable(tag), let tb = try b.fieldTable(tag) {
-                for field in Set(ta.fieldNames).union(tb.fieldNames).sorted(by: { (ta.fieldNames.firstIndex(of: $0) ?? 99) < (ta.fieldNames.firstIndex(of: $1) ?? 99) }) {
+                for field in Set(ta.fieldNames).union(tb.fieldNames).sorted(by: {
+                    (ta.fieldNames.firstIndex(of: $0) ?? 99) < (ta.fieldNames.firstIndex(of: $1) ?? 99)
+                }) {
                     let va = ta.has(field) ? try ta.value(field).description : nil
                     let vb = tb.has(field) ? try tb.value(field).description : nil
-                    if va != vb { out.append(Difference(kind: va == nil ? .added : vb == nil ? .removed : .changed, table: tag.description, item: field, old: va, new: vb)) }
+                    if va != vb {
+                        out.append(
+                            Difference(
+                                kind: va == nil ? .added : vb == nil ? .removed : .changed, table: tag.description, item: field, old: va,
+                                new: vb))
+                    }
                 }
                 continue
             }
             if let ta = try? a.decodedTable(tag) as? DiffableTable, let tb = try? b.decodedTable(tag),
-               let found = ta.differences(to: tb, namesA: try a.glyphNames(), namesB: try b.glyphNames()) {
+                let found = ta.differences(to: tb, namesA: try a.glyphNames(), namesB: try b.glyphNames())
+            {
                 out += found
                 continue
             }
             // Tables read through a description (HVAR, MVAR, COLR …), member by member.
-            if TableRegistry.shapeDescribedTags.contains(tag), let (record, fa) = try? a.describedView(tag), let (_, fb) = try? b.describedView(tag) {
-                out += StructureDiff.compare(record: record, fa, fb, table: tag.trimmed, namesA: try a.glyphNames(), namesB: try b.glyphNames())
+            if TableRegistry.shapeDescribedTags.contains(tag), let (record, fa) = try? a.describedView(tag),
+                let (_, fb) = try? b.describedView(tag)
+            {
+                out += StructureDiff.compare(
+                    record: record, fa, fb, table: tag.trimmed, namesA: try a.glyphNames(), namesB: try b.glyphNames())
                 continue
             }
             if let sa = try? a.structuredTable(tag), let sb = try? b.structuredTable(tag) {
@@ -172,11 +189,25 @@ public enum FontDiff {
         let hA = try a.table(HmtxTable.self), hB = try b.table(HmtxTable.self)
         var out: [Difference] = []
         for (ia, name) in namesA.enumerated() {
-            guard let ib = idB.removeValue(forKey: name) else { out.append(Difference(kind: .removed, table: "glyph", item: name, old: nil, new: nil)); continue }
-            if try !sameOutline(a, ia, b, ib) { out.append(Difference(kind: .changed, table: "glyph", item: "\(name) outline", old: nil, new: nil)) }
+            guard let ib = idB.removeValue(forKey: name) else {
+                out.append(Difference(kind: .removed, table: "glyph", item: name, old: nil, new: nil)); continue
+            }
+            if try !sameOutline(a, ia, b, ib) {
+                out.append(Difference(kind: .changed, table: "glyph", item: "\(name) outline", old: nil, new: nil))
+            }
             if let hA, let hB, ia < hA.glyphCount, ib < hB.glyphCount {
-                if hA.advances[ia] != hB.advances[ib] { out.append(Difference(kind: .changed, table: "glyph", item: "\(name) advance", old: String(hA.advances[ia]), new: String(hB.advances[ib]))) }
-                if hA.sideBearings[ia] != hB.sideBearings[ib] { out.append(Difference(kind: .changed, table: "glyph", item: "\(name) lsb", old: String(hA.sideBearings[ia]), new: String(hB.sideBearings[ib]))) }
+                if hA.advances[ia] != hB.advances[ib] {
+                    out.append(
+                        Difference(
+                            kind: .changed, table: "glyph", item: "\(name) advance", old: String(hA.advances[ia]),
+                            new: String(hB.advances[ib])))
+                }
+                if hA.sideBearings[ia] != hB.sideBearings[ib] {
+                    out.append(
+                        Difference(
+                            kind: .changed, table: "glyph", item: "\(name) lsb", old: String(hA.sideBearings[ia]),
+                            new: String(hB.sideBearings[ib])))
+                }
             }
         }
         for name in idB.keys.sorted() { out.append(Difference(kind: .added, table: "glyph", item: name, old: nil, new: nil)) }
@@ -190,7 +221,9 @@ public enum FontDiff {
         }
         if let ca = try a.cff, let cb = try b.cff { return try ca.charString(ia) == cb.charString(ib) }
         // CFF2: the default outline drawn (charstrings blend, so their bytes say less).
-        if let ca = try a.table(CFF2Table.self), let cb = try b.table(CFF2Table.self) { return try ca.outline(ia).path == cb.outline(ib).path }
+        if let ca = try a.table(CFF2Table.self), let cb = try b.table(CFF2Table.self) {
+            return try ca.outline(ia).path == cb.outline(ib).path
+        }
         return true
     }
 }

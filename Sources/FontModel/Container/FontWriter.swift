@@ -19,8 +19,10 @@ public struct SaveOptions: Sendable {
     public var followSymlinks: Bool
     /// Told how far a long save has got (a WOFF2's Brotli stream), for a progress bar.
     public var progress: SaveProgress?
-    public init(overwriteInput: Bool = false, force: Bool = false, format: OutputFormat? = nil, woff2: WOFF2Options = WOFF2Options(),
-                followSymlinks: Bool = true, progress: SaveProgress? = nil) {
+    public init(
+        overwriteInput: Bool = false, force: Bool = false, format: OutputFormat? = nil, woff2: WOFF2Options = WOFF2Options(),
+        followSymlinks: Bool = true, progress: SaveProgress? = nil
+    ) {
         self.overwriteInput = overwriteInput
         self.force = force
         self.format = format
@@ -48,7 +50,9 @@ public struct SaveReport: CustomStringConvertible, Sendable {
     public var container: String?
 
     public var description: String {
-        var lines = ["wrote \(bytesWritten) bytes\(path.map { " to \($0)" } ?? "") (\(tableRecords) table records, \(distinctTables) distinct tables)"]
+        var lines = [
+            "wrote \(bytesWritten) bytes\(path.map { " to \($0)" } ?? "") (\(tableRecords) table records, \(distinctTables) distinct tables)"
+        ]
         lines.append("re-encoded: " + (reencodedTables.isEmpty ? "none" : reencodedTables.joined(separator: ", ")))
         lines.append("recalculated: " + (recalculated.isEmpty ? "none" : recalculated.joined(separator: ", ")))
         if let container { lines.append("container: " + container) }
@@ -108,14 +112,17 @@ extension Font {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let ext = name.lastIndex(of: ".").map { name[name.index(after: $0)...].lowercased() } ?? ""
         if ext == "eot" {
-            throw FontError("FontShell writes TrueType/OpenType, WOFF and WOFF2, not EOT: save as .ttf, .otf, .ttc, .woff or .woff2", path: path)
+            throw FontError(
+                "FontShell writes TrueType/OpenType, WOFF and WOFF2, not EOT: save as .ttf, .otf, .ttc, .woff or .woff2", path: path)
         }
         let named: OutputFormat? = ["woff": .woff, "woff2": .woff2, "ttf": .sfnt, "otf": .sfnt, "ttc": .sfnt, "otc": .sfnt][ext]
         if let named, named != format {
             throw FontError("the file name says \(ext), the format asked for is \(format.rawValue): make them agree", path: path)
         }
         if format == .woff && collection {
-            throw FontError("WOFF holds one font, not a collection: save one face (face:save, --face) as .woff, or the collection as .woff2", path: path)
+            throw FontError(
+                "WOFF holds one font, not a collection: save one face (face:save, --face) as .woff, or the collection as .woff2", path: path
+            )
         }
         if ["ttc", "otc"].contains(ext) && !collection {
             throw FontError("this is a single font, not a collection: save it as .ttf or .otf", path: path)
@@ -151,8 +158,9 @@ extension Font {
             try bytes.checkIntact()   // a source truncated while open would have given zeros
             // An edited font is read back and validated before it replaces anything.
             if !options.force && !plan.report.reencodedTables.isEmpty {
-                try refuseNewErrors(in: Font(bytes: FontBytes(mapping: fd, count: written), path: path),
-                                    reencoded: plan.report.reencodedTables, path: path)
+                try refuseNewErrors(
+                    in: Font(bytes: FontBytes(mapping: fd, count: written), path: path),
+                    reencoded: plan.report.reencodedTables, path: path)
             }
         }
         plan.report.bytesWritten = written
@@ -163,26 +171,36 @@ extension Font {
     /// (so a font that was already imperfect can still be edited).
     private func refuseNewErrors(in written: Font, reencoded: [String], path: String) throws {
         let cffOutlines = faces.contains { ($0.slots["CFF "]?.decoded as? CFFTable)?.outlinesEdited ?? false }
-        let checks = Validator.checksAffected(byEditsTo: Set(reencoded.map { String($0.split(separator: " ").last ?? "") }), cffOutlines: cffOutlines)
+        let checks = Validator.checksAffected(
+            byEditsTo: Set(reencoded.map { String($0.split(separator: " ").last ?? "") }), cffOutlines: cffOutlines)
         let errors = Validator.validate(written, runCharStrings: false, checks: checks).filter { $0.severity == .error }
         guard !errors.isEmpty else { return }
         // The font as opened: a fresh view of the same bytes, without this one's edits.
         let original = try Font(bytes: bytes, path: self.path)
-        let before = Set(Validator.validate(original, runCharStrings: false, checks: checks).filter { $0.severity == .error }.map { "\($0.check) \($0.message)" })
+        let before = Set(
+            Validator.validate(original, runCharStrings: false, checks: checks).filter { $0.severity == .error }.map {
+                "\($0.check) \($0.message)"
+            })
         let new = errors.filter { !before.contains("\($0.check) \($0.message)") }
         guard let first = new.first else { return }
-        throw FontError("not saved: the edited font would not be valid: \(first)\(new.count > 1 ? " (and \(new.count - 1) more)" : ""); fix it, or force the save (force = true, --force)", path: path)
+        throw FontError(
+            "not saved: the edited font would not be valid: \(first)\(new.count > 1 ? " (and \(new.count - 1) more)" : ""); fix it, or force the save (force = true, --force)",
+            path: path)
     }
 
     /// An sfnt wrapped as WOFF or WOFF2, and what the container did.
-    func webFont(_ sfnt: [UInt8], format: OutputFormat, options: WOFF2Options, progress: SaveProgress? = nil) throws -> (bytes: [UInt8], container: String) {
+    func webFont(_ sfnt: [UInt8], format: OutputFormat, options: WOFF2Options, progress: SaveProgress? = nil) throws -> (
+        bytes: [UInt8], container: String
+    ) {
         if format == .woff { return (try WOFF.encode(sfnt, extras: webExtras), "WOFF") }
         let (bytes, notes) = try WOFF2.encode(sfnt, extras: webExtras, options: options, progress: progress)
         return (bytes, "WOFF2, Brotli quality \(options.quality)" + (notes.isEmpty ? "" : "; " + notes.joined(separator: ", ")))
     }
 
     /// The saved font as bytes in memory (what `save` would write), in any container.
-    public func serialized(format: OutputFormat = .sfnt, woff2: WOFF2Options = WOFF2Options()) throws -> (bytes: [UInt8], report: SaveReport) {
+    public func serialized(format: OutputFormat = .sfnt, woff2: WOFF2Options = WOFF2Options()) throws -> (
+        bytes: [UInt8], report: SaveReport
+    ) {
         var plan = try makePlan()
         if format == .woff && plan.isCollection { throw FontError("WOFF holds one font, not a collection: use WOFF2") }
         var sink = ArraySink()
@@ -239,9 +257,10 @@ extension Font {
             }
         }
         guard work.count > 1 else { return [:] }
-        let results = (try? ParallelWork.map(work.count, minimumPerChunk: 1) { range in
-            range.map { k in Result { try work[k].table.encodeChunks() } }
-        }) ?? []
+        let results =
+            (try? ParallelWork.map(work.count, minimumPerChunk: 1) { range in
+                range.map { k in Result { try work[k].table.encodeChunks() } }
+            }) ?? []
         var byID: [ObjectIdentifier: Result<[ByteChunk], Error>] = [:]
         for (item, result) in zip(work, results) { byID[item.id] = result }
         return byID
@@ -276,19 +295,29 @@ extension Font {
                 let order = slot.source?.lowerBound ?? Int.max
                 let block: Block
                 if !slot.isEdited, let source = slot.source, tag != "head" {
-                    if let shared = blockForSource[source] { block = shared } else {
-                        block = Block(chunks: [.borrowed(UnsafeRawBufferPointer(rebasing: bytes.buffer[source]))], checksum: nil, order: order)
+                    if let shared = blockForSource[source] {
+                        block = shared
+                    } else {
+                        block = Block(
+                            chunks: [.borrowed(UnsafeRawBufferPointer(rebasing: bytes.buffer[source]))], checksum: nil, order: order)
                         blockForSource[source] = block
                         blocks.append(block)
                     }
                 } else {
                     var chunks: [ByteChunk]
-                    if let replacement = slot.replacement { chunks = [.owned(replacement)] }
-                    else if let decoded = slot.decoded, slot.isEdited {
+                    if let replacement = slot.replacement {
+                        chunks = [.owned(replacement)]
+                    } else if let decoded = slot.decoded, slot.isEdited {
                         chunks = try face.context(tag) { try preEncoded[id]?.get() ?? decoded.encodeChunks() }
-                        if !reencodedSlots.contains(id) { reencodedSlots.insert(id); report.reencodedTables.append(label(face, tag.description + (decoded.encodingSummary.map { " (\($0))" } ?? ""))) }
-                    } else if let source = slot.source { chunks = [.owned(bytes.copy(source))] }
-                    else { chunks = [.owned([])] }
+                        if !reencodedSlots.contains(id) {
+                            reencodedSlots.insert(id);
+                            report.reencodedTables.append(label(face, tag.description + (decoded.encodingSummary.map { " (\($0))" } ?? "")))
+                        }
+                    } else if let source = slot.source {
+                        chunks = [.owned(bytes.copy(source))]
+                    } else {
+                        chunks = [.owned([])]
+                    }
                     let single: [UInt8]? = chunks.count == 1 ? { if case .owned(let a) = chunks[0] { a } else { nil } }() : nil
                     guard let single else {
                         // Large encodings that borrow from the file (glyf, CFF) are checksummed while written.
@@ -336,8 +365,9 @@ extension Font {
         }
         report.tableRecords = directories.reduce(0) { $0 + $1.count }
         report.distinctTables = blocks.count
-        return SavePlan(blocks: blocks, directories: directories, directoryStarts: directoryStarts, headerSize: headerSize,
-                        report: report, faces: faces, isCollection: isCollection)
+        return SavePlan(
+            blocks: blocks, directories: directories, directoryStarts: directoryStarts, headerSize: headerSize,
+            report: report, faces: faces, isCollection: isCollection)
     }
 
     /// The collection header and every face's table directory, once all checksums are known.
@@ -346,11 +376,13 @@ extension Font {
         if plan.isCollection {
             w.u32(0x7474_6366); w.u32(collectionVersion ?? 0x0001_0000); try w.u32(plan.faces.count, "number of faces")
             for s in plan.directoryStarts { try w.u32(s, "table directory offset") }
-            if collectionVersion == 0x0002_0000 { w.u32(0); w.u32(0); w.u32(0) } // no DSIG: a signature is invalid after a save
+            if collectionVersion == 0x0002_0000 { w.u32(0); w.u32(0); w.u32(0) }   // no DSIG: a signature is invalid after a save
         }
         for (face, entries) in zip(plan.faces, plan.directories) {
             let n = entries.count
-            guard n > 0 else { throw FontError("face \(face.index) has no tables; a font needs at least head, maxp, cmap and its outlines") }
+            guard n > 0 else {
+                throw FontError("face \(face.index) has no tables; a font needs at least head, maxp, cmap and its outlines")
+            }
             var selector = 0
             while (1 << (selector + 1)) <= n { selector += 1 }
             let searchRange = (1 << selector) * 16
@@ -372,7 +404,7 @@ extension Font {
         var position = plan.headerSize
         for b in plan.blocks {
             if b.offset > position { try sink.write(zeros: b.offset - position) }
-            if b.checksum == nil { b.checksum = sfntChecksum(b.chunks) }  // pages fault in once, here
+            if b.checksum == nil { b.checksum = sfntChecksum(b.chunks) }   // pages fault in once, here
             for c in b.chunks {
                 try c.withBytes { try sink.write($0) }
                 if case .borrowed(let region) = c { try sink.flush(); bytes.dropPages(region) }
@@ -387,12 +419,15 @@ extension Font {
         // collection the spec says the field is invalidated by the file structure and must be
         // ignored, so it is left as it is (and faces keep sharing equal head tables).
         guard !plan.isCollection, let head = plan.directories.first?.first(where: { $0.tag == "head" })?.block,
-              case .owned(let headBytes) = head.chunks[0], headBytes.count >= 12 else { return }
+            case .owned(let headBytes) = head.chunks[0], headBytes.count >= 12
+        else { return }
         let total = plan.directories[0].reduce(sfntChecksum(header)) { $0 &+ ($1.block.checksum ?? 0) }
         let adjustment = 0xB1B0_AFBA &- total
         let old = UInt32(headBytes[8]) << 24 | UInt32(headBytes[9]) << 16 | UInt32(headBytes[10]) << 8 | UInt32(headBytes[11])
         if old != adjustment {
-            let value: [UInt8] = [UInt8(adjustment >> 24), UInt8((adjustment >> 16) & 0xFF), UInt8((adjustment >> 8) & 0xFF), UInt8(adjustment & 0xFF)]
+            let value: [UInt8] = [
+                UInt8(adjustment >> 24), UInt8((adjustment >> 16) & 0xFF), UInt8((adjustment >> 8) & 0xFF), UInt8(adjustment & 0xFF),
+            ]
             try value.withUnsafeBytes { try sink.write($0, at: head.offset + HeadTable.checkSumAdjustmentOffset) }
             plan.report.recalculated.append("head.checkSumAdjustment \(old) → \(adjustment)")
         }
@@ -430,7 +465,9 @@ struct BufferSink: ByteSink {
         guard offset >= 0, buffer.count <= storage.count - offset else {
             throw FontError("layout overran its planned \(storage.count) bytes at offset \(offset)")
         }
-        if let source = buffer.baseAddress, let target = storage.baseAddress { (target + offset).copyMemory(from: source, byteCount: buffer.count) }
+        if let source = buffer.baseAddress, let target = storage.baseAddress {
+            (target + offset).copyMemory(from: source, byteCount: buffer.count)
+        }
     }
     func flush() {}
 }
@@ -477,7 +514,9 @@ struct FileSink: ByteSink {
         var done = 0
         while done < data.count {
             guard let base = data.baseAddress else { return }
-            let n = offset.map { pwrite(fd, base + done, data.count - done, off_t($0 + done)) } ?? systemWrite(fd, base + done, data.count - done)
+            let n =
+                offset.map { pwrite(fd, base + done, data.count - done, off_t($0 + done)) }
+                ?? systemWrite(fd, base + done, data.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FontError("cannot write: \(String(cString: strerror(errno)))")

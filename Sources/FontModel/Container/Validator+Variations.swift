@@ -35,7 +35,11 @@ extension Validator {
                 do { _ = try gvar.variations(glyph: id, pointCount: try face.gvarPointCount(id), exact: true) } catch { misfits.append(id) }
             }
             if !misfits.isEmpty {
-                out.append((.warning, "gvar's deltas do not fit the outlines of \(misfits.count) glyphs (\(listed(misfits))): an outline changed without its variations"))
+                out.append(
+                    (
+                        .warning,
+                        "gvar's deltas do not fit the outlines of \(misfits.count) glyphs (\(listed(misfits))): an outline changed without its variations"
+                    ))
             }
         }
 
@@ -44,8 +48,11 @@ extension Validator {
         let locations = masterLocations(axisCount: fvar.axes.count, gvar: gvar)
         if let gvar, let glyf, !locations.isEmpty {
             let hmtx = try face.hmtx, vmtx = try face.vmtx
-            let hvar: MetricsVariationsTable? = try face.table(HvarTable.self), vvar: MetricsVariationsTable? = vmtx == nil ? nil : try face.table(VvarTable.self)
-            let tables = [("HVAR", hvar), ("VVAR", vvar)].compactMap { tag, table in table.map { (tag: tag, table: $0, scalars: locations.map($0.store.scalars(at:))) } }
+            let hvar: MetricsVariationsTable? = try face.table(HvarTable.self),
+                vvar: MetricsVariationsTable? = vmtx == nil ? nil : try face.table(VvarTable.self)
+            let tables = [("HVAR", hvar), ("VVAR", vvar)].compactMap { tag, table in
+                table.map { (tag: tag, table: $0, scalars: locations.map($0.store.scalars(at:))) }
+            }
             var stale = [[Int]](repeating: [], count: tables.count)
             let misfit = Set(misfits)   // said above; their phantom points cannot be found
             let variator = try GlyphVariator(face: face)
@@ -63,7 +70,11 @@ extension Validator {
                 }
             }
             for (t, entry) in tables.enumerated() where !stale[t].isEmpty {
-                out.append((.warning, "\(entry.tag) disagrees with gvar's phantom points on the advances of \(stale[t].count) glyphs (\(listed(stale[t]))): one was edited without the other"))
+                out.append(
+                    (
+                        .warning,
+                        "\(entry.tag) disagrees with gvar's phantom points on the advances of \(stale[t].count) glyphs (\(listed(stale[t]))): one was edited without the other"
+                    ))
             }
         }
 
@@ -74,7 +85,11 @@ extension Validator {
                 return r.inner >= store.data[r.outer].itemCount
             }
             if !missing.isEmpty {
-                out.append((.warning, "MVAR's \(missing.map(\.tag.description).joined(separator: ", ")) name variation items its store does not have"))
+                out.append(
+                    (
+                        .warning,
+                        "MVAR's \(missing.map(\.tag.description).joined(separator: ", ")) name variation items its store does not have"
+                    ))
             }
         }
 

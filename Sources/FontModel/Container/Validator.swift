@@ -24,7 +24,10 @@ public enum Validator {
         ("checksum-adjustment", "head.checkSumAdjustment makes a single font sum to 0xB1B0AFBA"),
         ("head-magic", "head.magicNumber is 0x5F0F3CF5"),
         ("units-per-em", "head.unitsPerEm is 16...16384, as the spec requires"),
-        ("required-tables", "cmap, head, hhea, hmtx, maxp, name, OS/2, post and glyph data (glyf+loca, CFF, CFF2, or bitmaps: CBDT+CBLC, sbix, EBDT+EBLC) are present"),
+        (
+            "required-tables",
+            "cmap, head, hhea, hmtx, maxp, name, OS/2, post and glyph data (glyf+loca, CFF, CFF2, or bitmaps: CBDT+CBLC, sbix, EBDT+EBLC) are present"
+        ),
         ("table-alignment", "every table starts on a 4-byte boundary"),
         ("glyph-count", "maxp.numGlyphs agrees with loca, hmtx and the CFF charstrings"),
         ("hhea-metrics-count", "hhea.numberOfHMetrics is between 1 and numGlyphs"),
@@ -33,13 +36,28 @@ public enum Validator {
         ("glyph-bounds", "glyph bounding boxes lie inside head's xMin/yMin/xMax/yMax"),
         ("cmap-subtables", "cmap subtables are sorted and map to existing glyphs"),
         ("name-decodable", "Unicode and Windows name records are valid UTF-16"),
-        ("postscript-name", "the PostScript name is valid (ASCII 33–126 minus [](){}<>/%, ≤ 63), the same on every platform and the CFF FontName"),
+        (
+            "postscript-name",
+            "the PostScript name is valid (ASCII 33–126 minus [](){}<>/%, ≤ 63), the same on every platform and the CFF FontName"
+        ),
         ("family-names", "the full name (ID 4) starts with the family (ID 16 or 1)"),
-        ("vertical-metrics", "hhea, OS/2 typo and win metrics agree (USE_TYPO_METRICS), win metrics do not clip, and the hhea ascender reaches the cap height"),
+        (
+            "vertical-metrics",
+            "hhea, OS/2 typo and win metrics agree (USE_TYPO_METRICS), win metrics do not clip, and the hhea ascender reaches the cap height"
+        ),
         ("shared-tables", "in a collection, tables shared by faces decode for every face"),
-        ("table-decodable", "every table FontShell reads (kern, fvar, gvar, CFF, COLR, the bitmap strikes …) decodes: what dump, diff and Lua would refuse, validate reports"),
-        ("variation-consistency", "in a variable font, gvar's deltas fit the outlines, HVAR/VVAR advances agree with gvar's phantom points at the masters, MVAR's items exist, and CFF2 charstrings blend with their store's regions"),
-        ("layout-structure", "structured tables (GDEF …) decode: offsets, counts and formats fit the bytes; Coverage glyphs ascend; glyph ids exist; GSUB/GPOS lookup types, feature and lookup indices are valid, extensions agree, contextual lookups do not call each other in a cycle"),
+        (
+            "table-decodable",
+            "every table FontShell reads (kern, fvar, gvar, CFF, COLR, the bitmap strikes …) decodes: what dump, diff and Lua would refuse, validate reports"
+        ),
+        (
+            "variation-consistency",
+            "in a variable font, gvar's deltas fit the outlines, HVAR/VVAR advances agree with gvar's phantom points at the masters, MVAR's items exist, and CFF2 charstrings blend with their store's regions"
+        ),
+        (
+            "layout-structure",
+            "structured tables (GDEF …) decode: offsets, counts and formats fit the bytes; Coverage glyphs ascend; glyph ids exist; GSUB/GPOS lookup types, feature and lookup indices are valid, extensions agree, contextual lookups do not call each other in a cycle"
+        ),
     ]
 
     /// The checks whose verdict edits to these tables can change (`cffOutlines`: the CFF edit
@@ -80,13 +98,22 @@ public enum Validator {
             run("table-checksum") {
                 for tag in face.tags {
                     guard let source = face.slots[tag]?.source, let stored = face.storedChecksum(tag),
-                          checkedSources.insert(source.lowerBound).inserted else { continue }
+                        checkedSources.insert(source.lowerBound).inserted
+                    else { continue }
                     let data = UnsafeRawBufferPointer(rebasing: bytes[source])
                     var actual = sfntChecksum(data)
                     // head's checksum is taken with checkSumAdjustment (its third word) as zero.
-                    if tag == "head", data.count >= 12 { actual &-= UInt32(bigEndian: data.loadUnaligned(fromByteOffset: 8, as: UInt32.self)) }
-                    if actual != stored { add("table-checksum", .warning, "'\(tag)' checksum is 0x\(String(stored, radix: 16)), the data sums to 0x\(String(actual, radix: 16))") }
-                    if source.lowerBound % 4 != 0 { add("table-alignment", .warning, "'\(tag)' starts at \(source.lowerBound), not on a 4-byte boundary") }
+                    if tag == "head", data.count >= 12 {
+                        actual &-= UInt32(bigEndian: data.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+                    }
+                    if actual != stored {
+                        add(
+                            "table-checksum", .warning,
+                            "'\(tag)' checksum is 0x\(String(stored, radix: 16)), the data sums to 0x\(String(actual, radix: 16))")
+                    }
+                    if source.lowerBound % 4 != 0 {
+                        add("table-alignment", .warning, "'\(tag)' starts at \(source.lowerBound), not on a 4-byte boundary")
+                    }
                 }
             }
             run("head-magic") {
@@ -95,11 +122,15 @@ public enum Validator {
             }
             run("required-tables") {
                 let missing = ["cmap", "head", "hhea", "hmtx", "maxp", "name", "OS/2", "post"].filter { !face.has(Tag(text: $0)) }
-                if !missing.isEmpty { add("required-tables", missing == ["OS/2"] ? .warning : .error, "missing \(missing.joined(separator: ", "))") }
+                if !missing.isEmpty {
+                    add("required-tables", missing == ["OS/2"] ? .warning : .error, "missing \(missing.joined(separator: ", "))")
+                }
                 // A colour bitmap font (Noto Color Emoji: CBDT+CBLC; Apple's sbix) has no outlines, by design.
                 let bitmaps = (face.has("CBDT") && face.has("CBLC")) || face.has("sbix") || (face.has("EBDT") && face.has("EBLC"))
                 if !(face.has("glyf") && face.has("loca")) && !face.has("CFF ") && !face.has("CFF2") && !bitmaps {
-                    add("required-tables", .error, "no glyphs: neither outlines (glyf+loca, CFF, CFF2) nor bitmaps (CBDT+CBLC, sbix, EBDT+EBLC)")
+                    add(
+                        "required-tables", .error,
+                        "no glyphs: neither outlines (glyf+loca, CFF, CFF2) nor bitmaps (CBDT+CBLC, sbix, EBDT+EBLC)")
                 }
             }
             run("glyph-count") {
@@ -119,13 +150,19 @@ public enum Validator {
             }
             run("hhea-metrics-count") {
                 let m = try face.hhea.numberOfHMetrics, n = try face.glyphCount
-                if m < 1 || m > n { add("hhea-metrics-count", .error, "numberOfHMetrics is \(m), must be 1...\(n)") }
-                else { _ = try face.hmtx }
+                if m < 1 || m > n {
+                    add("hhea-metrics-count", .error, "numberOfHMetrics is \(m), must be 1...\(n)")
+                } else {
+                    _ = try face.hmtx
+                }
             }
             // A structured table shared by faces (same bytes in the file) is checked once.
             for tag in TableRegistry.structuredTags where face.has(tag) {
                 if let slot = face.slots[tag], !slot.isEdited, let source = slot.source,
-                   !checkedStructures.insert("\(tag)@\(source.lowerBound)").inserted { continue }
+                    !checkedStructures.insert("\(tag)@\(source.lowerBound)").inserted
+                {
+                    continue
+                }
                 run("layout-structure") {
                     let table: StructuredTable
                     do { guard let t = try face.structuredTable(tag) else { return }; table = t } catch is UndescribedStructure { return }
@@ -145,7 +182,10 @@ public enum Validator {
                     guard let glyf = try face.glyf else { return }
                     let s = try glyf.statistics()   // decodes every glyph header, follows composites, finds loops
                     if s.maxCompositePoints > GlyfTable.maximumFlattenedPoints {
-                        add("glyph-data", .error, "a composite glyph flattens to more than \(GlyfTable.maximumFlattenedPoints) points, which maxp cannot count: its components fan out")
+                        add(
+                            "glyph-data", .error,
+                            "a composite glyph flattens to more than \(GlyfTable.maximumFlattenedPoints) points, which maxp cannot count: its components fan out"
+                        )
                     }
                 }
             }
@@ -181,7 +221,10 @@ public enum Validator {
                 let n = try face.glyphCount
                 for r in cmap.records where r.subtable.isMapping {
                     if let bad = try r.subtable.mapping().first(where: { $0.value >= n }) {
-                        add("cmap-subtables", .error, "subtable \(r.platformID)/\(r.encodingID) maps U+\(String(bad.key, radix: 16, uppercase: true)) to glyph \(bad.value) of \(n)")
+                        add(
+                            "cmap-subtables", .error,
+                            "subtable \(r.platformID)/\(r.encodingID) maps U+\(String(bad.key, radix: 16, uppercase: true)) to glyph \(bad.value) of \(n)"
+                        )
                     }
                     if let problem = r.subtable.orderProblem() {
                         add("cmap-subtables", .error, "subtable \(r.platformID)/\(r.encodingID) format \(r.subtable.format): \(problem)")
@@ -194,9 +237,14 @@ public enum Validator {
                 for tag in face.tags where !["glyf", "loca"].contains(tag.description) && !TableRegistry.structuredTags.contains(tag) {
                     guard let type = TableRegistry.type(for: tag) else { continue }
                     // A bitmap pair is read together, through its data table when there is one.
-                    if let part = type as? any EmbeddedBitmapsPart.Type, tag == part.kind.locatorTag, face.has(part.kind.dataTag) { continue }
+                    if let part = type as? any EmbeddedBitmapsPart.Type, tag == part.kind.locatorTag, face.has(part.kind.dataTag) {
+                        continue
+                    }
                     if let source = face.slots[tag]?.source, face.font?.isCollection == true,
-                       !decodedSources.insert(source.lowerBound).inserted { continue }
+                        !decodedSources.insert(source.lowerBound).inserted
+                    {
+                        continue
+                    }
                     do {
                         try decode(type, in: face)
                         // A table read through a description (HVAR, COLR …) is checked as dump and Lua read it.
@@ -209,8 +257,9 @@ public enum Validator {
             }
             run("name-decodable") {
                 for r in try face.name.records where r.isUTF16 {
-                    if r.bytes.count % 2 != 0 { add("name-decodable", .error, "name \(r.nameID) (platform \(r.platformID)) has an odd byte count \(r.bytes.count)") }
-                    else if r.text?.unicodeScalars.contains("\u{FFFD}") == true {
+                    if r.bytes.count % 2 != 0 {
+                        add("name-decodable", .error, "name \(r.nameID) (platform \(r.platformID)) has an odd byte count \(r.bytes.count)")
+                    } else if r.text?.unicodeScalars.contains("\u{FFFD}") == true {
                         add("name-decodable", .warning, "name \(r.nameID) (platform \(r.platformID)) is not valid UTF-16")
                     }
                 }
@@ -219,10 +268,17 @@ public enum Validator {
                 let name = try face.name
                 let values = Set(name.records.filter { $0.nameID == 6 }.compactMap(\.text))
                 guard let ps = name.string(6) else { add("postscript-name", .error, "no PostScript name (name ID 6)"); return }
-                if Face.postScriptName(from: ps) != ps || ps.utf8.count > 63 { add("postscript-name", .error, "'\(ps)' is not a valid PostScript name") }
-                if values.count > 1 { add("postscript-name", .error, "differs between platforms: \(values.sorted().joined(separator: " / "))") }
+                if Face.postScriptName(from: ps) != ps || ps.utf8.count > 63 {
+                    add("postscript-name", .error, "'\(ps)' is not a valid PostScript name")
+                }
+                if values.count > 1 {
+                    add("postscript-name", .error, "differs between platforms: \(values.sorted().joined(separator: " / "))")
+                }
                 if let cff = try face.cff, let cffName = cff.fontNames.first, cffName != ps, font.faces.count == 1 {
-                    add("postscript-name", .error, "the CFF FontName '\(cffName)' differs from name ID 6 '\(ps)' (apps find the font by one, PostScript printers by the other)")
+                    add(
+                        "postscript-name", .error,
+                        "the CFF FontName '\(cffName)' differs from name ID 6 '\(ps)' (apps find the font by one, PostScript printers by the other)"
+                    )
                 }
             }
             run("family-names") {
@@ -234,19 +290,33 @@ public enum Validator {
             }
             run("units-per-em") {
                 let upem = try face.head.int("unitsPerEm")
-                if !(16...16384).contains(upem) { add("units-per-em", .error, "head.unitsPerEm is \(upem); it must be 16...16384 (nothing can be laid out at 0)") }
+                if !(16...16384).contains(upem) {
+                    add("units-per-em", .error, "head.unitsPerEm is \(upem); it must be 16...16384 (nothing can be laid out at 0)")
+                }
             }
             run("vertical-metrics") {
                 guard let os2 = try face.os2, os2.has("usWinAscent") else { return }
                 let hhea = try face.hhea, head = try face.head
                 if os2.has("sCapHeight"), os2.int("sCapHeight") > 0, hhea.int("ascender") < os2.int("sCapHeight") {
-                    add("vertical-metrics", .warning, "hhea ascender \(hhea.int("ascender")) is below the cap height \(os2.int("sCapHeight")): capitals reach above the line box (clipped or colliding on Apple platforms)")
+                    add(
+                        "vertical-metrics", .warning,
+                        "hhea ascender \(hhea.int("ascender")) is below the cap height \(os2.int("sCapHeight")): capitals reach above the line box (clipped or colliding on Apple platforms)"
+                    )
                 }
-                if os2.useTypoMetrics && (hhea.int("ascender") != os2.int("sTypoAscender") || hhea.int("descender") != os2.int("sTypoDescender") || hhea.int("lineGap") != os2.int("sTypoLineGap")) {
-                    add("vertical-metrics", .warning, "USE_TYPO_METRICS is set but hhea (\(hhea.int("ascender"))/\(hhea.int("descender"))/\(hhea.int("lineGap"))) differs from typo (\(os2.int("sTypoAscender"))/\(os2.int("sTypoDescender"))/\(os2.int("sTypoLineGap")))")
+                if os2.useTypoMetrics
+                    && (hhea.int("ascender") != os2.int("sTypoAscender") || hhea.int("descender") != os2.int("sTypoDescender")
+                        || hhea.int("lineGap") != os2.int("sTypoLineGap"))
+                {
+                    add(
+                        "vertical-metrics", .warning,
+                        "USE_TYPO_METRICS is set but hhea (\(hhea.int("ascender"))/\(hhea.int("descender"))/\(hhea.int("lineGap"))) differs from typo (\(os2.int("sTypoAscender"))/\(os2.int("sTypoDescender"))/\(os2.int("sTypoLineGap")))"
+                    )
                 }
                 if os2.int("usWinAscent") < head.int("yMax") || os2.int("usWinDescent") < -head.int("yMin") {
-                    add("vertical-metrics", .warning, "win metrics (\(os2.int("usWinAscent"))/\(os2.int("usWinDescent"))) clip the font's bounds (yMax \(head.int("yMax")), yMin \(head.int("yMin"))) on Windows")
+                    add(
+                        "vertical-metrics", .warning,
+                        "win metrics (\(os2.int("usWinAscent"))/\(os2.int("usWinDescent"))) clip the font's bounds (yMax \(head.int("yMax")), yMin \(head.int("yMin"))) on Windows"
+                    )
                 }
             }
         }
@@ -255,14 +325,23 @@ public enum Validator {
                 let users = font.faces.filter { $0.has(tag) }
                 guard users.count > 1 else { continue }
                 let counts = Set(users.compactMap { try? $0.glyphCount })
-                if counts.count > 1 { findings.append(Finding(check: "shared-tables", severity: .error, face: nil, message: "faces sharing '\(tag)' disagree on the glyph count: \(counts.sorted())")) }
+                if counts.count > 1 {
+                    findings.append(
+                        Finding(
+                            check: "shared-tables", severity: .error, face: nil,
+                            message: "faces sharing '\(tag)' disagree on the glyph count: \(counts.sorted())"))
+                }
             }
         }
         if checks?.contains("checksum-adjustment") ?? true, !font.isCollection, let face = font.faces.first,
-           let source = face.slots["head"]?.source, source.count >= 12 {
+            let source = face.slots["head"]?.source, source.count >= 12
+        {
             let total = sfntChecksum(UnsafeRawBufferPointer(font.bytes.buffer))
             if total != 0xB1B0_AFBA {
-                findings.append(Finding(check: "checksum-adjustment", severity: .warning, face: nil, message: "the file sums to 0x\(String(total, radix: 16)), not 0xb1b0afba"))
+                findings.append(
+                    Finding(
+                        check: "checksum-adjustment", severity: .warning, face: nil,
+                        message: "the file sums to 0x\(String(total, radix: 16)), not 0xb1b0afba"))
             }
         }
         return findings

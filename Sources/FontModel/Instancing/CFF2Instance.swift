@@ -52,7 +52,9 @@ extension CFF2Table {
         if store != nil { top.set(Self.topVStore, [.int(0)]) }
         let topSize = top.encode().count
         guard topSize <= 0xFFFF else { throw FontError("CFF2 Top DICT of \(topSize) bytes does not fit its 16-bit length", table: "CFF2") }
-        if let store, store.count > 0xFFFF { throw FontError("CFF2 variation store of \(store.count) bytes does not fit its 16-bit length", table: "CFF2") }
+        if let store, store.count > 0xFFFF {
+            throw FontError("CFF2 variation store of \(store.count) bytes does not fit its 16-bit length", table: "CFF2")
+        }
         func fontDictItems(_ privateAt: [Int]) -> [[UInt8]] {
             fontDicts.enumerated().map { i, d in
                 var d = d
@@ -97,14 +99,19 @@ extension CFF2Table {
     /// A Private DICT with its blends evaluated (rounded as fontTools rounds; delta arrays made
     /// absolute, rounded and made relative again), without vsindex and local subroutines.
     func instancedPrivate(_ dict: CFFDict, scalars: [[Double]]) throws -> CFFDict {
-        CFFDict(entries: try evaluatedPrivate(dict, scalars: scalars, round: true).map { ($0.op, $0.unblended ?? $0.values.map(CFFOperand.init(number:))) })
+        CFFDict(
+            entries: try evaluatedPrivate(dict, scalars: scalars, round: true).map {
+                ($0.op, $0.unblended ?? $0.values.map(CFFOperand.init(number:)))
+            })
     }
 
     /// A Private DICT's entries with their blends evaluated, but for vsindex and local
     /// subroutines; delta arrays stay relative (each value rounded in absolute terms when
     /// `round`; values fontTools leaves unrounded never are). Entries without a blend also
     /// keep their operands as written (`unblended`).
-    func evaluatedPrivate(_ dict: CFFDict, scalars: [[Double]], round: Bool) throws -> [(op: Int, values: [Double], unblended: [CFFOperand]?)] {
+    func evaluatedPrivate(_ dict: CFFDict, scalars: [[Double]], round: Bool) throws -> [(
+        op: Int, values: [Double], unblended: [CFFOperand]?
+    )] {
         let vsindex = dict.int(Self.privateVSIndex) ?? 0
         let regions = scalars.indices.contains(vsindex) ? scalars[vsindex] : []
         var out: [(op: Int, values: [Double], unblended: [CFFOperand]?)] = []
@@ -121,7 +128,9 @@ extension CFF2Table {
                 }
                 let n = Int(last), k = regions.count
                 guard n * (k + 1) <= values.count else {
-                    throw FontError("Private DICT blend of \(n) values with \(k) regions needs \(n * (k + 1)) operands, has \(values.count)", table: "CFF2")
+                    throw FontError(
+                        "Private DICT blend of \(n) values with \(k) regions needs \(n * (k + 1)) operands, has \(values.count)",
+                        table: "CFF2")
                 }
                 let base = values.count - n * (k + 1)
                 var blended = Array(values[..<base])
@@ -170,8 +179,11 @@ extension CFFOperand {
             case ".": nibbles.append(0xA)
             case "-": nibbles.append(0xE)
             case "e", "E":
-                if i + 1 < chars.count, chars[i + 1] == "-" { nibbles.append(0xC); i += 1 }
-                else { nibbles.append(0xB); if i + 1 < chars.count, chars[i + 1] == "+" { i += 1 } }
+                if i + 1 < chars.count, chars[i + 1] == "-" {
+                    nibbles.append(0xC); i += 1
+                } else {
+                    nibbles.append(0xB); if i + 1 < chars.count, chars[i + 1] == "+" { i += 1 }
+                }
             default: break
             }
             i += 1
@@ -261,7 +273,9 @@ struct CharStringWriter<Value: CharStringOperand> {
         case curve([Value])
     }
 
-    init(maximumOperands: Int = Self.maximumOperands, keepsFlex: Bool, emit: @escaping (ArraySlice<Value>, inout BinaryWriter) throws -> Void) {
+    init(
+        maximumOperands: Int = Self.maximumOperands, keepsFlex: Bool, emit: @escaping (ArraySlice<Value>, inout BinaryWriter) throws -> Void
+    ) {
         self.maximumOperands = maximumOperands
         self.keepsFlex = keepsFlex
         emitOperands = emit
@@ -277,7 +291,9 @@ struct CharStringWriter<Value: CharStringOperand> {
                 let size = maximumOperands - maximumOperands % 2
                 for start in stride(from: 0, to: edges.count, by: size) {
                     var previous = Value.zero
-                    let chunk = edges[start..<min(start + size, edges.count)].map { e in defer { previous = e }; return e - previous }
+                    let chunk = edges[start..<min(start + size, edges.count)].map { e in
+                        defer { previous = e }; return e - previous
+                    }
                     try writeOperator(chunk[...], [op])
                 }
             case .mask(let op, let mask):
@@ -286,9 +302,13 @@ struct CharStringWriter<Value: CharStringOperand> {
             case .move(let px, let py):
                 try flush()
                 let (dx, dy) = step(px, py)
-                if dx.isZero && !dy.isZero { try writeOperator([dy], [4]) }
-                else if dy.isZero { try writeOperator([dx], [22]) }
-                else { try writeOperator([dx, dy], [21]) }
+                if dx.isZero && !dy.isZero {
+                    try writeOperator([dy], [4])
+                } else if dy.isZero {
+                    try writeOperator([dx], [22])
+                } else {
+                    try writeOperator([dx, dy], [21])
+                }
             case .line(let px, let py):
                 let (dx, dy) = step(px, py)
                 run.append(.line(dx, dy))
@@ -339,7 +359,9 @@ struct CharStringWriter<Value: CharStringOperand> {
                 op = startsHorizontal ? 6 : 7
             case .line:
                 // rlineto: slanted lines, and lone straight ones between them.
-                while i < run.count, case .line(let a, let b) = run[i], (!a.isZero && !b.isZero) || (alternatingRun(from: i) == 1 && isSlantedLine(i + 1)) {
+                while i < run.count, case .line(let a, let b) = run[i],
+                    (!a.isZero && !b.isZero) || (alternatingRun(from: i) == 1 && isSlantedLine(i + 1))
+                {
                     operands += [a, b]; i += 1
                 }
                 // rlinecurve: the lines and a lone curve after them.
@@ -359,8 +381,11 @@ struct CharStringWriter<Value: CharStringOperand> {
                     for k in 0..<alternating {
                         guard case .curve(let c) = run[i + k] else { break }
                         let last = k == alternating - 1
-                        if startsHorizontal { operands += [c[0], c[2], c[3], c[5]]; if last && !c[4].isZero { operands.append(c[4]) } }
-                        else { operands += [c[1], c[2], c[3], c[4]]; if last && !c[5].isZero { operands.append(c[5]) } }
+                        if startsHorizontal {
+                            operands += [c[0], c[2], c[3], c[5]]; if last && !c[4].isZero { operands.append(c[4]) }
+                        } else {
+                            operands += [c[1], c[2], c[3], c[4]]; if last && !c[5].isZero { operands.append(c[5]) }
+                        }
                         startsHorizontal.toggle()
                     }
                     i += alternating
@@ -369,20 +394,25 @@ struct CharStringWriter<Value: CharStringOperand> {
                     let isHorizontal = horizontal >= vertical
                     for k in 0..<(isHorizontal ? horizontal : vertical) {
                         guard case .curve(let c) = run[i + k] else { break }
-                        if isHorizontal { if k == 0 && !c[1].isZero { operands.append(c[1]) }; operands += [c[0], c[2], c[3], c[4]] }
-                        else { if k == 0 && !c[0].isZero { operands.append(c[0]) }; operands += [c[1], c[2], c[3], c[5]] }
+                        if isHorizontal {
+                            if k == 0 && !c[1].isZero { operands.append(c[1]) }; operands += [c[0], c[2], c[3], c[4]]
+                        } else {
+                            if k == 0 && !c[0].isZero { operands.append(c[0]) }; operands += [c[1], c[2], c[3], c[5]]
+                        }
                     }
                     i += isHorizontal ? horizontal : vertical
                     op = isHorizontal ? 27 : 26
                 } else {
                     while i < run.count, case .curve(let c) = run[i], alternatingCurves(from: i) == 0,
-                          sameDirectionCurves(from: i, horizontal: true) == 0, sameDirectionCurves(from: i, horizontal: false) == 0 {
+                        sameDirectionCurves(from: i, horizontal: true) == 0, sameDirectionCurves(from: i, horizontal: false) == 0
+                    {
                         operands += c; i += 1
                     }
                     // rcurveline: the curves and a slanted line that ends the run (a line followed by
                     // a curve or more lines goes with those).
                     if operands.count <= maximumOperands - 2, i < run.count, case .line(let a, let b) = run[i], !a.isZero && !b.isZero,
-                       i + 1 == run.count {
+                        i + 1 == run.count
+                    {
                         operands += [a, b]; i += 1; op = 24
                     } else {
                         op = 8
@@ -423,7 +453,8 @@ struct CharStringWriter<Value: CharStringOperand> {
     private func sameDirectionCurves(from i: Int, horizontal: Bool) -> Int {
         var j = i
         while j < run.count, j - i < Self.maximumCurves, case .curve(let c) = run[j],
-              horizontal ? c[5].isZero && (j == i || c[1].isZero) : c[4].isZero && (j == i || c[0].isZero) { j += 1 }
+            horizontal ? c[5].isZero && (j == i || c[1].isZero) : c[4].isZero && (j == i || c[0].isZero)
+        { j += 1 }
         return j - i
     }
 
@@ -457,7 +488,12 @@ extension CharStringWriter where Value == Int {
             switch command {
             case .stems(let op, let values):
                 var edge = 0.0
-                items.append(.stems(op, values.map { edge += $0; return edge.otRoundedInt }))
+                items.append(
+                    .stems(
+                        op,
+                        values.map {
+                            edge += $0; return edge.otRoundedInt
+                        }))
             case .mask(let op, let mask): items.append(.mask(op, mask))
             case .path(.moveTo(let px, let py)): items.append(.move(px.otRoundedInt, py.otRoundedInt))
             case .path(.lineTo(let px, let py)): items.append(.line(px.otRoundedInt, py.otRoundedInt))
@@ -485,12 +521,16 @@ extension Array where Element == Double {
     /// Each element plus all before it: a delta-encoded array's absolute values.
     func runningSums() -> [Double] {
         var sum = 0.0
-        return map { sum += $0; return sum }
+        return map {
+            sum += $0; return sum
+        }
     }
 
     /// Each element less the one before it (the first less zero): `runningSums` undone.
     func steps() -> [Double] {
         var previous = 0.0
-        return map { v in defer { previous = v }; return v - previous }
+        return map { v in
+            defer { previous = v }; return v - previous
+        }
     }
 }

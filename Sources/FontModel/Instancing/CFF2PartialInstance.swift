@@ -18,8 +18,9 @@ extension CFF2Table {
         // blended operands leave room for on the stack (which also keeps the work linear).
         let stack = min(topDict.int(Self.topMaxStack) ?? BlendingCharStringWriter.defaultStack, cffMaximumStack)
         if let v = plan.data.indices.first(where: { 6 * (plan.data[$0].columns.count + 1) + 1 > stack }) {
-            throw FontError("variation data \(v) would blend over \(plan.data[v].columns.count) regions, more than a curve's operands with their deltas leave room for in the charstring stack of \(stack)",
-                            table: "CFF2")
+            throw FontError(
+                "variation data \(v) would blend over \(plan.data[v].columns.count) regions, more than a curve's operands with their deltas leave room for in the charstring stack of \(stack)",
+                table: "CFF2")
         }
         let zero = store.data.map { [Double](repeating: 0, count: $0.regionIndexes.count) }
         let atNewDefault = regionScalars(at: limits.location)
@@ -47,8 +48,10 @@ extension CFF2Table {
                     columns = try columnScalars[v].map { try run(id, scalars: $0, record: .commands).commands }
                 }
                 let vsindex = oldDefault.vsindex.flatMap { $0 != privateIndex ? $0 : nil }
-                charStringItems.append(try BlendingCharStringWriter.encode(newDefault: newDefault, oldDefault: oldDefault.commands,
-                                                                          columns: columns, vsindex: vsindex, stack: stack))
+                charStringItems.append(
+                    try BlendingCharStringWriter.encode(
+                        newDefault: newDefault, oldDefault: oldDefault.commands,
+                        columns: columns, vsindex: vsindex, stack: stack))
             } catch let e as FontError where e.table == nil {
                 throw FontError("glyph \(id): \(e.message)", table: "CFF2")
             }
@@ -58,9 +61,11 @@ extension CFF2Table {
             let columns = columnScalars.indices.contains(v) ? columnScalars[v] : []
             return try partialPrivate(p.dict, newDefault: atNewDefault, oldDefault: zero, columns: columns).encode()
         }
-        let newStore = ItemVariationStore(regions: plan.regions, data: plan.data.map {
-            ItemVariationStore.VariationData(regionIndexes: $0.columns, deltas: [], itemCount: 0)
-        })
+        let newStore = ItemVariationStore(
+            regions: plan.regions,
+            data: plan.data.map {
+                ItemVariationStore.VariationData(regionIndexes: $0.columns, deltas: [], itemCount: 0)
+            })
         return try laidOut(charStrings: charStringItems, privates: privateBytes, store: try newStore.encode(axisCount: axisCount))
     }
 
@@ -91,7 +96,9 @@ extension CFF2Table {
             for j in entry.values.indices { for d in deltas { operands.append(d[j]) } }
             operands.append(Double(entry.values.count))
             guard operands.count <= cffMaximumStack else {
-                throw FontError("Private DICT operator \(entry.op) would blend \(operands.count) operands, past the \(cffMaximumStack) a DICT may hold", table: "CFF2")
+                throw FontError(
+                    "Private DICT operator \(entry.op) would blend \(operands.count) operands, past the \(cffMaximumStack) a DICT may hold",
+                    table: "CFF2")
             }
             out.entries.append((Self.dictBlend, operands.map(CFFOperand.init(number:))))
             out.entries.append((entry.op, []))
@@ -115,13 +122,16 @@ enum BlendingCharStringWriter {
         case mask(UInt8, [UInt8])
     }
 
-    static func encode(newDefault: [CharStringCommand], oldDefault: [CharStringCommand], columns: [[CharStringCommand]],
-                       vsindex: Int?, stack: Int) throws -> [UInt8] {
+    static func encode(
+        newDefault: [CharStringCommand], oldDefault: [CharStringCommand], columns: [[CharStringCommand]],
+        vsindex: Int?, stack: Int
+    ) throws -> [UInt8] {
         let (kinds, values) = flatten(newDefault)
         let base = flatten(oldDefault)
         let runs = columns.map(flatten)
         guard base.kinds == kinds, runs.allSatisfy({ $0.kinds == kinds }) else {
-            throw FontError("its charstring draws differently at different locations (a flex1 that changes direction?), which a blend cannot hold")
+            throw FontError(
+                "its charstring draws differently at different locations (a flex1 that changes direction?), which a blend cannot hold")
         }
         // Points rounded where they lie, each column's deltas too.
         let operands = values.indices.map { k in
@@ -196,8 +206,10 @@ struct BlendedOperand: CharStringOperand {
     init(constant: Int) { self.init(value: constant, deltas: []) }
     static func - (a: BlendedOperand, b: BlendedOperand) -> BlendedOperand {
         let n = max(a.deltas.count, b.deltas.count)
-        return BlendedOperand(value: a.value - b.value, deltas: (0..<n).map {
-            ($0 < a.deltas.count ? a.deltas[$0] : 0) - ($0 < b.deltas.count ? b.deltas[$0] : 0)
-        })
+        return BlendedOperand(
+            value: a.value - b.value,
+            deltas: (0..<n).map {
+                ($0 < a.deltas.count ? a.deltas[$0] : 0) - ($0 < b.deltas.count ? b.deltas[$0] : 0)
+            })
     }
 }

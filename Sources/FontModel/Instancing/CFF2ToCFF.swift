@@ -23,7 +23,8 @@ extension CFF2Table {
     /// `fontBBox` the outlines' box (head's, which the instancer has just computed).
     func downgradedToCFF(fontName: String, glyphNames: [String], advances: [Int], fontBBox: [Int]) throws -> [UInt8] {
         guard store == nil, globalSubrs.items.isEmpty, privates.allSatisfy({ $0.localSubrs == nil }) else {
-            throw FontError("only a static CFF2 table (an instance, without variation data or subroutines) can be written as CFF", table: "CFF2")
+            throw FontError(
+                "only a static CFF2 table (an instance, without variation data or subroutines) can be written as CFF", table: "CFF2")
         }
         let n = glyphCount
         guard n > 0, advances.count >= n, glyphNames.count >= n else {
@@ -51,10 +52,14 @@ extension CFF2Table {
             var item = BinaryWriter(capacity: code.count + 4)
             if advances[id] != pair.defaultWidth {
                 guard (counts.first ?? 0) < Self.cffOperandLimit else {
-                    throw FontError("glyph \(id): its first operator already has \(Self.cffOperandLimit) operands, so the width does not fit (CFF allows \(Self.cffOperandLimit)); writing it as CFF is not done", table: "CFF2")
+                    throw FontError(
+                        "glyph \(id): its first operator already has \(Self.cffOperandLimit) operands, so the width does not fit (CFF allows \(Self.cffOperandLimit)); writing it as CFF is not done",
+                        table: "CFF2")
                 }
                 let width = advances[id] - pair.nominalWidth
-                guard (-32768...32767).contains(width) else { throw FontError("glyph \(id): advance \(advances[id]) does not fit a charstring", table: "CFF2") }
+                guard (-32768...32767).contains(width) else {
+                    throw FontError("glyph \(id): advance \(advances[id]) does not fit a charstring", table: "CFF2")
+                }
                 CFFDict.encodeInt(width, &item)
             }
             item.append(code)
@@ -102,7 +107,11 @@ extension CFF2Table {
         // CharStrings, FDArray, Private DICTs. Offsets in DICTs are 5-byte integers, so the
         // sizes are known before the offsets are.
         for op in [Self.topCharset, Self.topCharStrings] { top.set(op, [.int(0)]) }
-        if cid { top.set(Self.topFDArray, [.int(0)]); top.set(Self.topFDSelect, [.int(0)]) } else { top.set(CFFTable.topPrivate, [.int(privateBytes[0].count), .int(0)]) }
+        if cid {
+            top.set(Self.topFDArray, [.int(0)]); top.set(Self.topFDSelect, [.int(0)])
+        } else {
+            top.set(CFFTable.topPrivate, [.int(privateBytes[0].count), .int(0)])
+        }
         func fontDictItems(_ privateAt: [Int]) -> [[UInt8]] {
             fontDicts.enumerated().map { i, d in
                 var d = d
@@ -111,7 +120,8 @@ extension CFF2Table {
             }
         }
         let nameItems = [Array(fontName.utf8)]
-        var position = 4 + CFFIndex.encodedSize(nameItems) + CFFIndex.encodedSize([top.encode()])
+        var position =
+            4 + CFFIndex.encodedSize(nameItems) + CFFIndex.encodedSize([top.encode()])
             + CFFIndex.encodedSize(strings.map { Array($0.utf8) }) + CFFIndex.encodedSize([])
         let charsetAt = position; position += charset.bytes.count
         let fdSelectAt = position; position += fdSelectBytes.count
@@ -120,8 +130,11 @@ extension CFF2Table {
         var privateAt: [Int] = []
         for p in privateBytes { privateAt.append(position); position += p.count }
         top.set(Self.topCharset, [.int(charsetAt)]); top.set(Self.topCharStrings, [.int(charStringsAt)])
-        if cid { top.set(Self.topFDArray, [.int(fdArrayAt)]); top.set(Self.topFDSelect, [.int(fdSelectAt)]) }
-        else { top.set(CFFTable.topPrivate, [.int(privateBytes[0].count), .int(privateAt[0])]) }
+        if cid {
+            top.set(Self.topFDArray, [.int(fdArrayAt)]); top.set(Self.topFDSelect, [.int(fdSelectAt)])
+        } else {
+            top.set(CFFTable.topPrivate, [.int(privateBytes[0].count), .int(privateAt[0])])
+        }
 
         var w = BinaryWriter(capacity: position)
         w.u8(1); w.u8(0); w.u8(4); w.u8(4)
@@ -154,12 +167,14 @@ extension CFF2Table {
             case 255: operands += 1; i += 5
             default:
                 guard operands <= cffOperandLimit else {
-                    throw FontError("glyph \(glyph): an operator with \(operands) operands (CFF allows \(cffOperandLimit)); writing it as CFF is not done", table: "CFF2")
+                    throw FontError(
+                        "glyph \(glyph): an operator with \(operands) operands (CFF allows \(cffOperandLimit)); writing it as CFF is not done",
+                        table: "CFF2")
                 }
                 counts.append(operands)
                 switch b {
-                case 1, 3, 18, 23: stems += operands / 2                        // hstem(hm), vstem(hm)
-                case 19, 20: stems += operands / 2; i += (stems + 7) / 8        // hintmask, cntrmask: implicit vstems, then the mask
+                case 1, 3, 18, 23: stems += operands / 2   // hstem(hm), vstem(hm)
+                case 19, 20: stems += operands / 2; i += (stems + 7) / 8   // hintmask, cntrmask: implicit vstems, then the mask
                 default: break
                 }
                 i += b == 12 ? 2 : 1

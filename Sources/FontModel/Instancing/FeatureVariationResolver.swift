@@ -11,9 +11,11 @@ enum FeatureVariationResolver {
         for (r, record) in Face.items(variations["FeatureVariationRecord"]).enumerated() {
             guard try holds(record.fields?["ConditionSet"], location: location, table: table, record: r) else { continue }
             for substitution in Face.items(record.fields?["FeatureTableSubstitution"]?.fields?["SubstitutionRecord"]) {
-                guard let index = substitution.fields?["FeatureIndex"]?.int.map(Int.init), let feature = substitution.fields?["Feature"] else { continue }
+                guard let index = substitution.fields?["FeatureIndex"]?.int.map(Int.init), let feature = substitution.fields?["Feature"]
+                else { continue }
                 guard index < features.count, case .record(var featureRecord) = features[index] else {
-                    throw FontError("FeatureVariations record \(r) replaces feature \(index); the FeatureList has \(features.count)", table: table)
+                    throw FontError(
+                        "FeatureVariations record \(r) replaces feature \(index); the FeatureList has \(features.count)", table: table)
                 }
                 featureRecord["Feature"] = feature
                 features[index] = .record(featureRecord)
@@ -51,7 +53,9 @@ enum FeatureVariationResolver {
             var dropped = false, holdsAtDefault = true
             for condition in Face.items(fields["ConditionSet"]?.fields?["ConditionTable"]) {
                 guard case .formatted(1, var c) = try condition.resolved(), let axis = c["AxisIndex"]?.int.map(Int.init) else {
-                    throw FontError("FeatureVariations record \(r) has a condition of a format other than 1; partial instancing reads only axis ranges", table: table)
+                    throw FontError(
+                        "FeatureVariations record \(r) has a condition of a format other than 1; partial instancing reads only axis ranges",
+                        table: table)
                 }
                 guard axis < pins.count else {
                     throw FontError("FeatureVariations record \(r) has a condition on axis \(axis); fvar has \(pins.count)", table: table)
@@ -84,9 +88,12 @@ enum FeatureVariationResolver {
                 var old = substitution ?? StructFields()
                 var records: [StructValue] = []
                 for item in Face.items(substitution?["SubstitutionRecord"]) {
-                    guard var s = item.fields, let index = s["FeatureIndex"]?.int.map(Int.init), let feature = s["Feature"] else { continue }
+                    guard var s = item.fields, let index = s["FeatureIndex"]?.int.map(Int.init), let feature = s["Feature"] else {
+                        continue
+                    }
                     guard index < features.count, case .record(var featureRecord) = features[index] else {
-                        throw FontError("FeatureVariations record \(r) replaces feature \(index); the FeatureList has \(features.count)", table: table)
+                        throw FontError(
+                            "FeatureVariations record \(r) replaces feature \(index); the FeatureList has \(features.count)", table: table)
                     }
                     s["Feature"] = featureRecord["Feature"] ?? StructValue.none
                     records.append(.record(s))
@@ -141,9 +148,11 @@ enum FeatureVariationResolver {
         for condition in Face.items(conditions["ConditionTable"]) {
             guard case .formatted(1, let c) = try condition.resolved(), let axis = c["AxisIndex"]?.int.map(Int.init) else { continue }
             guard axis < location.count else {
-                throw FontError("FeatureVariations record \(record) has a condition on axis \(axis); fvar has \(location.count)", table: table)
+                throw FontError(
+                    "FeatureVariations record \(record) has a condition on axis \(axis); fvar has \(location.count)", table: table)
             }
-            let low = Double(c["FilterRangeMinValue"]?.int ?? 0) / F2Dot14.scale, high = Double(c["FilterRangeMaxValue"]?.int ?? 0) / F2Dot14.scale
+            let low = Double(c["FilterRangeMinValue"]?.int ?? 0) / F2Dot14.scale,
+                high = Double(c["FilterRangeMaxValue"]?.int ?? 0) / F2Dot14.scale
             if !(low <= location[axis] && location[axis] <= high) { return false }
         }
         return true
@@ -179,7 +188,9 @@ enum FeatureVariationResolver {
             }
         }
         var reached = Set<Int>(), queue: [Int] = []
-        func lookupIndexes(_ feature: StructValue?) -> [Int] { Face.items(feature?.fields?["LookupListIndex"]).compactMap { $0.int.map(Int.init) } }
+        func lookupIndexes(_ feature: StructValue?) -> [Int] {
+            Face.items(feature?.fields?["LookupListIndex"]).compactMap { $0.int.map(Int.init) }
+        }
         for f in featureIndexes where f < featureRecords.count { queue += lookupIndexes(featureRecords[f].fields?["Feature"]) }
         for record in variationRecords {
             for swap in swaps(record) where featureIndexes.contains(swap.index) { queue += lookupIndexes(swap.feature) }
@@ -199,16 +210,19 @@ enum FeatureVariationResolver {
         out["LookupList"] = .record(list)
 
         // Features: lookups renumbered; those empty here and in every swap dropped.
-        let swappedInWithLookups = Set(variationRecords.flatMap { record in
-            swaps(record).filter { lookupIndexes($0.feature).contains { renumber[$0] != nil } }.map(\.index)
-        })
+        let swappedInWithLookups = Set(
+            variationRecords.flatMap { record in
+                swaps(record).filter { lookupIndexes($0.feature).contains { renumber[$0] != nil } }.map(\.index)
+            })
         var featureRenumber: [Int: Int] = [:]
         var features: [StructValue] = []
         for (i, record) in featureRecords.enumerated() {
             guard var f = record.fields, var feature = f["Feature"]?.fields else { continue }
             let indexes = Face.items(feature["LookupListIndex"]).compactMap { $0.int.flatMap { renumber[Int($0)] } }
             feature["LookupListIndex"] = .list(indexes.map { .int(Int64($0)) })
-            guard !indexes.isEmpty || f["FeatureTag"]?.int == Int64(Tag("pref").rawValue) || swappedInWithLookups.contains(i) else { continue }
+            guard !indexes.isEmpty || f["FeatureTag"]?.int == Int64(Tag("pref").rawValue) || swappedInWithLookups.contains(i) else {
+                continue
+            }
             f["Feature"] = .record(feature)
             featureRenumber[i] = features.count
             features.append(.record(f))
@@ -219,20 +233,21 @@ enum FeatureVariationResolver {
         }
         // FeatureVariations: swaps of dropped features go, the others are renumbered.
         if var variations = out["FeatureVariations"]?.fields {
-            variations["FeatureVariationRecord"] = .list(variationRecords.map { record in
-                guard var fields = record.fields, var substitution = fields["FeatureTableSubstitution"]?.fields else { return record }
-                let kept: [StructValue] = swaps(record).compactMap { swap in
-                    guard let i = featureRenumber[swap.index] else { return nil }
-                    var s = StructFields()
-                    s["FeatureIndex"] = .int(Int64(i))
-                    s["Feature"] = remap(swap.feature, renumber)
-                    return .record(s)
-                }
-                substitution["SubstitutionCount"] = .int(Int64(kept.count))
-                substitution["SubstitutionRecord"] = .list(kept)
-                fields["FeatureTableSubstitution"] = .record(substitution)
-                return .record(fields)
-            })
+            variations["FeatureVariationRecord"] = .list(
+                variationRecords.map { record in
+                    guard var fields = record.fields, var substitution = fields["FeatureTableSubstitution"]?.fields else { return record }
+                    let kept: [StructValue] = swaps(record).compactMap { swap in
+                        guard let i = featureRenumber[swap.index] else { return nil }
+                        var s = StructFields()
+                        s["FeatureIndex"] = .int(Int64(i))
+                        s["Feature"] = remap(swap.feature, renumber)
+                        return .record(s)
+                    }
+                    substitution["SubstitutionCount"] = .int(Int64(kept.count))
+                    substitution["SubstitutionRecord"] = .list(kept)
+                    fields["FeatureTableSubstitution"] = .record(substitution)
+                    return .record(fields)
+                })
             out["FeatureVariations"] = .record(variations)
         }
 
@@ -282,7 +297,8 @@ enum FeatureVariationResolver {
                 if name == "LookupListIndex" {
                     switch v {
                     case .int(let i): g[name] = .int(Int64(renumber[Int(i)] ?? Int(i)))
-                    case .list(let items): g[name] = .list(items.compactMap { $0.int.flatMap { renumber[Int($0)] }.map { .int(Int64($0)) } })
+                    case .list(let items):
+                        g[name] = .list(items.compactMap { $0.int.flatMap { renumber[Int($0)] }.map { .int(Int64($0)) } })
                     default: g[name] = v
                     }
                 } else {

@@ -43,8 +43,9 @@ public final class GlyphVariator {
     /// instance's tuples apply to), not gvar.
     public init(face: Face, variations: Bool = true) throws {
         guard let glyf = try face.glyf else {
-            throw FontError("the face has no 'glyf' table: only TrueType outlines vary through gvar (CFF2 is not instanced yet)",
-                            path: face.path, face: face.faceLabel)
+            throw FontError(
+                "the face has no 'glyf' table: only TrueType outlines vary through gvar (CFF2 is not instanced yet)",
+                path: face.path, face: face.faceLabel)
         }
         self.face = face
         self.glyf = glyf
@@ -88,8 +89,9 @@ public final class GlyphVariator {
         ends += outlineEnds
         for k in (n - 4)..<n { ends.append(k) }
         try face.context("gvar") {
-            try gvar.accumulateVariations(glyph: id, location: location, original: coordinates, ends: ends, sharedPeaks: peaks,
-                                          into: &dx, &dy, workspace: &w)
+            try gvar.accumulateVariations(
+                glyph: id, location: location, original: coordinates, ends: ends, sharedPeaks: peaks,
+                into: &dx, &dy, workspace: &w)
         }
     }
 
@@ -116,11 +118,14 @@ public final class GlyphVariator {
     /// Glyph `id`'s tuple variations in a partial instance (`TupleVariation.forPartialInstance`):
     /// what it keeps of the glyph in gvar. With `newDefault` (the instance's glyphs, which the
     /// kept tuples apply to), the points a reader infers are left out (`IUPOptimizer`).
-    func partialVariations(_ id: Int, limits: AxisLimits, newDefault: GlyphVariator? = nil, optimizer: inout IUPOptimizer) throws -> [TupleVariation] {
+    func partialVariations(_ id: Int, limits: AxisLimits, newDefault: GlyphVariator? = nil, optimizer: inout IUPOptimizer) throws
+        -> [TupleVariation]
+    {
         guard let gvar else { return [] }
         let (coordinates, ends) = try pointsWithPhantoms(id)
         let tuples = try face.context("gvar") { try gvar.variations(glyph: id, pointCount: coordinates.count, sharedPeaks: peaks) }
-        let kept = TupleVariation.forPartialInstance(tuples, limits: limits, pointCount: coordinates.count, hasY: true, original: coordinates, ends: ends)
+        let kept = TupleVariation.forPartialInstance(
+            tuples, limits: limits, pointCount: coordinates.count, hasY: true, original: coordinates, ends: ends)
         guard let newDefault, !kept.isEmpty else { return kept }
         let (moved, movedEnds) = try newDefault.pointsWithPhantoms(id)
         guard moved.count == coordinates.count else { return kept }
@@ -163,15 +168,18 @@ public final class GlyphVariator {
             }
         }
         let n = outlineCount
-        return VariedGlyph(glyph: glyph,
-                           left: Double(phantom[0].x) + dx[n], right: Double(phantom[1].x) + dx[n + 1],
-                           top: Double(phantom[2].y) + dy[n + 2], bottom: Double(phantom[3].y) + dy[n + 3])
+        return VariedGlyph(
+            glyph: glyph,
+            left: Double(phantom[0].x) + dx[n], right: Double(phantom[1].x) + dx[n + 1],
+            top: Double(phantom[2].y) + dy[n + 2], bottom: Double(phantom[3].y) + dy[n + 3])
     }
 
     /// A simple glyph at a location, as bytes ready to store: its bounds, its unrounded phantom
     /// points (left, right, top, bottom) and the counts maxp needs.
-    typealias VariedSimpleGlyph = (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double),
-                                   counts: (points: Int, contours: Int, instructions: Int))
+    typealias VariedSimpleGlyph = (
+        bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double),
+        counts: (points: Int, contours: Int, instructions: Int)
+    )
 
     /// A simple glyph at a location straight from its bytes to new bytes (flat arrays, no
     /// contour objects): what instancing runs for every simple glyph. Returns the encoded
@@ -200,9 +208,14 @@ public final class GlyphVariator {
             points.ys[i] = (Double(points.ys[i]) + dy[i]).otRoundedInt
         }
         let (bytes, bounds) = try TrueTypeGlyph.encodeSimple(points, overlap: overlap)
-        return (bytes, bounds, (Double(phantom[0].x) + dx[count], Double(phantom[1].x) + dx[count + 1],
-                                Double(phantom[2].y) + dy[count + 2], Double(phantom[3].y) + dy[count + 3]),
-                (count, points.ends.count, points.instructions.count))
+        return (
+            bytes, bounds,
+            (
+                Double(phantom[0].x) + dx[count], Double(phantom[1].x) + dx[count + 1],
+                Double(phantom[2].y) + dy[count + 2], Double(phantom[3].y) + dy[count + 3]
+            ),
+            (count, points.ends.count, points.instructions.count)
+        )
     }
 
     /// A composite's components as stored: where each one's flags and arguments are, its
@@ -224,7 +237,8 @@ public final class GlyphVariator {
             let argsAt = r.offset
             let words = flags & GlyphComponent.argsAreWords != 0
             guard flags & GlyphComponent.argsAreXYValues != 0,
-                  flags & (GlyphComponent.weHaveAScale | GlyphComponent.weHaveAnXAndYScale | GlyphComponent.weHaveATwoByTwo) == 0 else { return nil }
+                flags & (GlyphComponent.weHaveAScale | GlyphComponent.weHaveAnXAndYScale | GlyphComponent.weHaveATwoByTwo) == 0
+            else { return nil }
             let x = words ? Int(try r.i16()) : Int(try r.i8()), y = words ? Int(try r.i16()) : Int(try r.i8())
             out.append(StoredComponent(flagsAt: flagsAt, argsAt: argsAt, words: words, glyph: glyph, x: x, y: y))
             guard out.count <= 0xFFFF else { throw r.error("composite has too many components") }
@@ -237,9 +251,12 @@ public final class GlyphVariator {
     /// moved, the overlap flag set, bounds from the components' (already moved) bounds. nil
     /// when the glyph needs the general path (scaled or point-matched components, a moved
     /// offset that no longer fits its byte-sized arguments, a component past the glyph count).
-    func compositeGlyphBytes(_ id: Int, at location: [Double], overlap: Bool, componentBounds: [GlyphBounds?],
-                             workspace w: inout TupleWorkspace) throws
-        -> (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double), glyphs: [Int], instructions: Int)? {
+    func compositeGlyphBytes(
+        _ id: Int, at location: [Double], overlap: Bool, componentBounds: [GlyphBounds?],
+        workspace w: inout TupleWorkspace
+    ) throws
+        -> (bytes: [UInt8], bounds: GlyphBounds?, phantoms: (Double, Double, Double, Double), glyphs: [Int], instructions: Int)?
+    {
         try glyf.withGlyphReader(id) { reader in
             guard let (components, instructions) = try Self.storedComponents(reader) else { return nil }
             guard components.allSatisfy({ $0.glyph < componentBounds.count }) else { return nil }
@@ -276,9 +293,14 @@ public final class GlyphVariator {
             }
             while bytes.count % 4 != 0 { bytes.append(0) }
             let n = components.count
-            return (bytes, union, (Double(phantom[0].x) + dx[n], Double(phantom[1].x) + dx[n + 1],
-                                   Double(phantom[2].y) + dy[n + 2], Double(phantom[3].y) + dy[n + 3]),
-                    components.map(\.glyph), instructions)
+            return (
+                bytes, union,
+                (
+                    Double(phantom[0].x) + dx[n], Double(phantom[1].x) + dx[n + 1],
+                    Double(phantom[2].y) + dy[n + 2], Double(phantom[3].y) + dy[n + 3]
+                ),
+                components.map(\.glyph), instructions
+            )
         }
     }
 }

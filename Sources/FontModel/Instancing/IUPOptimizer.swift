@@ -44,7 +44,8 @@ struct IUPOptimizer {
         if contour.allSatisfy({ x[$0] == x[first] && y[$0] == y[first] }) { kept.append(first); return }
         // From a point every solution keeps when there is one (then the result is the fewest
         // within the lookback), else from the point that moves most.
-        let anchor = forcedPoint(contour, x, tolerance) ?? forcedPoint(contour, y, tolerance)
+        let anchor =
+            forcedPoint(contour, x, tolerance) ?? forcedPoint(contour, y, tolerance)
             ?? contour.max { abs(x[$0]) + abs(y[$0]) < abs(x[$1]) + abs(y[$1]) }!
         keepAround(anchor, contour, x: x, y: y, original: original, into: &kept)
     }
@@ -69,8 +70,10 @@ struct IUPOptimizer {
     }
 
     /// The fewest points to keep in a contour that keeps `anchor`.
-    private mutating func keepAround(_ anchor: Int, _ contour: ClosedRange<Int>, x: [Int], y: [Int], original: [PointXY],
-                                     into kept: inout [Int]) {
+    private mutating func keepAround(
+        _ anchor: Int, _ contour: ClosedRange<Int>, x: [Int], y: [Int], original: [PointXY],
+        into kept: inout [Int]
+    ) {
         let first = contour.lowerBound, n = contour.count
         index.removeAll(keepingCapacity: true); cx.removeAll(keepingCapacity: true); cy.removeAll(keepingCapacity: true)
         dx.removeAll(keepingCapacity: true); dy.removeAll(keepingCapacity: true)

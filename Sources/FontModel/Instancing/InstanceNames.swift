@@ -10,7 +10,8 @@ extension Face {
         var style: String?
         var postScript: String?
         if let fvar = try original.table(FvarTable.self),
-           let named = fvar.instances.first(where: { $0.coordinates == location.user }) {
+            let named = fvar.instances.first(where: { $0.coordinates == location.user })
+        {
             style = source.string(named.subfamilyNameID)
             postScript = named.postScriptNameID.flatMap { source.string($0) }
         }
@@ -59,7 +60,8 @@ extension Face {
     /// out), in the design axes' ordering; nil when the face has no STAT.
     func styleFromSTAT(_ location: VariationLocation) throws -> String? {
         guard let stat = try table(STATTable.self), let name = try? self.name,
-              case .record(let d)? = try stat.value("DesignAxisRecord"), case .list(let axes)? = d["Axis"] else { return nil }
+            case .record(let d)? = try stat.value("DesignAxisRecord"), case .list(let axes)? = d["Axis"]
+        else { return nil }
         let tags: [Tag?] = axes.map { $0.fields?["AxisTag"]?.int.map { Tag(UInt32(truncatingIfNeeded: $0)) } }
         let ordering: [Int] = axes.map { Int($0.fields?["AxisOrdering"]?.int ?? 0) }
         func user(_ axis: Int64?) -> Double? {
@@ -72,7 +74,9 @@ extension Face {
         // Format 4 (a combination) first: it names several axes at once.
         for v in values {
             guard case .formatted(4, let f) = try v.resolved(), case .list(let records)? = f["AxisValueRecord"] else { continue }
-            let matches = records.allSatisfy { r in user(r.fields?["AxisIndex"]?.int).map { $0 == Double(r.fields?["Value"]?.int ?? 0) / Fixed.scale } ?? false }
+            let matches = records.allSatisfy { r in
+                user(r.fields?["AxisIndex"]?.int).map { $0 == Double(r.fields?["Value"]?.int ?? 0) / Fixed.scale } ?? false
+            }
             guard matches else { continue }
             let indexes = records.compactMap { $0.fields?["AxisIndex"]?.int }
             covered.formUnion(indexes)
@@ -82,7 +86,8 @@ extension Face {
         }
         for v in values {
             guard case .formatted(let format, let f) = try v.resolved(), format != 4, let axis = f["AxisIndex"]?.int,
-                  !covered.contains(axis), let u = user(axis) else { continue }
+                !covered.contains(axis), let u = user(axis)
+            else { continue }
             let fixed = { (key: String) in Double(f[key]?.int ?? 0) / Fixed.scale }
             let holds = format == 2 ? (fixed("RangeMinValue")...fixed("RangeMaxValue")).contains(u) : fixed("Value") == u
             guard holds else { continue }
@@ -99,7 +104,9 @@ extension Face {
                 if !named { parts.append((Int.max, "\(axis.tag.trimmed) \(Face.short(location.user[i]))")) }
             }
         }
-        if parts.isEmpty { return covered.isEmpty ? nil : (name.string(Int(try stat.value("ElidedFallbackNameID")?.int ?? 2)) ?? "Regular") }
+        if parts.isEmpty {
+            return covered.isEmpty ? nil : (name.string(Int(try stat.value("ElidedFallbackNameID")?.int ?? 2)) ?? "Regular")
+        }
         return parts.sorted { $0.order < $1.order }.map(\.text).joined(separator: " ")
     }
 }

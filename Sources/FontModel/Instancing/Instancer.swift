@@ -32,9 +32,11 @@ public struct InstanceOptions: Sendable {
     /// unit, as fontTools does unless told `--no-optimize`; off, every point is listed.
     public var optimizeDeltas: Bool
 
-    public init(coordinates: [String: Double] = [:], clamp: Bool = true, updateNames: Bool = true, setOverlapFlags: Bool = true,
-                rewriteLayout: Bool = false, downgradeCFF2: Bool = false, partial: Bool = false, ranges: [String: ClosedRange<Double>] = [:],
-                optimizeDeltas: Bool = true) {
+    public init(
+        coordinates: [String: Double] = [:], clamp: Bool = true, updateNames: Bool = true, setOverlapFlags: Bool = true,
+        rewriteLayout: Bool = false, downgradeCFF2: Bool = false, partial: Bool = false, ranges: [String: ClosedRange<Double>] = [:],
+        optimizeDeltas: Bool = true
+    ) {
         self.coordinates = coordinates; self.clamp = clamp; self.updateNames = updateNames; self.setOverlapFlags = setOverlapFlags
         self.rewriteLayout = rewriteLayout; self.downgradeCFF2 = downgradeCFF2; self.partial = partial; self.ranges = ranges
         self.optimizeDeltas = optimizeDeltas
@@ -66,8 +68,9 @@ extension Face {
         var location = try self.location(options.coordinates, clamp: options.clamp)
         let (limits, userRanges) = try axisLimits(options, location)
         if limits != nil && options.downgradeCFF2 {
-            throw FontError("a partial instance stays variable, and CFF (version 1) cannot vary: downgrading CFF2 needs every axis pinned",
-                            path: path, face: faceLabel)
+            throw FontError(
+                "a partial instance stays variable, and CFF (version 1) cannot vary: downgrading CFF2 needs every axis pinned",
+                path: path, face: faceLabel)
         }
         // A narrowed axis whose range leaves out the default has a new default (its origin).
         let moved = userRanges.filter { $0.value.origin != location.user[$0.key] }
@@ -100,8 +103,9 @@ extension Face {
         try instanceLayout(into: target, at: loc, rewrite: options.rewriteLayout, limits: limits)
         try instanceFeatureVariations(into: target, at: loc, limits: limits)
         if let limits {
-            let fvar = try keepVariations(into: target, limits: limits, location: location, userRanges: userRanges,
-                                          optimizeDeltas: options.optimizeDeltas)
+            let fvar = try keepVariations(
+                into: target, limits: limits, location: location, userRanges: userRanges,
+                optimizeDeltas: options.optimizeDeltas)
             let pinned = Set(location.tags.indices.filter { limits.pins[$0] != nil }.map { location.tags[$0] })
             // (location() refuses an fvar with a repeated tag; the first range would win anyway.)
             let narrowed = Dictionary(userRanges.map { (location.tags[$0.key], $0.value) }, uniquingKeysWith: { a, _ in a })
@@ -123,7 +127,9 @@ extension Face {
         // A font without a name table (a test subset) has no names to give or update.
         var postScriptName = target.has("name") ? try target.postScriptName : nil
         // A partial instance keeps its names, as fontTools leaves them by default.
-        if options.updateNames && limits == nil && target.has("name") { postScriptName = try target.nameInstance(from: self, location: location) }
+        if options.updateNames && limits == nil && target.has("name") {
+            postScriptName = try target.nameInstance(from: self, location: location)
+        }
         if options.downgradeCFF2, let cff2 = try target.cff2 { try target.downgradeCFF2(cff2, fontName: postScriptName ?? "Instance") }
         // Laid out once here, so the instance is a plain unedited font: saving it copies bytes
         // (no second encoding, and no save-time validation of tables the instancer wrote).
@@ -173,9 +179,11 @@ extension Face {
                     guard try variator.glyf.isComposite(id) else {
                         return .simple(try variator.simpleGlyphBytes(id, at: loc, overlap: overlapFlags, workspace: &workspace))
                     }
-                    return .composite(try variator.glyf.withGlyphReader(id) { r in
-                        try GlyphVariator.storedComponents(r)?.components.map(\.glyph) ?? variator.glyf.glyph(id).components.map(\.glyphID)
-                    })
+                    return .composite(
+                        try variator.glyf.withGlyphReader(id) { r in
+                            try GlyphVariator.storedComponents(r)?.components.map(\.glyph)
+                                ?? variator.glyf.glyph(id).components.map(\.glyphID)
+                        })
                 }
             }
             for (id, result) in firstPass.enumerated() {
@@ -200,13 +208,15 @@ extension Face {
                 let variedComposites = try ParallelWork.map(ids.count) { range in
                     var workspace = TupleWorkspace()
                     return try range.map {
-                        try variator.compositeGlyphBytes(ids[$0], at: loc, overlap: overlapFlags, componentBounds: lowerBounds, workspace: &workspace)
+                        try variator.compositeGlyphBytes(
+                            ids[$0], at: loc, overlap: overlapFlags, componentBounds: lowerBounds, workspace: &workspace)
                     }
                 }
                 for (id, fast) in zip(ids, variedComposites) {
                     if let fast {
-                        gathered.addComposite(id, bytes: fast.bytes, bounds: fast.bounds, phantoms: fast.phantoms,
-                                              children: fast.glyphs, instructions: fast.instructions)
+                        gathered.addComposite(
+                            id, bytes: fast.bytes, bounds: fast.bounds, phantoms: fast.phantoms,
+                            children: fast.glyphs, instructions: fast.instructions)
                         continue
                     }
                     // Scaled or point-matched components, or offsets outgrowing their bytes:
@@ -214,8 +224,9 @@ extension Face {
                     var varied = try variator.glyph(id, original: try variator.glyf.glyph(id), at: loc)
                     if overlapFlags { varied.glyph.components[0].flags |= GlyphComponent.overlapCompound }
                     try glyf.setGlyph(id, varied.glyph)
-                    gathered.addComposite(id, bytes: nil, bounds: try glyf.bounds(id), phantoms: (varied.left, varied.right, varied.top, varied.bottom),
-                                          children: varied.glyph.components.map(\.glyphID), instructions: varied.glyph.instructions.count)
+                    gathered.addComposite(
+                        id, bytes: nil, bounds: try glyf.bounds(id), phantoms: (varied.left, varied.right, varied.top, varied.bottom),
+                        children: varied.glyph.components.map(\.glyphID), instructions: varied.glyph.instructions.count)
                 }
                 try gathered.store(into: glyf)
             }
@@ -257,8 +268,10 @@ extension Face {
         }
 
         /// A varied composite; `bytes` nil when the table already holds them (the general path).
-        mutating func addComposite(_ id: Int, bytes: [UInt8]?, bounds b: GlyphBounds?, phantoms: (Double, Double, Double, Double),
-                                   children: [Int], instructions: Int) {
+        mutating func addComposite(
+            _ id: Int, bytes: [UInt8]?, bounds b: GlyphBounds?, phantoms: (Double, Double, Double, Double),
+            children: [Int], instructions: Int
+        ) {
             if let bytes { waiting.append((id, bytes)) }
             bounds[id] = b
             setMetrics(id, b, phantoms)
@@ -276,7 +289,9 @@ extension Face {
         }
 
         /// Advance and side bearing from the phantom points (left, right, top, bottom).
-        private mutating func setMetrics(_ id: Int, _ b: GlyphBounds?, _ phantoms: (left: Double, right: Double, top: Double, bottom: Double)) {
+        private mutating func setMetrics(
+            _ id: Int, _ b: GlyphBounds?, _ phantoms: (left: Double, right: Double, top: Double, bottom: Double)
+        ) {
             if id < advances.count {
                 advances[id] = max(0, (phantoms.right - phantoms.left).otRoundedInt)
                 sideBearings[id] = (Double(b?.xMin ?? 0) - phantoms.left).otRoundedInt
@@ -336,7 +351,9 @@ extension Face {
             let vvar = try table(VvarTable.self), vScalars = vvar?.store.scalars(at: loc) ?? []
             let origins = try target.rawTable("VORG").flatMap(Self.verticalOrigins)
             for id in 0..<min(vmtx.glyphCount, made.bounds.count) {
-                if let vvar { try vmtx.setAdvance(id, max(0, try vmtx.advance(id) + vvar.advanceDelta(id, scalars: vScalars).otRoundedInt)) }
+                if let vvar {
+                    try vmtx.setAdvance(id, max(0, try vmtx.advance(id) + vvar.advanceDelta(id, scalars: vScalars).otRoundedInt))
+                }
                 if let origins, let b = made.bounds[id] { try vmtx.setSideBearing(id, (origins.byGlyph[id] ?? origins.default) - b.yMax) }
             }
         }
@@ -424,15 +441,19 @@ extension Face {
             if let raw = try target.rawTable("GPOS") {
                 var patch = PositioningPatch(raw, keepDevices: true, delta: delta)
                 do { try target.context("GPOS") { try patch.patchAll() } } catch is PositioningPatch.NeedsRewrite {
-                    throw FontError("a GPOS value that varies has no stored value to add its pinned share to; partial instancing cannot add the field",
-                                    path: path, face: faceLabel, table: "GPOS")
+                    throw FontError(
+                        "a GPOS value that varies has no stored value to add its pinned share to; partial instancing cannot add the field",
+                        path: path, face: faceLabel, table: "GPOS")
                 }
                 target.setRawTable("GPOS", patch.bytes)
             }
-            target.setRawTable("GDEF", try context("GDEF") {
-                try Self.layoutDefinitions(try Self.foldingCarets(raw, delta: delta), with: store.forPartialInstance(limits).store,
-                                           axisCount: limits.kept.count)
-            })
+            target.setRawTable(
+                "GDEF",
+                try context("GDEF") {
+                    try Self.layoutDefinitions(
+                        try Self.foldingCarets(raw, delta: delta), with: store.forPartialInstance(limits).store,
+                        axisCount: limits.kept.count)
+                })
             return
         }
 
@@ -452,13 +473,16 @@ extension Face {
         }
         if rewriteGPOS, let gpos = try target.table(GPOSTable.self) {
             let names = try glyphNames()   // PairPos class order follows them (GDEF has no classes to order)
-            if case .record(let root) = try target.context("GPOS", { try LayoutVariations.apply(.record(try gpos.root), names: names, delta) }) {
+            if case .record(let root) = try target.context(
+                "GPOS", { try LayoutVariations.apply(.record(try gpos.root), names: names, delta) })
+            {
                 // fontTools' instancer unwraps extension lookups (re-wrapped on overflow).
                 _ = gpos.replaceRoot(try target.context("GPOS") { try LayoutCommon.unwrappingExtensions(root, extensionType: 9) })
             }
         }
         guard let gdef = try target.gdef,
-              case .record(var root) = try target.context("GDEF", { try LayoutVariations.apply(.record(try gdef.root), names: [], delta) }) else { return }
+            case .record(var root) = try target.context("GDEF", { try LayoutVariations.apply(.record(try gdef.root), names: [], delta) })
+        else { return }
         if root["MarkGlyphSetsDef"] == nil || root["MarkGlyphSetsDef"] == StructValue.none {
             root["MarkGlyphSetsDef"] = nil
             root["Version"] = .int(0x0001_0000)
@@ -478,8 +502,11 @@ extension Face {
             guard let raw = try target.rawTable(tag), raw.count >= 4, raw[3] >= 1, raw[1] == 1 else { continue }
             guard let table = try target.structuredTable(tag) else { continue }
             let resolved = try target.context(tag) {
-                if let limits { try FeatureVariationResolver.forPartialInstance(try table.root, limits: limits, table: tag.trimmed) }
-                else { try FeatureVariationResolver.resolve(try table.root, location: loc, table: tag.trimmed) }
+                if let limits {
+                    try FeatureVariationResolver.forPartialInstance(try table.root, limits: limits, table: tag.trimmed)
+                } else {
+                    try FeatureVariationResolver.resolve(try table.root, location: loc, table: tag.trimmed)
+                }
             }
             // Through the raw slot: GPOS may already hold patched bytes, which a save prefers.
             if let resolved, table.replaceRoot(resolved) { target.setRawTable(tag, try target.context(tag) { try table.encode() }) }
@@ -491,12 +518,15 @@ extension Face {
     /// `pinned`: the axes a partial instance pins (nil: all), whose values must hold; `narrowed`:
     /// its narrowed axes, whose values must lie in their new range; `fvar`: the partial
     /// instance's new fvar (nil: fvar goes).
-    private func instanceStyleAttributes(into target: Face, location: VariationLocation, pinned: Set<Tag>?,
-                                         narrowed: [Tag: AxisLimits.UserRange], fvar newFvar: [UInt8]?) throws {
+    private func instanceStyleAttributes(
+        into target: Face, location: VariationLocation, pinned: Set<Tag>?,
+        narrowed: [Tag: AxisLimits.UserRange], fvar newFvar: [UInt8]?
+    ) throws {
         let before = try target.variationNameIDs()
         if let stat = try target.table(STATTable.self), case .record(let inner)? = try stat.value("AxisValueArray"),
-           case .list(let values)? = inner["AxisValue"], case .record(let designRecord)? = try stat.value("DesignAxisRecord"),
-           case .list(let designAxes)? = designRecord["Axis"] {
+            case .list(let values)? = inner["AxisValue"], case .record(let designRecord)? = try stat.value("DesignAxisRecord"),
+            case .list(let designAxes)? = designRecord["Axis"]
+        {
             let designTags: [Tag?] = designAxes.map { $0.fields?["AxisTag"]?.int.map { Tag(UInt32(truncatingIfNeeded: $0)) } }
             func holds(_ axisIndex: Int64?, _ raw: Int64?) -> Bool {
                 guard let axisIndex, let raw, Int(axisIndex) < designTags.count, let tag = designTags[Int(axisIndex)] else { return true }
@@ -516,8 +546,11 @@ extension Face {
                 }
             }
             if keptValues.count != values.count {
-                if keptValues.isEmpty { try stat.set("AxisValueArray", .none) }
-                else { var a = inner; a["AxisValue"] = .list(keptValues); try stat.set("AxisValueArray", .record(a)) }
+                if keptValues.isEmpty {
+                    try stat.set("AxisValueArray", .none)
+                } else {
+                    var a = inner; a["AxisValue"] = .list(keptValues); try stat.set("AxisValueArray", .record(a))
+                }
             }
         }
         // fvar goes (or loses axes and instances); names only it (or dropped STAT values) used

@@ -3,8 +3,10 @@
 /// instancer does for a full instance. Anchors and carets left with no device become format
 /// 1; SinglePos and PairPos value formats are recomputed from the values that remain.
 enum LayoutVariations {
-    static let valuePairs = [("XPlacement", "XPlaDevice"), ("YPlacement", "YPlaDevice"),
-                             ("XAdvance", "XAdvDevice"), ("YAdvance", "YAdvDevice")]
+    static let valuePairs = [
+        ("XPlacement", "XPlaDevice"), ("YPlacement", "YPlaDevice"),
+        ("XAdvance", "XAdvDevice"), ("YAdvance", "YAdvDevice"),
+    ]
 
     /// The tree with deltas applied. `delta(outer, inner)` is the rounded delta of an item;
     /// `names` are the glyph names (class order in PairPos format 2 follows them).
@@ -47,7 +49,9 @@ enum LayoutVariations {
         var f = StructFields()
         for (name, v) in zip(input.names, input.values) { f[name] = try apply(v, names: names, delta) }
         // ValueRecord members, and anchor/caret coordinates with their devices.
-        for (scalar, device) in valuePairs + [("XCoordinate", "XDeviceTable"), ("YCoordinate", "YDeviceTable"), ("Coordinate", "DeviceTable")] {
+        for (scalar, device) in valuePairs + [
+            ("XCoordinate", "XDeviceTable"), ("YCoordinate", "YDeviceTable"), ("Coordinate", "DeviceTable"),
+        ] {
             guard f.names.contains(device), !isHinting(f[device]) else { continue }
             if let (outer, inner) = isVariationIndex(f[device]) {
                 f[scalar] = .int((f[scalar]?.int ?? 0) + Int64(delta(outer, inner)))
@@ -105,9 +109,13 @@ enum LayoutVariations {
             case .list(let items): items.forEach(visit)
             case .record(let r), .formatted(_, let r):
                 for (name, value) in zip(r.names, r.values) {
-                    if name == "Value1" { first |= presentFormat(value) }
-                    else if name == "Value2" { second |= presentFormat(value) }
-                    else { visit(value) }
+                    if name == "Value1" {
+                        first |= presentFormat(value)
+                    } else if name == "Value2" {
+                        second |= presentFormat(value)
+                    } else {
+                        visit(value)
+                    }
                 }
             default: break
             }
@@ -121,7 +129,8 @@ enum LayoutVariations {
     /// columns move with their classes; classes with no glyphs go.
     static func canonicalClasses(_ f: StructFields, names: [String]) -> StructFields {
         guard case .glyphs(let coverage)? = f["Coverage"], case .classes(let first)? = f["ClassDef1"],
-              case .classes(let second)? = f["ClassDef2"], case .list(let rows)? = f["Class1Record"] else { return f }
+            case .classes(let second)? = f["ClassDef2"], case .list(let rows)? = f["Class1Record"]
+        else { return f }
         func key(_ glyphs: [Int]) -> [[Unicode.Scalar]] {
             glyphs.map { Array(glyphName($0, in: names).unicodeScalars) }.sorted { $0.lexicographicallyPrecedes($1) }
         }
@@ -157,7 +166,8 @@ enum LayoutVariations {
         var newRows: [StructValue] = []
         for c in newFirst {
             guard c.old < rows.count, case .record(var row) = rows[c.old], case .list(let cells)? = row["Class2Record"],
-                  columns.allSatisfy({ $0 < cells.count }) else { return f }
+                columns.allSatisfy({ $0 < cells.count })
+            else { return f }
             row["Class2Record"] = .list(columns.map { cells[$0] })
             newRows.append(.record(row))
         }

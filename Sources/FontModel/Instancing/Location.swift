@@ -32,7 +32,9 @@ extension Face {
         let tags = fvar.axes.map(\.tag.trimmed)
         var seen = Set<String>()
         for tag in tags where !seen.insert(tag).inserted {
-            throw FontError("fvar lists axis '\(tag)' more than once, so a location by axis tag is ambiguous", path: path, face: faceLabel, table: "fvar")
+            throw FontError(
+                "fvar lists axis '\(tag)' more than once, so a location by axis tag is ambiguous", path: path, face: faceLabel,
+                table: "fvar")
         }
         for key in coordinates.keys where !tags.contains(key) {
             var message = "no axis '\(key)' in this font (axes: \(tags.joined(separator: ", ")))"
@@ -47,7 +49,8 @@ extension Face {
             if v < axis.minimum || v > axis.maximum {
                 let range = "\(Self.short(axis.minimum))…\(Self.short(axis.maximum))"
                 guard clamp else {
-                    throw FontError("axis '\(axis.tag.trimmed)': \(Self.short(v)) is outside its range \(range)", path: path, face: faceLabel)
+                    throw FontError(
+                        "axis '\(axis.tag.trimmed)': \(Self.short(v)) is outside its range \(range)", path: path, face: faceLabel)
                 }
                 let clamped = min(max(v, axis.minimum), axis.maximum)
                 warnings.append("axis '\(axis.tag.trimmed)': \(Self.short(v)) is outside \(range); using \(Self.short(clamped))")

@@ -61,7 +61,7 @@ struct AxisLimits: Sendable {
         // Work on the positive side: mirror a negative tent.
         let (l, p, u) = flip ? (-s.end, -s.peak, -s.start) : (s.start, s.peak, s.end)
         let limit = flip ? -r.lower : r.upper
-        guard limit > 0, l < limit else { return [] }      // the tent starts past the range
+        guard limit > 0, l < limit else { return [] }   // the tent starts past the range
         if limit >= 1 { return [(1, s)] }
         var parts: [(Double, Span)] = []
         if p <= limit {
@@ -124,8 +124,10 @@ extension Face {
     /// The partial instance's variation tables, written into `target` (which holds the new
     /// default), but for fvar, whose new bytes are returned (STAT and name pruning need the
     /// old one first). `userRanges` are the narrowed axes' new user ranges.
-    func keepVariations(into target: Face, limits: AxisLimits, location: VariationLocation,
-                        userRanges: [Int: AxisLimits.UserRange], optimizeDeltas: Bool) throws -> [UInt8] {
+    func keepVariations(
+        into target: Face, limits: AxisLimits, location: VariationLocation,
+        userRanges: [Int: AxisLimits.UserRange], optimizeDeltas: Bool
+    ) throws -> [UInt8] {
         guard let fvar = try table(FvarTable.self) else { throw FontError("the face has no fvar", path: path, face: faceLabel) }
         let kept = limits.kept, pins = limits.pins
 
@@ -144,11 +146,17 @@ extension Face {
             target.setRawTable("CFF2", try context("CFF2") { try cff2.partiallyInstanced(limits, axisCount: kept.count) })
         }
         if let cvar = try table(CvarTable.self), let cvt = try target.rawTable("cvt ") {
-            let tuples = TupleVariation.forPartialInstance(cvar.variations, limits: limits, pointCount: cvt.count / 2, hasY: false, original: nil, ends: [])
-            if tuples.isEmpty { target.removeTable("cvar") } else {
+            let tuples = TupleVariation.forPartialInstance(
+                cvar.variations, limits: limits, pointCount: cvt.count / 2, hasY: false, original: nil, ends: [])
+            if tuples.isEmpty {
+                target.removeTable("cvar")
+            } else {
                 var w = BinaryWriter()
                 w.u16(1); w.u16(0)
-                w.append(try context("cvar") { try TupleVariation.encodeStore(tuples, sharedPeaks: [:], hasY: false, dataOffsetBase: 4, what: "cvar") })
+                w.append(
+                    try context("cvar") {
+                        try TupleVariation.encodeStore(tuples, sharedPeaks: [:], hasY: false, dataOffsetBase: 4, what: "cvar")
+                    })
                 target.setRawTable("cvar", w.bytes)
             }
         }
@@ -158,9 +166,12 @@ extension Face {
             guard let raw = try rawTable(tag), raw.count >= 8 + 4 * mapFields.count else { continue }
             let store = tag == "HVAR" ? try table(HvarTable.self)?.store : try table(VvarTable.self)?.store
             guard let store else { continue }
-            target.setRawTable(tag, try context(tag) {
-                try Self.metricsVariations(raw, mapFields: mapFields, with: store.forPartialInstance(limits).store, axisCount: kept.count)
-            })
+            target.setRawTable(
+                tag,
+                try context(tag) {
+                    try Self.metricsVariations(
+                        raw, mapFields: mapFields, with: store.forPartialInstance(limits).store, axisCount: kept.count)
+                })
         }
         if let mvar = try table(MvarTable.self), let store = mvar.store, let raw = try rawTable("MVAR") {
             // The records end where the store may begin; nothing else follows them. They are
@@ -172,10 +183,13 @@ extension Face {
                 let records = (0..<mvar.records.count).map { Array(raw[(12 + $0 * recordSize)..<(12 + ($0 + 1) * recordSize)]) }
                 sorted.replaceSubrange(12..<recordsEnd, with: records.sorted { $0[0..<4].lexicographicallyPrecedes($1[0..<4]) }.joined())
             }
-            target.setRawTable("MVAR", try context("MVAR") {
-                try Self.replacingStore(in: sorted, offsetAt: 10, wide: false, keepBefore: recordsEnd,
-                                        with: store.forPartialInstance(limits).store, axisCount: kept.count)
-            })
+            target.setRawTable(
+                "MVAR",
+                try context("MVAR") {
+                    try Self.replacingStore(
+                        in: sorted, offsetAt: 10, wide: false, keepBefore: recordsEnd,
+                        with: store.forPartialInstance(limits).store, axisCount: kept.count)
+                })
         }
 
         // fvar: the kept axes (narrowed ones with their new range), and the named instances at
@@ -211,11 +225,15 @@ extension Face {
     /// (-1, -1), (0, 0), (1, 1) frame it. Each side of the new range lies on one side of the old
     /// default (a moved default sits at an end), so the user scale stays linear and the
     /// rescaled pairs draw the old map exactly.
-    static func narrowedMap(_ map: AvarTable.SegmentMap, axis: FvarTable.Axis, to r: AxisLimits.UserRange,
-                            limits: AxisLimits, index: Int) -> AvarTable.SegmentMap {
+    static func narrowedMap(
+        _ map: AvarTable.SegmentMap, axis: FvarTable.Axis, to r: AxisLimits.UserRange,
+        limits: AxisLimits, index: Int
+    ) -> AvarTable.SegmentMap {
         guard !map.isEmpty else { return map }
         // In F2Dot14, as the map's own pairs are, so a pair at the range's end is not kept twice.
-        let (low, origin, high) = (quantized(normalize(r.min, axis)), quantized(normalize(r.origin, axis)), quantized(normalize(r.max, axis)))
+        let (low, origin, high) = (
+            quantized(normalize(r.min, axis)), quantized(normalize(r.origin, axis)), quantized(normalize(r.max, axis))
+        )
         var out: AvarTable.SegmentMap = [(-1, -1)]
         for (from, to) in map where from > low && from < high && from != origin {
             let f = from > origin ? (from - origin) / (high - origin) : (from - origin) / (origin - low)
@@ -233,10 +251,12 @@ extension Face {
     /// range are narrowed; the others are kept whole with `partial`, else pinned at their
     /// default.
     func axisLimits(_ options: InstanceOptions, _ location: VariationLocation) throws
-        -> (AxisLimits?, [Int: AxisLimits.UserRange]) {
+        -> (AxisLimits?, [Int: AxisLimits.UserRange])
+    {
         let tags = location.tags.map(\.trimmed)
         for key in options.ranges.keys where !tags.contains(key) {
-            throw FontError("no axis '\(key)' in this font (axes: \(tags.joined(separator: ", ")))", path: path, face: faceLabel, table: "fvar")
+            throw FontError(
+                "no axis '\(key)' in this font (axes: \(tags.joined(separator: ", ")))", path: path, face: faceLabel, table: "fvar")
         }
         for key in options.ranges.keys where options.coordinates[key] != nil {
             throw FontError("axis '\(key)' is given both a value and a range", path: path, face: faceLabel)
@@ -244,8 +264,9 @@ extension Face {
         guard options.partial || !options.ranges.isEmpty else { return (nil, [:]) }
         let given = tags.map { options.coordinates[$0] != nil }
         guard given.contains(true) || !options.ranges.isEmpty else {
-            throw FontError("a partial instance needs at least one axis to pin or narrow (axes: \(tags.joined(separator: ", ")))",
-                            path: path, face: faceLabel)
+            throw FontError(
+                "a partial instance needs at least one axis to pin or narrow (axes: \(tags.joined(separator: ", ")))",
+                path: path, face: faceLabel)
         }
         // Without --partial, axes given nothing are pinned at their default.
         let pinned = tags.map { options.coordinates[$0] != nil || (!options.partial && options.ranges[$0] == nil) }
@@ -259,15 +280,18 @@ extension Face {
             let axis = axes[a]
             let low = max(r.lowerBound, axis.minimum), high = min(r.upperBound, axis.maximum)
             guard low <= high else {
-                throw FontError("axis '\(tag)': the range \(Self.short(r.lowerBound))…\(Self.short(r.upperBound)) lies outside \(Self.short(axis.minimum))…\(Self.short(axis.maximum))",
-                                path: path, face: faceLabel)
+                throw FontError(
+                    "axis '\(tag)': the range \(Self.short(r.lowerBound))…\(Self.short(r.upperBound)) lies outside \(Self.short(axis.minimum))…\(Self.short(axis.maximum))",
+                    path: path, face: faceLabel)
             }
             if low == axis.minimum && high == axis.maximum { continue }
             // A range that leaves the default out moves it to the range's nearest end, as
             // fontTools does.
             let origin = min(max(axis.defaultValue, low), high)
-            ranges[a] = (try self.location([tag: low]).normalized[a], try self.location([tag: origin]).normalized[a],
-                         try self.location([tag: high]).normalized[a])
+            ranges[a] = (
+                try self.location([tag: low]).normalized[a], try self.location([tag: origin]).normalized[a],
+                try self.location([tag: high]).normalized[a]
+            )
             userRanges[a] = (low, origin, high)
         }
         let pins = zip(pinned, location.normalized).map { $0 ? $1 : nil }
@@ -287,7 +311,9 @@ extension Face {
     static func foldingCarets(_ raw: [UInt8], delta: (Int, Int) -> Int) throws -> [UInt8] {
         var out = raw
         func u16(_ at: Int) throws -> Int {
-            guard at >= 0, at + 2 <= raw.count else { throw FontError("GDEF data at \(at) runs past the table's \(raw.count) bytes", table: "GDEF", offset: at) }
+            guard at >= 0, at + 2 <= raw.count else {
+                throw FontError("GDEF data at \(at) runs past the table's \(raw.count) bytes", table: "GDEF", offset: at)
+            }
             return Int(raw[at]) << 8 | Int(raw[at + 1])
         }
         let list = try u16(8)
@@ -303,7 +329,9 @@ extension Face {
                 let d = delta(try u16(caret + device), try u16(caret + device + 2))
                 let old = try u16(caret + 2)
                 let new = (old >= 0x8000 ? old - 0x10000 : old) + d
-                guard (-32768...32767).contains(new) else { throw FontError("a ligature caret becomes \(new), past Int16", table: "GDEF", offset: caret) }
+                guard (-32768...32767).contains(new) else {
+                    throw FontError("a ligature caret becomes \(new), past Int16", table: "GDEF", offset: caret)
+                }
                 let bits = UInt16(bitPattern: Int16(new))
                 out[caret + 2] = UInt8(bits >> 8); out[caret + 3] = UInt8(bits & 0xFF)
             }
@@ -379,8 +407,10 @@ extension Face {
     /// started when the old one starts at or after `keepBefore` (everything else the table
     /// holds lies before it), else at the end (the old bytes stay, unreferenced). `offsetAt`
     /// holds the store's offset (32-bit when `wide`).
-    static func replacingStore(in raw: [UInt8], offsetAt: Int, wide: Bool, keepBefore: Int, with store: ItemVariationStore,
-                               axisCount: Int) throws -> [UInt8] {
+    static func replacingStore(
+        in raw: [UInt8], offsetAt: Int, wide: Bool, keepBefore: Int, with store: ItemVariationStore,
+        axisCount: Int
+    ) throws -> [UInt8] {
         let old = (0..<(wide ? 4 : 2)).reduce(0) { $0 << 8 | Int(raw[offsetAt + $1]) }
         var out = raw
         if old >= keepBefore, old <= raw.count { out = Array(raw[0..<old]) }

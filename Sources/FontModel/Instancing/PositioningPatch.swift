@@ -21,11 +21,15 @@ struct PositioningPatch {
 
     init(_ bytes: [UInt8], keepDevices: Bool = false, delta: @escaping (Int, Int) -> Int) {
         self.bytes = bytes; self.keepDevices = keepDevices; self.delta = delta
-        (seenSubtables, seenAnchors, seenPairSets) = (OffsetSet(size: bytes.count), OffsetSet(size: bytes.count), OffsetSet(size: bytes.count))
+        (seenSubtables, seenAnchors, seenPairSets) = (
+            OffsetSet(size: bytes.count), OffsetSet(size: bytes.count), OffsetSet(size: bytes.count)
+        )
     }
 
     private func u16(_ at: Int) throws -> Int {
-        guard at >= 0, at + 2 <= bytes.count else { throw FontError("GPOS data at \(at) runs past the table's \(bytes.count) bytes", table: "GPOS", offset: at) }
+        guard at >= 0, at + 2 <= bytes.count else {
+            throw FontError("GPOS data at \(at) runs past the table's \(bytes.count) bytes", table: "GPOS", offset: at)
+        }
         return Int(bytes[at]) << 8 | Int(bytes[at + 1])
     }
 
@@ -50,7 +54,9 @@ struct PositioningPatch {
         guard let value else { throw NeedsRewrite() }
         let raw = try u16(value)
         let new = (raw >= 0x8000 ? raw - 0x10000 : raw) + d
-        guard (-32768...32767).contains(new) else { throw FontError("a GPOS value becomes \(new) at this location, past Int16", table: "GPOS", offset: value) }
+        guard (-32768...32767).contains(new) else {
+            throw FontError("a GPOS value becomes \(new) at this location, past Int16", table: "GPOS", offset: value)
+        }
         set16(value, new)
         if !keepDevices { set16(offsetAt, 0) }
         patched += 1
@@ -99,8 +105,9 @@ struct PositioningPatch {
         case 9: try subtable(type: try u16(start + 2), at: start + (try u32(start + 4)))
         case 1:
             let vf = try u16(start + 4)
-            if format == 1 { try valueRecord(at: start + 6, format: vf, base: start) }
-            else if format == 2 {
+            if format == 1 {
+                try valueRecord(at: start + 6, format: vf, base: start)
+            } else if format == 2 {
                 let size = Self.recordSize(vf)
                 for k in 0..<(try u16(start + 6)) { try valueRecord(at: start + 8 + k * size, format: vf, base: start) }
             }

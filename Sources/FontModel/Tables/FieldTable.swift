@@ -107,8 +107,10 @@ public struct Field: Sendable, Equatable {
     /// Setting it to anything but its current value is refused.
     public let derivedFrom: String?
 
-    public init(_ name: String, _ kind: FieldKind, ttx: String? = nil, format: TTXFormat = .plain, group: String? = nil,
-                valid: ClosedRange<Int64>? = nil, derivedFrom: String? = nil) {
+    public init(
+        _ name: String, _ kind: FieldKind, ttx: String? = nil, format: TTXFormat = .plain, group: String? = nil,
+        valid: ClosedRange<Int64>? = nil, derivedFrom: String? = nil
+    ) {
         self.name = name
         self.kind = kind
         ttxName = ttx ?? name
@@ -200,7 +202,9 @@ open class FieldTable: FontTable {
     public func setRaw(_ name: String, _ value: Int64) throws {
         guard let i = index[name] else { throw unknownField(name) }
         guard fields[i].kind.rawRange.contains(value) else {
-            throw FontError("\(tag).\(name) is \(fields[i].kind.typeName) (\(fields[i].kind.rawRange.lowerBound)...\(fields[i].kind.rawRange.upperBound)), got \(value)")
+            throw FontError(
+                "\(tag).\(name) is \(fields[i].kind.typeName) (\(fields[i].kind.rawRange.lowerBound)...\(fields[i].kind.rawRange.upperBound)), got \(value)"
+            )
         }
         guard raw[i] != value else { return }
         raw[i] = value
@@ -356,12 +360,15 @@ open class FieldTable: FontTable {
             let scaled = (d * scale).rounded()
             let range = field.kind.rawRange
             guard scaled.isFinite, scaled >= Double(range.lowerBound), scaled <= Double(range.upperBound) else {
-                throw FontError("\(label) is \(field.kind.typeName) (\(Double(range.lowerBound) / scale)...\(Double(range.upperBound) / scale)), got \(d.described)")
+                throw FontError(
+                    "\(label) is \(field.kind.typeName) (\(Double(range.lowerBound) / scale)...\(Double(range.upperBound) / scale)), got \(d.described)"
+                )
             }
             return Int64(scaled)
         case (_, .int(let i)):
             guard field.kind.rawRange.contains(i) else {
-                throw FontError("\(label) is \(field.kind.typeName) (\(field.kind.rawRange.lowerBound)...\(field.kind.rawRange.upperBound)), got \(i)")
+                throw FontError(
+                    "\(label) is \(field.kind.typeName) (\(field.kind.rawRange.lowerBound)...\(field.kind.rawRange.upperBound)), got \(i)")
             }
             return i
         case (_, .double(let d)):

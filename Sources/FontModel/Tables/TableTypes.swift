@@ -70,7 +70,9 @@ public enum TableRegistry {
         FvarTable.self, AvarTable.self, STATTable.self, HvarTable.self, VvarTable.self, MvarTable.self, CvarTable.self, ColrTable.self,
         CvtTable.self, FpgmTable.self, PrepTable.self, GaspTable.self, DSIGTable.self, FFTMTable.self, VORGTable.self, CPALTable.self,
         EBLCTable.self, EBDTTable.self, CBLCTable.self, CBDTTable.self, TTFATable.self, LtagTable.self,
-        FeatureNameTable.self, MorxTable.self, AnchorPointsTable.self, TrakTable.self, GlyphPropertiesTable.self, OpticalBoundsTable.self, LigatureCaretsTable.self, BaselineTable.self, EBSCTable.self, MetaTable.self, SVGTable.self, SbixTable.self, HdmxTable.self, LTSHTable.self, VDMXTable.self, FeatTable.self, SillTable.self, GlocTable.self, GlatTable.self, SilfTable.self,
+        FeatureNameTable.self, MorxTable.self, AnchorPointsTable.self, TrakTable.self, GlyphPropertiesTable.self, OpticalBoundsTable.self,
+        LigatureCaretsTable.self, BaselineTable.self, EBSCTable.self, MetaTable.self, SVGTable.self, SbixTable.self, HdmxTable.self,
+        LTSHTable.self, VDMXTable.self, FeatTable.self, SillTable.self, GlocTable.self, GlatTable.self, SilfTable.self,
         TSI0Table.self, TSI1Table.self, TSI2Table.self, TSI3Table.self, TSI5Table.self,
         TSIVTable.self, TSIBTable.self, TSIDTable.self, TSIJTable.self, TSIPTable.self, TSISTable.self, TSICTable.self,
     ]
@@ -86,7 +88,9 @@ public enum TableRegistry {
     public static let structuredTags: [Tag] = types.filter { $0 is StructuredTable.Type }.map { $0.tableTag }
 
     /// Hand-written tables that have a description for XML (`ShapeDescribed`).
-    public static let shapeDescribedTags: [Tag] = types.filter { $0 is ShapeDescribed.Type && !($0 is StructuredTable.Type) }.map { $0.tableTag }
+    public static let shapeDescribedTags: [Tag] = types.filter { $0 is ShapeDescribed.Type && !($0 is StructuredTable.Type) }.map {
+        $0.tableTag
+    }
 
     /// Tables reachable by name from Lua and field paths: the field tables, then the structured ones.
     public static var describedTags: [Tag] { fieldTableTags + structuredTags }

@@ -17,7 +17,9 @@ enum WOFF {
     /// The sfnt a WOFF file wraps, and its extras.
     static func decode(_ reader: BinaryReader) throws -> (sfnt: [UInt8], extras: WebFontExtras) {
         var r = reader
-        guard reader.count >= 44, try r.u32() == signature else { throw reader.error("WOFF: the file is shorter than its 44-byte header", at: 0) }
+        guard reader.count >= 44, try r.u32() == signature else {
+            throw reader.error("WOFF: the file is shorter than its 44-byte header", at: 0)
+        }
         let flavor = try r.u32()
         let length = Int(try r.u32())
         let numTables = Int(try r.u16())
@@ -26,7 +28,9 @@ enum WOFF {
         let major = Int(try r.u16()), minor = Int(try r.u16())
         let metaOffset = Int(try r.u32()), metaLength = Int(try r.u32()), metaOrigLength = Int(try r.u32())
         let privOffset = Int(try r.u32()), privLength = Int(try r.u32())
-        guard length == reader.count else { throw reader.error("WOFF: the header says the file is \(length) bytes, it is \(reader.count)", at: 8) }
+        guard length == reader.count else {
+            throw reader.error("WOFF: the header says the file is \(length) bytes, it is \(reader.count)", at: 8)
+        }
         guard reserved == 0 else { throw reader.error("WOFF: the reserved header field is \(reserved), not 0", at: 14) }
         guard numTables > 0, numTables <= (reader.count - 44) / 20 else {
             throw reader.error("WOFF: \(numTables) tables do not fit in the file's directory", at: 12)
@@ -36,9 +40,13 @@ enum WOFF {
         var previousTag: UInt32?
         for _ in 0..<numTables {
             let at = r.offset
-            let e = Entry(tag: try r.u32(), offset: Int(try r.u32()), compLength: Int(try r.u32()), origLength: Int(try r.u32()), checksum: try r.u32(), at: at)
+            let e = Entry(
+                tag: try r.u32(), offset: Int(try r.u32()), compLength: Int(try r.u32()), origLength: Int(try r.u32()),
+                checksum: try r.u32(), at: at)
             let tag = Tag(e.tag)
-            if let p = previousTag, e.tag <= p { throw reader.error("WOFF: table '\(tag)' is out of order or listed twice in the directory", at: at) }
+            if let p = previousTag, e.tag <= p {
+                throw reader.error("WOFF: table '\(tag)' is out of order or listed twice in the directory", at: at)
+            }
             previousTag = e.tag
             guard e.offset >= 44 + 20 * numTables, e.compLength <= reader.count, e.offset <= reader.count - e.compLength else {
                 throw reader.error("WOFF: table '\(tag)' (\(e.compLength) bytes at \(e.offset)) lies outside the file", at: at)
@@ -47,10 +55,12 @@ enum WOFF {
                 throw reader.error("WOFF: table '\(tag)' claims \(e.origLength) bytes from none stored", at: at)
             }
             guard e.compLength <= e.origLength else {
-                throw reader.error("WOFF: table '\(tag)' is stored in \(e.compLength) bytes, more than its \(e.origLength) bytes uncompressed", at: at)
+                throw reader.error(
+                    "WOFF: table '\(tag)' is stored in \(e.compLength) bytes, more than its \(e.origLength) bytes uncompressed", at: at)
             }
             guard e.origLength <= max(e.compLength, 1) * maximumRatio else {
-                throw reader.error("WOFF: table '\(tag)' claims \(e.origLength) bytes from \(e.compLength) compressed: more than zlib can give", at: at)
+                throw reader.error(
+                    "WOFF: table '\(tag)' claims \(e.origLength) bytes from \(e.compLength) compressed: more than zlib can give", at: at)
             }
             entries.append(e)
         }
@@ -58,11 +68,15 @@ enum WOFF {
         // block as two tables).
         let stored = entries.sorted { $0.offset < $1.offset }
         for (a, b) in zip(stored, stored.dropFirst()) where a.offset + a.compLength > b.offset {
-            throw reader.error("WOFF: table '\(Tag(a.tag))' (\(a.compLength) bytes at \(a.offset)) overlaps table '\(Tag(b.tag))' at \(b.offset)", at: b.at)
+            throw reader.error(
+                "WOFF: table '\(Tag(a.tag))' (\(a.compLength) bytes at \(a.offset)) overlaps table '\(Tag(b.tag))' at \(b.offset)", at: b.at
+            )
         }
         let sfntSize = 12 + 16 * numTables + entries.reduce(0) { $0 + (($1.origLength + 3) & ~3) }
         guard sfntSize <= reader.count * maximumTotalRatio else {
-            throw reader.error("WOFF: the tables claim \(sfntSize) bytes from a \(reader.count)-byte file: more than \(maximumTotalRatio):1, refused as a decompression bomb", at: 16)
+            throw reader.error(
+                "WOFF: the tables claim \(sfntSize) bytes from a \(reader.count)-byte file: more than \(maximumTotalRatio):1, refused as a decompression bomb",
+                at: 16)
         }
         // The sfnt: header, directory in tag order, tables in file order, each padded to 4.
         // Its storage grows as tables are inflated: claimed lengths are only believed once zlib
@@ -86,20 +100,27 @@ enum WOFF {
             if e.compLength == e.origLength {
                 out.append(stored.bytes)
             } else {
-                out.append(try inflate(stored.bytes, expected: e.origLength, what: "WOFF table '\(Tag(e.tag))'", at: reader.base + e.offset))
+                out.append(
+                    try inflate(stored.bytes, expected: e.origLength, what: "WOFF table '\(Tag(e.tag))'", at: reader.base + e.offset))
             }
             out.append([UInt8](repeating: 0, count: ((e.origLength + 3) & ~3) - e.origLength))
         }
         var extras = WebFontExtras(majorVersion: major, minorVersion: minor)
         if metaLength > 0 {
-            guard metaOffset <= reader.count, metaLength <= reader.count - metaOffset else { throw reader.error("WOFF: the metadata block lies outside the file", at: 24) }
-            guard metaOrigLength <= max(metaLength, 1) * maximumRatio else {
-                throw reader.error("WOFF: the metadata claims \(metaOrigLength) bytes from \(metaLength) compressed: more than zlib can give", at: 32)
+            guard metaOffset <= reader.count, metaLength <= reader.count - metaOffset else {
+                throw reader.error("WOFF: the metadata block lies outside the file", at: 24)
             }
-            extras.metadata = try inflate(try reader.sub(metaOffset, metaLength).bytes, expected: metaOrigLength, what: "WOFF metadata", at: reader.base + metaOffset)
+            guard metaOrigLength <= max(metaLength, 1) * maximumRatio else {
+                throw reader.error(
+                    "WOFF: the metadata claims \(metaOrigLength) bytes from \(metaLength) compressed: more than zlib can give", at: 32)
+            }
+            extras.metadata = try inflate(
+                try reader.sub(metaOffset, metaLength).bytes, expected: metaOrigLength, what: "WOFF metadata", at: reader.base + metaOffset)
         }
         if privLength > 0 {
-            guard privOffset <= reader.count, privLength <= reader.count - privOffset else { throw reader.error("WOFF: the private data block lies outside the file", at: 36) }
+            guard privOffset <= reader.count, privLength <= reader.count - privOffset else {
+                throw reader.error("WOFF: the private data block lies outside the file", at: 36)
+            }
             extras.privateData = Array(try reader.sub(privOffset, privLength).bytes)
         }
         return (out.bytes, extras)
@@ -116,8 +137,10 @@ enum WOFF {
             var entries: [Entry] = []
             for k in 0..<numTables {
                 let at = 12 + 16 * k
-                entries.append(Entry(tag: try reader.u32(at: at), checksum: try reader.u32(at: at + 4),
-                                     offset: Int(try reader.u32(at: at + 8)), length: Int(try reader.u32(at: at + 12))))
+                entries.append(
+                    Entry(
+                        tag: try reader.u32(at: at), checksum: try reader.u32(at: at + 4),
+                        offset: Int(try reader.u32(at: at + 8)), length: Int(try reader.u32(at: at + 12))))
             }
             let extras = extras ?? WebFontExtras()
             let metadata = try extras.metadata.map { try deflate($0) }
@@ -190,7 +213,9 @@ enum WOFF {
             let reason = status == Z_BUF_ERROR || status == Z_OK ? "it ends before its end marker" : "zlib error \(status)"
             throw FontError("\(what): the zlib data is damaged (\(reason))", offset: offset)
         }
-        guard out.count == expected else { throw FontError("\(what): expands to \(out.count) bytes, not the \(expected) claimed", offset: offset) }
+        guard out.count == expected else {
+            throw FontError("\(what): expands to \(out.count) bytes, not the \(expected) claimed", offset: offset)
+        }
         return out
     }
 
@@ -199,8 +224,10 @@ enum WOFF {
         var out = [UInt8](repeating: 0, count: Int(length))
         let status = data.withUnsafeBytes { i in
             out.withUnsafeMutableBytes { o in
-                compress2(o.baseAddress!.assumingMemoryBound(to: Bytef.self), &length,
-                          i.baseAddress.map { $0.assumingMemoryBound(to: Bytef.self) } ?? UnsafePointer(bitPattern: 1)!, uLong(data.count), Z_BEST_COMPRESSION)
+                compress2(
+                    o.baseAddress!.assumingMemoryBound(to: Bytef.self), &length,
+                    i.baseAddress.map { $0.assumingMemoryBound(to: Bytef.self) } ?? UnsafePointer(bitPattern: 1)!, uLong(data.count),
+                    Z_BEST_COMPRESSION)
             }
         }
         guard status == Z_OK else { throw FontError("zlib could not compress a table (error \(status))") }

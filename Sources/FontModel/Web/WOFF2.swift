@@ -45,7 +45,9 @@ enum WOFF2 {
         let major = Int(try r.u16()), minor = Int(try r.u16())
         let metaOffset = Int(try r.u32()), metaLength = Int(try r.u32()), metaOriginalLength = Int(try r.u32())
         let privateOffset = Int(try r.u32()), privateLength = Int(try r.u32())
-        guard length == reader.count else { throw reader.error("WOFF2: the header says the file is \(length) bytes, it is \(reader.count)", at: 8) }
+        guard length == reader.count else {
+            throw reader.error("WOFF2: the header says the file is \(length) bytes, it is \(reader.count)", at: 8)
+        }
         guard reserved == 0 else { throw reader.error("WOFF2: the reserved header field is \(reserved), not 0", at: 14) }
         guard numTables > 0 else { throw reader.error("WOFF2: the directory lists no tables", at: 12) }
 
@@ -67,7 +69,10 @@ enum WOFF2 {
             if tag == "loca" && transformed && streamLength != 0 {
                 throw reader.error("WOFF2: a transformed loca must be stored in no bytes, not \(streamLength)", at: at)
             }
-            entries.append(Entry(tag: tag, transformed: transformed, originalLength: originalLength, streamOffset: streamSize, streamLength: streamLength))
+            entries.append(
+                Entry(
+                    tag: tag, transformed: transformed, originalLength: originalLength, streamOffset: streamSize, streamLength: streamLength
+                ))
             streamSize += streamLength
         }
 
@@ -93,7 +98,8 @@ enum WOFF2 {
                     let indexAt = r.offset
                     let index = try r.read255UInt16()
                     guard index < entries.count else {
-                        throw reader.error("WOFF2: collection font \(i) points at table \(index); the directory has \(entries.count)", at: indexAt)
+                        throw reader.error(
+                            "WOFF2: collection font \(i) points at table \(index); the directory has \(entries.count)", at: indexAt)
                     }
                     indices.append(index)
                 }
@@ -108,7 +114,9 @@ enum WOFF2 {
                 throw reader.error("WOFF2: \(fonts.count > 1 ? "collection font \(i)" : "the font") lists table '\(t)' twice", at: 48)
             }
             let glyf = font.tables.first { entries[$0].tag == "glyf" }, loca = font.tables.first { entries[$0].tag == "loca" }
-            guard (glyf == nil) == (loca == nil) else { throw reader.error("WOFF2: a font has \(glyf == nil ? "loca without glyf" : "glyf without loca")", at: 48) }
+            guard (glyf == nil) == (loca == nil) else {
+                throw reader.error("WOFF2: a font has \(glyf == nil ? "loca without glyf" : "glyf without loca")", at: 48)
+            }
             if let glyf, let loca, entries[glyf].transformed != entries[loca].transformed {
                 throw reader.error("WOFF2: glyf and loca must be transformed together or not at all", at: 48)
             }
@@ -116,27 +124,38 @@ enum WOFF2 {
 
         let compressedStart = r.offset
         guard compressedLength <= reader.count - compressedStart else {
-            throw reader.error("WOFF2: the compressed stream (\(compressedLength) bytes at \(compressedStart)) runs past the end of the file", at: 20)
+            throw reader.error(
+                "WOFF2: the compressed stream (\(compressedLength) bytes at \(compressedStart)) runs past the end of the file", at: 20)
         }
         guard streamSize > 0 else { throw reader.error("WOFF2: the tables add up to no bytes", at: 48) }
         guard streamSize <= reader.count * maximumRatio else {
-            throw reader.error("WOFF2: the directory adds up to \(streamSize) bytes from a \(reader.count)-byte file: more than \(maximumRatio):1, refused as a decompression bomb", at: 48)
+            throw reader.error(
+                "WOFF2: the directory adds up to \(streamSize) bytes from a \(reader.count)-byte file: more than \(maximumRatio):1, refused as a decompression bomb",
+                at: 48)
         }
-        let stream = try brotliDecompress(try reader.sub(compressedStart, compressedLength).bytes, expected: streamSize,
-                                          what: "WOFF2 table data", at: reader.base + compressedStart)
+        let stream = try brotliDecompress(
+            try reader.sub(compressedStart, compressedLength).bytes, expected: streamSize,
+            what: "WOFF2 table data", at: reader.base + compressedStart)
         for e in entries where e.streamOffset + e.streamLength > stream.count {
             throw FontError("WOFF2: table '\(e.tag)' runs past the decompressed data", table: e.tag.description)
         }
 
         var extras = WebFontExtras(majorVersion: major, minorVersion: minor)
         if metaLength > 0 {
-            guard metaOffset <= reader.count, metaLength <= reader.count - metaOffset else { throw reader.error("WOFF2: the metadata block lies outside the file", at: 28) }
-            guard metaOriginalLength <= reader.count * maximumRatio else { throw reader.error("WOFF2: the metadata claims \(metaOriginalLength) bytes, more than \(maximumRatio):1", at: 36) }
-            extras.metadata = try brotliDecompress(try reader.sub(metaOffset, metaLength).bytes, expected: metaOriginalLength,
-                                                   what: "WOFF2 metadata", at: reader.base + metaOffset)
+            guard metaOffset <= reader.count, metaLength <= reader.count - metaOffset else {
+                throw reader.error("WOFF2: the metadata block lies outside the file", at: 28)
+            }
+            guard metaOriginalLength <= reader.count * maximumRatio else {
+                throw reader.error("WOFF2: the metadata claims \(metaOriginalLength) bytes, more than \(maximumRatio):1", at: 36)
+            }
+            extras.metadata = try brotliDecompress(
+                try reader.sub(metaOffset, metaLength).bytes, expected: metaOriginalLength,
+                what: "WOFF2 metadata", at: reader.base + metaOffset)
         }
         if privateLength > 0 {
-            guard privateOffset <= reader.count, privateLength <= reader.count - privateOffset else { throw reader.error("WOFF2: the private data block lies outside the file", at: 40) }
+            guard privateOffset <= reader.count, privateLength <= reader.count - privateOffset else {
+                throw reader.error("WOFF2: the private data block lies outside the file", at: 40)
+            }
             extras.privateData = Array(try reader.sub(privateOffset, privateLength).bytes)
         }
         let sfnt = try stream.withUnsafeBytes { try rebuild($0, entries: entries, fonts: fonts, collectionVersion: collectionVersion) }
@@ -145,8 +164,10 @@ enum WOFF2 {
 
     /// The sfnt or TTC: headers and directories (tags sorted), then each table once, padded to 4,
     /// with checksums and head.checkSumAdjustment computed as for any font.
-    static func rebuild(_ stream: UnsafeRawBufferPointer, entries: [Entry], fonts: [(flavor: UInt32, tables: [Int])],
-                        collectionVersion: UInt32?) throws -> [UInt8] {
+    static func rebuild(
+        _ stream: UnsafeRawBufferPointer, entries: [Entry], fonts: [(flavor: UInt32, tables: [Int])],
+        collectionVersion: UInt32?
+    ) throws -> [UInt8] {
         func bytes(_ i: Int) -> UnsafeRawBufferPointer {
             UnsafeRawBufferPointer(rebasing: stream[entries[i].streamOffset..<entries[i].streamOffset + entries[i].streamLength])
         }
@@ -156,7 +177,8 @@ enum WOFF2 {
         var locaOfGlyf: [Int: Int] = [:]
         for font in fonts {
             guard let glyf = font.tables.first(where: { entries[$0].tag == "glyf" && entries[$0].transformed }),
-                  let loca = font.tables.first(where: { entries[$0].tag == "loca" }), rebuilt[glyf] == nil else { continue }
+                let loca = font.tables.first(where: { entries[$0].tag == "loca" }), rebuilt[glyf] == nil
+            else { continue }
             let r = try WOFF2Glyphs.reconstruct(bytes(glyf), locaLength: entries[loca].originalLength)
             rebuilt[glyf] = r.glyf
             rebuilt[loca] = r.loca
@@ -164,7 +186,9 @@ enum WOFF2 {
             locaOfGlyf[glyf] = loca
         }
         for font in fonts {
-            guard let hmtx = font.tables.first(where: { entries[$0].tag == "hmtx" && entries[$0].transformed }), rebuilt[hmtx] == nil else { continue }
+            guard let hmtx = font.tables.first(where: { entries[$0].tag == "hmtx" && entries[$0].transformed }), rebuilt[hmtx] == nil else {
+                continue
+            }
             guard let glyf = font.tables.first(where: { entries[$0].tag == "glyf" }), let xMins = xMinsByGlyf[glyf] else {
                 throw FontError("WOFF2: hmtx is transformed but the font's glyf is not", table: "hmtx")
             }
@@ -196,15 +220,18 @@ enum WOFF2 {
                 }
             }
         }
-        guard position <= Int(UInt32.max) else { throw FontError("WOFF2: the rebuilt font would be \(position) bytes, past sfnt's 4 GiB offsets") }
+        guard position <= Int(UInt32.max) else {
+            throw FontError("WOFF2: the rebuilt font would be \(position) bytes, past sfnt's 4 GiB offsets")
+        }
         var out = [UInt8](repeating: 0, count: position)
         func put32(_ v: UInt32, _ at: Int) { for k in 0..<4 { out[at + k] = UInt8(truncatingIfNeeded: v >> (24 - 8 * k)) } }
         func put16(_ v: Int, _ at: Int) { out[at] = UInt8(truncatingIfNeeded: v >> 8); out[at + 1] = UInt8(truncatingIfNeeded: v) }
         var checksums = [UInt32](repeating: 0, count: entries.count)
         for i in order {
             let at = tableOffsets[i]
-            if let data = rebuilt[i] { out.replaceSubrange(at..<at + data.count, with: data) }
-            else if let source = bytes(i).baseAddress, entries[i].streamLength > 0 {
+            if let data = rebuilt[i] {
+                out.replaceSubrange(at..<at + data.count, with: data)
+            } else if let source = bytes(i).baseAddress, entries[i].streamLength > 0 {
                 out.withUnsafeMutableBytes { $0.baseAddress?.advanced(by: at).copyMemory(from: source, byteCount: entries[i].streamLength) }
             }
             if entries[i].tag == "head" && length(i) >= 12 { put32(0, at + 8) }
@@ -218,10 +245,12 @@ enum WOFF2 {
             let start = directoryStarts[k], n = f.tables.count
             var power = 1, log = 0
             while power * 2 <= n { power *= 2; log += 1 }
-            put32(f.flavor, start); put16(n, start + 4); put16(power * 16, start + 6); put16(log, start + 8); put16(n * 16 - power * 16, start + 10)
+            put32(f.flavor, start); put16(n, start + 4); put16(power * 16, start + 6); put16(log, start + 8);
+            put16(n * 16 - power * 16, start + 10)
             for (j, i) in f.tables.enumerated() {
                 let at = start + 12 + 16 * j
-                put32(entries[i].tag.rawValue, at); put32(checksums[i], at + 4); put32(UInt32(tableOffsets[i]), at + 8); put32(UInt32(length(i)), at + 12)
+                put32(entries[i].tag.rawValue, at); put32(checksums[i], at + 4); put32(UInt32(tableOffsets[i]), at + 8);
+                put32(UInt32(length(i)), at + 12)
             }
             var sum = out.withUnsafeBytes { sfntChecksum(UnsafeRawBufferPointer(rebasing: $0[start..<start + 12 + 16 * n])) }
             for i in f.tables { sum &+= checksums[i] }
@@ -249,7 +278,8 @@ enum WOFF2 {
         switch result {
         case BROTLI_DECODER_RESULT_SUCCESS:
             guard availableOut == 0 else {
-                throw FontError("\(what): decompresses to \(expected - availableOut) bytes, not the \(expected) the directory declares", offset: offset)
+                throw FontError(
+                    "\(what): decompresses to \(expected - availableOut) bytes, not the \(expected) the directory declares", offset: offset)
             }
             return out
         case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT:
@@ -265,7 +295,9 @@ enum WOFF2 {
     // MARK: writing
 
     /// A WOFF2 of an sfnt or TTC, and notes on what it did (transforms, a dropped DSIG).
-    static func encode(_ sfnt: [UInt8], extras: WebFontExtras?, options: WOFF2Options, progress: SaveProgress? = nil) throws -> (bytes: [UInt8], notes: [String]) {
+    static func encode(_ sfnt: [UInt8], extras: WebFontExtras?, options: WOFF2Options, progress: SaveProgress? = nil) throws -> (
+        bytes: [UInt8], notes: [String]
+    ) {
         try options.check()
         let extras = extras ?? WebFontExtras()
         try extras.checkVersion("WOFF2")
@@ -288,7 +320,8 @@ enum WOFF2 {
                 var tables: [Int] = []
                 for k in 0..<n {
                     let at = start + 12 + 16 * k
-                    let tag = Tag(try reader.u32(at: at)), offset = Int(try reader.u32(at: at + 8)), length = Int(try reader.u32(at: at + 12))
+                    let tag = Tag(try reader.u32(at: at)), offset = Int(try reader.u32(at: at + 8)),
+                        length = Int(try reader.u32(at: at + 12))
                     if let i = sourceIndex[offset], sources[i].tag == tag, sources[i].length == length { tables.append(i); continue }
                     sourceIndex[offset] = sources.count
                     tables.append(sources.count)
@@ -300,20 +333,22 @@ enum WOFF2 {
             func find(_ font: (flavor: UInt32, tables: [Int]), _ tag: Tag) -> Int? { font.tables.first { sources[$0].tag == tag } }
 
             var notes: [String] = []
-            var replaced: [Int: [UInt8]] = [:]          // head with its flags changed
-            var transformed: [Int: [UInt8]] = [:]       // glyf, loca (empty), hmtx as stored
-            var originalLength: [Int: Int] = [:]        // glyf and loca as they will be rebuilt
+            var replaced: [Int: [UInt8]] = [:]   // head with its flags changed
+            var transformed: [Int: [UInt8]] = [:]   // glyf, loca (empty), hmtx as stored
+            var originalLength: [Int: Int] = [:]   // glyf and loca as they will be rebuilt
             let transforming = options.transformGlyphs && fonts.contains { find($0, "glyf") != nil && find($0, "loca") != nil }
             if transforming {
                 for f in fonts {
                     guard let glyf = find(f, "glyf"), let loca = find(f, "loca"), transformed[glyf] == nil else { continue }
-                    guard let head = find(f, "head"), let maxp = find(f, "maxp"), sources[head].length >= 54, sources[maxp].length >= 6 else {
+                    guard let head = find(f, "head"), let maxp = find(f, "maxp"), sources[head].length >= 54, sources[maxp].length >= 6
+                    else {
                         throw FontError("WOFF2: a font with glyf needs head and maxp to transform it")
                     }
                     var headBytes = try replaced[head] ?? Array(data(head))
                     let numGlyphs = Int(try reader.u16(at: sources[maxp].offset + 4))
                     var indexFormat = Int(headBytes[51])
-                    var stored = try WOFF2Glyphs.transform(glyf: try data(glyf), loca: try data(loca), numGlyphs: numGlyphs, indexFormat: indexFormat)
+                    var stored = try WOFF2Glyphs.transform(
+                        glyf: try data(glyf), loca: try data(loca), numGlyphs: numGlyphs, indexFormat: indexFormat)
                     // What a decoder will rebuild: its length goes in the directory, and a glyf
                     // past what short offsets can address needs the long loca.
                     let rebuilt = try stored.withUnsafeBytes {
@@ -333,7 +368,9 @@ enum WOFF2 {
                     originalLength[loca] = (indexFormat == 0 ? 2 : 4) * (numGlyphs + 1)
                     // hmtx without the side bearings glyf implies (single fonts, as decoders expect).
                     if fonts.count == 1, let hmtx = find(f, "hmtx"), let hhea = find(f, "hhea"), sources[hhea].length >= 36,
-                       let smaller = WOFF2Glyphs.transformHmtx(try data(hmtx), numHMetrics: Int(try reader.u16(at: sources[hhea].offset + 34)), xMins: rebuilt.xMins) {
+                        let smaller = WOFF2Glyphs.transformHmtx(
+                            try data(hmtx), numHMetrics: Int(try reader.u16(at: sources[hhea].offset + 34)), xMins: rebuilt.xMins)
+                    {
                         transformed[hmtx] = smaller
                         notes.append("hmtx transformed")
                     }
@@ -352,7 +389,11 @@ enum WOFF2 {
                 var sorted = tables.sorted { sources[$0].tag < sources[$1].tag }
                 if let l = sorted.firstIndex(where: { sources[$0].tag == "loca" }), sorted.contains(where: { sources[$0].tag == "glyf" }) {
                     let loca = sorted.remove(at: l)
-                    if let g = sorted.firstIndex(where: { sources[$0].tag == "glyf" }) { sorted.insert(loca, at: g + 1) } else { sorted.append(loca) }
+                    if let g = sorted.firstIndex(where: { sources[$0].tag == "glyf" }) {
+                        sorted.insert(loca, at: g + 1)
+                    } else {
+                        sorted.append(loca)
+                    }
                 }
                 return sorted
             }
@@ -367,9 +408,13 @@ enum WOFF2 {
             var stream: [UInt8] = []
             stream.reserveCapacity(order.reduce(0) { $0 + (transformed[$1]?.count ?? sources[$1].length) })
             for i in order {
-                if let t = transformed[i] { stream.append(contentsOf: t) }
-                else if let h = replaced[i] { stream.append(contentsOf: h) }
-                else { stream.append(contentsOf: try data(i)) }
+                if let t = transformed[i] {
+                    stream.append(contentsOf: t)
+                } else if let h = replaced[i] {
+                    stream.append(contentsOf: h)
+                } else {
+                    stream.append(contentsOf: try data(i))
+                }
             }
             let compressed = try brotliCompress(stream, quality: options.quality, window: options.window, text: false, progress: progress)
             let metadata = try extras.metadata.map { try brotliCompress($0, quality: options.quality, window: options.window, text: true) }
@@ -395,7 +440,8 @@ enum WOFF2 {
                 }
             }
             let headerSize = collectionVersion.map { 12 + 4 * fonts.count + ($0 == 0x0002_0000 ? 12 : 0) } ?? 0
-            let totalSfntSize = headerSize + fonts.reduce(0) { $0 + 12 + 16 * $1.tables.count }
+            let totalSfntSize =
+                headerSize + fonts.reduce(0) { $0 + 12 + 16 * $1.tables.count }
                 + order.reduce(0) { $0 + (((originalLength[$1] ?? sources[$1].length) + 3) & ~3) }
 
             // Header, directory, stream padded to 4, metadata (padded when private data follows), private data.
@@ -404,7 +450,9 @@ enum WOFF2 {
             if let m = metadata { offset += extras.privateData == nil ? m.count : (m.count + 3) & ~3 }
             let privateOffset = extras.privateData == nil ? 0 : offset
             offset += extras.privateData?.count ?? 0
-            guard totalSfntSize <= Int(UInt32.max), offset <= Int(UInt32.max) else { throw FontError("WOFF2: the font is past the format's 4 GiB") }
+            guard totalSfntSize <= Int(UInt32.max), offset <= Int(UInt32.max) else {
+                throw FontError("WOFF2: the font is past the format's 4 GiB")
+            }
             var w = BinaryWriter(capacity: offset)
             w.u32(signature); w.u32(collectionVersion == nil ? fonts[0].flavor : collectionFlavor); w.u32(UInt32(offset))
             w.u16(UInt16(order.count)); w.u16(0); w.u32(UInt32(totalSfntSize)); w.u32(UInt32(compressed.count))
@@ -426,8 +474,10 @@ enum WOFF2 {
     /// Brotli in font mode (table data) or text mode (the XML metadata). Fed 256 KiB at a time,
     /// so `progress` can be told the bytes taken so far; the stream is the one
     /// `BrotliEncoderCompress` makes (the encoder works in the same blocks however it is fed).
-    static func brotliCompress(_ data: [UInt8], quality: Int, window: Int, text: Bool,
-                               progress: SaveProgress? = nil) throws -> [UInt8] {
+    static func brotliCompress(
+        _ data: [UInt8], quality: Int, window: Int, text: Bool,
+        progress: SaveProgress? = nil
+    ) throws -> [UInt8] {
         guard let state = BrotliEncoderCreateInstance(nil, nil, nil) else { throw FontError("Brotli could not start") }
         defer { BrotliEncoderDestroyInstance(state) }
         BrotliEncoderSetParameter(state, BROTLI_PARAM_QUALITY, UInt32(quality))
@@ -446,7 +496,8 @@ enum WOFF2 {
                 var nextIn: UnsafePointer<UInt8>? = input.baseAddress.map { $0 + fed } ?? UnsafePointer(bitPattern: 1)
                 while true {
                     var availableOut = 0
-                    guard BrotliEncoderCompressStream(state, operation, &availableIn, &nextIn, &availableOut, nil, nil) == BROTLI_TRUE else {
+                    guard BrotliEncoderCompressStream(state, operation, &availableIn, &nextIn, &availableOut, nil, nil) == BROTLI_TRUE
+                    else {
                         throw FontError("Brotli could not compress \(data.count) bytes")
                     }
                     var size = 0

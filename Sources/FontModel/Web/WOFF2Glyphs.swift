@@ -50,7 +50,8 @@ enum WOFF2Glyphs {
         guard indexFormat <= 1 else { throw glyfError("index format \(indexFormat) is neither 0 (short) nor 1 (long)") }
         let locaEntry = indexFormat == 0 ? 2 : 4
         guard locaLength == locaEntry * (numGlyphs + 1) else {
-            throw glyfError("loca claims \(locaLength) bytes; \(numGlyphs) glyphs in index format \(indexFormat) take \(locaEntry * (numGlyphs + 1))")
+            throw glyfError(
+                "loca claims \(locaLength) bytes; \(numGlyphs) glyphs in index format \(indexFormat) take \(locaEntry * (numGlyphs + 1))")
         }
         var streams: [BinaryReader] = []
         var offset = 36
@@ -67,7 +68,9 @@ enum WOFF2Glyphs {
         var overlaps: [UInt8]?
         if options & 1 != 0 {
             let length = (numGlyphs + 7) >> 3
-            guard length <= data.count - offset else { throw glyfError("the overlap bitmap (\(length) bytes at \(offset)) runs past the table") }
+            guard length <= data.count - offset else {
+                throw glyfError("the overlap bitmap (\(length) bytes at \(offset)) runs past the table")
+            }
             overlaps = Array(UnsafeRawBufferPointer(rebasing: data[offset..<offset + length]))
         }
         let boxBitmapLength = ((numGlyphs + 31) >> 5) << 2
@@ -148,8 +151,9 @@ enum WOFF2Glyphs {
                     appendU16(&glyf, instructionCount)
                     glyf.append(contentsOf: try instructions.bytes(instructionCount))
                     let overlapping = overlaps.map { $0[g >> 3] & (0x80 >> UInt8(g & 7)) != 0 } ?? false
-                    encodePoints(xs: xs, ys: ys, onCurve: { flagStream.bytes[flagBase + $0] & 0x80 == 0 }, overlapping: overlapping,
-                                 flags: &flagBytes, xBytes: &xBytes, yBytes: &yBytes)
+                    encodePoints(
+                        xs: xs, ys: ys, onCurve: { flagStream.bytes[flagBase + $0] & 0x80 == 0 }, overlapping: overlapping,
+                        flags: &flagBytes, xBytes: &xBytes, yBytes: &yBytes)
                     glyf.append(contentsOf: flagBytes); glyf.append(contentsOf: xBytes); glyf.append(contentsOf: yBytes)
                 } else if contours == 0 {
                     guard !hasBox else { throw glyfError("an empty glyph has a bounding box", glyph: g) }
@@ -199,20 +203,30 @@ enum WOFF2Glyphs {
     }
 
     /// A simple glyph's flags and coordinates in their shortest form (the reference decoder's).
-    static func encodePoints(xs: [Int], ys: [Int], onCurve: (Int) -> Bool, overlapping: Bool,
-                             flags: inout [UInt8], xBytes: inout [UInt8], yBytes: inout [UInt8]) {
+    static func encodePoints(
+        xs: [Int], ys: [Int], onCurve: (Int) -> Bool, overlapping: Bool,
+        flags: inout [UInt8], xBytes: inout [UInt8], yBytes: inout [UInt8]
+    ) {
         flags.removeAll(keepingCapacity: true); xBytes.removeAll(keepingCapacity: true); yBytes.removeAll(keepingCapacity: true)
         var lastX = 0, lastY = 0, lastFlag = -1, run = 0
         for i in 0..<xs.count {
             var flag: UInt8 = onCurve(i) ? WOFF2Glyphs.onCurve : 0
             if overlapping && i == 0 { flag |= overlapSimple }
             let dx = xs[i] - lastX, dy = ys[i] - lastY
-            if dx == 0 { flag |= xSameOrPositive }
-            else if dx > -256 && dx < 256 { flag |= xShort | (dx > 0 ? xSameOrPositive : 0); xBytes.append(UInt8(abs(dx))) }
-            else { xBytes.append(UInt8(truncatingIfNeeded: dx >> 8)); xBytes.append(UInt8(truncatingIfNeeded: dx)) }
-            if dy == 0 { flag |= ySameOrPositive }
-            else if dy > -256 && dy < 256 { flag |= yShort | (dy > 0 ? ySameOrPositive : 0); yBytes.append(UInt8(abs(dy))) }
-            else { yBytes.append(UInt8(truncatingIfNeeded: dy >> 8)); yBytes.append(UInt8(truncatingIfNeeded: dy)) }
+            if dx == 0 {
+                flag |= xSameOrPositive
+            } else if dx > -256 && dx < 256 {
+                flag |= xShort | (dx > 0 ? xSameOrPositive : 0); xBytes.append(UInt8(abs(dx)))
+            } else {
+                xBytes.append(UInt8(truncatingIfNeeded: dx >> 8)); xBytes.append(UInt8(truncatingIfNeeded: dx))
+            }
+            if dy == 0 {
+                flag |= ySameOrPositive
+            } else if dy > -256 && dy < 256 {
+                flag |= yShort | (dy > 0 ? ySameOrPositive : 0); yBytes.append(UInt8(abs(dy)))
+            } else {
+                yBytes.append(UInt8(truncatingIfNeeded: dy >> 8)); yBytes.append(UInt8(truncatingIfNeeded: dy))
+            }
             if Int(flag) == lastFlag && run != 255 {
                 flags[flags.count - 1] |= repeats
                 run += 1
@@ -238,7 +252,9 @@ enum WOFF2Glyphs {
         let flags = try r.u8()
         guard flags & 0xFC == 0 else { throw fail("flags 0x\(String(flags, radix: 16)) set reserved bits") }
         let proportionalStored = flags & 1 == 0, monospacedStored = flags & 2 == 0
-        guard !(proportionalStored && monospacedStored) else { throw fail("the flags say no side bearings were left out, so it is not transformed") }
+        guard !(proportionalStored && monospacedStored) else {
+            throw fail("the flags say no side bearings were left out, so it is not transformed")
+        }
         guard numHMetrics >= 1, numHMetrics <= numGlyphs else { throw fail("hhea's \(numHMetrics) metrics do not fit \(numGlyphs) glyphs") }
         do {
             var advances: [UInt16] = []
@@ -272,7 +288,9 @@ enum WOFF2Glyphs {
         guard loca.count >= entry * (numGlyphs + 1) else {
             throw FontError("loca has \(loca.count) bytes, too few for \(numGlyphs) glyphs in index format \(indexFormat)", table: "loca")
         }
-        func locaValue(_ i: Int) throws -> Int { indexFormat == 0 ? Int(try locaReader.u16(at: 2 * i)) * 2 : Int(try locaReader.u32(at: 4 * i)) }
+        func locaValue(_ i: Int) throws -> Int {
+            indexFormat == 0 ? Int(try locaReader.u16(at: 2 * i)) * 2 : Int(try locaReader.u32(at: 4 * i))
+        }
         var xs: [Int] = [], ys: [Int] = [], onCurve: [Bool] = []
         var start = try locaValue(0)
         for g in 0..<numGlyphs {
@@ -341,20 +359,27 @@ enum WOFF2Glyphs {
                 xs.removeAll(keepingCapacity: true); ys.removeAll(keepingCapacity: true)
                 var v = 0
                 for f in pointFlags {
-                    if f & xShort != 0 { let d = Int(try r.u8()); v += f & xSameOrPositive != 0 ? d : -d }
-                    else if f & xSameOrPositive == 0 { v += Int(try r.i16()) }
+                    if f & xShort != 0 {
+                        let d = Int(try r.u8()); v += f & xSameOrPositive != 0 ? d : -d
+                    } else if f & xSameOrPositive == 0 {
+                        v += Int(try r.i16())
+                    }
                     xs.append(Int(Int16(truncatingIfNeeded: v)))
                 }
                 v = 0
                 for f in pointFlags {
-                    if f & yShort != 0 { let d = Int(try r.u8()); v += f & ySameOrPositive != 0 ? d : -d }
-                    else if f & ySameOrPositive == 0 { v += Int(try r.i16()) }
+                    if f & yShort != 0 {
+                        let d = Int(try r.u8()); v += f & ySameOrPositive != 0 ? d : -d
+                    } else if f & ySameOrPositive == 0 {
+                        v += Int(try r.i16())
+                    }
                     ys.append(Int(Int16(truncatingIfNeeded: v)))
                 }
                 var lastX = 0, lastY = 0
                 for i in 0..<total {
-                    writeTriplet(onCurve: pointFlags[i] & WOFF2Glyphs.onCurve != 0, dx: xs[i] - lastX, dy: ys[i] - lastY,
-                                 flags: &flagStream, data: &glyphStream)
+                    writeTriplet(
+                        onCurve: pointFlags[i] & WOFF2Glyphs.onCurve != 0, dx: xs[i] - lastX, dy: ys[i] - lastY,
+                        flags: &flagStream, data: &glyphStream)
                     lastX = xs[i]; lastY = ys[i]
                 }
                 glyphStream.append255UInt16(instructionCount)
@@ -370,14 +395,19 @@ enum WOFF2Glyphs {
                 throw FontError("glyph \(g): \(e.message)", table: "glyf", offset: e.offset)
             }
         }
-        var out = BinaryWriter(capacity: 36 + contourCounts.count + pointCounts.count + flagStream.count + glyphStream.count
-                               + composites.count + boxBitmap.count + boxes.count + instructions.count + (overlapBitmap?.count ?? 0))
+        var out = BinaryWriter(
+            capacity: 36 + contourCounts.count + pointCounts.count + flagStream.count + glyphStream.count
+                + composites.count + boxBitmap.count + boxes.count + instructions.count + (overlapBitmap?.count ?? 0))
         out.u16(0)
         out.u16(overlapBitmap == nil ? 0 : 1)
         out.u16(UInt16(numGlyphs)); out.u16(UInt16(indexFormat))
-        for size in [contourCounts.count, pointCounts.count, flagStream.count, glyphStream.count, composites.count,
-                     boxBitmap.count + boxes.count, instructions.count] { out.u32(UInt32(size)) }
-        for stream in [contourCounts, pointCounts, flagStream, glyphStream, composites, boxBitmap, boxes, instructions] { out.append(stream) }
+        for size in [
+            contourCounts.count, pointCounts.count, flagStream.count, glyphStream.count, composites.count,
+            boxBitmap.count + boxes.count, instructions.count,
+        ] { out.u32(UInt32(size)) }
+        for stream in [contourCounts, pointCounts, flagStream, glyphStream, composites, boxBitmap, boxes, instructions] {
+            out.append(stream)
+        }
         if let overlapBitmap { out.append(overlapBitmap) }
         return out.bytes
     }
@@ -462,10 +492,15 @@ extension BinaryReader {
 
 extension Array where Element == UInt8 {
     mutating func append255UInt16(_ v: Int) {
-        if v < 253 { append(UInt8(v)) }
-        else if v < 506 { append(255); append(UInt8(v - 253)) }
-        else if v < 762 { append(254); append(UInt8(v - 506)) }
-        else { append(253); append(UInt8(v >> 8)); append(UInt8(v & 0xFF)) }
+        if v < 253 {
+            append(UInt8(v))
+        } else if v < 506 {
+            append(255); append(UInt8(v - 253))
+        } else if v < 762 {
+            append(254); append(UInt8(v - 506))
+        } else {
+            append(253); append(UInt8(v >> 8)); append(UInt8(v & 0xFF))
+        }
     }
 
     mutating func appendUIntBase128(_ v: Int) {

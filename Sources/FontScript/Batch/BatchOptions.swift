@@ -17,7 +17,9 @@ public struct BatchOptions: Equatable, Sendable {
     public var jsonl = false
     public var quiet = false
 
-    public init(each: [String] = [], jobs: Int? = nil, shard: String? = nil, timeout: Double? = nil, jsonl: Bool = false, quiet: Bool = false) {
+    public init(
+        each: [String] = [], jobs: Int? = nil, shard: String? = nil, timeout: Double? = nil, jsonl: Bool = false, quiet: Bool = false
+    ) {
         self.each = each; self.jobs = jobs; self.shard = shard; self.timeout = timeout; self.jsonl = jsonl; self.quiet = quiet
     }
 
@@ -54,7 +56,8 @@ public struct BatchOptions: Equatable, Sendable {
             var word = words[i]
             if word == "--" { rest += words[(i + 1)...]; break }
             var value: String?
-            if let eq = word.firstIndex(of: "="), word.hasPrefix("--"), BatchOptions.option(named: String(word[..<eq]))?.takesValue == true {
+            if let eq = word.firstIndex(of: "="), word.hasPrefix("--"), BatchOptions.option(named: String(word[..<eq]))?.takesValue == true
+            {
                 value = String(word[word.index(after: eq)...])
                 word = String(word[..<eq])
             }
@@ -135,23 +138,32 @@ public struct Shard: Equatable, Sendable {
                 index = i
             } else if let id = environment["SLURM_ARRAY_TASK_ID"] {
                 let min = environment["SLURM_ARRAY_TASK_MIN"] ?? "0"
-                guard let i = Int(id), let m = Int(min) else { throw ShardError("--shard auto: SLURM_ARRAY_TASK_ID '\(id)' or SLURM_ARRAY_TASK_MIN '\(min)' is not a number") }
+                guard let i = Int(id), let m = Int(min) else {
+                    throw ShardError("--shard auto: SLURM_ARRAY_TASK_ID '\(id)' or SLURM_ARRAY_TASK_MIN '\(min)' is not a number")
+                }
                 let (difference, overflow) = i.subtractingReportingOverflow(m)
-                guard !overflow else { throw ShardError("--shard auto: SLURM_ARRAY_TASK_ID '\(id)' less SLURM_ARRAY_TASK_MIN '\(min)' is out of range") }
+                guard !overflow else {
+                    throw ShardError("--shard auto: SLURM_ARRAY_TASK_ID '\(id)' less SLURM_ARRAY_TASK_MIN '\(min)' is out of range")
+                }
                 index = difference
                 if count == nil, let c = environment["SLURM_ARRAY_TASK_COUNT"] { count = Int(c) }
             } else {
-                throw ShardError("--shard auto: neither JOB_COMPLETION_INDEX (Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID (Slurm array) is set; give the share, e.g. --shard 1/\(count ?? 4)")
+                throw ShardError(
+                    "--shard auto: neither JOB_COMPLETION_INDEX (Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID (Slurm array) is set; give the share, e.g. --shard 1/\(count ?? 4)"
+                )
             }
         } else {
             guard let i = Int(parts[0]) else { throw ShardError("--shard wants i/n (1 ≤ i ≤ n) or auto/n, got '\(text)'") }
             guard let n = count, (1...n).contains(i) else {
-                throw ShardError("--shard \(text): share \(i) is outside 1…\(count ?? 1) (shares count from 1, as Jest's and Playwright's --shard do)")
+                throw ShardError(
+                    "--shard \(text): share \(i) is outside 1…\(count ?? 1) (shares count from 1, as Jest's and Playwright's --shard do)")
             }
             index = i - 1
         }
         guard let n = count else { throw ShardError("--shard \(text): how many shards? Give auto/n (SLURM_ARRAY_TASK_COUNT is not set)") }
-        guard (0..<n).contains(index) else { throw ShardError("--shard \(text): the scheduler's index \(index) is outside 0..<\(n) (its indices count from 0)") }
+        guard (0..<n).contains(index) else {
+            throw ShardError("--shard \(text): the scheduler's index \(index) is outside 0..<\(n) (its indices count from 0)")
+        }
         return Shard(index: index, count: n)
     }
 }

@@ -24,8 +24,10 @@ public enum FontJob {
 
     /// Runs `script` (source bytes) over the font at `fontPath`. `print` is captured into the
     /// record's `printed` list, so the JSON lines on stdout stay whole.
-    public static func run(script: [UInt8], scriptPath: String, fontPath: String, arguments: [String],
-                           sandboxed: Bool) -> Record {
+    public static func run(
+        script: [UInt8], scriptPath: String, fontPath: String, arguments: [String],
+        sandboxed: Bool
+    ) -> Record {
         let start = monotonicSeconds()
         var faces: Int?
         let lua = LuaState()
@@ -62,7 +64,8 @@ public enum FontJob {
     /// A record for a font whose job did not finish (a timeout, a worker that died), written
     /// without Lua.
     public static func failure(path: String, seconds: Double, error: String) -> Record {
-        Record(json: JSONText.write(["error": error, "ok": false, "path": path, "seconds": rounded(seconds)] as [String: Any]), failed: true)
+        Record(
+            json: JSONText.write(["error": error, "ok": false, "path": path, "seconds": rounded(seconds)] as [String: Any]), failed: true)
     }
 
     // MARK: pieces
@@ -103,6 +106,5 @@ public enum FontJob {
     }
 
     static func rounded(_ seconds: Double) -> Double { (seconds * 1e4).rounded() / 1e4 }
-
 
 }

@@ -8,7 +8,9 @@ enum CmapObject {
     static var classID: Int32 { ScriptClass.cmap.rawValue }
 
     static var luaClass: LuaClass {
-        var c = LuaClass(id: classID, name: className, summary: "character → glyph id: cmap['A'], cmap[0x41]; cmap:chars(id); cmap['a'] = id maps a character", get: get)
+        var c = LuaClass(
+            id: classID, name: className,
+            summary: "character → glyph id: cmap['A'], cmap[0x41]; cmap:chars(id); cmap['a'] = id maps a character", get: get)
         c.set = set
         c.methods = ["chars": chars, "subtables": subtables, "mappings": mappings]
         c.tostring = tostring

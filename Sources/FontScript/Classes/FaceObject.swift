@@ -10,20 +10,25 @@ enum FaceObject {
     /// model's registry; other tags are raw.
     static let fieldTables: [String] = (TableRegistry.describedTags + TableRegistry.shapeDescribedTags).map(\.trimmed)
     /// Fields that show a hand-written table their own way (`face.cvt`, `face.bitmaps`), by name.
-    static let tableViews = HintingValues.fields + BitmapValues.fields + PaletteValues.fields + ColorImageValues.fields + VariationValues.fields
+    static let tableViews =
+        HintingValues.fields + BitmapValues.fields + PaletteValues.fields + ColorImageValues.fields + VariationValues.fields
         + GraphiteValues.fields + MetaValues.fields + AATValues.fields
 
     static var luaClass: LuaClass {
-        var c = LuaClass(id: classID, name: className, summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)
+        var c = LuaClass(
+            id: classID, name: className,
+            summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)
         c.fields = Field.allCases.map { "\($0)" } + tableViews.map(\.name) + fieldTables
-        c.methods = ["rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
-                     "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
-                     "sweep": PreviewModule.sweep, "save": save, "unshare": unshare,
-                     "features": features, "lookups": lookups, "lookup": lookup, "substitutions": substitutions, "kerning": kerning,
-                     "kerningPairs": kerningPairs, "setKerning": setKerning, "addSubstitution": addSubstitution,
-                     "removeSubstitution": removeSubstitution, "setGlyphClass": setGlyphClass, "subset": SubsetMethods.faceSubset,
-                     "location": VariationMethods.location, "instance": VariationMethods.instance,
-                     "setCvt": HintingValues.setCvt, "setProgram": HintingValues.setProgram]
+        c.methods = [
+            "rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
+            "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
+            "sweep": PreviewModule.sweep, "save": save, "unshare": unshare,
+            "features": features, "lookups": lookups, "lookup": lookup, "substitutions": substitutions, "kerning": kerning,
+            "kerningPairs": kerningPairs, "setKerning": setKerning, "addSubstitution": addSubstitution,
+            "removeSubstitution": removeSubstitution, "setGlyphClass": setGlyphClass, "subset": SubsetMethods.faceSubset,
+            "location": VariationMethods.location, "instance": VariationMethods.instance,
+            "setCvt": HintingValues.setCvt, "setProgram": HintingValues.setProgram,
+        ]
         c.tostring = tostring
         return c
     }
@@ -34,7 +39,7 @@ enum FaceObject {
     /// table views and described tables follow them.
     enum Field: Int, CaseIterable {
         case index = 1, postscriptName, familyName, fullName, format, tags, glyphCount, unitsPerEm, font, name, cmap, glyphs, kern, axes,
-             instances, isVariable
+            instances, isVariable
     }
 
     static let get: LuaFunction = { L in
@@ -46,9 +51,13 @@ enum FaceObject {
             guard let field = Field(rawValue: raw) else {
                 // Past the face's own fields: a table view, then a described table.
                 let k = raw - Field.allCases.count - 1
-                if tableViews.indices.contains(k) { try tableViews[k].push(s, face) }
-                else if fieldTables.indices.contains(k - tableViews.count) { try pushTable(s, ref, face, Tag(text: fieldTables[k - tableViews.count])) }
-                else { throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys) }
+                if tableViews.indices.contains(k) {
+                    try tableViews[k].push(s, face)
+                } else if fieldTables.indices.contains(k - tableViews.count) {
+                    try pushTable(s, ref, face, Tag(text: fieldTables[k - tableViews.count]))
+                } else {
+                    throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
+                }
                 return 1
             }
             switch field {
@@ -108,7 +117,9 @@ enum FaceObject {
     static func pushOptional(_ s: LuaStack, _ value: String?) { if let value { s.push(value) } else { s.pushNil() } }
 
     static func pushTable(_ s: LuaStack, _ ref: FaceRef, _ face: Face, _ tag: Tag) throws {
-        guard face.has(tag), TableRegistry.describedTags.contains(tag) || TableRegistry.shapeDescribedTags.contains(tag) else { s.pushNil(); return }
+        guard face.has(tag), TableRegistry.describedTags.contains(tag) || TableRegistry.shapeDescribedTags.contains(tag) else {
+            s.pushNil(); return
+        }
         s.push(object: FacePart(ref, tag), classID: TableObject.classID)
     }
 
@@ -174,9 +185,13 @@ enum FaceObject {
             let face = try call.methodSelf(className, as: FaceRef.self).get()
             let family: String
             var style: String?
-            if let s = call.stack.string(at: 2) { family = s } else {
+            if let s = call.stack.string(at: 2) {
+                family = s
+            } else {
                 try call.options(2, ["family", "style"], optional: false)
-                guard let f = try call.stringOption(2, "family") else { throw LuaArgumentError(2, "rename needs {family = \"New Family\"}") }
+                guard let f = try call.stringOption(2, "family") else {
+                    throw LuaArgumentError(2, "rename needs {family = \"New Family\"}")
+                }
                 family = f
                 style = try call.stringOption(2, "style")
             }
@@ -253,7 +268,8 @@ enum FaceObject {
             let ref = try call.methodSelf(className, as: FaceRef.self)
             guard ref.handle.font != nil else { call.stack.push("<Face \(ref.index): font closed>"); return 1 }
             let face = try ref.get()
-            call.stack.push("<Face \(try face.postScriptName ?? "face \(face.index)"): \(face.tags.count) tables, \(try face.glyphCount) glyphs>")
+            call.stack.push(
+                "<Face \(try face.postScriptName ?? "face \(face.index)"): \(face.tags.count) tables, \(try face.glyphCount) glyphs>")
             return 1
         }
     }

@@ -7,7 +7,9 @@ enum FontObject {
     static var classID: Int32 { ScriptClass.font.rawValue }
 
     static var luaClass: LuaClass {
-        var c = LuaClass(id: classID, name: className, summary: "a font file: font.faces[1..n], font:face(i or name), font:save(path), font:close()", get: get)
+        var c = LuaClass(
+            id: classID, name: className, summary: "a font file: font.faces[1..n], font:face(i or name), font:save(path), font:close()",
+            get: get)
         c.fields = Field.allCases.map { "\($0)" }
         c.methods = ["face": face, "save": save, "close": close, "subset": SubsetMethods.fontSubset]
         c.tostring = tostring
@@ -90,11 +92,13 @@ enum FontObject {
             guard let f = OutputFormat(rawValue: name) else { throw LuaArgumentError(i, "format \"\(name)\": choose sfnt, woff or woff2") }
             format = f
         }
-        let woff2 = WOFF2Options(quality: try call.intOption(i, "quality") ?? 11, window: try call.intOption(i, "window") ?? 22,
-                                 transformGlyphs: try call.boolOption(i, "transform", default: true))
-        return SaveOptions(overwriteInput: try call.boolOption(i, "overwrite", default: false),
-                           force: try call.boolOption(i, "force", default: false), format: format, woff2: woff2,
-                           followSymlinks: try call.boolOption(i, "followSymlinks", default: true))
+        let woff2 = WOFF2Options(
+            quality: try call.intOption(i, "quality") ?? 11, window: try call.intOption(i, "window") ?? 22,
+            transformGlyphs: try call.boolOption(i, "transform", default: true))
+        return SaveOptions(
+            overwriteInput: try call.boolOption(i, "overwrite", default: false),
+            force: try call.boolOption(i, "force", default: false), format: format, woff2: woff2,
+            followSymlinks: try call.boolOption(i, "followSymlinks", default: true))
     }
 
     static func pushReport(_ stack: LuaStack, _ report: SaveReport) {

@@ -13,11 +13,15 @@ enum GlyphObject {
     static var classID: Int32 { ScriptClass.glyph.rawValue }
 
     static var luaClass: LuaClass {
-        var c = LuaClass(id: classID, name: className, summary: "a glyph: g.name, g.advance, g.bounds, g.contours, g:copyFrom(other, {metrics=true, layout=true})", get: get)
+        var c = LuaClass(
+            id: classID, name: className,
+            summary: "a glyph: g.name, g.advance, g.bounds, g.contours, g:copyFrom(other, {metrics=true, layout=true})", get: get)
         c.fields = Field.allCases.map { "\($0)" }
         c.set = set
-        c.methods = ["copyFrom": copyFrom, "contoursAt": VariationMethods.contoursAt, "advanceAt": VariationMethods.advanceAt,
-                     "deltas": VariationMethods.deltas]
+        c.methods = [
+            "copyFrom": copyFrom, "contoursAt": VariationMethods.contoursAt, "advanceAt": VariationMethods.advanceAt,
+            "deltas": VariationMethods.deltas,
+        ]
         c.tostring = tostring
         return c
     }
@@ -68,19 +72,24 @@ enum GlyphObject {
             let ref = try call.trustedSelf(className, as: FaceRef.self)
             let id = call.payload(1)
             let face = try ref.get()
-            guard let field = Field(rawValue: try call.integer(4)) else { throw unknownField(className, call.stack.describe(at: 2), luaClass.fields) }
+            guard let field = Field(rawValue: try call.integer(4)) else {
+                throw unknownField(className, call.stack.describe(at: 2), luaClass.fields)
+            }
             switch field {
             case .advance: try face.hmtx.setAdvance(id, try call.integer(3))
             case .lsb: try face.hmtx.setSideBearing(id, try call.integer(3))
             case .contours:
-                guard try face.glyf != nil else { throw LuaBridgeError("setting contours needs TrueType outlines (glyf); this face has CFF") }
+                guard try face.glyf != nil else {
+                    throw LuaBridgeError("setting contours needs TrueType outlines (glyf); this face has CFF")
+                }
                 try face.setContours(id, try readContours(call, 3))
             case .instructions:
                 guard let glyf = try face.glyf else { throw LuaBridgeError("instructions exist only in TrueType outlines (glyf)") }
                 var glyph = try glyf.glyph(id)
                 glyph.instructions = try call.bytes(3)
                 try glyf.setGlyph(id, glyph)
-            default: throw LuaBridgeError("Glyph.\(call.stack.describe(at: 2)) is read-only (writable: advance, lsb, contours, instructions)")
+            default:
+                throw LuaBridgeError("Glyph.\(call.stack.describe(at: 2)) is read-only (writable: advance, lsb, contours, instructions)")
             }
             return 0
         }
@@ -183,7 +192,8 @@ enum GlyphObject {
     static func warnIfShared(_ face: Face) {
         let others = face.facesSharingGlyphData
         guard !others.isEmpty, warnedFaces.insert(ObjectIdentifier(face)).inserted else { return }
-        let message = "fontshell: warning: face \(face.index) shares its glyph data with face\(others.count > 1 ? "s" : "") \(others.map(String.init).joined(separator: ", ")); this edit changes them too (face:unshare() gives it its own copy)\n"
+        let message =
+            "fontshell: warning: face \(face.index) shares its glyph data with face\(others.count > 1 ? "s" : "") \(others.map(String.init).joined(separator: ", ")); this edit changes them too (face:unshare() gives it its own copy)\n"
         fflush(nil)
         let bytes = Array(message.utf8)
         bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }

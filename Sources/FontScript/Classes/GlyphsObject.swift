@@ -9,7 +9,9 @@ enum GlyphsObject {
     static var classID: Int32 { ScriptClass.glyphs.rawValue }
 
     static var luaClass: LuaClass {
-        var c = LuaClass(id: classID, name: className, summary: "glyphs by name or 0-based id: glyphs.A, glyphs[36], glyphs:get('A') (nil if none), #glyphs, pairs(glyphs)", get: get)
+        var c = LuaClass(
+            id: classID, name: className,
+            summary: "glyphs by name or 0-based id: glyphs.A, glyphs[36], glyphs:get('A') (nil if none), #glyphs, pairs(glyphs)", get: get)
         c.methods = ["get": getOrNil, "advances": advances, "blanks": blanks, "names": names]
         c.len = length
         c.pairs = pairs
@@ -57,7 +59,10 @@ enum GlyphsObject {
         var message = "no glyph named '\(name)'"
         let cid = (try? face.cff)??.isCIDKeyed ?? false
         if name.unicodeScalars.count == 1 {
-            message += cid ? " (a CID-keyed font names its glyphs cid00001...: try face:glyphFor('\(name)'))" : " (for the glyph of a character: face:glyphFor('\(name)'))"
+            message +=
+                cid
+                ? " (a CID-keyed font names its glyphs cid00001...: try face:glyphFor('\(name)'))"
+                : " (for the glyph of a character: face:glyphFor('\(name)'))"
         } else if cid {
             message += " (a CID-keyed font names its glyphs cid00001...)"
         }

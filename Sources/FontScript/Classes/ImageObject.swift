@@ -30,7 +30,9 @@ enum ImageObject {
     static var classID: Int32 { ScriptClass.image.rawValue }
 
     static var luaClass: LuaClass {
-        var c = LuaClass(id: classID, name: className, summary: "a rendered preview: img.width, img.height, img:save('out.png'), img:pixel(x, y), img.measurements (labels)", get: get)
+        var c = LuaClass(
+            id: classID, name: className,
+            summary: "a rendered preview: img.width, img.height, img:save('out.png'), img:pixel(x, y), img.measurements (labels)", get: get)
         c.fields = Field.allCases.map { "\($0)" }
         c.methods = ["save": save, "pixel": pixel]
         c.tostring = tostring
@@ -76,7 +78,8 @@ enum ImageObject {
             let box = try call.methodSelf(className, as: ImageBox.self)
             let x = try call.integer(2), y = try call.integer(3)
             guard let c = box.image.pixel(x, y) else {
-                throw LuaArgumentError(x < 0 || x >= box.image.width ? 2 : 3, "pixel (\(x), \(y)) is outside the \(box.image.width)x\(box.image.height) image")
+                throw LuaArgumentError(
+                    x < 0 || x >= box.image.width ? 2 : 3, "pixel (\(x), \(y)) is outside the \(box.image.width)x\(box.image.height) image")
             }
             for v in [c.r, c.g, c.b, c.a] { call.stack.push(Int(v)) }
             return 4
@@ -87,7 +90,9 @@ enum ImageObject {
         LuaCall.run(L, "tostring") { call in
             let box = try call.methodSelf(className, as: ImageBox.self)
             var text = "<Image \(box.image.width)x\(box.image.height)"
-            if let m = box.measurements { text += ": baseline \(Preview.rounded(m.baseline)) px, capCenterOffset \(Preview.rounded(m.capCenterOffset)) px" }
+            if let m = box.measurements {
+                text += ": baseline \(Preview.rounded(m.baseline)) px, capCenterOffset \(Preview.rounded(m.capCenterOffset)) px"
+            }
             call.stack.push(text + ">")
             return 1
         }

@@ -32,7 +32,11 @@ enum KerningObject {
 
     // Declared as every class is (ImageObject's is the same shape): id, name, fields, methods.
     static var luaClass: LuaClass {
-        var c = LuaClass(id: classID, name: className, summary: "every kerned pair, class pairs expanded on demand: #kp, kp[i] → {left, right, value}, ipairs(kp), kp:each(), kp:row('A'), kp.source", get: get)
+        var c = LuaClass(
+            id: classID, name: className,
+            summary:
+                "every kerned pair, class pairs expanded on demand: #kp, kp[i] → {left, right, value}, ipairs(kp), kp:each(), kp:row('A'), kp.source",
+            get: get)
         c.fields = Field.allCases.map { "\($0)" }
         c.methods = ["each": each, "row": row]
         c.len = length
@@ -113,7 +117,9 @@ enum KerningObject {
                 left = call.payload(2)
             } else {
                 let name = try call.string(2)
-                guard let id = try box.names.firstIndex(of: name) else { throw LuaArgumentError(2, try GlyphsObject.missingGlyphMessage(name, try box.face.get(), orNil: false)) }
+                guard let id = try box.names.firstIndex(of: name) else {
+                    throw LuaArgumentError(2, try GlyphsObject.missingGlyphMessage(name, try box.face.get(), orNil: false))
+                }
                 left = id
             }
             let r = box.pairs.row(for: left)
@@ -127,7 +133,8 @@ enum KerningObject {
     static let tostring: LuaFunction = { L in
         LuaCall.run(L, "__tostring") { call in
             let box = try call.methodSelf(className, as: KerningBox.self)
-            call.stack.push("<KerningPairs: \(box.pairs.count) pairs from \(box.pairs.source.isEmpty ? "no kerning table" : box.pairs.source)>")
+            call.stack.push(
+                "<KerningPairs: \(box.pairs.count) pairs from \(box.pairs.source.isEmpty ? "no kerning table" : box.pairs.source)>")
             return 1
         }
     }

@@ -13,7 +13,8 @@ extension FaceObject {
             let rows = all.filter { only == nil || $0.feature == only }
             // A registered tag the font lacks gives none; a tag nobody registered, close to one
             // the font has, is a typo.
-            if let only, rows.isEmpty, !Self.isRegisteredFeature(only), let near = closestName(to: only, in: Array(Set(all.map(\.feature)))) {
+            if let only, rows.isEmpty, !Self.isRegisteredFeature(only), let near = closestName(to: only, in: Array(Set(all.map(\.feature))))
+            {
                 throw LuaArgumentError(2, "the face has no feature '\(only)' (did you mean '\(near)'?)")
             }
             let s = call.stack
@@ -56,7 +57,9 @@ extension FaceObject {
         LuaCall.run(L, "lookups") { call in
             let face = try call.methodSelf(className, as: FaceRef.self).get()
             let tagText = try call.string(2)
-            guard tagText == "GSUB" || tagText == "GPOS" else { throw LuaArgumentError(2, "\"GSUB\" or \"GPOS\" expected, got '\(tagText)'") }
+            guard tagText == "GSUB" || tagText == "GPOS" else {
+                throw LuaArgumentError(2, "\"GSUB\" or \"GPOS\" expected, got '\(tagText)'")
+            }
             let rows = try face.layoutLookups(Tag(text: tagText))
             let s = call.stack
             s.pushTable(arrayCount: Int32(rows.count))
@@ -81,18 +84,29 @@ extension FaceObject {
         LuaCall.run(L, "lookup") { call in
             let face = try call.methodSelf(className, as: FaceRef.self).get()
             let tagText = try call.string(2)
-            guard tagText == "GSUB" || tagText == "GPOS" else { throw LuaArgumentError(2, "\"GSUB\" or \"GPOS\" expected, got '\(tagText)'") }
+            guard tagText == "GSUB" || tagText == "GPOS" else {
+                throw LuaArgumentError(2, "\"GSUB\" or \"GPOS\" expected, got '\(tagText)'")
+            }
             let index = try call.integer(3)
             guard let table = try face.structuredTable(Tag(text: tagText)) else { throw LuaBridgeError("the face has no \(tagText) table") }
             guard let listMember = table.record.valueMembers.first(where: { $0.name == "LookupList" }),
-                  case .record(let listRecord) = listMember.shape.target,
-                  let lookupMember = listRecord.valueMembers.first(where: { $0.name == "Lookup" }) else {
+                case .record(let listRecord) = listMember.shape.target,
+                let lookupMember = listRecord.valueMembers.first(where: { $0.name == "Lookup" })
+            else {
                 throw LuaBridgeError("\(tagText)'s description has no LookupList.Lookup")
             }
             let lookups: [StructValue]
-            if case .list(let items)? = try table.value("LookupList")?.resolved().fields?["Lookup"] { lookups = items } else { lookups = [] }
+            if case .list(let items)? = try table.value("LookupList")?.resolved().fields?["Lookup"] {
+                lookups = items
+            } else {
+                lookups = []
+            }
             guard index >= 0, index < lookups.count else {
-                throw LuaArgumentError(3, lookups.isEmpty ? "\(tagText) has no lookups" : "\(tagText) has lookups 0–\(lookups.count - 1) (numbered from 0, as features() lists them), not \(index)")
+                throw LuaArgumentError(
+                    3,
+                    lookups.isEmpty
+                        ? "\(tagText) has no lookups"
+                        : "\(tagText) has lookups 0–\(lookups.count - 1) (numbered from 0, as features() lists them), not \(index)")
             }
             try StructValues(face).push(call.stack, try lookups[Int(index)].resolvedDeep(), lookupMember.shape)
             return 1
@@ -149,8 +163,10 @@ extension FaceObject {
             let value: Int? = call.isNoneOrNil(4) ? nil : try call.integer(4)
             try call.options(5, ["class", "script", "language"])
             let classLevel = try call.boolOption(5, "class", default: false)
-            call.stack.push(try face.setKerning(left, right, value, classLevel: classLevel,
-                                                script: try call.stringOption(5, "script"), language: try call.stringOption(5, "language")))
+            call.stack.push(
+                try face.setKerning(
+                    left, right, value, classLevel: classLevel,
+                    script: try call.stringOption(5, "script"), language: try call.stringOption(5, "language")))
             return 1
         }
     }
@@ -165,8 +181,10 @@ extension FaceObject {
             let input = try glyphSequence(call, face, 3)
             let output = try glyphArgument(call, face, 4)
             try call.options(5, ["script", "language"])
-            call.stack.push(try face.addSubstitution(feature: feature, input: input, output: output,
-                                                     script: try call.stringOption(5, "script"), language: try call.stringOption(5, "language")))
+            call.stack.push(
+                try face.addSubstitution(
+                    feature: feature, input: input, output: output,
+                    script: try call.stringOption(5, "script"), language: try call.stringOption(5, "language")))
             return 1
         }
     }
@@ -178,8 +196,10 @@ extension FaceObject {
             let face = try call.methodSelf(className, as: FaceRef.self).get()
             let feature = try call.string(2), input = try glyphSequence(call, face, 3)
             try call.options(4, ["script", "language"])
-            call.stack.push(try face.removeSubstitution(feature: feature, input: input,
-                                                        script: try call.stringOption(4, "script"), language: try call.stringOption(4, "language")))
+            call.stack.push(
+                try face.removeSubstitution(
+                    feature: feature, input: input,
+                    script: try call.stringOption(4, "script"), language: try call.stringOption(4, "language")))
             return 1
         }
     }
@@ -194,7 +214,9 @@ extension FaceObject {
             let glyphClass: Int
             if call.stack.type(at: 3) == .string {
                 let text = try call.string(3)
-                guard let k = names.firstIndex(of: text) else { throw LuaArgumentError(3, "glyph class '\(text)' is not one of \(names.joined(separator: ", "))") }
+                guard let k = names.firstIndex(of: text) else {
+                    throw LuaArgumentError(3, "glyph class '\(text)' is not one of \(names.joined(separator: ", "))")
+                }
                 glyphClass = k
             } else {
                 glyphClass = try call.integer(3)
@@ -213,7 +235,9 @@ extension FaceObject {
         if s.type(at: i) == .string {
             let words = try call.string(i).split(separator: " ").map(String.init)
             return try words.map { name in
-                guard let id = try face.glyphID(named: name) else { throw LuaArgumentError(i, try GlyphsObject.missingGlyphMessage(name, face, orNil: false)) }
+                guard let id = try face.glyphID(named: name) else {
+                    throw LuaArgumentError(i, try GlyphsObject.missingGlyphMessage(name, face, orNil: false))
+                }
                 return id
             }
         }
@@ -228,7 +252,9 @@ extension FaceObject {
             return id
         }
         let name = try call.string(i)
-        guard let id = try face.glyphID(named: name) else { throw LuaArgumentError(i, try GlyphsObject.missingGlyphMessage(name, face, orNil: false)) }
+        guard let id = try face.glyphID(named: name) else {
+            throw LuaArgumentError(i, try GlyphsObject.missingGlyphMessage(name, face, orNil: false))
+        }
         return id
     }
 }

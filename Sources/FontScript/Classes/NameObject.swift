@@ -8,7 +8,10 @@ enum NameObject {
     static var classID: Int32 { ScriptClass.name.rawValue }
 
     static var luaClass: LuaClass {
-        var c = LuaClass(id: classID, name: className, summary: "name records: name[4], name[1] = 'Family', name:records(), name:set(id, text, {platform=}), name:remove(id)", get: get)
+        var c = LuaClass(
+            id: classID, name: className,
+            summary: "name records: name[4], name[1] = 'Family', name:records(), name:set(id, text, {platform=}), name:remove(id)", get: get
+        )
         c.set = set
         c.methods = ["records": records, "set": setRecord, "remove": remove, "ids": ids]
         c.tostring = tostring
@@ -50,7 +53,9 @@ enum NameObject {
             s.pushTable(arrayCount: Int32(name.records.count))
             for (i, r) in name.records.enumerated() {
                 s.pushTable(fieldCount: 6)
-                for (key, v) in [("platformID", r.platformID), ("encodingID", r.encodingID), ("languageID", r.languageID), ("nameID", r.nameID)] {
+                for (key, v) in [
+                    ("platformID", r.platformID), ("encodingID", r.encodingID), ("languageID", r.languageID), ("nameID", r.nameID),
+                ] {
                     s.push(v); s.setField(key, in: -2)
                 }
                 if let text = r.text { s.push(text); s.setField("text", in: -2) }
@@ -67,8 +72,9 @@ enum NameObject {
             let name = try table(call, method: true)
             let id = try call.integer(2), text = try call.string(3)
             try call.options(4, ["platform", "encoding", "language"])
-            try name.set(id, text, platformID: try call.intOption(4, "platform"), encodingID: try call.intOption(4, "encoding"),
-                         languageID: try call.intOption(4, "language"))
+            try name.set(
+                id, text, platformID: try call.intOption(4, "platform"), encodingID: try call.intOption(4, "encoding"),
+                languageID: try call.intOption(4, "language"))
             return 0
         }
     }
@@ -79,8 +85,10 @@ enum NameObject {
             let name = try table(call, method: true)
             let id = try call.integer(2)
             try call.options(3, ["platform", "encoding", "language"])
-            call.stack.push(name.remove(id, platformID: try call.intOption(3, "platform"), encodingID: try call.intOption(3, "encoding"),
-                                        languageID: try call.intOption(3, "language")))
+            call.stack.push(
+                name.remove(
+                    id, platformID: try call.intOption(3, "platform"), encodingID: try call.intOption(3, "encoding"),
+                    languageID: try call.intOption(3, "language")))
             return 1
         }
     }
@@ -111,4 +119,3 @@ enum NameObject {
         }
     }
 }
-

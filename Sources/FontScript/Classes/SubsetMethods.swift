@@ -28,7 +28,8 @@ enum SubsetMethods {
             try call.options(2, keys, optional: false)
             let index = try call.intOption(2, "face")
             guard index != nil || font.faces.count == 1 else {
-                throw LuaArgumentError(2, "this is a collection of \(font.faces.count) faces: say which with face = 0...\(font.faces.count - 1)")
+                throw LuaArgumentError(
+                    2, "this is a collection of \(font.faces.count) faces: say which with face = 0...\(font.faces.count - 1)")
             }
             guard let face = font.faces[safe: index ?? 0] else {
                 throw LuaArgumentError(2, "no face \(index ?? 0): faces are numbered 0 to \(font.faces.count - 1)")

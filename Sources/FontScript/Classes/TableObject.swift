@@ -10,7 +10,9 @@ enum TableObject {
     static var classID: Int32 { ScriptClass.table.rawValue }
 
     static var luaClass: LuaClass {
-        var c = LuaClass(id: classID, name: className, summary: "a table's fields by spec name: t.ascender, t.ascender = 900; pairs(t) lists them", get: get)
+        var c = LuaClass(
+            id: classID, name: className, summary: "a table's fields by spec name: t.ascender, t.ascender = 900; pairs(t) lists them",
+            get: get)
         c.set = set
         c.methods = ["fields": fields]
         c.tostring = tostring

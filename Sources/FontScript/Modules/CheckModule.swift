@@ -20,9 +20,11 @@ public enum CheckModule {
         if let env = getenv("FONTSHELL_CHECKS") { return String(cString: env) }
         let exe = FontScript.executablePath()
         let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        var candidates = [dir + "/Checks", dir + "/FontShell_FontScript.resources/Checks",
-                          // Test bundles live one level down from the build folder.
-                          dir + "/../FontShell_FontScript.resources/Checks"]
+        var candidates = [
+            dir + "/Checks", dir + "/FontShell_FontScript.resources/Checks",
+            // Test bundles live one level down from the build folder.
+            dir + "/../FontShell_FontScript.resources/Checks",
+        ]
         // Sources/FontScript/Modules/CheckModule.swift → Sources/FontScript/Checks
         let source = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
         candidates.append(source + "/Checks")
@@ -65,7 +67,6 @@ public enum CheckModule {
         }
         return out
     }
-
 
     /// check.sources(dirs) → list of {id =, path =, source =} or {id =, path =, error =}.
     static let sourcesFunction: LuaFunction = { L in
@@ -118,8 +119,10 @@ public enum CheckModule {
 
     /// A batch worker's job for `fontshell check`: every selected check over every face of the
     /// font, fixes applied and the font saved when asked; the record lists each result.
-    public static func run(fontPath: String, directories: [String], profile: String, only: [String],
-                           fix: Bool, inPlace: Bool) -> FontJob.Record {
+    public static func run(
+        fontPath: String, directories: [String], profile: String, only: [String],
+        fix: Bool, inPlace: Bool
+    ) -> FontJob.Record {
         let start = monotonicSeconds()
         let lua = LuaState()
         let s = lua.stack

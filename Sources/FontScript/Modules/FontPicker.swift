@@ -39,7 +39,9 @@ enum FontPicker {
                 FaceObject.push(call.stack, try FaceRef(FontHandle(font, path: font.path ?? ""), face.index))
                 return 1
             } else if let chosen = try call.intOption(2, "choose") {
-                guard (1...families.count).contains(chosen) else { throw LuaArgumentError(2, "choose = \(chosen): there are \(families.count) matches") }
+                guard (1...families.count).contains(chosen) else {
+                    throw LuaArgumentError(2, "choose = \(chosen): there are \(families.count) matches")
+                }
                 choice = chosen
             } else {
                 let terminal = TerminalGraphics.current()
@@ -79,9 +81,13 @@ enum FontPicker {
         while true {
             let matches = Array(filterFamilies(all, filter).prefix(limit))
             selected = min(selected, max(0, matches.count - 1))
-            var screen = "\u{1B}[H\u{1B}[2J" + "pick a font: \(filter)\u{2581}   (type to filter, \u{2191}\u{2193} to move, Enter to open, Esc to cancel)\r\n\r\n"
+            var screen =
+                "\u{1B}[H\u{1B}[2J"
+                + "pick a font: \(filter)\u{2581}   (type to filter, \u{2191}\u{2193} to move, Enter to open, Esc to cancel)\r\n\r\n"
             for (k, family) in matches.enumerated() {
-                screen += (k == selected ? "\u{1B}[7m> " : "  ") + family.name + "  (" + family.styles.prefix(4).joined(separator: ", ") + (family.styles.count > 4 ? ", …" : "") + ")\u{1B}[0m\r\n"
+                screen +=
+                    (k == selected ? "\u{1B}[7m> " : "  ") + family.name + "  (" + family.styles.prefix(4).joined(separator: ", ")
+                    + (family.styles.count > 4 ? ", …" : "") + ")\u{1B}[0m\r\n"
             }
             if matches.isEmpty { screen += "  (no family matches)\r\n" }
             out(screen)
@@ -157,9 +163,13 @@ enum FontPicker {
 
     /// The family's regular face (else its first), opened.
     static func open(_ family: Family) throws -> (font: Font, face: Face) {
-        let best = family.faces.min { (regularRank($0.style), $0.weight == 400 ? 0 : 1, $0.path) < (regularRank($1.style), $1.weight == 400 ? 0 : 1, $1.path) }!
+        let best = family.faces.min {
+            (regularRank($0.style), $0.weight == 400 ? 0 : 1, $0.path) < (regularRank($1.style), $1.weight == 400 ? 0 : 1, $1.path)
+        }!
         let font = try Font(path: best.path)
-        guard font.faces.indices.contains(best.faceIndex) else { throw FontError("face \(best.faceIndex) is not in the file", path: best.path) }
+        guard font.faces.indices.contains(best.faceIndex) else {
+            throw FontError("face \(best.faceIndex) is not in the file", path: best.path)
+        }
         return (font, font.faces[best.faceIndex])
     }
 

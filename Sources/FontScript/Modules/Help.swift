@@ -7,35 +7,56 @@ import LuaBridge
 enum Help {
     /// One line per module function: what it takes and returns.
     static let modules: [(name: String, summary: String, functions: [(String, String)])] = [
-        ("fontshell", "opening fonts and looking around", [
-            ("open(path)", "→ Font: a TrueType/OpenType font, collection, WOFF or WOFF2"),
-            ("members(x)", "→ names of x's fields and methods (\"name()\")"),
-            ("version", "FontShell's version string"),
-        ]),
-        ("preview", "pictures of a face as it is in memory (PNG through Image:save)", [
-            ("text(face, text [, options])", "→ Image: the text shaped and drawn"),
-            ("label(face, text, {width =, height =, ...})", "→ Image: text placed in a box as a platform lays out a label"),
-            ("sheet(images [, {columns =, captions =, captionSize =, gap =, background =}])", "→ Image: a contact sheet"),
-            ("compare(a, b)", "→ Image (a | b | difference), {changedPixels, totalPixels, maxDifference, bounds}"),
-            ("load(path)", "→ Image from a PNG"),
-            ("appearance([kind,] options)", "sets default options (for every preview, or for those with kind = ...)"),
-            ("resetAppearance()", "forgets the defaults"),
-            ("sweep(face, {field =, values =, text =, label =, columns =})", "→ sheet Image, per-value results, best value (also face:sweep)"),
-            ("glyph(glyph [, {size = 360}])", "→ Image: the glyph large with its points, contour starts and directions, advance, metrics"),
-            ("glyphs(face.glyphs [, {from = 0, count = 100, size = 48}])", "→ Image: a grid of glyphs with ids and names"),
-            ("specimen(face)", "→ Image: names, metrics, a waterfall, the first characters"),
-        ]),
-        ("registry", "installed fonts (fontconfig on Linux, CoreText on macOS)", [
-            ("register(path or Font [, {scope = \"user\" or \"process\", replace =}])", "installs a font (a Font with its edits) for the user (default, as the CLI) or this process; → descriptors"),
-            ("unregister(path or name)", "removes a font FontShell installed; → descriptors"),
-            ("list([{scope =, family =}])", "→ descriptors of installed fonts"),
-            ("find(name)", "→ the descriptor of a PostScript, full or family name, or nil"),
-            ("missing{names...}", "→ {name =, fallback =} for each name no installed font answers to"),
-            ("system{design = \"default\" | \"serif\" | \"monospaced\" | \"rounded\"}", "→ the platform's font for a role, or nil"),
-            ("changed()", "→ whether the installed fonts changed since the last call"),
-            ("repair()", "→ {adopted, forgotten, leftAlone}: FontShell's folder and its record made to agree"),
-            ("pick([filter [, {choose =, samples =, limit =}]])", "→ Face: a live picker over installed families (type to filter, arrows, Enter), samples inline"),
-        ]),
+        (
+            "fontshell", "opening fonts and looking around",
+            [
+                ("open(path)", "→ Font: a TrueType/OpenType font, collection, WOFF or WOFF2"),
+                ("members(x)", "→ names of x's fields and methods (\"name()\")"),
+                ("version", "FontShell's version string"),
+            ]
+        ),
+        (
+            "preview", "pictures of a face as it is in memory (PNG through Image:save)",
+            [
+                ("text(face, text [, options])", "→ Image: the text shaped and drawn"),
+                ("label(face, text, {width =, height =, ...})", "→ Image: text placed in a box as a platform lays out a label"),
+                ("sheet(images [, {columns =, captions =, captionSize =, gap =, background =}])", "→ Image: a contact sheet"),
+                ("compare(a, b)", "→ Image (a | b | difference), {changedPixels, totalPixels, maxDifference, bounds}"),
+                ("load(path)", "→ Image from a PNG"),
+                ("appearance([kind,] options)", "sets default options (for every preview, or for those with kind = ...)"),
+                ("resetAppearance()", "forgets the defaults"),
+                (
+                    "sweep(face, {field =, values =, text =, label =, columns =})",
+                    "→ sheet Image, per-value results, best value (also face:sweep)"
+                ),
+                (
+                    "glyph(glyph [, {size = 360}])",
+                    "→ Image: the glyph large with its points, contour starts and directions, advance, metrics"
+                ),
+                ("glyphs(face.glyphs [, {from = 0, count = 100, size = 48}])", "→ Image: a grid of glyphs with ids and names"),
+                ("specimen(face)", "→ Image: names, metrics, a waterfall, the first characters"),
+            ]
+        ),
+        (
+            "registry", "installed fonts (fontconfig on Linux, CoreText on macOS)",
+            [
+                (
+                    "register(path or Font [, {scope = \"user\" or \"process\", replace =}])",
+                    "installs a font (a Font with its edits) for the user (default, as the CLI) or this process; → descriptors"
+                ),
+                ("unregister(path or name)", "removes a font FontShell installed; → descriptors"),
+                ("list([{scope =, family =}])", "→ descriptors of installed fonts"),
+                ("find(name)", "→ the descriptor of a PostScript, full or family name, or nil"),
+                ("missing{names...}", "→ {name =, fallback =} for each name no installed font answers to"),
+                ("system{design = \"default\" | \"serif\" | \"monospaced\" | \"rounded\"}", "→ the platform's font for a role, or nil"),
+                ("changed()", "→ whether the installed fonts changed since the last call"),
+                ("repair()", "→ {adopted, forgotten, leftAlone}: FontShell's folder and its record made to agree"),
+                (
+                    "pick([filter [, {choose =, samples =, limit =}]])",
+                    "→ Face: a live picker over installed families (type to filter, arrows, Enter), samples inline"
+                ),
+            ]
+        ),
     ]
 
     static let help: LuaFunction = { L in
@@ -87,7 +108,9 @@ enum Help {
             s.getGlobal("check")
             let isCheck = s.rawEqual(1, -1)
             s.pop()
-            if isCheck { return entriesText(LuaReference.entries.filter { $0.name == "check" || $0.name.hasPrefix("check.") }, orName: "check") }
+            if isCheck {
+                return entriesText(LuaReference.entries.filter { $0.name == "check" || $0.name.hasPrefix("check.") }, orName: "check")
+            }
             for m in modules {
                 s.getGlobal(m.name)
                 defer { s.pop() }

@@ -16,9 +16,11 @@ enum PreviewModule {
     ]
 
     /// Every option a text or label preview reads (anything else is refused as a likely typo).
-    static let optionNames = ["size", "scale", "scaling", "color", "background", "gradient", "stroke", "shadow", "glow",
-                              "features", "direction", "script", "language", "hinting", "platform", "metrics", "width",
-                              "height", "margin", "textAlign", "align", "guides", "legend", "kind", "variations"]
+    static let optionNames = [
+        "size", "scale", "scaling", "color", "background", "gradient", "stroke", "shadow", "glow",
+        "features", "direction", "script", "language", "hinting", "platform", "metrics", "width",
+        "height", "margin", "textAlign", "align", "guides", "legend", "kind", "variations",
+    ]
 
     /// Registry key of {defaults = {...}, kinds = {name = {...}}}.
     static let appearanceKey = "fontshell.preview.appearance"
@@ -166,7 +168,10 @@ enum PreviewModule {
     static func color(_ call: LuaCall, _ key: String) throws -> Color {
         let s = call.stack
         if let text = s.string(at: -1) { return try Color(parsing: text) }
-        guard s.type(at: -1) == .table else { throw RenderError("option '\(key)' must be a colour (\"#rrggbb\", a name or {r, g, b, a}), got \(call.stack.describedType(at: -1))") }
+        guard s.type(at: -1) == .table else {
+            throw RenderError(
+                "option '\(key)' must be a colour (\"#rrggbb\", a name or {r, g, b, a}), got \(call.stack.describedType(at: -1))")
+        }
         var parts: [UInt8] = []
         for k in 1...4 {
             s.getIndex(k, in: -1)
@@ -207,9 +212,11 @@ enum PreviewModule {
 
     static func push(_ s: LuaStack, _ m: LabelMeasurements) {
         s.pushTable(fieldCount: 14)
-        for (key, v) in [("baseline", m.baseline), ("lineTop", m.lineTop), ("lineBottom", m.lineBottom), ("boxCenter", m.boxCenter),
-                         ("capHeight", m.capHeight), ("xHeight", m.xHeight), ("capCenterOffset", m.capCenterOffset),
-                         ("ascent", m.ascent), ("descent", m.descent), ("lineGap", m.lineGap), ("textWidth", m.textWidth)] {
+        for (key, v) in [
+            ("baseline", m.baseline), ("lineTop", m.lineTop), ("lineBottom", m.lineBottom), ("boxCenter", m.boxCenter),
+            ("capHeight", m.capHeight), ("xHeight", m.xHeight), ("capCenterOffset", m.capCenterOffset),
+            ("ascent", m.ascent), ("descent", m.descent), ("lineGap", m.lineGap), ("textWidth", m.textWidth),
+        ] {
             s.push(v); s.setField(key, in: -2)
         }
         s.push(m.metrics.rawValue); s.setField("metrics", in: -2)
@@ -223,7 +230,9 @@ enum PreviewModule {
     static let glyph: LuaFunction = { L in
         LuaCall.run(L, "glyph") { call in
             try call.options(2, ["size"])
-            guard call.stack.classInfo(at: 1)?.name == GlyphObject.className else { throw LuaArgumentError(1, "expected a Glyph (face.glyphs.A)") }
+            guard call.stack.classInfo(at: 1)?.name == GlyphObject.className else {
+                throw LuaArgumentError(1, "expected a Glyph (face.glyphs.A)")
+            }
             ImageObject.push(call.stack, ImageBox(try Show.picture(call, 1, optionsAt: 2)))
             return 1
         }
@@ -272,7 +281,8 @@ enum PreviewModule {
             let text = try call.string(2)
             _ = try call.table(3)
             let rendered = try Preview.label(face, text, options: try options(call, 3))
-            ImageObject.push(call.stack, ImageBox(rendered.image, measurements: rendered.measurements, missing: rendered.measurements.missing))
+            ImageObject.push(
+                call.stack, ImageBox(rendered.image, measurements: rendered.measurements, missing: rendered.measurements.missing))
             push(call.stack, rendered.measurements)
             call.stack.mark(tableAt: -1, as: Show.previewInfo)
             return 2
@@ -311,8 +321,9 @@ enum PreviewModule {
                     captionSize = size
                 }
             }
-            let image = try Preview.sheet(list, columns: try call.intOption(2, "columns"), captions: captions, captionSize: captionSize,
-                                          gap: try call.intOption(2, "gap") ?? 12, background: background)
+            let image = try Preview.sheet(
+                list, columns: try call.intOption(2, "columns"), captions: captions, captionSize: captionSize,
+                gap: try call.intOption(2, "gap") ?? 12, background: background)
             ImageObject.push(call.stack, ImageBox(image))
             return 1
         }
@@ -332,7 +343,8 @@ enum PreviewModule {
             case "top": break
             case "baseline":
                 guard let ba = a.baseline, let bb = b.baseline else {
-                    throw LuaArgumentError(3, "align = \"baseline\" needs two previews that know their baselines (preview.text, preview.label)")
+                    throw LuaArgumentError(
+                        3, "align = \"baseline\" needs two previews that know their baselines (preview.text, preview.label)")
                 }
                 shift = Int((ba - bb).rounded())
             case let other: throw LuaArgumentError(3, "align = \"\(other)\": choose \"top\" or \"baseline\"")
@@ -376,7 +388,7 @@ enum PreviewModule {
             let store = s.top
             if call.isNoneOrNil(1) { return 1 }
             if s.type(at: 1) == .table {
-                _ = try read(call, 1, argument: 1)  // refuse typos and bad values now, not at the next render
+                _ = try read(call, 1, argument: 1)   // refuse typos and bad values now, not at the next render
                 s.getField("defaults", in: store)
                 s.copyFields(from: 1, to: -1)
                 return 0
@@ -413,22 +425,29 @@ enum PreviewModule {
             let s = call.stack
             let face = try face(call, 1)
             try call.options(2, ["field", "values", "text", "label", "columns"], optional: false)
-            guard let field = try call.stringOption(2, "field") else { throw LuaArgumentError(2, "option 'field' (e.g. \"hhea.ascender\") is required") }
+            guard let field = try call.stringOption(2, "field") else {
+                throw LuaArgumentError(2, "option 'field' (e.g. \"hhea.ascender\") is required")
+            }
             guard let text = try call.stringOption(2, "text") else { throw LuaArgumentError(2, "option 'text' is required") }
             if field.hasPrefix("axis.") { return try axisSweep(call, face, axis: String(field.dropFirst(5)), text: text) }
             let values: [Int] = try call.field(2, "values") { _ in
                 guard s.type(at: -1) == .table else { throw LuaArgumentError(2, "option 'values' must be a list of integers") }
                 return try s.items(ofListAt: -1) { k in
-                    guard s.isInteger(at: -1), let v = s.integer(at: -1) else { throw LuaArgumentError(2, "values[\(k)] must be an integer") }
+                    guard s.isInteger(at: -1), let v = s.integer(at: -1) else {
+                        throw LuaArgumentError(2, "values[\(k)] must be an integer")
+                    }
                     return v
                 }
             }
             s.getField("label", in: 2)
             let labelIndex = s.top
-            guard [.nil, .table].contains(s.type(at: labelIndex)) else { throw LuaArgumentError(2, "option 'label' must be a table of label options") }
+            guard [.nil, .table].contains(s.type(at: labelIndex)) else {
+                throw LuaArgumentError(2, "option 'label' must be a table of label options")
+            }
             let label = try options(call, labelIndex)
-            let result = try Preview.sweep(face, field: field, values: values, text: text, label: label,
-                                           columns: try call.intOption(2, "columns"))
+            let result = try Preview.sweep(
+                face, field: field, values: values, text: text, label: label,
+                columns: try call.intOption(2, "columns"))
             ImageObject.push(s, ImageBox(result.sheet))
             s.pushTable(arrayCount: Int32(result.cells.count))
             for (k, cell) in result.cells.enumerated() {
@@ -451,15 +470,20 @@ enum PreviewModule {
         let values: [Double] = try call.field(2, "values") { _ in
             guard s.type(at: -1) == .table else { throw LuaArgumentError(2, "option 'values' must be a list of numbers") }
             return try s.items(ofListAt: -1) { k in
-                guard s.type(at: -1) == .number, let v = s.number(at: -1), v.isFinite else { throw LuaArgumentError(2, "values[\(k)] must be a number") }
+                guard s.type(at: -1) == .number, let v = s.number(at: -1), v.isFinite else {
+                    throw LuaArgumentError(2, "values[\(k)] must be a number")
+                }
                 return v
             }
         }
         s.getField("label", in: 2)
         let labelIndex = s.top
-        guard [.nil, .table].contains(s.type(at: labelIndex)) else { throw LuaArgumentError(2, "option 'label' must be a table of preview options") }
+        guard [.nil, .table].contains(s.type(at: labelIndex)) else {
+            throw LuaArgumentError(2, "option 'label' must be a table of preview options")
+        }
         let options = try options(call, labelIndex)
-        let sheet = try Preview.axisSweep(face, axis: axis, values: values, text: text, options: options, columns: try call.intOption(2, "columns"))
+        let sheet = try Preview.axisSweep(
+            face, axis: axis, values: values, text: text, options: options, columns: try call.intOption(2, "columns"))
         ImageObject.push(s, ImageBox(sheet))
         s.pushTable(arrayCount: Int32(values.count))
         for (k, v) in values.enumerated() {

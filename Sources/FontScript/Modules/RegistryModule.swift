@@ -31,8 +31,10 @@ enum RegistryModule {
     static func push(_ s: LuaStack, _ d: FontDescriptor?) {
         guard let d else { s.pushNil(); return }
         s.pushTable(fieldCount: 10)
-        for (key, value) in [("postscriptName", d.postScriptName), ("fullName", d.fullName), ("family", d.family),
-                             ("style", d.style), ("path", d.path)] {
+        for (key, value) in [
+            ("postscriptName", d.postScriptName), ("fullName", d.fullName), ("family", d.family),
+            ("style", d.style), ("path", d.path),
+        ] {
             s.push(value); s.setField(key, in: -2)
         }
         s.push(d.weight); s.setField("weight", in: -2)
@@ -63,7 +65,10 @@ enum RegistryModule {
                 let handle = try call.object(1, FontObject.classID, "Font (or a path)", as: FontHandle.self)
                 let font = try handle.get()
                 // The PostScript name comes from the font: only its safe characters make the file name.
-                let name = String(((try font.faces.first?.postScriptName) ?? "font").filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }.prefix(63))
+                let name = String(
+                    ((try font.faces.first?.postScriptName) ?? "font").filter {
+                        $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_")
+                    }.prefix(63))
                 let folder = try privateTemporaryFolder()
                 scratch = folder
                 path = folder + "/" + (name.isEmpty ? "font" : name) + (font.isCollection ? ".ttc" : font.format == .cff ? ".otf" : ".ttf")
@@ -106,7 +111,9 @@ enum RegistryModule {
         LuaCall.run(L, "missing") { call in
             _ = try call.table(1)
             let names = try call.stack.items(ofListAt: 1) { i in
-                guard let name = call.stack.string(at: -1) else { throw LuaArgumentError(1, "names must be strings (item \(i) is \(call.stack.typeName(at: -1)))") }
+                guard let name = call.stack.string(at: -1) else {
+                    throw LuaArgumentError(1, "names must be strings (item \(i) is \(call.stack.typeName(at: -1)))")
+                }
                 return name
             }
             let result = try registry().missing(names)

@@ -27,12 +27,14 @@ enum Show {
             var terminal = TerminalGraphics.current()
             if let name = try call.stringOption(2, "protocol") {
                 guard let p = TerminalImageProtocol(rawValue: name) else {
-                    throw LuaArgumentError(2, "protocol \"\(name)\": choose " + TerminalImageProtocol.allCases.map(\.rawValue).joined(separator: ", "))
+                    throw LuaArgumentError(
+                        2, "protocol \"\(name)\": choose " + TerminalImageProtocol.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 terminal.imageProtocol = p
             }
             if terminal.imageProtocol == .none {
-                let note = "show: pictures are off here (stdout is not a terminal, or FONTSHELL_IMAGES=off); save one instead: preview.glyph(g):save(\"g.png\")\n"
+                let note =
+                    "show: pictures are off here (stdout is not a terminal, or FONTSHELL_IMAGES=off); save one instead: preview.glyph(g):save(\"g.png\")\n"
                 _ = note.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
                 return 0
             }
@@ -65,7 +67,8 @@ enum Show {
             let total = try face.glyphCount
             guard from >= 0, from < total else { throw LuaArgumentError(o, "from = \(from): glyphs are 0...\(total - 1)") }
             guard count >= 1 else { throw LuaArgumentError(o, "count must be at least 1") }
-            return try Preview.glyphGrid(face, glyphs: Array(from..<min(total, from + count)), cellSize: Double(try call.intOption(o, "size") ?? 48))
+            return try Preview.glyphGrid(
+                face, glyphs: Array(from..<min(total, from + count)), cellSize: Double(try call.intOption(o, "size") ?? 48))
         default:
             throw LuaArgumentError(i, "show takes an Image, a Glyph, a Face, a Font or face.glyphs, not \(s.describe(at: i))")
         }

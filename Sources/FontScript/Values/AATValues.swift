@@ -13,7 +13,9 @@ import LuaBridge
 /// And `ltag`: {version, flags, tags = {"en", "sr-Latn", …}} (name records' language index k
 /// is `tags[k + 1]`).
 enum AATValues {
-    static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [("morx", pushMorx), ("trak", pushTrak), ("ltag", pushLtag)]
+    static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [
+        ("morx", pushMorx), ("trak", pushTrak), ("ltag", pushLtag),
+    ]
 
     static func pushLtag(_ s: LuaStack, _ face: Face) throws {
         guard let ltag = try face.table(LtagTable.self) else { s.pushNil(); return }

@@ -42,8 +42,11 @@ enum ColorImageValues {
                 s.push(glyph.graphicType.description); s.setField("graphicType", in: -2)
                 s.push(Int(glyph.originOffsetX)); s.setField("originOffsetX", in: -2)
                 s.push(Int(glyph.originOffsetY)); s.setField("originOffsetY", in: -2)
-                if let target = glyph.referencedGlyph { s.push(glyphName(target, in: names)); s.setField("ref", in: -2) }
-                else { s.push(bytes: glyph.data); s.setField("data", in: -2) }
+                if let target = glyph.referencedGlyph {
+                    s.push(glyphName(target, in: names)); s.setField("ref", in: -2)
+                } else {
+                    s.push(bytes: glyph.data); s.setField("data", in: -2)
+                }
                 s.setField(glyphName(g, in: names), in: -2)
             }
             s.setField("glyphs", in: -2)

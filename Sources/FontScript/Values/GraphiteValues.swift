@@ -97,7 +97,9 @@ enum GraphiteValues {
         guard let silf = try face.table(SilfTable.self) else { s.pushNil(); return }
         let names = try face.glyphNames()
         func name(_ g: UInt16) -> String { glyphName(Int(g), in: names) }
-        func code(_ bytes: [UInt8]) -> String { ((try? SilfCode.disassemble(bytes)) ?? ["-- not decodable: \(bytes.count) bytes"]).joined(separator: "\n") }
+        func code(_ bytes: [UInt8]) -> String {
+            ((try? SilfCode.disassemble(bytes)) ?? ["-- not decodable: \(bytes.count) bytes"]).joined(separator: "\n")
+        }
         s.pushTable(fieldCount: 4)
         s.push(version(silf.version)); s.setField("version", in: -2)
         s.push(Int(silf.compilerVersion)); s.setField("compilerVersion", in: -2)

@@ -8,11 +8,12 @@ import LuaBridge
 /// with each record's `maxWidth`), `face.TTFA` (ttfautohint's options, text); and the setters `face:setCvt(list)` and `face:setProgram(tag, assembly)`.
 enum HintingValues {
     /// The Face fields these tables answer, by name.
-    static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [
-        ("cvt", pushCvt), ("fpgm", { try pushProgram($0, $1, FpgmTable.self) }), ("prep", { try pushProgram($0, $1, PrepTable.self) }),
-        ("DSIG", pushDSIG), ("hdmx", pushHdmx), ("VDMX", pushVDMX), ("TTFA", pushTTFA),
-        ("TSI1", { try pushVTTPrograms($0, $1, "TSI1") }), ("TSI3", { try pushVTTPrograms($0, $1, "TSI3") }), ("TSI5", pushTSI5),
-    ] + ["TSIV", "TSIB", "TSID", "TSIJ", "TSIP", "TSIS"].map { tag in (tag, { try pushVTTText($0, $1, Tag(text: tag)) }) }
+    static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] =
+        [
+            ("cvt", pushCvt), ("fpgm", { try pushProgram($0, $1, FpgmTable.self) }), ("prep", { try pushProgram($0, $1, PrepTable.self) }),
+            ("DSIG", pushDSIG), ("hdmx", pushHdmx), ("VDMX", pushVDMX), ("TTFA", pushTTFA),
+            ("TSI1", { try pushVTTPrograms($0, $1, "TSI1") }), ("TSI3", { try pushVTTPrograms($0, $1, "TSI3") }), ("TSI5", pushTSI5),
+        ] + ["TSIV", "TSIB", "TSID", "TSIJ", "TSIP", "TSIS"].map { tag in (tag, { try pushVTTText($0, $1, Tag(text: tag)) }) }
 
     /// face.TSI1, face.TSI3: VTT's glyph programs, {glyphPrograms = {A = text, ...},
     /// extraPrograms = {fpgm = text, ...}}, lines ending in newlines (carriage returns in the font).
@@ -57,7 +58,9 @@ enum HintingValues {
         s.pushTable(arrayCount: Int32(vdmx.ratios.count))
         for (k, r) in vdmx.ratios.enumerated() {
             s.pushTable(fieldCount: 5)
-            for (name, v) in [("charSet", r.charSet), ("xRatio", r.xRatio), ("yStartRatio", r.yStartRatio), ("yEndRatio", r.yEndRatio)] { s.push(Int(v)); s.setField(name, in: -2) }
+            for (name, v) in [("charSet", r.charSet), ("xRatio", r.xRatio), ("yStartRatio", r.yStartRatio), ("yEndRatio", r.yEndRatio)] {
+                s.push(Int(v)); s.setField(name, in: -2)
+            }
             s.push(r.group + 1); s.setField("group", in: -2)
             s.setIndex(k + 1, in: -2)
         }
@@ -104,7 +107,8 @@ enum HintingValues {
     static func pushProgram(_ s: LuaStack, _ face: Face, _ type: InstructionTable.Type) throws {
         guard let program = try face.decodedTable(type.tableTag) as? InstructionTable else { s.pushNil(); return }
         guard let text = TTX.assembly(program.bytecode) else {
-            throw FontError("\(type.tableTag.trimmed) ends inside a push instruction; read its bytes with face:rawTable('\(type.tableTag.trimmed)')")
+            throw FontError(
+                "\(type.tableTag.trimmed) ends inside a push instruction; read its bytes with face:rawTable('\(type.tableTag.trimmed)')")
         }
         s.push(text)
     }
@@ -131,7 +135,9 @@ enum HintingValues {
             let face = try call.methodSelf(FaceObject.className, as: FaceRef.self).get()
             _ = try call.table(2)
             let values = try call.stack.items(ofListAt: 2) { k -> Int in
-                guard let v = call.stack.integer(at: -1) else { throw LuaArgumentError(2, "item \(k) is \(call.stack.describedType(at: -1)), not an integer") }
+                guard let v = call.stack.integer(at: -1) else {
+                    throw LuaArgumentError(2, "item \(k) is \(call.stack.describedType(at: -1)), not an integer")
+                }
                 return v
             }
             face.setRawTable("cvt ", try CvtTable(values: values).encode())

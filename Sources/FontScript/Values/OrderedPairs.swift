@@ -7,11 +7,13 @@ enum OrderedPairs {
         let s = call.stack
         s.pushTable(fieldCount: Int32(names.count))
         for name in names { try value(name); s.setField(name, in: -2) }
-        s.push(function: next, upvalues: 1) // the values table becomes upvalue 1
+        s.push(function: next, upvalues: 1)   // the values table becomes upvalue 1
         s.pushTable(fieldCount: Int32(names.count + 1))
         var previous: String?
         for name in names {
-            if let p = previous { s.push(name); s.setField(p, in: -2) } else {
+            if let p = previous {
+                s.push(name); s.setField(p, in: -2)
+            } else {
                 s.push(true); s.push(name); s.setPair(in: -3)
             }
             previous = name

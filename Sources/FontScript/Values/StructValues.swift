@@ -40,7 +40,9 @@ final class StructValues {
             for (k, group) in groups.enumerated() {
                 guard case .record(let fields) = group else { continue }
                 s.pushTable(fieldCount: 2)
-                if case .list(let glyphs)? = fields["Glyph"] { s.push(strings: glyphs.compactMap(\.int).map { glyphName(Int($0)) }); s.setField("Glyph", in: -2) }
+                if case .list(let glyphs)? = fields["Glyph"] {
+                    s.push(strings: glyphs.compactMap(\.int).map { glyphName(Int($0)) }); s.setField("Glyph", in: -2)
+                }
                 if let box = fields["ClipBox"] { push(s, box, COLRShapes.clipBox); s.setField("ClipBox", in: -2) }
                 s.setIndex(k + 1, in: -2)
             }
@@ -148,7 +150,9 @@ final class StructValues {
             }
             return .int(Int64(Tag(text: text).rawValue))
         case .scalar(let kind):
-            guard let number = s.number(at: index), number.isFinite else { throw FontError("\(path) must be a number, got \(s.describedType(at: index))") }
+            guard let number = s.number(at: index), number.isFinite else {
+                throw FontError("\(path) must be a number, got \(s.describedType(at: index))")
+            }
             let stored: Double
             switch kind {
             case .fixed: stored = (number * Fixed.scale).rounded()
@@ -157,12 +161,16 @@ final class StructValues {
                 guard let v = s.integer(at: index) else { throw FontError("\(path) must be an integer, got \(number)") }
                 stored = Double(v)
             }
-            guard let v = Int64(exactly: stored), kind.rawRange.contains(v) else { throw FontError("\(path) is \(kind.typeName), got \(number)") }
+            guard let v = Int64(exactly: stored), kind.rawRange.contains(v) else {
+                throw FontError("\(path) is \(kind.typeName), got \(number)")
+            }
             return .int(v)
         case .record(let record):
             return .record(try fields(s, at: index, record, path: path, format: false))
         case .switched(let selector, let cases):
-            guard let key = scope.lookup(selector).map(Int.init), let chosen = cases[key] else { throw FontError("\(path): \(selector) must be set first") }
+            guard let key = scope.lookup(selector).map(Int.init), let chosen = cases[key] else {
+                throw FontError("\(path): \(selector) must be set first")
+            }
             return .switched(key, try read(s, at: index, chosen.shape, path: path))
         case .glyph:
             return .int(Int64(try glyph(s, index, path)))
@@ -183,18 +191,19 @@ final class StructValues {
             return .record(fields)
         case .substitutions:
             try requireTable(s, index, path)
-            return .substitutions(try s.items(ofListAt: index) { k in
-                let here = "\(path)[\(k)]"
-                try requireTable(s, -1, here)
-                func glyphs(_ key: String) throws -> [Int] {
-                    try s.withField(key, in: -1) { type in
-                        if type == .string || type == .number { return [try glyph(s, -1, "\(here).\(key)")] }
-                        guard type == .table else { throw FontError("\(here).\(key) must be a glyph or a list of glyphs") }
-                        return try s.items(ofListAt: -1) { j in try glyph(s, -1, "\(here).\(key)[\(j)]") }
+            return .substitutions(
+                try s.items(ofListAt: index) { k in
+                    let here = "\(path)[\(k)]"
+                    try requireTable(s, -1, here)
+                    func glyphs(_ key: String) throws -> [Int] {
+                        try s.withField(key, in: -1) { type in
+                            if type == .string || type == .number { return [try glyph(s, -1, "\(here).\(key)")] }
+                            guard type == .table else { throw FontError("\(here).\(key) must be a glyph or a list of glyphs") }
+                            return try s.items(ofListAt: -1) { j in try glyph(s, -1, "\(here).\(key)[\(j)]") }
+                        }
                     }
-                }
-                return Substitution(try glyphs("in"), try glyphs("out"))
-            })
+                    return Substitution(try glyphs("in"), try glyphs("out"))
+                })
         case .recursive(_, let make):
             return try read(s, at: index, make(), path: path)
         case .clipList:
@@ -206,11 +215,12 @@ final class StructValues {
                 let g = try glyph(s, -2, "\(path) key")
                 items.append((g, try read(s, at: -1, valueShape, path: "\(path).\(s.describe(at: -2))")))
             }
-            return .list(items.sorted { $0.0 < $1.0 }.map { g, v in
-                var fields = StructFields(capacity: 2)
-                fields["Glyph"] = .int(Int64(g)); fields["Value"] = v
-                return .record(fields)
-            })
+            return .list(
+                items.sorted { $0.0 < $1.0 }.map { g, v in
+                    var fields = StructFields(capacity: 2)
+                    fields["Glyph"] = .int(Int64(g)); fields["Value"] = v
+                    return .record(fields)
+                })
         case .formats(let name, let records), .formats8(let name, let records):
             try requireTable(s, index, path)
             let format = s.withField("Format", in: index) { _ in s.integer(at: -1) }
@@ -226,14 +236,18 @@ final class StructValues {
             var runs: [ClassRun] = []
             try s.forEachPair(inTableAt: index) {
                 let g = try glyph(s, -2, "\(path) key")
-                guard let c = s.integer(at: -1), (0...0xFFFF).contains(c) else { throw FontError("\(path)[\(s.describe(at: -2))] must be a class 0…65535") }
+                guard let c = s.integer(at: -1), (0...0xFFFF).contains(c) else {
+                    throw FontError("\(path)[\(s.describe(at: -2))] must be a class 0…65535")
+                }
                 runs.append(ClassRun(first: g, last: g, glyphClass: c))
             }
             return .classes(ClassRun.normalized(runs))
         case .device:
             try requireTable(s, index, path)
             func number(_ key: String) throws -> Int {
-                guard let v = s.withField(key, in: index, { _ in s.integer(at: -1) }), (0...0xFFFF).contains(v) else { throw FontError("\(path).\(key) must be an integer 0…65535") }
+                guard let v = s.withField(key, in: index, { _ in s.integer(at: -1) }), (0...0xFFFF).contains(v) else {
+                    throw FontError("\(path).\(key) must be an integer 0…65535")
+                }
                 return v
             }
             let deltas: [Int] = try s.withField("DeltaValue", in: index) { type in
@@ -243,13 +257,17 @@ final class StructValues {
                     return v
                 }
             }
-            return .device(DeviceValue(startSize: try number("StartSize"), endSize: try number("EndSize"), deltaFormat: try number("DeltaFormat"), deltas: deltas))
+            return .device(
+                DeviceValue(
+                    startSize: try number("StartSize"), endSize: try number("EndSize"), deltaFormat: try number("DeltaFormat"),
+                    deltas: deltas))
         case .deltaRow, .glyphIndexMap, .indexMap:
             try requireTable(s, index, path)
-            return .list(try s.items(ofListAt: index) { k in
-                guard let v = s.integer(at: -1) else { throw FontError("\(path)[\(k)] must be an integer") }
-                return .int(Int64(v))
-            })
+            return .list(
+                try s.items(ofListAt: index) { k in
+                    guard let v = s.integer(at: -1) else { throw FontError("\(path)[\(k)] must be an integer") }
+                    return .int(Int64(v))
+                })
         case .undescribed(let what):
             throw FontError("\(path): \(what) cannot be set from Lua yet")
         }
@@ -289,8 +307,12 @@ final class StructValues {
             guard id >= 0, id < names.count else { throw FontError("\(path): glyph id \(id) is not in the font (0…\(names.count - 1))") }
             return id
         }
-        guard let name = s.string(at: index) else { throw FontError("\(path) must be a glyph name or id, got \(s.describedType(at: index))") }
-        guard let id = try face.glyphID(named: name) else { throw FontError("\(path): " + (try GlyphsObject.missingGlyphMessage(name, face, orNil: false))) }
+        guard let name = s.string(at: index) else {
+            throw FontError("\(path) must be a glyph name or id, got \(s.describedType(at: index))")
+        }
+        guard let id = try face.glyphID(named: name) else {
+            throw FontError("\(path): " + (try GlyphsObject.missingGlyphMessage(name, face, orNil: false)))
+        }
         return id
     }
 }

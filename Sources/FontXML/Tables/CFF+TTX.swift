@@ -87,7 +87,11 @@ extension TTX {
                     var byCode = [String?](repeating: nil, count: 256)
                     for (c, g) in custom where c < 256 { byCode[c] = glyphName(g, in: names) }
                     out += "      <Encoding>\n"
-                    for (c, name) in byCode.enumerated() { if let name, name != ".notdef" { out += "        <map code=\"0x\(String(c, radix: 16))\" name=\"\(xmlEscaped(name))\"/>\n" } }
+                    for (c, name) in byCode.enumerated() {
+                        if let name, name != ".notdef" {
+                            out += "        <map code=\"0x\(String(c, radix: 16))\" name=\"\(xmlEscaped(name))\"/>\n"
+                        }
+                    }
                     out += "      </Encoding>\n"
                 } else {
                     out += "      <Encoding name=\"\(code == 1 ? "ExpertEncoding" : "StandardEncoding")\"/>\n"
@@ -102,8 +106,11 @@ extension TTX {
                     out += "        <FontDict index=\"\(k)\">\n"
                     for fk in cffFontDictKeys {
                         guard let entry = dict.first(where: { $0.op == fk.op }) else { continue }
-                        if fk.kind == .privateDict { out += try cffPrivate(cff, k, &charStrings, indent: "          ") }
-                        else { out += "          " + (try cffSimple(fk, entry.operands, cff)) + "\n" }
+                        if fk.kind == .privateDict {
+                            out += try cffPrivate(cff, k, &charStrings, indent: "          ")
+                        } else {
+                            out += "          " + (try cffSimple(fk, entry.operands, cff)) + "\n"
+                        }
                     }
                     out += "        </FontDict>\n"
                 }
@@ -111,7 +118,8 @@ extension TTX {
             case .charStrings:
                 var block = XMLText()
                 block.add("      <CharStrings>\n")
-                for id in names.indices.sorted(by: { names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars) }) where id < cff.glyphCount {
+                for id in names.indices.sorted(by: { names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars) })
+                where id < cff.glyphCount {
                     block.add("        <CharString name=\""); block.add(xmlEscaped(names[id]))
                     if isCID { block.add("\" fdSelectIndex=\""); block.add(cff.fdIndex(id)) }
                     block.add("\">\n")
@@ -138,7 +146,8 @@ extension TTX {
         switch key.kind {
         case .ros:
             let supplement = operands.count > 2 ? cffNumberText(operands[2]) : "0"
-            return "<ROS Registry=\"\(xmlEscaped(sid(operands.first)))\" Order=\"\(xmlEscaped(sid(operands.count > 1 ? operands[1] : nil)))\" Supplement=\"\(supplement)\"/>"
+            return
+                "<ROS Registry=\"\(xmlEscaped(sid(operands.first)))\" Order=\"\(xmlEscaped(sid(operands.count > 1 ? operands[1] : nil)))\" Supplement=\"\(supplement)\"/>"
         case .sid:
             var text = sid(operands.first)
             // fontTools folds line breaks (and the spaces after them) in these two into a space.
@@ -146,7 +155,9 @@ extension TTX {
             return "<\(key.name) value=\"\(xmlEscaped(text))\"/>"
         case .delta:
             var sum = CFFNumber.int(0)
-            let absolute = operands.map { n -> CFFNumber in sum = cffSum(sum, n); return sum }
+            let absolute = operands.map { n -> CFFNumber in
+                sum = cffSum(sum, n); return sum
+            }
             return "<\(key.name) value=\"\(absolute.map(cffNumberText).joined(separator: " "))\"/>"
         case .array: return "<\(key.name) value=\"\(operands.map(cffNumberText).joined(separator: " "))\"/>"
         default: return "<\(key.name) value=\"\(operands.first.map(cffNumberText) ?? "")\"/>"
@@ -189,12 +200,15 @@ extension TTX {
         return out + indent + "</Private>\n"
     }
 
-    static func cffSubrList(_ count: Int, _ which: (Int) -> CharStringDecompiler.Source, _ charStrings: inout CharStringDecompiler, indent: String) -> String {
+    static func cffSubrList(
+        _ count: Int, _ which: (Int) -> CharStringDecompiler.Source, _ charStrings: inout CharStringDecompiler, indent: String
+    ) -> String {
         var out = XMLText()
         out.add(indent); out.add("<!-- The 'index' attribute is only for humans; it is ignored when parsed. -->\n")
         for k in 0..<count {
             let source = which(k)
-            out.add(indent); out.add("<CharString index=\""); out.add(k); out.add(charStrings.isDecompiled(source) ? "\">\n" : "\" raw=\"1\">\n")
+            out.add(indent); out.add("<CharString index=\""); out.add(k);
+            out.add(charStrings.isDecompiled(source) ? "\">\n" : "\" raw=\"1\">\n")
             charStrings.write(source, indent: indent.count + 2, into: &out)
             out.add(indent); out.add("</CharString>\n")
         }
@@ -224,8 +238,10 @@ struct CharStringDecompiler {
         1234: "hflex", 1235: "flex", 1236: "hflex1", 1237: "flex1",
     ]
     static let operatorCodes: [String: Int] = Dictionary(uniqueKeysWithValues: operators.map { ($1, $0) })
-    static let arithmetic: Set<String> = ["and", "or", "not", "store", "abs", "add", "sub", "div", "load", "neg", "eq", "drop",
-                                          "put", "get", "ifelse", "random", "mul", "sqrt", "dup", "exch", "index", "roll"]
+    static let arithmetic: Set<String> = [
+        "and", "or", "not", "store", "abs", "add", "sub", "div", "load", "neg", "eq", "drop",
+        "put", "get", "ifelse", "random", "mul", "sqrt", "dup", "exch", "index", "roll",
+    ]
 
     /// What the decompiler reads: a CFF or CFF2 table's charstrings and subroutines.
     struct Programs {
@@ -259,8 +275,9 @@ struct CharStringDecompiler {
     static let maximumOperations = 200_000
 
     init(cff: CFFTable) {
-        source = Programs(table: "CFF ", glyphCount: cff.glyphCount, charString: cff.charString, fdIndex: cff.fdIndex,
-                          global: cff.globalSubrBytes, locals: cff.localSubrBytes)
+        source = Programs(
+            table: "CFF ", glyphCount: cff.glyphCount, charString: cff.charString, fdIndex: cff.fdIndex,
+            global: cff.globalSubrBytes, locals: cff.localSubrBytes)
     }
 
     init(_ programs: Programs) { source = programs }
@@ -312,7 +329,8 @@ struct CharStringDecompiler {
         while let token = try next() {
             operations += 1
             guard operations <= Self.maximumOperations else {
-                throw error("a glyph runs more than \(Self.maximumOperations) charstring operations (subroutines calling each other without end?)")
+                throw error(
+                    "a glyph runs more than \(Self.maximumOperations) charstring operations (subroutines calling each other without end?)")
             }
             guard case .op(let name) = token else {
                 guard stack.count < 513 else { throw error("a charstring pushes more than 513 operands") }
@@ -353,7 +371,9 @@ struct CharStringDecompiler {
                 guard case .int(let n)? = stack.popLast(), n >= 0 else { throw error("blend without a count of values") }
                 let regions = try regionCount ?? regionsOf(source.defaultVSIndex(currentFD))
                 regionCount = regions
-                guard n * regions <= stack.count else { throw error("blend of \(n) values needs \(n * (regions + 1)) operands, \(stack.count + n) are on the stack") }
+                guard n * regions <= stack.count else {
+                    throw error("blend of \(n) values needs \(n * (regions + 1)) operands, \(stack.count + n) are on the stack")
+                }
                 stack.removeLast(n * regions)
             case "vsindex":
                 guard case .int(let v)? = stack.popLast() else { throw error("vsindex without an integer") }
@@ -374,7 +394,10 @@ struct CharStringDecompiler {
     /// How many regions variation data `v` blends over.
     private func regionsOf(_ v: Int) throws -> Int {
         guard v >= 0, v < source.regionCounts.count else {
-            throw error(source.regionCounts.isEmpty ? "blend without a variation store" : "vsindex \(v) names no variation data (the store has \(source.regionCounts.count))")
+            throw error(
+                source.regionCounts.isEmpty
+                    ? "blend without a variation store"
+                    : "vsindex \(v) names no variation data (the store has \(source.regionCounts.count))")
         }
         return source.regionCounts[v]
     }
@@ -399,7 +422,9 @@ struct CharStringDecompiler {
         case 255: return (.fixed(Int32(bitPattern: UInt32(try byte(1) << 24 | byte(2) << 16 | byte(3) << 8 | byte(4)))), 5)
         default:
             let op = b0 == 12 ? 1200 + (try byte(1)) : b0
-            guard let name = operators[op] else { throw FontError("CFF: unknown charstring operator \(op >= 1200 ? "12 \(op - 1200)" : String(op))", table: "CFF ") }
+            guard let name = operators[op] else {
+                throw FontError("CFF: unknown charstring operator \(op >= 1200 ? "12 \(op - 1200)" : String(op))", table: "CFF ")
+            }
             return (.op(name), b0 == 12 ? 2 : 1)
         }
     }
@@ -454,7 +479,9 @@ extension TTX {
             }
         }
         guard builder.major == 1 else { throw fail("only CFF version 1 is written from <CFF> (CFF2 is its own table)", element) }
-        guard fonts.count == 1, let font = fonts.first else { throw fail("<CFF> needs exactly one <CFFFont>, found \(fonts.count)", element) }
+        guard fonts.count == 1, let font = fonts.first else {
+            throw fail("<CFF> needs exactly one <CFFFont>, found \(fonts.count)", element)
+        }
         builder.fontName = Array(try font.attribute("name").utf8)
         if let globalSubrs { builder.globalSubrs = try cffSubrs(globalSubrs) }
 
@@ -478,7 +505,9 @@ extension TTX {
                     for m in e.children {
                         guard m.name == "map" else { throw fail("<\(m.name)> in <Encoding>: expected <map>", m) }
                         let code = Int(try integerAttribute(m, "code", 0...255)), glyphName = try m.attribute("name")
-                        guard let g = try face.glyphID(named: glyphName) else { throw fail("glyph '\(glyphName)' does not exist in this font", m) }
+                        guard let g = try face.glyphID(named: glyphName) else {
+                            throw fail("glyph '\(glyphName)' does not exist in this font", m)
+                        }
                         pairs.append((code, g))
                     }
                     builder.encoding = .custom(pairs)
@@ -505,7 +534,9 @@ extension TTX {
                 var privateOfDict: XMLElement?
                 for e in fd.children {
                     if e.name == "Private" { privateOfDict = e; continue }
-                    guard let key = cffTopKeys.first(where: { $0.name == e.name }) else { throw fail("<\(e.name)> is not a font DICT key", e) }
+                    guard let key = cffTopKeys.first(where: { $0.name == e.name }) else {
+                        throw fail("<\(e.name)> is not a font DICT key", e)
+                    }
                     if let entry = try cffEntry(key, e, &builder) { entries.append(entry) }
                 }
                 guard let privateOfDict else { throw fail("<FontDict> needs its <Private>", fd) }
@@ -524,7 +555,9 @@ extension TTX {
         for e in charStringsElement.children {
             guard e.name == "CharString" else { throw fail("<\(e.name)> in <CharStrings>: expected <CharString>", e) }
             let name = try e.attribute("name")
-            guard let g = try face.glyphID(named: name), g < names.count else { throw fail("glyph '\(name)' does not exist in this font", e) }
+            guard let g = try face.glyphID(named: name), g < names.count else {
+                throw fail("glyph '\(name)' does not exist in this font", e)
+            }
             guard byGlyph[g] == nil else { throw fail("a second charstring for '\(name)'", e) }
             byGlyph[g] = try cffCharString(e)
             if isCID { fdOf[g] = Int(try integerAttribute(e, "fdSelectIndex", 0...255)) }
@@ -564,13 +597,16 @@ extension TTX {
         switch key.kind {
         case .ros:
             let registry = builder.sid(Array(try e.attribute("Registry").utf8)), order = builder.sid(Array(try e.attribute("Order").utf8))
-            return CFFDictEntry(op: key.op, operands: [.int(registry), .int(order), .int(Int(try integerAttribute(e, "Supplement", 0...0xFFFF)))])
+            return CFFDictEntry(
+                op: key.op, operands: [.int(registry), .int(order), .int(Int(try integerAttribute(e, "Supplement", 0...0xFFFF)))])
         case .sid: return CFFDictEntry(op: key.op, operands: [.int(builder.sid(Array(try e.attribute("value").utf8)))])
         case .charset, .skipped: return nil
         case .number, .array, .delta:
             let values = try e.attribute("value").split(separator: " ").map { try cffNumber($0, e) }
             guard !values.isEmpty else { throw XMLError("<\(key.name)> needs a value", line: e.line, column: e.column) }
-            if key.kind == .number && values.count != 1 { throw XMLError("<\(key.name)> takes one number, got \(values.count)", line: e.line, column: e.column) }
+            if key.kind == .number && values.count != 1 {
+                throw XMLError("<\(key.name)> takes one number, got \(values.count)", line: e.line, column: e.column)
+            }
             if values == key.defaultValue { return nil }   // as fontTools, defaults are not written
             guard key.kind == .delta else { return CFFDictEntry(op: key.op, operands: values) }
             // Deltas: each value after the first relative to the one before.
@@ -606,7 +642,9 @@ extension TTX {
 
     static func cffSubrs(_ element: XMLElement) throws -> [[UInt8]] {
         try element.children.map { e in
-            guard e.name == "CharString" else { throw XMLError("<\(e.name)> in <\(element.name)>: expected <CharString>", line: e.line, column: e.column) }
+            guard e.name == "CharString" else {
+                throw XMLError("<\(e.name)> in <\(element.name)>: expected <CharString>", line: e.line, column: e.column)
+            }
             return try cffCharString(e)
         }
     }
@@ -642,7 +680,8 @@ extension TTX {
                 if let op = CharStringDecompiler.operatorCodes[name] {
                     if op >= 1200 { w.u8(12); w.u8(UInt8(op - 1200)) } else { w.u8(UInt8(op)) }
                     if name == "hintmask" || name == "cntrmask" {
-                        guard let mask = nextToken(), mask.count % 8 == 0, mask.allSatisfy({ bytes[$0] == 0x30 || bytes[$0] == 0x31 }) else {
+                        guard let mask = nextToken(), mask.count % 8 == 0, mask.allSatisfy({ bytes[$0] == 0x30 || bytes[$0] == 0x31 })
+                        else {
                             throw fail("\(name) needs its mask as binary digits, a multiple of 8")
                         }
                         for start in stride(from: mask.lowerBound, to: mask.upperBound, by: 8) {

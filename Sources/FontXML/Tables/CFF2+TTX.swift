@@ -27,15 +27,19 @@ extension TTX {
     static func cff2Dump(_ cff2: CFF2Table, _ face: Face) throws -> String {
         let names = try face.glyphNames()
         let regionCounts = cff2.store?.data.map(\.regionIndexes.count) ?? []
-        var programs = CharStringDecompiler.Programs(table: "CFF2", glyphCount: cff2.glyphCount, charString: cff2.charString, fdIndex: cff2.fdIndex,
-                                                     global: cff2.globalSubrBytes, locals: cff2.localSubrBytes)
+        var programs = CharStringDecompiler.Programs(
+            table: "CFF2", glyphCount: cff2.glyphCount, charString: cff2.charString, fdIndex: cff2.fdIndex,
+            global: cff2.globalSubrBytes, locals: cff2.localSubrBytes)
         programs.regionCounts = regionCounts
         programs.defaultVSIndex = cff2.defaultVSIndex
         var charStrings = CharStringDecompiler(programs)
         try charStrings.decompileAll()
-        var out = "  <CFF2>\n    <major value=\"\(cff2.majorVersion)\"/>\n    <minor value=\"\(cff2.minorVersion)\"/>\n    <CFFFont name=\"CFF2Font\">\n"
+        var out =
+            "  <CFF2>\n    <major value=\"\(cff2.majorVersion)\"/>\n    <minor value=\"\(cff2.minorVersion)\"/>\n    <CFFFont name=\"CFF2Font\">\n"
         let top = cff2.topDictEntries
-        if let maxstack = top.first(where: { $0.op == 25 })?.operands.first { out += "      <maxstack value=\"\(cffNumberText(maxstack))\"/>\n" }
+        if let maxstack = top.first(where: { $0.op == 25 })?.operands.first {
+            out += "      <maxstack value=\"\(cffNumberText(maxstack))\"/>\n"
+        }
         let matrix = top.first { $0.op == 1207 }?.operands ?? defaultFontMatrix
         out += "      <FontMatrix value=\"\(matrix.map(cffNumberText).joined(separator: " "))\"/>\n"
         if let format = cff2.fdSelectFormat { out += "      <FDSelect format=\"\(format)\"/>\n" }
@@ -54,7 +58,8 @@ extension TTX {
         }
         var block = XMLText()
         block.add("      </FDArray>\n      <CharStrings>\n")
-        for id in names.indices.sorted(by: { names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars) }) where id < cff2.glyphCount {
+        for id in names.indices.sorted(by: { names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars) })
+        where id < cff2.glyphCount {
             block.add("        <CharString name=\""); block.add(xmlEscaped(names[id]))
             if cff2.fdSelectFormat != nil { block.add("\" fdSelectIndex=\""); block.add(cff2.fdIndex(id)) }
             block.add("\">\n")
@@ -64,7 +69,9 @@ extension TTX {
         block.add("      </CharStrings>\n")
         out += block.string
         if let store = cff2.storeBytes {
-            let value = try store.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), CFF2Table.storeShape, name: "CFF2 VarStore") }
+            let value = try store.withUnsafeBytes {
+                try StructureCodec.decode(BinaryReader($0), CFF2Table.storeShape, name: "CFF2 VarStore")
+            }
             var writer = StructuredWriter(names: names)
             try writer.element("VarStore", value, CFF2Table.storeShape, .plain, indent: 6, index: nil)
             out += writer.out.string
@@ -101,14 +108,22 @@ extension TTX {
         for entry in entries {
             stack += entry.operands.map { .plain($0) }
             if entry.op == cff2DictBlend {
-                guard case .plain(.int(let count))? = stack.popLast(), count >= 0 else { throw FontError("CFF2 Private DICT: a blend without a count", table: "CFF2") }
-                guard vsindex >= 0, vsindex < regionCounts.count else { throw FontError("CFF2 Private DICT: a blend with no variation data \(vsindex)", table: "CFF2") }
+                guard case .plain(.int(let count))? = stack.popLast(), count >= 0 else {
+                    throw FontError("CFF2 Private DICT: a blend without a count", table: "CFF2")
+                }
+                guard vsindex >= 0, vsindex < regionCounts.count else {
+                    throw FontError("CFF2 Private DICT: a blend with no variation data \(vsindex)", table: "CFF2")
+                }
                 let masters = regionCounts[vsindex] + 1, deltas = masters - 1
                 guard count > 0 else { continue }
                 let start = stack.count - masters * count
-                guard start >= 0 else { throw FontError("CFF2 Private DICT: a blend of \(count) values needs \(masters * count) operands", table: "CFF2") }
+                guard start >= 0 else {
+                    throw FontError("CFF2 Private DICT: a blend of \(count) values needs \(masters * count) operands", table: "CFF2")
+                }
                 let args = try stack[start...].map { item -> CFFNumber in
-                    guard case .plain(let n) = item else { throw FontError("CFF2 Private DICT: a blend's operands include another blend's result", table: "CFF2") }
+                    guard case .plain(let n) = item else {
+                        throw FontError("CFF2 Private DICT: a blend's operands include another blend's result", table: "CFF2")
+                    }
                     return n
                 }
                 stack.removeLast(masters * count)
@@ -132,8 +147,11 @@ extension TTX {
             switch key.kind {
             case .number:
                 // fontTools takes the last value; a blended number when the first is a blend.
-                if case .blend? = stack.first, case .blend(let list)? = stack.last { values[key.op] = .blends([list]) }
-                else if case .plain(let n)? = stack.last { values[key.op] = .numbers([n]) }
+                if case .blend? = stack.first, case .blend(let list)? = stack.last {
+                    values[key.op] = .blends([list])
+                } else if case .plain(let n)? = stack.last {
+                    values[key.op] = .numbers([n])
+                }
                 if key.op == 22, case .numbers(let n)? = values[22], case .int(let v)? = n.first { vsindex = v }
             case .delta:
                 if case .blend(let first)? = stack.first {
@@ -141,16 +159,18 @@ extension TTX {
                     for item in stack {
                         switch item {
                         case .blend(let list): previous = list[0]; lists.append(list)
-                        case .plain(let n): previous = cffSum(previous, n); lists.append([previous] + Array(repeating: .int(0), count: first.count - 1))
+                        case .plain(let n):
+                            previous = cffSum(previous, n); lists.append([previous] + Array(repeating: .int(0), count: first.count - 1))
                         }
                     }
                     values[key.op] = .blends(lists)
                 } else {
                     var sum = CFFNumber.int(0)
-                    values[key.op] = .numbers(stack.map { item in
-                        if case .plain(let n) = item { sum = cffSum(sum, n) }
-                        return sum
-                    })
+                    values[key.op] = .numbers(
+                        stack.map { item in
+                            if case .plain(let n) = item { sum = cffSum(sum, n) }
+                            return sum
+                        })
                 }
             case .subrs: values[key.op] = .numbers([])
             default: break
@@ -192,7 +212,8 @@ extension TTX {
                 sawFont = true
                 for f in e.children {
                     switch f.name {
-                    case "maxstack": builder.top.append(CFFDictEntry(op: 25, operands: [.int(Int(try integerAttribute(f, "value", 0...cffStackLimit)))]))
+                    case "maxstack":
+                        builder.top.append(CFFDictEntry(op: 25, operands: [.int(Int(try integerAttribute(f, "value", 0...cffStackLimit)))]))
                     case "FontMatrix":
                         let numbers = try f.attribute("value").split(separator: " ").map { try cffNumber($0, f) }
                         guard numbers.count == 6 else { throw fail("FontMatrix has six numbers", f) }
@@ -200,9 +221,15 @@ extension TTX {
                     case "FDSelect": fdSelectFormat = Int(try integerAttribute(f, "format", 0...4))
                     case "FDArray":
                         for (k, fontDict) in f.children.enumerated() {
-                            guard fontDict.name == "FontDict" else { throw fail("<\(fontDict.name)> in <FDArray>: expected <FontDict>", fontDict) }
-                            guard let privateElement = fontDict.children.first(where: { $0.name == "Private" }) else { throw fail("<FontDict index=\"\(k)\"> needs a <Private>", fontDict) }
-                            if let other = fontDict.children.first(where: { $0.name != "Private" }) { throw fail("<\(other.name)> in a CFF2 <FontDict>: only <Private> is written there", other) }
+                            guard fontDict.name == "FontDict" else {
+                                throw fail("<\(fontDict.name)> in <FDArray>: expected <FontDict>", fontDict)
+                            }
+                            guard let privateElement = fontDict.children.first(where: { $0.name == "Private" }) else {
+                                throw fail("<FontDict index=\"\(k)\"> needs a <Private>", fontDict)
+                            }
+                            if let other = fontDict.children.first(where: { $0.name != "Private" }) {
+                                throw fail("<\(other.name)> in a CFF2 <FontDict>: only <Private> is written there", other)
+                            }
                             builder.privates.append(try cff2Private(privateElement))
                         }
                     case "CharStrings":
@@ -213,17 +240,24 @@ extension TTX {
                             guard charStrings[id] == nil else { throw fail("a second <CharString name=\"\(name)\">", c) }
                             charStrings[id] = try cffCharString(c)
                             if let fd = c.value("fdSelectIndex") {
-                                guard let v = Int(fd), v >= 0, v < 256 else { throw fail("fdSelectIndex=\"\(fd)\" is not a font DICT index", c) }
+                                guard let v = Int(fd), v >= 0, v < 256 else {
+                                    throw fail("fdSelectIndex=\"\(fd)\" is not a font DICT index", c)
+                                }
                                 fdOfGlyph[id] = v
                             }
                         }
                     case "VarStore":
                         guard case .record(let record) = CFF2Table.storeShape else { continue }
                         let fields = try StructuredReader(face: face).fields(record, f)
-                        do { builder.store = try StructureCodec.encode(.record(fields), CFF2Table.storeShape, name: "CFF2 VarStore") } catch let error as FontError {
+                        do {
+                            builder.store = try StructureCodec.encode(.record(fields), CFF2Table.storeShape, name: "CFF2 VarStore")
+                        } catch let error as FontError {
                             throw fail(error.message, f)
                         }
-                    default: throw fail("<\(f.name)> is not part of a CFF2 <CFFFont> (maxstack, FontMatrix, FDSelect, FDArray, CharStrings, VarStore)", f)
+                    default:
+                        throw fail(
+                            "<\(f.name)> is not part of a CFF2 <CFFFont> (maxstack, FontMatrix, FDSelect, FDArray, CharStrings, VarStore)",
+                            f)
                     }
                 }
             default: throw fail("<\(e.name)> in <CFF2>: expected <major>, <minor>, <CFFFont> or <GlobalSubrs>", e)
@@ -265,7 +299,9 @@ extension TTX {
                 var numbers = try text.split(separator: " ").map { try cffNumber($0, e) }
                 if key.kind == .delta {
                     var previous = CFFNumber.int(0)
-                    numbers = numbers.map { n in defer { previous = n }; return cffSum(n, negated(previous)) }
+                    numbers = numbers.map { n in
+                        defer { previous = n }; return cffSum(n, negated(previous))
+                    }
                 }
                 guard !numbers.isEmpty || key.kind == .delta else { throw fail("<\(e.name)> needs a value", e) }
                 dict.append(CFFDictEntry(op: key.op, operands: numbers))
@@ -287,7 +323,9 @@ extension TTX {
             }
             for list in lists { operands += list.dropFirst() }
             operands.append(.int(lists.count))
-            guard operands.count <= Int(cffStackLimit) else { throw fail("<\(e.name)> blends \(operands.count) operands, past the 513 a DICT holds", e) }
+            guard operands.count <= Int(cffStackLimit) else {
+                throw fail("<\(e.name)> blends \(operands.count) operands, past the 513 a DICT holds", e)
+            }
             dict.append(CFFDictEntry(op: cff2DictBlend, operands: operands))
             dict.append(CFFDictEntry(op: key.op, operands: []))
         }

@@ -20,7 +20,9 @@ extension TTX {
                 var out = "  <COLR>\n    <version value=\"0\"/>\n"
                 for glyph in byGlyph.keys.sorted() {
                     out += "    <ColorGlyph name=\"\(xmlEscaped(glyphName(glyph, in: names)))\">\n"
-                    for layer in byGlyph[glyph] ?? [] { out += "      <layer colorID=\"\(layer.palette)\" name=\"\(xmlEscaped(glyphName(layer.glyph, in: names)))\"/>\n" }
+                    for layer in byGlyph[glyph] ?? [] {
+                        out += "      <layer colorID=\"\(layer.palette)\" name=\"\(xmlEscaped(glyphName(layer.glyph, in: names)))\"/>\n"
+                    }
                     out += "    </ColorGlyph>\n"
                 }
                 return out + "  </COLR>\n"
@@ -37,18 +39,25 @@ extension TTX {
                     switch e.name {
                     case "version":
                         guard try integerAttribute(e, "value", 0...0xFFFF) == 0 else {
-                            throw XMLError("<version> is version 0's form; version 1 is written as an otData table (<Version value=\"1\"/>)", line: e.line, column: e.column)
+                            throw XMLError(
+                                "<version> is version 0's form; version 1 is written as an otData table (<Version value=\"1\"/>)",
+                                line: e.line, column: e.column)
                         }
                     case "ColorGlyph":
                         let base = try reader.glyph(try e.attribute("name"), e)
                         var layers: [(glyph: Int, palette: Int)] = []
                         for l in e.children {
-                            guard l.name == "layer" else { throw XMLError("<\(l.name)> in <ColorGlyph>: expected <layer colorID= name=/>", line: l.line, column: l.column) }
-                            layers.append((try reader.glyph(try l.attribute("name"), l), Int(try integerAttribute(l, "colorID", 0...0xFFFF))))
+                            guard l.name == "layer" else {
+                                throw XMLError(
+                                    "<\(l.name)> in <ColorGlyph>: expected <layer colorID= name=/>", line: l.line, column: l.column)
+                            }
+                            layers.append(
+                                (try reader.glyph(try l.attribute("name"), l), Int(try integerAttribute(l, "colorID", 0...0xFFFF))))
                         }
                         glyphs[base] = layers
                     default:
-                        throw XMLError("<\(e.name)> in a version 0 <COLR>: expected <version> or <ColorGlyph>", line: e.line, column: e.column)
+                        throw XMLError(
+                            "<\(e.name)> in a version 0 <COLR>: expected <version> or <ColorGlyph>", line: e.line, column: e.column)
                     }
                 }
                 do {

@@ -15,7 +15,9 @@ extension TTX {
                 if cpal.version > 0 && label != CPALTable.noName { attributes += " label=\"\(label)\"" }
                 if cpal.version > 0 && type != 0 { attributes += " type=\"\(type)\"" }
                 out += "    <palette \(attributes)>\n"
-                if cpal.version > 0, label != CPALTable.noName, let name = names?.debugName(label) { out += "      <!-- \(xmlComment(name)) -->\n" }
+                if cpal.version > 0, label != CPALTable.noName, let name = names?.debugName(label) {
+                    out += "      <!-- \(xmlComment(name)) -->\n"
+                }
                 for (e, c) in palette.enumerated() { out += "      <color index=\"\(e)\" value=\"\(c.hex)\"/>\n" }
                 out += "    </palette>\n"
             }
@@ -42,16 +44,21 @@ extension TTX {
                 case "palette":
                     types.append(UInt32(try e.value("type").map { _ in try integerAttribute(e, "type", 0...0xFFFF_FFFF) } ?? 0))
                     labels.append(Int(try e.value("label").map { _ in try integerAttribute(e, "label", 0...0xFFFF) } ?? 0xFFFF))
-                    palettes.append(try e.children.map { c in
-                        guard c.name == "color" else { throw fail("<\(c.name)> in <palette>: expected <color index= value=/>", c) }
-                        let text = try c.attribute("value")
-                        let digits = Array(text.utf8.dropFirst())
-                        guard text.hasPrefix("#"), digits.count == 6 || digits.count == 8, let v = UInt32(String(decoding: digits, as: UTF8.self), radix: 16) else {
-                            throw fail("value=\"\(text)\" is not a colour like #RRGGBBAA", c)
-                        }
-                        let rgba = digits.count == 6 ? v << 8 | 0xFF : v
-                        return CPALTable.Color(red: UInt8(rgba >> 24), green: UInt8(rgba >> 16 & 0xFF), blue: UInt8(rgba >> 8 & 0xFF), alpha: UInt8(rgba & 0xFF))
-                    })
+                    palettes.append(
+                        try e.children.map { c in
+                            guard c.name == "color" else { throw fail("<\(c.name)> in <palette>: expected <color index= value=/>", c) }
+                            let text = try c.attribute("value")
+                            let digits = Array(text.utf8.dropFirst())
+                            guard text.hasPrefix("#"), digits.count == 6 || digits.count == 8,
+                                let v = UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
+                            else {
+                                throw fail("value=\"\(text)\" is not a colour like #RRGGBBAA", c)
+                            }
+                            let rgba = digits.count == 6 ? v << 8 | 0xFF : v
+                            return CPALTable.Color(
+                                red: UInt8(rgba >> 24), green: UInt8(rgba >> 16 & 0xFF), blue: UInt8(rgba >> 8 & 0xFF),
+                                alpha: UInt8(rgba & 0xFF))
+                        })
                 case "paletteEntryLabels":
                     var list = [Int](repeating: CPALTable.noName, count: entries)
                     for l in e.children where l.name == "label" {
@@ -65,7 +72,10 @@ extension TTX {
             }
             let bytes: [UInt8]
             do {
-                bytes = try CPALTable(version: version, entryCount: entries, palettes: palettes, paletteTypes: types, paletteLabels: labels, entryLabels: entryLabels ?? []).encode()
+                bytes = try CPALTable(
+                    version: version, entryCount: entries, palettes: palettes, paletteTypes: types, paletteLabels: labels,
+                    entryLabels: entryLabels ?? []
+                ).encode()
             } catch let error as FontError { throw fail(error.message, element) }
             if apply { face.setRawTable("CPAL", bytes) }
         })

@@ -7,7 +7,8 @@ extension TTX {
         dump: { face in
             guard let dsig = try face.table(DSIGTable.self) else { return nil }
             var out = "  <DSIG>\n    <!-- note that the Digital Signature will be invalid after recompilation! -->\n"
-            out += "    <tableHeader flag=\"0x\(String(dsig.flags, radix: 16, uppercase: true))\" numSigs=\"\(dsig.signatures.count)\" version=\"\(dsig.version)\"/>\n"
+            out +=
+                "    <tableHeader flag=\"0x\(String(dsig.flags, radix: 16, uppercase: true))\" numSigs=\"\(dsig.signatures.count)\" version=\"\(dsig.version)\"/>\n"
             for s in dsig.signatures {
                 var attributes = "format=\"\(s.format)\""
                 // fontTools reads reserved fields back but never writes them; we write them only when set.
@@ -32,7 +33,9 @@ extension TTX {
                 func fail(_ message: String) -> XMLError { XMLError(message, line: e.line, column: e.column) }
                 func number(_ key: String, max: Int64, default value: String? = nil) throws -> Int64 {
                     let text = try value.map { e.value(key) ?? $0 } ?? e.attribute(key)
-                    guard let v = parseInteger(text), (0...max).contains(v) else { throw fail("\(key)=\"\(text)\" is not a number in 0...\(max)") }
+                    guard let v = parseInteger(text), (0...max).contains(v) else {
+                        throw fail("\(key)=\"\(text)\" is not a number in 0...\(max)")
+                    }
                     return v
                 }
                 switch e.name {
@@ -44,14 +47,18 @@ extension TTX {
                     let base64 = e.text.split(separator: "\n").map { String($0).trimmingWhitespace() }
                         .filter { !$0.isEmpty && !$0.hasPrefix("-----BEGIN") && !$0.hasPrefix("-----END") }.joined()
                     guard let packet = Base64.decode(base64) else { throw fail("the signature is not base64") }
-                    signatures.append(DSIGTable.Signature(format: UInt32(try number("format", max: 0xFFFF_FFFF)),
-                                                          reserved1: UInt16(try number("reserved1", max: 0xFFFF, default: "0")),
-                                                          reserved2: UInt16(try number("reserved2", max: 0xFFFF, default: "0")), pkcs7: packet))
+                    signatures.append(
+                        DSIGTable.Signature(
+                            format: UInt32(try number("format", max: 0xFFFF_FFFF)),
+                            reserved1: UInt16(try number("reserved1", max: 0xFFFF, default: "0")),
+                            reserved2: UInt16(try number("reserved2", max: 0xFFFF, default: "0")), pkcs7: packet))
                 default: throw fail("<\(e.name)> in <DSIG>: expected <tableHeader> or <SignatureRecord>")
                 }
             }
             if let declared, declared != signatures.count {
-                throw XMLError("tableHeader says numSigs=\"\(declared)\" but \(signatures.count) SignatureRecord\(signatures.count == 1 ? " follows" : "s follow")", line: element.line, column: element.column)
+                throw XMLError(
+                    "tableHeader says numSigs=\"\(declared)\" but \(signatures.count) SignatureRecord\(signatures.count == 1 ? " follows" : "s follow")",
+                    line: element.line, column: element.column)
             }
             if apply { face.setRawTable("DSIG", try DSIGTable(version: version, flags: flags, signatures: signatures).encode()) }
         })

@@ -38,17 +38,25 @@ extension TTX {
                         } else if let i = EBSCTable.Scale.sizeNames.firstIndex(of: c.name) {
                             sizes[i] = UInt8(try x.number(c, "value", 0...255))
                         } else {
-                            throw x.fail("<\(c.name)> in <bitmapScaleTable>: expected <sbitLineMetrics> or \(EBSCTable.Scale.sizeNames.map { "<\($0)>" }.joined(separator: ", "))", c)
+                            throw x.fail(
+                                "<\(c.name)> in <bitmapScaleTable>: expected <sbitLineMetrics> or \(EBSCTable.Scale.sizeNames.map { "<\($0)>" }.joined(separator: ", "))",
+                                c)
                         }
                     }
-                    guard let hori, let vert else { throw x.fail("<bitmapScaleTable> needs <sbitLineMetrics direction=\"hori\"> and \"vert\"", e) }
-                    if let missing = sizes.firstIndex(of: nil) { throw x.fail("<bitmapScaleTable> needs <\(EBSCTable.Scale.sizeNames[missing])>", e) }
+                    guard let hori, let vert else {
+                        throw x.fail("<bitmapScaleTable> needs <sbitLineMetrics direction=\"hori\"> and \"vert\"", e)
+                    }
+                    if let missing = sizes.firstIndex(of: nil) {
+                        throw x.fail("<bitmapScaleTable> needs <\(EBSCTable.Scale.sizeNames[missing])>", e)
+                    }
                     scales.append(EBSCTable.Scale(hori: hori, vert: vert, sizes: sizes.map { $0 ?? 0 }))
                 default: throw x.fail("<\(e.name)> in <EBSC>: expected <header> or <bitmapScaleTable>", e)
                 }
             }
             let bytes: [UInt8]
-            do { bytes = try EBSCTable(version: version, scales: scales).encode() } catch let error as FontError { throw x.fail(error.message, element) }
+            do { bytes = try EBSCTable(version: version, scales: scales).encode() } catch let error as FontError {
+                throw x.fail(error.message, element)
+            }
             if apply { face.setRawTable("EBSC", bytes) }
         })
 }

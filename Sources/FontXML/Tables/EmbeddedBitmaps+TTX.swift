@@ -59,15 +59,21 @@ enum BitmapXML {
             out += "    <strike index=\"\(index)\">\n      <bitmapSizeTable>\n"
             out += record(strike.hori, indent: "        ", attributes: " direction=\"hori\"")
             out += record(strike.vert, indent: "        ", attributes: " direction=\"vert\"")
-            for (field, value) in [("colorRef", Int(strike.colorRef)), ("startGlyphIndex", Int(strike.startGlyphIndex)), ("endGlyphIndex", Int(strike.endGlyphIndex)),
-                                   ("ppemX", Int(strike.ppemX)), ("ppemY", Int(strike.ppemY)), ("bitDepth", Int(strike.bitDepth)), ("flags", Int(strike.flags))] {
+            for (field, value) in [
+                ("colorRef", Int(strike.colorRef)), ("startGlyphIndex", Int(strike.startGlyphIndex)),
+                ("endGlyphIndex", Int(strike.endGlyphIndex)),
+                ("ppemX", Int(strike.ppemX)), ("ppemY", Int(strike.ppemY)), ("bitDepth", Int(strike.bitDepth)),
+                ("flags", Int(strike.flags)),
+            ] {
                 out += "        <\(field) value=\"\(value)\"/>\n"
             }
             out += "      </bitmapSizeTable>\n"
-            out += "      <!-- GlyphIds are written but not read. The firstGlyphIndex and\n           lastGlyphIndex values will be recalculated by the compiler. -->\n"
+            out +=
+                "      <!-- GlyphIds are written but not read. The firstGlyphIndex and\n           lastGlyphIndex values will be recalculated by the compiler. -->\n"
             for sub in strike.indexSubtables {
                 let element = "eblc_index_sub_table_\(sub.indexFormat)"
-                out += "      <\(element) imageFormat=\"\(sub.imageFormat)\" firstGlyphIndex=\"\(sub.firstGlyphIndex)\" lastGlyphIndex=\"\(sub.lastGlyphIndex)\">\n"
+                out +=
+                    "      <\(element) imageFormat=\"\(sub.imageFormat)\" firstGlyphIndex=\"\(sub.firstGlyphIndex)\" lastGlyphIndex=\"\(sub.lastGlyphIndex)\">\n"
                 if let size = sub.imageSize, let metrics = sub.metrics {
                     out += "        <imageSize value=\"\(size)\"/>\n" + record(metrics, indent: "        ")
                 }
@@ -96,7 +102,9 @@ enum BitmapXML {
                     out.add("        <components>\n")
                     for c in glyph.components {
                         out.add("          <ebdtComponent name=\"\(xmlEscaped(name(c.glyph, names)))\">\n")
-                        out.add("            <xOffset value=\"\(c.xOffset)\"/>\n            <yOffset value=\"\(c.yOffset)\"/>\n          </ebdtComponent>\n")
+                        out.add(
+                            "            <xOffset value=\"\(c.xOffset)\"/>\n            <yOffset value=\"\(c.yOffset)\"/>\n          </ebdtComponent>\n"
+                        )
                     }
                     out.add("        </components>\n")
                 } else {
@@ -110,7 +118,9 @@ enum BitmapXML {
         return out.string
     }
 
-    static func glyphElementName(_ format: UInt16) -> String { format >= 17 ? "cbdt_bitmap_format_\(format)" : "ebdt_bitmap_format_\(format)" }
+    static func glyphElementName(_ format: UInt16) -> String {
+        format >= 17 ? "cbdt_bitmap_format_\(format)" : "ebdt_bitmap_format_\(format)"
+    }
 
     // MARK: fuse
 
@@ -123,12 +133,14 @@ enum BitmapXML {
         let parsedData = try data.map { try reader.data($0, kind) }
         var bitmaps: Bitmaps
         if let parsedLocator, let parsedData {
-            bitmaps = Bitmaps(kind: kind, locatorVersion: parsedLocator.version, dataVersion: parsedData.version, strikes: parsedLocator.strikes)
+            bitmaps = Bitmaps(
+                kind: kind, locatorVersion: parsedLocator.version, dataVersion: parsedData.version, strikes: parsedLocator.strikes)
             try attach(parsedData.strikes, to: &bitmaps, at: element)
         } else {
             guard let current = try EmbeddedBitmaps.read(from: face, kind) else {
                 let other = locator == nil ? kind.locatorTag : kind.dataTag
-                throw XMLError("<\(element.name)> needs the face's \(other) table (fuse the two together)", line: element.line, column: element.column)
+                throw XMLError(
+                    "<\(element.name)> needs the face's \(other) table (fuse the two together)", line: element.line, column: element.column)
             }
             bitmaps = current
             if let parsedLocator {
@@ -154,9 +166,13 @@ enum BitmapXML {
     }
 
     /// Gives each strike of `bitmaps` its glyph data, strike by strike.
-    static func attach(_ glyphs: [(order: [UInt16], glyphs: [UInt16: Bitmaps.BitmapGlyph])], to bitmaps: inout Bitmaps, at element: XMLElement) throws {
+    static func attach(
+        _ glyphs: [(order: [UInt16], glyphs: [UInt16: Bitmaps.BitmapGlyph])], to bitmaps: inout Bitmaps, at element: XMLElement
+    ) throws {
         guard glyphs.count == bitmaps.strikes.count else {
-            throw XMLError("\(bitmaps.kind.dataTag) has \(glyphs.count) strikes of glyph data, \(bitmaps.kind.locatorTag) \(bitmaps.strikes.count) strikes", line: element.line, column: element.column)
+            throw XMLError(
+                "\(bitmaps.kind.dataTag) has \(glyphs.count) strikes of glyph data, \(bitmaps.kind.locatorTag) \(bitmaps.strikes.count) strikes",
+                line: element.line, column: element.column)
         }
         for (i, strikeGlyphs) in glyphs.enumerated() {
             bitmaps.strikes[i].glyphOrder = strikeGlyphs.order
@@ -181,7 +197,9 @@ enum BitmapXML {
 
         func version(_ e: XMLElement) throws -> UInt32 {
             let text = try e.attribute("version")
-            guard let v = Double(text.trimmingWhitespace()), v >= 0, v < 65536 else { throw fail("version=\"\(text)\" is not a 16.16 number", e) }
+            guard let v = Double(text.trimmingWhitespace()), v >= 0, v < 65536 else {
+                throw fail("version=\"\(text)\" is not a 16.16 number", e)
+            }
             return UInt32((v * Fixed.scale).rounded())
         }
 
@@ -194,7 +212,9 @@ enum BitmapXML {
                 let r = layout.range(i)
                 values[i] = Int(try number(child, "value", Int64(r.lowerBound)...Int64(r.upperBound)))
             }
-            if let missing = values.firstIndex(where: { $0 == nil }) { throw fail("<\(layout.xmlName)> needs <\(layout.names[missing])>", e) }
+            if let missing = values.firstIndex(where: { $0 == nil }) {
+                throw fail("<\(layout.xmlName)> needs <\(layout.names[missing])>", e)
+            }
             return Bitmaps.ByteRecord(layout, values: values.map { $0 ?? 0 })
         }
 
@@ -211,14 +231,17 @@ enum BitmapXML {
                 default: throw fail("<\(e.name)> in <\(element.name)>: expected <header> or <strike>", e)
                 }
             }
-            guard strikes.keys.sorted() == Array(0..<strikes.count) else { throw fail("the strikes' indices must run 0, 1, 2 … without gaps", element) }
+            guard strikes.keys.sorted() == Array(0..<strikes.count) else {
+                throw fail("the strikes' indices must run 0, 1, 2 … without gaps", element)
+            }
             return (version, (0..<strikes.count).compactMap { strikes[$0] })
         }
 
         func strike(_ element: XMLElement) throws -> Bitmaps.Strike {
             let line = Bitmaps.ByteRecord(.lineMetrics, values: Array(repeating: 0, count: 12))
-            var strike = Bitmaps.Strike(hori: line, vert: line, colorRef: 0, startGlyphIndex: 0, endGlyphIndex: 0, ppemX: 0, ppemY: 0, bitDepth: 1, flags: 0,
-                                        indexSubtables: [], glyphOrder: [], glyphs: [:])
+            var strike = Bitmaps.Strike(
+                hori: line, vert: line, colorRef: 0, startGlyphIndex: 0, endGlyphIndex: 0, ppemX: 0, ppemY: 0, bitDepth: 1, flags: 0,
+                indexSubtables: [], glyphOrder: [], glyphs: [:])
             var sawSizeTable = false
             for e in element.children {
                 if e.name == "bitmapSizeTable" {
@@ -255,9 +278,10 @@ enum BitmapXML {
             guard let format = UInt16(e.name.dropFirst("eblc_index_sub_table_".count)), (1...5).contains(format) else {
                 throw fail("<\(e.name)>: index subtable formats are 1–5", e)
             }
-            var sub = Bitmaps.IndexSubtable(indexFormat: format, imageFormat: UInt16(try number(e, "imageFormat", 0...0xFFFF)),
-                                            firstGlyphIndex: UInt16(try number(e, "firstGlyphIndex", 0...0xFFFF)),
-                                            lastGlyphIndex: UInt16(try number(e, "lastGlyphIndex", 0...0xFFFF)), imageSize: nil, metrics: nil, glyphIDs: [])
+            var sub = Bitmaps.IndexSubtable(
+                indexFormat: format, imageFormat: UInt16(try number(e, "imageFormat", 0...0xFFFF)),
+                firstGlyphIndex: UInt16(try number(e, "firstGlyphIndex", 0...0xFFFF)),
+                lastGlyphIndex: UInt16(try number(e, "lastGlyphIndex", 0...0xFFFF)), imageSize: nil, metrics: nil, glyphIDs: [])
             for child in e.children {
                 switch child.name {
                 case "glyphLoc": sub.glyphIDs.append(try glyph(try child.attribute("name"), child))
@@ -266,12 +290,16 @@ enum BitmapXML {
                 default: throw fail("<\(child.name)> is not part of <\(e.name)>", child)
                 }
             }
-            if format == 2 || format == 5, sub.imageSize == nil || sub.metrics == nil { throw fail("<\(e.name)> needs <imageSize> and <BigGlyphMetrics>", e) }
+            if format == 2 || format == 5, sub.imageSize == nil || sub.metrics == nil {
+                throw fail("<\(e.name)> needs <imageSize> and <BigGlyphMetrics>", e)
+            }
             guard !sub.glyphIDs.isEmpty else { throw fail("<\(e.name)> lists no glyphs", e) }
             return sub
         }
 
-        func data(_ element: XMLElement, _ kind: Bitmaps.Kind) throws -> (version: UInt32, strikes: [(order: [UInt16], glyphs: [UInt16: Bitmaps.BitmapGlyph])]) {
+        func data(_ element: XMLElement, _ kind: Bitmaps.Kind) throws -> (
+            version: UInt32, strikes: [(order: [UInt16], glyphs: [UInt16: Bitmaps.BitmapGlyph])]
+        ) {
             var version: UInt32 = 0x20000
             var strikes: [Int: (order: [UInt16], glyphs: [UInt16: Bitmaps.BitmapGlyph])] = [:]
             for e in element.children {
@@ -283,7 +311,9 @@ enum BitmapXML {
                     var order: [UInt16] = [], glyphs: [UInt16: Bitmaps.BitmapGlyph] = [:]
                     for g in e.children {
                         let id = try glyph(try g.attribute("name"), g)
-                        guard glyphs[id] == nil else { throw fail("glyph '\(try g.attribute("name"))' has a second bitmap in this strike", g) }
+                        guard glyphs[id] == nil else {
+                            throw fail("glyph '\(try g.attribute("name"))' has a second bitmap in this strike", g)
+                        }
                         glyphs[id] = try bitmap(g, kind)
                         order.append(id)
                     }
@@ -291,14 +321,18 @@ enum BitmapXML {
                 default: throw fail("<\(e.name)> in <\(element.name)>: expected <header> or <strikedata>", e)
                 }
             }
-            guard strikes.keys.sorted() == Array(0..<strikes.count) else { throw fail("the strikedata indices must run 0, 1, 2 … without gaps", element) }
+            guard strikes.keys.sorted() == Array(0..<strikes.count) else {
+                throw fail("the strikedata indices must run 0, 1, 2 … without gaps", element)
+            }
             return (version, (0..<strikes.count).compactMap { strikes[$0] })
         }
 
         func bitmap(_ e: XMLElement, _ kind: Bitmaps.Kind) throws -> Bitmaps.BitmapGlyph {
             let prefix = e.name.hasPrefix("cbdt_") ? "cbdt_bitmap_format_" : "ebdt_bitmap_format_"
             guard e.name.hasPrefix(prefix), let format = UInt16(e.name.dropFirst(prefix.count)), kind.imageFormats.contains(format) else {
-                throw fail("<\(e.name)>: expected a bitmap glyph (\(kind.imageFormats.sorted().map { glyphElementName($0) }.joined(separator: ", ")))", e)
+                throw fail(
+                    "<\(e.name)>: expected a bitmap glyph (\(kind.imageFormats.sorted().map { glyphElementName($0) }.joined(separator: ", ")))",
+                    e)
             }
             var bitmap = Bitmaps.BitmapGlyph(imageFormat: format)
             let layout = Bitmaps.BitmapGlyph.metricsLayout(format)

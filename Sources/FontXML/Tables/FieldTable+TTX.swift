@@ -67,7 +67,7 @@ extension TTX {
         var byTTXName: [String: Field] = [:]
         for f in type(of: t).allFields { byTTXName[f.ttxName] = f }
         func fuseChild(_ child: XMLElement) throws {
-            if t.tag == "post" && (child.name == "psNames" || child.name == "extraNames") { return } // names come from the font
+            if t.tag == "post" && (child.name == "psNames" || child.name == "extraNames") { return }   // names come from the font
             if child.value("value") == nil, !child.children.isEmpty {
                 for grandchild in child.children { try fuseChild(grandchild) }   // <panose>
                 return
@@ -124,16 +124,22 @@ extension TTX {
             try store(field.name, v)
         case .versionFixed, .versionHex:
             let combined: Int64
-            if trimmed.hasPrefix("0x") { guard let v = parseInteger(trimmed) else { throw bad("a version") }; combined = v }
-            else { guard let d = Double(trimmed) else { throw bad("a version") }; combined = Int64((d * Fixed.scale).rounded()) }
+            if trimmed.hasPrefix("0x") {
+                guard let v = parseInteger(trimmed) else { throw bad("a version") }; combined = v
+            } else {
+                guard let d = Double(trimmed) else { throw bad("a version") }; combined = Int64((d * Fixed.scale).rounded())
+            }
             guard (0...0xFFFF_FFFF).contains(combined) else { throw bad("a version") }
             try store(field.name, combined >> 16)
             if let minor = t.fields.first(where: { $0.ttxFormat == .omitted }) { try t.setRaw(minor.name, combined & 0xFFFF) }
         case .plain:
             switch field.kind {
             case .fixed, .version32:
-                if trimmed.hasPrefix("0x") { guard let v = parseInteger(trimmed) else { throw bad("a number") }; try store(field.name, v) }
-                else { guard let d = Double(trimmed) else { throw bad("a number") }; try store(field.name, Int64((d * Fixed.scale).rounded())) }
+                if trimmed.hasPrefix("0x") {
+                    guard let v = parseInteger(trimmed) else { throw bad("a number") }; try store(field.name, v)
+                } else {
+                    guard let d = Double(trimmed) else { throw bad("a number") }; try store(field.name, Int64((d * Fixed.scale).rounded()))
+                }
             case .f2dot14:
                 guard let d = Double(trimmed) else { throw bad("a number") }
                 try store(field.name, Int64((d * F2Dot14.scale).rounded()))
@@ -141,7 +147,9 @@ extension TTX {
                 guard let v = parseAsctime1904(trimmed) else { throw bad("a date like 'Fri Mar 10 08:35:35 2023'") }
                 try store(field.name, v)
             case .tag:
-                guard let bytes = pythonUnescaped(text), (1...4).contains(bytes.count) else { throw bad("1 to 4 characters (\\x00 escapes allowed)") }
+                guard let bytes = pythonUnescaped(text), (1...4).contains(bytes.count) else {
+                    throw bad("1 to 4 characters (\\x00 escapes allowed)")
+                }
                 let padded = bytes + Array(repeating: 0x20, count: 4 - bytes.count)
                 try store(field.name, Int64(padded.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }))
             default:
@@ -171,7 +179,9 @@ func pythonEscaped(_ b: UInt8) -> String {
     case 0x09: return "\\t"
     case 0x0A: return "\\n"
     case 0x0D: return "\\r"
-    case 0x20...0x7E, 0xA1...0xFF where b != 0xAD: return String(Character(Unicode.Scalar(b)))
+    case 0x20...0x7E,
+        0xA1...0xFF where b != 0xAD:
+        return String(Character(Unicode.Scalar(b)))
     default: return "\\x" + (b < 16 ? "0" : "") + String(b, radix: 16)
     }
 }

@@ -11,14 +11,19 @@ extension TTX {
             let names = try face.glyphNames()
             // fontTools re-reads the version of Glat 3 unrounded, as it does Silf's.
             let version = glat.version >= 0x0003_0000 ? "\(Double(glat.version) / Fixed.scale)" : GraphiteXML.versionText(glat.version)
-            var out = "  <Glat>\n    " + GraphiteXML.tag("version", [("version", version), ("compressionScheme", "\(glat.compression)")]) + "\n"
+            var out =
+                "  <Glat>\n    " + GraphiteXML.tag("version", [("version", version), ("compressionScheme", "\(glat.compression)")]) + "\n"
             out.reserveCapacity(glat.glyphs.count * 120)
             func percent(_ v: UInt8) -> String { cFormat("%.3f", Double(v) * 100 / 255) + "%" }
             for (g, glyph) in glat.glyphs.enumerated() {
                 out += "    <glyph name=\"\(xmlEscaped(glyphName(g, in: names)))\">\n"
                 if let box = glyph.octabox {
                     let diagonals = zip(GlatXML.diagonalNames, box.diagonals).map { ($0, percent($1)) }
-                    out += "      " + GraphiteXML.tag("octaboxes", [("bitmap", String(box.subboxBitmap, radix: 16, uppercase: true))] + diagonals, close: false) + "\n"
+                    out +=
+                        "      "
+                        + GraphiteXML.tag(
+                            "octaboxes", [("bitmap", String(box.subboxBitmap, radix: 16, uppercase: true))] + diagonals, close: false)
+                        + "\n"
                     for s in box.subboxes {
                         out += "        " + GraphiteXML.tag("octabox", zip(GlatXML.subboxNames, s.values).map { ($0, percent($1)) }) + "\n"
                     }
@@ -50,7 +55,8 @@ extension TTX {
             let table = GlatTable(version: version, compression: compression, hasOctaboxes: hasOctaboxes, glyphs: list)
             let (bytes, locations) = try x.encoded(element) { try table.encodeWithLocations() }
             let maxAttribute = list.flatMap { $0.attributes.map { Int($0.index) } }.max().map { $0 + 1 } ?? 0
-            let gloc = try face.table(GlocTable.self)?.with(locations: locations)
+            let gloc =
+                try face.table(GlocTable.self)?.with(locations: locations)
                 ?? GlocTable(locations: locations, attributeCount: UInt16(clamping: maxAttribute))
             let glocBytes = try x.encoded(element) { try gloc.encode() }
             if apply { face.setRawTable("Glat", bytes); face.setRawTable("Gloc", glocBytes) }
@@ -71,8 +77,9 @@ extension TTX {
             guard let gloc = try face.table(GlocTable.self) else {
                 throw x.fail("Gloc's locations come from Glat: fuse Glat with it, or into a face that has both", element)
             }
-            let updated = GlocTable(version: gloc.version, locations: gloc.locations, attributeCount: count,
-                                    attributeNames: gloc.attributeNames.count == Int(count) ? gloc.attributeNames : [])
+            let updated = GlocTable(
+                version: gloc.version, locations: gloc.locations, attributeCount: count,
+                attributeNames: gloc.attributeNames.count == Int(count) ? gloc.attributeNames : [])
             let bytes = try x.encoded(element) { try updated.encode() }
             if apply { face.setRawTable("Gloc", bytes) }
         })
@@ -97,7 +104,9 @@ enum GlatXML {
             case "attribute": attributes[UInt16(try x.int(c, "index", 0...0xFFFF))] = Int16(try x.int(c, "value", -32768...32767))
             case "octaboxes":
                 let bitmapText = try c.attribute("bitmap")
-                guard let bitmap = UInt16(bitmapText, radix: 16) else { throw x.fail("bitmap=\"\(bitmapText)\" is not a 16-bit hex number", c) }
+                guard let bitmap = UInt16(bitmapText, radix: 16) else {
+                    throw x.fail("bitmap=\"\(bitmapText)\" is not a 16-bit hex number", c)
+                }
                 let subboxes = try c.children.map { s -> GlatTable.Box in
                     guard s.name == "octabox" else { throw x.fail("<\(s.name)> in <octaboxes>: expected <octabox>", s) }
                     return GlatTable.Box(values: try subboxNames.map { try percent(s, $0) })
@@ -105,11 +114,13 @@ enum GlatXML {
                 guard subboxes.count == bitmap.nonzeroBitCount else {
                     throw x.fail("bitmap=\"\(bitmapText)\" names \(bitmap.nonzeroBitCount) subboxes but \(subboxes.count) are given", c)
                 }
-                octabox = GlatTable.Octabox(subboxBitmap: bitmap, diagonals: try diagonalNames.map { try percent(c, $0) }, subboxes: subboxes)
+                octabox = GlatTable.Octabox(
+                    subboxBitmap: bitmap, diagonals: try diagonalNames.map { try percent(c, $0) }, subboxes: subboxes)
             default: throw x.fail("<\(c.name)> in <glyph>: expected <attribute> or <octaboxes>", c)
             }
         }
-        return GlatTable.Glyph(octabox: octabox, attributes: attributes.sorted { $0.key < $1.key }.map { GlatTable.Attribute(index: $0.key, value: $0.value) })
+        return GlatTable.Glyph(
+            octabox: octabox, attributes: attributes.sorted { $0.key < $1.key }.map { GlatTable.Attribute(index: $0.key, value: $0.value) })
     }
 }
 

@@ -31,7 +31,9 @@ enum GraphiteXML {
 
         func version(_ e: XMLElement, _ key: String = "version") throws -> UInt32 {
             let text = try e.attribute(key)
-            guard let v = Double(text.trimmingWhitespace()), v >= 0, v < 65536 else { throw fail("\(key)=\"\(text)\" is not a 16.16 version number", e) }
+            guard let v = Double(text.trimmingWhitespace()), v >= 0, v < 65536 else {
+                throw fail("\(key)=\"\(text)\" is not a 16.16 version number", e)
+            }
             return UInt32((v * Fixed.scale).rounded())
         }
 
@@ -41,7 +43,9 @@ enum GraphiteXML {
 
         func featureID(_ e: XMLElement) throws -> UInt32 {
             let text = try e.attribute("fid")
-            guard let id = Graphite.featureID(text) else { throw fail("fid=\"\(text)\" is neither a number nor a tag of up to four ASCII characters", e) }
+            guard let id = Graphite.featureID(text) else {
+                throw fail("fid=\"\(text)\" is neither a number nor a tag of up to four ASCII characters", e)
+            }
             return id
         }
 
@@ -63,8 +67,14 @@ extension TTX {
             var out = "  <Feat>\n    " + GraphiteXML.tag("version", [("version", GraphiteXML.versionText(feat.version))]) + "\n"
             for f in feat.features {
                 if let name = names?.debugName(Int(f.label)) { out += "\n    <!-- \(xmlComment(name)) -->\n" }
-                out += "    " + GraphiteXML.tag("feature", [("fid", Graphite.featureIDText(f.id)), ("label", "\(f.label)"), ("flags", "\(f.flags)"),
-                                                          ("default", "\(f.defaultValue)")], close: false) + "\n"
+                out +=
+                    "    "
+                    + GraphiteXML.tag(
+                        "feature",
+                        [
+                            ("fid", Graphite.featureIDText(f.id)), ("label", "\(f.label)"), ("flags", "\(f.flags)"),
+                            ("default", "\(f.defaultValue)"),
+                        ], close: false) + "\n"
                 for s in f.settings.sorted(by: { $0.value < $1.value }) {
                     out += "      " + GraphiteXML.tag("setting", [("value", "\(s.value)"), ("label", "\(s.label)")])
                     if let name = names?.debugName(Int(s.label)) { out += "  <!-- \(xmlComment(name)) -->" }
@@ -85,11 +95,14 @@ extension TTX {
                     let defaultValue = try e.value("default").map { _ in UInt16(try x.int(e, "default", 0...0xFFFF)) }
                     var settings = try e.children.map { s -> FeatTable.Setting in
                         guard s.name == "setting" else { throw x.fail("<\(s.name)> in <feature>: expected <setting value= label=/>", s) }
-                        return FeatTable.Setting(value: UInt16(try x.int(s, "value", 0...0xFFFF)), label: UInt16(try x.int(s, "label", 0...0xFFFF)))
+                        return FeatTable.Setting(
+                            value: UInt16(try x.int(s, "value", 0...0xFFFF)), label: UInt16(try x.int(s, "label", 0...0xFFFF)))
                     }
                     settings.sort { ($0.value == defaultValue ? 0 : 1, $0.value) < ($1.value == defaultValue ? 0 : 1, $1.value) }
-                    features.append(FeatTable.Feature(id: try x.featureID(e), flags: UInt16(try x.int(e, "flags", 0...0xFFFF)),
-                                                      label: UInt16(try x.int(e, "label", 0...0xFFFF)), settings: settings))
+                    features.append(
+                        FeatTable.Feature(
+                            id: try x.featureID(e), flags: UInt16(try x.int(e, "flags", 0...0xFFFF)),
+                            label: UInt16(try x.int(e, "label", 0...0xFFFF)), settings: settings))
                 default: throw x.fail("<\(e.name)> in <Feat>: expected <version> or <feature>", e)
                 }
             }
@@ -105,7 +118,10 @@ extension TTX {
             var out = "  <Sill>\n    " + GraphiteXML.tag("version", [("version", GraphiteXML.versionText(sill.version))]) + "\n"
             for l in sill.languages.sorted(by: { Array($0.code.utf8).lexicographicallyPrecedes(Array($1.code.utf8)) }) {
                 out += "    " + GraphiteXML.tag("lang", [("name", l.code)], close: false) + "\n"
-                for v in l.values { out += "      " + GraphiteXML.tag("feature", [("fid", Graphite.featureIDText(v.feature)), ("val", "\(v.value)")]) + "\n" }
+                for v in l.values {
+                    out +=
+                        "      " + GraphiteXML.tag("feature", [("fid", Graphite.featureIDText(v.feature)), ("val", "\(v.value)")]) + "\n"
+                }
                 out += "    </lang>\n"
             }
             return out + "  </Sill>\n"
@@ -120,7 +136,9 @@ extension TTX {
                 case "version": version = try x.version(e)
                 case "lang":
                     let code = try e.attribute("name")
-                    guard code.utf8.count <= 4, code.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { throw x.fail("name=\"\(code)\" is not a language code of up to four ASCII letters", e) }
+                    guard code.utf8.count <= 4, code.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+                        throw x.fail("name=\"\(code)\" is not a language code of up to four ASCII letters", e)
+                    }
                     let values = try e.children.map { f -> SillTable.FeatureValue in
                         guard f.name == "feature" else { throw x.fail("<\(f.name)> in <lang>: expected <feature fid= val=/>", f) }
                         return SillTable.FeatureValue(feature: try x.featureID(f), value: UInt16(try x.int(f, "val", 0...0xFFFF)))

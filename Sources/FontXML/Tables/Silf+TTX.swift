@@ -22,7 +22,9 @@ extension TTX {
 
 enum SilfXML {
     typealias Silf = SilfTable
-    static let info = ["flags", "extraAscent", "extraDescent", "maxGlyphID", "numLigComp", "numUserDefn", "maxCompPerLig", "direction", "lbGID"]
+    static let info = [
+        "flags", "extraAscent", "extraDescent", "maxGlyphID", "numLigComp", "numUserDefn", "maxCompPerLig", "direction", "lbGID",
+    ]
     static let passIndexes = ["iSubst", "iPos", "iJust", "iBidi"]
     static let contexts = ["maxPreContext", "maxPostContext"]
     static let attributes = ["attrPseudo", "attrBreakWeight", "attrDirectionality", "attrMirroring", "attrSkipPasses", "attCollisions"]
@@ -34,30 +36,49 @@ enum SilfXML {
         var out = "  <Silf>\n    <!-- Attributes starting with _ are informative only -->\n"
         // fontTools re-reads the version of Silf 3 and later unrounded ("3.0000152587890625").
         let version = silf.version >= 0x0003_0000 ? "\(Double(silf.version) / Fixed.scale)" : GraphiteXML.versionText(silf.version)
-        out += "    " + GraphiteXML.tag("version", [("version", version), ("compilerVersion", "\(silf.compilerVersion)"),
-                                                  ("compressionScheme", "\(silf.compression)")]) + "\n"
+        out +=
+            "    "
+            + GraphiteXML.tag(
+                "version",
+                [
+                    ("version", version), ("compilerVersion", "\(silf.compilerVersion)"),
+                    ("compressionScheme", "\(silf.compression)"),
+                ]) + "\n"
         func name(_ g: UInt16) -> String { glyphName(Int(g), in: names) }
         for s in silf.subtables {
             out += "    <silf>\n"
-            if silf.version >= 0x0003_0000 { out += "      " + GraphiteXML.tag("version", [("ruleVersion", GraphiteXML.versionText(s.ruleVersion))]) + "\n" }
+            if silf.version >= 0x0003_0000 {
+                out += "      " + GraphiteXML.tag("version", [("ruleVersion", GraphiteXML.versionText(s.ruleVersion))]) + "\n"
+            }
             for (tag, keys) in scalarGroups { out += "      " + GraphiteXML.tag(tag, keys.map { ($0, "\(s.scalar($0))") }) + "\n" }
             if !s.justifications.isEmpty {
                 out += "      <justifications>\n"
-                for j in s.justifications { out += "        " + GraphiteXML.tag("justify", zip(Silf.Justification.names, j.values).map { ($0, "\($1)") }) + "\n" }
+                for j in s.justifications {
+                    out += "        " + GraphiteXML.tag("justify", zip(Silf.Justification.names, j.values).map { ($0, "\($1)") }) + "\n"
+                }
                 out += "      </justifications>\n"
             }
-            if !s.critFeatures.isEmpty { out += "      <critFeatures>\n        \(s.critFeatures.map(String.init).joined(separator: " "))\n      </critFeatures>\n" }
-            if !s.scriptTags.isEmpty { out += "      <scriptTags>\n        \(xmlEscaped(s.scriptTags.map(\.description).joined(separator: " ")))\n      </scriptTags>\n" }
+            if !s.critFeatures.isEmpty {
+                out += "      <critFeatures>\n        \(s.critFeatures.map(String.init).joined(separator: " "))\n      </critFeatures>\n"
+            }
+            if !s.scriptTags.isEmpty {
+                out +=
+                    "      <scriptTags>\n        \(xmlEscaped(s.scriptTags.map(\.description).joined(separator: " ")))\n      </scriptTags>\n"
+            }
             if !s.pseudos.isEmpty {
                 out += "      <pseudoMap>\n"
                 for p in s.pseudos.sorted(by: { $0.unicode < $1.unicode }) {
-                    out += "        " + GraphiteXML.tag("pseudo", [("unicode", "0x" + String(p.unicode, radix: 16)), ("pseudo", name(p.glyph))]) + "\n"
+                    out +=
+                        "        "
+                        + GraphiteXML.tag("pseudo", [("unicode", "0x" + String(p.unicode, radix: 16)), ("pseudo", name(p.glyph))]) + "\n"
                 }
                 out += "      </pseudoMap>\n"
             }
             out += "      <classes>\n        <linearClasses>\n"
             for (k, c) in s.linearClasses.enumerated() {
-                out += "          <linear _index=\"\(k)\">\n" + GraphiteXML.wrapped(c.map { xmlEscaped(name($0)) }, indent: "            ") + "          </linear>\n"
+                out +=
+                    "          <linear _index=\"\(k)\">\n" + GraphiteXML.wrapped(c.map { xmlEscaped(name($0)) }, indent: "            ")
+                    + "          </linear>\n"
             }
             out += "        </linearClasses>\n        <nonLinearClasses>\n"
             for (k, c) in s.nonLinearClasses.enumerated() {
@@ -88,21 +109,32 @@ enum SilfXML {
         let indent = "          "
         var out = indent + GraphiteXML.tag("info", zip(Silf.Pass.infoNames, p.info).map { ($0, "\($1)") }) + "\n"
         out += indent + GraphiteXML.tag("fsminfo", zip(Silf.Pass.machineNames, p.machine).map { ($0, "\($1)") }) + "\n"
-        out += indent + "<colmap>\n" + GraphiteXML.wrapped(p.columns.map { xmlEscaped(name($0.glyph)) + "=\($0.column)" }, indent: indent + "  ") + indent + "</colmap>\n"
+        out +=
+            indent + "<colmap>\n"
+            + GraphiteXML.wrapped(p.columns.map { xmlEscaped(name($0.glyph)) + "=\($0.column)" }, indent: indent + "  ") + indent
+            + "</colmap>\n"
         out += indent + "<staterulemap>\n"
         let firstSuccess = Int(p.machine[0]) - Int(p.machine[2])
         for (k, rules) in p.stateRules.enumerated() {
-            out += indent + "  " + GraphiteXML.tag("state", [("number", "\(firstSuccess + k)"), ("rules", rules.map(String.init).joined(separator: " "))]) + "\n"
+            out +=
+                indent + "  "
+                + GraphiteXML.tag("state", [("number", "\(firstSuccess + k)"), ("rules", rules.map(String.init).joined(separator: " "))])
+                + "\n"
         }
         out += indent + "</staterulemap>\n" + indent + "<rules>\n"
         // A program as one instruction a line, or an error naming it (the table is then hexdata).
         func code(_ tag: String, _ bytes: [UInt8], _ what: String, indent: String) throws -> String {
             let lines: [String]
-            do { lines = try SilfCode.disassemble(bytes) } catch let error as FontError { throw FontError("\(what): \(error.message)", table: "Silf") }
+            do { lines = try SilfCode.disassemble(bytes) } catch let error as FontError {
+                throw FontError("\(what): \(error.message)", table: "Silf")
+            }
             return "\(indent)<\(tag)>\n" + lines.map { "\(indent)  \($0)\n" }.joined() + "\(indent)</\(tag)>\n"
         }
         for (k, r) in p.rules.enumerated() {
-            out += indent + "  " + GraphiteXML.tag("rule", [("index", "\(k)"), ("precontext", "\(r.preContext)"), ("sortkey", "\(r.sortKey)")], close: false) + "\n"
+            out +=
+                indent + "  "
+                + GraphiteXML.tag(
+                    "rule", [("index", "\(k)"), ("precontext", "\(r.preContext)"), ("sortkey", "\(r.sortKey)")], close: false) + "\n"
             if !r.constraint.isEmpty { out += try code("constraint", r.constraint, "rule \(k) constraint", indent: indent + "    ") }
             out += try code("action", r.action, "rule \(k) action", indent: indent + "    ")
             out += indent + "  </rule>\n"
@@ -111,7 +143,9 @@ enum SilfXML {
         if !p.passConstraint.isEmpty { out += try code("passConstraint", p.passConstraint, "pass constraint", indent: indent) }
         if !p.transitions.isEmpty {
             out += indent + "<fsm>\n" + indent + "  <starts>\(p.startStates.map(String.init).joined(separator: " "))</starts>\n"
-            for (k, row) in p.transitions.enumerated() { out += indent + "  <row _i=\"\(k)\">\(row.map(String.init).joined(separator: " "))</row>\n" }
+            for (k, row) in p.transitions.enumerated() {
+                out += indent + "  <row _i=\"\(k)\">\(row.map(String.init).joined(separator: " "))</row>\n"
+            }
             out += indent + "</fsm>\n"
         }
         return out
@@ -137,22 +171,29 @@ enum SilfXML {
         return Silf(version: version, compilerVersion: compilerVersion, compression: compression, subtables: subtables)
     }
 
-    static func words(_ e: XMLElement) -> [String] { e.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).map(String.init) }
+    static func words(_ e: XMLElement) -> [String] {
+        e.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).map(String.init)
+    }
 
     static func numbers(_ e: XMLElement, _ x: GraphiteXML.Reader, _ range: ClosedRange<Int> = 0...0xFFFF) throws -> [UInt16] {
         try words(e).map { w in
-            guard let v = Int(w), range.contains(v) else { throw x.fail("'\(w)' in <\(e.name)> is not a number in \(range.lowerBound)...\(range.upperBound)", e) }
+            guard let v = Int(w), range.contains(v) else {
+                throw x.fail("'\(w)' in <\(e.name)> is not a number in \(range.lowerBound)...\(range.upperBound)", e)
+            }
             return UInt16(v)
         }
     }
 
     static func subtable(_ element: XMLElement, _ x: GraphiteXML.Reader, version: UInt32) throws -> Silf.Subtable {
-        var s = Silf.Subtable(ruleVersion: 0, scalars: [:], justifications: [], critFeatures: [], scriptTags: [], pseudos: [],
-                              linearClasses: [], nonLinearClasses: [], passes: [])
+        var s = Silf.Subtable(
+            ruleVersion: 0, scalars: [:], justifications: [], critFeatures: [], scriptTags: [], pseudos: [],
+            linearClasses: [], nonLinearClasses: [], passes: [])
         let signed: Set<String> = ["extraAscent", "extraDescent"], wide: Set<String> = ["maxGlyphID", "numLigComp", "lbGID"]
         for e in element.children {
             if let keys = scalarGroups.first(where: { $0.0 == e.name })?.1 {
-                for key in keys { s.scalars[key] = try x.int(e, key, signed.contains(key) ? -32768...32767 : wide.contains(key) ? 0...0xFFFF : 0...255) }
+                for key in keys {
+                    s.scalars[key] = try x.int(e, key, signed.contains(key) ? -32768...32767 : wide.contains(key) ? 0...0xFFFF : 0...255)
+                }
                 continue
             }
             switch e.name {
@@ -171,7 +212,8 @@ enum SilfXML {
             case "pseudoMap":
                 s.pseudos = try e.children.map { p in
                     guard p.name == "pseudo" else { throw x.fail("<\(p.name)> in <pseudoMap>: expected <pseudo unicode= pseudo=/>", p) }
-                    return Silf.Pseudo(unicode: UInt32(try x.int(p, "unicode", 0...0xFFFF_FFFF)), glyph: try x.glyph(try p.attribute("pseudo"), p))
+                    return Silf.Pseudo(
+                        unicode: UInt32(try x.int(p, "unicode", 0...0xFFFF_FFFF)), glyph: try x.glyph(try p.attribute("pseudo"), p))
                 }
             case "classes":
                 for group in e.children {
@@ -200,7 +242,9 @@ enum SilfXML {
             default: throw x.fail("<\(e.name)> in <silf> is not part of a Silf subtable", e)
             }
         }
-        for (tag, keys) in scalarGroups { for key in keys where s.scalars[key] == nil { throw x.fail("<silf> needs <\(tag)> with \(key)=", element) } }
+        for (tag, keys) in scalarGroups {
+            for key in keys where s.scalars[key] == nil { throw x.fail("<silf> needs <\(tag)> with \(key)=", element) }
+        }
         return s
     }
 
@@ -213,7 +257,8 @@ enum SilfXML {
     }
 
     static func pass(_ element: XMLElement, _ x: GraphiteXML.Reader) throws -> Silf.Pass {
-        var p = Silf.Pass(info: [], machine: [], columns: [], stateRules: [], startStates: [], rules: [], passConstraint: [], transitions: [])
+        var p = Silf.Pass(
+            info: [], machine: [], columns: [], stateRules: [], startStates: [], rules: [], passConstraint: [], transitions: [])
         for e in element.children {
             switch e.name {
             case "info": p.info = try Silf.Pass.infoNames.map { UInt8(try x.int(e, $0, 0...255)) }
@@ -230,14 +275,18 @@ enum SilfXML {
                 p.stateRules = try e.children.map { st in
                     guard st.name == "state" else { throw x.fail("<\(st.name)> in <staterulemap>: expected <state number= rules=/>", st) }
                     return try st.attribute("rules").split(separator: " ").map { w in
-                        guard let v = UInt16(w) else { throw x.fail("rules=\"\(try st.attribute("rules"))\" is not a list of rule numbers", st) }
+                        guard let v = UInt16(w) else {
+                            throw x.fail("rules=\"\(try st.attribute("rules"))\" is not a list of rule numbers", st)
+                        }
                         return v
                     }
                 }
             case "rules":
                 p.rules = try e.children.map { r in
                     guard r.name == "rule" else { throw x.fail("<\(r.name)> in <rules>: expected <rule>", r) }
-                    var rule = Silf.Rule(sortKey: UInt16(try x.int(r, "sortkey", 0...0xFFFF)), preContext: UInt8(try x.int(r, "precontext", 0...255)), constraint: [], action: [])
+                    var rule = Silf.Rule(
+                        sortKey: UInt16(try x.int(r, "sortkey", 0...0xFFFF)), preContext: UInt8(try x.int(r, "precontext", 0...255)),
+                        constraint: [], action: [])
                     for c in r.children {
                         switch c.name {
                         case "constraint": rule.constraint = try program(c, x)

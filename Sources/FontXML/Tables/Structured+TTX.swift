@@ -27,8 +27,10 @@ extension TTX {
     }
 
     /// Dump and fuse from a description; `decoded` gives the face's table as a record's value.
-    static func describedConverter(_ tag: Tag, shape: Shape, encode: (@Sendable (StructFields) throws -> [UInt8])? = nil,
-                                   decoded: @escaping @Sendable (Face) throws -> (Record, StructFields)?) -> Converter {
+    static func describedConverter(
+        _ tag: Tag, shape: Shape, encode: (@Sendable (StructFields) throws -> [UInt8])? = nil,
+        decoded: @escaping @Sendable (Face) throws -> (Record, StructFields)?
+    ) -> Converter {
         Converter(
             dump: { face in
                 let table: (Record, StructFields)?
@@ -50,7 +52,9 @@ extension TTX {
                 let fields = try StructuredReader(face: face).fields(record, element)
                 // Checked whole before anything changes: encoding proves it fits the description.
                 let bytes: [UInt8]
-                do { bytes = try encode?(fields) ?? StructureCodec.encode(.record(fields), shape, name: tag.trimmed) } catch let e as FontError {
+                do { bytes = try encode?(fields) ?? StructureCodec.encode(.record(fields), shape, name: tag.trimmed) } catch let e
+                    as FontError
+                {
                     throw XMLError(e.message, line: element.line, column: element.column)
                 }
                 if apply { face.setRawTable(tag, bytes) }
@@ -89,13 +93,19 @@ struct StructuredWriter {
                 let users = record.members.filter { $0.count == member.name }
                 guard users.isEmpty || users.contains(where: { fields[$0.name] != nil }) else { continue }
                 let count = StructureCodec.count(member.name, in: record, fields)
-                if member.ttxFormat == .writtenCount { line(indent, "<\(member.name) value=\"\(count)\"/>") } else { line(indent, "<!-- \(member.name)=\(count) -->") }
+                if member.ttxFormat == .writtenCount {
+                    line(indent, "<\(member.name) value=\"\(count)\"/>")
+                } else {
+                    line(indent, "<!-- \(member.name)=\(count) -->")
+                }
                 continue
             }
             guard let value = fields[member.name] else { continue }
             if member.count != nil {
                 guard case .list(let items) = value else { continue }
-                for (k, item) in items.enumerated() { try element(member.name, item, member.shape, member.ttxFormat, indent: indent, index: k) }
+                for (k, item) in items.enumerated() {
+                    try element(member.name, item, member.shape, member.ttxFormat, indent: indent, index: k)
+                }
             } else {
                 try element(member.name, value, member.shape, member.ttxFormat, indent: indent, index: nil)
             }
@@ -132,7 +142,8 @@ struct StructuredWriter {
             var text = "<\(name)\(indexAttribute) value=\"\(Self.scalarText(v, kind, format))\"/>"
             if format == .lookupFlag, let flags = Self.lookupFlagNames(v) { text += "<!-- \(flags) -->" }
             if format == .axisValueFlags, v & 3 != 0 {
-                text += "  <!-- \([(1, "OlderSiblingFontAttribute"), (2, "ElidableAxisValueName")].filter { v & $0.0 != 0 }.map(\.1).joined(separator: " ")) -->"
+                text +=
+                    "  <!-- \([(1, "OlderSiblingFontAttribute"), (2, "ElidableAxisValueName")].filter { v & $0.0 != 0 }.map(\.1).joined(separator: " ")) -->"
             }
             if format == .nameID, v != 0, let nameString {
                 // As fontTools: the name, "None" for 0xFFFF, or that it is missing.
@@ -144,7 +155,9 @@ struct StructuredWriter {
             open(indent, name, index); out.add(" value=\""); out.add(xmlEscaped(glyphName(g))); out.add("\"/>\n")
         case (.record(let record), .record(let fields)):
             open(indent, name, index)
-            if let key = record.formatAttribute, case .int(let v)? = fields[key] { out.add(" "); out.add(key); out.add("=\""); out.add(Int(v)); out.add("\"") }
+            if let key = record.formatAttribute, case .int(let v)? = fields[key] {
+                out.add(" "); out.add(key); out.add("=\""); out.add(Int(v)); out.add("\"")
+            }
             out.add(">\n")
             try members(record, fields, indent: indent + 2)
             close(indent, name)
@@ -159,8 +172,11 @@ struct StructuredWriter {
             var devices: [(String, StructValue)] = []
             for (bit, field) in StructureCodec.valueRecordFields.enumerated() {
                 guard let v = fields[field] else { continue }
-                if bit < 4, case .int(let n) = v { out.add(" "); out.add(field); out.add("=\""); out.add(Int(n)); out.add("\"") }
-                else if case .device = v { devices.append((field, v)) }
+                if bit < 4, case .int(let n) = v {
+                    out.add(" "); out.add(field); out.add("=\""); out.add(Int(n)); out.add("\"")
+                } else if case .device = v {
+                    devices.append((field, v))
+                }
             }
             if devices.isEmpty { out.add("/>\n"); break }
             out.add(">\n")
@@ -177,7 +193,8 @@ struct StructuredWriter {
             // By glyph name, as fontTools sorts them (Python's code-point order).
             let entries = classes.flatMap { run in (run.first...run.last).map { (glyphName($0), run.glyphClass) } }
             for c in entries.sorted(by: { Self.precedes($0.0, $1.0) }) {
-                out.spaces(indent + 2); out.add("<ClassDef glyph=\""); out.add(xmlEscaped(c.0)); out.add("\" class=\""); out.add(c.1); out.add("\"/>\n")
+                out.spaces(indent + 2); out.add("<ClassDef glyph=\""); out.add(xmlEscaped(c.0)); out.add("\" class=\""); out.add(c.1);
+                out.add("\"/>\n")
             }
             line(indent, "</\(name)>")
         case (.device, .device(let d)):
@@ -185,7 +202,9 @@ struct StructuredWriter {
             line(indent + 2, "<StartSize value=\"\(d.startSize)\"/>")
             line(indent + 2, "<EndSize value=\"\(d.endSize)\"/>")
             line(indent + 2, "<DeltaFormat value=\"\(d.deltaFormat)\"/>")
-            if (1...3).contains(d.deltaFormat) { line(indent + 2, "<DeltaValue value=\"[\(d.deltas.map(String.init).joined(separator: ", "))]\"/>") }
+            if (1...3).contains(d.deltaFormat) {
+                line(indent + 2, "<DeltaValue value=\"[\(d.deltas.map(String.init).joined(separator: ", "))]\"/>")
+            }
             line(indent, "</\(name)>")
         case (.deltaRow, .list(let row)):
             // fontTools writes a row as a Python list: value="[-96, 0]".
@@ -205,7 +224,9 @@ struct StructuredWriter {
             // As fontTools writes a DeltaSetIndexMap: an entry per index, none as a bare <Map>.
             line(indent, "<\(name)\(indexAttribute) Format=\"\(items.count > 0xFFFF ? 1 : 0)\">")
             for (k, v) in items.compactMap(\.int).enumerated() {
-                line(indent + 2, v == 0xFFFF_FFFF ? "<Map index=\"\(k)\"/>" : "<Map index=\"\(k)\" outer=\"\(v >> 16)\" inner=\"\(v & 0xFFFF)\"/>")
+                line(
+                    indent + 2,
+                    v == 0xFFFF_FFFF ? "<Map index=\"\(k)\"/>" : "<Map index=\"\(k)\" outer=\"\(v >> 16)\" inner=\"\(v & 0xFFFF)\"/>")
             }
             line(indent, "</\(name)>")
         case (.clipList, .list(let groups)):
@@ -213,7 +234,9 @@ struct StructuredWriter {
             line(indent, "<\(name)\(indexAttribute) Format=\"1\">")
             var clips: [(glyphs: [String], box: StructValue)] = []
             for group in groups {
-                guard case .record(let fields) = group, case .list(let glyphs)? = fields["Glyph"], let box = fields["ClipBox"] else { continue }
+                guard case .record(let fields) = group, case .list(let glyphs)? = fields["Glyph"], let box = fields["ClipBox"] else {
+                    continue
+                }
                 clips.append((glyphs.compactMap(\.int).map(glyphName).sorted(by: Self.precedes), box))
             }
             for clip in clips.sorted(by: { Self.precedes($0.glyphs.first ?? "", $1.glyphs.first ?? "") }) {
@@ -233,7 +256,9 @@ struct StructuredWriter {
                 entries.append((glyphName(g), v))
             }
             for entry in entries.sorted(by: { Self.precedes($0.glyph, $1.glyph) }) {
-                if case .offset(let target, _) = valueShape, case .record(let record) = target.target, case .record(let fields) = entry.value {
+                if case .offset(let target, _) = valueShape, case .record(let record) = target.target,
+                    case .record(let fields) = entry.value
+                {
                     line(indent + 2, "<Lookup glyph=\"\(xmlEscaped(entry.glyph))\">")
                     try members(record, fields, indent: indent + 4)
                     line(indent + 2, "</Lookup>")
@@ -276,7 +301,10 @@ struct StructuredWriter {
             for first in firsts.sorted(by: Self.precedes) {
                 line(indent, "<LigatureSet glyph=\"\(xmlEscaped(first))\">")
                 for lig in sets[first] ?? [] {
-                    line(indent + 2, "<Ligature components=\"\(xmlEscaped(lig.input.dropFirst().joined(separator: ",")))\" glyph=\"\(xmlEscaped(lig.output[0]))\"/>")
+                    line(
+                        indent + 2,
+                        "<Ligature components=\"\(xmlEscaped(lig.input.dropFirst().joined(separator: ",")))\" glyph=\"\(xmlEscaped(lig.output[0]))\"/>"
+                    )
                 }
                 line(indent, "</LigatureSet>")
             }
@@ -346,13 +374,18 @@ final class StructuredReader {
             let names = Self.elementNames(member)
             let children = element.children.filter { names.contains($0.name) }
             if let condition = member.when, (scope.lookup(condition.name) ?? 0) & condition.mask == 0 {
-                if let extra = children.first { throw fail("<\(extra.name)> is only allowed when \(condition.name) has 0x\(String(condition.mask, radix: 16)) set", extra) }
+                if let extra = children.first {
+                    throw fail(
+                        "<\(extra.name)> is only allowed when \(condition.name) has 0x\(String(condition.mask, radix: 16)) set", extra)
+                }
                 continue
             }
             if member.count != nil {
                 out[member.name] = .list(try children.map { try value(member.shape, $0, format: member.ttxFormat) })
             } else if let child = children.first {
-                guard children.count == 1 else { throw fail("<\(member.name)> is given \(children.count) times in <\(element.name)>", children[1]) }
+                guard children.count == 1 else {
+                    throw fail("<\(member.name)> is given \(children.count) times in <\(element.name)>", children[1])
+                }
                 let v = try value(member.shape, child, format: member.ttxFormat)
                 if case .int(let raw) = v { scope.note(member.name, raw) }
                 out[member.name] = v
@@ -368,8 +401,12 @@ final class StructuredReader {
         for count in writtenCounts {
             for child in element.children where child.name == count.name {
                 let given = try TTX.integerAttribute(child, "value", 0...0xFFFF_FFFF)
-                guard let array = record.members.first(where: { $0.count == count.name }), case .list(let items)? = out[array.name] else { continue }
-                guard given == items.count else { throw fail("<\(count.name) value=\"\(given)\"/> but <\(element.name)> has \(items.count) <\(array.name)>", child) }
+                guard let array = record.members.first(where: { $0.count == count.name }), case .list(let items)? = out[array.name] else {
+                    continue
+                }
+                guard given == items.count else {
+                    throw fail("<\(count.name) value=\"\(given)\"/> but <\(element.name)> has \(items.count) <\(array.name)>", child)
+                }
             }
         }
         return out
@@ -443,7 +480,9 @@ final class StructuredReader {
             return .record(try fields(record, e))
         case .formats(let name, let records), .formats8(let name, let records):
             guard let text = e.value("Format"), let f = Int(text), let record = records[f] else {
-                throw fail("<\(e.name)> needs Format=\"n\" with a known \(name) format (\(records.keys.sorted().map(String.init).joined(separator: ", ")))", e)
+                throw fail(
+                    "<\(e.name)> needs Format=\"n\" with a known \(name) format (\(records.keys.sorted().map(String.init).joined(separator: ", ")))",
+                    e)
             }
             return .formatted(f, try fields(record, e))
         case .valueRecord:
@@ -454,16 +493,22 @@ final class StructuredReader {
                 fields[name] = .int(Int64(v))
             }
             for child in e.children {
-                guard StructureCodec.valueRecordFields.dropFirst(4).contains(child.name) else { throw fail("<\(child.name)> is not a device of a ValueRecord", child) }
+                guard StructureCodec.valueRecordFields.dropFirst(4).contains(child.name) else {
+                    throw fail("<\(child.name)> is not a device of a ValueRecord", child)
+                }
                 fields[child.name] = try value(.device, child)
             }
             return .record(fields)
         case .deltaRow:
             let text = try e.attribute("value").trimmingWhitespace()
-            guard text.hasPrefix("["), text.hasSuffix("]") else { throw fail("<\(e.name)> value must be a list of deltas like [-96, 0]", e) }
+            guard text.hasPrefix("["), text.hasSuffix("]") else {
+                throw fail("<\(e.name)> value must be a list of deltas like [-96, 0]", e)
+            }
             var row: [StructValue] = []
             for part in text.dropFirst().dropLast().split(separator: ",") where !part.allSatisfy(\.isWhitespace) {
-                guard let v = Int64(String(part).trimmingWhitespace()) else { throw fail("<\(e.name)> item '\(part)' is not an integer", e) }
+                guard let v = Int64(String(part).trimmingWhitespace()) else {
+                    throw fail("<\(e.name)> item '\(part)' is not an integer", e)
+                }
                 row.append(.int(v))
             }
             return .list(row)
@@ -473,12 +518,17 @@ final class StructuredReader {
             for m in e.children {
                 guard m.name == "Map" else { throw fail("<\(m.name)> in <\(e.name)>: expected <Map glyph=… outer=… inner=…/>", m) }
                 let g: Int
-                if let name = m.value("glyph") { g = try glyph(name, m) } else {
-                    guard let k = Int(try m.attribute("index")), (0..<count).contains(k) else { throw fail("<Map> needs glyph= or an index below \(count)", m) }
+                if let name = m.value("glyph") {
+                    g = try glyph(name, m)
+                } else {
+                    guard let k = Int(try m.attribute("index")), (0..<count).contains(k) else {
+                        throw fail("<Map> needs glyph= or an index below \(count)", m)
+                    }
                     g = k
                 }
                 guard let outer = Int64(try m.attribute("outer")), (0...0xFFFF).contains(outer),
-                      let inner = Int64(try m.attribute("inner")), (0...0xFFFF).contains(inner) else { throw fail("outer and inner must be 0…65535", m) }
+                    let inner = Int64(try m.attribute("inner")), (0...0xFFFF).contains(inner)
+                else { throw fail("outer and inner must be 0…65535", m) }
                 values[g] = outer << 16 | inner
             }
             if let missing = values.firstIndex(where: { $0 == nil }), !e.children.isEmpty {
@@ -496,10 +546,13 @@ final class StructuredReader {
                 guard entries[k] == nil else { throw fail("a second <Map index=\"\(k)\">", m) }
                 if m.value("outer") == nil && m.value("inner") == nil { entries[k] = 0xFFFF_FFFF; continue }
                 guard let outer = Int64(try m.attribute("outer")), (0...0xFFFF).contains(outer),
-                      let inner = Int64(try m.attribute("inner")), (0...0xFFFF).contains(inner) else { throw fail("outer and inner must be 0…65535", m) }
+                    let inner = Int64(try m.attribute("inner")), (0...0xFFFF).contains(inner)
+                else { throw fail("outer and inner must be 0…65535", m) }
                 entries[k] = outer << 16 | inner
             }
-            guard entries.keys.sorted() == Array(0..<entries.count) else { throw fail("the maps' indices must run 0, 1, 2 … without gaps", e) }
+            guard entries.keys.sorted() == Array(0..<entries.count) else {
+                throw fail("the maps' indices must run 0, 1, 2 … without gaps", e)
+            }
             return .list((0..<entries.count).map { .int(entries[$0] ?? 0xFFFF_FFFF) })
         case .clipList:
             var groups: [StructValue] = []
@@ -539,10 +592,12 @@ final class StructuredReader {
             }
             return .list(items)
         case .coverage:
-            return .glyphs(GlyphRuns(try e.children.map { g in
-                guard g.name == "Glyph" else { throw fail("<\(g.name)> in <\(e.name)>: expected <Glyph value=…/>", g) }
-                return try glyph(try g.attribute("value"), g)
-            }))
+            return .glyphs(
+                GlyphRuns(
+                    try e.children.map { g in
+                        guard g.name == "Glyph" else { throw fail("<\(g.name)> in <\(e.name)>: expected <Glyph value=…/>", g) }
+                        return try glyph(try g.attribute("value"), g)
+                    }))
         case .classDef:
             var classes: [ClassRun] = []
             for c in e.children {
@@ -563,11 +618,16 @@ final class StructuredReader {
                 let text = try d.attribute("value").trimmingWhitespace()
                 guard text.hasPrefix("["), text.hasSuffix("]") else { throw fail("DeltaValue must be a list like [1, -1]", d) }
                 for part in text.dropFirst().dropLast().split(separator: ",") where !part.allSatisfy(\.isWhitespace) {
-                    guard let v = Int(String(part).trimmingWhitespace()) else { throw fail("DeltaValue item '\(part)' is not an integer", d) }
+                    guard let v = Int(String(part).trimmingWhitespace()) else {
+                        throw fail("DeltaValue item '\(part)' is not an integer", d)
+                    }
                     deltas.append(v)
                 }
             }
-            return .device(DeviceValue(startSize: try number("StartSize"), endSize: try number("EndSize"), deltaFormat: try number("DeltaFormat"), deltas: deltas))
+            return .device(
+                DeviceValue(
+                    startSize: try number("StartSize"), endSize: try number("EndSize"), deltaFormat: try number("DeltaFormat"),
+                    deltas: deltas))
         case .substitutions(let kind):
             return .substitutions(try substitutions(kind, e))
         case .undescribed(let what):
@@ -593,9 +653,14 @@ final class StructuredReader {
             case (.ligature, "LigatureSet"):
                 let first = try glyph(try child.attribute("glyph"), child)
                 for lig in child.children {
-                    guard lig.name == "Ligature" else { throw fail("<\(lig.name)> in <LigatureSet>: expected <Ligature components=… glyph=…/>", lig) }
+                    guard lig.name == "Ligature" else {
+                        throw fail("<\(lig.name)> in <LigatureSet>: expected <Ligature components=… glyph=…/>", lig)
+                    }
                     let components = try lig.attribute("components")
-                    out.append(Substitution([first] + (components.isEmpty ? [] : try glyphs(components, lig)), [try glyph(try lig.attribute("glyph"), lig)]))
+                    out.append(
+                        Substitution(
+                            [first] + (components.isEmpty ? [] : try glyphs(components, lig)), [try glyph(try lig.attribute("glyph"), lig)])
+                    )
                 }
             default:
                 throw fail("<\(child.name)> is not part of <\(e.name)>", child)

@@ -8,9 +8,11 @@ extension TTX {
             guard let vorg = try face.table(VORGTable.self) else { return nil }
             let names = try face.glyphNames()
             var out = "  <VORG>\n    <majorVersion value=\"\(vorg.majorVersion)\"/>\n    <minorVersion value=\"\(vorg.minorVersion)\"/>\n"
-            out += "    <defaultVertOriginY value=\"\(vorg.defaultVertOriginY)\"/>\n    <numVertOriginYMetrics value=\"\(vorg.origins.count)\"/>\n"
+            out +=
+                "    <defaultVertOriginY value=\"\(vorg.defaultVertOriginY)\"/>\n    <numVertOriginYMetrics value=\"\(vorg.origins.count)\"/>\n"
             for (g, y) in vorg.origins.sorted(by: { $0.key < $1.key }) {
-                out += "    <VOriginRecord>\n      <glyphName value=\"\(xmlEscaped(glyphName(g, in: names)))\"/>\n      <vOrigin value=\"\(y)\"/>\n    </VOriginRecord>\n"
+                out +=
+                    "    <VOriginRecord>\n      <glyphName value=\"\(xmlEscaped(glyphName(g, in: names)))\"/>\n      <vOrigin value=\"\(y)\"/>\n    </VOriginRecord>\n"
             }
             return out + "  </VORG>\n"
         },
@@ -26,17 +28,23 @@ extension TTX {
                 case "defaultVertOriginY": defaultY = try number(e, -0x8000...0x7FFF)
                 case "numVertOriginYMetrics": continue   // follows from the records
                 case "VOriginRecord":
-                    guard let nameElement = e.children.first(where: { $0.name == "glyphName" }), let yElement = e.children.first(where: { $0.name == "vOrigin" }) else {
+                    guard let nameElement = e.children.first(where: { $0.name == "glyphName" }),
+                        let yElement = e.children.first(where: { $0.name == "vOrigin" })
+                    else {
                         throw fail("<VOriginRecord> needs <glyphName> and <vOrigin>", e)
                     }
                     let name = try nameElement.attribute("value")
-                    guard let g = try face.glyphID(named: name) else { throw fail("glyph '\(name)' does not exist in this font", nameElement) }
+                    guard let g = try face.glyphID(named: name) else {
+                        throw fail("glyph '\(name)' does not exist in this font", nameElement)
+                    }
                     origins[g] = try number(yElement, -0x8000...0x7FFF)
                 default: throw fail("<\(e.name)> in <VORG>: expected the header fields or <VOriginRecord>", e)
                 }
             }
             let bytes: [UInt8]
-            do { bytes = try VORGTable(majorVersion: major, minorVersion: minor, defaultVertOriginY: defaultY, origins: origins).encode() } catch let error as FontError { throw fail(error.message, element) }
+            do {
+                bytes = try VORGTable(majorVersion: major, minorVersion: minor, defaultVertOriginY: defaultY, origins: origins).encode()
+            } catch let error as FontError { throw fail(error.message, element) }
             if apply { face.setRawTable("VORG", bytes) }
         })
 }

@@ -31,11 +31,13 @@ extension TTX {
                 let programs = table.programs.map { (glyphName($0.key, in: names), $0.value) }
                     .sorted { $0.0.unicodeScalars.lexicographicallyPrecedes($1.0.unicodeScalars) }
                 for (glyph, text) in programs {
-                    out += "    <glyphProgram name=\"\(xmlEscaped(glyph))\">\n\(xmlEscaped(VTTProgramsTable.withNewlines(text)))\n    </glyphProgram>\n\n"
+                    out +=
+                        "    <glyphProgram name=\"\(xmlEscaped(glyph))\">\n\(xmlEscaped(VTTProgramsTable.withNewlines(text)))\n    </glyphProgram>\n\n"
                 }
                 for extra in table.extraPrograms.keys.sorted() {
                     let text = table.extraPrograms[extra] ?? ""
-                    out += "    <extraProgram name=\"\(xmlEscaped(extra))\">\n\(xmlEscaped(VTTProgramsTable.withNewlines(text)))\n    </extraProgram>\n\n"
+                    out +=
+                        "    <extraProgram name=\"\(xmlEscaped(extra))\">\n\(xmlEscaped(VTTProgramsTable.withNewlines(text)))\n    </extraProgram>\n\n"
                 }
                 return out + "  </\(name)>\n"
             },
@@ -50,18 +52,25 @@ extension TTX {
                     case "extraProgram":
                         let extra = try e.attribute("name")
                         guard extraNames.contains(extra) else {
-                            throw XMLError("<extraProgram name=\"\(extra)\">: \(tag.trimmed)'s extra programs are \(type.extraNames.map(\.name).joined(separator: ", "))", line: e.line, column: e.column)
+                            throw XMLError(
+                                "<extraProgram name=\"\(extra)\">: \(tag.trimmed)'s extra programs are \(type.extraNames.map(\.name).joined(separator: ", "))",
+                                line: e.line, column: e.column)
                         }
                         extras[extra] = text
                     default:
-                        throw XMLError("<\(e.name)> in <\(name)>: expected <glyphProgram name=> or <extraProgram name=>", line: e.line, column: e.column)
+                        throw XMLError(
+                            "<\(e.name)> in <\(name)>: expected <glyphProgram name=> or <extraProgram name=>", line: e.line,
+                            column: e.column)
                     }
                 }
                 let glyphCount = try face.glyphCount
                 if let past = programs.keys.first(where: { $0 >= glyphCount }) {
-                    throw XMLError("<\(name)> has a program for glyph \(past), past the font's \(glyphCount) glyphs", line: element.line, column: element.column)
+                    throw XMLError(
+                        "<\(name)> has a program for glyph \(past), past the font's \(glyphCount) glyphs", line: element.line,
+                        column: element.column)
                 }
-                let compiled = VTTProgramsTable.compile(programs: programs, extraPrograms: extras, extraNames: type.extraNames, glyphCount: glyphCount)
+                let compiled = VTTProgramsTable.compile(
+                    programs: programs, extraPrograms: extras, extraNames: type.extraNames, glyphCount: glyphCount)
                 if apply {
                     face.setRawTable(tag, compiled.text)
                     face.setRawTable(type.indexTag, compiled.index)
@@ -75,7 +84,8 @@ extension TTX {
             let names = try face.glyphNames()
             let entries = table.groups.indices.map { (glyphName($0, in: names), table.groups[$0]) }
                 .sorted { $0.0.unicodeScalars.lexicographicallyPrecedes($1.0.unicodeScalars) }
-            return "  <TSI5>\n" + entries.map { "    <glyphgroup name=\"\(xmlEscaped($0.0))\" value=\"\($0.1)\"/>\n" }.joined() + "  </TSI5>\n"
+            return "  <TSI5>\n" + entries.map { "    <glyphgroup name=\"\(xmlEscaped($0.0))\" value=\"\($0.1)\"/>\n" }.joined()
+                + "  </TSI5>\n"
         },
         fuse: { element, face, apply in
             // Glyphs without a <glyphgroup> are in group 0, as fontTools compiles them.

@@ -12,19 +12,25 @@ extension TTX {
             var out = "  <avar>\n    <version major=\"\(avar.majorVersion)\" minor=\"0\"/>\n"
             for (axis, map) in zip(fvar.axes, avar.maps) {
                 out += "    <segment axis=\"\(xmlEscaped(axis.tag.description))\">\n"
-                for p in map.sorted(by: { $0.from < $1.from }) { out += "      <mapping from=\"\(f2dot14(p.from))\" to=\"\(f2dot14(p.to))\"/>\n" }
+                for p in map.sorted(by: { $0.from < $1.from }) {
+                    out += "      <mapping from=\"\(f2dot14(p.from))\" to=\"\(f2dot14(p.to))\"/>\n"
+                }
                 out += "    </segment>\n"
             }
             let (indexMap, store) = avar.version2Parts
             if let indexMap {
                 out += "    <VarIdxMap Format=\"\(indexMap.format)\">\n"
                 for (k, v) in indexMap.entries.enumerated() {
-                    out += v == 0xFFFF_FFFF ? "      <Map index=\"\(k)\"/>\n" : "      <Map index=\"\(k)\" outer=\"\(v >> 16)\" inner=\"\(v & 0xFFFF)\"/>\n"
+                    out +=
+                        v == 0xFFFF_FFFF
+                        ? "      <Map index=\"\(k)\"/>\n" : "      <Map index=\"\(k)\" outer=\"\(v >> 16)\" inner=\"\(v & 0xFFFF)\"/>\n"
                 }
                 out += "    </VarIdxMap>\n"
             }
             if let store {
-                let value = try store.withUnsafeBytes { try StructureCodec.decode(BinaryReader($0), CFF2Table.storeShape, name: "avar VarStore") }
+                let value = try store.withUnsafeBytes {
+                    try StructureCodec.decode(BinaryReader($0), CFF2Table.storeShape, name: "avar VarStore")
+                }
                 var writer = StructuredWriter(names: try face.glyphNames())
                 try writer.element("VarStore", value, CFF2Table.storeShape, .plain, indent: 4, index: nil)
                 out += writer.out.string
@@ -33,22 +39,30 @@ extension TTX {
         },
         fuse: { element, face, apply in
             func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
-            guard let fvar = try face.table(FvarTable.self) else { throw fail("avar needs the face's fvar axes; the face has no fvar", element) }
+            guard let fvar = try face.table(FvarTable.self) else {
+                throw fail("avar needs the face's fvar axes; the face has no fvar", element)
+            }
             var segments: [String: AvarTable.SegmentMap] = [:]
             var major = 1, indexMap: [UInt8]?, store: [UInt8]?
             for e in element.children {
                 switch e.name {
                 case "version":
-                    guard let m = e.value("major").flatMap({ Int($0) }), m == 1 || m == 2 else { throw fail("avar versions 1 and 2 are known (major=\"1\" or \"2\")", e) }
+                    guard let m = e.value("major").flatMap({ Int($0) }), m == 1 || m == 2 else {
+                        throw fail("avar versions 1 and 2 are known (major=\"1\" or \"2\")", e)
+                    }
                     major = m
                 case "VarIdxMap":
                     // Read as the described DeltaSetIndexMap (COLR's VarIndexMap) is; written back packed.
                     let entries = try StructuredReader(face: face).value(.indexMap, e)
-                    do { indexMap = try StructureCodec.encode(entries, .indexMap, name: "avar VarIdxMap") } catch let error as FontError { throw fail(error.message, e) }
+                    do { indexMap = try StructureCodec.encode(entries, .indexMap, name: "avar VarIdxMap") } catch let error as FontError {
+                        throw fail(error.message, e)
+                    }
                 case "VarStore":
                     guard case .record(let record) = CFF2Table.storeShape else { continue }
                     let fields = try StructuredReader(face: face).fields(record, e)
-                    do { store = try StructureCodec.encode(.record(fields), CFF2Table.storeShape, name: "avar VarStore") } catch let error as FontError {
+                    do { store = try StructureCodec.encode(.record(fields), CFF2Table.storeShape, name: "avar VarStore") } catch let error
+                        as FontError
+                    {
                         throw fail(error.message, e)
                     }
                 case "segment":
@@ -60,7 +74,9 @@ extension TTX {
                         guard m.name == "mapping" else { throw fail("<\(m.name)> in <segment>: expected <mapping from= to=/>", m) }
                         func value(_ key: String) throws -> Double {
                             let text = try m.attribute(key)
-                            guard let v = Double(text.trimmingWhitespace()), (-2...2).contains(v) else { throw fail("\(key)=\"\(text)\" is not an F2Dot14 value (-2…2)", m) }
+                            guard let v = Double(text.trimmingWhitespace()), (-2...2).contains(v) else {
+                                throw fail("\(key)=\"\(text)\" is not an F2Dot14 value (-2…2)", m)
+                            }
                             return F2Dot14(clamping: v).value
                         }
                         let from = try value("from")

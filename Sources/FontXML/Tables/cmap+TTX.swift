@@ -46,7 +46,10 @@ extension TTX {
                 for (selector, v) in (st.variations ?? [:]).sorted(by: { $0.key < $1.key }) {
                     let uvs = String(selector, radix: 16)
                     for range in v.defaults.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-                        for uv in range { out.add("      <map uv=\"0x"); out.add(String(uv, radix: 16)); out.add("\" uvs=\"0x"); out.add(uvs); out.add("\"/>\n") }
+                        for uv in range {
+                            out.add("      <map uv=\"0x"); out.add(String(uv, radix: 16)); out.add("\" uvs=\"0x"); out.add(uvs);
+                            out.add("\"/>\n")
+                        }
                     }
                     for (uv, g) in v.glyphs.sorted(by: { $0.key < $1.key }) {
                         out.add("      <map uv=\"0x"); out.add(String(uv, radix: 16)); out.add("\" uvs=\"0x"); out.add(uvs)
@@ -56,7 +59,8 @@ extension TTX {
             } else {
                 for code in mapping.keys.sorted() {
                     guard let g = mapping[code] else { continue }
-                    out.add("      <map code=\"0x"); out.add(String(code, radix: 16)); out.add("\" name=\""); out.add(name(g)); out.add("\"/>\n")
+                    out.add("      <map code=\"0x"); out.add(String(code, radix: 16)); out.add("\" name=\""); out.add(name(g));
+                    out.add("\"/>\n")
                 }
             }
             out.add("    </\(element)>\n")
@@ -68,7 +72,9 @@ extension TTX {
     /// A cmap element: every subtable it lists replaces the face's cmap records; a subtable whose
     /// mapping did not change keeps its bytes.
     static func fuseCmap(_ face: Face, _ element: XMLElement, apply: Bool) throws {
-        guard let cmap = try face.cmap else { throw XMLError("the face has no cmap table to fuse into", line: element.line, column: element.column) }
+        guard let cmap = try face.cmap else {
+            throw XMLError("the face has no cmap table to fuse into", line: element.line, column: element.column)
+        }
         var records: [CmapTable.EncodingRecord] = []
         for child in element.children {
             if child.name == "tableVersion" { continue }
@@ -80,9 +86,13 @@ extension TTX {
                 let platform = Int(try uint16(child, "platformID")), encoding = Int(try uint16(child, "platEncID"))
                 let bytes = try hexBytes(child)
                 guard bytes.count >= 2, Int(bytes[0]) << 8 | Int(bytes[1]) == format else {
-                    throw XMLError("<\(child.name)> holds no format \(format) subtable: give its bytes in hex, starting with its format", line: child.line, column: child.column)
+                    throw XMLError(
+                        "<\(child.name)> holds no format \(format) subtable: give its bytes in hex, starting with its format",
+                        line: child.line, column: child.column)
                 }
-                records.append(CmapTable.EncodingRecord(platformID: platform, encodingID: encoding, subtable: CmapSubtable(keeping: bytes, format: format)))
+                records.append(
+                    CmapTable.EncodingRecord(
+                        platformID: platform, encodingID: encoding, subtable: CmapSubtable(keeping: bytes, format: format)))
                 continue
             }
             func number(_ e: XMLElement, _ key: String, default value: Int64? = nil) throws -> Int64 {
@@ -90,12 +100,16 @@ extension TTX {
                     if let value { return value }
                     throw XMLError("<\(e.name)> needs the attribute '\(key)'", line: e.line, column: e.column)
                 }
-                guard let v = parseInteger(text), v >= 0 else { throw XMLError("\(key)=\"\(text)\" is not a number", line: e.line, column: e.column) }
+                guard let v = parseInteger(text), v >= 0 else {
+                    throw XMLError("\(key)=\"\(text)\" is not a number", line: e.line, column: e.column)
+                }
                 return v
             }
             func glyph(_ e: XMLElement) throws -> Int {
                 let name = try e.attribute("name")
-                guard let id = try face.glyphID(named: name) ?? fontToolsGlyphID(name) else { throw XMLError("glyph '\(name)' does not exist in this font", line: e.line, column: e.column) }
+                guard let id = try face.glyphID(named: name) ?? fontToolsGlyphID(name) else {
+                    throw XMLError("glyph '\(name)' does not exist in this font", line: e.line, column: e.column)
+                }
                 return id
             }
             let platform = Int(try number(child, "platformID")), encoding = Int(try number(child, "platEncID"))
@@ -103,27 +117,39 @@ extension TTX {
             var mapping: [UInt32: Int] = [:]
             var variations: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])] = [:]
             for m in child.children {
-                guard m.name == "map" else { throw XMLError("<\(m.name)> in <\(child.name)>: expected <map>", line: m.line, column: m.column) }
+                guard m.name == "map" else {
+                    throw XMLError("<\(m.name)> in <\(child.name)>: expected <map>", line: m.line, column: m.column)
+                }
                 if format == 14 {
                     let uv = UInt32(truncatingIfNeeded: try number(m, "uv")), selector = UInt32(truncatingIfNeeded: try number(m, "uvs"))
                     var v = variations[selector] ?? ([], [:])
-                    if m.value("name") == nil || m.value("name") == "None" { v.defaults.append(uv...uv) } else { v.glyphs[uv] = try glyph(m) }
+                    if m.value("name") == nil || m.value("name") == "None" {
+                        v.defaults.append(uv...uv)
+                    } else {
+                        v.glyphs[uv] = try glyph(m)
+                    }
                     variations[selector] = v
                 } else {
                     let code = try number(m, "code")
-                    guard code <= 0x10FFFF else { throw XMLError("code 0x\(String(code, radix: 16)) is beyond Unicode", line: m.line, column: m.column) }
+                    guard code <= 0x10FFFF else {
+                        throw XMLError("code 0x\(String(code, radix: 16)) is beyond Unicode", line: m.line, column: m.column)
+                    }
                     mapping[UInt32(code)] = try glyph(m)
                 }
             }
             // Keep the existing subtable (and its bytes) when nothing in it changed.
-            let existing = cmap.records.first { $0.platformID == platform && $0.encodingID == encoding && $0.subtable.format == format }?.subtable
+            let existing = cmap.records.first { $0.platformID == platform && $0.encodingID == encoding && $0.subtable.format == format }?
+                .subtable
             var subtable: CmapSubtable
             if let existing, format != 14, existing.language == language, try existing.mapping() == mapping {
                 subtable = existing
             } else if let existing, format == 14, try existing.mapping() == [:], sameVariations(existing.variations ?? [:], variations) {
                 subtable = existing
             } else {
-                do { subtable = try CmapSubtable(format: format, language: language, mapping: mapping, variations: mergedDefaults(variations)) } catch let e as FontError {
+                do {
+                    subtable = try CmapSubtable(
+                        format: format, language: language, mapping: mapping, variations: mergedDefaults(variations))
+                } catch let e as FontError {
                     throw XMLError(e.message, line: child.line, column: child.column)
                 }
             }
@@ -133,18 +159,26 @@ extension TTX {
     }
 
     /// Default variation ranges merged into runs (the XML lists single code points).
-    static func mergedDefaults(_ v: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])]) -> [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])] {
+    static func mergedDefaults(_ v: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])]) -> [UInt32: (
+        defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int]
+    )] {
         v.mapValues { entry in
             var runs: [ClosedRange<UInt32>] = []
             for r in entry.defaults.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-                if let last = runs.last, r.lowerBound == last.upperBound + 1, r.upperBound - last.lowerBound <= 255 { runs[runs.count - 1] = last.lowerBound...r.upperBound }
-                else { runs.append(r) }
+                if let last = runs.last, r.lowerBound == last.upperBound + 1, r.upperBound - last.lowerBound <= 255 {
+                    runs[runs.count - 1] = last.lowerBound...r.upperBound
+                } else {
+                    runs.append(r)
+                }
             }
             return (runs, entry.glyphs)
         }
     }
 
-    static func sameVariations(_ a: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])], _ b: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])]) -> Bool {
+    static func sameVariations(
+        _ a: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])],
+        _ b: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])]
+    ) -> Bool {
         guard Set(a.keys) == Set(b.keys) else { return false }
         for (k, x) in a {
             guard let y = b[k], x.glyphs == y.glyphs else { return false }
@@ -158,13 +192,15 @@ extension TTX {
     /// may map to such ids, and fontTools dumps them so.
     static func fontToolsGlyphID(_ name: String) -> Int? {
         guard name.hasPrefix("glyph"), name.count > 5, let id = Int(name.dropFirst(5)), (0...0xFFFF).contains(id),
-              name.dropFirst(5).allSatisfy(\.isASCII) else { return nil }
+            name.dropFirst(5).allSatisfy(\.isASCII)
+        else { return nil }
         return id
     }
 
     static let cmapConverter = Converter(
         dump: { face in
-            guard let cmap = try face.cmap, cmap.records.allSatisfy({ !cmapFormatsTypedOnlyByFontTools.contains($0.subtable.format) }) else { return nil }
+            guard let cmap = try face.cmap, cmap.records.allSatisfy({ !cmapFormatsTypedOnlyByFontTools.contains($0.subtable.format) })
+            else { return nil }
             return try cmapTable(cmap, face)
         },
         fuse: { element, face, apply in try fuseCmap(face, element, apply: apply) })

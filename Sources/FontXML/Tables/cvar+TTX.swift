@@ -20,14 +20,17 @@ extension TTX {
         },
         fuse: { element, face, apply in
             func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
-            guard let fvar = try face.table(FvarTable.self) else { throw fail("cvar needs the face's fvar axes; the face has none", element) }
+            guard let fvar = try face.table(FvarTable.self) else {
+                throw fail("cvar needs the face's fvar axes; the face has none", element)
+            }
             let count = try face.table(CvtTable.self)?.values.count ?? 0
             let axisIndex = axisIndexes(fvar)
             var tuples: [TupleVariation] = []
             for e in element.children {
                 switch e.name {
                 case "version": guard e.value("major") ?? "1" == "1" else { throw fail("only cvar version 1 exists", e) }
-                case "tuple": tuples.append(try readTuple(e, axisIndex: axisIndex, pointCount: count, what: "a control value index", cvt: true))
+                case "tuple":
+                    tuples.append(try readTuple(e, axisIndex: axisIndex, pointCount: count, what: "a control value index", cvt: true))
                 default: throw fail("<\(e.name)> in <cvar>: expected <version> or <tuple>", e)
                 }
             }

@@ -20,8 +20,12 @@ extension TTX {
                 guard e.name == "cv" else { throw fail("<\(e.name)> in <cvt>: expected <cv>") }
                 let indexText = try e.attribute("index"), valueText = try e.attribute("value")
                 // Bounded so a hostile index cannot allocate gigabytes; real tables hold thousands.
-                guard let index = parseInteger(indexText), (0..<maximumCvtCount).contains(index) else { throw fail("index=\"\(indexText)\" is not a control value index (0...\(maximumCvtCount - 1))") }
-                guard let value = parseInteger(valueText), (-0x8000...0x7FFF).contains(value) else { throw fail("value=\"\(valueText)\" is not an FWORD (-32768...32767)") }
+                guard let index = parseInteger(indexText), (0..<maximumCvtCount).contains(index) else {
+                    throw fail("index=\"\(indexText)\" is not a control value index (0...\(maximumCvtCount - 1))")
+                }
+                guard let value = parseInteger(valueText), (-0x8000...0x7FFF).contains(value) else {
+                    throw fail("value=\"\(valueText)\" is not an FWORD (-32768...32767)")
+                }
                 guard given.insert(Int(index)).inserted else { throw fail("a second value for index \(index)") }
                 if values.count <= index { values += Array(repeating: 0, count: Int(index) + 1 - values.count) }
                 values[Int(index)] = Int(value)

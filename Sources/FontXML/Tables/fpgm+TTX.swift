@@ -44,7 +44,9 @@ extension TTX {
     static func programBytes(_ e: XMLElement, in parent: String) throws -> [UInt8] {
         switch e.name {
         case "assembly":
-            do { return try TrueTypeAssembly.assemble(e.text) } catch let error as AssemblyError { throw XMLError(error.description, line: e.line, column: e.column) }
+            do { return try TrueTypeAssembly.assemble(e.text) } catch let error as AssemblyError {
+                throw XMLError(error.description, line: e.line, column: e.column)
+            }
         case "bytecode": return try hexBytes(e)
         default: throw XMLError("<\(e.name)> in <\(parent)>: expected <assembly> or <bytecode>", line: e.line, column: e.column)
         }

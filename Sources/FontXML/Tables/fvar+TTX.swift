@@ -14,19 +14,25 @@ extension TTX {
             var out = "  <fvar>\n"
             for a in fvar.axes {
                 out += comment(a.nameID) + "    <Axis>\n"
-                for (tag, value) in [("AxisTag", a.tag.description), ("Flags", flags(a.flags)), ("MinValue", fixed(a.minimum)),
-                                     ("DefaultValue", fixed(a.defaultValue)), ("MaxValue", fixed(a.maximum)), ("AxisNameID", String(a.nameID))] {
+                for (tag, value) in [
+                    ("AxisTag", a.tag.description), ("Flags", flags(a.flags)), ("MinValue", fixed(a.minimum)),
+                    ("DefaultValue", fixed(a.defaultValue)), ("MaxValue", fixed(a.maximum)), ("AxisNameID", String(a.nameID)),
+                ] {
                     out += "      <\(tag)>\(xmlEscaped(value))</\(tag)>\n"
                 }
                 out += "    </Axis>\n"
             }
             for i in fvar.instances {
                 out += comment(i.subfamilyNameID)
-                if let ps = i.postScriptNameID, let psName = names?.debugName(ps) { out += "    <!-- PostScript: \(xmlComment(psName)) -->\n" }
+                if let ps = i.postScriptNameID, let psName = names?.debugName(ps) {
+                    out += "    <!-- PostScript: \(xmlComment(psName)) -->\n"
+                }
                 var attributes = "flags=\"\(flags(i.flags))\" subfamilyNameID=\"\(i.subfamilyNameID)\""
                 if let ps = i.postScriptNameID { attributes += " postscriptNameID=\"\(ps)\"" }
                 out += "    <NamedInstance \(attributes)>\n"
-                for (a, v) in zip(fvar.axes, i.coordinates) { out += "      <coord axis=\"\(xmlEscaped(a.tag.description))\" value=\"\(fixed(v))\"/>\n" }
+                for (a, v) in zip(fvar.axes, i.coordinates) {
+                    out += "      <coord axis=\"\(xmlEscaped(a.tag.description))\" value=\"\(fixed(v))\"/>\n"
+                }
                 out += "    </NamedInstance>\n"
             }
             return out + "  </fvar>\n"
@@ -34,7 +40,9 @@ extension TTX {
         fuse: { element, face, apply in
             func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
             func number(_ text: String, _ e: XMLElement, _ range: ClosedRange<Int64>) throws -> Int {
-                guard let v = parseInteger(text.trimmingWhitespace()), range.contains(v) else { throw fail("'\(text)' is not a number in \(range.lowerBound)...\(range.upperBound)", e) }
+                guard let v = parseInteger(text.trimmingWhitespace()), range.contains(v) else {
+                    throw fail("'\(text)' is not a number in \(range.lowerBound)...\(range.upperBound)", e)
+                }
                 return Int(v)
             }
             func fixed(_ text: String, _ e: XMLElement) throws -> Double {
@@ -53,12 +61,17 @@ extension TTX {
                         return v
                     }
                     let tagText = try field("AxisTag")
-                    guard let tag = Tag(string: tagText.0.trimmingWhitespace()) else { throw fail("'\(tagText.0)' is not an axis tag", tagText.1) }
+                    guard let tag = Tag(string: tagText.0.trimmingWhitespace()) else {
+                        throw fail("'\(tagText.0)' is not an axis tag", tagText.1)
+                    }
                     let lo = try field("MinValue"), def = try field("DefaultValue"), hi = try field("MaxValue")
-                    let axis = FvarTable.Axis(tag: tag, minimum: try fixed(lo.0, lo.1), defaultValue: try fixed(def.0, def.1), maximum: try fixed(hi.0, hi.1),
-                                              flags: UInt16(try values["Flags"].map { try number($0.0, $0.1, 0...0xFFFF) } ?? 0),
-                                              nameID: try number(try field("AxisNameID").0, e, 0...0xFFFF))
-                    guard axis.minimum <= axis.defaultValue, axis.defaultValue <= axis.maximum else { throw fail("axis '\(tag)': MinValue ≤ DefaultValue ≤ MaxValue is required", e) }
+                    let axis = FvarTable.Axis(
+                        tag: tag, minimum: try fixed(lo.0, lo.1), defaultValue: try fixed(def.0, def.1), maximum: try fixed(hi.0, hi.1),
+                        flags: UInt16(try values["Flags"].map { try number($0.0, $0.1, 0...0xFFFF) } ?? 0),
+                        nameID: try number(try field("AxisNameID").0, e, 0...0xFFFF))
+                    guard axis.minimum <= axis.defaultValue, axis.defaultValue <= axis.maximum else {
+                        throw fail("axis '\(tag)': MinValue ≤ DefaultValue ≤ MaxValue is required", e)
+                    }
                     axes.append(axis)
                 case "NamedInstance":
                     var coordinates: [String: Double] = [:]
@@ -67,9 +80,10 @@ extension TTX {
                         coordinates[try c.attribute("axis")] = try fixed(try c.attribute("value"), c)
                     }
                     let ps = try e.value("postscriptNameID").map { try number($0, e, 0...0xFFFF) }
-                    let instance = FvarTable.Instance(subfamilyNameID: try number(try e.attribute("subfamilyNameID"), e, 0...0xFFFF),
-                                                      flags: UInt16(try number(e.value("flags") ?? "0", e, 0...0xFFFF)),
-                                                      coordinates: [], postScriptNameID: ps == 0xFFFF ? nil : ps)
+                    let instance = FvarTable.Instance(
+                        subfamilyNameID: try number(try e.attribute("subfamilyNameID"), e, 0...0xFFFF),
+                        flags: UInt16(try number(e.value("flags") ?? "0", e, 0...0xFFFF)),
+                        coordinates: [], postScriptNameID: ps == 0xFFFF ? nil : ps)
                     instances.append((instance, coordinates, e))
                 default: throw fail("<\(e.name)> in <fvar>: expected <Axis> or <NamedInstance>", e)
                 }
@@ -80,7 +94,9 @@ extension TTX {
                     guard let v = coordinates[a.tag.description] else { throw fail("<NamedInstance> has no coord for axis '\(a.tag)'", e) }
                     return v
                 }
-                if let extra = coordinates.keys.first(where: { k in !axes.contains { $0.tag.description == k } }) { throw fail("<NamedInstance> has a coord for '\(extra)', which is not an axis", e) }
+                if let extra = coordinates.keys.first(where: { k in !axes.contains { $0.tag.description == k } }) {
+                    throw fail("<NamedInstance> has a coord for '\(extra)', which is not an axis", e)
+                }
                 return i
             }
             // As fontTools: instance records carry PostScript name ids when any instance has one.

@@ -16,9 +16,13 @@ extension TTX {
             var ranges: [(maxPPEM: Int, behavior: Int)] = []
             var seen: Set<Int> = []
             for e in element.children {
-                guard e.name == "gaspRange" else { throw XMLError("<\(e.name)> in <gasp>: expected <gaspRange>", line: e.line, column: e.column) }
+                guard e.name == "gaspRange" else {
+                    throw XMLError("<\(e.name)> in <gasp>: expected <gaspRange>", line: e.line, column: e.column)
+                }
                 let size = try uint16(e, "rangeMaxPPEM"), behavior = try uint16(e, "rangeGaspBehavior")
-                guard seen.insert(size).inserted else { throw XMLError("a second range for rangeMaxPPEM \(size)", line: e.line, column: e.column) }
+                guard seen.insert(size).inserted else {
+                    throw XMLError("a second range for rangeMaxPPEM \(size)", line: e.line, column: e.column)
+                }
                 ranges.append((size, behavior))
             }
             if apply { face.setRawTable("gasp", try GaspTable.make(ranges: ranges).encode()) }

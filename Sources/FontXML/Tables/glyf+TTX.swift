@@ -4,7 +4,8 @@ import FontModel
 /// is computed from glyf and written as a comment.
 extension TTX {
     /// Component flags fontTools keeps in XML; the others follow from the data and are recomputed.
-    static let keptComponentFlags: UInt16 = GlyphComponent.roundXYToGrid | GlyphComponent.useMyMetrics
+    static let keptComponentFlags: UInt16 =
+        GlyphComponent.roundXYToGrid | GlyphComponent.useMyMetrics
         | GlyphComponent.overlapCompound | GlyphComponent.scaledComponentOffset | GlyphComponent.unscaledComponentOffset
 
     /// glyf as fontTools writes it: TTGlyph elements in glyph-name order; instructions as assembly.
@@ -16,7 +17,9 @@ extension TTX {
         for id in names.indices.sorted(by: { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }) where id < glyf.glyphCount {
             let g = try glyf.glyph(id)
             let name = xmlEscaped(names[id])
-            guard !g.isEmpty || !g.instructions.isEmpty, let b = g.bounds ?? (g.isEmpty ? GlyphBounds(xMin: 0, yMin: 0, xMax: 0, yMax: 0) : nil) else {
+            guard !g.isEmpty || !g.instructions.isEmpty,
+                let b = g.bounds ?? (g.isEmpty ? GlyphBounds(xMin: 0, yMin: 0, xMax: 0, yMax: 0) : nil)
+            else {
                 out.add("    <TTGlyph name=\""); out.add(name); out.add("\"/><!-- contains no outline data -->\n\n")
                 continue
             }
@@ -35,18 +38,27 @@ extension TTX {
             }
             for c in g.components {
                 var attributes = "glyphName=\"\(xmlEscaped(c.glyphID < names.count ? names[c.glyphID] : "glyph\(c.glyphID)"))\""
-                attributes += c.flags & GlyphComponent.argsAreXYValues != 0 ? " x=\"\(c.arg1)\" y=\"\(c.arg2)\"" : " firstPt=\"\(c.arg1)\" secondPt=\"\(c.arg2)\""
+                attributes +=
+                    c.flags & GlyphComponent.argsAreXYValues != 0
+                    ? " x=\"\(c.arg1)\" y=\"\(c.arg2)\"" : " firstPt=\"\(c.arg1)\" secondPt=\"\(c.arg2)\""
                 let t = c.transform
                 func f(_ v: Int) -> String { decimalText(Int64(v), scale: F2Dot14.scale) }
-                if t.xy != 0 || t.yx != 0 { attributes += " scalex=\"\(f(t.xx))\" scale01=\"\(f(t.xy))\" scale10=\"\(f(t.yx))\" scaley=\"\(f(t.yy))\"" }
-                else if t.xx != t.yy { attributes += " scalex=\"\(f(t.xx))\" scaley=\"\(f(t.yy))\"" }
-                else if t.xx != 16384 { attributes += " scale=\"\(f(t.xx))\"" }
+                if t.xy != 0 || t.yx != 0 {
+                    attributes += " scalex=\"\(f(t.xx))\" scale01=\"\(f(t.xy))\" scale10=\"\(f(t.yx))\" scaley=\"\(f(t.yy))\""
+                } else if t.xx != t.yy {
+                    attributes += " scalex=\"\(f(t.xx))\" scaley=\"\(f(t.yy))\""
+                } else if t.xx != 16384 {
+                    attributes += " scale=\"\(f(t.xx))\""
+                }
                 attributes += " flags=\"0x\(String(c.flags & keptComponentFlags, radix: 16))\""
                 out.add("      <component "); out.add(attributes); out.add("/>\n")
             }
             // fontTools writes a composite's instructions only when it has the field (maybe empty).
-            if g.instructions.isEmpty { if g.components.isEmpty || g.hasInstructions { out.add("      <instructions/>\n") } }
-            else { out.add("      <instructions>\n"); programElement(g.instructions, indent: 8, into: &out); out.add("      </instructions>\n") }
+            if g.instructions.isEmpty {
+                if g.components.isEmpty || g.hasInstructions { out.add("      <instructions/>\n") }
+            } else {
+                out.add("      <instructions>\n"); programElement(g.instructions, indent: 8, into: &out); out.add("      </instructions>\n")
+            }
             out.add("    </TTGlyph>\n\n")
         }
         out.add("  </glyf>\n")
@@ -56,18 +68,24 @@ extension TTX {
     /// TTGlyph elements replace those glyphs (glyphs not listed stay as they are); a glyph whose
     /// outline, components and instructions did not change keeps its bytes.
     static func fuseGlyf(_ face: Face, _ element: XMLElement, apply: Bool) throws {
-        guard let glyf = try face.glyf else { throw XMLError("the face has no glyf table to fuse into", line: element.line, column: element.column) }
+        guard let glyf = try face.glyf else {
+            throw XMLError("the face has no glyf table to fuse into", line: element.line, column: element.column)
+        }
         for e in element.children {
             guard e.name == "TTGlyph" else { throw XMLError("<\(e.name)> in <glyf>: expected <TTGlyph>", line: e.line, column: e.column) }
             func fail(_ message: String, _ at: XMLElement) -> XMLError { XMLError(message, line: at.line, column: at.column) }
             func int(_ x: XMLElement, _ key: String) throws -> Int {
                 let text = try x.attribute(key)
-                guard let v = parseInteger(text), (-0x8000...0xFFFF).contains(v) else { throw fail("\(key)=\"\(text)\" is not a 16-bit integer", x) }
+                guard let v = parseInteger(text), (-0x8000...0xFFFF).contains(v) else {
+                    throw fail("\(key)=\"\(text)\" is not a 16-bit integer", x)
+                }
                 return Int(v)
             }
             func f2dot14(_ x: XMLElement, _ key: String) throws -> Int? {
                 guard let text = x.value(key) else { return nil }
-                guard let d = Double(text), (-2.0..<2.0).contains(d) else { throw fail("\(key)=\"\(text)\" is not a 2.14 number (-2 to 2)", x) }
+                guard let d = Double(text), (-2.0..<2.0).contains(d) else {
+                    throw fail("\(key)=\"\(text)\" is not a 2.14 number (-2 to 2)", x)
+                }
                 return Int((d * F2Dot14.scale).rounded())
             }
             let name = try e.attribute("name")
@@ -86,17 +104,27 @@ extension TTX {
                     glyph.contours.append(points)
                 case "component":
                     let componentName = try child.attribute("glyphName")
-                    guard let componentID = try face.glyphID(named: componentName) else { throw fail("component glyph '\(componentName)' does not exist in this font", child) }
-                    guard let flags = parseInteger(child.value("flags") ?? "0"), (0...0xFFFF).contains(flags) else { throw fail("flags must be a 16-bit number", child) }
+                    guard let componentID = try face.glyphID(named: componentName) else {
+                        throw fail("component glyph '\(componentName)' does not exist in this font", child)
+                    }
+                    guard let flags = parseInteger(child.value("flags") ?? "0"), (0...0xFFFF).contains(flags) else {
+                        throw fail("flags must be a 16-bit number", child)
+                    }
                     var c: GlyphComponent
                     if child.value("firstPt") != nil {
-                        c = GlyphComponent(glyphID: componentID, flags: UInt16(flags) & ~GlyphComponent.argsAreXYValues, arg1: try int(child, "firstPt"), arg2: try int(child, "secondPt"))
+                        c = GlyphComponent(
+                            glyphID: componentID, flags: UInt16(flags) & ~GlyphComponent.argsAreXYValues, arg1: try int(child, "firstPt"),
+                            arg2: try int(child, "secondPt"))
                     } else {
-                        c = GlyphComponent(glyphID: componentID, flags: UInt16(flags) | GlyphComponent.argsAreXYValues, arg1: try int(child, "x"), arg2: try int(child, "y"))
+                        c = GlyphComponent(
+                            glyphID: componentID, flags: UInt16(flags) | GlyphComponent.argsAreXYValues, arg1: try int(child, "x"),
+                            arg2: try int(child, "y"))
                     }
                     if let scale = try f2dot14(child, "scale") { c.transform = (scale, 0, 0, scale) }
                     if let sx = try f2dot14(child, "scalex") {
-                        c.transform = (sx, try f2dot14(child, "scale01") ?? 0, try f2dot14(child, "scale10") ?? 0, try f2dot14(child, "scaley") ?? sx)
+                        c.transform = (
+                            sx, try f2dot14(child, "scale01") ?? 0, try f2dot14(child, "scale10") ?? 0, try f2dot14(child, "scaley") ?? sx
+                        )
                     }
                     glyph.components.append(c)
                 case "instructions":
@@ -106,7 +134,9 @@ extension TTX {
                         switch program.name {
                         case "bytecode": glyph.instructions = try hexBytes(program)
                         case "assembly":
-                            do { glyph.instructions = try TrueTypeAssembly.assemble(program.text) } catch let e as AssemblyError { throw fail(e.description, program) }
+                            do { glyph.instructions = try TrueTypeAssembly.assemble(program.text) } catch let e as AssemblyError {
+                                throw fail(e.description, program)
+                            }
                         default: throw fail("<\(program.name)> in <instructions>: expected <assembly> or <bytecode>", program)
                         }
                     }
@@ -116,12 +146,15 @@ extension TTX {
             }
             guard glyph.contours.isEmpty || glyph.components.isEmpty else { throw fail("a glyph has contours or components, not both", e) }
             let current = try glyf.glyph(id)
-            let same = current.contours == glyph.contours && current.instructions == glyph.instructions && current.overlapSimple == glyph.overlapSimple
+            let same =
+                current.contours == glyph.contours && current.instructions == glyph.instructions
+                && current.overlapSimple == glyph.overlapSimple
                 && current.hasInstructions == glyph.hasInstructions
                 && current.components.count == glyph.components.count
                 && zip(current.components, glyph.components).allSatisfy { a, b in
                     a.glyphID == b.glyphID && a.arg1 == b.arg1 && a.arg2 == b.arg2 && a.transform == b.transform
-                        && (a.flags & (keptComponentFlags | GlyphComponent.argsAreXYValues)) == (b.flags & (keptComponentFlags | GlyphComponent.argsAreXYValues))
+                        && (a.flags & (keptComponentFlags | GlyphComponent.argsAreXYValues))
+                            == (b.flags & (keptComponentFlags | GlyphComponent.argsAreXYValues))
                 }
             if same { continue }
             do {

@@ -11,8 +11,10 @@ extension TTX {
             let names = try face.glyphNames()
             let tags = fvar.axes.map(\.tag.description)
             var out = XMLText(capacity: 12 * (face.storedLength("gvar") ?? 0))
-            out.add("  <gvar>\n    <version value=\""); out.add(gvar.version.major); out.add("\"/>\n    <reserved value=\""); out.add(gvar.version.minor); out.add("\"/>\n")
-            for id in names.indices.sorted(by: { names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars) }) where id < gvar.glyphCount {
+            out.add("  <gvar>\n    <version value=\""); out.add(gvar.version.major); out.add("\"/>\n    <reserved value=\"");
+            out.add(gvar.version.minor); out.add("\"/>\n")
+            for id in names.indices.sorted(by: { names[$0].unicodeScalars.lexicographicallyPrecedes(names[$1].unicodeScalars) })
+            where id < gvar.glyphCount {
                 guard try !gvar.glyphData(id).isEmpty else { continue }
                 let pointCount = try face.gvarPointCount(id)
                 let tuples = try gvar.variations(glyph: id, pointCount: pointCount)
@@ -30,7 +32,9 @@ extension TTX {
         },
         fuse: { element, face, apply in
             func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
-            guard let fvar = try face.table(FvarTable.self) else { throw fail("gvar needs the face's fvar axes; the face has none", element) }
+            guard let fvar = try face.table(FvarTable.self) else {
+                throw fail("gvar needs the face's fvar axes; the face has none", element)
+            }
             let axisIndex = axisIndexes(fvar)
             var glyphs = [[TupleVariation]](repeating: [], count: try face.glyphCount)
             var seen: Set<Int> = []
@@ -44,13 +48,18 @@ extension TTX {
                     let pointCount = try face.gvarPointCount(id)
                     for t in e.children {
                         guard t.name == "tuple" else { throw fail("<\(t.name)> in <glyphVariations>: expected <tuple>", t) }
-                        glyphs[id].append(try readTuple(t, axisIndex: axisIndex, pointCount: pointCount, what: "a point of '\(name)' (phantoms included)", cvt: false))
+                        glyphs[id].append(
+                            try readTuple(
+                                t, axisIndex: axisIndex, pointCount: pointCount, what: "a point of '\(name)' (phantoms included)",
+                                cvt: false))
                     }
                 default: throw fail("<\(e.name)> in <gvar>: expected <version>, <reserved> or <glyphVariations>", e)
                 }
             }
             let bytes: [UInt8]
-            do { bytes = try GvarTable.encoded(axisCount: fvar.axes.count, glyphs: glyphs) } catch let error as FontError { throw fail(error.message, element) }
+            do { bytes = try GvarTable.encoded(axisCount: fvar.axes.count, glyphs: glyphs) } catch let error as FontError {
+                throw fail(error.message, element)
+            }
             if apply { face.setRawTable("gvar", bytes) }
         })
 }
@@ -58,8 +67,10 @@ extension TTX {
 extension TTX {
     /// A tuple as fontTools writes it (gvar and cvar): a `<coord>` per axis its region touches,
     /// with min= and max= when intermediate, then a delta element per point or value it moves.
-    static func tupleElement(_ t: TupleVariation, axes: [String], pointCount: Int, indent: Int, into out: inout XMLText,
-                             delta: (inout XMLText, Int, Int, Int) -> Void) {
+    static func tupleElement(
+        _ t: TupleVariation, axes: [String], pointCount: Int, indent: Int, into out: inout XMLText,
+        delta: (inout XMLText, Int, Int, Int) -> Void
+    ) {
         func f2dot14(_ v: Double) -> String { text(v, as: F2Dot14.self) }
         out.spaces(indent); out.add("<tuple>\n")
         for (i, peak) in t.peak.enumerated() where i < axes.count {
@@ -77,7 +88,9 @@ extension TTX {
         let points = t.points ?? Array(0..<t.x.count)
         var deltas = [(x: Int, y: Int)?](repeating: nil, count: max(0, pointCount))
         var any = false
-        for (k, p) in points.enumerated() where k < t.x.count && p >= 0 && p < pointCount { deltas[p] = (t.x[k], k < t.y.count ? t.y[k] : 0); any = true }
+        for (k, p) in points.enumerated() where k < t.x.count && p >= 0 && p < pointCount {
+            deltas[p] = (t.x[k], k < t.y.count ? t.y[k] : 0); any = true
+        }
         if !any { out.spaces(indent + 2); out.add("<!-- no deltas -->\n") }
         for (p, d) in deltas.enumerated() {
             guard let d else { continue }
@@ -96,11 +109,15 @@ extension TTX {
         func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
         func f2dot14(_ m: XMLElement, _ key: String) throws -> Double? {
             guard let text = m.value(key) else { return nil }
-            guard let v = Double(text.trimmingWhitespace()), (-2...2).contains(v) else { throw fail("\(key)=\"\(text)\" is not an F2Dot14 value (-2…2)", m) }
+            guard let v = Double(text.trimmingWhitespace()), (-2...2).contains(v) else {
+                throw fail("\(key)=\"\(text)\" is not an F2Dot14 value (-2…2)", m)
+            }
             return F2Dot14(clamping: v).value
         }
         func int16(_ c: XMLElement, _ key: String) throws -> Int {
-            guard let v = Int(try c.attribute(key)), (-32768...32767).contains(v) else { throw fail("\(key) must be an integer −32768…32767", c) }
+            guard let v = Int(try c.attribute(key)), (-32768...32767).contains(v) else {
+                throw fail("\(key) must be an integer −32768…32767", c)
+            }
             return v
         }
         var peak = [Double](repeating: 0, count: axisIndex.count)
@@ -128,8 +145,9 @@ extension TTX {
             }
         }
         let sorted = deltas.sorted { $0.key < $1.key }
-        return TupleVariation(peak: peak, start: start, end: end, points: sorted.count == pointCount ? nil : sorted.map(\.key),
-                              x: sorted.map(\.value.0), y: cvt ? [] : sorted.map(\.value.1))
+        return TupleVariation(
+            peak: peak, start: start, end: end, points: sorted.count == pointCount ? nil : sorted.map(\.key),
+            x: sorted.map(\.value.0), y: cvt ? [] : sorted.map(\.value.1))
     }
 }
 

@@ -13,11 +13,15 @@ extension TTX {
             let nameWidth = names.map(\.count).max() ?? 0
             func row(_ label: String, _ values: [Int]) -> String {
                 "      " + String(repeating: " ", count: max(0, nameWidth - label.count)) + label + ":"
-                    + values.map { v in let t = String(v); return String(repeating: " ", count: max(0, 4 - t.count)) + t }.joined() + " ;\n"
+                    + values.map { v in
+                        let t = String(v); return String(repeating: " ", count: max(0, 4 - t.count)) + t
+                    }.joined() + " ;\n"
             }
             var out = "  <hdmx>\n    <hdmxData>\n" + row("ppem", records.map { Int($0.ppem) }) + "\n"
             for g in order {
-                out += row(xmlEscaped(names[g].split(separator: ";", omittingEmptySubsequences: false).joined(separator: "\\x3b")), records.map { Int($0.widths[g]) })
+                out += row(
+                    xmlEscaped(names[g].split(separator: ";", omittingEmptySubsequences: false).joined(separator: "\\x3b")),
+                    records.map { Int($0.widths[g]) })
             }
             return out + "    </hdmxData>\n  </hdmx>\n"
         },
@@ -27,7 +31,9 @@ extension TTX {
                 throw fail("<hdmx> holds one <hdmxData>", element)
             }
             let rows = data.text.split(separator: ";").map { $0.split(whereSeparator: \.isWhitespace) }.filter { !$0.isEmpty }
-            guard let header = rows.first, header.first == "ppem:" else { throw fail("<hdmxData> starts with a 'ppem:' row of sizes", data) }
+            guard let header = rows.first, header.first == "ppem:" else {
+                throw fail("<hdmxData> starts with a 'ppem:' row of sizes", data)
+            }
             let ppems = try header.dropFirst().map { t -> UInt8 in
                 guard let v = UInt8(t) else { throw fail("'\(t)' in the ppem row is not a size in 0...255", data) }
                 return v
@@ -37,7 +43,9 @@ extension TTX {
             var widths = [[UInt8]](repeating: [UInt8](repeating: 0, count: glyphCount), count: ppems.count)
             var seen = [Bool](repeating: false, count: glyphCount)
             for r in rows.dropFirst() {
-                guard let label = r.first, label.hasSuffix(":") else { throw fail("a row of <hdmxData> starts with a glyph name and ':'", data) }
+                guard let label = r.first, label.hasSuffix(":") else {
+                    throw fail("a row of <hdmxData> starts with a glyph name and ':'", data)
+                }
                 let name = HdmxXML.unescaped(String(label.dropLast()))
                 guard let id = try face.glyphID(named: name) else { throw fail("no glyph named '\(name)' in the font", data) }
                 guard r.count == ppems.count + 1 else { throw fail("'\(name)' has \(r.count - 1) widths for \(ppems.count) sizes", data) }
@@ -48,7 +56,9 @@ extension TTX {
                 seen[id] = true
             }
             if let missing = seen.firstIndex(of: false) { throw fail("no widths for glyph '\(try face.glyphName(missing))'", data) }
-            let records = zip(ppems, widths).sorted { $0.0 < $1.0 }.map { HdmxTable.Record(ppem: $0.0, maxWidth: $0.1.max() ?? 0, widths: $0.1) }
+            let records = zip(ppems, widths).sorted { $0.0 < $1.0 }.map {
+                HdmxTable.Record(ppem: $0.0, maxWidth: $0.1.max() ?? 0, widths: $0.1)
+            }
             if apply { face.setRawTable("hdmx", try HdmxTable(records: records).encode()) }
         })
 }

@@ -29,13 +29,17 @@ extension TTX {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func fuseMetrics(_ m: MetricsTable, _ face: Face, _ element: XMLElement, _ advance: String, _ bearing: String, apply: Bool) throws {
+    static func fuseMetrics(_ m: MetricsTable, _ face: Face, _ element: XMLElement, _ advance: String, _ bearing: String, apply: Bool)
+        throws
+    {
         // Rows usually come in glyph order (ttx sorts by name, which is glyph order for CID
         // fonts' cidNNNNN): try the glyph after the last one before hashing the name.
         let names = try face.glyphNames()
         var next = 0
         for e in element.children {
-            guard e.name == "mtx" else { throw XMLError("<\(e.name)> in <\(element.name)>: expected <mtx>", line: e.line, column: e.column) }
+            guard e.name == "mtx" else {
+                throw XMLError("<\(e.name)> in <\(element.name)>: expected <mtx>", line: e.line, column: e.column)
+            }
             let glyph = try e.attribute("name")
             let guess: Int? = next < names.count && names[next] == glyph ? next : nil
             guard let id = try guess ?? face.glyphID(named: glyph) else {
@@ -65,7 +69,9 @@ extension TTX {
     static let vmtxConverter = Converter(
         dump: { face in try face.vmtx.map { try metrics($0, face, "vmtx", "height", "tsb") } },
         fuse: { element, face, apply in
-            guard let v = try face.vmtx else { throw XMLError("the face has no vmtx table to fuse into", line: element.line, column: element.column) }
+            guard let v = try face.vmtx else {
+                throw XMLError("the face has no vmtx table to fuse into", line: element.line, column: element.column)
+            }
             try fuseMetrics(v, face, element, "height", "tsb", apply: apply)
         })
 }

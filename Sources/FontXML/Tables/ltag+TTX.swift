@@ -18,9 +18,12 @@ extension TTX {
                 case "flags": flags = UInt32(try integerAttribute(e, "value", 0...0xFFFF_FFFF))
                 case "LanguageTag":
                     let tag = try e.attribute("tag")
-                    guard tag.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { throw XMLError("tag=\"\(tag)\" is not ASCII text", line: e.line, column: e.column) }
+                    guard tag.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+                        throw XMLError("tag=\"\(tag)\" is not ASCII text", line: e.line, column: e.column)
+                    }
                     tags.append(tag)
-                default: throw XMLError("<\(e.name)> in <ltag>: expected <version>, <flags> or <LanguageTag>", line: e.line, column: e.column)
+                default:
+                    throw XMLError("<\(e.name)> in <ltag>: expected <version>, <flags> or <LanguageTag>", line: e.line, column: e.column)
                 }
             }
             do {

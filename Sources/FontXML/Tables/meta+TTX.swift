@@ -13,7 +13,9 @@ extension TTX {
                     out += "    <text tag=\"\(tag)\">\n      \(xmlEscaped(text))\n    </text>\n"
                 } else {
                     out += "    <hexdata tag=\"\(tag)\">\n"
-                    if !e.data.isEmpty, e.data.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) { out += "      <!-- ascii: \(xmlComment(String(decoding: e.data, as: UTF8.self))) -->\n" }
+                    if !e.data.isEmpty, e.data.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
+                        out += "      <!-- ascii: \(xmlComment(String(decoding: e.data, as: UTF8.self))) -->\n"
+                    }
                     out += hexLines(e.data) + "    </hexdata>\n"
                 }
             }
@@ -28,7 +30,9 @@ extension TTX {
                 guard !entries.contains(where: { $0.tag == tag }) else { throw fail("a second entry for '\(text)'", e) }
                 switch e.name {
                 case "text":
-                    guard MetaTable.textTags.contains(tag) else { throw fail("<text> is for dlng and slng; give '\(text)' as <hexdata tag=>", e) }
+                    guard MetaTable.textTags.contains(tag) else {
+                        throw fail("<text> is for dlng and slng; give '\(text)' as <hexdata tag=>", e)
+                    }
                     entries.append((tag, Array(e.text.trimmingWhitespace().utf8)))
                 case "hexdata": entries.append((tag, try hexBytes(e)))
                 default: throw fail("<\(e.name)> in <meta>: expected <text tag=> or <hexdata tag=>", e)

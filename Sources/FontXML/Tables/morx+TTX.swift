@@ -15,7 +15,9 @@ extension TTX {
         fuse: { element, face, apply in
             let table = try MorxXML.read(element, face: face)
             let bytes: [UInt8]
-            do { bytes = try table.encode() } catch let error as FontError { throw XMLError("morx: \(error.message)", line: element.line, column: element.column) }
+            do { bytes = try table.encode() } catch let error as FontError {
+                throw XMLError("morx: \(error.message)", line: element.line, column: element.column)
+            }
             if apply { face.setRawTable("morx", bytes) }
         })
 }
@@ -24,7 +26,9 @@ enum MorxXML {
     typealias Morx = MorxTable
 
     /// Coverage bits 0x40 (descending) and 0x10 (logical) as fontTools names the four orders.
-    static let orders: [(name: String, bits: UInt8)] = [("LayoutOrder", 0), ("ReversedLayoutOrder", 0x40), ("LogicalOrder", 0x10), ("ReversedLogicalOrder", 0x50)]
+    static let orders: [(name: String, bits: UInt8)] = [
+        ("LayoutOrder", 0), ("ReversedLayoutOrder", 0x40), ("LogicalOrder", 0x10), ("ReversedLogicalOrder", 0x50),
+    ]
 
     /// fontTools writes flag words as "0x%08X", SubFeatureFlags as "0x%08x".
     static func hex(_ v: UInt32, uppercase: Bool) -> String {
@@ -48,8 +52,10 @@ enum MorxXML {
             out += "      <!-- StructLength=\(chain.storedLength) -->\n      <!-- MorphFeatureCount=\(chain.features.count) -->\n"
             out += "      <!-- MorphSubtableCount=\(chain.subtables.count) -->\n"
             for (k, f) in chain.features.enumerated() {
-                out += "      <MorphFeature index=\"\(k)\">\n        <FeatureType value=\"\(f.type)\"/>\n        <FeatureSetting value=\"\(f.setting)\"/>\n"
-                out += "        <EnableFlags value=\"\(hex(f.enableFlags, uppercase: true))\"/>\n        <DisableFlags value=\"\(hex(f.disableFlags, uppercase: true))\"/>\n      </MorphFeature>\n"
+                out +=
+                    "      <MorphFeature index=\"\(k)\">\n        <FeatureType value=\"\(f.type)\"/>\n        <FeatureSetting value=\"\(f.setting)\"/>\n"
+                out +=
+                    "        <EnableFlags value=\"\(hex(f.enableFlags, uppercase: true))\"/>\n        <DisableFlags value=\"\(hex(f.disableFlags, uppercase: true))\"/>\n      </MorphFeature>\n"
             }
             for (s, sub) in chain.subtables.enumerated() {
                 out += "      <MorphSubtable index=\"\(s)\">\n        <!-- StructLength=\(sub.storedLength) -->\n"
@@ -58,13 +64,16 @@ enum MorxXML {
                 out += "        <TextDirection value=\"\(direction)\"/>\n        <ProcessingOrder value=\"\(order)\"/>\n"
                 let reserved = UInt32(sub.coverage & 0xF) << 16 | UInt32(sub.reserved)
                 if reserved != 0 { out += "        <Reserved value=\"0x\(paddedHex(reserved, 4))\"/>\n" }
-                out += "        <!-- MorphType=\(sub.kind.rawValue) -->\n        <SubFeatureFlags value=\"\(hex(sub.subFeatureFlags, uppercase: false))\"/>\n"
+                out +=
+                    "        <!-- MorphType=\(sub.kind.rawValue) -->\n        <SubFeatureFlags value=\"\(hex(sub.subFeatureFlags, uppercase: false))\"/>\n"
                 out += "        <\(sub.kind.name)>\n"
                 if let m = sub.machine {
                     out += stateTable(m, sub.kind, name: name, names: names)
                 } else {
                     out += "          <Substitution>\n"
-                    for p in byName(sub.substitutions, names) { out += "            <Lookup glyph=\"\(xmlEscaped(p.name))\" value=\"\(name(p.value))\"/>\n" }
+                    for p in byName(sub.substitutions, names) {
+                        out += "            <Lookup glyph=\"\(xmlEscaped(p.name))\" value=\"\(name(p.value))\"/>\n"
+                    }
                     out += "          </Substitution>\n"
                 }
                 out += "        </\(sub.kind.name)>\n      </MorphSubtable>\n"
@@ -74,8 +83,10 @@ enum MorxXML {
         return out + "  </morx>\n"
     }
 
-    static let verbs = ["no change", "Ax ⇒ xA", "xD ⇒ Dx", "AxD ⇒ DxA", "ABx ⇒ xAB", "ABx ⇒ xBA", "xCD ⇒ CDx", "xCD ⇒ DCx",
-                        "AxCD ⇒ CDxA", "AxCD ⇒ DCxA", "ABxD ⇒ DxAB", "ABxD ⇒ DxBA", "ABxCD ⇒ CDxAB", "ABxCD ⇒ CDxBA", "ABxCD ⇒ DCxAB", "ABxCD ⇒ DCxBA"]
+    static let verbs = [
+        "no change", "Ax ⇒ xA", "xD ⇒ Dx", "AxD ⇒ DxA", "ABx ⇒ xAB", "ABx ⇒ xBA", "xCD ⇒ CDx", "xCD ⇒ DCx",
+        "AxCD ⇒ CDxA", "AxCD ⇒ DCxA", "ABxD ⇒ DxAB", "ABxD ⇒ DxBA", "ABxCD ⇒ CDxAB", "ABxCD ⇒ CDxBA", "ABxCD ⇒ DCxAB", "ABxCD ⇒ DCxBA",
+    ]
 
     static func stateTable(_ m: Morx.StateMachine, _ kind: Morx.Kind, name: (UInt16) -> String, names: [String]) -> String {
         var out = "          <StateTable>\n            <!-- GlyphClassCount=\(m.classCount) -->\n"
@@ -92,9 +103,12 @@ enum MorxXML {
                 case .rearrangement:
                     out += "                <Verb value=\"\(e.flags & 0xF)\"/><!-- \(verbs[Int(e.flags & 0xF)]) -->\n"
                 case .contextual:
-                    out += "                <MarkIndex value=\"\(e.markIndex)\"/>\n                <CurrentIndex value=\"\(e.currentIndex)\"/>\n"
+                    out +=
+                        "                <MarkIndex value=\"\(e.markIndex)\"/>\n                <CurrentIndex value=\"\(e.currentIndex)\"/>\n"
                 case .ligature:
-                    for a in e.ligatureActions { out += "                <Action GlyphIndexDelta=\"\(a.delta)\"\(a.store ? " Flags=\"Store\"" : "")/>\n" }
+                    for a in e.ligatureActions {
+                        out += "                <Action GlyphIndexDelta=\"\(a.delta)\"\(a.store ? " Flags=\"Store\"" : "")/>\n"
+                    }
                 case .insertion:
                     for g in e.currentInsertion { out += "                <CurrentInsertionAction glyph=\"\(name(g))\"/>\n" }
                     for g in e.markedInsertion { out += "                <MarkedInsertionAction glyph=\"\(name(g))\"/>\n" }
@@ -124,11 +138,15 @@ enum MorxXML {
     static func read(_ element: XMLElement, face: Face) throws -> Morx {
         let reader = StructuredReader(face: face)
         func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
-        func int(_ e: XMLElement, _ range: ClosedRange<Int64>, _ key: String = "value") throws -> Int64 { try TTX.integerAttribute(e, key, range) }
+        func int(_ e: XMLElement, _ range: ClosedRange<Int64>, _ key: String = "value") throws -> Int64 {
+            try TTX.integerAttribute(e, key, range)
+        }
         /// A glyph id; 0xFFFF (AAT's deleted glyph) only as a value, never as a lookup's key.
         func glyph(_ e: XMLElement, _ key: String, deletedAllowed: Bool = false) throws -> UInt16 {
             let id = try reader.glyph(try e.attribute(key), e)
-            guard id < 0xFFFF || (deletedAllowed && id == 0xFFFF) else { throw fail("glyph \(id) cannot be a morx lookup's glyph (0xFFFF ends its lookups)", e) }
+            guard id < 0xFFFF || (deletedAllowed && id == 0xFFFF) else {
+                throw fail("glyph \(id) cannot be a morx lookup's glyph (0xFFFF ends its lookups)", e)
+            }
             return UInt16(id)
         }
         func lookup(_ e: XMLElement, glyphValues: Bool) throws -> [(glyph: UInt16, value: UInt16)] {
@@ -159,7 +177,9 @@ enum MorxXML {
                             case "FeatureSetting": f.setting = UInt16(try int(x, 0...0xFFFF))
                             case "EnableFlags": f.enableFlags = UInt32(try int(x, 0...0xFFFF_FFFF))
                             case "DisableFlags": f.disableFlags = UInt32(try int(x, 0...0xFFFF_FFFF))
-                            default: throw fail("<\(x.name)> in <MorphFeature>: expected FeatureType, FeatureSetting, EnableFlags or DisableFlags", x)
+                            default:
+                                throw fail(
+                                    "<\(x.name)> in <MorphFeature>: expected FeatureType, FeatureSetting, EnableFlags or DisableFlags", x)
                             }
                         }
                         chain.features.append(f)
@@ -187,24 +207,31 @@ enum MorxXML {
                     }
                 case "ProcessingOrder":
                     let text = try c.attribute("value")
-                    guard let o = orders.first(where: { $0.name == text }) else { throw fail("ProcessingOrder \"\(text)\" is not one of \(orders.map(\.name).joined(separator: ", "))", c) }
+                    guard let o = orders.first(where: { $0.name == text }) else {
+                        throw fail("ProcessingOrder \"\(text)\" is not one of \(orders.map(\.name).joined(separator: ", "))", c)
+                    }
                     order = o.bits
                 case "Reserved": reserved = UInt32(try int(c, 0...0xF_FFFF))
                 case "SubFeatureFlags": flags = UInt32(try int(c, 0...0xFFFF_FFFF))
                 default:
                     guard let kind = Morx.Kind.allCases.first(where: { $0.name == c.name }) else {
-                        throw fail("<\(c.name)> in <MorphSubtable>: expected TextDirection, ProcessingOrder, Reserved, SubFeatureFlags or a …Morph", c)
+                        throw fail(
+                            "<\(c.name)> in <MorphSubtable>: expected TextDirection, ProcessingOrder, Reserved, SubFeatureFlags or a …Morph",
+                            c)
                     }
                     body = (kind, c)
                 }
             }
             guard let (kind, content) = body else { throw fail("<MorphSubtable> has no …Morph element", e) }
-            var sub = Morx.Subtable(coverage: direction | order | UInt8(reserved >> 16), reserved: UInt16(reserved & 0xFFFF), kind: kind, subFeatureFlags: flags)
+            var sub = Morx.Subtable(
+                coverage: direction | order | UInt8(reserved >> 16), reserved: UInt16(reserved & 0xFFFF), kind: kind, subFeatureFlags: flags
+            )
             for c in content.children {
                 switch (kind, c.name) {
                 case (.noncontextual, "Substitution"): sub.substitutions = try lookup(c, glyphValues: true)
                 case (_, "StateTable") where kind != .noncontextual: sub.machine = try machine(c, kind)
-                default: throw fail("<\(c.name)> in <\(kind.name)>: expected <\(kind == .noncontextual ? "Substitution" : "StateTable")>", c)
+                default:
+                    throw fail("<\(c.name)> in <\(kind.name)>: expected <\(kind == .noncontextual ? "Substitution" : "StateTable")>", c)
                 }
             }
             if kind != .noncontextual, sub.machine == nil { throw fail("<\(kind.name)> has no <StateTable>", content) }
@@ -228,7 +255,9 @@ enum MorxXML {
                 case "PerGlyphLookup" where kind == .contextual: m.perGlyphLookups.append(try lookup(c, glyphValues: true))
                 case "LigComponents" where kind == .ligature:
                     m.components = try c.children.map { x in
-                        guard x.name == "LigComponent" else { throw fail("<\(x.name)> in <LigComponents>: expected <LigComponent value=/>", x) }
+                        guard x.name == "LigComponent" else {
+                            throw fail("<\(x.name)> in <LigComponents>: expected <LigComponent value=/>", x)
+                        }
                         return UInt16(try int(x, 0...0xFFFF))
                     }
                 case "Ligatures" where kind == .ligature:
@@ -245,15 +274,23 @@ enum MorxXML {
             m.classes = classes.map { ($0.key, $0.value) }.sorted { $0.glyph < $1.glyph }
             m.states = try zip(rows, rowElements).map { row, at in
                 try (0..<m.classCount).map { cls in
-                    guard let entry = row[cls] else { throw fail("this state has no transition for glyph class \(cls) (there are \(m.classCount))", at) }
+                    guard let entry = row[cls] else {
+                        throw fail("this state has no transition for glyph class \(cls) (there are \(m.classCount))", at)
+                    }
                     return entry
                 }
             }
-            for row in m.states { for en in row where Int(en.newState) >= m.states.count { throw fail("a transition goes to state \(en.newState); there are \(m.states.count)", e) } }
+            for row in m.states {
+                for en in row where Int(en.newState) >= m.states.count {
+                    throw fail("a transition goes to state \(en.newState); there are \(m.states.count)", e)
+                }
+            }
             if kind == .contextual {
                 let used = m.states.flatMap { $0 }.flatMap { [$0.markIndex, $0.currentIndex] }.filter { $0 != 0xFFFF }
                 let needed = used.max().map { Int($0) + 1 } ?? 0
-                guard needed == m.perGlyphLookups.count else { throw fail("the transitions use \(needed) per-glyph lookups; \(m.perGlyphLookups.count) are given", e) }
+                guard needed == m.perGlyphLookups.count else {
+                    throw fail("the transitions use \(needed) per-glyph lookups; \(m.perGlyphLookups.count) are given", e)
+                }
             }
             return m
         }
@@ -267,19 +304,25 @@ enum MorxXML {
                     for word in try x.attribute("value").split(separator: ",") {
                         let flag = String(word).trimmingWhitespace()
                         guard let bit = kind.flagNames.first(where: { $0.0 == flag })?.1 else {
-                            throw fail("flag \"\(flag)\" is not one of \(kind.name)'s (\(kind.flagNames.map(\.0).joined(separator: ", ")))", x)
+                            throw fail(
+                                "flag \"\(flag)\" is not one of \(kind.name)'s (\(kind.flagNames.map(\.0).joined(separator: ", ")))", x)
                         }
                         en.flags |= bit
                     }
                 case ("ReservedFlags", let k) where k != .insertion:
                     let v = UInt16(try int(x, 0...0xFFFF))
-                    guard v & ~k.reservedMask == 0 else { throw fail("ReservedFlags 0x\(String(v, radix: 16)) sets bits outside the reserved 0x\(String(k.reservedMask, radix: 16))", x) }
+                    guard v & ~k.reservedMask == 0 else {
+                        throw fail(
+                            "ReservedFlags 0x\(String(v, radix: 16)) sets bits outside the reserved 0x\(String(k.reservedMask, radix: 16))",
+                            x)
+                    }
                     en.flags |= v
                 case ("Verb", .rearrangement): en.flags |= UInt16(try int(x, 0...15))
                 case ("MarkIndex", .contextual): en.markIndex = UInt16(try int(x, 0...0xFFFF))
                 case ("CurrentIndex", .contextual): en.currentIndex = UInt16(try int(x, 0...0xFFFF))
                 case ("Action", .ligature):
-                    let store = x.value("Flags").map { $0.split(separator: ",").map { String($0).trimmingWhitespace() }.contains("Store") } ?? false
+                    let store =
+                        x.value("Flags").map { $0.split(separator: ",").map { String($0).trimmingWhitespace() }.contains("Store") } ?? false
                     en.ligatureActions.append(.init(delta: Int32(try int(x, -0x2000_0000...0x1FFF_FFFF, "GlyphIndexDelta")), store: store))
                 case ("CurrentInsertionAction", .insertion): en.currentInsertion.append(try glyph(x, "glyph", deletedAllowed: true))
                 case ("MarkedInsertionAction", .insertion): en.markedInsertion.append(try glyph(x, "glyph", deletedAllowed: true))

@@ -21,7 +21,9 @@ extension TTX {
     static let postConverter = Converter(
         dump: { face in try face.post.map { try postTable($0, face) } },
         fuse: { element, face, apply in
-            guard let post = try face.post else { throw XMLError("the face has no post table to fuse into", line: element.line, column: element.column) }
+            guard let post = try face.post else {
+                throw XMLError("the face has no post table to fuse into", line: element.line, column: element.column)
+            }
             try fuseFields(post, element, apply: apply)
         })
 }

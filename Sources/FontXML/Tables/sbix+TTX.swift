@@ -17,7 +17,8 @@ extension TTX {
                 for (g, name) in names.enumerated() where g < strike.glyphs.count {
                     let escaped = xmlEscaped(name)
                     guard let glyph = strike.glyphs[g] else { out += "      <glyph name=\"\(escaped)\"/>\n"; continue }
-                    out += "      <glyph graphicType=\"\(xmlEscaped(SbixXML.typeText(glyph.graphicType)))\" name=\"\(escaped)\" originOffsetX=\"\(glyph.originOffsetX)\" originOffsetY=\"\(glyph.originOffsetY)\">\n"
+                    out +=
+                        "      <glyph graphicType=\"\(xmlEscaped(SbixXML.typeText(glyph.graphicType)))\" name=\"\(escaped)\" originOffsetX=\"\(glyph.originOffsetX)\" originOffsetY=\"\(glyph.originOffsetY)\">\n"
                     if let target = glyph.referencedGlyph {
                         out += "        <ref glyphname=\"\(xmlEscaped(glyphName(target, in: names)))\"/>\n"
                     } else {
@@ -40,7 +41,9 @@ extension TTX {
                 case "version": version = UInt16(try integerAttribute(e, "value", 0...0xFFFF))
                 case "flags":
                     let text = try e.attribute("value").filter { $0 != " " }
-                    guard let v = UInt16(text, radix: 2) else { throw fail("value=\"\(try e.attribute("value"))\" is not 16 binary digits", e) }
+                    guard let v = UInt16(text, radix: 2) else {
+                        throw fail("value=\"\(try e.attribute("value"))\" is not 16 binary digits", e)
+                    }
                     flags = v
                 case "strike":
                     var strike = SbixTable.Strike(ppem: 0, resolution: 72, glyphs: Array(repeating: nil, count: glyphCount))
@@ -52,8 +55,11 @@ extension TTX {
                             let id = try reader.glyph(try c.attribute(c.value("glyphname") != nil ? "glyphname" : "name"), c)
                             guard id < glyphCount else { throw fail("glyph \(id) is past the font's \(glyphCount) glyphs", c) }
                             guard let typeText = c.value("graphicType") else { strike.glyphs[id] = nil; continue }
-                            guard let type = SbixXML.type(typeText) else { throw fail("graphicType=\"\(typeText)\" is not up to four ASCII characters", c) }
-                            let x = Int16(try integerAttribute(c, "originOffsetX", -32768...32767)), y = Int16(try integerAttribute(c, "originOffsetY", -32768...32767))
+                            guard let type = SbixXML.type(typeText) else {
+                                throw fail("graphicType=\"\(typeText)\" is not up to four ASCII characters", c)
+                            }
+                            let x = Int16(try integerAttribute(c, "originOffsetX", -32768...32767)),
+                                y = Int16(try integerAttribute(c, "originOffsetY", -32768...32767))
                             var data: [UInt8] = []
                             for d in c.children {
                                 switch d.name {
@@ -68,14 +74,18 @@ extension TTX {
                         default: throw fail("<\(c.name)> in <strike>: expected <ppem>, <resolution> or <glyph>", c)
                         }
                     }
-                    guard !strikes.contains(where: { $0.ppem == strike.ppem }) else { throw fail("a second strike for ppem \(strike.ppem)", e) }
+                    guard !strikes.contains(where: { $0.ppem == strike.ppem }) else {
+                        throw fail("a second strike for ppem \(strike.ppem)", e)
+                    }
                     strikes.append(strike)
                 default: throw fail("<\(e.name)> in <sbix>: expected <version>, <flags> or <strike>", e)
                 }
             }
             strikes.sort { $0.ppem < $1.ppem }
             let bytes: [UInt8]
-            do { bytes = try SbixTable(version: version, flags: flags, strikes: strikes).encode() } catch let error as FontError { throw fail(error.message, element) }
+            do { bytes = try SbixTable(version: version, flags: flags, strikes: strikes).encode() } catch let error as FontError {
+                throw fail(error.message, element)
+            }
             if apply { face.setRawTable("sbix", bytes) }
         })
 }

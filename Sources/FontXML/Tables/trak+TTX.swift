@@ -8,7 +8,8 @@ extension TTX {
         dump: { face in
             guard let trak = try face.table(TrakTable.self) else { return nil }
             let names = face.has("name") ? try? face.name : nil
-            var out = "  <trak>\n    <version value=\"\(pythonFloatText(Double(trak.version) / Fixed.scale))\"/>\n    <format value=\"\(trak.format)\"/>\n"
+            var out =
+                "  <trak>\n    <version value=\"\(pythonFloatText(Double(trak.version) / Fixed.scale))\"/>\n    <format value=\"\(trak.format)\"/>\n"
             for (element, data) in [("horizData", trak.horizontal), ("vertData", trak.vertical)] {
                 out += "    <\(element)>\n"
                 // As fontTools' mappings: a repeated track or size keeps its last values.
@@ -48,7 +49,9 @@ extension TTX {
                     var sizes: [Int32]?
                     var tracks: [TrakTable.Track] = []
                     for t in e.children {
-                        guard t.name == "trackEntry" else { throw fail("<\(t.name)> in <\(e.name)>: expected <trackEntry value= nameIndex=>", t) }
+                        guard t.name == "trackEntry" else {
+                            throw fail("<\(t.name)> in <\(e.name)>: expected <trackEntry value= nameIndex=>", t)
+                        }
                         let value = try fixed(t, "value"), nameIndex = UInt16(try integerAttribute(t, "nameIndex", 0...0xFFFF))
                         var values: [Int32: Int16] = [:]
                         for v in t.children {
@@ -57,7 +60,9 @@ extension TTX {
                         }
                         let these = values.keys.sorted()
                         if let sizes, sizes != these {
-                            throw fail("every track gives the same sizes (\(sizes.map { decimalText(Int64($0), scale: Fixed.scale) }.joined(separator: ", "))); this one gives \(these.map { decimalText(Int64($0), scale: Fixed.scale) }.joined(separator: ", "))", t)
+                            throw fail(
+                                "every track gives the same sizes (\(sizes.map { decimalText(Int64($0), scale: Fixed.scale) }.joined(separator: ", "))); this one gives \(these.map { decimalText(Int64($0), scale: Fixed.scale) }.joined(separator: ", "))",
+                                t)
                         }
                         sizes = these
                         tracks.removeAll { $0.value == value }
@@ -67,7 +72,8 @@ extension TTX {
                 default: throw fail("<\(e.name)> in <trak>: expected <version>, <format>, <horizData> or <vertData>", e)
                 }
             }
-            let table = TrakTable(version: version, format: format, horizontal: data["horizData"] ?? .init(), vertical: data["vertData"] ?? .init())
+            let table = TrakTable(
+                version: version, format: format, horizontal: data["horizData"] ?? .init(), vertical: data["vertData"] ?? .init())
             let bytes: [UInt8]
             do { bytes = try table.encode() } catch let error as FontError { throw fail(error.message, element) }
             if apply { face.setRawTable("trak", bytes) }

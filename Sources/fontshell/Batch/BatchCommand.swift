@@ -58,8 +58,9 @@ func runBatch(script: String, arguments: [String], options: BatchOptions, sandbo
             printError("fontshell run: \(e.message)")
             return 1
         }
-        let runner = BatchRunner(workerArguments: ["script", script, sandboxed ? "sandbox" : "full"] + arguments,
-                                 jobs: options.jobs ?? BatchOptions.cores, timeout: options.timeout)
+        let runner = BatchRunner(
+            workerArguments: ["script", script, sandboxed ? "sandbox" : "full"] + arguments,
+            jobs: options.jobs ?? BatchOptions.cores, timeout: options.timeout)
         try runner.prestart()
         let (paths, sizes, unmatched) = try batchFiles(options.each, shard: options.shard, label: "fontshell run")
         let jsonl = options.jsonl || isatty(1) == 0
@@ -119,7 +120,8 @@ func compactJSON(_ value: Any) -> String {
 /// stdin is /dev/null and its stdout goes to stderr, so a script's io.read and io.write cannot
 /// take tasks or break the records.
 struct BatchWorker: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "batch-worker", abstract: "A worker of a batch run (internal).", shouldDisplay: false)
+    static let configuration = CommandConfiguration(
+        commandName: "batch-worker", abstract: "A worker of a batch run (internal).", shouldDisplay: false)
     @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
     static let resultDescriptor: Int32 = 3, taskDescriptor: Int32 = 4
 

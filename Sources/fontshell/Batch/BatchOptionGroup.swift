@@ -7,7 +7,10 @@ import FontScript
 struct BatchOptionGroup: ParsableArguments {
     @Option(name: [.customShort("j"), .long], help: "Workers (default: every core).")
     var jobs: Int?
-    @Option(help: ArgumentHelp("Only share i of n of the sorted fonts (i from 1 to n), or auto/n from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID.", valueName: "i/n"))
+    @Option(
+        help: ArgumentHelp(
+            "Only share i of n of the sorted fonts (i from 1 to n), or auto/n from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID.",
+            valueName: "i/n"))
     var shard: String?
     @Option(help: ArgumentHelp("Stop a font's job after this many seconds and record it as failed.", valueName: "seconds"))
     var timeout: Double?

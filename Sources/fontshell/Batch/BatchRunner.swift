@@ -62,7 +62,8 @@ final class BatchRunner {
         signal(SIGPIPE, SIG_IGN)
         WorkerGroups.endOnSignals()
         // Largest files first, so a big collection does not start last and hold up the end.
-        var pending = paths.indices.map { ($0, sizes[$0]) }
+        var pending =
+            paths.indices.map { ($0, sizes[$0]) }
             .sorted { $0.1 > $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }.map(\.0).reversed() as [Int]   // taken from the end
         var finished = [FontJob.Record?](repeating: nil, count: paths.count)   // records waiting for their turn
         var emitted = 0
@@ -100,7 +101,10 @@ final class BatchRunner {
         // The task protocol is one line per font: a path with a line break cannot be sent.
         for (i, path) in paths.enumerated() where BatchRunner.hasLineBreak(path) {
             pending.removeAll { $0 == i }
-            complete(i, FontJob.failure(path: path, seconds: 0, error: "the path has a line break, which batch runs cannot pass to a worker; rename the file"))
+            complete(
+                i,
+                FontJob.failure(
+                    path: path, seconds: 0, error: "the path has a line break, which batch runs cannot pass to a worker; rename the file"))
         }
 
         while emitted < paths.count {
@@ -151,8 +155,12 @@ final class BatchRunner {
                     w.buffer.removeSubrange(..<start)
                     if garbled || w.buffer.count > BatchRunner.maximumRecordBytes {
                         stop(w, kill: true)
-                        lose(w, garbled ? "the worker's result channel carried something other than a result (did the script write to file descriptor 3?); the worker was stopped"
-                                        : "the worker's result is over \(BatchRunner.maximumRecordBytes >> 20) MiB without a line end (did the script write to file descriptor 3?); the worker was stopped")
+                        lose(
+                            w,
+                            garbled
+                                ? "the worker's result channel carried something other than a result (did the script write to file descriptor 3?); the worker was stopped"
+                                : "the worker's result is over \(BatchRunner.maximumRecordBytes >> 20) MiB without a line end (did the script write to file descriptor 3?); the worker was stopped"
+                        )
                         gone.append(w)
                     }
                 } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
@@ -195,7 +203,8 @@ final class BatchRunner {
 
     /// Whether `path` has a line break, which a task line cannot carry.
     static func hasLineBreak(_ path: String) -> Bool {
-        path.utf8.withContiguousStorageIfAvailable { $0.count > 0 && memchr($0.baseAddress!, 10, $0.count) != nil } ?? path.utf8.contains(10)
+        path.utf8.withContiguousStorageIfAvailable { $0.count > 0 && memchr($0.baseAddress!, 10, $0.count) != nil }
+            ?? path.utf8.contains(10)
     }
 
     /// Where the next line break is in `bytes` from `start` (memchr: records are a few hundred bytes).
@@ -301,7 +310,6 @@ final class BatchRunner {
         return (fds[0], fds[1])
     }
 }
-
 
 func formatSeconds(_ s: Double) -> String {
     s == s.rounded() ? String(Int(s)) : String(s)

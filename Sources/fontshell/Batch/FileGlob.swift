@@ -46,7 +46,11 @@ enum FileGlob {
             let slash = alternative.lastIndex(of: "/")
             let folder = slash.map { String(alternative[...$0]) } ?? ""
             let name = slash.map { String(alternative[alternative.index(after: $0)...]) } ?? alternative
-            if let k = groups.firstIndex(where: { $0.folder == folder }) { groups[k].names.append(name) } else { groups.append((folder, [name])) }
+            if let k = groups.firstIndex(where: { $0.folder == folder }) {
+                groups[k].names.append(name)
+            } else {
+                groups.append((folder, [name]))
+            }
         }
         for (folder, names) in groups {
             let absolute = folder.hasPrefix("/")
@@ -78,7 +82,9 @@ enum FileGlob {
     /// memcmp order, a shorter prefix first.
     static func compareBytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
         let common = min(a.count, b.count)
-        let n = common == 0 ? 0 : a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in memcmp(x.baseAddress!, y.baseAddress!, common) } }
+        let n =
+            common == 0
+            ? 0 : a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in memcmp(x.baseAddress!, y.baseAddress!, common) } }
         return n != 0 ? Int(n) : a.count - b.count
     }
 
@@ -179,8 +185,10 @@ enum FileGlob {
 
     /// Matches `parts[index...]` below `directory` (`shown` is how results are spelled), then,
     /// when `names` is not empty, a last component matching any of them.
-    static func match(_ parts: [String], last names: [String], from index: Int, in directory: String, shown: String,
-                      into found: inout [Match], depth: Int) {
+    static func match(
+        _ parts: [String], last names: [String], from index: Int, in directory: String, shown: String,
+        into found: inout [Match], depth: Int
+    ) {
         guard depth < 64 else { return }
         guard index < parts.count else {
             guard !names.isEmpty else { return }
@@ -198,7 +206,9 @@ enum FileGlob {
             if last { walkAll(in: directory, shown: shown, into: &found, depth: depth); return }
             match(parts, last: names, from: index + 1, in: directory, shown: shown, into: &found, depth: depth)
             for e in entries(of: directory, hidden: false) where e.isDirectory {
-                match(parts, last: names, from: index, in: directory + "/" + e.name, shown: join(shown, e.name), into: &found, depth: depth + 1)
+                match(
+                    parts, last: names, from: index, in: directory + "/" + e.name, shown: join(shown, e.name), into: &found,
+                    depth: depth + 1)
             }
             return
         }

@@ -7,7 +7,9 @@ public enum AATLookup {
     /// fontTools and HarfBuzz read them. `glyphCount` sizes format 0. Segments may repeat
     /// glyphs, so the work is bounded by `budget` (glyph values read, shared by a table's
     /// lookups), not by the bytes they take.
-    public static func decode(_ reader: BinaryReader, glyphCount: Int, what: String, budget: inout Int) throws -> [(glyph: UInt16, value: UInt16)] {
+    public static func decode(_ reader: BinaryReader, glyphCount: Int, what: String, budget: inout Int) throws -> [(
+        glyph: UInt16, value: UInt16
+    )] {
         var r = reader
         let format = try r.u16()
         func spend(_ n: Int, at: Int) throws {
@@ -17,21 +19,29 @@ public enum AATLookup {
         var out: [(glyph: UInt16, value: UInt16)] = []
         switch format {
         case 0:
-            guard glyphCount <= r.remaining / 2 else { throw reader.error("\(what): format 0 lookup holds fewer than the font's \(glyphCount) glyphs", at: 2) }
+            guard glyphCount <= r.remaining / 2 else {
+                throw reader.error("\(what): format 0 lookup holds fewer than the font's \(glyphCount) glyphs", at: 2)
+            }
             try spend(glyphCount, at: 0)
             out = try (0..<min(glyphCount, 0xFFFF)).map { g in (UInt16(g), try r.u16()) }
             return out
         case 8:
             let first = Int(try r.u16()), count = Int(try r.u16())
-            guard first + count <= 0xFFFF, count <= r.remaining / 2 else { throw reader.error("\(what): format 8 lookup of \(count) values from glyph \(first) runs past its end", at: 4) }
+            guard first + count <= 0xFFFF, count <= r.remaining / 2 else {
+                throw reader.error("\(what): format 8 lookup of \(count) values from glyph \(first) runs past its end", at: 4)
+            }
             try spend(count, at: 0)
             return try (first..<(first + count)).map { g in (UInt16(g), try r.u16()) }
         case 2, 4, 6:
             var values: [UInt16: UInt16] = [:]
             let unitSize = Int(try r.u16()), units = Int(try r.u16())
             let least = format == 6 ? 4 : 6
-            guard unitSize >= least else { throw reader.error("\(what): lookup format \(format) units of \(unitSize) bytes (at least \(least))", at: 2) }
-            guard units <= (reader.count - 12) / unitSize else { throw reader.error("\(what): lookup claims \(units) units of \(unitSize) bytes, more than it holds", at: 4) }
+            guard unitSize >= least else {
+                throw reader.error("\(what): lookup format \(format) units of \(unitSize) bytes (at least \(least))", at: 2)
+            }
+            guard units <= (reader.count - 12) / unitSize else {
+                throw reader.error("\(what): lookup claims \(units) units of \(unitSize) bytes, more than it holds", at: 4)
+            }
             for k in 0..<units {
                 var u = try reader.sub(12 + k * unitSize, unitSize)
                 if format == 6 {
@@ -41,7 +51,9 @@ public enum AATLookup {
                 }
                 let last = Int(try u.u16()), first = Int(try u.u16()), value = try u.u16()
                 guard last != 0xFFFF else { continue }
-                guard first <= last else { throw reader.error("\(what): lookup segment \(k) runs from glyph \(first) back to \(last)", at: 12 + k * unitSize) }
+                guard first <= last else {
+                    throw reader.error("\(what): lookup segment \(k) runs from glyph \(first) back to \(last)", at: 12 + k * unitSize)
+                }
                 try spend(last - first + 1, at: 12 + k * unitSize)
                 if format == 2 {
                     for g in first...last { values[UInt16(g)] = value }
@@ -74,12 +86,19 @@ public enum AATLookup {
     public static func encode(_ pairs: [(glyph: UInt16, value: UInt16)], glyphCount: Int) -> [UInt8] {
         var segments: [(first: UInt16, last: UInt16, value: UInt16)] = []
         for p in pairs {
-            if let s = segments.last, Int(s.last) + 1 == Int(p.glyph), s.value == p.value { segments[segments.count - 1].last = p.glyph }
-            else { segments.append((p.glyph, p.glyph, p.value)) }
+            if let s = segments.last, Int(s.last) + 1 == Int(p.glyph), s.value == p.value {
+                segments[segments.count - 1].last = p.glyph
+            } else {
+                segments.append((p.glyph, p.glyph, p.value))
+            }
         }
         var candidates: [(size: Int, format: Int)] = [(12 + 6 * (segments.count + 1), 2), (12 + 4 * (pairs.count + 1), 6)]
-        if pairs.count == glyphCount, pairs.last.map({ Int($0.glyph) == glyphCount - 1 }) ?? true { candidates.append((2 + 2 * glyphCount, 0)) }
-        if let first = pairs.first, let last = pairs.last, Int(last.glyph - first.glyph) + 1 == pairs.count { candidates.append((6 + 2 * pairs.count, 8)) }
+        if pairs.count == glyphCount, pairs.last.map({ Int($0.glyph) == glyphCount - 1 }) ?? true {
+            candidates.append((2 + 2 * glyphCount, 0))
+        }
+        if let first = pairs.first, let last = pairs.last, Int(last.glyph - first.glyph) + 1 == pairs.count {
+            candidates.append((6 + 2 * pairs.count, 8))
+        }
         let format = candidates.min { ($0.size, $0.format) < ($1.size, $1.format) }?.format ?? 6
         var w = BinaryWriter()
         w.u16(UInt16(format))
@@ -87,7 +106,8 @@ public enum AATLookup {
             var exponent = 0
             while units >> (exponent + 1) > 0 { exponent += 1 }
             let range = unitSize << exponent
-            w.u16(UInt16(unitSize)); w.u16(UInt16(truncatingIfNeeded: units)); w.u16(UInt16(truncatingIfNeeded: range)); w.u16(UInt16(exponent)); w.u16(UInt16(truncatingIfNeeded: max(0, units * unitSize - range)))
+            w.u16(UInt16(unitSize)); w.u16(UInt16(truncatingIfNeeded: units)); w.u16(UInt16(truncatingIfNeeded: range));
+            w.u16(UInt16(exponent)); w.u16(UInt16(truncatingIfNeeded: max(0, units * unitSize - range)))
         }
         switch format {
         case 0: for p in pairs { w.u16(p.value) }

@@ -51,7 +51,8 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         }
         public static func == (a: StateMachine, b: StateMachine) -> Bool {
             a.classCount == b.classCount && pairsEqual(a.classes, b.classes) && a.states == b.states
-                && a.perGlyphLookups.count == b.perGlyphLookups.count && zip(a.perGlyphLookups, b.perGlyphLookups).allSatisfy { pairsEqual($0, $1) }
+                && a.perGlyphLookups.count == b.perGlyphLookups.count
+                && zip(a.perGlyphLookups, b.perGlyphLookups).allSatisfy { pairsEqual($0, $1) }
                 && a.components == b.components && a.ligatures == b.ligatures
         }
     }
@@ -75,8 +76,11 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
             case .contextual: [("SetMark", 0x8000), ("DontAdvance", 0x4000)]
             case .ligature: [("SetComponent", 0x8000), ("DontAdvance", 0x4000)]
             case .noncontextual: []
-            case .insertion: [("SetMark", 0x8000), ("DontAdvance", 0x4000), ("CurrentIsKashidaLike", 0x2000),
-                              ("MarkedIsKashidaLike", 0x1000), ("CurrentInsertBefore", 0x0800), ("MarkedInsertBefore", 0x0400)]
+            case .insertion:
+                [
+                    ("SetMark", 0x8000), ("DontAdvance", 0x4000), ("CurrentIsKashidaLike", 0x2000),
+                    ("MarkedIsKashidaLike", 0x1000), ("CurrentInsertBefore", 0x0800), ("MarkedInsertBefore", 0x0400),
+                ]
             }
         }
         public var reservedMask: UInt16 {
@@ -116,8 +120,12 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         public var features: [Feature]
         public var subtables: [Subtable]
         public var storedLength: Int = 0
-        public init(defaultFlags: UInt32, features: [Feature], subtables: [Subtable]) { self.defaultFlags = defaultFlags; self.features = features; self.subtables = subtables }
-        public static func == (a: Chain, b: Chain) -> Bool { a.defaultFlags == b.defaultFlags && a.features == b.features && a.subtables == b.subtables }
+        public init(defaultFlags: UInt32, features: [Feature], subtables: [Subtable]) {
+            self.defaultFlags = defaultFlags; self.features = features; self.subtables = subtables
+        }
+        public static func == (a: Chain, b: Chain) -> Bool {
+            a.defaultFlags == b.defaultFlags && a.features == b.features && a.subtables == b.subtables
+        }
     }
 
     public let version: UInt16
@@ -131,7 +139,9 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         self.version = version; self.reserved = reserved; self.chains = chains; self.glyphCount = glyphCount
     }
 
-    public static func == (a: MorxTable, b: MorxTable) -> Bool { a.version == b.version && a.reserved == b.reserved && a.chains == b.chains }
+    public static func == (a: MorxTable, b: MorxTable) -> Bool {
+        a.version == b.version && a.reserved == b.reserved && a.chains == b.chains
+    }
 
     static func pairsEqual(_ a: [(glyph: UInt16, value: UInt16)], _ b: [(glyph: UInt16, value: UInt16)]) -> Bool {
         a.elementsEqual(b) { $0.glyph == $1.glyph && $0.value == $1.value }
@@ -150,19 +160,32 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         for c in 0..<chainCount {
             let start = r.offset
             let defaultFlags = try r.u32(), length = Int(try r.u32()), featureCount = Int(try r.u32()), subtableCount = Int(try r.u32())
-            guard length >= 16, length <= reader.count - start else { throw r.error("morx chain \(c): length \(length) runs past the table's end", at: start + 4) }
+            guard length >= 16, length <= reader.count - start else {
+                throw r.error("morx chain \(c): length \(length) runs past the table's end", at: start + 4)
+            }
             var cr = try reader.sub(start, length)
             try cr.seek(16)
-            guard featureCount <= cr.remaining / 12 else { throw cr.error("morx chain \(c): \(featureCount) features do not fit its \(length) bytes", at: 8) }
-            let features = try (0..<featureCount).map { _ in Feature(type: try cr.u16(), setting: try cr.u16(), enableFlags: try cr.u32(), disableFlags: try cr.u32()) }
-            guard subtableCount <= cr.remaining / 12 else { throw cr.error("morx chain \(c): \(subtableCount) subtables do not fit its \(length) bytes", at: 12) }
+            guard featureCount <= cr.remaining / 12 else {
+                throw cr.error("morx chain \(c): \(featureCount) features do not fit its \(length) bytes", at: 8)
+            }
+            let features = try (0..<featureCount).map { _ in
+                Feature(type: try cr.u16(), setting: try cr.u16(), enableFlags: try cr.u32(), disableFlags: try cr.u32())
+            }
+            guard subtableCount <= cr.remaining / 12 else {
+                throw cr.error("morx chain \(c): \(subtableCount) subtables do not fit its \(length) bytes", at: 12)
+            }
             var subtables: [Subtable] = []
             for s in 0..<subtableCount {
                 let at = cr.offset
                 let what = "morx chain \(c) subtable \(s)"
-                let subLength = Int(try cr.u32()), coverage = try cr.u8(), subReserved = try cr.u16(), type = try cr.u8(), subFlags = try cr.u32()
-                guard subLength >= 12, subLength <= length - at else { throw cr.error("\(what): length \(subLength) runs past its chain", at: at) }
-                guard let kind = Kind(rawValue: Int(type)) else { throw cr.error("\(what): type \(type) is not a morx subtable type (0, 1, 2, 4, 5)", at: at + 7) }
+                let subLength = Int(try cr.u32()), coverage = try cr.u8(), subReserved = try cr.u16(), type = try cr.u8(),
+                    subFlags = try cr.u32()
+                guard subLength >= 12, subLength <= length - at else {
+                    throw cr.error("\(what): length \(subLength) runs past its chain", at: at)
+                }
+                guard let kind = Kind(rawValue: Int(type)) else {
+                    throw cr.error("\(what): type \(type) is not a morx subtable type (0, 1, 2, 4, 5)", at: at + 7)
+                }
                 var sub = Subtable(coverage: coverage, reserved: subReserved, kind: kind, subFeatureFlags: subFlags)
                 sub.storedLength = subLength
                 let body = try cr.sub(at + 12, subLength - 12)
@@ -190,10 +213,12 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         let actions = kind == .ligature || kind == .insertion ? Int(try r.u32()) : 0
         let components = kind == .ligature ? Int(try r.u32()) : 0, ligatures = kind == .ligature ? Int(try r.u32()) : 0
         guard classCount >= 1, classCount <= 0xFFFF else { throw r.error("\(what): \(classCount) glyph classes", at: 0) }
-        for (name, offset) in [("class table", classTable), ("state array", stateArray), ("entry table", entryTable)] where offset > reader.count {
+        for (name, offset) in [("class table", classTable), ("state array", stateArray), ("entry table", entryTable)]
+        where offset > reader.count {
             throw r.error("\(what): its \(name) offset \(offset) is past the subtable's \(reader.count) bytes")
         }
-        let classes = try AATLookup.decode(try reader.sub(from: classTable), glyphCount: glyphCount, what: "\(what) class table", budget: &budget)
+        let classes = try AATLookup.decode(
+            try reader.sub(from: classTable), glyphCount: glyphCount, what: "\(what) class table", budget: &budget)
         // As fontTools: the states are the rows between the state array and the entry table.
         let stateCount = max(0, entryTable - stateArray) / (2 * classCount)
         let entrySize = kind == .ligature ? 6 : kind == .rearrangement ? 4 : 8
@@ -218,7 +243,9 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
                     entry.markIndex = try e.u16(); entry.currentIndex = try e.u16()
                 case .ligature:
                     let actionIndex = Int(try e.u16())
-                    if entry.flags & 0x2000 != 0 { entry.ligatureActions = try readLigatureActions(reader, at: actions + 4 * actionIndex, what: what, budget: &budget) }
+                    if entry.flags & 0x2000 != 0 {
+                        entry.ligatureActions = try readLigatureActions(reader, at: actions + 4 * actionIndex, what: what, budget: &budget)
+                    }
                     entry.flags &= ~0x2000
                 case .insertion:
                     let currentIndex = Int(try e.u16()), markedIndex = Int(try e.u16())
@@ -243,10 +270,15 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
             var offsets = try reader.sub(perGlyph, 4 * lookupCount)
             for k in 0..<lookupCount {
                 let offset = Int(try offsets.u32())
-                machine.perGlyphLookups.append(try AATLookup.decode(try reader.sub(from: perGlyph + offset), glyphCount: glyphCount, what: "\(what) per-glyph lookup \(k)", budget: &budget))
+                machine.perGlyphLookups.append(
+                    try AATLookup.decode(
+                        try reader.sub(from: perGlyph + offset), glyphCount: glyphCount, what: "\(what) per-glyph lookup \(k)",
+                        budget: &budget))
             }
         case .ligature:
-            guard components <= ligatures, ligatures <= reader.count else { throw r.error("\(what): component table (\(components)) and ligatures (\(ligatures)) out of order or past the end") }
+            guard components <= ligatures, ligatures <= reader.count else {
+                throw r.error("\(what): component table (\(components)) and ligatures (\(ligatures)) out of order or past the end")
+            }
             var c = try reader.sub(components, (ligatures - components) / 2 * 2)
             machine.components = try (0..<(ligatures - components) / 2).map { _ in try c.u16() }
             var l = try reader.sub(from: ligatures)
@@ -262,7 +294,9 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         while true {
             budget -= 1
             guard budget >= 0 else { throw reader.error("\(what): ligature actions run longer than the table could describe", at: start) }
-            guard r.remaining >= 4 else { throw reader.error("\(what): ligature actions from \(start) run past the subtable without a last action", at: start) }
+            guard r.remaining >= 4 else {
+                throw reader.error("\(what): ligature actions from \(start) run past the subtable without a last action", at: start)
+            }
             let v = try r.u32()
             var delta = Int32(bitPattern: v & 0x3FFF_FFFF)
             if delta >= 0x2000_0000 { delta -= 0x4000_0000 }
@@ -308,7 +342,8 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         if kind == .ligature {
             let sequences = Set(entries.map { Self.actionWords($0.ligatureActions) }.filter { !$0.isEmpty })
             var words: [UInt32] = []
-            for seq in sequences.sorted(by: { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }) where ligatureIndex[seq] == nil {
+            for seq in sequences.sorted(by: { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) })
+            where ligatureIndex[seq] == nil {
                 for k in 0..<seq.count where ligatureIndex[Array(seq[k...])] == nil { ligatureIndex[Array(seq[k...])] = words.count + k }
                 words += seq
             }
@@ -319,8 +354,13 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         } else if kind == .insertion {
             let sequences = Set(entries.flatMap { [$0.currentInsertion, $0.markedInsertion] }.filter { !$0.isEmpty })
             var glyphs: [UInt16] = []
-            for seq in sequences.sorted(by: { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }) where insertionIndex[seq] == nil {
-                for start in 0..<seq.count { for end in start..<seq.count where insertionIndex[Array(seq[start...end])] == nil { insertionIndex[Array(seq[start...end])] = glyphs.count + start } }
+            for seq in sequences.sorted(by: { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) })
+            where insertionIndex[seq] == nil {
+                for start in 0..<seq.count {
+                    for end in start..<seq.count where insertionIndex[Array(seq[start...end])] == nil {
+                        insertionIndex[Array(seq[start...end])] = glyphs.count + start
+                    }
+                }
                 glyphs += seq
             }
             var aw = BinaryWriter()
@@ -343,13 +383,19 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
                     b.u16(e.flags & ~0x2000 | (words.isEmpty ? 0 : 0x2000))
                     try b.u16(words.isEmpty ? 0 : ligatureIndex[words] ?? 0, "\(what) ligature action index")
                 case .insertion:
-                    guard e.currentInsertion.count < 32, e.markedInsertion.count < 32 else { throw FontError("\(what): an insertion of more than 31 glyphs", table: "morx") }
+                    guard e.currentInsertion.count < 32, e.markedInsertion.count < 32 else {
+                        throw FontError("\(what): an insertion of more than 31 glyphs", table: "morx")
+                    }
                     b.u16(e.flags & 0xFC00 | UInt16(e.currentInsertion.count) << 5 | UInt16(e.markedInsertion.count))
                     try b.u16(e.currentInsertion.isEmpty ? 0xFFFF : insertionIndex[e.currentInsertion] ?? 0, "\(what) insertion index")
                     try b.u16(e.markedInsertion.isEmpty ? 0xFFFF : insertionIndex[e.markedInsertion] ?? 0, "\(what) insertion index")
                 }
                 let index: Int
-                if let known = entryBytes[b.bytes] { index = known } else { index = entryBytes.count; entryBytes[b.bytes] = index; entryTable.append(b.bytes) }
+                if let known = entryBytes[b.bytes] {
+                    index = known
+                } else {
+                    index = entryBytes.count; entryBytes[b.bytes] = index; entryTable.append(b.bytes)
+                }
                 try stateArray.u16(index, "\(what) entry index")
             }
         }
@@ -370,9 +416,11 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         }
 
         let header = 16 + (kind == .contextual ? 4 : 0) + (kind == .ligature ? 12 : kind == .insertion ? 4 : 0)
-        let classAt = header, statesAt = classAt + classData.count, entriesAt = statesAt + states.count, afterEntries = entriesAt + entryData.count
+        let classAt = header, statesAt = classAt + classData.count, entriesAt = statesAt + states.count,
+            afterEntries = entriesAt + entryData.count
         var w = BinaryWriter()
-        try w.u32(m.classCount, "\(what) class count"); try w.u32(classAt, "\(what) offset"); try w.u32(statesAt, "\(what) offset"); try w.u32(entriesAt, "\(what) offset")
+        try w.u32(m.classCount, "\(what) class count"); try w.u32(classAt, "\(what) offset"); try w.u32(statesAt, "\(what) offset");
+        try w.u32(entriesAt, "\(what) offset")
         if kind == .contextual { try w.u32(afterEntries, "\(what) offset") }
         if kind == .ligature || kind == .insertion { try w.u32(afterEntries, "\(what) offset") }
         if kind == .ligature {
@@ -413,7 +461,11 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         for (c, chain) in chains.enumerated() {
             out.append(("chain \(c) default flags", hex32(chain.defaultFlags)))
             for (k, f) in chain.features.enumerated() {
-                out.append(("chain \(c) feature \(k)", "type \(f.type) setting \(f.setting) enable \(hex32(f.enableFlags)) disable \(hex32(f.disableFlags))"))
+                out.append(
+                    (
+                        "chain \(c) feature \(k)",
+                        "type \(f.type) setting \(f.setting) enable \(hex32(f.enableFlags)) disable \(hex32(f.disableFlags))"
+                    ))
             }
             for (s, sub) in chain.subtables.enumerated() {
                 let at = "chain \(c) subtable \(s)"
@@ -441,7 +493,10 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         switch kind {
         case .rearrangement: parts.append("verb \(e.flags & 0xF)")
         case .contextual: parts.append("mark \(e.markIndex) current \(e.currentIndex)")
-        case .ligature: if !e.ligatureActions.isEmpty { parts.append("actions " + e.ligatureActions.map { "\($0.delta)\($0.store ? " store" : "")" }.joined(separator: ", ")) }
+        case .ligature:
+            if !e.ligatureActions.isEmpty {
+                parts.append("actions " + e.ligatureActions.map { "\($0.delta)\($0.store ? " store" : "")" }.joined(separator: ", "))
+            }
         case .insertion:
             if !e.currentInsertion.isEmpty { parts.append("insert at current " + e.currentInsertion.map(name).joined(separator: " ")) }
             if !e.markedInsertion.isEmpty { parts.append("insert at mark " + e.markedInsertion.map(name).joined(separator: " ")) }

@@ -11,7 +11,9 @@ public final class TrakTable: DecodableTable, DiffableTable, Equatable {
         public var nameIndex: UInt16
         /// One adjustment per size of the direction's size table.
         public var adjustments: [Int16]
-        public init(value: Int32, nameIndex: UInt16, adjustments: [Int16]) { self.value = value; self.nameIndex = nameIndex; self.adjustments = adjustments }
+        public init(value: Int32, nameIndex: UInt16, adjustments: [Int16]) {
+            self.value = value; self.nameIndex = nameIndex; self.adjustments = adjustments
+        }
     }
 
     public struct TrackData: Equatable, Sendable {
@@ -45,10 +47,13 @@ public final class TrakTable: DecodableTable, DiffableTable, Equatable {
             guard offset != 0 else { return TrackData() }
             var d = try reader.sub(from: offset)
             let trackCount = Int(try d.u16()), sizeCount = Int(try d.u16()), sizeTable = Int(try d.u32())
-            guard trackCount <= d.remaining / 8 else { throw reader.error("trak \(what): \(trackCount) tracks do not fit the table", at: offset) }
+            guard trackCount <= d.remaining / 8 else {
+                throw reader.error("trak \(what): \(trackCount) tracks do not fit the table", at: offset)
+            }
             // Tracks may share their values; what they add up to is bounded by the table's size.
             guard trackCount * sizeCount <= 16 * reader.count else {
-                throw reader.error("trak \(what): \(trackCount) tracks of \(sizeCount) sizes are more values than the table could hold", at: offset)
+                throw reader.error(
+                    "trak \(what): \(trackCount) tracks of \(sizeCount) sizes are more values than the table could hold", at: offset)
             }
             var sizeReader = try reader.sub(sizeTable, 4 * sizeCount)
             let sizes = try (0..<sizeCount).map { _ in try sizeReader.i32() }
@@ -59,7 +64,9 @@ public final class TrakTable: DecodableTable, DiffableTable, Equatable {
             }
             return TrackData(sizes: sizes, tracks: tracks)
         }
-        return TrakTable(version: version, format: format, horizontal: try data(horizontal, "horizontal data"), vertical: try data(vertical, "vertical data"))
+        return TrakTable(
+            version: version, format: format, horizontal: try data(horizontal, "horizontal data"),
+            vertical: try data(vertical, "vertical data"))
     }
 
     /// As fontTools compiles it: each direction's data four-byte aligned, tracks sorted by value,
@@ -89,7 +96,8 @@ public final class TrakTable: DecodableTable, DiffableTable, Equatable {
         let tracks = data.tracks.sorted { $0.value < $1.value }
         var w = BinaryWriter()
         let sizeTable = start + 8 + 8 * tracks.count
-        try w.u16(tracks.count, "trak track count"); try w.u16(data.sizes.count, "trak size count"); try w.u32(sizeTable, "trak size table offset")
+        try w.u16(tracks.count, "trak track count"); try w.u16(data.sizes.count, "trak size count");
+        try w.u32(sizeTable, "trak size table offset")
         var valuesAt = sizeTable + 4 * data.sizes.count
         for t in tracks {
             w.i32(t.value); w.u16(t.nameIndex); try w.u16(valuesAt, "trak values offset")

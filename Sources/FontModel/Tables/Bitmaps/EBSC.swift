@@ -9,7 +9,9 @@ public final class EBSCTable: DecodableTable, DiffableTable, Equatable {
         /// ppemX, ppemY, substitutePpemX, substitutePpemY.
         public static let sizeNames = ["ppemX", "ppemY", "substitutePpemX", "substitutePpemY"]
         public var sizes: [UInt8]
-        public init(hori: EmbeddedBitmaps.ByteRecord, vert: EmbeddedBitmaps.ByteRecord, sizes: [UInt8]) { self.hori = hori; self.vert = vert; self.sizes = sizes }
+        public init(hori: EmbeddedBitmaps.ByteRecord, vert: EmbeddedBitmaps.ByteRecord, sizes: [UInt8]) {
+            self.hori = hori; self.vert = vert; self.sizes = sizes
+        }
     }
 
     /// 16.16 (0x00020000).
@@ -35,7 +37,9 @@ public final class EBSCTable: DecodableTable, DiffableTable, Equatable {
         var w = BinaryWriter()
         w.u32(version); try w.u32(scales.count, "EBSC size count")
         for s in scales {
-            guard s.sizes.count == 4 else { throw FontError("an EBSC size needs ppemX, ppemY, substitutePpemX and substitutePpemY", table: "EBSC") }
+            guard s.sizes.count == 4 else {
+                throw FontError("an EBSC size needs ppemX, ppemY, substitutePpemX and substitutePpemY", table: "EBSC")
+            }
             try s.hori.write(&w); try s.vert.write(&w); w.append(s.sizes)
         }
         return w.bytes
@@ -44,9 +48,13 @@ public final class EBSCTable: DecodableTable, DiffableTable, Equatable {
     public func differences(to other: FontTable) -> [Difference]? {
         guard let other = other as? EBSCTable else { return nil }
         func items(_ t: EBSCTable) -> [(String, String)] {
-            [("version", "\(shortestDecimal(Int64(t.version), scale: Fixed.scale))")] + t.scales.enumerated().map { k, s in
-                ("size \(k)", "\(s.sizes[0])×\(s.sizes[1]) from \(s.sizes[2])×\(s.sizes[3]), hori \(s.hori.values), vert \(s.vert.values)")
-            }
+            [("version", "\(shortestDecimal(Int64(t.version), scale: Fixed.scale))")]
+                + t.scales.enumerated().map { k, s in
+                    (
+                        "size \(k)",
+                        "\(s.sizes[0])×\(s.sizes[1]) from \(s.sizes[2])×\(s.sizes[3]), hori \(s.hori.values), vert \(s.vert.values)"
+                    )
+                }
         }
         return Difference.keyed(table: "EBSC", items(self), items(other))
     }

@@ -42,9 +42,14 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
         public var glyphOrder: [UInt16]
         public var glyphs: [UInt16: BitmapGlyph]
 
-        public init(hori: ByteRecord, vert: ByteRecord, colorRef: UInt32 = 0, startGlyphIndex: UInt16 = 0, endGlyphIndex: UInt16 = 0, ppemX: UInt8, ppemY: UInt8,
-                    bitDepth: UInt8, flags: Int8, indexSubtables: [IndexSubtable] = [], glyphOrder: [UInt16] = [], glyphs: [UInt16: BitmapGlyph] = [:]) {
-            self.hori = hori; self.vert = vert; self.colorRef = colorRef; self.startGlyphIndex = startGlyphIndex; self.endGlyphIndex = endGlyphIndex
+        public init(
+            hori: ByteRecord, vert: ByteRecord, colorRef: UInt32 = 0, startGlyphIndex: UInt16 = 0, endGlyphIndex: UInt16 = 0, ppemX: UInt8,
+            ppemY: UInt8,
+            bitDepth: UInt8, flags: Int8, indexSubtables: [IndexSubtable] = [], glyphOrder: [UInt16] = [],
+            glyphs: [UInt16: BitmapGlyph] = [:]
+        ) {
+            self.hori = hori; self.vert = vert; self.colorRef = colorRef; self.startGlyphIndex = startGlyphIndex;
+            self.endGlyphIndex = endGlyphIndex
             self.ppemX = ppemX; self.ppemY = ppemY; self.bitDepth = bitDepth; self.flags = flags
             self.indexSubtables = indexSubtables; self.glyphOrder = glyphOrder; self.glyphs = glyphs
         }
@@ -64,9 +69,12 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
         /// The glyphs with a bitmap here, in order (glyphs with empty data are left out).
         public var glyphIDs: [UInt16]
 
-        public init(indexFormat: UInt16, imageFormat: UInt16, firstGlyphIndex: UInt16 = 0, lastGlyphIndex: UInt16 = 0, imageSize: UInt32? = nil,
-                    metrics: ByteRecord? = nil, glyphIDs: [UInt16]) {
-            self.indexFormat = indexFormat; self.imageFormat = imageFormat; self.firstGlyphIndex = firstGlyphIndex; self.lastGlyphIndex = lastGlyphIndex
+        public init(
+            indexFormat: UInt16, imageFormat: UInt16, firstGlyphIndex: UInt16 = 0, lastGlyphIndex: UInt16 = 0, imageSize: UInt32? = nil,
+            metrics: ByteRecord? = nil, glyphIDs: [UInt16]
+        ) {
+            self.indexFormat = indexFormat; self.imageFormat = imageFormat; self.firstGlyphIndex = firstGlyphIndex;
+            self.lastGlyphIndex = lastGlyphIndex
             self.imageSize = imageSize; self.metrics = metrics; self.glyphIDs = glyphIDs
         }
     }
@@ -108,10 +116,14 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
             case lineMetrics, smallGlyphMetrics, bigGlyphMetrics
             public var names: [String] {
                 switch self {
-                case .lineMetrics: ["ascender", "descender", "widthMax", "caretSlopeNumerator", "caretSlopeDenominator", "caretOffset",
-                                    "minOriginSB", "minAdvanceSB", "maxBeforeBL", "minAfterBL", "pad1", "pad2"]
+                case .lineMetrics:
+                    [
+                        "ascender", "descender", "widthMax", "caretSlopeNumerator", "caretSlopeDenominator", "caretOffset",
+                        "minOriginSB", "minAdvanceSB", "maxBeforeBL", "minAfterBL", "pad1", "pad2",
+                    ]
                 case .smallGlyphMetrics: ["height", "width", "BearingX", "BearingY", "Advance"]
-                case .bigGlyphMetrics: ["height", "width", "horiBearingX", "horiBearingY", "horiAdvance", "vertBearingX", "vertBearingY", "vertAdvance"]
+                case .bigGlyphMetrics:
+                    ["height", "width", "horiBearingX", "horiBearingY", "horiAdvance", "vertBearingX", "vertBearingY", "vertAdvance"]
                 }
             }
             /// Which fields are uint8 (the others int8).
@@ -142,7 +154,9 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
 
         func write(_ w: inout BinaryWriter) throws {
             for (i, v) in values.enumerated() {
-                guard layout.range(i).contains(v) else { throw FontError("\(layout.xmlName) \(layout.names[i]) = \(v) does not fit a byte (\(layout.range(i)))") }
+                guard layout.range(i).contains(v) else {
+                    throw FontError("\(layout.xmlName) \(layout.names[i]) = \(v) does not fit a byte (\(layout.range(i)))")
+                }
                 w.u8(UInt8(truncatingIfNeeded: v))
             }
         }
@@ -155,8 +169,13 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
     public static func read(from face: Face, _ kind: Kind) throws -> EmbeddedBitmaps? {
         let locator = try face.reader(for: kind.locatorTag), data = try face.reader(for: kind.dataTag)
         if locator == nil && data == nil { return nil }
-        guard let locator else { throw FontError("the face has \(kind.dataTag) but no \(kind.locatorTag) to locate its bitmaps", table: kind.dataTag.description) }
-        guard let data else { throw FontError("the face has \(kind.locatorTag) but no \(kind.dataTag) holding its bitmaps", table: kind.locatorTag.description) }
+        guard let locator else {
+            throw FontError("the face has \(kind.dataTag) but no \(kind.locatorTag) to locate its bitmaps", table: kind.dataTag.description)
+        }
+        guard let data else {
+            throw FontError(
+                "the face has \(kind.locatorTag) but no \(kind.dataTag) holding its bitmaps", table: kind.locatorTag.description)
+        }
         let strikes = try face.context(kind.locatorTag) { try readLocations(locator) }
         var bitmaps = EmbeddedBitmaps(kind: kind, locatorVersion: strikes.version, dataVersion: 0, strikes: [])
         try face.context(kind.dataTag) {
@@ -179,7 +198,9 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
         var r = table
         var entries = 0
         let version = try r.u32(), count = Int(try r.u32())
-        guard count <= (table.count - 8) / 48 else { throw table.error("\(count) strike records (48 bytes each) do not fit the table (\(table.count) bytes)", at: 4) }
+        guard count <= (table.count - 8) / 48 else {
+            throw table.error("\(count) strike records (48 bytes each) do not fit the table (\(table.count) bytes)", at: 4)
+        }
         var located: [Located] = []
         for _ in 0..<count {
             let arrayOffset = Int(try r.u32())
@@ -187,7 +208,9 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
             let subtableCount = Int(try r.u32()), colorRef = try r.u32()
             let hori = try ByteRecord.read(.lineMetrics, &r), vert = try ByteRecord.read(.lineMetrics, &r)
             let start = try r.u16(), end = try r.u16(), ppemX = try r.u8(), ppemY = try r.u8(), bitDepth = try r.u8(), flags = try r.i8()
-            guard subtableCount <= table.count / 8 else { throw table.error("\(subtableCount) index subtables do not fit the table", at: r.offset - 40) }
+            guard subtableCount <= table.count / 8 else {
+                throw table.error("\(subtableCount) index subtables do not fit the table", at: r.offset - 40)
+            }
             var subtables: [IndexSubtable] = [], ranges: [[Range<Int>]] = []
             for k in 0..<subtableCount {
                 var entry = table
@@ -198,12 +221,14 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
                 let (subtable, glyphRanges) = try readIndexSubtable(&sub, first: first, last: last)
                 entries += 1 + subtable.glyphIDs.count
                 guard entries <= entryLimit else {
-                    throw table.error("more than \(entryLimit) index subtables and glyph entries: the table is damaged", at: arrayOffset + 8 * k)
+                    throw table.error(
+                        "more than \(entryLimit) index subtables and glyph entries: the table is damaged", at: arrayOffset + 8 * k)
                 }
                 subtables.append(subtable); ranges.append(glyphRanges)
             }
-            let strike = Strike(hori: hori, vert: vert, colorRef: colorRef, startGlyphIndex: start, endGlyphIndex: end, ppemX: ppemX, ppemY: ppemY,
-                                bitDepth: bitDepth, flags: flags, indexSubtables: subtables, glyphOrder: [], glyphs: [:])
+            let strike = Strike(
+                hori: hori, vert: vert, colorRef: colorRef, startGlyphIndex: start, endGlyphIndex: end, ppemX: ppemX, ppemY: ppemY,
+                bitDepth: bitDepth, flags: flags, indexSubtables: subtables, glyphOrder: [], glyphs: [:])
             located.append((strike, ranges))
         }
         return (version, located)
@@ -213,20 +238,23 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
     static func readIndexSubtable(_ r: inout BinaryReader, first: UInt16, last: UInt16) throws -> (IndexSubtable, [Range<Int>]) {
         let at = r.offset
         let indexFormat = try r.u16(), imageFormat = try r.u16(), dataOffset = Int(try r.u32())
-        var subtable = IndexSubtable(indexFormat: indexFormat, imageFormat: imageFormat, firstGlyphIndex: first, lastGlyphIndex: last,
-                                     imageSize: nil, metrics: nil, glyphIDs: [])
+        var subtable = IndexSubtable(
+            indexFormat: indexFormat, imageFormat: imageFormat, firstGlyphIndex: first, lastGlyphIndex: last,
+            imageSize: nil, metrics: nil, glyphIDs: [])
         var ranges: [Range<Int>] = []
         func rangeError(_ a: Int, _ b: Int) -> FontError { r.error("an index subtable's glyph data runs backwards (\(a) to \(b))", at: at) }
         switch indexFormat {
         case 1, 3:
-            guard first <= last else { throw r.error("index subtable format \(indexFormat): glyphs \(first)…\(last) run backwards", at: at) }
+            guard first <= last else {
+                throw r.error("index subtable format \(indexFormat): glyphs \(first)…\(last) run backwards", at: at)
+            }
             let n = Int(last) - Int(first) + 1
             let offsets = try (0...n).map { _ in indexFormat == 1 ? Int(try r.u32()) : Int(try r.u16()) }
             for i in 0..<n where offsets[i] != offsets[i + 1] {
                 // fontTools leaves out glyphs whose data is empty (or runs backwards).
                 guard offsets[i] < offsets[i + 1] else { continue }
                 subtable.glyphIDs.append(first + UInt16(i))
-                ranges.append(dataOffset + offsets[i] ..< dataOffset + offsets[i + 1])
+                ranges.append(dataOffset + offsets[i]..<dataOffset + offsets[i + 1])
             }
         case 2, 5:
             let size = try r.u32()
@@ -237,10 +265,12 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
                 subtable.glyphIDs = Array(first...last)
             } else {
                 let count = Int(try r.u32())
-                guard count <= r.remaining / 2 else { throw r.error("index subtable format 5: \(count) glyphs do not fit the table", at: at) }
+                guard count <= r.remaining / 2 else {
+                    throw r.error("index subtable format 5: \(count) glyphs do not fit the table", at: at)
+                }
                 subtable.glyphIDs = try (0..<count).map { _ in try r.u16() }
             }
-            ranges = subtable.glyphIDs.indices.map { dataOffset + $0 * Int(size) ..< dataOffset + ($0 + 1) * Int(size) }
+            ranges = subtable.glyphIDs.indices.map { dataOffset + $0 * Int(size)..<dataOffset + ($0 + 1) * Int(size) }
         case 4:
             let count = Int(try r.u32())
             guard count < r.remaining / 4 else { throw r.error("index subtable format 4: \(count) glyphs do not fit the table", at: at) }
@@ -249,7 +279,7 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
             for i in 0..<count {
                 guard pairs[i].1 <= pairs[i + 1].1 else { throw rangeError(pairs[i].1, pairs[i + 1].1) }
                 subtable.glyphIDs.append(pairs[i].0)
-                ranges.append(dataOffset + pairs[i].1 ..< dataOffset + pairs[i + 1].1)
+                ranges.append(dataOffset + pairs[i].1..<dataOffset + pairs[i + 1].1)
             }
         default:
             throw r.error("index subtable format \(indexFormat) is not defined (1–5 are)", at: at)
@@ -267,7 +297,9 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
             }
             for (glyph, range) in zip(subtable.glyphIDs, glyphRanges) {
                 let bitmap: BitmapGlyph
-                if let known = decoded[range] { bitmap = known } else {
+                if let known = decoded[range] {
+                    bitmap = known
+                } else {
                     var r = try data.sub(range.lowerBound, range.count)
                     bitmap = try readGlyph(&r, format: subtable.imageFormat)
                     decoded[range] = bitmap
@@ -285,7 +317,9 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
         case 8, 9:
             if format == 8 { try r.skip(1) }   // pad
             let count = Int(try r.u16())
-            glyph.components = try (0..<count).map { _ in BitmapGlyph.Component(glyph: try r.u16(), xOffset: try r.i8(), yOffset: try r.i8()) }
+            glyph.components = try (0..<count).map { _ in
+                BitmapGlyph.Component(glyph: try r.u16(), xOffset: try r.i8(), yOffset: try r.i8())
+            }
         case 17, 18, 19:
             let length = Int(try r.u32())
             guard length <= r.remaining else { throw r.error("a format \(format) image says \(length) bytes, \(r.remaining) follow") }
@@ -311,16 +345,24 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
                 var ranges: [Range<Int>] = []
                 for glyph in subtable.glyphIDs {
                     if let range = written[glyph] { ranges.append(range); continue }
-                    guard let bitmap = strike.glyphs[glyph] else { throw FontError("strike \(s): glyph \(glyph) is listed in \(kind.locatorTag) but has no bitmap in \(kind.dataTag)") }
+                    guard let bitmap = strike.glyphs[glyph] else {
+                        throw FontError("strike \(s): glyph \(glyph) is listed in \(kind.locatorTag) but has no bitmap in \(kind.dataTag)")
+                    }
                     guard bitmap.imageFormat == subtable.imageFormat else {
-                        throw FontError("strike \(s): glyph \(glyph)'s bitmap has image format \(bitmap.imageFormat), its index subtable \(subtable.imageFormat)")
+                        throw FontError(
+                            "strike \(s): glyph \(glyph)'s bitmap has image format \(bitmap.imageFormat), its index subtable \(subtable.imageFormat)"
+                        )
                     }
                     var bytes = try Self.encode(bitmap)
                     if let size = subtable.imageSize {
-                        guard bytes.count <= Int(size) else { throw FontError("strike \(s): glyph \(glyph)'s image (\(bytes.count) bytes) is larger than its subtable's imageSize \(size)") }
+                        guard bytes.count <= Int(size) else {
+                            throw FontError(
+                                "strike \(s): glyph \(glyph)'s image (\(bytes.count) bytes) is larger than its subtable's imageSize \(size)"
+                            )
+                        }
                         bytes += Array(repeating: 0, count: Int(size) - bytes.count)
                     }
-                    let range = data.bytes.count ..< data.bytes.count + bytes.count
+                    let range = data.bytes.count..<data.bytes.count + bytes.count
                     data.append(bytes)
                     written[glyph] = range
                     ranges.append(range)
@@ -374,7 +416,9 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
         switch subtable.indexFormat {
         case 1, 3:
             try consecutive()
-            guard zip(subtable.glyphIDs, subtable.glyphIDs.dropFirst()).allSatisfy({ $0 < $1 }) else { throw FontError("\(what): glyph ids must increase") }
+            guard zip(subtable.glyphIDs, subtable.glyphIDs.dropFirst()).allSatisfy({ $0 < $1 }) else {
+                throw FontError("\(what): glyph ids must increase")
+            }
             // Every glyph from first to last has an offset; those without a bitmap have empty data.
             var offsets: [Int] = [], next = 0
             for (glyph, range) in zip(subtable.glyphIDs, ranges) {
@@ -386,7 +430,9 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
             for o in offsets { if subtable.indexFormat == 1 { try w.u32(o, "\(what) offset") } else { try w.u16(o, "\(what) offset") } }
             if subtable.indexFormat == 3 && offsets.count % 2 == 1 { w.u16(0) }
         case 2, 5:
-            guard let size = subtable.imageSize, let metrics = subtable.metrics else { throw FontError("\(what) needs imageSize and BigGlyphMetrics") }
+            guard let size = subtable.imageSize, let metrics = subtable.metrics else {
+                throw FontError("\(what) needs imageSize and BigGlyphMetrics")
+            }
             w.u32(size); try metrics.write(&w)
             if subtable.indexFormat == 2 {
                 guard subtable.glyphIDs == Array(first...last) else { throw FontError("\(what): glyph ids must be consecutive") }
@@ -398,7 +444,9 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
         case 4:
             try consecutive()
             w.u32(UInt32(subtable.glyphIDs.count))
-            for (glyph, range) in zip(subtable.glyphIDs, ranges) { w.u16(glyph); try w.u16(range.lowerBound - dataOffset, "\(what) offset") }
+            for (glyph, range) in zip(subtable.glyphIDs, ranges) {
+                w.u16(glyph); try w.u16(range.lowerBound - dataOffset, "\(what) offset")
+            }
             w.u16(0); try w.u16((ranges.last?.upperBound ?? dataOffset) - dataOffset, "\(what) offset")
         default:
             throw FontError("index subtable format \(subtable.indexFormat) is not defined (1–5 are)")
@@ -411,7 +459,9 @@ public struct EmbeddedBitmaps: Equatable, Sendable {
     static func encode(_ glyph: BitmapGlyph) throws -> [UInt8] {
         var w = BinaryWriter()
         if let layout = BitmapGlyph.metricsLayout(glyph.imageFormat) {
-            guard let metrics = glyph.metrics, metrics.layout == layout else { throw FontError("a format \(glyph.imageFormat) bitmap needs \(layout.xmlName)") }
+            guard let metrics = glyph.metrics, metrics.layout == layout else {
+                throw FontError("a format \(glyph.imageFormat) bitmap needs \(layout.xmlName)")
+            }
             try metrics.write(&w)
         }
         switch glyph.imageFormat {

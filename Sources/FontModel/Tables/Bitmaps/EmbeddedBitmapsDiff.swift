@@ -6,11 +6,15 @@ enum EmbeddedBitmapsDiff {
         let table = kind.dataTag.description
         guard let x = try? EmbeddedBitmaps.read(from: a, kind), let y = try? EmbeddedBitmaps.read(from: b, kind) else {
             // One side does not decode: say so by size, as for any table we cannot read.
-            let sizes = { (f: Face) in "\((try? f.rawTable(kind.locatorTag))??.count ?? 0) + \((try? f.rawTable(kind.dataTag))??.count ?? 0) bytes" }
+            let sizes = { (f: Face) in
+                "\((try? f.rawTable(kind.locatorTag))??.count ?? 0) + \((try? f.rawTable(kind.dataTag))??.count ?? 0) bytes"
+            }
             return [Difference(kind: .changed, table: table, item: "", old: sizes(a), new: sizes(b))]
         }
         let namesA = try a.glyphNames(), namesB = try b.glyphNames()
-        func label(_ s: EmbeddedBitmaps.Strike) -> String { s.ppemX == s.ppemY ? "strike \(s.ppemX) ppem" : "strike \(s.ppemX)×\(s.ppemY) ppem" }
+        func label(_ s: EmbeddedBitmaps.Strike) -> String {
+            s.ppemX == s.ppemY ? "strike \(s.ppemX) ppem" : "strike \(s.ppemX)×\(s.ppemY) ppem"
+        }
         func name(_ id: UInt16, _ names: [String]) -> String { Int(id) < names.count ? names[Int(id)] : "glyph\(id)" }
         // Strikes are matched by their sizes (and bit depth), in order.
         var out: [Difference] = []
@@ -22,9 +26,13 @@ enum EmbeddedBitmapsDiff {
             }
             let t = unmatched.remove(at: k)
             for (what, old, new) in [("hori", s.hori, t.hori), ("vert", s.vert, t.vert)] where old != new {
-                out.append(Difference(kind: .changed, table: table, item: "\(label(s)) \(what) line metrics", old: "\(old.values)", new: "\(new.values)"))
+                out.append(
+                    Difference(
+                        kind: .changed, table: table, item: "\(label(s)) \(what) line metrics", old: "\(old.values)", new: "\(new.values)"))
             }
-            if s.flags != t.flags { out.append(Difference(kind: .changed, table: table, item: "\(label(s)) flags", old: "\(s.flags)", new: "\(t.flags)")) }
+            if s.flags != t.flags {
+                out.append(Difference(kind: .changed, table: table, item: "\(label(s)) flags", old: "\(s.flags)", new: "\(t.flags)"))
+            }
             let glyphsA = Dictionary(s.glyphs.map { (name($0.key, namesA), $0.value) }, uniquingKeysWith: { p, _ in p })
             let glyphsB = Dictionary(t.glyphs.map { (name($0.key, namesB), $0.value) }, uniquingKeysWith: { p, _ in p })
             for glyph in Set(glyphsA.keys).union(glyphsB.keys).sorted() {
@@ -39,7 +47,9 @@ enum EmbeddedBitmapsDiff {
                 }
             }
         }
-        for t in unmatched { out.append(Difference(kind: .added, table: table, item: label(t), old: nil, new: "\(t.glyphs.count) bitmaps")) }
+        for t in unmatched {
+            out.append(Difference(kind: .added, table: table, item: label(t), old: nil, new: "\(t.glyphs.count) bitmaps"))
+        }
         if out.isEmpty {
             // Same strikes and bitmaps: only the layout differs (subtable formats, order, padding).
             out.append(Difference(kind: .changed, table: table, item: "layout", old: "same bitmaps", new: "laid out differently"))

@@ -60,14 +60,17 @@ public final class ColrTable: DecodableTable {
         edit("BaseGlyphList", "BaseGlyphPaintRecord", key: "BaseGlyph")
         if case .list(let groups)? = table["ClipList"] {
             // Groups of glyphs sharing a box: target leaves its group and joins source's.
-            table["ClipList"] = .list(groups.compactMap { group -> StructValue? in
-                guard case .record(var fields) = group, case .list(let glyphs)? = fields["Glyph"] else { return group }
-                var kept = glyphs.filter { $0.int != Int64(target) }
-                if glyphs.contains(where: { $0.int == Int64(source) }) { kept.append(.int(Int64(target))); kept.sort { ($0.int ?? 0) < ($1.int ?? 0) } }
-                guard !kept.isEmpty else { return nil }
-                fields["Glyph"] = .list(kept)
-                return .record(fields)
-            })
+            table["ClipList"] = .list(
+                groups.compactMap { group -> StructValue? in
+                    guard case .record(var fields) = group, case .list(let glyphs)? = fields["Glyph"] else { return group }
+                    var kept = glyphs.filter { $0.int != Int64(target) }
+                    if glyphs.contains(where: { $0.int == Int64(source) }) {
+                        kept.append(.int(Int64(target))); kept.sort { ($0.int ?? 0) < ($1.int ?? 0) }
+                    }
+                    guard !kept.isEmpty else { return nil }
+                    fields["Glyph"] = .list(kept)
+                    return .record(fields)
+                })
         }
         let encoded = try StructureCodec.encode(.record(table), Self.shape, name: "COLR")
         return encoded == bytes ? nil : encoded
@@ -89,7 +92,9 @@ public final class ColrTable: DecodableTable {
             }
             if version >= 1, r.count >= 34 {
                 let listOffset = Int(try r.u32(at: 14))
-                if listOffset > 0, try find(count: Int(try r.u32(at: listOffset)), at: listOffset + 4, size: 6) != nil { return "COLR v1 paint" }
+                if listOffset > 0, try find(count: Int(try r.u32(at: listOffset)), at: listOffset + 4, size: 6) != nil {
+                    return "COLR v1 paint"
+                }
             }
             let baseCount = Int(try r.u16(at: 2)), baseOffset = Int(try r.u32(at: 4))
             guard baseCount > 0, let at = try find(count: baseCount, at: baseOffset, size: 6) else { return nil }
@@ -107,7 +112,9 @@ public final class ColrTable: DecodableTable {
             let listOffset = Int(try r.u32(at: 14))
             guard listOffset > 0 else { return [] }
             let count = Int(try r.u32(at: listOffset))
-            guard count <= (r.count - listOffset - 4) / 6 else { throw r.error("\(count) BaseGlyphPaintRecords do not fit the table", at: listOffset) }
+            guard count <= (r.count - listOffset - 4) / 6 else {
+                throw r.error("\(count) BaseGlyphPaintRecords do not fit the table", at: listOffset)
+            }
             let painted = try (0..<count).map { Int(try r.u16(at: listOffset + 4 + 6 * $0)) }
             let layered = try layeredGlyphs()
             return painted.filter { !layered.contains($0) }
@@ -119,7 +126,9 @@ public final class ColrTable: DecodableTable {
         try bytes.withUnsafeBytes { raw in
             let r = BinaryReader(raw)
             let baseCount = Int(try r.u16(at: 2)), baseOffset = Int(try r.u32(at: 4))
-            guard baseCount <= (r.count - min(baseOffset, r.count)) / 6 else { throw r.error("\(baseCount) BaseGlyphRecords do not fit the table", at: 2) }
+            guard baseCount <= (r.count - min(baseOffset, r.count)) / 6 else {
+                throw r.error("\(baseCount) BaseGlyphRecords do not fit the table", at: 2)
+            }
             return Set(try (0..<baseCount).map { Int(try r.u16(at: baseOffset + 6 * $0)) })
         }
     }
@@ -131,15 +140,20 @@ public final class ColrTable: DecodableTable {
         _ = try r.u16()
         let baseCount = Int(try r.u16()), baseOffset = Int(try r.u32()), layerOffset = Int(try r.u32()), layerCount = Int(try r.u16())
         guard baseOffset + 6 * baseCount <= reader.count, layerOffset + 4 * layerCount <= reader.count else {
-            throw reader.error("COLR's \(baseCount) base glyph and \(layerCount) layer records do not fit the table (\(reader.count) bytes)", at: 2)
+            throw reader.error(
+                "COLR's \(baseCount) base glyph and \(layerCount) layer records do not fit the table (\(reader.count) bytes)", at: 2)
         }
         var layerRecords: [(Int, Int)] = []
         layerRecords.reserveCapacity(layerCount)
-        for k in 0..<layerCount { layerRecords.append((Int(try reader.u16(at: layerOffset + 4 * k)), Int(try reader.u16(at: layerOffset + 4 * k + 2)))) }
+        for k in 0..<layerCount {
+            layerRecords.append((Int(try reader.u16(at: layerOffset + 4 * k)), Int(try reader.u16(at: layerOffset + 4 * k + 2))))
+        }
         return try (0..<baseCount).map { k in
             let at = baseOffset + 6 * k
             let glyph = Int(try reader.u16(at: at)), first = Int(try reader.u16(at: at + 2)), count = Int(try reader.u16(at: at + 4))
-            guard first + count <= layerCount else { throw reader.error("COLR base glyph record \(k) names layers \(first)..<\(first + count) of \(layerCount)", at: at + 2) }
+            guard first + count <= layerCount else {
+                throw reader.error("COLR base glyph record \(k) names layers \(first)..<\(first + count) of \(layerCount)", at: at + 2)
+            }
             return (glyph, layerRecords[first..<first + count].map { (glyph: $0.0, palette: $0.1) })
         }
     }
@@ -178,57 +192,108 @@ public enum COLRShapes {
         Record(name, members + (varying ? [varIndexBase] : []))
     }
 
-    static let table = Record("COLR", [
-        Member("Version", .scalar(.uint16)),
-        Member("BaseGlyphRecordCount", .scalar(.uint16)),
-        Member("BaseGlyphRecordArray", .offset32(.record(Record("BaseGlyphRecordArray", [
-            Member("BaseGlyphRecord", .record(Record("BaseGlyphRecord", [
-                Member("BaseGlyph", .glyph), Member("FirstLayerIndex", .scalar(.uint16)), Member("NumLayers", .scalar(.uint16)),
-            ])), count: "BaseGlyphRecordCount"),
-        ])))),
-        Member("LayerRecordArray", .offset32(.record(Record("LayerRecordArray", [
-            Member("LayerRecord", .record(Record("LayerRecord", [Member("LayerGlyph", .glyph), Member("PaletteIndex", .scalar(.uint16))])),
-                   count: "LayerRecordCount"),
-        ]))), deferred: true),
-        Member("LayerRecordCount", .scalar(.uint16)),
-        Member("BaseGlyphList", .offset32(.record(Record("BaseGlyphList", [
-            Member("BaseGlyphCount", .scalar(.uint32)),
-            Member("BaseGlyphPaintRecord", .record(Record("BaseGlyphPaintRecord", [Member("BaseGlyph", .glyph), Member("Paint", .offset32(paint))])),
-                   count: "BaseGlyphCount"),
-        ]))), since: 1),
-        Member("LayerList", .offset32(.record(Record("LayerList", [
-            Member("LayerCount", .scalar(.uint32)),
-            Member("Paint", .offset32(paint), count: "LayerCount"),
-        ]))), since: 1),
-        Member("ClipList", .offset32(.clipList), since: 1),
-        Member("VarIndexMap", .offset32(.indexMap), since: 1),
-        Member("VarStore", .offset32(.record(GDEFTable.variationStore)), since: 1),
-    ])
+    static let table = Record(
+        "COLR",
+        [
+            Member("Version", .scalar(.uint16)),
+            Member("BaseGlyphRecordCount", .scalar(.uint16)),
+            Member(
+                "BaseGlyphRecordArray",
+                .offset32(
+                    .record(
+                        Record(
+                            "BaseGlyphRecordArray",
+                            [
+                                Member(
+                                    "BaseGlyphRecord",
+                                    .record(
+                                        Record(
+                                            "BaseGlyphRecord",
+                                            [
+                                                Member("BaseGlyph", .glyph), Member("FirstLayerIndex", .scalar(.uint16)),
+                                                Member("NumLayers", .scalar(.uint16)),
+                                            ])), count: "BaseGlyphRecordCount")
+                            ])))),
+            Member(
+                "LayerRecordArray",
+                .offset32(
+                    .record(
+                        Record(
+                            "LayerRecordArray",
+                            [
+                                Member(
+                                    "LayerRecord",
+                                    .record(
+                                        Record("LayerRecord", [Member("LayerGlyph", .glyph), Member("PaletteIndex", .scalar(.uint16))])),
+                                    count: "LayerRecordCount")
+                            ]))), deferred: true),
+            Member("LayerRecordCount", .scalar(.uint16)),
+            Member(
+                "BaseGlyphList",
+                .offset32(
+                    .record(
+                        Record(
+                            "BaseGlyphList",
+                            [
+                                Member("BaseGlyphCount", .scalar(.uint32)),
+                                Member(
+                                    "BaseGlyphPaintRecord",
+                                    .record(
+                                        Record("BaseGlyphPaintRecord", [Member("BaseGlyph", .glyph), Member("Paint", .offset32(paint))])),
+                                    count: "BaseGlyphCount"),
+                            ]))), since: 1),
+            Member(
+                "LayerList",
+                .offset32(
+                    .record(
+                        Record(
+                            "LayerList",
+                            [
+                                Member("LayerCount", .scalar(.uint32)),
+                                Member("Paint", .offset32(paint), count: "LayerCount"),
+                            ]))), since: 1),
+            Member("ClipList", .offset32(.clipList), since: 1),
+            Member("VarIndexMap", .offset32(.indexMap), since: 1),
+            Member("VarStore", .offset32(.record(GDEFTable.variationStore)), since: 1),
+        ])
 
     static func box(_ varying: Bool) -> Record {
-        fixedRecord("ClipBoxFormat\(varying ? 2 : 1)", ["xMin", "yMin", "xMax", "yMax"].map { Member($0, .scalar(.int16)) }, varying: varying)
+        fixedRecord(
+            "ClipBoxFormat\(varying ? 2 : 1)", ["xMin", "yMin", "xMax", "yMax"].map { Member($0, .scalar(.int16)) }, varying: varying)
     }
     public static let clipBox: Shape = .formats8(name: "ClipBox", [1: box(false), 2: box(true)])
 
     static func colorLine(_ varying: Bool) -> Shape {
-        let stop = fixedRecord(varying ? "VarColorStop" : "ColorStop", [
-            Member("StopOffset", .scalar(.f2dot14)), Member("PaletteIndex", .scalar(.uint16)), Member("Alpha", .scalar(.f2dot14)),
-        ], varying: varying)
-        return .offset24(.record(Record(varying ? "VarColorLine" : "ColorLine", [
-            Member("Extend", .scalar(.uint8), ttx: .names(["pad", "repeat", "reflect"])),
-            Member("StopCount", .scalar(.uint16)),
-            Member("ColorStop", .record(stop), count: "StopCount"),
-        ])))
+        let stop = fixedRecord(
+            varying ? "VarColorStop" : "ColorStop",
+            [
+                Member("StopOffset", .scalar(.f2dot14)), Member("PaletteIndex", .scalar(.uint16)), Member("Alpha", .scalar(.f2dot14)),
+            ], varying: varying)
+        return .offset24(
+            .record(
+                Record(
+                    varying ? "VarColorLine" : "ColorLine",
+                    [
+                        Member("Extend", .scalar(.uint8), ttx: .names(["pad", "repeat", "reflect"])),
+                        Member("StopCount", .scalar(.uint16)),
+                        Member("ColorStop", .record(stop), count: "StopCount"),
+                    ])))
     }
 
     static func affine(_ varying: Bool) -> Shape {
-        .offset24(.record(fixedRecord(varying ? "VarAffine2x3" : "Affine2x3", ["xx", "yx", "xy", "yy", "dx", "dy"].map { Member($0, .scalar(.fixed)) }, varying: varying)))
+        .offset24(
+            .record(
+                fixedRecord(
+                    varying ? "VarAffine2x3" : "Affine2x3", ["xx", "yx", "xy", "yy", "dx", "dy"].map { Member($0, .scalar(.fixed)) },
+                    varying: varying)))
     }
 
-    static let compositeModes = ["clear", "src", "dest", "src_over", "dest_over", "src_in", "dest_in", "src_out", "dest_out", "src_atop",
-                                 "dest_atop", "xor", "plus", "screen", "overlay", "darken", "lighten", "color_dodge", "color_burn",
-                                 "hard_light", "soft_light", "difference", "exclusion", "multiply", "hsl_hue", "hsl_saturation",
-                                 "hsl_color", "hsl_luminosity"]
+    static let compositeModes = [
+        "clear", "src", "dest", "src_over", "dest_over", "src_in", "dest_in", "src_out", "dest_out", "src_atop",
+        "dest_atop", "xor", "plus", "screen", "overlay", "darken", "lighten", "color_dodge", "color_burn",
+        "hard_light", "soft_light", "difference", "exclusion", "multiply", "hsl_hue", "hsl_saturation",
+        "hsl_color", "hsl_luminosity",
+    ]
 
     /// A Paint: a recursive shape (its formats point at other Paints), made on first use.
     static let paint: Shape = .recursive(name: "Paint") { paintFormats }
@@ -237,20 +302,31 @@ public enum COLRShapes {
         let child = Member("Paint", .offset24(paint))
         func int16(_ names: String...) -> [Member] { names.map { Member($0, .scalar(.int16)) } }
         func f2dot14(_ names: String...) -> [Member] { names.map { Member($0, .scalar(.f2dot14)) } }
-        func angles(_ names: String..., biased: Bool = false) -> [Member] { names.map { Member($0, .scalar(.f2dot14), ttx: biased ? .biasedAngle : .angle) } }
+        func angles(_ names: String..., biased: Bool = false) -> [Member] {
+            names.map { Member($0, .scalar(.f2dot14), ttx: biased ? .biasedAngle : .angle) }
+        }
         // Each transform comes plain and varying (the next format, with VarIndexBase).
         var formats: [Int: Record] = [
             1: Record("PaintColrLayers", [Member("NumLayers", .scalar(.uint8)), Member("FirstLayerIndex", .scalar(.uint32))]),
             10: Record("PaintGlyph", [child, Member("Glyph", .glyph)]),
             11: Record("PaintColrGlyph", [Member("Glyph", .glyph)]),
-            32: Record("PaintComposite", [Member("SourcePaint", .offset24(paint)), Member("CompositeMode", .scalar(.uint8), ttx: .names(compositeModes)),
-                                          Member("BackdropPaint", .offset24(paint))]),
+            32: Record(
+                "PaintComposite",
+                [
+                    Member("SourcePaint", .offset24(paint)), Member("CompositeMode", .scalar(.uint8), ttx: .names(compositeModes)),
+                    Member("BackdropPaint", .offset24(paint)),
+                ]),
         ]
         let pairs: [(Int, String, [Member])] = [
             (2, "Solid", [Member("PaletteIndex", .scalar(.uint16))] + f2dot14("Alpha")),
             (4, "LinearGradient", int16("x0", "y0", "x1", "y1", "x2", "y2")),
-            (6, "RadialGradient", [Member("x0", .scalar(.int16)), Member("y0", .scalar(.int16)), Member("r0", .scalar(.uint16)),
-                                   Member("x1", .scalar(.int16)), Member("y1", .scalar(.int16)), Member("r1", .scalar(.uint16))]),
+            (
+                6, "RadialGradient",
+                [
+                    Member("x0", .scalar(.int16)), Member("y0", .scalar(.int16)), Member("r0", .scalar(.uint16)),
+                    Member("x1", .scalar(.int16)), Member("y1", .scalar(.int16)), Member("r1", .scalar(.uint16)),
+                ]
+            ),
             (8, "SweepGradient", int16("centerX", "centerY") + angles("startAngle", "endAngle", biased: true)),
             (14, "Translate", [child] + int16("dx", "dy")),
             (16, "Scale", [child] + f2dot14("scaleX", "scaleY")),
@@ -265,7 +341,8 @@ public enum COLRShapes {
         for (format, name, members) in pairs {
             let gradient = (4...9).contains(format)
             formats[format] = Record("Paint\(name)", (gradient ? [Member("ColorLine", colorLine(false))] : []) + members)
-            formats[format + 1] = Record("PaintVar\(name)", (gradient ? [Member("ColorLine", colorLine(true))] : []) + members + [varIndexBase])
+            formats[format + 1] = Record(
+                "PaintVar\(name)", (gradient ? [Member("ColorLine", colorLine(true))] : []) + members + [varIndexBase])
         }
         formats[12] = Record("PaintTransform", [child, Member("Transform", affine(false))])
         formats[13] = Record("PaintVarTransform", [child, Member("Transform", affine(true))])

@@ -7,7 +7,9 @@ public final class CPALTable: DecodableTable, DiffableTable {
 
     public struct Color: Equatable, Sendable {
         public var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
-        public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) { self.red = red; self.green = green; self.blue = blue; self.alpha = alpha }
+        public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+            self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+        }
         /// "#RRGGBBAA", as fontTools writes colours.
         public var hex: String {
             "#" + [red, green, blue, alpha].map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
@@ -23,8 +25,12 @@ public final class CPALTable: DecodableTable, DiffableTable {
     public private(set) var entryLabels: [Int]
     public private(set) var isEdited = false
 
-    public init(version: Int, entryCount: Int, palettes: [[Color]], paletteTypes: [UInt32] = [], paletteLabels: [Int] = [], entryLabels: [Int] = []) throws {
-        guard palettes.allSatisfy({ $0.count == entryCount }) else { throw FontError("CPAL: every palette needs \(entryCount) colours", table: "CPAL") }
+    public init(
+        version: Int, entryCount: Int, palettes: [[Color]], paletteTypes: [UInt32] = [], paletteLabels: [Int] = [], entryLabels: [Int] = []
+    ) throws {
+        guard palettes.allSatisfy({ $0.count == entryCount }) else {
+            throw FontError("CPAL: every palette needs \(entryCount) colours", table: "CPAL")
+        }
         self.version = version; self.entryCount = entryCount; self.palettes = palettes
         self.paletteTypes = paletteTypes.count == palettes.count ? paletteTypes : Array(repeating: 0, count: palettes.count)
         self.paletteLabels = paletteLabels.count == palettes.count ? paletteLabels : Array(repeating: Self.noName, count: palettes.count)
@@ -36,11 +42,15 @@ public final class CPALTable: DecodableTable, DiffableTable {
         let version = Int(try r.u16()), entries = Int(try r.u16()), count = Int(try r.u16()), records = Int(try r.u16())
         let recordsAt = Int(try r.u32())
         guard version <= 1 else { throw r.error("CPAL version \(version) is not 0 or 1", at: 0) }
-        guard records <= (reader.count - min(recordsAt, reader.count)) / 4 else { throw r.error("CPAL claims \(records) colours, more than the table holds", at: 6) }
+        guard records <= (reader.count - min(recordsAt, reader.count)) / 4 else {
+            throw r.error("CPAL claims \(records) colours, more than the table holds", at: 6)
+        }
         var starts: [Int] = []
         for k in 0..<count {
             let start = Int(try r.u16())
-            guard start + entries <= records else { throw r.error("CPAL palette \(k) runs past the \(records) colour records", at: r.offset - 2) }
+            guard start + entries <= records else {
+                throw r.error("CPAL palette \(k) runs past the \(records) colour records", at: r.offset - 2)
+            }
             starts.append(start)
         }
         let palettes: [[Color]] = try starts.map { start in
@@ -55,9 +65,12 @@ public final class CPALTable: DecodableTable, DiffableTable {
             let typesAt = Int(try r.u32()), labelsAt = Int(try r.u32()), entryLabelsAt = Int(try r.u32())
             if typesAt != 0 { var t = try reader.sub(typesAt, 4 * count); types = try (0..<count).map { _ in try t.u32() } }
             if labelsAt != 0 { var t = try reader.sub(labelsAt, 2 * count); labels = try (0..<count).map { _ in Int(try t.u16()) } }
-            if entryLabelsAt != 0 { var t = try reader.sub(entryLabelsAt, 2 * entries); entryLabels = try (0..<entries).map { _ in Int(try t.u16()) } }
+            if entryLabelsAt != 0 {
+                var t = try reader.sub(entryLabelsAt, 2 * entries); entryLabels = try (0..<entries).map { _ in Int(try t.u16()) }
+            }
         }
-        return try CPALTable(version: version, entryCount: entries, palettes: palettes, paletteTypes: types, paletteLabels: labels, entryLabels: entryLabels)
+        return try CPALTable(
+            version: version, entryCount: entries, palettes: palettes, paletteTypes: types, paletteLabels: labels, entryLabels: entryLabels)
     }
 
     public func encode() throws -> [UInt8] {
@@ -90,11 +103,20 @@ public final class CPALTable: DecodableTable, DiffableTable {
         guard let other = other as? CPALTable else { return nil }
         var out: [Difference] = []
         for p in 0..<max(palettes.count, other.palettes.count) {
-            guard p < palettes.count else { out.append(Difference(kind: .added, table: "CPAL", item: "palette \(p)", old: nil, new: nil)); continue }
-            guard p < other.palettes.count else { out.append(Difference(kind: .removed, table: "CPAL", item: "palette \(p)", old: nil, new: nil)); continue }
+            guard p < palettes.count else {
+                out.append(Difference(kind: .added, table: "CPAL", item: "palette \(p)", old: nil, new: nil)); continue
+            }
+            guard p < other.palettes.count else {
+                out.append(Difference(kind: .removed, table: "CPAL", item: "palette \(p)", old: nil, new: nil)); continue
+            }
             for e in 0..<max(palettes[p].count, other.palettes[p].count) {
                 let a = e < palettes[p].count ? palettes[p][e].hex : nil, b = e < other.palettes[p].count ? other.palettes[p][e].hex : nil
-                if a != b { out.append(Difference(kind: a == nil ? .added : b == nil ? .removed : .changed, table: "CPAL", item: "palette \(p) colour \(e)", old: a, new: b)) }
+                if a != b {
+                    out.append(
+                        Difference(
+                            kind: a == nil ? .added : b == nil ? .removed : .changed, table: "CPAL", item: "palette \(p) colour \(e)",
+                            old: a, new: b))
+                }
             }
         }
         return out

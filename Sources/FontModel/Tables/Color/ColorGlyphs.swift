@@ -6,9 +6,13 @@ extension Face {
     public func colorForms(_ id: Int) throws -> [String] {
         var forms: [String] = []
         if let colr = try table(ColrTable.self), let kind = try context("COLR", { try colr.colorKind(id) }) { forms.append(kind) }
-        if has("CBLC"), let cblc = try rawTable("CBLC"), try context("CBLC", { try Self.bitmapLocatorCovers(cblc, id) }) { forms.append("CBDT bitmap") }
+        if has("CBLC"), let cblc = try rawTable("CBLC"), try context("CBLC", { try Self.bitmapLocatorCovers(cblc, id) }) {
+            forms.append("CBDT bitmap")
+        }
         if let sbix = try table(SbixTable.self), sbix.hasImage(id) { forms.append("sbix bitmap") }
-        if let svg = try table(SVGTable.self), svg.documents.contains(where: { Int($0.firstGlyph) <= id && id <= Int($0.lastGlyph) }) { forms.append("SVG") }
+        if let svg = try table(SVGTable.self), svg.documents.contains(where: { Int($0.firstGlyph) <= id && id <= Int($0.lastGlyph) }) {
+            forms.append("SVG")
+        }
         return forms
     }
 
@@ -34,7 +38,9 @@ extension Face {
             for k in 0..<sizes {
                 let record = 8 + 48 * k
                 let arrayOffset = Int(try r.u32(at: record)), count = Int(try r.u32(at: record + 8))
-                guard count <= (r.count - min(arrayOffset, r.count)) / 8 else { throw r.error("strike \(k): \(count) index subtables do not fit", at: record + 8) }
+                guard count <= (r.count - min(arrayOffset, r.count)) / 8 else {
+                    throw r.error("strike \(k): \(count) index subtables do not fit", at: record + 8)
+                }
                 for i in 0..<count {
                     let first = Int(try r.u16(at: arrayOffset + 8 * i)), last = Int(try r.u16(at: arrayOffset + 8 * i + 2))
                     if first <= id && id <= last { return true }

@@ -34,15 +34,23 @@ public final class SVGTable: DecodableTable, DiffableTable, Equatable {
         var decoded: [Int: (String, Bool)] = [:]   // shared documents are inflated once
         let documents = try (0..<count).map { k -> Document in
             let first = try index.u16(), last = try index.u16(), offset = Int(try index.u32()), length = Int(try index.u32())
-            guard first <= last else { throw index.error("SVG document \(k) covers glyphs \(first)–\(last), which runs backwards", at: index.offset - 12) }
+            guard first <= last else {
+                throw index.error("SVG document \(k) covers glyphs \(first)–\(last), which runs backwards", at: index.offset - 12)
+            }
             let start = indexAt + offset
-            if let (text, compressed) = decoded[start << 32 | length] { return Document(firstGlyph: first, lastGlyph: last, text: text, compressed: compressed) }
+            if let (text, compressed) = decoded[start << 32 | length] {
+                return Document(firstGlyph: first, lastGlyph: last, text: text, compressed: compressed)
+            }
             var bytes = Array(try reader.sub(start, length).bytes)
             let compressed = Gzip.isGzip(bytes)
             if compressed {
-                do { bytes = try Gzip.decompress(bytes, what: "SVG document \(k)") } catch let e as FontError { throw reader.error(e.message, at: start) }
+                do { bytes = try Gzip.decompress(bytes, what: "SVG document \(k)") } catch let e as FontError {
+                    throw reader.error(e.message, at: start)
+                }
             }
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw reader.error("SVG document \(k) is not UTF-8 text", at: start) }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw reader.error("SVG document \(k) is not UTF-8 text", at: start)
+            }
             decoded[start << 32 | length] = (text, compressed)
             return Document(firstGlyph: first, lastGlyph: last, text: text, compressed: compressed)
         }
@@ -71,7 +79,9 @@ public final class SVGTable: DecodableTable, DiffableTable, Equatable {
         var w = BinaryWriter()
         w.u16(version); w.u32(10); w.u32(0)
         try w.u16(documents.count, "SVG document count")
-        for (first, last, offset, length) in entries { w.u16(first); w.u16(last); try w.u32(offset, "SVG document offset"); try w.u32(length, "SVG document length") }
+        for (first, last, offset, length) in entries {
+            w.u16(first); w.u16(last); try w.u32(offset, "SVG document offset"); try w.u32(length, "SVG document length")
+        }
         for s in stored { w.append(s) }
         return w.bytes
     }
@@ -79,11 +89,12 @@ public final class SVGTable: DecodableTable, DiffableTable, Equatable {
     public func differences(to other: FontTable) -> [Difference]? {
         guard let other = other as? SVGTable else { return nil }
         func items(_ t: SVGTable) -> [(String, String)] {
-            [("version", "\(t.version)")] + t.documents.map { d -> (String, String) in
-                // Short documents in full; long ones by size and checksum.
-                let text = d.text.utf8.count <= 80 ? d.text : Difference.summary(ofBytes: d.text.utf8)
-                return ("glyphs \(d.firstGlyph)–\(d.lastGlyph)", text + (d.compressed ? " (gzipped)" : ""))
-            }
+            [("version", "\(t.version)")]
+                + t.documents.map { d -> (String, String) in
+                    // Short documents in full; long ones by size and checksum.
+                    let text = d.text.utf8.count <= 80 ? d.text : Difference.summary(ofBytes: d.text.utf8)
+                    return ("glyphs \(d.firstGlyph)–\(d.lastGlyph)", text + (d.compressed ? " (gzipped)" : ""))
+                }
         }
         return Difference.keyed(table: "SVG", items(self), items(other))
     }

@@ -24,7 +24,9 @@ public final class SbixTable: DecodableTable, DiffableTable, Equatable {
         public var resolution: UInt16
         /// By glyph id; nil where a glyph has no image.
         public var glyphs: [Glyph?]
-        public init(ppem: UInt16, resolution: UInt16, glyphs: [Glyph?]) { self.ppem = ppem; self.resolution = resolution; self.glyphs = glyphs }
+        public init(ppem: UInt16, resolution: UInt16, glyphs: [Glyph?]) {
+            self.ppem = ppem; self.resolution = resolution; self.glyphs = glyphs
+        }
     }
 
     public let version: UInt16
@@ -35,7 +37,9 @@ public final class SbixTable: DecodableTable, DiffableTable, Equatable {
 
     public static func == (a: SbixTable, b: SbixTable) -> Bool { a.version == b.version && a.flags == b.flags && a.strikes == b.strikes }
 
-    public init(version: UInt16 = 1, flags: UInt16 = 1, strikes: [Strike]) { self.version = version; self.flags = flags; self.strikes = strikes }
+    public init(version: UInt16 = 1, flags: UInt16 = 1, strikes: [Strike]) {
+        self.version = version; self.flags = flags; self.strikes = strikes
+    }
 
     /// Whether any strike has an image for glyph `id`.
     public func hasImage(_ id: Int) -> Bool { strikes.contains { id >= 0 && id < $0.glyphs.count && $0.glyphs[id] != nil } }
@@ -57,11 +61,16 @@ public final class SbixTable: DecodableTable, DiffableTable, Equatable {
             let offsets = try (0...glyphCount).map { _ in Int(try s.u32()) }
             let glyphs = try (0..<glyphCount).map { g -> Glyph? in
                 let a = offsets[g], b = offsets[g + 1]
-                guard a <= b else { throw reader.error("sbix strike \(k) glyph \(g): its data ends (\(b)) before it starts (\(a))", at: start + 4 + 4 * g) }
+                guard a <= b else {
+                    throw reader.error("sbix strike \(k) glyph \(g): its data ends (\(b)) before it starts (\(a))", at: start + 4 + 4 * g)
+                }
                 guard b > a else { return nil }
                 var d = try reader.sub(start + a, b - a)
-                guard d.count >= 8 else { throw reader.error("sbix strike \(k) glyph \(g): \(d.count) bytes cannot hold a glyph header", at: start + a) }
-                return Glyph(originOffsetX: try d.i16(), originOffsetY: try d.i16(), graphicType: try d.tag(), data: try d.bytes(d.remaining))
+                guard d.count >= 8 else {
+                    throw reader.error("sbix strike \(k) glyph \(g): \(d.count) bytes cannot hold a glyph header", at: start + a)
+                }
+                return Glyph(
+                    originOffsetX: try d.i16(), originOffsetY: try d.i16(), graphicType: try d.tag(), data: try d.bytes(d.remaining))
             }
             return Strike(ppem: ppem, resolution: resolution, glyphs: glyphs)
         }
@@ -101,7 +110,11 @@ public final class SbixTable: DecodableTable, DiffableTable, Equatable {
                 for (g, glyph) in s.glyphs.enumerated() {
                     guard let glyph else { continue }
                     let content = glyph.referencedGlyph.map { "→ glyph \($0)" } ?? Difference.summary(ofBytes: glyph.data)
-                    out.append(("strike \(s.ppem) glyph \(g)", "\(glyph.graphicType.description) at (\(glyph.originOffsetX), \(glyph.originOffsetY)): \(content)"))
+                    out.append(
+                        (
+                            "strike \(s.ppem) glyph \(g)",
+                            "\(glyph.graphicType.description) at (\(glyph.originOffsetX), \(glyph.originOffsetY)): \(content)"
+                        ))
                 }
             }
             return out

@@ -19,8 +19,10 @@ public final class CmapSubtable {
 
     /// A new subtable of `format` holding `mapping` (and for format 14 `variations`), encoded now.
     /// Formats 0, 4, 6, 10, 12, 13 and 14 can be built.
-    public convenience init(format: Int, language: Int, mapping: [UInt32: Int],
-                            variations: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])] = [:]) throws {
+    public convenience init(
+        format: Int, language: Int, mapping: [UInt32: Int],
+        variations: [UInt32: (defaults: [ClosedRange<UInt32>], glyphs: [UInt32: Int])] = [:]
+    ) throws {
         let bytes: [UInt8]
         switch format {
         case 4: bytes = try CmapSubtable.encodeFormat4(mapping, language: language)
@@ -214,8 +216,8 @@ public final class CmapSubtable {
             // best[k]: smallest size of the first k runs; from[k]: where the last segment starts
             // (negative: run k-1 alone as an idDelta segment).
             var best = [Int](repeating: 0, count: n + 1), from = [Int](repeating: 0, count: n + 1)
-            var codesBefore = 0                      // codes in runs 0..<k
-            var bestMergeStart = 0, bestMergeValue = 0 // min over s of best[s] - 2 * codes in runs 0..<s
+            var codesBefore = 0   // codes in runs 0..<k
+            var bestMergeStart = 0, bestMergeValue = 0   // min over s of best[s] - 2 * codes in runs 0..<s
             for k in 1...n {
                 let run = stretch[k - 1]
                 codesBefore += Int(run.end - run.start) + 1
@@ -252,7 +254,9 @@ public final class CmapSubtable {
         let arrayCount = segments.reduce(0) { $0 + ($1.glyphs?.count ?? 0) }
         let length = 16 + 8 * segCount + 2 * arrayCount
         guard length <= 0xFFFF else {
-            throw FontError("cmap format 4 subtable would be \(length) bytes, over its 64 KB limit, even with idRangeOffset segments; the BMP mapping is too fragmented (keep only format 12 for it)", table: "cmap")
+            throw FontError(
+                "cmap format 4 subtable would be \(length) bytes, over its 64 KB limit, even with idRangeOffset segments; the BMP mapping is too fragmented (keep only format 12 for it)",
+                table: "cmap")
         }
         var w = BinaryWriter(capacity: length)
         var searchRange = 1, entrySelector = 0
@@ -282,28 +286,39 @@ public final class CmapSubtable {
         let codes = m.keys.sorted()
         switch format {
         case 0:
-            guard codes.allSatisfy({ $0 < 256 }), m.values.allSatisfy({ $0 < 256 }) else { throw FontError("cmap format 0 holds codes and glyphs below 256", table: "cmap") }
+            guard codes.allSatisfy({ $0 < 256 }), m.values.allSatisfy({ $0 < 256 }) else {
+                throw FontError("cmap format 0 holds codes and glyphs below 256", table: "cmap")
+            }
             w.u16(0); w.u16(262); w.u16(UInt16(truncatingIfNeeded: language))
             for c in 0..<256 { w.u8(UInt8(m[UInt32(c)] ?? 0)) }
         case 6, 10:
             let first = codes.first ?? 0, count = codes.isEmpty ? 0 : Int((codes.last ?? 0) - first) + 1
             // Format 6 holds one range of BMP codes in at most 64 KB; format 10 one range of 32-bit codes.
             guard format == 10 ? count <= 0x7FFF_FFF0 : ((codes.last ?? 0) <= 0xFFFF && 10 + 2 * count <= 0xFFFF) else {
-                throw FontError("cmap format \(format) cannot hold codes U+\(String(first, radix: 16, uppercase: true))…U+\(String(codes.last ?? 0, radix: 16, uppercase: true)) (one range, at most 64 KB)", table: "cmap")
+                throw FontError(
+                    "cmap format \(format) cannot hold codes U+\(String(first, radix: 16, uppercase: true))…U+\(String(codes.last ?? 0, radix: 16, uppercase: true)) (one range, at most 64 KB)",
+                    table: "cmap")
             }
             if format == 6 {
-                w.u16(6); w.u16(UInt16(10 + 2 * count)); w.u16(UInt16(truncatingIfNeeded: language)); w.u16(UInt16(first)); w.u16(UInt16(count))
+                w.u16(6); w.u16(UInt16(10 + 2 * count)); w.u16(UInt16(truncatingIfNeeded: language)); w.u16(UInt16(first));
+                w.u16(UInt16(count))
             } else {
-                w.u16(10); w.u16(0); w.u32(UInt32(20 + 2 * count)); w.u32(UInt32(truncatingIfNeeded: language)); w.u32(first); w.u32(UInt32(count))
+                w.u16(10); w.u16(0); w.u32(UInt32(20 + 2 * count)); w.u32(UInt32(truncatingIfNeeded: language)); w.u32(first);
+                w.u32(UInt32(count))
             }
             for i in 0..<count { w.u16(UInt16(truncatingIfNeeded: m[first + UInt32(i)] ?? 0)) }
-        default: // 13: runs of consecutive codes mapped to one glyph
+        default:   // 13: runs of consecutive codes mapped to one glyph
             var groups: [(start: UInt32, end: UInt32, glyph: Int)] = []
             for c in codes {
                 let g = m[c] ?? 0
-                if let last = groups.last, c == last.end + 1, g == last.glyph { groups[groups.count - 1].end = c } else { groups.append((c, c, g)) }
+                if let last = groups.last, c == last.end + 1, g == last.glyph {
+                    groups[groups.count - 1].end = c
+                } else {
+                    groups.append((c, c, g))
+                }
             }
-            w.u16(13); w.u16(0); w.u32(UInt32(16 + 12 * groups.count)); w.u32(UInt32(truncatingIfNeeded: language)); w.u32(UInt32(groups.count))
+            w.u16(13); w.u16(0); w.u32(UInt32(16 + 12 * groups.count)); w.u32(UInt32(truncatingIfNeeded: language));
+            w.u32(UInt32(groups.count))
             for g in groups { w.u32(g.start); w.u32(g.end); w.u32(UInt32(g.glyph)) }
         }
         return w.bytes
@@ -320,7 +335,9 @@ public final class CmapSubtable {
             if !v.defaults.isEmpty {
                 defaultOffset = headerSize + data.count
                 data.u32(UInt32(v.defaults.count))
-                for r in v.defaults.sorted(by: { $0.lowerBound < $1.lowerBound }) { data.u24(r.lowerBound); data.u8(UInt8(truncatingIfNeeded: r.upperBound - r.lowerBound)) }
+                for r in v.defaults.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                    data.u24(r.lowerBound); data.u8(UInt8(truncatingIfNeeded: r.upperBound - r.lowerBound))
+                }
             }
             if !v.glyphs.isEmpty {
                 nonDefaultOffset = headerSize + data.count
@@ -422,7 +439,9 @@ public final class CmapTable: DecodableTable {
         if let glyph {
             let limit = (glyphCount ?? 0x10000) - 1
             guard (0...limit).contains(glyph) else {
-                throw FontError("glyph id \(glyph) does not exist (0...\(limit)\(glyphCount.map { ": the face has \($0) glyphs" } ?? ""))", table: "cmap")
+                throw FontError(
+                    "glyph id \(glyph) does not exist (0...\(limit)\(glyphCount.map { ": the face has \($0) glyphs" } ?? ""))",
+                    table: "cmap")
             }
         }
         guard char <= 0x10FFFF else { throw FontError("U+\(String(char, radix: 16, uppercase: true)) is beyond Unicode", table: "cmap") }
@@ -454,14 +473,17 @@ public final class CmapTable: DecodableTable {
             let id = ObjectIdentifier(r.subtable)
             if offsets[id] == nil {
                 let bytes = try r.subtable.encode()
-                if let same = offsetOfBytes[bytes] { offsets[id] = same } else {
+                if let same = offsetOfBytes[bytes] {
+                    offsets[id] = same
+                } else {
                     offsets[id] = position
                     offsetOfBytes[bytes] = position
                     data.append(contentsOf: bytes)
                     position += bytes.count
                 }
             }
-            try w.u16(r.platformID, "cmap platformID"); try w.u16(r.encodingID, "cmap encodingID"); try w.u32(offsets[id] ?? 0, "cmap subtable offset")
+            try w.u16(r.platformID, "cmap platformID"); try w.u16(r.encodingID, "cmap encodingID");
+            try w.u32(offsets[id] ?? 0, "cmap subtable offset")
         }
         w.append(data)
         return w.bytes
@@ -483,15 +505,21 @@ extension CmapTable: DiffableTable {
         var out: [Difference] = []
         let keysA = Set(a.records.map { "\($0.platformID)/\($0.encodingID) format \($0.subtable.format)" })
         let keysB = Set(b.records.map { "\($0.platformID)/\($0.encodingID) format \($0.subtable.format)" })
-        for k in keysA.subtracting(keysB).sorted() { out.append(Difference(kind: .removed, table: "cmap", item: "subtable \(k)", old: nil, new: nil)) }
-        for k in keysB.subtracting(keysA).sorted() { out.append(Difference(kind: .added, table: "cmap", item: "subtable \(k)", old: nil, new: nil)) }
+        for k in keysA.subtracting(keysB).sorted() {
+            out.append(Difference(kind: .removed, table: "cmap", item: "subtable \(k)", old: nil, new: nil))
+        }
+        for k in keysB.subtracting(keysA).sorted() {
+            out.append(Difference(kind: .added, table: "cmap", item: "subtable \(k)", old: nil, new: nil))
+        }
         let ma = try a.bestUnicodeSubtable()?.mapping() ?? [:], mb = try b.bestUnicodeSubtable()?.mapping() ?? [:]
         for code in Set(ma.keys).union(mb.keys).sorted() {
             let x = ma[code].map { glyphName($0, in: namesA) }, y = mb[code].map { glyphName($0, in: namesB) }
             guard x != y else { continue }
             let hex = String(code, radix: 16, uppercase: true)
-            out.append(Difference(kind: x == nil ? .added : y == nil ? .removed : .changed, table: "cmap",
-                                  item: "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex, old: x, new: y))
+            out.append(
+                Difference(
+                    kind: x == nil ? .added : y == nil ? .removed : .changed, table: "cmap",
+                    item: "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex, old: x, new: y))
         }
         return out
     }

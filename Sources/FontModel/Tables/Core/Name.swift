@@ -59,7 +59,9 @@ public struct NameRecord: Equatable, Sendable {
             for scalar in text.unicodeScalars {
                 if scalar.value < 0x80 { out.append(UInt8(scalar.value)); continue }
                 guard let i = macRomanHigh.firstIndex(of: scalar.value) else {
-                    throw FontError("'\(scalar)' (U+\(String(scalar.value, radix: 16, uppercase: true))) cannot be written in a Mac Roman name record", table: "name")
+                    throw FontError(
+                        "'\(scalar)' (U+\(String(scalar.value, radix: 16, uppercase: true))) cannot be written in a Mac Roman name record",
+                        table: "name")
                 }
                 out.append(UInt8(0x80 + i))
             }
@@ -146,16 +148,22 @@ public final class NameTable: DecodableTable {
     /// is updated; when there is none, a Windows English record is added (and a Mac Roman one if
     /// the table has Mac records and the text can be written in Mac Roman). With a platform, that one record is set or added.
     public func set(_ nameID: Int, _ text: String, platformID: Int? = nil, encodingID: Int? = nil, languageID: Int? = nil) throws {
-        for (what, v) in [("name ID", nameID), ("platform ID", platformID ?? 0), ("encoding ID", encodingID ?? 0), ("language ID", languageID ?? 0)] {
+        for (what, v) in [
+            ("name ID", nameID), ("platform ID", platformID ?? 0), ("encoding ID", encodingID ?? 0), ("language ID", languageID ?? 0),
+        ] {
             guard (0...0xFFFF).contains(v) else { throw FontError("\(what) \(v) out of range (0...65535)", table: "name") }
         }
         if let platformID {
             let encoding = encodingID ?? (platformID == 3 ? 1 : 0)
             let language = languageID ?? (platformID == 3 ? 0x409 : 0)
-            guard let record = try NameRecord(platformID: platformID, encodingID: encoding, languageID: language, nameID: nameID, text: text) else {
+            guard
+                let record = try NameRecord(platformID: platformID, encodingID: encoding, languageID: language, nameID: nameID, text: text)
+            else {
                 throw FontError("cannot encode text for platform \(platformID) encoding \(encoding)", table: "name")
             }
-            if let i = records.firstIndex(where: { $0.platformID == platformID && $0.encodingID == encoding && $0.languageID == language && $0.nameID == nameID }) {
+            if let i = records.firstIndex(where: {
+                $0.platformID == platformID && $0.encodingID == encoding && $0.languageID == language && $0.nameID == nameID
+            }) {
                 if records[i] != record { records[i] = record; isEdited = true }
             } else {
                 records.append(record); isEdited = true
@@ -164,7 +172,9 @@ public final class NameTable: DecodableTable {
         }
         var updated = false
         for i in records.indices where records[i].nameID == nameID {
-            guard let bytes = try NameRecord.encode(text, platformID: records[i].platformID, encodingID: records[i].encodingID) else { continue }
+            guard let bytes = try NameRecord.encode(text, platformID: records[i].platformID, encodingID: records[i].encodingID) else {
+                continue
+            }
             if records[i].bytes != bytes { records[i].bytes = bytes; isEdited = true }
             updated = true
         }
@@ -172,7 +182,8 @@ public final class NameTable: DecodableTable {
             try set(nameID, text, platformID: 3, encodingID: 1, languageID: 0x409)
             // A Mac Roman twin only when the table has Mac records and the text fits Mac Roman.
             if records.contains(where: { $0.platformID == 1 && $0.encodingID == 0 }),
-               (try? NameRecord.encode(text, platformID: 1, encodingID: 0)) != nil {
+                (try? NameRecord.encode(text, platformID: 1, encodingID: 0)) != nil
+            {
                 try set(nameID, text, platformID: 1, encodingID: 0, languageID: 0)
             }
         }
@@ -219,7 +230,8 @@ public final class NameTable: DecodableTable {
         for r in sorted {
             guard r.bytes.count <= 0xFFFF else { throw FontError("name record \(r.nameID) is longer than 65535 bytes", table: "name") }
             guard [r.platformID, r.encodingID, r.languageID, r.nameID].allSatisfy({ (0...0xFFFF).contains($0) }) else {
-                throw FontError("name record IDs must be 0...65535 (\(r.platformID)/\(r.encodingID)/\(r.languageID)/\(r.nameID))", table: "name")
+                throw FontError(
+                    "name record IDs must be 0...65535 (\(r.platformID)/\(r.encodingID)/\(r.languageID)/\(r.nameID))", table: "name")
             }
             w.u16(UInt16(r.platformID)); w.u16(UInt16(r.encodingID)); w.u16(UInt16(r.languageID)); w.u16(UInt16(r.nameID))
             w.u16(UInt16(r.bytes.count)); w.u16(UInt16(try place(r.bytes)))
@@ -243,7 +255,9 @@ extension NameTable: DiffableTable {
         let a = self, b = other
         struct Key: Hashable, Comparable {
             let id: Int, platform: Int, encoding: Int, language: Int
-            static func < (a: Key, b: Key) -> Bool { (a.id, a.platform, a.encoding, a.language) < (b.id, b.platform, b.encoding, b.language) }
+            static func < (a: Key, b: Key) -> Bool {
+                (a.id, a.platform, a.encoding, a.language) < (b.id, b.platform, b.encoding, b.language)
+            }
             var label: String { "\(id) (\(platform)/\(encoding)/0x\(String(language, radix: 16)))" }
         }
         func key(_ r: NameRecord) -> Key { Key(id: r.nameID, platform: r.platformID, encoding: r.encodingID, language: r.languageID) }
@@ -254,7 +268,9 @@ extension NameTable: DiffableTable {
             let x = ra[k], y = rb[k]
             guard x != y else { continue }
             let text = { (r: NameRecord?) in r.map { $0.text ?? "\($0.bytes.count) bytes" } }
-            out.append(Difference(kind: x == nil ? .added : y == nil ? .removed : .changed, table: "name", item: k.label, old: text(x), new: text(y)))
+            out.append(
+                Difference(
+                    kind: x == nil ? .added : y == nil ? .removed : .changed, table: "name", item: k.label, old: text(x), new: text(y)))
         }
         return out
     }

@@ -42,9 +42,14 @@ public final class PostTable: FieldTable {
                 for i in 0..<count {
                     guard i < n else { names.append("glyph\(zeroPadded5(i))"); continue }
                     let index = indices[i]
-                    if index < 258 { names.append(standardMacGlyphNames[index]) }
-                    else if index - 258 < custom.count { names.append(custom[index - 258]) }
-                    else { throw FontError("post name index \(index) of glyph \(i) points past the \(custom.count) names stored", table: "post") }
+                    if index < 258 {
+                        names.append(standardMacGlyphNames[index])
+                    } else if index - 258 < custom.count {
+                        names.append(custom[index - 258])
+                    } else {
+                        throw FontError(
+                            "post name index \(index) of glyph \(i) points past the \(custom.count) names stored", table: "post")
+                    }
                 }
                 return names
             case 0x0002_5000:
@@ -52,7 +57,9 @@ public final class PostTable: FieldTable {
                 var names: [String] = []
                 for i in 0..<min(n, count) {
                     let index = i + Int(try r.i8())
-                    guard (0..<258).contains(index) else { throw FontError("post 2.5 offset of glyph \(i) leaves the standard names", table: "post") }
+                    guard (0..<258).contains(index) else {
+                        throw FontError("post 2.5 offset of glyph \(i) leaves the standard names", table: "post")
+                    }
                     names.append(standardMacGlyphNames[index])
                 }
                 return names.count == count ? names : nil
@@ -94,7 +101,9 @@ public final class PostTable: FieldTable {
         for name in names {
             if let s = standard[name] { w.u16(UInt16(s)); continue }
             if let c = customIndex[name] { try w.u16(258 + c, "post glyph name index"); continue }
-            guard name.utf8.count <= 255 else { throw FontError("glyph name '\(name.prefix(20))…' is longer than 255 bytes", table: "post") }
+            guard name.utf8.count <= 255 else {
+                throw FontError("glyph name '\(name.prefix(20))…' is longer than 255 bytes", table: "post")
+            }
             guard 258 + custom.count <= 0xFFFF else { throw FontError("too many distinct glyph names for post format 2", table: "post") }
             customIndex[name] = custom.count
             try w.u16(258 + custom.count, "post glyph name index")

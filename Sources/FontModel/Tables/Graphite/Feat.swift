@@ -16,7 +16,9 @@ public final class FeatTable: DecodableTable, DiffableTable, Equatable {
         public var label: UInt16
         /// In table order; the first is the default.
         public var settings: [Setting]
-        public init(id: UInt32, flags: UInt16, label: UInt16, settings: [Setting]) { self.id = id; self.flags = flags; self.label = label; self.settings = settings }
+        public init(id: UInt32, flags: UInt16, label: UInt16, settings: [Setting]) {
+            self.id = id; self.flags = flags; self.label = label; self.settings = settings
+        }
         /// The default setting's value (0 without settings).
         public var defaultValue: UInt16 { settings.first?.value ?? 0 }
     }
@@ -43,7 +45,9 @@ public final class FeatTable: DecodableTable, DiffableTable, Equatable {
             if wide { try r.skip(2) }
             let offset = Int(try r.u32()), flags = try r.u16(), label = try r.u16()
             guard offset <= reader.count, settingCount <= (reader.count - offset) / 4 else {
-                throw reader.error("Feat feature \(k): \(settingCount) settings at \(offset) run past the end of the table (\(reader.count) bytes)", at: r.offset - 8)
+                throw reader.error(
+                    "Feat feature \(k): \(settingCount) settings at \(offset) run past the end of the table (\(reader.count) bytes)",
+                    at: r.offset - 8)
             }
             var s = try reader.sub(offset, 4 * settingCount)
             let settings = try (0..<settingCount).map { _ in Setting(value: try s.u16(), label: try s.u16()) }
@@ -84,10 +88,14 @@ public final class FeatTable: DecodableTable, DiffableTable, Equatable {
     public func differences(to other: FontTable) -> [Difference]? {
         guard let other = other as? FeatTable else { return nil }
         func items(_ t: FeatTable) -> [(String, String)] {
-            [("version", Graphite.versionText(t.version))] + t.features.map { f in
-                ("feature \(Graphite.featureIDText(f.id))",
-                 "label \(f.label), flags \(f.flags), default \(f.defaultValue), settings " + f.settings.map { "\($0.value):\($0.label)" }.joined(separator: " "))
-            }
+            [("version", Graphite.versionText(t.version))]
+                + t.features.map { f in
+                    (
+                        "feature \(Graphite.featureIDText(f.id))",
+                        "label \(f.label), flags \(f.flags), default \(f.defaultValue), settings "
+                            + f.settings.map { "\($0.value):\($0.label)" }.joined(separator: " ")
+                    )
+                }
         }
         return Difference.keyed(table: "Feat", items(self), items(other))
     }

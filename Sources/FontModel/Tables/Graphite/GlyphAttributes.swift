@@ -26,7 +26,9 @@ public final class GlocTable: DecodableTable, DiffableTable, Equatable {
         let version = try r.u32(), flags = try r.u16(), attributeCount = try r.u16()
         let wide = flags & 1 != 0, named = flags & 2 != 0
         let namesSize = named ? 2 * Int(attributeCount) : 0
-        guard namesSize <= r.remaining else { throw r.error("Gloc's \(attributeCount) attribute names do not fit the table (\(reader.count) bytes)") }
+        guard namesSize <= r.remaining else {
+            throw r.error("Gloc's \(attributeCount) attribute names do not fit the table (\(reader.count) bytes)")
+        }
         let count = (r.remaining - namesSize) / (wide ? 4 : 2)
         let locations = try (0..<count).map { _ in wide ? try r.u32() : UInt32(try r.u16()) }
         var n = try reader.sub(reader.count - namesSize, namesSize)
@@ -52,8 +54,11 @@ public final class GlocTable: DecodableTable, DiffableTable, Equatable {
     public func differences(to other: FontTable) -> [Difference]? {
         guard let other = other as? GlocTable else { return nil }
         func items(_ t: GlocTable) -> [(String, String)] {
-            [("version", Graphite.versionText(t.version)), ("attributes", "\(t.attributeCount)"),
-             ("attribute names", t.attributeNames.map(String.init).joined(separator: " ")), ("glyphs", "\(max(t.locations.count - 1, 0))")]
+            [
+                ("version", Graphite.versionText(t.version)), ("attributes", "\(t.attributeCount)"),
+                ("attribute names", t.attributeNames.map(String.init).joined(separator: " ")),
+                ("glyphs", "\(max(t.locations.count - 1, 0))"),
+            ]
         }
         return Difference.keyed(table: "Gloc", items(self), items(other))
     }
@@ -81,7 +86,9 @@ public final class GlatTable: DecodableTable, DiffableTable, Equatable {
         public var subboxBitmap: UInt16
         public var diagonals: [UInt8]
         public var subboxes: [Box]
-        public init(subboxBitmap: UInt16, diagonals: [UInt8], subboxes: [Box]) { self.subboxBitmap = subboxBitmap; self.diagonals = diagonals; self.subboxes = subboxes }
+        public init(subboxBitmap: UInt16, diagonals: [UInt8], subboxes: [Box]) {
+            self.subboxBitmap = subboxBitmap; self.diagonals = diagonals; self.subboxes = subboxes
+        }
     }
 
     public struct Glyph: Equatable, Sendable {
@@ -111,7 +118,9 @@ public final class GlatTable: DecodableTable, DiffableTable, Equatable {
     var major: UInt32 { version >> 16 }
 
     public static func decode(_ reader: BinaryReader, face: Face) throws -> GlatTable {
-        guard let gloc = try face.table(GlocTable.self) else { throw reader.error("Glat needs its Gloc table, which says where each glyph's attributes start", at: 0) }
+        guard let gloc = try face.table(GlocTable.self) else {
+            throw reader.error("Glat needs its Gloc table, which says where each glyph's attributes start", at: 0)
+        }
         let version = try reader.u32(at: 0)
         let (bytes, compression) = version >> 16 >= 3 ? try Graphite.expand(reader, tableTag) : (Array(reader.bytes), 0)
         return try bytes.withUnsafeBytes { raw in
@@ -123,7 +132,9 @@ public final class GlatTable: DecodableTable, DiffableTable, Equatable {
             for g in 0..<max(locations.count - 1, 0) {
                 let start = Int(locations[g]), end = Int(locations[g + 1])
                 guard start <= end, end <= data.count else {
-                    throw data.error("Glat glyph \(g): Gloc places its attributes at \(start)..<\(end), outside the table (\(data.count) bytes)", at: min(start, data.count))
+                    throw data.error(
+                        "Glat glyph \(g): Gloc places its attributes at \(start)..<\(end), outside the table (\(data.count) bytes)",
+                        at: min(start, data.count))
                 }
                 var r = try data.sub(start, end - start)
                 glyphs.append(try readGlyph(&r, major: version >> 16, octabox: hasOctaboxes, glyph: g))
@@ -145,7 +156,9 @@ public final class GlatTable: DecodableTable, DiffableTable, Equatable {
         while r.remaining > 3 {
             let first = major < 2 ? UInt16(try r.u8()) : try r.u16()
             let count = major < 2 ? Int(try r.u8()) : Int(try r.u16())
-            guard 2 * count <= r.remaining else { throw r.error("Glat glyph \(glyph): a run of \(count) attributes does not fit its \(r.count) bytes") }
+            guard 2 * count <= r.remaining else {
+                throw r.error("Glat glyph \(glyph): a run of \(count) attributes does not fit its \(r.count) bytes")
+            }
             for k in 0..<count { values[first &+ UInt16(truncatingIfNeeded: k)] = try r.i16() }
         }
         return Glyph(octabox: box, attributes: values.sorted { $0.key < $1.key }.map { Attribute(index: $0.key, value: $0.value) })
@@ -163,7 +176,9 @@ public final class GlatTable: DecodableTable, DiffableTable, Equatable {
             if major >= 3 && hasOctaboxes {
                 let box = glyph.octabox ?? Octabox(subboxBitmap: 0, diagonals: [0, 0, 0, 0], subboxes: [])
                 guard box.subboxes.count == box.subboxBitmap.nonzeroBitCount else {
-                    throw FontError("Glat glyph \(g): its octabox bitmap names \(box.subboxBitmap.nonzeroBitCount) subboxes but has \(box.subboxes.count)", table: "Glat")
+                    throw FontError(
+                        "Glat glyph \(g): its octabox bitmap names \(box.subboxBitmap.nonzeroBitCount) subboxes but has \(box.subboxes.count)",
+                        table: "Glat")
                 }
                 w.u16(box.subboxBitmap); w.append(box.diagonals)
                 for s in box.subboxes { w.append(s.values) }
@@ -173,9 +188,12 @@ public final class GlatTable: DecodableTable, DiffableTable, Equatable {
             let attributes = glyph.attributes
             while k < attributes.count {
                 var end = k + 1
-                while end < attributes.count && attributes[end].index == attributes[end - 1].index &+ 1 && (major >= 2 || end - k < 255) { end += 1 }
+                while end < attributes.count && attributes[end].index == attributes[end - 1].index &+ 1 && (major >= 2 || end - k < 255) {
+                    end += 1
+                }
                 if major < 2 {
-                    try w.u8(Int(attributes[k].index), "Glat version 1 attribute number (Glat 2 numbers attributes past 255)"); w.u8(UInt8(end - k))
+                    try w.u8(Int(attributes[k].index), "Glat version 1 attribute number (Glat 2 numbers attributes past 255)");
+                    w.u8(UInt8(end - k))
                 } else {
                     w.u16(attributes[k].index); try w.u16(end - k, "Glat attribute run")
                 }
@@ -195,7 +213,11 @@ public final class GlatTable: DecodableTable, DiffableTable, Equatable {
             var out = [("version", Graphite.versionText(t.version)), ("compression", "\(t.compression)")]
             for (g, glyph) in t.glyphs.enumerated() {
                 if let box = glyph.octabox {
-                    out.append(("glyph \(g) octabox", "\(String(box.subboxBitmap, radix: 16, uppercase: true)) \(box.diagonals) \(box.subboxes.map(\.values))"))
+                    out.append(
+                        (
+                            "glyph \(g) octabox",
+                            "\(String(box.subboxBitmap, radix: 16, uppercase: true)) \(box.diagonals) \(box.subboxes.map(\.values))"
+                        ))
                 }
                 for a in glyph.attributes { out.append(("glyph \(g) attribute \(a.index)", "\(a.value)")) }
             }

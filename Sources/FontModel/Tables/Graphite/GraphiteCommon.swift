@@ -58,7 +58,9 @@ public enum Graphite {
         switch scheme {
         case 0: return table
         case 1:
-            guard table.count <= 0x07FF_FFFF else { throw FontError("\(tag) is too large to compress (\(table.count) bytes)", table: tag.description) }
+            guard table.count <= 0x07FF_FFFF else {
+                throw FontError("\(tag) is too large to compress (\(table.count) bytes)", table: tag.description)
+            }
             var w = BinaryWriter()
             w.append(table.prefix(4)); w.u32(1 << 27 | UInt32(table.count))
             w.append(LZ4.compress(table))

@@ -33,7 +33,9 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
     public struct Pass: Equatable, Sendable {
         /// flags, maxRuleLoop, maxRuleContext, maxBackup, minRulePreContext, maxRulePreContext,
         /// collisionThreshold (in `infoNames` order).
-        public static let infoNames = ["flags", "maxRuleLoop", "maxRuleContext", "maxBackup", "minRulePreContext", "maxRulePreContext", "collisionThreshold"]
+        public static let infoNames = [
+            "flags", "maxRuleLoop", "maxRuleContext", "maxBackup", "minRulePreContext", "maxRulePreContext", "collisionThreshold",
+        ]
         public var info: [UInt8]
         /// numRows, numTransitional, numSuccess, numColumns.
         public static let machineNames = ["numRows", "numTransitional", "numSuccess", "numColumns"]
@@ -49,15 +51,19 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
         /// numTransitional rows of numColumns next states.
         public var transitions: [[UInt16]]
 
-        public init(info: [UInt8], machine: [UInt16], columns: [(glyph: UInt16, column: UInt16)], stateRules: [[UInt16]], startStates: [UInt16],
-                    rules: [Rule], passConstraint: [UInt8], transitions: [[UInt16]]) {
+        public init(
+            info: [UInt8], machine: [UInt16], columns: [(glyph: UInt16, column: UInt16)], stateRules: [[UInt16]], startStates: [UInt16],
+            rules: [Rule], passConstraint: [UInt8], transitions: [[UInt16]]
+        ) {
             self.info = info; self.machine = machine; self.columns = columns; self.stateRules = stateRules; self.startStates = startStates
             self.rules = rules; self.passConstraint = passConstraint; self.transitions = transitions
         }
 
         public static func == (a: Pass, b: Pass) -> Bool {
-            a.info == b.info && a.machine == b.machine && a.columns.elementsEqual(b.columns, by: { $0 == $1 }) && a.stateRules == b.stateRules
-                && a.startStates == b.startStates && a.rules == b.rules && a.passConstraint == b.passConstraint && a.transitions == b.transitions
+            a.info == b.info && a.machine == b.machine && a.columns.elementsEqual(b.columns, by: { $0 == $1 })
+                && a.stateRules == b.stateRules
+                && a.startStates == b.startStates && a.rules == b.rules && a.passConstraint == b.passConstraint
+                && a.transitions == b.transitions
         }
     }
 
@@ -65,10 +71,12 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
         /// Version 3 and later.
         public var ruleVersion: UInt32
         /// The subtable's scalar fields by name (`scalarNames`).
-        public static let scalarNames = ["maxGlyphID", "extraAscent", "extraDescent", "iSubst", "iPos", "iJust", "iBidi", "flags",
-                                         "maxPreContext", "maxPostContext", "attrPseudo", "attrBreakWeight", "attrDirectionality",
-                                         "attrMirroring", "attrSkipPasses", "numLigComp", "numUserDefn", "maxCompPerLig", "direction",
-                                         "attCollisions", "lbGID"]
+        public static let scalarNames = [
+            "maxGlyphID", "extraAscent", "extraDescent", "iSubst", "iPos", "iJust", "iBidi", "flags",
+            "maxPreContext", "maxPostContext", "attrPseudo", "attrBreakWeight", "attrDirectionality",
+            "attrMirroring", "attrSkipPasses", "numLigComp", "numUserDefn", "maxCompPerLig", "direction",
+            "attCollisions", "lbGID",
+        ]
         public var scalars: [String: Int]
         public var justifications: [Justification]
         public var critFeatures: [UInt16]
@@ -78,17 +86,22 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
         public var nonLinearClasses: [[(glyph: UInt16, index: UInt16)]]
         public var passes: [Pass]
 
-        public init(ruleVersion: UInt32, scalars: [String: Int], justifications: [Justification], critFeatures: [UInt16], scriptTags: [Tag],
-                    pseudos: [Pseudo], linearClasses: [[UInt16]], nonLinearClasses: [[(glyph: UInt16, index: UInt16)]], passes: [Pass]) {
+        public init(
+            ruleVersion: UInt32, scalars: [String: Int], justifications: [Justification], critFeatures: [UInt16], scriptTags: [Tag],
+            pseudos: [Pseudo], linearClasses: [[UInt16]], nonLinearClasses: [[(glyph: UInt16, index: UInt16)]], passes: [Pass]
+        ) {
             self.ruleVersion = ruleVersion; self.scalars = scalars; self.justifications = justifications; self.critFeatures = critFeatures
-            self.scriptTags = scriptTags; self.pseudos = pseudos; self.linearClasses = linearClasses; self.nonLinearClasses = nonLinearClasses
+            self.scriptTags = scriptTags; self.pseudos = pseudos; self.linearClasses = linearClasses;
+            self.nonLinearClasses = nonLinearClasses
             self.passes = passes
         }
 
         public static func == (a: Subtable, b: Subtable) -> Bool {
-            a.ruleVersion == b.ruleVersion && a.scalars == b.scalars && a.justifications == b.justifications && a.critFeatures == b.critFeatures
+            a.ruleVersion == b.ruleVersion && a.scalars == b.scalars && a.justifications == b.justifications
+                && a.critFeatures == b.critFeatures
                 && a.scriptTags == b.scriptTags && a.pseudos == b.pseudos && a.linearClasses == b.linearClasses
-                && a.nonLinearClasses.elementsEqual(b.nonLinearClasses, by: { $0.elementsEqual($1, by: { $0 == $1 }) }) && a.passes == b.passes
+                && a.nonLinearClasses.elementsEqual(b.nonLinearClasses, by: { $0.elementsEqual($1, by: { $0 == $1 }) })
+                && a.passes == b.passes
         }
 
         public func scalar(_ name: String) -> Int { scalars[name] ?? 0 }
@@ -114,7 +127,9 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
 
     public static func decode(_ reader: BinaryReader, face: Face) throws -> SilfTable {
         let version = try reader.u32(at: 0)
-        guard version >= 0x0002_0000 else { throw reader.error("Silf version \(Graphite.versionText(version)) is obsolete and not read (versions 2 to 5 are)", at: 0) }
+        guard version >= 0x0002_0000 else {
+            throw reader.error("Silf version \(Graphite.versionText(version)) is obsolete and not read (versions 2 to 5 are)", at: 0)
+        }
         let (bytes, compression) = version >= 0x0005_0000 ? try Graphite.expand(reader, tableTag) : (Array(reader.bytes), 0)
         return try bytes.withUnsafeBytes { raw in
             var r = BinaryReader(raw, base: compression == 0 ? reader.base : 0)
@@ -143,8 +158,10 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
         scalars["maxGlyphID"] = Int(try r.u16())
         scalars["extraAscent"] = Int(try r.i16()); scalars["extraDescent"] = Int(try r.i16())
         let passCount = Int(try r.u8())
-        for name in ["iSubst", "iPos", "iJust", "iBidi", "flags", "maxPreContext", "maxPostContext", "attrPseudo", "attrBreakWeight",
-                     "attrDirectionality", "attrMirroring", "attrSkipPasses"] { scalars[name] = Int(try r.u8()) }
+        for name in [
+            "iSubst", "iPos", "iJust", "iBidi", "flags", "maxPreContext", "maxPostContext", "attrPseudo", "attrBreakWeight",
+            "attrDirectionality", "attrMirroring", "attrSkipPasses",
+        ] { scalars[name] = Int(try r.u8()) }
         let levelCount = Int(try r.u8())
         let justifications = try (0..<levelCount).map { _ -> Justification in
             defer { r.offset += 3 }
@@ -176,8 +193,9 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
                 throw FontError("pass \(k): " + error.message, offset: error.offset)
             }
         }
-        return Subtable(ruleVersion: ruleVersion, scalars: scalars, justifications: justifications, critFeatures: critFeatures, scriptTags: scriptTags,
-                        pseudos: pseudos, linearClasses: linear, nonLinearClasses: nonLinear, passes: passes)
+        return Subtable(
+            ruleVersion: ruleVersion, scalars: scalars, justifications: justifications, critFeatures: critFeatures, scriptTags: scriptTags,
+            pseudos: pseudos, linearClasses: linear, nonLinearClasses: nonLinear, passes: passes)
     }
 
     /// The class map: linear classes (glyph lists, for output) then non-linear ones (sorted
@@ -189,7 +207,9 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
         guard classCount < r.remaining / (wideOffsets ? 4 : 2) else { throw r.error("\(classCount) classes do not fit the table") }
         let offsets = try (0...classCount).map { _ in wideOffsets ? Int(try r.u32()) : Int(try r.u16()) }
         func range(_ k: Int) throws -> BinaryReader {
-            guard offsets[k] <= offsets[k + 1] else { throw c.error("class \(k) ends (\(offsets[k + 1])) before it starts (\(offsets[k]))", at: 4) }
+            guard offsets[k] <= offsets[k + 1] else {
+                throw c.error("class \(k) ends (\(offsets[k + 1])) before it starts (\(offsets[k]))", at: 4)
+            }
             return try c.sub(offsets[k], offsets[k + 1] - offsets[k])
         }
         let linear = try (0..<linearCount).map { k in
@@ -233,11 +253,15 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
         let ruleMap = try (0..<ruleMapCount).map { _ in try r.u16() }
         let stateRules = try (0..<successCount).map { k -> [UInt16] in
             let a = ruleMapOffsets[k], b = ruleMapOffsets[k + 1]
-            guard a <= b, b <= ruleMapCount else { throw r.error("success state \(k)'s rules (\(a)..<\(b)) lie outside the rule map (\(ruleMapCount))") }
+            guard a <= b, b <= ruleMapCount else {
+                throw r.error("success state \(k)'s rules (\(a)..<\(b)) lie outside the rule map (\(ruleMapCount))")
+            }
             return Array(ruleMap[a..<b])
         }
         info[4] = try r.u8(); info[5] = try r.u8()
-        guard info[4] <= info[5] else { throw r.error("minRulePreContext \(info[4]) is more than maxRulePreContext \(info[5])", at: r.offset - 2) }
+        guard info[4] <= info[5] else {
+            throw r.error("minRulePreContext \(info[4]) is more than maxRulePreContext \(info[5])", at: r.offset - 2)
+        }
         let startStates = try (0...Int(info[5] - info[4])).map { _ in try r.u16() }
         guard ruleCount <= r.remaining / 7 else { throw r.error("\(ruleCount) rules do not fit the pass") }
         let sortKeys = try (0..<ruleCount).map { _ in try r.u16() }
@@ -246,12 +270,16 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
         let passConstraintLength = Int(try r.u16())
         var constraintOffsets = try (0...ruleCount).map { _ in Int(try r.u16()) }
         let actionOffsets = try (0...ruleCount).map { _ in Int(try r.u16()) }
-        guard transitionalCount * columnCount <= r.remaining / 2 else { throw r.error("\(transitionalCount)×\(columnCount) transitions do not fit the pass") }
+        guard transitionalCount * columnCount <= r.remaining / 2 else {
+            throw r.error("\(transitionalCount)×\(columnCount) transitions do not fit the pass")
+        }
         let transitions = try (0..<transitionalCount).map { _ in try (0..<columnCount).map { _ in try r.u16() } }
         try r.skip(1)
         let passConstraint = try r.bytes(passConstraintLength)
         // A rule without a constraint has offset 0: it takes the next rule's start.
-        for k in stride(from: ruleCount - 1, through: 0, by: -1) where constraintOffsets[k] == 0 { constraintOffsets[k] = constraintOffsets[k + 1] }
+        for k in stride(from: ruleCount - 1, through: 0, by: -1) where constraintOffsets[k] == 0 {
+            constraintOffsets[k] = constraintOffsets[k + 1]
+        }
         let constraintBlock = try r.sub(r.offset, constraintOffsets[ruleCount])
         let actionBlock = try r.sub(r.offset + constraintOffsets[ruleCount], actionOffsets[ruleCount])
         // A program of one byte or none is no program, as fontTools reads them.
@@ -261,11 +289,14 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
             return b - a > 1 ? Array(try block.sub(a, b - a).bytes) : []
         }
         let rules = try (0..<ruleCount).map { k in
-            Rule(sortKey: sortKeys[k], preContext: preContexts[k], constraint: try program(constraintBlock, constraintOffsets, k, "constraint"),
-                 action: try program(actionBlock, actionOffsets, k, "action"))
+            Rule(
+                sortKey: sortKeys[k], preContext: preContexts[k],
+                constraint: try program(constraintBlock, constraintOffsets, k, "constraint"),
+                action: try program(actionBlock, actionOffsets, k, "action"))
         }
-        return Pass(info: info, machine: machine, columns: columns, stateRules: stateRules, startStates: startStates, rules: rules,
-                    passConstraint: passConstraint, transitions: transitions)
+        return Pass(
+            info: info, machine: machine, columns: columns, stateRules: stateRules, startStates: startStates, rules: rules,
+            passConstraint: passConstraint, transitions: transitions)
     }
 
     // MARK: writing
@@ -279,7 +310,9 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
         var at = w.count + 4 * subtables.count
         for (k, s) in subtables.enumerated() {
             let body: [UInt8]
-            do { body = try Self.encode(s, version: version) } catch let error as FontError { throw FontError("subtable \(k): \(error.message)", table: "Silf") }
+            do { body = try Self.encode(s, version: version) } catch let error as FontError {
+                throw FontError("subtable \(k): \(error.message)", table: "Silf")
+            }
             try w.u32(at, "Silf subtable offset")
             at += body.count
             bodies.append(body)
@@ -292,10 +325,13 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
         let header = version >= 0x0003_0000 ? 8 : 0
         var w = BinaryWriter()
         func u8(_ name: String) throws { try w.u8(s.scalar(name), name) }
-        try w.u16(s.scalar("maxGlyphID"), "maxGlyphID"); try w.i16(s.scalar("extraAscent"), "extraAscent"); try w.i16(s.scalar("extraDescent"), "extraDescent")
+        try w.u16(s.scalar("maxGlyphID"), "maxGlyphID"); try w.i16(s.scalar("extraAscent"), "extraAscent");
+        try w.i16(s.scalar("extraDescent"), "extraDescent")
         try w.u8(s.passes.count, "Silf pass count")
-        for name in ["iSubst", "iPos", "iJust", "iBidi", "flags", "maxPreContext", "maxPostContext", "attrPseudo", "attrBreakWeight",
-                     "attrDirectionality", "attrMirroring", "attrSkipPasses"] { try u8(name) }
+        for name in [
+            "iSubst", "iPos", "iJust", "iBidi", "flags", "maxPreContext", "maxPostContext", "attrPseudo", "attrBreakWeight",
+            "attrDirectionality", "attrMirroring", "attrSkipPasses",
+        ] { try u8(name) }
         try w.u8(s.justifications.count, "Silf justification level count")
         for j in s.justifications {
             guard j.values.count == 5 else { throw FontError("a justification level needs 5 values, not \(j.values.count)") }
@@ -320,7 +356,9 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
         var passStart = passOffsetsAt + 4 * (s.passes.count + 1) + middle.count
         var passBodies: [[UInt8]] = []
         for (k, p) in s.passes.enumerated() {
-            do { passBodies.append(try encode(p, at: passStart)) } catch let error as FontError { throw FontError("pass \(k): \(error.message)") }
+            do { passBodies.append(try encode(p, at: passStart)) } catch let error as FontError {
+                throw FontError("pass \(k): \(error.message)")
+            }
             passStart += passBodies[k].count
         }
         var out = BinaryWriter()
@@ -352,7 +390,13 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
         }
         offsets.append(start + data.count)
         try w.u16(count, "Silf class count"); try w.u16(s.linearClasses.count, "Silf linear class count")
-        for o in offsets { if wideOffsets { try w.u32(o, "Silf class offset") } else { try w.u16(o, "Silf class offset (classes need Silf version 4 past 64 KB)") } }
+        for o in offsets {
+            if wideOffsets {
+                try w.u32(o, "Silf class offset")
+            } else {
+                try w.u16(o, "Silf class offset (classes need Silf version 4 past 64 KB)")
+            }
+        }
         w.append(data.bytes)
     }
 
@@ -362,11 +406,15 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
         guard p.info.count == 7, p.machine.count == 4 else { throw FontError("a pass needs 7 info and 4 machine values") }
         let (rows, transitional, success, columnCount) = (Int(p.machine[0]), Int(p.machine[1]), Int(p.machine[2]), Int(p.machine[3]))
         guard p.stateRules.count == success else { throw FontError("numSuccess is \(success) but \(p.stateRules.count) states have rules") }
-        guard p.transitions.count == transitional else { throw FontError("numTransitional is \(transitional) but there are \(p.transitions.count) rows") }
+        guard p.transitions.count == transitional else {
+            throw FontError("numTransitional is \(transitional) but there are \(p.transitions.count) rows")
+        }
         for (k, row) in p.transitions.enumerated() where row.count != columnCount {
             throw FontError("transition row \(k) has \(row.count) columns, not numColumns \(columnCount)")
         }
-        guard transitional <= rows, success <= rows else { throw FontError("numRows \(rows) is less than numTransitional \(transitional) or numSuccess \(success)") }
+        guard transitional <= rows, success <= rows else {
+            throw FontError("numRows \(rows) is less than numTransitional \(transitional) or numSuccess \(success)")
+        }
         let (minContext, maxContext) = (Int(p.info[4]), Int(p.info[5]))
         let startStates = p.transitions.isEmpty ? [0] : p.startStates
         guard minContext <= maxContext, startStates.count == maxContext - minContext + 1 || p.transitions.isEmpty else {
@@ -375,11 +423,17 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
         // Runs of consecutive glyphs in the same column.
         var ranges: [(UInt16, UInt16, UInt16)] = []
         for c in p.columns {
-            if let last = ranges.last, last.1 &+ 1 == c.glyph, last.2 == c.column { ranges[ranges.count - 1].1 = c.glyph } else { ranges.append((c.glyph, c.glyph, c.column)) }
+            if let last = ranges.last, last.1 &+ 1 == c.glyph, last.2 == c.column {
+                ranges[ranges.count - 1].1 = c.glyph
+            } else {
+                ranges.append((c.glyph, c.glyph, c.column))
+            }
         }
         let ruleMapCount = p.stateRules.reduce(0) { $0 + $1.count }
         let ruleCount = p.rules.count
-        let transitionsAt = 40 + 6 * ranges.count + 2 * (success + 1) + 2 * ruleMapCount + 2 + 2 * startStates.count + 3 * ruleCount + 3 + 4 * (ruleCount + 1)
+        let transitionsAt =
+            40 + 6 * ranges.count + 2 * (success + 1) + 2 * ruleMapCount + 2 + 2 * startStates.count + 3 * ruleCount + 3 + 4
+            * (ruleCount + 1)
         let constraintLength = 1 + p.rules.reduce(0) { $0 + $1.constraint.count }
         let passConstraintAt = base + transitionsAt + 2 * transitional * columnCount + 1
         var w = BinaryWriter()
@@ -428,25 +482,42 @@ public final class SilfTable: DecodableTable, DiffableTable, Equatable {
 
     /// The table flattened for diff: scalars, classes and each rule's programs as text.
     func diffItems() -> [(String, String)] {
-        var out = [("version", Graphite.versionText(version)), ("compilerVersion", "\(compilerVersion)"), ("compression", "\(compression)")]
+        var out = [
+            ("version", Graphite.versionText(version)), ("compilerVersion", "\(compilerVersion)"), ("compression", "\(compression)"),
+        ]
         func code(_ bytes: [UInt8]) -> String { ((try? SilfCode.disassemble(bytes)) ?? bytes.map { String($0) }).joined(separator: "; ") }
         for (k, s) in subtables.enumerated() {
             let at = "subtable \(k) "
             for name in Subtable.scalarNames { out.append((at + name, "\(s.scalar(name))")) }
             out.append((at + "justifications", s.justifications.map { "\($0.values)" }.joined(separator: " ")))
-            out.append((at + "pseudo-glyphs", s.pseudos.map { "U+\(String($0.unicode, radix: 16, uppercase: true))→\($0.glyph)" }.joined(separator: " ")))
-            for (c, glyphs) in s.linearClasses.enumerated() { out.append((at + "class \(c)", glyphs.map(String.init).joined(separator: " "))) }
+            out.append(
+                (
+                    at + "pseudo-glyphs",
+                    s.pseudos.map { "U+\(String($0.unicode, radix: 16, uppercase: true))→\($0.glyph)" }.joined(separator: " ")
+                ))
+            for (c, glyphs) in s.linearClasses.enumerated() {
+                out.append((at + "class \(c)", glyphs.map(String.init).joined(separator: " ")))
+            }
             for (c, pairs) in s.nonLinearClasses.enumerated() {
                 out.append((at + "class \(c + s.linearClasses.count)", pairs.map { "\($0.glyph)=\($0.index)" }.joined(separator: " ")))
             }
             for (n, p) in s.passes.enumerated() {
                 let pass = at + "pass \(n) "
-                out.append((pass + "info", zip(Pass.infoNames + Pass.machineNames, p.info.map(Int.init) + p.machine.map(Int.init)).map { "\($0)=\($1)" }.joined(separator: " ")))
+                out.append(
+                    (
+                        pass + "info",
+                        zip(Pass.infoNames + Pass.machineNames, p.info.map(Int.init) + p.machine.map(Int.init)).map { "\($0)=\($1)" }
+                            .joined(separator: " ")
+                    ))
                 out.append((pass + "columns", p.columns.map { "\($0.glyph)=\($0.column)" }.joined(separator: " ")))
                 out.append((pass + "state machine", "starts \(p.startStates) rules \(p.stateRules) rows \(p.transitions)"))
                 out.append((pass + "pass constraint", code(p.passConstraint)))
                 for (i, r) in p.rules.enumerated() {
-                    out.append((pass + "rule \(i)", "sortkey \(r.sortKey) precontext \(r.preContext) constraint [\(code(r.constraint))] action [\(code(r.action))]"))
+                    out.append(
+                        (
+                            pass + "rule \(i)",
+                            "sortkey \(r.sortKey) precontext \(r.preContext) constraint [\(code(r.constraint))] action [\(code(r.action))]"
+                        ))
                 }
             }
         }

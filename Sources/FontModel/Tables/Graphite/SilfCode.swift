@@ -41,7 +41,9 @@ public enum SilfCode {
         var pc = 0
         while pc < code.count {
             let opcode = Int(code[pc])
-            guard opcode < instructions.count else { throw FontError("Graphite code: opcode \(opcode) at byte \(pc) is not a known instruction") }
+            guard opcode < instructions.count else {
+                throw FontError("Graphite code: opcode \(opcode) at byte \(pc) is not a known instruction")
+            }
             let instruction = instructions[opcode]
             pc += 1
             var values: [Int] = []
@@ -64,7 +66,9 @@ public enum SilfCode {
                 try need(count)
                 values = code[pc..<pc + count].map(Int.init); pc += count
             }
-            lines.append(instruction.operands?.isEmpty == true ? instruction.name : instruction.name + "(" + values.map(String.init).joined(separator: ", ") + ")")
+            lines.append(
+                instruction.operands?.isEmpty == true
+                    ? instruction.name : instruction.name + "(" + values.map(String.init).joined(separator: ", ") + ")")
         }
         return lines
     }
@@ -92,18 +96,28 @@ public enum SilfCode {
             }
             out.append(UInt8(opcode))
             guard let operands = instructions[opcode].operands else {
-                guard values.count <= 255, values.allSatisfy({ (0...255).contains($0) }) else { throw fail("ASSOC takes up to 255 slot numbers in 0...255") }
+                guard values.count <= 255, values.allSatisfy({ (0...255).contains($0) }) else {
+                    throw fail("ASSOC takes up to 255 slot numbers in 0...255")
+                }
                 out.append(UInt8(values.count)); out += values.map(UInt8.init)
                 continue
             }
-            guard values.count == operands.count else { throw fail("\(name) takes \(operands.count) operand\(operands.count == 1 ? "" : "s"), not \(values.count)") }
+            guard values.count == operands.count else {
+                throw fail("\(name) takes \(operands.count) operand\(operands.count == 1 ? "" : "s"), not \(values.count)")
+            }
             for (v, operand) in zip(values, operands) {
                 switch operand {
-                case .s8: guard (-128...127).contains(v) else { throw fail("\(v) is not in -128...127") }; out.append(UInt8(bitPattern: Int8(v)))
+                case .s8:
+                    guard (-128...127).contains(v) else { throw fail("\(v) is not in -128...127") }; out.append(UInt8(bitPattern: Int8(v)))
                 case .u8: guard (0...255).contains(v) else { throw fail("\(v) is not in 0...255") }; out.append(UInt8(v))
-                case .s16: guard (-32768...32767).contains(v) else { throw fail("\(v) is not in -32768...32767") }; out += [UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)]
-                case .u16: guard (0...65535).contains(v) else { throw fail("\(v) is not in 0...65535") }; out += [UInt8(v >> 8), UInt8(v & 0xFF)]
-                case .u32: guard (0...0xFFFF_FFFF).contains(v) else { throw fail("\(v) is not in 0...4294967295") }; out += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) }
+                case .s16:
+                    guard (-32768...32767).contains(v) else { throw fail("\(v) is not in -32768...32767") };
+                    out += [UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)]
+                case .u16:
+                    guard (0...65535).contains(v) else { throw fail("\(v) is not in 0...65535") }; out += [UInt8(v >> 8), UInt8(v & 0xFF)]
+                case .u32:
+                    guard (0...0xFFFF_FFFF).contains(v) else { throw fail("\(v) is not in 0...4294967295") };
+                    out += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) }
                 }
             }
         }

@@ -32,12 +32,16 @@ public final class SillTable: DecodableTable, DiffableTable, Equatable {
         guard count <= r.remaining / 8 else { throw r.error("Sill claims \(count) languages, more than the table holds") }
         let languages: [Language] = try (0..<count).map { k in
             let codeBytes = try r.bytes(4).filter { $0 != 0 }
-            guard codeBytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { throw reader.error("Sill language \(k): its code is not ASCII text", at: r.offset - 4) }
+            guard codeBytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+                throw reader.error("Sill language \(k): its code is not ASCII text", at: r.offset - 4)
+            }
             // Values are 8-byte records after the 12-byte header, so a valid offset is 4 more than
             // a multiple of 8; one that is not is read as fontTools reads it, at 8·⌊offset/8⌋ + 4.
             let valueCount = Int(try r.u16()), offset = Int(try r.u16()) / 8 * 8 + 4
             guard offset <= reader.count, valueCount <= (reader.count - offset) / 8 else {
-                throw reader.error("Sill language \(k): \(valueCount) feature values at \(offset) run past the end of the table (\(reader.count) bytes)", at: r.offset - 2)
+                throw reader.error(
+                    "Sill language \(k): \(valueCount) feature values at \(offset) run past the end of the table (\(reader.count) bytes)",
+                    at: r.offset - 2)
             }
             var v = try reader.sub(offset, 8 * valueCount)
             let values = try (0..<valueCount).map { _ -> FeatureValue in
@@ -70,9 +74,10 @@ public final class SillTable: DecodableTable, DiffableTable, Equatable {
     public func differences(to other: FontTable) -> [Difference]? {
         guard let other = other as? SillTable else { return nil }
         func items(_ t: SillTable) -> [(String, String)] {
-            [("version", Graphite.versionText(t.version))] + t.languages.map { l in
-                ("language \(l.code)", l.values.map { "\(Graphite.featureIDText($0.feature))=\($0.value)" }.joined(separator: " "))
-            }
+            [("version", Graphite.versionText(t.version))]
+                + t.languages.map { l in
+                    ("language \(l.code)", l.values.map { "\(Graphite.featureIDText($0.feature))=\($0.value)" }.joined(separator: " "))
+                }
         }
         return Difference.keyed(table: "Sill", items(self), items(other))
     }

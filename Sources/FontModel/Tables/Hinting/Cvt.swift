@@ -12,7 +12,9 @@ public final class CvtTable: DecodableTable {
     }
 
     public static func decode(_ reader: BinaryReader, face: Face) throws -> CvtTable {
-        guard reader.count % 2 == 0 else { throw reader.error("cvt is \(reader.count) bytes, not a whole number of 16-bit values", at: reader.count - 1) }
+        guard reader.count % 2 == 0 else {
+            throw reader.error("cvt is \(reader.count) bytes, not a whole number of 16-bit values", at: reader.count - 1)
+        }
         var r = reader
         var values: [Int] = []
         values.reserveCapacity(reader.count / 2)
@@ -49,8 +51,10 @@ extension CvtTable: DiffableTable {
         for k in 0..<max(values.count, other.values.count) {
             let a = k < values.count ? values[k] : nil, b = k < other.values.count ? other.values[k] : nil
             guard a != b else { continue }
-            out.append(Difference(kind: a == nil ? .added : b == nil ? .removed : .changed, table: "cvt", item: String(k),
-                                  old: a.map(String.init), new: b.map(String.init)))
+            out.append(
+                Difference(
+                    kind: a == nil ? .added : b == nil ? .removed : .changed, table: "cvt", item: String(k),
+                    old: a.map(String.init), new: b.map(String.init)))
         }
         return out
     }

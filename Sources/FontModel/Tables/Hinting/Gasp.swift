@@ -6,14 +6,22 @@ public final class GaspTable: StructuredTable {
     override public class var tableTag: Tag { "gasp" }
     override public class var shape: Shape { description }
 
-    static let description: Shape = .record(Record("gasp", [
-        Member("Version", .scalar(.uint16)),
-        Member("NumRanges", .scalar(.uint16)),
-        Member("GaspRange", .record(Record("GaspRange", [
-            Member("rangeMaxPPEM", .scalar(.uint16)),
-            Member("rangeGaspBehavior", .scalar(.uint16)),
-        ])), count: "NumRanges"),
-    ]))
+    static let description: Shape = .record(
+        Record(
+            "gasp",
+            [
+                Member("Version", .scalar(.uint16)),
+                Member("NumRanges", .scalar(.uint16)),
+                Member(
+                    "GaspRange",
+                    .record(
+                        Record(
+                            "GaspRange",
+                            [
+                                Member("rangeMaxPPEM", .scalar(.uint16)),
+                                Member("rangeGaspBehavior", .scalar(.uint16)),
+                            ])), count: "NumRanges"),
+            ]))
 
     /// The ranges as (rangeMaxPPEM, rangeGaspBehavior) pairs, in table order.
     public var ranges: [(maxPPEM: Int, behavior: Int)] {
@@ -33,12 +41,13 @@ public final class GaspTable: StructuredTable {
         let version: Int64 = sorted.contains { $0.behavior & ~3 != 0 } ? 1 : 0
         var fields = StructFields()
         fields["Version"] = .int(version)
-        fields["GaspRange"] = .list(sorted.map { r in
-            var f = StructFields()
-            f["rangeMaxPPEM"] = .int(Int64(r.maxPPEM))
-            f["rangeGaspBehavior"] = .int(Int64(r.behavior))
-            return .record(f)
-        })
+        fields["GaspRange"] = .list(
+            sorted.map { r in
+                var f = StructFields()
+                f["rangeMaxPPEM"] = .int(Int64(r.maxPPEM))
+                f["rangeGaspBehavior"] = .int(Int64(r.behavior))
+                return .record(f)
+            })
         return GaspTable(root: fields)
     }
 }

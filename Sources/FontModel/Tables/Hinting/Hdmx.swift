@@ -25,7 +25,9 @@ public final class HdmxTable: DecodableTable, DiffableTable, Equatable {
         let version = try r.u16(), count = Int(try r.u16()), size = Int(try r.i32())
         let glyphs = try face.glyphCount
         guard size >= 2 + glyphs else { throw r.error("hdmx records of \(size) bytes cannot hold \(glyphs) widths", at: 4) }
-        guard count <= r.remaining / size else { throw r.error("hdmx claims \(count) records of \(size) bytes, more than the table holds", at: 2) }
+        guard count <= r.remaining / size else {
+            throw r.error("hdmx claims \(count) records of \(size) bytes, more than the table holds", at: 2)
+        }
         let records = try (0..<count).map { k -> Record in
             var rec = try reader.sub(8 + k * size, size)
             return Record(ppem: try rec.u8(), maxWidth: try rec.u8(), widths: try rec.bytes(glyphs))
@@ -35,7 +37,9 @@ public final class HdmxTable: DecodableTable, DiffableTable, Equatable {
 
     public func encode() throws -> [UInt8] {
         let glyphs = records.first?.widths.count ?? 0
-        guard records.allSatisfy({ $0.widths.count == glyphs }) else { throw FontError("hdmx records need a width for each of the same glyphs", table: "hdmx") }
+        guard records.allSatisfy({ $0.widths.count == glyphs }) else {
+            throw FontError("hdmx records need a width for each of the same glyphs", table: "hdmx")
+        }
         let size = (2 + glyphs + 3) / 4 * 4
         var w = BinaryWriter()
         w.u16(version); try w.u16(records.count, "hdmx record count"); try w.u32(size, "hdmx record size")
@@ -49,9 +53,11 @@ public final class HdmxTable: DecodableTable, DiffableTable, Equatable {
     public func differences(to other: FontTable) -> [Difference]? {
         guard let other = other as? HdmxTable else { return nil }
         func items(_ t: HdmxTable) -> [(String, String)] {
-            [("version", "\(t.version)")] + t.records.flatMap { rec in
-                [("ppem \(rec.ppem) maximum", "\(rec.maxWidth)")] + rec.widths.enumerated().map { ("ppem \(rec.ppem) glyph \($0.offset)", "\($0.element)") }
-            }
+            [("version", "\(t.version)")]
+                + t.records.flatMap { rec in
+                    [("ppem \(rec.ppem) maximum", "\(rec.maxWidth)")]
+                        + rec.widths.enumerated().map { ("ppem \(rec.ppem) glyph \($0.offset)", "\($0.element)") }
+                }
         }
         return Difference.keyed(table: "hdmx", items(self), items(other))
     }

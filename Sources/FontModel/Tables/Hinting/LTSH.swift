@@ -5,11 +5,14 @@ public final class LTSHTable: StructuredTable {
     override public class var tableTag: Tag { "LTSH" }
     override public class var shape: Shape { description }
 
-    static let description: Shape = .record(Record("LTSH", [
-        Member("version", .scalar(.uint16)),
-        Member("numGlyphs", .scalar(.uint16)),
-        Member("yPels", .scalar(.uint8), count: "numGlyphs"),
-    ]))
+    static let description: Shape = .record(
+        Record(
+            "LTSH",
+            [
+                Member("version", .scalar(.uint16)),
+                Member("numGlyphs", .scalar(.uint16)),
+                Member("yPels", .scalar(.uint8), count: "numGlyphs"),
+            ]))
 
     /// The threshold of each glyph, by glyph ID.
     public var thresholds: [Int] {
@@ -20,7 +23,9 @@ public final class LTSHTable: StructuredTable {
     }
 
     public static func make(thresholds: [Int]) throws -> LTSHTable {
-        guard thresholds.allSatisfy({ (0...255).contains($0) }) else { throw FontError("LTSH thresholds are ppem sizes in 0...255", table: "LTSH") }
+        guard thresholds.allSatisfy({ (0...255).contains($0) }) else {
+            throw FontError("LTSH thresholds are ppem sizes in 0...255", table: "LTSH")
+        }
         var fields = StructFields()
         fields["version"] = .int(0)
         fields["yPels"] = .list(thresholds.map { .int(Int64($0)) })

@@ -36,8 +36,13 @@ extension InstructionTable: DiffableTable {
     public func differences(to other: FontTable) -> [Difference]? {
         guard let other = other as? InstructionTable else { return nil }
         guard bytecode != other.bytecode else { return [] }
-        let first = zip(bytecode, other.bytecode).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(bytecode.count, other.bytecode.count)
-        return [Difference(kind: .changed, table: Self.tableTag.trimmed, item: "program from byte \(first)",
-                           old: "\(bytecode.count) bytes", new: "\(other.bytecode.count) bytes")]
+        let first =
+            zip(bytecode, other.bytecode).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(bytecode.count, other.bytecode.count)
+        return [
+            Difference(
+                kind: .changed, table: Self.tableTag.trimmed, item: "program from byte \(first)",
+                old: "\(bytecode.count) bytes", new: "\(other.bytecode.count) bytes")
+        ]
     }
 }

@@ -28,7 +28,9 @@ public final class TSI5Table: DecodableTable, DiffableTable, Equatable {
     /// Glyphs whose group changed, by name.
     public func differences(to other: FontTable, namesA: [String], namesB: [String]) -> [Difference]? {
         guard let other = other as? TSI5Table else { return nil }
-        func items(_ t: TSI5Table, _ names: [String]) -> [(String, String)] { t.groups.enumerated().map { (glyphName($0.offset, in: names), String($0.element)) } }
+        func items(_ t: TSI5Table, _ names: [String]) -> [(String, String)] {
+            t.groups.enumerated().map { (glyphName($0.offset, in: names), String($0.element)) }
+        }
         return Difference.keyed(table: "TSI5", items(self, namesA), items(other, namesB))
     }
 }

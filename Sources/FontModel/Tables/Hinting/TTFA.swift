@@ -25,7 +25,9 @@ public final class TTFATable: DecodableTable, DiffableTable, Equatable {
         func items(_ t: TTFATable) -> [(String, String)] {
             guard let text = t.text else { return [("bytes", Difference.summary(ofBytes: t.bytes))] }
             return text.split(whereSeparator: \.isNewline).enumerated().map { k, line in
-                let parts = line.split(separator: "=", maxSplits: 1).map { String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
+                let parts = line.split(separator: "=", maxSplits: 1).map {
+                    String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+                }
                 return parts.count == 2 ? (parts[0], parts[1]) : ("line \(k + 1)", String(line))
             }
         }

@@ -26,12 +26,16 @@ public final class VDMXTable: DecodableTable, DiffableTable, Equatable {
 
     public static func == (a: VDMXTable, b: VDMXTable) -> Bool { a.version == b.version && a.ratios == b.ratios && a.groups == b.groups }
 
-    public init(version: UInt16 = 1, ratios: [Ratio], groups: [[Height]]) { self.version = version; self.ratios = ratios; self.groups = groups }
+    public init(version: UInt16 = 1, ratios: [Ratio], groups: [[Height]]) {
+        self.version = version; self.ratios = ratios; self.groups = groups
+    }
 
     public static func decode(_ reader: BinaryReader, face: Face) throws -> VDMXTable {
         var r = reader
         let version = try r.u16(), groupCount = Int(try r.u16()), ratioCount = Int(try r.u16())
-        guard ratioCount <= r.remaining / 6 else { throw r.error("VDMX claims \(ratioCount) ratio ranges, more than the table holds", at: 4) }
+        guard ratioCount <= r.remaining / 6 else {
+            throw r.error("VDMX claims \(ratioCount) ratio ranges, more than the table holds", at: 4)
+        }
         let ranges = try (0..<ratioCount).map { _ in (try r.u8(), try r.u8(), try r.u8(), try r.u8()) }
         let offsets = try (0..<ratioCount).map { _ in Int(try r.u16()) }
         // Groups follow one another (as fontTools reads them); each ratio names one by offset.
@@ -41,11 +45,15 @@ public final class VDMXTable: DecodableTable, DiffableTable, Equatable {
             starts[r.offset] = k
             let count = Int(try r.u16())
             try r.skip(2)   // startsz, endsz: the first and last heights
-            guard count <= r.remaining / 6 else { throw r.error("VDMX group \(k) claims \(count) heights, more than the table holds", at: r.offset - 4) }
+            guard count <= r.remaining / 6 else {
+                throw r.error("VDMX group \(k) claims \(count) heights, more than the table holds", at: r.offset - 4)
+            }
             return try (0..<count).map { _ in Height(yPelHeight: try r.u16(), yMax: try r.i16(), yMin: try r.i16()) }
         }
         let ratios = try zip(ranges, offsets).enumerated().map { k, pair -> Ratio in
-            guard let group = starts[pair.1] else { throw reader.error("VDMX ratio range \(k) points at \(pair.1), where no group starts", at: 6 + 4 * ratioCount + 2 * k) }
+            guard let group = starts[pair.1] else {
+                throw reader.error("VDMX ratio range \(k) points at \(pair.1), where no group starts", at: 6 + 4 * ratioCount + 2 * k)
+            }
             return Ratio(charSet: pair.0.0, xRatio: pair.0.1, yStartRatio: pair.0.2, yEndRatio: pair.0.3, group: group)
         }
         return VDMXTable(version: version, ratios: ratios, groups: groups)
@@ -59,7 +67,9 @@ public final class VDMXTable: DecodableTable, DiffableTable, Equatable {
         var at = 6 + 6 * ratios.count
         for g in groups { starts.append(at); at += 4 + 6 * g.count }
         for r in ratios {
-            guard starts.indices.contains(r.group) else { throw FontError("VDMX ratio range uses group \(r.group), but there are \(groups.count)", table: "VDMX") }
+            guard starts.indices.contains(r.group) else {
+                throw FontError("VDMX ratio range uses group \(r.group), but there are \(groups.count)", table: "VDMX")
+            }
             try w.u16(starts[r.group], "VDMX group offset")
         }
         for g in groups {
@@ -75,8 +85,15 @@ public final class VDMXTable: DecodableTable, DiffableTable, Equatable {
         guard let other = other as? VDMXTable else { return nil }
         func items(_ t: VDMXTable) -> [(String, String)] {
             [("version", "\(t.version)")]
-                + t.ratios.enumerated().map { ("ratio \($0.offset)", "charset \($0.element.charSet), \($0.element.xRatio):\($0.element.yStartRatio)–\($0.element.yEndRatio), group \($0.element.group)") }
-                + t.groups.enumerated().flatMap { k, g in g.map { ("group \(k) height \($0.yPelHeight)", "yMax \($0.yMax), yMin \($0.yMin)") } }
+                + t.ratios.enumerated().map {
+                    (
+                        "ratio \($0.offset)",
+                        "charset \($0.element.charSet), \($0.element.xRatio):\($0.element.yStartRatio)–\($0.element.yEndRatio), group \($0.element.group)"
+                    )
+                }
+                + t.groups.enumerated().flatMap { k, g in
+                    g.map { ("group \(k) height \($0.yPelHeight)", "yMax \($0.yMax), yMin \($0.yMin)") }
+                }
         }
         return Difference.keyed(table: "VDMX", items(self), items(other))
     }

@@ -28,14 +28,19 @@ public class VTTIndexTable: DecodableTable, DiffableTable, Equatable {
     public static func decode(_ reader: BinaryReader, face: Face) throws -> Self {
         let count = reader.count / 8
         guard reader.count % 8 == 0, count >= 5 else {
-            throw reader.error("\(tableTag.trimmed) is \(reader.count) bytes: not a list of 8-byte entries ending in the magic record and four extras", at: 0)
+            throw reader.error(
+                "\(tableTag.trimmed) is \(reader.count) bytes: not a list of 8-byte entries ending in the magic record and four extras",
+                at: 0)
         }
         let all = try (0..<count).map { k in
-            Entry(glyph: Int(try reader.u16(at: 8 * k)), length: Int(try reader.u16(at: 8 * k + 2)), offset: Int(try reader.u32(at: 8 * k + 4)))
+            Entry(
+                glyph: Int(try reader.u16(at: 8 * k)), length: Int(try reader.u16(at: 8 * k + 2)),
+                offset: Int(try reader.u32(at: 8 * k + 4)))
         }
         let m = all[count - 5]
         guard m.glyph == magic.glyph, m.length == magic.length, m.offset == magic.offset else {
-            throw reader.error("\(tableTag.trimmed) has no magic record (0xFFFE, 0, 0xABFC1F34) before its last four entries", at: 8 * (count - 5))
+            throw reader.error(
+                "\(tableTag.trimmed) has no magic record (0xFFFE, 0, 0xABFC1F34) before its last four entries", at: 8 * (count - 5))
         }
         return Self(entries: Array(all[..<(count - 5)]), extras: Array(all[(count - 4)...]), bytes: Array(reader.bytes))
     }
@@ -47,7 +52,8 @@ public class VTTIndexTable: DecodableTable, DiffableTable, Equatable {
     public func differences(to other: FontTable) -> [Difference]? {
         guard let other = other as? VTTIndexTable else { return nil }
         func listed(_ t: VTTIndexTable) -> String {
-            "\(t.entries.count) glyph entries (" + Difference.summary(ofBytes: t.entries.flatMap { [UInt8($0.glyph >> 8), UInt8($0.glyph & 0xFF)] })
+            "\(t.entries.count) glyph entries ("
+                + Difference.summary(ofBytes: t.entries.flatMap { [UInt8($0.glyph >> 8), UInt8($0.glyph & 0xFF)] })
                 + "), extras " + t.extras.map { String($0.glyph, radix: 16, uppercase: true) }.joined(separator: " ")
         }
         let a = listed(self), b = listed(other)
@@ -78,7 +84,9 @@ public class VTTProgramsTable: DecodableTable, DiffableTable, Equatable {
     public class var tableTag: Tag { "TSI1" }
     public class var indexTag: Tag { "TSI0" }
     /// The extra programs' names by code, in code order.
-    public class var extraNames: [(code: Int, name: String)] { [(0xFFFA, "ppgm"), (0xFFFB, "cvt"), (0xFFFC, "reserved"), (0xFFFD, "fpgm")] }
+    public class var extraNames: [(code: Int, name: String)] {
+        [(0xFFFA, "ppgm"), (0xFFFB, "cvt"), (0xFFFC, "reserved"), (0xFFFD, "fpgm")]
+    }
 
     /// Glyph programs by glyph id (empty texts left out, as fontTools leaves them out).
     public let programs: [Int: String]
@@ -91,10 +99,14 @@ public class VTTProgramsTable: DecodableTable, DiffableTable, Equatable {
         self.programs = programs; self.extraPrograms = extraPrograms; self.bytes = bytes
     }
 
-    public static func == (a: VTTProgramsTable, b: VTTProgramsTable) -> Bool { a.programs == b.programs && a.extraPrograms == b.extraPrograms }
+    public static func == (a: VTTProgramsTable, b: VTTProgramsTable) -> Bool {
+        a.programs == b.programs && a.extraPrograms == b.extraPrograms
+    }
 
     public static func decode(_ reader: BinaryReader, face: Face) throws -> Self {
-        guard let raw = try face.rawTable(indexTag) else { throw reader.error("\(tableTag.trimmed) needs its index, \(indexTag.trimmed), which the face lacks", at: 0) }
+        guard let raw = try face.rawTable(indexTag) else {
+            throw reader.error("\(tableTag.trimmed) needs its index, \(indexTag.trimmed), which the face lacks", at: 0)
+        }
         let index = try face.context(indexTag) { try raw.withUnsafeBytes { try VTTIndexTable.decode(BinaryReader($0), face: face) } }
         let data = Array(reader.bytes)
         /// The texts of one list of entries; a length of 0x8000 means "up to the next entry".
@@ -103,13 +115,21 @@ public class VTTProgramsTable: DecodableTable, DiffableTable, Equatable {
             for (i, e) in entries.enumerated() where e.offset <= data.count {
                 var length = e.length
                 if length == 0x8000 {
-                    let next = i + 1 < entries.count ? entries[i + 1].offset : (extra ? data.count : (index.extras.first?.offset ?? data.count))
-                    guard next >= e.offset else { throw reader.error("\(tableTag.trimmed) entry \(i): the next program starts before it (entries not sorted by offset)", at: e.offset) }
+                    let next =
+                        i + 1 < entries.count ? entries[i + 1].offset : (extra ? data.count : (index.extras.first?.offset ?? data.count))
+                    guard next >= e.offset else {
+                        throw reader.error(
+                            "\(tableTag.trimmed) entry \(i): the next program starts before it (entries not sorted by offset)", at: e.offset
+                        )
+                    }
                     length = min(next, data.count) - e.offset
                 } else if length > 0x8000 {
                     throw reader.error("\(tableTag.trimmed) entry \(i): length \(length) is more than 32768", at: e.offset)
                 }
-                guard e.offset + length <= data.count else { throw reader.error("\(tableTag.trimmed) entry \(i): \(length) bytes at \(e.offset) run past the table's end", at: e.offset) }
+                guard e.offset + length <= data.count else {
+                    throw reader.error(
+                        "\(tableTag.trimmed) entry \(i): \(length) bytes at \(e.offset) run past the table's end", at: e.offset)
+                }
                 let text = String(decoding: data[e.offset..<(e.offset + length)], as: UTF8.self)
                 if !text.isEmpty { out.append((e.glyph, text)) }
             }
@@ -120,7 +140,11 @@ public class VTTProgramsTable: DecodableTable, DiffableTable, Equatable {
         var extras: [String: String] = [:]
         let names = Dictionary(extraNames.map { ($0.code, $0.name) }, uniquingKeysWith: { a, _ in a })
         for (code, text) in try texts(index.extras, extra: true) {
-            guard let name = names[code] else { throw reader.error("\(indexTag.trimmed) names an extra program with code 0x\(String(code, radix: 16, uppercase: true)), not one of 0xFFFA–0xFFFD", at: 0) }
+            guard let name = names[code] else {
+                throw reader.error(
+                    "\(indexTag.trimmed) names an extra program with code 0x\(String(code, radix: 16, uppercase: true)), not one of 0xFFFA–0xFFFD",
+                    at: 0)
+            }
             extras[name] = text
         }
         return Self(programs: programs, extraPrograms: extras, bytes: data)
@@ -138,8 +162,10 @@ public class VTTProgramsTable: DecodableTable, DiffableTable, Equatable {
 
     /// The text table and its index for these programs, as fontTools compiles them: every
     /// glyph of the face in order (empty when it has no program), then the extras in code order.
-    public static func compile(programs: [Int: String], extraPrograms: [String: String], extraNames: [(code: Int, name: String)],
-                               glyphCount: Int) -> (text: [UInt8], index: [UInt8]) {
+    public static func compile(
+        programs: [Int: String], extraPrograms: [String: String], extraNames: [(code: Int, name: String)],
+        glyphCount: Int
+    ) -> (text: [UInt8], index: [UInt8]) {
         var data: [UInt8] = []
         func place(_ code: Int, _ text: String?) -> VTTIndexTable.Entry {
             if data.count % 2 == 1 { data.append(0x0D) }   // 2-byte alignment, padded with a carriage return
@@ -180,5 +206,7 @@ public final class TSI1Table: VTTProgramsTable {
 public final class TSI3Table: VTTProgramsTable {
     override public class var tableTag: Tag { "TSI3" }
     override public class var indexTag: Tag { "TSI2" }
-    override public class var extraNames: [(code: Int, name: String)] { [(0xFFFA, "reserved0"), (0xFFFB, "reserved1"), (0xFFFC, "reserved2"), (0xFFFD, "reserved3")] }
+    override public class var extraNames: [(code: Int, name: String)] {
+        [(0xFFFA, "reserved0"), (0xFFFB, "reserved1"), (0xFFFC, "reserved2"), (0xFFFD, "reserved3")]
+    }
 }

@@ -29,7 +29,9 @@ public class VTTTextTable: DecodableTable, DiffableTable, Equatable {
         guard let other = other as? VTTTextTable else { return nil }
         func items(_ t: VTTTextTable) -> [(String, String)] {
             guard let text = t.text else { return [("bytes", Difference.summary(ofBytes: t.bytes))] }
-            return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { ("line \($0.offset + 1)", String($0.element)) }
+            return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
+                ("line \($0.offset + 1)", String($0.element))
+            }
         }
         return Difference.keyed(table: Self.tableTag.trimmed, items(self), items(other))
     }

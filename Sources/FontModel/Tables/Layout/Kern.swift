@@ -84,7 +84,9 @@ public final class KernTable: DecodableTable {
             if format == 0 {
                 let n = Int(try r.u16())
                 try r.skip(6)   // searchRange, entrySelector, rangeShift: derived, rewritten on save
-                guard n * 6 <= r.remaining else { throw reader.error("kern subtable \(k): \(n) pairs do not fit in the table", at: start + headerSize) }
+                guard n * 6 <= r.remaining else {
+                    throw reader.error("kern subtable \(k): \(n) pairs do not fit in the table", at: start + headerSize)
+                }
                 var pairs: [KernPair] = []
                 pairs.reserveCapacity(n)
                 for _ in 0..<n { pairs.append(KernPair(Int(try r.u16()), Int(try r.u16()), Int(try r.i16()))) }
@@ -98,7 +100,8 @@ public final class KernTable: DecodableTable {
                 guard length >= headerSize, length - headerSize <= r.remaining else {
                     throw reader.error("kern subtable \(k): length \(length) does not fit in the table", at: start)
                 }
-                subtables.append(Subtable(format: format, coverage: coverage, tupleIndex: tupleIndex, body: try r.bytes(length - headerSize)))
+                subtables.append(
+                    Subtable(format: format, coverage: coverage, tupleIndex: tupleIndex, body: try r.bytes(length - headerSize)))
             }
         }
         return KernTable(version: apple ? 1 : 0, subtables: subtables)
@@ -110,14 +113,17 @@ public final class KernTable: DecodableTable {
         for (k, st) in subtables.enumerated() {
             var body = BinaryWriter()
             if st.format == 0 {
-                guard st.pairs.count <= 0xFFFF else { throw FontError("kern subtable \(k) has \(st.pairs.count) pairs; a subtable holds at most 65,535", table: "kern") }
+                guard st.pairs.count <= 0xFFFF else {
+                    throw FontError("kern subtable \(k) has \(st.pairs.count) pairs; a subtable holds at most 65,535", table: "kern")
+                }
                 let n = st.pairs.count
                 var power = 1, log = 0
                 while power * 2 <= n { power *= 2; log += 1 }
                 body.u16(UInt16(n)); body.u16(UInt16(truncatingIfNeeded: n == 0 ? 0 : power * 6)); body.u16(UInt16(log))
                 body.u16(UInt16(truncatingIfNeeded: n * 6 - (n == 0 ? 0 : power * 6)))
                 for p in st.pairs {
-                    try body.u16(p.left, "kern pair glyph"); try body.u16(p.right, "kern pair glyph"); try body.i16(p.value, "kern pair value")
+                    try body.u16(p.left, "kern pair glyph"); try body.u16(p.right, "kern pair glyph");
+                    try body.i16(p.value, "kern pair value")
                 }
             } else {
                 body.append(st.body)
@@ -142,12 +148,22 @@ public final class KernTable: DecodableTable {
     public func setSubtables(_ new: [Subtable]) throws {
         var checked = new
         for (k, st) in new.enumerated() {
-            guard (0...255).contains(st.format) else { throw FontError("kern subtable \(k): format is a byte (0...255), got \(st.format)", table: "kern") }
-            guard (0...255).contains(st.coverage) else { throw FontError("kern subtable \(k): coverage is a byte (0...255), got \(st.coverage)", table: "kern") }
-            if let t = st.tupleIndex, !(0...0xFFFF).contains(t) { throw FontError("kern subtable \(k): tupleIndex is UInt16, got \(t)", table: "kern") }
+            guard (0...255).contains(st.format) else {
+                throw FontError("kern subtable \(k): format is a byte (0...255), got \(st.format)", table: "kern")
+            }
+            guard (0...255).contains(st.coverage) else {
+                throw FontError("kern subtable \(k): coverage is a byte (0...255), got \(st.coverage)", table: "kern")
+            }
+            if let t = st.tupleIndex, !(0...0xFFFF).contains(t) {
+                throw FontError("kern subtable \(k): tupleIndex is UInt16, got \(t)", table: "kern")
+            }
             for p in st.pairs {
-                guard (0...0xFFFF).contains(p.left), (0...0xFFFF).contains(p.right) else { throw FontError("kern subtable \(k): glyph id out of range in pair \(p.left), \(p.right)", table: "kern") }
-                guard (-32768...32767).contains(p.value) else { throw FontError("kern subtable \(k): value is Int16 (-32768...32767), got \(p.value)", table: "kern") }
+                guard (0...0xFFFF).contains(p.left), (0...0xFFFF).contains(p.right) else {
+                    throw FontError("kern subtable \(k): glyph id out of range in pair \(p.left), \(p.right)", table: "kern")
+                }
+                guard (-32768...32767).contains(p.value) else {
+                    throw FontError("kern subtable \(k): value is Int16 (-32768...32767), got \(p.value)", table: "kern")
+                }
             }
             checked[k].pairs.sort { ($0.left, $0.right) < ($1.left, $1.right) }
         }
@@ -206,7 +222,9 @@ public final class KernTable: DecodableTable {
         // Offsets in the body count from the subtable's start, header included.
         let data = [UInt8](repeating: 0, count: headerSize) + st.body
         func u16(_ at: Int) throws -> Int {
-            guard at >= 0, at + 2 <= data.count else { throw FontError("kern subtable \(k): offset \(at) runs past the subtable (\(data.count) bytes)", table: "kern") }
+            guard at >= 0, at + 2 <= data.count else {
+                throw FontError("kern subtable \(k): offset \(at) runs past the subtable (\(data.count) bytes)", table: "kern")
+            }
             return Int(data[at]) << 8 | Int(data[at + 1])
         }
         let leftTable = try u16(headerSize + 2), rightTable = try u16(headerSize + 4)
@@ -215,7 +233,8 @@ public final class KernTable: DecodableTable {
         // The class tables may claim far more pairs than their bytes (Apple's format 2 tables
         // hold thousands): a list beyond this is refused rather than built.
         guard leftCount * rightCount <= 4_000_000 else {
-            throw FontError("kern subtable \(k): \(leftCount) × \(rightCount) class pairs, more than the 4,000,000 FontShell lists", table: "kern")
+            throw FontError(
+                "kern subtable \(k): \(leftCount) × \(rightCount) class pairs, more than the 4,000,000 FontShell lists", table: "kern")
         }
         var out: [KernPair] = []
         for l in 0..<leftCount {
@@ -242,18 +261,27 @@ extension KernTable: DiffableTable {
         let many = max(a.subtables.count, b.subtables.count) > 1
         for k in 0..<max(a.subtables.count, b.subtables.count) {
             let label = many ? "subtable \(k) " : ""
-            guard k < a.subtables.count else { out.append(Difference(kind: .added, table: "kern", item: "subtable \(k)", old: nil, new: nil)); continue }
-            guard k < b.subtables.count else { out.append(Difference(kind: .removed, table: "kern", item: "subtable \(k)", old: nil, new: nil)); continue }
+            guard k < a.subtables.count else {
+                out.append(Difference(kind: .added, table: "kern", item: "subtable \(k)", old: nil, new: nil)); continue
+            }
+            guard k < b.subtables.count else {
+                out.append(Difference(kind: .removed, table: "kern", item: "subtable \(k)", old: nil, new: nil)); continue
+            }
             let sa = a.subtables[k], sb = b.subtables[k]
             if sa.format != sb.format || sa.coverage != sb.coverage || sa.body != sb.body {
-                out.append(Difference(kind: .changed, table: "kern", item: "subtable \(k)", old: "format \(sa.format), coverage \(sa.coverage)", new: "format \(sb.format), coverage \(sb.coverage)"))
+                out.append(
+                    Difference(
+                        kind: .changed, table: "kern", item: "subtable \(k)", old: "format \(sa.format), coverage \(sa.coverage)",
+                        new: "format \(sb.format), coverage \(sb.coverage)"))
             }
             var pa: [String: Int] = [:], pb: [String: Int] = [:]
             for p in sa.pairs { pa[glyphName(p.left, in: namesA) + " " + glyphName(p.right, in: namesA)] = p.value }
             for p in sb.pairs { pb[glyphName(p.left, in: namesB) + " " + glyphName(p.right, in: namesB)] = p.value }
             for key in Set(pa.keys).union(pb.keys).sorted() where pa[key] != pb[key] {
-                out.append(Difference(kind: pa[key] == nil ? .added : pb[key] == nil ? .removed : .changed, table: "kern",
-                                      item: label + key, old: pa[key].map(String.init), new: pb[key].map(String.init)))
+                out.append(
+                    Difference(
+                        kind: pa[key] == nil ? .added : pb[key] == nil ? .removed : .changed, table: "kern",
+                        item: label + key, old: pa[key].map(String.init), new: pb[key].map(String.init)))
             }
         }
         return out

@@ -16,8 +16,9 @@ public final class KerningPairs {
         /// GPOS PairPos format 1: pair sets per covered glyph.
         case glyphPairs(start: Int, coverage: Int, value1: Int, recordSize: Int)
         /// GPOS PairPos format 2: a class matrix; `members` lists ClassDef2's glyphs by class.
-        case classPairs(start: Int, coverage: Int, classDef1: Int, class2Count: Int, class1Count: Int,
-                        value1: Int, recordSize: Int, members: [[UInt16]])
+        case classPairs(
+            start: Int, coverage: Int, classDef1: Int, class2Count: Int, class1Count: Int,
+            value1: Int, recordSize: Int, members: [[UInt16]])
         /// kern format 0: pairs sorted by (left, right).
         case kernPairs(start: Int, count: Int)
         /// kern format 2: class tables whose values are offsets into the array.
@@ -85,7 +86,8 @@ public final class KerningPairs {
         let reader = PairReader(data: data, table: source)
         let most = lookups.joined().reduce(0) { $0 + reader.mostPairs($1) }
         guard most <= Self.maximumPairs else {
-            throw FontError("kerning would spell out up to \(most) pairs, more than the \(Self.maximumPairs) FontShell expands", table: source)
+            throw FontError(
+                "kerning would spell out up to \(most) pairs, more than the \(Self.maximumPairs) FontShell expands", table: source)
         }
         self.data = data
         self.lookups = lookups
@@ -232,7 +234,9 @@ struct PairReader {
 
     func need(_ offset: Int, _ length: Int, _ what: String) throws {
         guard offset >= 0, length >= 0, offset <= data.count, length <= data.count - offset else {
-            throw fail("\(what) (\(length) bytes at \(offset)) runs past the end of the table (\(data.count) bytes)", at: max(0, min(offset, data.count)))
+            throw fail(
+                "\(what) (\(length) bytes at \(offset)) runs past the end of the table (\(data.count) bytes)",
+                at: max(0, min(offset, data.count)))
         }
     }
 
@@ -246,7 +250,9 @@ struct PairReader {
     func target(_ base: Int, _ offsetAt: Int, size: Int = 2, _ what: String) throws -> Int {
         try need(offsetAt, size, what + " offset")
         let offset = size == 2 ? u16(offsetAt) : u32(offsetAt)
-        guard base + offset < data.count else { throw fail("\(what) offset \(offset) points past the end of the table (\(data.count) bytes)", at: offsetAt) }
+        guard base + offset < data.count else {
+            throw fail("\(what) offset \(offset) points past the end of the table (\(data.count) bytes)", at: offsetAt)
+        }
         return base + offset
     }
 
@@ -256,7 +262,8 @@ struct PairReader {
     /// (ascending, once each); nil when no language system has a `kern` feature.
     func kernFeatureLookups(glyphLimit: inout Int) throws -> [[Subtable]]? {
         try need(0, 10, "GPOS header")
-        let scriptList = try target(0, 4, "ScriptList"), featureList = try target(0, 6, "FeatureList"), lookupList = try target(0, 8, "LookupList")
+        let scriptList = try target(0, 4, "ScriptList"), featureList = try target(0, 6, "FeatureList"),
+            lookupList = try target(0, 8, "LookupList")
         let featureCount = try checkedU16(featureList, "FeatureList")
         try need(featureList + 2, featureCount * 6, "FeatureRecords")
         // Features a language system names.
@@ -283,7 +290,8 @@ struct PairReader {
         var any = false
         for f in used.sorted() where f < featureCount {
             let record = featureList + 2 + f * 6
-            guard data[record] == 0x6B, data[record + 1] == 0x65, data[record + 2] == 0x72, data[record + 3] == 0x6E else { continue } // 'kern'
+            // 'kern'
+            guard data[record] == 0x6B, data[record + 1] == 0x65, data[record + 2] == 0x72, data[record + 3] == 0x6E else { continue }
             any = true
             let feature = try target(featureList, record + 4, "Feature")
             let n = try checkedU16(feature + 2, "LookupListIndex count")
@@ -356,8 +364,9 @@ struct PairReader {
                 limit = max(limit, glyph + 1)
             }
             glyphLimit = limit
-            return .classPairs(start: start, coverage: coverage, classDef1: classDef1, class2Count: class2Count,
-                               class1Count: class1Count, value1: value1, recordSize: recordSize, members: members)
+            return .classPairs(
+                start: start, coverage: coverage, classDef1: classDef1, class2Count: class2Count,
+                class1Count: class1Count, value1: value1, recordSize: recordSize, members: members)
         default:
             throw fail(where_ + ": unknown PairPos format \(format)", at: start)
         }
@@ -496,7 +505,9 @@ struct PairReader {
                     glyphLimit = max(glyphLimit, firstRight + g + 1)
                 }
                 // Values are read at left + right class offsets from the subtable start; check them now.
-                for l in 0..<u16(left + 2) { for c in members.keys { try need(st + u16(left + 4 + l * 2) + c, 2, "kern subtable \(k) kerning value") } }
+                for l in 0..<u16(left + 2) {
+                    for c in members.keys { try need(st + u16(left + 4 + l * 2) + c, 2, "kern subtable \(k) kerning value") }
+                }
                 out.append([.kernClasses(start: st, left: left, right: right, array: array, members: members)])
             }
             guard length >= headerSize || (!apple && format == 0) else {

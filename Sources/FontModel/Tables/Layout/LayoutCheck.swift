@@ -13,7 +13,9 @@ enum LayoutCheck {
         let features = Face.items(root["FeatureList"]?.fields?["FeatureRecord"])
         for (f, record) in features.enumerated() {
             for index in Face.items(record.fields?["Feature"]?.fields?["LookupListIndex"]).compactMap(\.int) where index >= lookups.count {
-                out.append("FeatureList.FeatureRecord[\(f)] (\(Face.tagText(record.fields?["FeatureTag"]))): lookup \(index) does not exist (\(lookups.count) lookups)")
+                out.append(
+                    "FeatureList.FeatureRecord[\(f)] (\(Face.tagText(record.fields?["FeatureTag"]))): lookup \(index) does not exist (\(lookups.count) lookups)"
+                )
             }
         }
         for (s, script) in Face.items(root["ScriptList"]?.fields?["ScriptRecord"]).enumerated() {
@@ -21,9 +23,13 @@ enum LayoutCheck {
             var systems = [fields?["DefaultLangSys"]]
             systems += Face.items(fields?["LangSysRecord"]).map { $0.fields?["LangSys"] }
             for system in systems.compactMap({ $0?.fields }) {
-                let indices = Face.items(system["FeatureIndex"]).compactMap(\.int) + [system["ReqFeatureIndex"]?.int].compactMap { $0 }.filter { $0 != 0xFFFF }
+                let indices =
+                    Face.items(system["FeatureIndex"]).compactMap(\.int)
+                    + [system["ReqFeatureIndex"]?.int].compactMap { $0 }.filter { $0 != 0xFFFF }
                 for index in indices where index >= features.count {
-                    out.append("ScriptList.ScriptRecord[\(s)] (\(Face.tagText(script.fields?["ScriptTag"]))): feature \(index) does not exist (\(features.count) features)")
+                    out.append(
+                        "ScriptList.ScriptRecord[\(s)] (\(Face.tagText(script.fields?["ScriptTag"]))): feature \(index) does not exist (\(features.count) features)"
+                    )
                 }
             }
         }
@@ -35,7 +41,11 @@ enum LayoutCheck {
             let subtables = Face.items(lookup.fields?["SubTable"])
             if type == extensionType {
                 let wrapped = Set(subtables.map { Face.unwrapExtension($0).0 })
-                if wrapped.count > 1 { out.append("LookupList.Lookup[\(i)]: extension subtables wrap different lookup types (\(wrapped.sorted().map(String.init).joined(separator: ", ")))") }
+                if wrapped.count > 1 {
+                    out.append(
+                        "LookupList.Lookup[\(i)]: extension subtables wrap different lookup types (\(wrapped.sorted().map(String.init).joined(separator: ", ")))"
+                    )
+                }
                 if wrapped.contains(extensionType) { out.append("LookupList.Lookup[\(i)]: an extension subtable wraps another extension") }
             }
             for subtable in subtables { collectCalls(Face.inner(subtable), into: &calls[i]) }
@@ -58,7 +68,9 @@ enum LayoutCheck {
                     if colour[t] == 1 {
                         let cycle = stack.map(\.node).drop { $0 != t } + [t]
                         if reported.insert(t).inserted {
-                            out.append("LookupList: contextual lookups call each other in a cycle: \(cycle.map { "lookup \($0)" }.joined(separator: " → "))")
+                            out.append(
+                                "LookupList: contextual lookups call each other in a cycle: \(cycle.map { "lookup \($0)" }.joined(separator: " → "))"
+                            )
                         }
                     } else if colour[t] == 0 {
                         colour[t] = 1

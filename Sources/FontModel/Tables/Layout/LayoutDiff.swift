@@ -30,20 +30,27 @@ enum LayoutDiff {
             let pa = try KerningPairs(face: a), pb = try KerningPairs(face: b)
             if pa.source == "GPOS" || pb.source == "GPOS" {
                 var va: [String: Int] = [:], vb: [String: Int] = [:]
-                if pa.source == "GPOS" { for p in pa.all() { va[glyphName(p.left, in: namesA) + " " + glyphName(p.right, in: namesA)] = p.value } }
-                if pb.source == "GPOS" { for p in pb.all() { vb[glyphName(p.left, in: namesB) + " " + glyphName(p.right, in: namesB)] = p.value } }
+                if pa.source == "GPOS" {
+                    for p in pa.all() { va[glyphName(p.left, in: namesA) + " " + glyphName(p.right, in: namesA)] = p.value }
+                }
+                if pb.source == "GPOS" {
+                    for p in pb.all() { vb[glyphName(p.left, in: namesB) + " " + glyphName(p.right, in: namesB)] = p.value }
+                }
                 for key in Set(va.keys).union(vb.keys).sorted() where va[key] != vb[key] {
-                    note(va[key] == nil ? .added : vb[key] == nil ? .removed : .changed, "kern " + key, va[key].map(String.init), vb[key].map(String.init))
+                    note(
+                        va[key] == nil ? .added : vb[key] == nil ? .removed : .changed, "kern " + key, va[key].map(String.init),
+                        vb[key].map(String.init))
                 }
             }
         } else {
             described = { (1...4).contains(Face.realType($0)) }
             for feature in Set(fa.keys.map(featureTag) + fb.keys.map(featureTag)).sorted() {
                 func substitutions(_ face: Face, _ names: [String]) throws -> Set<String> {
-                    Set(try face.substitutions(feature: feature).map {
-                        $0.substitution.input.map { glyphName($0, in: names) }.joined(separator: " ") + " → "
-                            + $0.substitution.output.map { glyphName($0, in: names) }.joined(separator: " ")
-                    })
+                    Set(
+                        try face.substitutions(feature: feature).map {
+                            $0.substitution.input.map { glyphName($0, in: names) }.joined(separator: " ") + " → "
+                                + $0.substitution.output.map { glyphName($0, in: names) }.joined(separator: " ")
+                        })
                 }
                 let sa = try substitutions(a, namesA), sb = try substitutions(b, namesB)
                 for s in sa.subtracting(sb).sorted() { note(.removed, feature, s, nil) }
@@ -61,7 +68,9 @@ enum LayoutDiff {
             }
             return r
         }
-        out += StructureDiff.compare(record: ta.record, masked(try ta.rootKeepingDamage), masked(try tb.rootKeepingDamage), table: name, namesA: namesA, namesB: namesB)
+        out += StructureDiff.compare(
+            record: ta.record, masked(try ta.rootKeepingDamage), masked(try tb.rootKeepingDamage), table: name, namesA: namesA,
+            namesB: namesB)
         return out
     }
 

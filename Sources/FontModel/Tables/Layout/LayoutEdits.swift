@@ -12,18 +12,24 @@ extension Face {
     /// reaches are edited (`script`/`language` name the language system instead; see
     /// `reachedFeatures`). Returns where the edit went.
     @discardableResult
-    public func setKerning(_ left: Int, _ right: Int, _ value: Int?, classLevel: Bool = false,
-                           script: String? = nil, language: String? = nil) throws -> String {
+    public func setKerning(
+        _ left: Int, _ right: Int, _ value: Int?, classLevel: Bool = false,
+        script: String? = nil, language: String? = nil
+    ) throws -> String {
         let count = try glyphCount
         for g in [left, right] where g < 0 || g >= count { throw FontError("glyph id \(g) is not in the face (\(count) glyphs)") }
         if let value, !(-32768...32767).contains(value) { throw FontError("a kerning value is Int16 (-32768...32767), got \(value)") }
         switch try currentKerning().source {
         case "GPOS":
-            var done = try context("GPOS") { try setGPOSKerning(left, right, value, classLevel: classLevel, script: script, language: language) }
+            var done = try context("GPOS") {
+                try setGPOSKerning(left, right, value, classLevel: classLevel, script: script, language: language)
+            }
             // Removing a glyph pair's record can uncover a class value behind it: no kerning is
             // then a 0 exception.
             if value == nil, try kerning(left, right) != 0 {
-                done = try context("GPOS") { try setGPOSKerning(left, right, 0, classLevel: classLevel, script: script, language: language) }
+                done = try context("GPOS") {
+                    try setGPOSKerning(left, right, 0, classLevel: classLevel, script: script, language: language)
+                }
             }
             return done
         case "kern":
@@ -36,7 +42,9 @@ extension Face {
         }
     }
 
-    private func setGPOSKerning(_ left: Int, _ right: Int, _ value: Int?, classLevel: Bool, script: String?, language: String?) throws -> String {
+    private func setGPOSKerning(_ left: Int, _ right: Int, _ value: Int?, classLevel: Bool, script: String?, language: String?) throws
+        -> String
+    {
         guard let gpos = try structuredTable("GPOS") else { throw FontError("the face has no GPOS table") }
         let reached = try reachedFeatures("GPOS", "kern", glyphs: [left, right], script: script, language: language)
         let wanted = Set(reached.flatMap(\.lookups)).sorted()
@@ -59,7 +67,9 @@ extension Face {
         var firstGlyphSubtable: Int?
         var k = 0
         search: while k < subtables.count {
-            guard case .formatted(let format, var f) = Self.inner(subtables[k]), f["Coverage"].map(Self.covers(left)) == true else { k += 1; continue }
+            guard case .formatted(let format, var f) = Self.inner(subtables[k]), f["Coverage"].map(Self.covers(left)) == true else {
+                k += 1; continue
+            }
             if format == 1 {
                 if firstGlyphSubtable == nil { firstGlyphSubtable = k }
                 if Self.hasPairRecord(f, left, right) {
@@ -72,7 +82,8 @@ extension Face {
                 if classLevel {
                     let c1 = Self.glyphClass(left, f["ClassDef1"]), c2 = Self.glyphClass(right, f["ClassDef2"])
                     guard case .list(var rows)? = f["Class1Record"], c1 < rows.count, case .record(var row) = rows[c1],
-                          case .list(var cells)? = row["Class2Record"], c2 < cells.count, case .record(var cell) = cells[c2] else {
+                        case .list(var cells)? = row["Class2Record"], c2 < cells.count, case .record(var cell) = cells[c2]
+                    else {
                         throw FontError("lookup \(index) subtable \(k): class \(c1) × \(c2) is not in the class matrix")
                     }
                     f["ValueFormat1"] = .int((f["ValueFormat1"]?.int ?? 0) | 4)
@@ -87,14 +98,19 @@ extension Face {
                 }
                 // A pair exception in front of the class subtable: in the glyph-pair subtable that
                 // already covers `left`, or a new one.
-                let target = firstGlyphSubtable ?? {
-                    subtables.insert(Self.newPairSubtable(extension: isExtension), at: k)
-                    return k
-                }()
-                guard case .formatted(1, var g) = Self.inner(subtables[target]) else { throw FontError("lookup \(index): subtable \(target) is not a glyph pair subtable") }
+                let target =
+                    firstGlyphSubtable
+                    ?? {
+                        subtables.insert(Self.newPairSubtable(extension: isExtension), at: k)
+                        return k
+                    }()
+                guard case .formatted(1, var g) = Self.inner(subtables[target]) else {
+                    throw FontError("lookup \(index): subtable \(target) is not a glyph pair subtable")
+                }
                 try Self.setPairRecord(&g, left, right, value ?? 0)
                 subtables[target] = Self.replacingInner(subtables[target], .formatted(1, g))
-                done = "GPOS lookup \(index) subtable \(target) (glyph pair in front of the class subtable \(firstGlyphSubtable == nil ? k + 1 : k))"
+                done =
+                    "GPOS lookup \(index) subtable \(target) (glyph pair in front of the class subtable \(firstGlyphSubtable == nil ? k + 1 : k))"
                 break search
             }
             k += 1
@@ -102,11 +118,17 @@ extension Face {
         if done.isEmpty {
             // Not kerned by this lookup now.
             guard value != nil else { return "nothing (the pair is not kerned)" }
-            let target = firstGlyphSubtable ?? subtables.firstIndex { if case .formatted(1, _) = Self.inner($0) { return true } else { return false } } ?? {
-                subtables.insert(Self.newPairSubtable(extension: isExtension), at: 0)
-                return 0
-            }()
-            guard case .formatted(1, var g) = Self.inner(subtables[target]) else { throw FontError("lookup \(index): subtable \(target) is not a glyph pair subtable") }
+            let target =
+                firstGlyphSubtable ?? subtables.firstIndex {
+                    if case .formatted(1, _) = Self.inner($0) { return true } else { return false }
+                }
+                ?? {
+                    subtables.insert(Self.newPairSubtable(extension: isExtension), at: 0)
+                    return 0
+                }()
+            guard case .formatted(1, var g) = Self.inner(subtables[target]) else {
+                throw FontError("lookup \(index): subtable \(target) is not a glyph pair subtable")
+            }
             try Self.setPairRecord(&g, left, right, value)
             subtables[target] = Self.replacingInner(subtables[target], .formatted(1, g))
             done = "GPOS lookup \(index) subtable \(target) (glyph pair)"
@@ -128,13 +150,15 @@ extension Face {
     /// its place; else in one lookup all the language systems share, else each system's first.
     /// Returns where it went.
     @discardableResult
-    public func addSubstitution(feature: String, input: [Int], output: Int, script: String? = nil, language: String? = nil) throws -> String {
+    public func addSubstitution(feature: String, input: [Int], output: Int, script: String? = nil, language: String? = nil) throws -> String
+    {
         guard !input.isEmpty else { throw FontError("a substitution needs at least one input glyph") }
         let count = try glyphCount
         for g in input + [output] where g < 0 || g >= count { throw FontError("glyph id \(g) is not in the face (\(count) glyphs)") }
         let type = input.count == 1 ? 1 : 4
         return try context("GSUB") {
-            try editSubstitutions(feature: feature, type: type, firstOnly: true, glyphs: input, script: script, language: language) { subs in
+            try editSubstitutions(feature: feature, type: type, firstOnly: true, glyphs: input, script: script, language: language) {
+                subs in
                 subs.removeAll { $0.input == input }
                 subs.append(Substitution(input, [output]))
                 if type == 1 { subs.sort { $0.input[0] < $1.input[0] } }
@@ -149,7 +173,9 @@ extension Face {
         guard !input.isEmpty else { return 0 }
         var removed = 0
         _ = try context("GSUB") {
-            try editSubstitutions(feature: feature, type: input.count == 1 ? 1 : 4, firstOnly: false, glyphs: input, script: script, language: language) { subs in
+            try editSubstitutions(
+                feature: feature, type: input.count == 1 ? 1 : 4, firstOnly: false, glyphs: input, script: script, language: language
+            ) { subs in
                 let before = subs.count
                 subs.removeAll { $0.input == input }
                 removed += before - subs.count
@@ -158,18 +184,24 @@ extension Face {
         return removed
     }
 
-    private func editSubstitutions(feature: String, type: Int, firstOnly: Bool, glyphs: [Int], script: String?, language: String?,
-                                   _ body: (inout [Substitution]) throws -> Void) throws -> String {
+    private func editSubstitutions(
+        feature: String, type: Int, firstOnly: Bool, glyphs: [Int], script: String?, language: String?,
+        _ body: (inout [Substitution]) throws -> Void
+    ) throws -> String {
         guard let gsub = try structuredTable("GSUB") else { throw FontError("the face has no GSUB table") }
         let reached = try reachedFeatures("GSUB", feature, glyphs: glyphs, script: script, language: language)
         let wanted = Set(reached.flatMap(\.lookups)).sorted()
         var root = try gsub.rootKeepingDamage
-        guard case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"] else { throw FontError("GSUB has no LookupList") }
+        guard case .record(var list)? = root["LookupList"], case .list(var lookups)? = list["Lookup"] else {
+            throw FontError("GSUB has no LookupList")
+        }
         try Self.requireIntact("GSUB", lookups, wanted)
         let kind = type == 1 ? "single substitution" : "ligature substitution"
         let matching = wanted.filter { $0 < lookups.count && Self.realType(lookups[$0]) == type }
         guard !matching.isEmpty else {
-            throw FontError("the '\(feature)' feature has no \(kind) lookup for \(Set(reached.map(\.script)).sorted().joined(separator: ", ")) (its lookups there: \(wanted.map(String.init).joined(separator: ", ")))")
+            throw FontError(
+                "the '\(feature)' feature has no \(kind) lookup for \(Set(reached.map(\.script)).sorted().joined(separator: ", ")) (its lookups there: \(wanted.map(String.init).joined(separator: ", ")))"
+            )
         }
         // An addition replaces the input's substitution where a reached lookup has one (in the
         // subtables holding it); else it goes to one lookup every reached language system
@@ -178,7 +210,9 @@ extension Face {
         for index in matching where firstOnly {
             guard case .record(let lookup) = lookups[index], case .list(let subtables)? = lookup["SubTable"] else { continue }
             for (k, subtable) in subtables.enumerated() {
-                if case .substitutions(let subs) = Self.inner(subtable), subs.contains(where: { $0.input == glyphs }) { holders[index, default: []].append(k) }
+                if case .substitutions(let subs) = Self.inner(subtable), subs.contains(where: { $0.input == glyphs }) {
+                    holders[index, default: []].append(k)
+                }
             }
         }
         let edited: [Int]
@@ -192,7 +226,9 @@ extension Face {
             edited = shared.map { [$0] } ?? Set(perSystem.compactMap(\.first)).sorted()
         }
         for index in edited {
-            guard case .record(var lookup) = lookups[index], case .list(var subtables)? = lookup["SubTable"], !subtables.isEmpty else { continue }
+            guard case .record(var lookup) = lookups[index], case .list(var subtables)? = lookup["SubTable"], !subtables.isEmpty else {
+                continue
+            }
             for k in (firstOnly ? holders[index] ?? [0] : Array(subtables.indices)) {
                 guard case .substitutions(var subs) = Self.inner(subtables[k]) else { continue }
                 try body(&subs)
@@ -205,7 +241,9 @@ extension Face {
         root["LookupList"] = .record(list)
         _ = gsub.replaceRoot(root)
         let scripts = Set(reached.map { $0.script.filter { $0 != " " } }).sorted().joined(separator: ", ")
-        return "GSUB lookup\(edited.count == 1 ? "" : "s") \(edited.map(String.init).joined(separator: ", ")) (\(kind), reached by \(scripts))" + otherShapingNote
+        return
+            "GSUB lookup\(edited.count == 1 ? "" : "s") \(edited.map(String.init).joined(separator: ", ")) (\(kind), reached by \(scripts))"
+            + otherShapingNote
     }
 
     /// What a user editing GSUB must know when other tables shape the font instead: HarfBuzz
@@ -214,7 +252,10 @@ extension Face {
     var otherShapingNote: String {
         var notes: [String] = []
         if has("morx") { notes.append("HarfBuzz and CoreText shape this font's horizontal text with its AAT morx table, not GSUB") }
-        if has("Silf") { notes.append("Graphite shapers (HarfBuzz built with graphite2, LibreOffice, Firefox) shape this font with its Silf table, not GSUB") }
+        if has("Silf") {
+            notes.append(
+                "Graphite shapers (HarfBuzz built with graphite2, LibreOffice, Firefox) shape this font with its Silf table, not GSUB")
+        }
         return notes.map { "; note: " + $0 }.joined()
     }
 
@@ -222,7 +263,9 @@ extension Face {
 
     /// Sets a glyph's GDEF class: 1 base, 2 ligature, 3 mark, 4 component; 0 unclassed.
     public func setGlyphClass(_ glyph: Int, _ glyphClass: Int) throws {
-        guard (0...4).contains(glyphClass) else { throw FontError("a GDEF glyph class is 0 (none), 1 base, 2 ligature, 3 mark or 4 component; got \(glyphClass)") }
+        guard (0...4).contains(glyphClass) else {
+            throw FontError("a GDEF glyph class is 0 (none), 1 base, 2 ligature, 3 mark or 4 component; got \(glyphClass)")
+        }
         let count = try glyphCount
         guard glyph >= 0, glyph < count else { throw FontError("glyph id \(glyph) is not in the face (\(count) glyphs)") }
         guard let gdef = try structuredTable("GDEF") else { throw FontError("the face has no GDEF table") }
@@ -323,18 +366,23 @@ extension Face {
         let existing = records.firstIndex { $0.fields?["SecondGlyph"]?.int == Int64(right) }
         if let value {
             if (f["ValueFormat1"]?.int ?? 0) & 4 == 0 { f["ValueFormat1"] = .int((f["ValueFormat1"]?.int ?? 0) | 4) }
-            var record = existing.flatMap { records[$0].fields } ?? {
-                var r = StructFields()
-                r["SecondGlyph"] = .int(Int64(right))
-                r["Value1"] = .record(StructFields())
-                r["Value2"] = .record(StructFields())
-                return r
-            }()
+            var record =
+                existing.flatMap { records[$0].fields }
+                ?? {
+                    var r = StructFields()
+                    r["SecondGlyph"] = .int(Int64(right))
+                    r["Value1"] = .record(StructFields())
+                    r["Value2"] = .record(StructFields())
+                    return r
+                }()
             var v = record["Value1"]?.fields ?? StructFields()
             v["XAdvance"] = .int(Int64(value))
             record["Value1"] = .record(ordered(v))
-            if let existing { records[existing] = .record(record) } else {
-                records.insert(.record(record), at: records.firstIndex { ($0.fields?["SecondGlyph"]?.int ?? 0) > Int64(right) } ?? records.count)
+            if let existing {
+                records[existing] = .record(record)
+            } else {
+                records.insert(
+                    .record(record), at: records.firstIndex { ($0.fields?["SecondGlyph"]?.int ?? 0) > Int64(right) } ?? records.count)
             }
         } else if let existing {
             records.remove(at: existing)
@@ -356,7 +404,9 @@ extension Face {
     /// an error naming it; damage elsewhere in the table is carried over unchanged.
     static func requireIntact(_ table: String, _ lookups: [StructValue], _ wanted: [Int]) throws {
         for l in wanted where l < lookups.count {
-            if let reason = lookups[l].firstOpaqueReason { throw FontError("\(table).LookupList.Lookup[\(l)] has a subtable kept as bytes: \(reason)", table: table) }
+            if let reason = lookups[l].firstOpaqueReason {
+                throw FontError("\(table).LookupList.Lookup[\(l)] has a subtable kept as bytes: \(reason)", table: table)
+            }
         }
     }
 }

@@ -47,8 +47,10 @@ extension Face {
                     var indices = Self.items(fields["FeatureIndex"]).compactMap { $0.int.map(Int.init) }
                     if required != 0xFFFF { indices.insert(required, at: 0) }
                     for (k, i) in indices.enumerated() where i < features.count {
-                        out.append(LayoutFeature(table: tag.trimmed, script: scriptTag, language: language, feature: features[i].0,
-                                                 lookups: features[i].1, required: required != 0xFFFF && k == 0))
+                        out.append(
+                            LayoutFeature(
+                                table: tag.trimmed, script: scriptTag, language: language, feature: features[i].0,
+                                lookups: features[i].1, required: required != 0xFFFF && k == 0))
                     }
                 }
             }
@@ -70,11 +72,13 @@ extension Face {
             var name = cases[type]?.name ?? "type \(type)"
             let isExtension = (tag == "GSUB" && type == 7) || (tag == "GPOS" && type == 9)
             if isExtension, let first = subtables.first, case .switched(_, let ext) = try context(tag, { try first.resolved() }),
-               let real = ext.fields?["ExtensionLookupType"]?.int {
+                let real = ext.fields?["ExtensionLookupType"]?.int
+            {
                 name = cases[Int(real)]?.name ?? name
             }
-            return LayoutLookup(index: index, type: type, typeName: name, flag: Int(f?["LookupFlag"]?.int ?? 0),
-                                subtables: subtables.count, isExtension: isExtension)
+            return LayoutLookup(
+                index: index, type: type, typeName: name, flag: Int(f?["LookupFlag"]?.int ?? 0),
+                subtables: subtables.count, isExtension: isExtension)
         }
     }
 
@@ -88,7 +92,8 @@ extension Face {
         var out: [(Int, Substitution)] = []
         for index in wanted where index < lookups.count {
             for subtable in Self.items(lookups[index].fields?["SubTable"]) {   // only these lookups' subtables are decoded
-                if case (_, .substitutions(let subs))? = Optional(Self.unwrapExtension(try context("GSUB") { try subtable.resolvedDeep() })) {
+                if case (_, .substitutions(let subs))? = Optional(Self.unwrapExtension(try context("GSUB") { try subtable.resolvedDeep() }))
+                {
                     out += subs.map { (index, $0) }
                 }
             }
@@ -144,7 +149,8 @@ extension Face {
     static func xAdvance(_ v: StructValue?) -> Int { Int(v?.fields?["XAdvance"]?.int ?? 0) }
 
     static func subtableCases(_ tag: Tag) -> [Int: SwitchCase] {
-        tag == "GSUB" ? GSUBTable.subtables.merging([7: SwitchCase("ExtensionSubst", .undescribed(""))]) { a, _ in a }
-                      : GPOSTable.subtables.merging([9: SwitchCase("ExtensionPos", .undescribed(""))]) { a, _ in a }
+        tag == "GSUB"
+            ? GSUBTable.subtables.merging([7: SwitchCase("ExtensionSubst", .undescribed(""))]) { a, _ in a }
+            : GPOSTable.subtables.merging([9: SwitchCase("ExtensionPos", .undescribed(""))]) { a, _ in a }
     }
 }

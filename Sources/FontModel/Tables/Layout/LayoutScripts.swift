@@ -14,7 +14,8 @@ enum LayoutScripts {
         (0x0400...0x052F, ["cyrl"]), (0x1C80...0x1C8F, ["cyrl"]), (0x2DE0...0x2DFF, ["cyrl"]), (0xA640...0xA69F, ["cyrl"]),
         (0x0531...0x058F, ["armn"]), (0xFB13...0xFB17, ["armn"]),
         (0x0591...0x05FF, ["hebr"]), (0xFB1D...0xFB4F, ["hebr"]),
-        (0x0600...0x06FF, ["arab"]), (0x0750...0x077F, ["arab"]), (0x08A0...0x08FF, ["arab"]), (0xFB50...0xFDFF, ["arab"]), (0xFE70...0xFEFF, ["arab"]),
+        (0x0600...0x06FF, ["arab"]), (0x0750...0x077F, ["arab"]), (0x08A0...0x08FF, ["arab"]), (0xFB50...0xFDFF, ["arab"]),
+        (0xFE70...0xFEFF, ["arab"]),
         (0x0700...0x074F, ["syrc"]), (0x0780...0x07BF, ["thaa"]), (0x07C0...0x07FF, ["nko "]),
         (0x0900...0x097F, ["dev2", "deva"]), (0xA8E0...0xA8FF, ["dev2", "deva"]), (0x0980...0x09FF, ["bng2", "beng"]),
         (0x0A00...0x0A7F, ["gur2", "guru"]), (0x0A80...0x0AFF, ["gjr2", "gujr"]), (0x0B00...0x0B7F, ["ory2", "orya"]),
@@ -72,7 +73,9 @@ extension Face {
             var chosen = withFeature.filter { $0.script == s }
             if let language { chosen = chosen.filter { $0.language == Self.padded(language) } }
             guard !chosen.isEmpty else {
-                throw FontError("\(table) '\(feature)' has no language system \(script)\(language.map { "/" + $0 } ?? ""); it has \(systems(withFeature))")
+                throw FontError(
+                    "\(table) '\(feature)' has no language system \(script)\(language.map { "/" + $0 } ?? ""); it has \(systems(withFeature))"
+                )
             }
             return chosen
         }
@@ -90,8 +93,9 @@ extension Face {
         let wantedLanguage = language.map(Self.padded)
         let chosen = withFeature.filter { scripts.contains($0.script) && (wantedLanguage == nil || $0.language == wantedLanguage) }
         guard !chosen.isEmpty else {
-            throw FontError("\(table) '\(feature)' is not reached by the script these glyphs are shaped with (\(scripts.sorted().joined(separator: ", "))); "
-                + "it exists for \(systems(withFeature)): give {script = …} to edit it there")
+            throw FontError(
+                "\(table) '\(feature)' is not reached by the script these glyphs are shaped with (\(scripts.sorted().joined(separator: ", "))); "
+                    + "it exists for \(systems(withFeature)): give {script = …} to edit it there")
         }
         return chosen
     }

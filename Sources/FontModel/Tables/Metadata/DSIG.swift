@@ -39,14 +39,16 @@ public final class DSIGTable: DecodableTable {
             _ = try r.u32()   // the block's length: it follows from the block
             let offset = Int(try r.u32())
             guard offset <= reader.count - 8 else {
-                throw reader.error("DSIG signature \(k): its block at \(offset) lies past the end of the table (\(reader.count) bytes)", at: r.offset - 4)
+                throw reader.error(
+                    "DSIG signature \(k): its block at \(offset) lies past the end of the table (\(reader.count) bytes)", at: r.offset - 4)
             }
             var block = reader
             try block.seek(offset)
             let reserved1 = try block.u16(), reserved2 = try block.u16()
             let length = try block.i32()
             guard length >= 0, Int(length) <= block.remaining else {
-                throw reader.error("DSIG signature \(k): \(length) bytes of signature do not fit the table (\(reader.count) bytes)", at: offset + 4)
+                throw reader.error(
+                    "DSIG signature \(k): \(length) bytes of signature do not fit the table (\(reader.count) bytes)", at: offset + 4)
             }
             signatures.append(Signature(format: format, reserved1: reserved1, reserved2: reserved2, pkcs7: try block.bytes(Int(length))))
         }
@@ -84,13 +86,19 @@ extension DSIGTable: DiffableTable {
     public func differences(to other: FontTable) -> [Difference]? {
         guard let other = other as? DSIGTable else { return nil }
         var out: [Difference] = []
-        if version != other.version { out.append(Difference(kind: .changed, table: "DSIG", item: "version", old: String(version), new: String(other.version))) }
-        if flags != other.flags { out.append(Difference(kind: .changed, table: "DSIG", item: "flags", old: String(flags), new: String(other.flags))) }
+        if version != other.version {
+            out.append(Difference(kind: .changed, table: "DSIG", item: "version", old: String(version), new: String(other.version)))
+        }
+        if flags != other.flags {
+            out.append(Difference(kind: .changed, table: "DSIG", item: "flags", old: String(flags), new: String(other.flags)))
+        }
         for k in 0..<max(signatures.count, other.signatures.count) {
             let a = k < signatures.count ? signatures[k] : nil, b = k < other.signatures.count ? other.signatures[k] : nil
             guard a != b else { continue }
-            out.append(Difference(kind: a == nil ? .added : b == nil ? .removed : .changed, table: "DSIG", item: "signature \(k)",
-                                  old: a.map { "\($0.pkcs7.count) bytes" }, new: b.map { "\($0.pkcs7.count) bytes" }))
+            out.append(
+                Difference(
+                    kind: a == nil ? .added : b == nil ? .removed : .changed, table: "DSIG", item: "signature \(k)",
+                    old: a.map { "\($0.pkcs7.count) bytes" }, new: b.map { "\($0.pkcs7.count) bytes" }))
         }
         return out
     }

@@ -15,7 +15,9 @@ public final class MetaTable: DecodableTable, DiffableTable, Equatable {
         a.version == b.version && a.flags == b.flags && a.entries.elementsEqual(b.entries, by: { $0.tag == $1.tag && $0.data == $1.data })
     }
 
-    public init(version: UInt32 = 1, flags: UInt32 = 0, entries: [(tag: Tag, data: [UInt8])]) { self.version = version; self.flags = flags; self.entries = entries }
+    public init(version: UInt32 = 1, flags: UInt32 = 0, entries: [(tag: Tag, data: [UInt8])]) {
+        self.version = version; self.flags = flags; self.entries = entries
+    }
 
     /// A text entry's text (nil for other tags, or when it is not UTF-8).
     public func text(_ tag: Tag) -> String? {
@@ -33,7 +35,9 @@ public final class MetaTable: DecodableTable, DiffableTable, Equatable {
         let entries = try (0..<count).map { k -> (tag: Tag, data: [UInt8]) in
             let tag = try r.tag(), offset = Int(try r.u32()), length = Int(try r.u32())
             let data = Array(try reader.sub(offset, length).bytes)
-            if textTags.contains(tag), String(validating: data, as: UTF8.self) == nil { throw reader.error("meta '\(tag)' (map \(k)) is not UTF-8 text", at: offset) }
+            if textTags.contains(tag), String(validating: data, as: UTF8.self) == nil {
+                throw reader.error("meta '\(tag)' (map \(k)) is not UTF-8 text", at: offset)
+            }
             return (tag, data)
         }
         return MetaTable(version: version, flags: flags, entries: entries)
@@ -53,7 +57,13 @@ public final class MetaTable: DecodableTable, DiffableTable, Equatable {
     public func differences(to other: FontTable) -> [Difference]? {
         guard let other = other as? MetaTable else { return nil }
         func items(_ t: MetaTable) -> [(String, String)] {
-            t.entries.map { e in (e.tag.description, t.text(e.tag) ?? "\(e.data.count) bytes: " + e.data.prefix(16).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()) }
+            t.entries.map { e in
+                (
+                    e.tag.description,
+                    t.text(e.tag) ?? "\(e.data.count) bytes: "
+                        + e.data.prefix(16).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+                )
+            }
         }
         return Difference.keyed(table: "meta", items(self), items(other))
     }

@@ -9,7 +9,8 @@ public class MetricsTable: FontTable {
     init(reader: BinaryReader, longCount: Int, glyphCount: Int, name: String) throws {
         tableName = name
         guard longCount >= 1 || glyphCount == 0 else {
-            throw FontError("\(name == "hmtx" ? "hhea.numberOfHMetrics" : "vhea.numOfLongVerMetrics") is 0; at least one long metric is required")
+            throw FontError(
+                "\(name == "hmtx" ? "hhea.numberOfHMetrics" : "vhea.numOfLongVerMetrics") is 0; at least one long metric is required")
         }
         let long = min(longCount, glyphCount)
         let needed = long * 4 + (glyphCount - long) * 2
@@ -44,7 +45,9 @@ public class MetricsTable: FontTable {
 
     public func setSideBearing(_ id: Int, _ value: Int) throws {
         try check(id)
-        guard Self.sideBearingRange.contains(value) else { throw FontError("\(tableName) side bearing is Int16 (-32768...32767), got \(value)") }
+        guard Self.sideBearingRange.contains(value) else {
+            throw FontError("\(tableName) side bearing is Int16 (-32768...32767), got \(value)")
+        }
         if sideBearings[id] != value { sideBearings[id] = value; isEdited = true }
     }
 
@@ -55,7 +58,8 @@ public class MetricsTable: FontTable {
     /// and `setSideBearing` check them.
     public func setAll(advances newAdvances: [Int], sideBearings newBearings: [Int]) throws {
         guard newAdvances.count == advances.count, newBearings.count == sideBearings.count else {
-            throw FontError("\(tableName): \(newAdvances.count) advances and \(newBearings.count) side bearings for \(advances.count) glyphs")
+            throw FontError(
+                "\(tableName): \(newAdvances.count) advances and \(newBearings.count) side bearings for \(advances.count) glyphs")
         }
         if let i = newAdvances.firstIndex(where: { !Self.advanceRange.contains($0) }) {
             throw FontError("\(tableName) advance is UInt16 (0...65535), got \(newAdvances[i]) for glyph \(i)")

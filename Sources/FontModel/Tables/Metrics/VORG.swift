@@ -48,11 +48,17 @@ public final class VORGTable: DecodableTable, DiffableTable {
         guard let other = other as? VORGTable else { return nil }
         var out: [Difference] = []
         if defaultVertOriginY != other.defaultVertOriginY {
-            out.append(Difference(kind: .changed, table: "VORG", item: "defaultVertOriginY", old: String(defaultVertOriginY), new: String(other.defaultVertOriginY)))
+            out.append(
+                Difference(
+                    kind: .changed, table: "VORG", item: "defaultVertOriginY", old: String(defaultVertOriginY),
+                    new: String(other.defaultVertOriginY)))
         }
         for g in Set(origins.keys).union(other.origins.keys).sorted() where origins[g] != other.origins[g] {
             let a = origins[g], b = other.origins[g]
-            out.append(Difference(kind: a == nil ? .added : b == nil ? .removed : .changed, table: "VORG", item: "glyph \(g)", old: a.map(String.init), new: b.map(String.init)))
+            out.append(
+                Difference(
+                    kind: a == nil ? .added : b == nil ? .removed : .changed, table: "VORG", item: "glyph \(g)", old: a.map(String.init),
+                    new: b.map(String.init)))
         }
         return out
     }
@@ -60,14 +66,22 @@ public final class VORGTable: DecodableTable, DiffableTable {
 
 extension VORGTable: ShapeDescribed {
     /// Version 1 described, for Lua's read-only view (`face.VORG.VertOriginYMetrics`).
-    public static let shape: Shape = .record(Record("VORG", [
-        Member("MajorVersion", .scalar(.uint16)), Member("MinorVersion", .scalar(.uint16)),
-        Member("DefaultVertOriginY", .scalar(.int16)),
-        Member("NumVertOriginYMetrics", .scalar(.uint16)),
-        Member("VertOriginYMetrics", .record(Record("VertOriginYMetrics", [
-            Member("GlyphIndex", .glyph), Member("VertOriginY", .scalar(.int16)),
-        ])), count: "NumVertOriginYMetrics"),
-    ]))
+    public static let shape: Shape = .record(
+        Record(
+            "VORG",
+            [
+                Member("MajorVersion", .scalar(.uint16)), Member("MinorVersion", .scalar(.uint16)),
+                Member("DefaultVertOriginY", .scalar(.int16)),
+                Member("NumVertOriginYMetrics", .scalar(.uint16)),
+                Member(
+                    "VertOriginYMetrics",
+                    .record(
+                        Record(
+                            "VertOriginYMetrics",
+                            [
+                                Member("GlyphIndex", .glyph), Member("VertOriginY", .scalar(.int16)),
+                            ])), count: "NumVertOriginYMetrics"),
+            ]))
 
     public static func isDescribable(_ reader: BinaryReader) -> Bool { (try? reader.u16(at: 0)) == 1 }
 }

@@ -72,12 +72,14 @@ extension CFFTable {
 
     static func entries(_ dict: CFFDict) -> [CFFDictEntry] {
         dict.entries.map { entry in
-            CFFDictEntry(op: entry.op, operands: entry.operands.map { operand in
-                switch operand {
-                case .int(let v): .int(v)
-                case .real(let raw): .real(Self.realValue(raw))
-                }
-            })
+            CFFDictEntry(
+                op: entry.op,
+                operands: entry.operands.map { operand in
+                    switch operand {
+                    case .int(let v): .int(v)
+                    case .real(let raw): .real(Self.realValue(raw))
+                    }
+                })
         }
     }
 

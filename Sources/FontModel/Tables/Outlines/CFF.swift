@@ -103,8 +103,7 @@ struct CFFDict {
     }
 
     mutating func set(_ op: Int, _ operands: [CFFOperand]) {
-        if let i = entries.firstIndex(where: { $0.op == op }) { entries[i].operands = operands }
-        else { entries.append((op, operands)) }
+        if let i = entries.firstIndex(where: { $0.op == op }) { entries[i].operands = operands } else { entries.append((op, operands)) }
     }
 
     /// Offsets are always written as 5-byte integers, so the DICT's size does not depend on them.
@@ -196,10 +195,14 @@ public final class CFFTable: DecodableTable {
 
         if let o = topDict.int(Self.topCharset), o > 2 {
             charsetRange = o..<o + (try Self.charsetLength(reader, at: o, glyphCount: n))
-        } else { charsetRange = nil }
+        } else {
+            charsetRange = nil
+        }
         if let o = topDict.int(Self.topEncoding), o > 1 {
             encodingRange = o..<o + (try Self.encodingLength(reader, at: o))
-        } else { encodingRange = nil }
+        } else {
+            encodingRange = nil
+        }
 
         if let fdArrayOffset = topDict.int(Self.topFDArray) {
             let fdIndex = try CFFIndex.read(reader, at: fdArrayOffset)
@@ -280,7 +283,9 @@ public final class CFFTable: DecodableTable {
             for _ in 0..<ranges {
                 let fd = try r.u8()
                 let next = Int(try r.u16())
-                guard first <= next, next <= glyphCount else { throw r.error("FDSelect range \(first)..<\(next) is out of order or past the glyphs") }
+                guard first <= next, next <= glyphCount else {
+                    throw r.error("FDSelect range \(first)..<\(next) is out of order or past the glyphs")
+                }
                 for g in first..<next { select[g] = fd }
                 first = next
             }
@@ -343,7 +348,8 @@ public final class CFFTable: DecodableTable {
             // Predefined charsets (ISOAdobe etc.) map glyph i to SID i for the first glyphs.
             for g in 0..<n { ids[g] = g }
         }
-        let names: [String] = isCIDKeyed
+        let names: [String] =
+            isCIDKeyed
             ? ids.enumerated().map { $0.offset == 0 ? ".notdef" : "cid" + zeroPadded5($0.element) }
             : ids.map { string(sid: $0) ?? "sid\($0)" }
         cachedNames = names
@@ -381,14 +387,16 @@ public final class CFFTable: DecodableTable {
         let fdS = fdIndex(source), fdT = fdIndex(target)
         if fdS != fdT {
             let ps = privates[fdS], pt = privates[fdT]
-            let sameWidths = ps.dict.operands(Self.defaultWidthX) == pt.dict.operands(Self.defaultWidthX)
+            let sameWidths =
+                ps.dict.operands(Self.defaultWidthX) == pt.dict.operands(Self.defaultWidthX)
                 && ps.dict.operands(Self.nominalWidthX) == pt.dict.operands(Self.nominalWidthX)
             let usesLocal = try CharStringInterpreter.run(cff: self, glyph: source).usesLocalSubrs
             let sameSubrs = ps.localSubrs?.range == pt.localSubrs?.range
             if !sameWidths || (usesLocal && !sameSubrs) {
-                throw FontError("cannot copy glyph \(source) onto glyph \(target): they use different font DICTs (\(fdS) and \(fdT)) "
-                    + (usesLocal && !sameSubrs ? "with different local subroutines" : "with different width defaults")
-                    + "; copying without subroutines is not supported yet", table: "CFF ")
+                throw FontError(
+                    "cannot copy glyph \(source) onto glyph \(target): they use different font DICTs (\(fdS) and \(fdT)) "
+                        + (usesLocal && !sameSubrs ? "with different local subroutines" : "with different width defaults")
+                        + "; copying without subroutines is not supported yet", table: "CFF ")
             }
         }
         if try charString(target) != bytes {
@@ -437,7 +445,7 @@ public final class CFFTable: DecodableTable {
         let stringItems = strings.map { Array($0.utf8) }
         let privateBytes: [[UInt8]] = privates.map { p in
             var dict = p.dict
-            if p.localSubrs != nil { dict.set(Self.privateSubrs, [.int(0)]) } // placeholder, fixed size
+            if p.localSubrs != nil { dict.set(Self.privateSubrs, [.int(0)]) }   // placeholder, fixed size
             let size = dict.encode().count
             if p.localSubrs != nil { dict.set(Self.privateSubrs, [.int(size)]) }
             return dict.encode()
@@ -452,7 +460,8 @@ public final class CFFTable: DecodableTable {
         if encodingRange != nil { top.set(Self.topEncoding, [.int(0)]) }
         if fontDicts.isEmpty, top.operands(Self.topPrivate) != nil { top.set(Self.topPrivate, [.int(privateBytes[0].count), .int(0)]) }
         let topSize = top.encode().count
-        var position = headerSize + CFFIndex.encodedSize(nameItems) + CFFIndex.encodedSize([[UInt8](repeating: 0, count: topSize)])
+        var position =
+            headerSize + CFFIndex.encodedSize(nameItems) + CFFIndex.encodedSize([[UInt8](repeating: 0, count: topSize)])
             + CFFIndex.encodedSize(stringItems) + globalSubrs.range.count
         let charsetAt = position; position += charsetRange?.count ?? 0
         let encodingAt = position; position += encodingRange?.count ?? 0
@@ -462,7 +471,9 @@ public final class CFFTable: DecodableTable {
         func fontDictItems(_ privateAt: [Int]) -> [[UInt8]] {
             fontDicts.enumerated().map { i, d in
                 var d = d
-                if d.operands(Self.topPrivate) != nil { d.set(Self.topPrivate, [.int(privateBytes[i].count), .int(privateAt.isEmpty ? 0 : privateAt[i])]) }
+                if d.operands(Self.topPrivate) != nil {
+                    d.set(Self.topPrivate, [.int(privateBytes[i].count), .int(privateAt.isEmpty ? 0 : privateAt[i])])
+                }
                 return d.encode()
             }
         }

@@ -23,7 +23,8 @@ extension CFF2Table {
     /// The variation store's bytes (after its 16-bit length), for TTX.
     public var storeBytes: [UInt8]? {
         guard let offset = topDict.int(Self.topVStore), offset >= 0, offset + 2 <= data.count, let length = try? data.u16(at: offset),
-              offset + 2 + Int(length) <= data.count else { return nil }
+            offset + 2 + Int(length) <= data.count
+        else { return nil }
         return Array(data.bytes[(data.bytes.startIndex + offset + 2)..<(data.bytes.startIndex + offset + 2 + Int(length))])
     }
 }
@@ -56,7 +57,9 @@ public struct CFF2Builder {
         } else if privates.count > 1 {
             throw FontError("CFF2 with \(privates.count) font DICTs needs an FDSelect", table: "CFF2")
         }
-        if let store, store.count > 0xFFFF { throw FontError("CFF2 variation store of \(store.count) bytes does not fit its 16-bit length", table: "CFF2") }
+        if let store, store.count > 0xFFFF {
+            throw FontError("CFF2 variation store of \(store.count) bytes does not fit its 16-bit length", table: "CFF2")
+        }
         var fdSelectBytes = BinaryWriter()
         if let fdSelect {
             do { fdSelectBytes.append(try CFFBuilder.fdSelectBytes(fdSelect, format: fdSelectFormat)) } catch let e as FontError {
@@ -81,11 +84,14 @@ public struct CFF2Builder {
             return dict.encode().count
         }
         func fontDictItems(_ privateAt: [Int]) -> [[UInt8]] {
-            privateSizes.indices.map { CFFDict(entries: [(CFFTable.topPrivate, [.int(privateSizes[$0]), .int(privateAt.isEmpty ? 0 : privateAt[$0])])]).encode() }
+            privateSizes.indices.map {
+                CFFDict(entries: [(CFFTable.topPrivate, [.int(privateSizes[$0]), .int(privateAt.isEmpty ? 0 : privateAt[$0])])]).encode()
+            }
         }
         // The Top DICT's offsets are 5-byte integers (VarStore's too, written with op 29), so
         // its size is known before they are.
-        let top = CFFBuilder.dict(top.filter { ![CFF2Table.topCharStrings, CFF2Table.topFDArray, CFF2Table.topFDSelect, CFF2Table.topVStore].contains($0.op) })
+        let top = CFFBuilder.dict(
+            top.filter { ![CFF2Table.topCharStrings, CFF2Table.topFDArray, CFF2Table.topFDSelect, CFF2Table.topVStore].contains($0.op) })
         func place(_ charStringsAt: Int, _ fdArrayAt: Int, _ fdSelectAt: Int, _ storeAt: Int) -> [UInt8] {
             var t = top
             t.set(CFF2Table.topCharStrings, [.int(charStringsAt)]); t.set(CFF2Table.topFDArray, [.int(fdArrayAt)])
@@ -93,7 +99,8 @@ public struct CFF2Builder {
             var bytes = t.encode()
             if store != nil {
                 // VarStore is not one of CFFDict's offset operators: its 5-byte form written here.
-                bytes.append(29); bytes += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: storeAt >> $0) }; bytes.append(UInt8(CFF2Table.topVStore))
+                bytes.append(29); bytes += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: storeAt >> $0) };
+                bytes.append(UInt8(CFF2Table.topVStore))
             }
             return bytes
         }
@@ -116,7 +123,9 @@ public struct CFF2Builder {
         try CFFIndex.encode(charStrings, into: &w, wideCount: true)
         try CFFIndex.encode(fontDictItems(privateAt), into: &w, wideCount: true)
         for p in privateBytes { w.append(p) }
-        guard w.bytes.count == position else { throw FontError("CFF2 layout mismatch: planned \(position) bytes, built \(w.bytes.count)", table: "CFF2") }
+        guard w.bytes.count == position else {
+            throw FontError("CFF2 layout mismatch: planned \(position) bytes, built \(w.bytes.count)", table: "CFF2")
+        }
         return w.bytes
     }
 }

@@ -47,7 +47,8 @@ public final class CFF2Table: DecodableTable {
         fontDicts = try fdIndex.items.map { try CFFDict.read(reader.sub($0.lowerBound, $0.count)) }
         guard !fontDicts.isEmpty else { throw r.error("CFF2 FDArray is empty", at: fdArrayOffset) }
         if let fdSelectOffset = topDict.int(Self.topFDSelect) {
-            let (select, length) = try CFFTable.readFDSelect(reader, at: fdSelectOffset, glyphCount: charStrings.items.count, fdCount: fontDicts.count)
+            let (select, length) = try CFFTable.readFDSelect(
+                reader, at: fdSelectOffset, glyphCount: charStrings.items.count, fdCount: fontDicts.count)
             fdSelect = select
             fdSelectRange = fdSelectOffset..<fdSelectOffset + length
         } else {
@@ -97,9 +98,10 @@ public final class CFF2Table: DecodableTable {
         let p = privateFor(id)
         let range = charStrings.items[id]
         let vsindex = p.dict.int(Self.privateVSIndex) ?? 0
-        var interpreter = CharStringInterpreter(data: data, globalSubrs: globalSubrs, code: try charString(id), local: p.localSubrs,
-                                                widths: nil, blend: .init(scalars: scalars, vsindex: vsindex), glyph: id, table: "CFF2",
-                                                recordPath: record == .path)
+        var interpreter = CharStringInterpreter(
+            data: data, globalSubrs: globalSubrs, code: try charString(id), local: p.localSubrs,
+            widths: nil, blend: .init(scalars: scalars, vsindex: vsindex), glyph: id, table: "CFF2",
+            recordPath: record == .path)
         interpreter.recordCommands = record == .commands
         if charStringOverrides[id] == nil { interpreter.codeBase = data.base + range.lowerBound }
         return try interpreter.run()
@@ -115,8 +117,9 @@ public final class CFF2Table: DecodableTable {
             let ps = privateFor(source), pt = privateFor(target)
             let usesLocal = try run(source, scalars: regionScalars(at: []), record: .bounds).usesLocalSubrs
             guard defaultVSIndex(fdS) == defaultVSIndex(fdT), !usesLocal || ps.localSubrs?.range == pt.localSubrs?.range else {
-                throw FontError("cannot copy glyph \(source) onto glyph \(target): they use different font DICTs (\(fdS) and \(fdT)) "
-                    + "with different local subroutines or vsindex; copying without subroutines is not supported yet", table: "CFF2")
+                throw FontError(
+                    "cannot copy glyph \(source) onto glyph \(target): they use different font DICTs (\(fdS) and \(fdT)) "
+                        + "with different local subroutines or vsindex; copying without subroutines is not supported yet", table: "CFF2")
             }
         }
         guard try charString(target) != bytes else { return }

@@ -40,12 +40,18 @@ public struct CFFBuilder {
     static let standardIndex: [String: Int] = Dictionary(cffStandardStrings.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
 
     static func dict(_ entries: [CFFDictEntry]) -> CFFDict {
-        CFFDict(entries: entries.map { e in (e.op, e.operands.map { n in
-            switch n {
-            case .int(let v): .int(v)
-            case .real(let v): .real(realBytes(v))
-            }
-        }) })
+        CFFDict(
+            entries: entries.map { e in
+                (
+                    e.op,
+                    e.operands.map { n in
+                        switch n {
+                        case .int(let v): .int(v)
+                        case .real(let v): .real(realBytes(v))
+                        }
+                    }
+                )
+            })
     }
 
     /// A DICT real as nibbles: the number's decimal digits, point, exponent and sign.
@@ -100,9 +106,13 @@ public struct CFFBuilder {
     public func build() throws -> [UInt8] {
         let n = charStrings.count
         guard n > 0, n <= 0xFFFF else { throw FontError("CFF needs 1 to 65,535 charstrings, got \(n)", table: "CFF ") }
-        guard charset.count == n - 1 else { throw FontError("CFF charset names \(charset.count + 1) glyphs for \(n) charstrings", table: "CFF ") }
+        guard charset.count == n - 1 else {
+            throw FontError("CFF charset names \(charset.count + 1) glyphs for \(n) charstrings", table: "CFF ")
+        }
         let cid = !fontDicts.isEmpty
-        guard privates.count == (cid ? fontDicts.count : 1) else { throw FontError("CFF has \(privates.count) Private DICTs for \(cid ? fontDicts.count : 1) font DICTs", table: "CFF ") }
+        guard privates.count == (cid ? fontDicts.count : 1) else {
+            throw FontError("CFF has \(privates.count) Private DICTs for \(cid ? fontDicts.count : 1) font DICTs", table: "CFF ")
+        }
         if cid {
             guard fdSelect.count == n, fdSelect.allSatisfy({ (0..<fontDicts.count).contains($0) }) else {
                 throw FontError("CFF FDSelect must give each of the \(n) glyphs a font DICT below \(fontDicts.count)", table: "CFF ")
@@ -140,7 +150,8 @@ public struct CFFBuilder {
             return dict.encode().count
         }
         var top = Self.dict(top.filter { ![15, 16, 17, 18, 1236, 1237].contains($0.op) })
-        func placeOffsets(_ charsetAt: Int, _ encodingAt: Int, _ fdSelectAt: Int, _ charStringsAt: Int, _ fdArrayAt: Int, _ privateAt: Int) {
+        func placeOffsets(_ charsetAt: Int, _ encodingAt: Int, _ fdSelectAt: Int, _ charStringsAt: Int, _ fdArrayAt: Int, _ privateAt: Int)
+        {
             top.set(CFFTable.topCharset, [.int(charsetAt)])
             switch encoding {
             case .standard: break
@@ -148,8 +159,11 @@ public struct CFFBuilder {
             case .custom: top.set(CFFTable.topEncoding, [.int(encodingAt)])
             }
             top.set(CFFTable.topCharStrings, [.int(charStringsAt)])
-            if cid { top.set(CFFTable.topFDSelect, [.int(fdSelectAt)]); top.set(CFFTable.topFDArray, [.int(fdArrayAt)]) }
-            else { top.set(CFFTable.topPrivate, [.int(privateDictSizes[0]), .int(privateAt)]) }
+            if cid {
+                top.set(CFFTable.topFDSelect, [.int(fdSelectAt)]); top.set(CFFTable.topFDArray, [.int(fdArrayAt)])
+            } else {
+                top.set(CFFTable.topPrivate, [.int(privateDictSizes[0]), .int(privateAt)])
+            }
         }
         func fontDictItems(_ privateAt: [Int]) -> [[UInt8]] {
             fontDicts.enumerated().map { i, d in
@@ -160,7 +174,8 @@ public struct CFFBuilder {
         }
         placeOffsets(0, 0, 0, 0, 0, 0)
         let nameItems = [fontName]
-        var position = 4 + CFFIndex.encodedSize(nameItems) + CFFIndex.encodedSize([top.encode()])
+        var position =
+            4 + CFFIndex.encodedSize(nameItems) + CFFIndex.encodedSize([top.encode()])
             + CFFIndex.encodedSize(strings) + CFFIndex.encodedSize(globalSubrs)
         let charsetAt = position; position += charsetBytes.bytes.count
         let encodingAt = position; position += encodingBytes.bytes.count
@@ -183,7 +198,9 @@ public struct CFFBuilder {
         try CFFIndex.encode(charStrings, into: &w)
         if cid { try CFFIndex.encode(fontDictItems(privateAt), into: &w) }
         for p in privateBytes { w.append(p) }
-        guard w.bytes.count == position else { throw FontError("CFF layout mismatch: planned \(position) bytes, built \(w.bytes.count)", table: "CFF ") }
+        guard w.bytes.count == position else {
+            throw FontError("CFF layout mismatch: planned \(position) bytes, built \(w.bytes.count)", table: "CFF ")
+        }
         return w.bytes
     }
 }

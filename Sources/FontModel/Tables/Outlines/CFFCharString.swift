@@ -69,8 +69,10 @@ struct CharStringInterpreter {
     /// other many times (within the nesting limit) would otherwise run for ever.
     static let maximumOperations = 200_000
 
-    init(data: BinaryReader, globalSubrs: CFFIndex, code: [UInt8], local: CFFIndex?, widths: (nominal: Double, default: Double)?,
-         blend: Blend?, glyph: Int, table: String, recordPath: Bool) {
+    init(
+        data: BinaryReader, globalSubrs: CFFIndex, code: [UInt8], local: CFFIndex?, widths: (nominal: Double, default: Double)?,
+        blend: Blend?, glyph: Int, table: String, recordPath: Bool
+    ) {
         self.data = data; self.globalSubrs = globalSubrs; self.code = code; self.local = local
         self.widths = widths; self.blend = blend; self.glyph = glyph; self.table = table; self.recordPath = recordPath
     }
@@ -78,8 +80,9 @@ struct CharStringInterpreter {
     static func run(cff: CFFTable, glyph: Int, recordPath: Bool = false) throws -> Result {
         let p = cff.privateFor(glyph)
         let widths = (Double(p.dict.int(CFFTable.nominalWidthX) ?? 0), Double(p.dict.int(CFFTable.defaultWidthX) ?? 0))
-        var interpreter = CharStringInterpreter(data: cff.data, globalSubrs: cff.globalSubrs, code: try cff.charString(glyph), local: p.localSubrs,
-                                                widths: widths, blend: nil, glyph: glyph, table: "CFF ", recordPath: recordPath)
+        var interpreter = CharStringInterpreter(
+            data: cff.data, globalSubrs: cff.globalSubrs, code: try cff.charString(glyph), local: p.localSubrs,
+            widths: widths, blend: nil, glyph: glyph, table: "CFF ", recordPath: recordPath)
         interpreter.codeBase = cff.charStringFileOffset(glyph) ?? 0
         return try interpreter.run()
     }
@@ -92,8 +95,9 @@ struct CharStringInterpreter {
         }
         if open && recordPath { result.path.append(.closePath) }
         if minX <= maxX {
-            result.bounds = GlyphBounds(xMin: Int(minX.rounded(.down)), yMin: Int(minY.rounded(.down)),
-                                        xMax: Int(maxX.rounded(.up)), yMax: Int(maxY.rounded(.up)))
+            result.bounds = GlyphBounds(
+                xMin: Int(minX.rounded(.down)), yMin: Int(minY.rounded(.down)),
+                xMax: Int(maxX.rounded(.up)), yMax: Int(maxY.rounded(.up)))
         }
         if let widths { result.width = result.width.map { $0 + widths.nominal } ?? widths.default }
         return result
@@ -190,11 +194,11 @@ struct CharStringInterpreter {
             case 251...254: stack.append(Double(-(b0 - 251) * 256 - Int(try r.u8()) - 108))
             case 28: stack.append(Double(try r.i16()))
             case 255: stack.append(try r.fixed().value)
-            case 1, 3, 18, 23: // hstem vstem hstemhm vstemhm
+            case 1, 3, 18, 23:   // hstem vstem hstemhm vstemhm
                 takeWidth(normalCountIsOdd: false); stems += stack.count / 2
                 if recordCommands { result.commands.append(.stems(UInt8(b0), stack)) }
                 stack.removeAll()
-            case 19, 20: // hintmask cntrmask: pending vstems, then mask bytes
+            case 19, 20:   // hintmask cntrmask: pending vstems, then mask bytes
                 takeWidth(normalCountIsOdd: false); stems += stack.count / 2
                 if recordCommands && !stack.isEmpty { result.commands.append(.stems(23, stack)) }
                 stack.removeAll()
@@ -212,7 +216,7 @@ struct CharStringInterpreter {
                 var horizontal = b0 == 6
                 for v in stack { if horizontal { lineTo(v, 0) } else { lineTo(0, v) }; horizontal.toggle() }
                 stack.removeAll()
-            case 8, 24, 25: // rrcurveto rcurveline rlinecurve
+            case 8, 24, 25:   // rrcurveto rcurveline rlinecurve
                 var i = 0
                 if b0 == 25 { while stack.count - i >= 8 { lineTo(stack[i], stack[i + 1]); i += 2 } }
                 while stack.count - i >= (b0 == 24 ? 8 : 6) {
@@ -220,27 +224,30 @@ struct CharStringInterpreter {
                 }
                 if b0 == 24, stack.count - i >= 2 { lineTo(stack[i], stack[i + 1]) }
                 stack.removeAll()
-            case 26: // vvcurveto
+            case 26:   // vvcurveto
                 var i = 0, dx1 = 0.0
                 if stack.count % 4 == 1 { dx1 = stack[0]; i = 1 }
                 while i + 3 < stack.count { curveTo(dx1, stack[i], stack[i + 1], stack[i + 2], 0, stack[i + 3]); dx1 = 0; i += 4 }
                 stack.removeAll()
-            case 27: // hhcurveto
+            case 27:   // hhcurveto
                 var i = 0, dy1 = 0.0
                 if stack.count % 4 == 1 { dy1 = stack[0]; i = 1 }
                 while i + 3 < stack.count { curveTo(stack[i], dy1, stack[i + 1], stack[i + 2], stack[i + 3], 0); dy1 = 0; i += 4 }
                 stack.removeAll()
-            case 30, 31: // vhcurveto hvcurveto
+            case 30, 31:   // vhcurveto hvcurveto
                 var horizontal = b0 == 31
                 var i = 0
                 while i + 3 < stack.count {
                     let last = stack.count - i == 5 ? stack[i + 4] : 0
-                    if horizontal { curveTo(stack[i], 0, stack[i + 1], stack[i + 2], last, stack[i + 3]) }
-                    else { curveTo(0, stack[i], stack[i + 1], stack[i + 2], stack[i + 3], last) }
+                    if horizontal {
+                        curveTo(stack[i], 0, stack[i + 1], stack[i + 2], last, stack[i + 3])
+                    } else {
+                        curveTo(0, stack[i], stack[i + 1], stack[i + 2], stack[i + 3], last)
+                    }
                     i += 4; horizontal.toggle()
                 }
                 stack.removeAll()
-            case 10, 29: // callsubr callgsubr
+            case 10, 29:   // callsubr callgsubr
                 try need(1, r)
                 let isLocal = b0 == 10
                 guard let index = isLocal ? local : globalSubrs else { throw r.error("callsubr without local subroutines") }
@@ -250,7 +257,7 @@ struct CharStringInterpreter {
                 let range = index.items[n]
                 if try execute(data.sub(range.lowerBound, range.count), local: local) { return true }
             case 11: return false
-            case 15: // vsindex (CFF2): which variation data blend uses
+            case 15:   // vsindex (CFF2): which variation data blend uses
                 guard blend != nil else { throw r.error("vsindex outside a CFF2 charstring", at: r.offset - 1) }
                 try need(1, r)
                 let index = Int(stack.removeLast())
@@ -258,7 +265,7 @@ struct CharStringInterpreter {
                     throw r.error("vsindex \(index) names no variation data (\(blend!.scalars.count) defined)", at: r.offset - 1)
                 }
                 blend!.vsindex = index
-            case 16: // blend (CFF2): n defaults, then k deltas each, then n
+            case 16:   // blend (CFF2): n defaults, then k deltas each, then n
                 guard let b = blend else { throw r.error("blend outside a CFF2 charstring", at: r.offset - 1) }
                 try need(1, r)
                 let n = Int(stack.removeLast())
@@ -266,7 +273,8 @@ struct CharStringInterpreter {
                 let scalars = b.scalars.indices.contains(b.vsindex) ? b.scalars[b.vsindex] : []
                 let k = scalars.count
                 guard n >= 0, n * (k + 1) <= stack.count else {
-                    throw r.error("blend of \(n) values with \(k) regions needs \(n * (k + 1)) operands, has \(stack.count)", at: r.offset - 1)
+                    throw r.error(
+                        "blend of \(n) values with \(k) regions needs \(n * (k + 1)) operands, has \(stack.count)", at: r.offset - 1)
                 }
                 let base = stack.count - n * (k + 1)
                 for i in 0..<n {
@@ -276,35 +284,44 @@ struct CharStringInterpreter {
                 }
                 stack.removeLast(n * k)
                 result.vsindex = b.vsindex
-            case 14: // endchar (seac accent composition is not drawn)
+            case 14:   // endchar (seac accent composition is not drawn)
                 takeWidth(normalCountIsOdd: false)
                 stack.removeAll()
                 return true
             case 12:
                 let b1 = Int(try r.u8())
                 switch b1 {
-                case 35: try need(13, r)
+                case 35:
+                    try need(13, r)
                     curveTo(stack[0], stack[1], stack[2], stack[3], stack[4], stack[5])
                     curveTo(stack[6], stack[7], stack[8], stack[9], stack[10], stack[11])
-                case 34: try need(7, r)
+                case 34:
+                    try need(7, r)
                     let y0 = y
                     curveTo(stack[0], 0, stack[1], stack[2], stack[3], 0)
                     curveTo(stack[4], 0, stack[5], y0 - y, stack[6], 0)
-                case 36: try need(9, r)
+                case 36:
+                    try need(9, r)
                     let y0 = y
                     curveTo(stack[0], stack[1], stack[2], stack[3], stack[4], 0)
                     curveTo(stack[5], 0, stack[6], stack[7], stack[8], y0 - y - stack[7])
-                case 37: try need(11, r)
+                case 37:
+                    try need(11, r)
                     var dx = 0.0, dy = 0.0
                     for k in stride(from: 0, to: 10, by: 2) { dx += stack[k]; dy += stack[k + 1] }
                     curveTo(stack[0], stack[1], stack[2], stack[3], stack[4], stack[5])
                     // The last point returns to the start height (or x) on the flex's minor axis.
-                    if abs(dx) > abs(dy) { curveTo(stack[6], stack[7], stack[8], stack[9], stack[10], -dy) }
-                    else { curveTo(stack[6], stack[7], stack[8], stack[9], -dx, stack[10]) }
+                    if abs(dx) > abs(dy) {
+                        curveTo(stack[6], stack[7], stack[8], stack[9], stack[10], -dy)
+                    } else {
+                        curveTo(stack[6], stack[7], stack[8], stack[9], -dx, stack[10])
+                    }
                 default:
                     throw r.error("charstring operator 12 \(b1) is not supported")
                 }
-                if recordCommands, case .path(let second) = result.commands.removeLast(), case .path(let first) = result.commands.removeLast() {
+                if recordCommands, case .path(let second) = result.commands.removeLast(),
+                    case .path(let first) = result.commands.removeLast()
+                {
                     result.commands.append(.flex(first, second, b1 == 35 ? stack[12] : 50))
                 }
                 stack.removeAll()

@@ -127,7 +127,7 @@ public final class GlyfTable: DecodableTable {
     /// state is touched once, not once per glyph.
     public func setGlyphData(_ replacements: some Sequence<(Int, [UInt8])>) throws {
         var slots = overrides.isEmpty ? Array(repeating: nil, count: glyphCount) : overrides
-        overrides = []  // so `slots` is the only reference and is changed in place
+        overrides = []   // so `slots` is the only reference and is changed in place
         defer { overrides = slots; edited() }
         for (id, bytes) in replacements {
             try checkID(id)
@@ -167,7 +167,7 @@ public final class GlyfTable: DecodableTable {
         var offsets = [0]
         offsets.reserveCapacity(glyphCount + 1)
         var position = 0
-        var runStart: Int?  // start of a run of unedited glyphs, copied as one chunk
+        var runStart: Int?   // start of a run of unedited glyphs, copied as one chunk
         for id in 0..<glyphCount {
             if let o = replacement(id) {
                 if let s = runStart { chunks.append(.borrowed(try data.sub(s, loca.offsets[id] - s).bytes)); runStart = nil }
@@ -314,7 +314,8 @@ public final class GlyfTable: DecodableTable {
                 dx = Double(result[c.arg1].x) - cx; dy = Double(result[c.arg1].y) - cy
             }
             guard result.count + child.count <= Self.maximumFlattenedPoints else {
-                throw FontError("a composite glyph flattens to more than \(Self.maximumFlattenedPoints) points (components fan out)", table: "glyf")
+                throw FontError(
+                    "a composite glyph flattens to more than \(Self.maximumFlattenedPoints) points (components fan out)", table: "glyf")
             }
             for p in child {
                 let (x, y) = apply(p)

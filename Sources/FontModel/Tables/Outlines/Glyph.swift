@@ -41,8 +41,10 @@ public struct GlyphComponent: Equatable, Sendable {
     /// 2x2 transform in F2Dot14 units (16384 = 1.0): xx, xy (scale01), yx (scale10), yy.
     public var transform: (xx: Int, xy: Int, yx: Int, yy: Int)
 
-    public init(glyphID: Int, flags: UInt16 = GlyphComponent.argsAreXYValues, arg1: Int, arg2: Int,
-                transform: (xx: Int, xy: Int, yx: Int, yy: Int) = (16384, 0, 0, 16384)) {
+    public init(
+        glyphID: Int, flags: UInt16 = GlyphComponent.argsAreXYValues, arg1: Int, arg2: Int,
+        transform: (xx: Int, xy: Int, yx: Int, yy: Int) = (16384, 0, 0, 16384)
+    ) {
         self.glyphID = glyphID; self.flags = flags; self.arg1 = arg1; self.arg2 = arg2; self.transform = transform
     }
 
@@ -63,8 +65,10 @@ public struct TrueTypeGlyph: Equatable, Sendable {
     /// OVERLAP_SIMPLE flag on the first point.
     public var overlapSimple: Bool
 
-    public init(contours: [[GlyphPoint]] = [], components: [GlyphComponent] = [], instructions: [UInt8] = [],
-                bounds: GlyphBounds? = nil, overlapSimple: Bool = false) {
+    public init(
+        contours: [[GlyphPoint]] = [], components: [GlyphComponent] = [], instructions: [UInt8] = [],
+        bounds: GlyphBounds? = nil, overlapSimple: Bool = false
+    ) {
         self.contours = contours; self.components = components; self.instructions = instructions
         self.bounds = bounds; self.overlapSimple = overlapSimple
     }
@@ -143,15 +147,21 @@ public struct TrueTypeGlyph: Equatable, Sendable {
         var value = 0
         for j in 0..<pointCount {
             let f = out.flags[j]
-            if f & 0x02 != 0 { let d = Int(try r.u8()); value += f & 0x10 != 0 ? d : -d }
-            else if f & 0x10 == 0 { value += Int(try r.i16()) }
+            if f & 0x02 != 0 {
+                let d = Int(try r.u8()); value += f & 0x10 != 0 ? d : -d
+            } else if f & 0x10 == 0 {
+                value += Int(try r.i16())
+            }
             out.xs[j] = value
         }
         value = 0
         for j in 0..<pointCount {
             let f = out.flags[j]
-            if f & 0x04 != 0 { let d = Int(try r.u8()); value += f & 0x20 != 0 ? d : -d }
-            else if f & 0x20 == 0 { value += Int(try r.i16()) }
+            if f & 0x04 != 0 {
+                let d = Int(try r.u8()); value += f & 0x20 != 0 ? d : -d
+            } else if f & 0x20 == 0 {
+                value += Int(try r.i16())
+            }
             out.ys[j] = value
         }
         return out
@@ -166,8 +176,9 @@ public struct TrueTypeGlyph: Equatable, Sendable {
             contours.append((start...end).map { GlyphPoint(x: p.xs[$0], y: p.ys[$0], onCurve: p.flags[$0] & 0x01 != 0) })
             start = end + 1
         }
-        return TrueTypeGlyph(contours: contours, instructions: p.instructions, bounds: bounds,
-                             overlapSimple: (p.flags.first ?? 0) & 0x40 != 0)
+        return TrueTypeGlyph(
+            contours: contours, instructions: p.instructions, bounds: bounds,
+            overlapSimple: (p.flags.first ?? 0) & 0x40 != 0)
     }
 
     private static func decodeComposite(_ r: inout BinaryReader, bounds: GlyphBounds) throws -> TrueTypeGlyph {
@@ -218,31 +229,47 @@ public struct TrueTypeGlyph: Equatable, Sendable {
             w.i16(-1); try writeBounds(b, &w)
             for (i, c) in components.enumerated() {
                 guard (0...0xFFFF).contains(c.glyphID) else { throw FontError("component glyph id \(c.glyphID) out of range") }
-                var flags = c.flags & ~(GlyphComponent.argsAreWords | GlyphComponent.moreComponents | GlyphComponent.weHaveInstructions
+                var flags =
+                    c.flags
+                    & ~(GlyphComponent.argsAreWords | GlyphComponent.moreComponents | GlyphComponent.weHaveInstructions
                     | GlyphComponent.weHaveAScale | GlyphComponent.weHaveAnXAndYScale | GlyphComponent.weHaveATwoByTwo)
                 let xy = c.flags & GlyphComponent.argsAreXYValues != 0
-                let fitsByte = xy ? ((-128...127).contains(c.arg1) && (-128...127).contains(c.arg2))
-                                  : ((0...255).contains(c.arg1) && (0...255).contains(c.arg2))
+                let fitsByte =
+                    xy
+                    ? ((-128...127).contains(c.arg1) && (-128...127).contains(c.arg2))
+                    : ((0...255).contains(c.arg1) && (0...255).contains(c.arg2))
                 if !fitsByte { flags |= GlyphComponent.argsAreWords }
-                if i < components.count - 1 { flags |= GlyphComponent.moreComponents }
-                else if hasInstructions { flags |= GlyphComponent.weHaveInstructions }
+                if i < components.count - 1 {
+                    flags |= GlyphComponent.moreComponents
+                } else if hasInstructions {
+                    flags |= GlyphComponent.weHaveInstructions
+                }
                 let t = c.transform
-                if t.xy != 0 || t.yx != 0 { flags |= GlyphComponent.weHaveATwoByTwo }
-                else if t.xx != t.yy { flags |= GlyphComponent.weHaveAnXAndYScale }
-                else if t.xx != 16384 { flags |= GlyphComponent.weHaveAScale }
+                if t.xy != 0 || t.yx != 0 {
+                    flags |= GlyphComponent.weHaveATwoByTwo
+                } else if t.xx != t.yy {
+                    flags |= GlyphComponent.weHaveAnXAndYScale
+                } else if t.xx != 16384 {
+                    flags |= GlyphComponent.weHaveAScale
+                }
                 w.u16(flags); try w.u16(c.glyphID, "component glyph id")
                 if fitsByte {
                     w.u8(UInt8(truncatingIfNeeded: c.arg1)); w.u8(UInt8(truncatingIfNeeded: c.arg2))
                 } else {
-                    guard xy ? (-32768...32767).contains(c.arg1) && (-32768...32767).contains(c.arg2)
-                             : (0...65535).contains(c.arg1) && (0...65535).contains(c.arg2) else {
+                    guard
+                        xy
+                            ? (-32768...32767).contains(c.arg1) && (-32768...32767).contains(c.arg2)
+                            : (0...65535).contains(c.arg1) && (0...65535).contains(c.arg2)
+                    else {
                         throw FontError("component offset (\(c.arg1), \(c.arg2)) does not fit 16 bits")
                     }
                     w.u16(UInt16(truncatingIfNeeded: c.arg1)); w.u16(UInt16(truncatingIfNeeded: c.arg2))
                 }
-                for (present, values) in [(flags & GlyphComponent.weHaveAScale != 0, [t.xx]),
-                                          (flags & GlyphComponent.weHaveAnXAndYScale != 0, [t.xx, t.yy]),
-                                          (flags & GlyphComponent.weHaveATwoByTwo != 0, [t.xx, t.xy, t.yx, t.yy])] where present {
+                for (present, values) in [
+                    (flags & GlyphComponent.weHaveAScale != 0, [t.xx]),
+                    (flags & GlyphComponent.weHaveAnXAndYScale != 0, [t.xx, t.yy]),
+                    (flags & GlyphComponent.weHaveATwoByTwo != 0, [t.xx, t.xy, t.yx, t.yy]),
+                ] where present {
                     for v in values {
                         guard (-32768...32767).contains(v) else { throw FontError("component transform value \(v) does not fit F2Dot14") }
                         w.i16(Int16(v))
@@ -288,10 +315,20 @@ public struct TrueTypeGlyph: Equatable, Sendable {
             }
             var f: UInt8 = p.flags[i] & 0x01
             if i == 0 && overlap { f |= 0x40 }
-            if dx == 0 { f |= 0x10 } else if abs(dx) <= 255 { f |= 0x02 | (dx > 0 ? 0x10 : 0); xBytes.append(UInt8(abs(dx))) }
-            else { xBytes.append(UInt8(truncatingIfNeeded: dx >> 8)); xBytes.append(UInt8(truncatingIfNeeded: dx)) }
-            if dy == 0 { f |= 0x20 } else if abs(dy) <= 255 { f |= 0x04 | (dy > 0 ? 0x20 : 0); yBytes.append(UInt8(abs(dy))) }
-            else { yBytes.append(UInt8(truncatingIfNeeded: dy >> 8)); yBytes.append(UInt8(truncatingIfNeeded: dy)) }
+            if dx == 0 {
+                f |= 0x10
+            } else if abs(dx) <= 255 {
+                f |= 0x02 | (dx > 0 ? 0x10 : 0); xBytes.append(UInt8(abs(dx)))
+            } else {
+                xBytes.append(UInt8(truncatingIfNeeded: dx >> 8)); xBytes.append(UInt8(truncatingIfNeeded: dx))
+            }
+            if dy == 0 {
+                f |= 0x20
+            } else if abs(dy) <= 255 {
+                f |= 0x04 | (dy > 0 ? 0x20 : 0); yBytes.append(UInt8(abs(dy)))
+            } else {
+                yBytes.append(UInt8(truncatingIfNeeded: dy >> 8)); yBytes.append(UInt8(truncatingIfNeeded: dy))
+            }
             flags.append(f)
             px = x; py = y
         }

@@ -33,7 +33,8 @@ public final class LocaTable: DecodableTable {
         for i in 0...numGlyphs {
             let value = format == 0 ? Int(try r.u16()) * 2 : Int(try r.u32())
             guard value >= previous else {
-                throw r.error("loca runs backwards: glyph \(i) starts at \(value), before glyph \(i - 1) at \(previous)", at: r.offset - entrySize)
+                throw r.error(
+                    "loca runs backwards: glyph \(i) starts at \(value), before glyph \(i - 1) at \(previous)", at: r.offset - entrySize)
             }
             offsets[i] = value
             previous = value

@@ -46,7 +46,8 @@ struct LayoutGlyphCopy {
         }
         for member in record.valueMembers {
             guard let path = member.parallel, case .glyphs(let glyphs)? = fields[member.name],
-                  glyphs.runs.contains(where: { involves($0.lowerBound, $0.upperBound) }) else { continue }
+                glyphs.runs.contains(where: { involves($0.lowerBound, $0.upperBound) })
+            else { continue }
             let covered = glyphs.glyphs
             let items = Self.get(path, fields)
             guard items.count == covered.count else {

@@ -31,17 +31,21 @@ public final class LazySubtable: @unchecked Sendable {
     private var cached: Result<StructValue, Error>?
 
     init(source: Source, start: Int, shape: Shape, scope: StructScope, version: UInt32?, depth: Int, path: String) {
-        self.source = source; self.start = start; self.shape = shape; self.scope = scope; self.version = version; self.depth = depth; self.path = path
+        self.source = source; self.start = start; self.shape = shape; self.scope = scope; self.version = version; self.depth = depth;
+        self.path = path
     }
 
     /// The decoded subtable (decoded once; a failure is kept and thrown again).
     public func value() throws -> StructValue {
         try source.lock.withLock {
             if let cached { return try cached.get() }
-            let result = Result { try source.data.withUnsafeBytes { buffer in
-                try StructureCodec.decodeSubtable(BinaryReader(buffer, base: source.fileBase), at: start, shape, scope: scope,
-                                                  version: version, depth: depth, source: source, path: path)
-            } }
+            let result = Result {
+                try source.data.withUnsafeBytes { buffer in
+                    try StructureCodec.decodeSubtable(
+                        BinaryReader(buffer, base: source.fileBase), at: start, shape, scope: scope,
+                        version: version, depth: depth, source: source, path: path)
+                }
+            }
             cached = result
             return try result.get()
         }
@@ -66,8 +70,10 @@ public final class LazySubtable: @unchecked Sendable {
                 reason = e.message.hasPrefix(prefix) ? String(e.message.dropFirst(prefix.count)) : e.message
                 offset = e.offset
             }
-            let opaque = StructValue.opaque(OpaqueSubtable(bytes: Array(source.data[start...]), reason: reason, offset: offset,
-                                                           isUndescribed: error is UndescribedStructure))
+            let opaque = StructValue.opaque(
+                OpaqueSubtable(
+                    bytes: Array(source.data[start...]), reason: reason, offset: offset,
+                    isUndescribed: error is UndescribedStructure))
             if case .switched(let selector, _) = shape, let key = scope.lookup(selector) { return .switched(Int(key), opaque) }
             return opaque
         }
@@ -79,7 +85,9 @@ public final class LazySubtable: @unchecked Sendable {
     }
 
     /// Same place in the same bytes: equal without decoding.
-    func isSamePlace(as other: LazySubtable) -> Bool { self === other || (source === other.source && start == other.start && path == other.path) }
+    func isSamePlace(as other: LazySubtable) -> Bool {
+        self === other || (source === other.source && start == other.start && path == other.path)
+    }
 }
 
 extension StructValue {
@@ -158,7 +166,9 @@ extension StructFields {
     func resolvedDeep(keepingDamage: Bool = false) throws -> StructFields {
         guard values.contains(where: \.containsLazy) else { return self }
         var out = self
-        for (name, value) in zip(names, values) where value.containsLazy { out[name] = try value.resolvedDeep(keepingDamage: keepingDamage) }
+        for (name, value) in zip(names, values) where value.containsLazy {
+            out[name] = try value.resolvedDeep(keepingDamage: keepingDamage)
+        }
         return out
     }
 }

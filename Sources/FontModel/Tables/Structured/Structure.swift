@@ -122,8 +122,11 @@ public struct Member: Sendable {
     /// record. Glyph edits that add or remove a covered glyph keep the two in step.
     public let parallel: [String]?
 
-    public init(_ name: String, _ shape: Shape, count: String? = nil, bias: Int = 0, since: UInt32? = nil,
-                when: (name: String, mask: Int64)? = nil, ttx: TTXFormat = .plain, parallel: [String]? = nil, lazy: Bool = false, deferred: Bool = false) {
+    public init(
+        _ name: String, _ shape: Shape, count: String? = nil, bias: Int = 0, since: UInt32? = nil,
+        when: (name: String, mask: Int64)? = nil, ttx: TTXFormat = .plain, parallel: [String]? = nil, lazy: Bool = false,
+        deferred: Bool = false
+    ) {
         self.name = name
         self.shape = shape
         self.count = count
@@ -174,7 +177,8 @@ public struct Record: Sendable {
         switch shape {
         case .record(let r): r.members.flatMap { [$0.when?.name].compactMap { $0 } + nestedSelectors($0.shape) }
         case .offset(let s, _): nestedSelectors(s)
-        case .formats(_, let records), .formats8(_, let records): records.values.flatMap { r in r.members.flatMap { [$0.when?.name].compactMap { $0 } + nestedSelectors($0.shape) } }
+        case .formats(_, let records), .formats8(_, let records):
+            records.values.flatMap { r in r.members.flatMap { [$0.when?.name].compactMap { $0 } + nestedSelectors($0.shape) } }
         case .switched(let selector, let cases): [selector] + cases.values.flatMap { nestedSelectors($0.shape) }
         case .valueRecord(let format): [format]
         case .deltaRow(let shorts, let columns): [shorts, columns]
@@ -187,7 +191,8 @@ public struct Record: Sendable {
         switch shape {
         case .record(let r): r.members.flatMap { [$0.count].compactMap { $0 } + nestedCounts($0.shape) }
         case .offset(let s, _): nestedCounts(s)
-        case .formats(_, let records), .formats8(_, let records): records.values.flatMap { r in r.members.flatMap { [$0.count].compactMap { $0 } + nestedCounts($0.shape) } }
+        case .formats(_, let records), .formats8(_, let records):
+            records.values.flatMap { r in r.members.flatMap { [$0.count].compactMap { $0 } + nestedCounts($0.shape) } }
         case .switched(_, let cases): cases.values.flatMap { nestedCounts($0.shape) }
         default: []
         }

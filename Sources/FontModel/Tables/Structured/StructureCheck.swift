@@ -17,13 +17,16 @@ enum StructureCheck {
                 if !g.isAscending {
                     let pairs = zip(g.runs, g.runs.dropFirst())
                     if pairs.allSatisfy({ $0.lowerBound <= $1.lowerBound && $0.upperBound <= $1.upperBound }),
-                       let overlap = pairs.first(where: { $0.upperBound >= $1.lowerBound }) {
+                        let overlap = pairs.first(where: { $0.upperBound >= $1.lowerBound })
+                    {
                         warnings.append("\(path): Coverage ranges overlap (glyph \(overlap.1.lowerBound) is covered twice)")
                     } else {
                         out.append("\(path): Coverage glyphs are not in ascending glyph order")
                     }
                 }
-                if let last = g.runs.map(\.upperBound).max(), last >= glyphCount { out.append("\(path): glyph id \(last) is not in the font (\(glyphCount) glyphs)") }
+                if let last = g.runs.map(\.upperBound).max(), last >= glyphCount {
+                    out.append("\(path): glyph id \(last) is not in the font (\(glyphCount) glyphs)")
+                }
             case (.switched(_, let cases), .switched(let k, let inner)): if let c = cases[k] { walk(inner, c.shape, path) }
             case (.substitutions, .substitutions(let subs)):
                 if let bad = subs.lazy.flatMap({ $0.input + $0.output }).first(where: { $0 >= glyphCount }) {
@@ -32,7 +35,9 @@ enum StructureCheck {
             case (.glyph, .int(let g)):
                 if g >= glyphCount { out.append("\(path): glyph id \(g) is not in the font (\(glyphCount) glyphs)") }
             case (.classDef, .classes(let c)):
-                if let last = c.last?.last, last >= glyphCount { out.append("\(path): glyph id \(last) is not in the font (\(glyphCount) glyphs)") }
+                if let last = c.last?.last, last >= glyphCount {
+                    out.append("\(path): glyph id \(last) is not in the font (\(glyphCount) glyphs)")
+                }
             default: break
             }
         }

@@ -12,13 +12,17 @@ public enum StructureCodec {
     /// `LazySubtable`s holding a copy of the table's bytes, decoded when first used.
     /// With `keepingDamage`, a subtable that does not decode (an unknown format, a bad offset, a
     /// structure not described) becomes `.opaque` where its offset points, instead of an error.
-    public static func decode(_ reader: BinaryReader, _ shape: Shape, name: String, lazy: Bool = false, keepingDamage: Bool = false) throws -> StructValue {
+    public static func decode(_ reader: BinaryReader, _ shape: Shape, name: String, lazy: Bool = false, keepingDamage: Bool = false) throws
+        -> StructValue
+    {
         try decodeNotingDamage(reader, shape, name: name, lazy: lazy, keepingDamage: keepingDamage).value
     }
 
     /// `decode`, also saying whether any subtable was kept as bytes.
-    static func decodeNotingDamage(_ reader: BinaryReader, _ shape: Shape, name: String, lazy: Bool, keepingDamage: Bool,
-                                   glyphCount: Int? = nil) throws -> (value: StructValue, damaged: Bool) {
+    static func decodeNotingDamage(
+        _ reader: BinaryReader, _ shape: Shape, name: String, lazy: Bool, keepingDamage: Bool,
+        glyphCount: Int? = nil
+    ) throws -> (value: StructValue, damaged: Bool) {
         var decoder = Decoder(table: reader, budget: 16 * reader.count + 4096)
         decoder.keepDamage = keepingDamage
         decoder.glyphCount = glyphCount
@@ -38,8 +42,10 @@ public enum StructureCodec {
     }
 
     /// Decodes one lazy subtable, spending from its table's shared budget.
-    static func decodeSubtable(_ reader: BinaryReader, at start: Int, _ shape: Shape, scope: StructScope, version: UInt32?,
-                               depth: Int, source: LazySubtable.Source, path: String) throws -> StructValue {
+    static func decodeSubtable(
+        _ reader: BinaryReader, at start: Int, _ shape: Shape, scope: StructScope, version: UInt32?,
+        depth: Int, source: LazySubtable.Source, path: String
+    ) throws -> StructValue {
         var decoder = Decoder(table: reader, budget: source.budget)
         decoder.scope = scope
         decoder.lazySource = source
@@ -48,7 +54,9 @@ public enum StructureCodec {
         var position = start
         do {
             // The depth it hangs at: lazy subtables inside lazy subtables count towards the limit.
-            guard depth < StructureCodec.maximumDepth else { throw decoder.fail("subtables nested deeper than \(StructureCodec.maximumDepth) (a cycle?)", at: start) }
+            guard depth < StructureCodec.maximumDepth else {
+                throw decoder.fail("subtables nested deeper than \(StructureCodec.maximumDepth) (a cycle?)", at: start)
+            }
             return try decoder.value(shape, at: &position, base: start, version: version, depth: depth)
         } catch let f as Decoder.Failure {
             let full = f.components.reduce(source.name + "." + path) { $1.hasPrefix("[") ? $0 + $1 : $0 + "." + $1 }
@@ -65,8 +73,10 @@ public enum StructureCodec {
     }
 
     /// ValueRecord fields by ValueFormat bit, in binary order (the last four are Device offsets).
-    public static let valueRecordFields = ["XPlacement", "YPlacement", "XAdvance", "YAdvance",
-                                           "XPlaDevice", "YPlaDevice", "XAdvDevice", "YAdvDevice"]
+    public static let valueRecordFields = [
+        "XPlacement", "YPlacement", "XAdvance", "YAdvance",
+        "XPlaDevice", "YPlaDevice", "XAdvDevice", "YAdvDevice",
+    ]
 
     // MARK: reading
 
@@ -121,7 +131,9 @@ public enum StructureCodec {
             guard keptBytes + count <= 4 * table.count + 65536 else { throw failure }
             keptBytes += count
             keptAny = true
-            let opaque = StructValue.opaque(OpaqueSubtable(bytes: Array(table.bytes[start...]), reason: why.reason, offset: why.offset, isUndescribed: why.isUndescribed))
+            let opaque = StructValue.opaque(
+                OpaqueSubtable(
+                    bytes: Array(table.bytes[start...]), reason: why.reason, offset: why.offset, isUndescribed: why.isUndescribed))
             if case .switched(let selector, let cases) = target, let key = scope.lookup(selector).map(Int.init), cases[key] != nil {
                 return .switched(key, opaque)
             }
@@ -137,7 +149,9 @@ public enum StructureCodec {
         mutating func pastTheEnd(_ offset: Int, _ target: Shape, at position: Int) throws -> StructValue {
             let failure = fail("offset \(offset) points past the end of the table (\(table.count) bytes)", at: position)
             guard keepDamage else { throw failure }
-            return try kept(target, from: table.count, OpaqueSubtable(bytes: [], reason: failure.message, offset: table.base + position), failure: failure)
+            return try kept(
+                target, from: table.count, OpaqueSubtable(bytes: [], reason: failure.message, offset: table.base + position),
+                failure: failure)
         }
 
         mutating func spend(_ n: Int, at position: Int) throws {
@@ -177,7 +191,9 @@ public enum StructureCodec {
                 let offset = Int(try scalar(StructureCodec.offsetKind(size), at: position))
                 position += size
                 guard offset != 0 else { return .none }
-                guard depth < StructureCodec.maximumDepth else { throw fail("subtables nested deeper than \(StructureCodec.maximumDepth) (a cycle?)", at: position - size) }
+                guard depth < StructureCodec.maximumDepth else {
+                    throw fail("subtables nested deeper than \(StructureCodec.maximumDepth) (a cycle?)", at: position - size)
+                }
                 let start = base + offset
                 guard start < table.count else { return try pastTheEnd(offset, target, at: position - size) }
                 var p = start
@@ -188,7 +204,11 @@ public enum StructureCodec {
                 } catch let f as Failure where !f.exhausted {
                     scope = saved
                     let inside = f.components.reduce("") { $1.hasPrefix("[") || $0.isEmpty ? $0 + $1 : $0 + "." + $1 }
-                    return try kept(target, from: start, OpaqueSubtable(bytes: [], reason: (inside.isEmpty ? "" : inside + ": ") + f.message, offset: table.base + f.position), failure: f)
+                    return try kept(
+                        target, from: start,
+                        OpaqueSubtable(
+                            bytes: [], reason: (inside.isEmpty ? "" : inside + ": ") + f.message, offset: table.base + f.position),
+                        failure: f)
                 } catch let u as UndescribedStructure {
                     scope = saved
                     return try kept(target, from: start, OpaqueSubtable(bytes: [], reason: u.description, isUndescribed: true), failure: u)
@@ -197,7 +217,9 @@ public enum StructureCodec {
                 let wide = if case .formats = shape { true } else { false }
                 let format = wide ? try u16(position) : Int(try scalar(.uint8, at: position))
                 guard let record = records[format] else {
-                    throw fail("unknown \(name) format \(format) (known: \(records.keys.sorted().map(String.init).joined(separator: ", ")))", at: position)
+                    throw fail(
+                        "unknown \(name) format \(format) (known: \(records.keys.sorted().map(String.init).joined(separator: ", ")))",
+                        at: position)
                 }
                 position += wide ? 2 : 1
                 return .formatted(format, try fields(record, at: &position, base: base, version: version, depth: depth))
@@ -206,7 +228,9 @@ public enum StructureCodec {
                 guard let chosen = cases[key] else {
                     // A feature tag reads better as its letters.
                     let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: key >> $0) }
-                    let keyText = key >> 32 == 0 && key > 0xFFFF && bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ? "'\(String(decoding: bytes, as: UTF8.self))'" : "\(key)"
+                    let keyText =
+                        key >> 32 == 0 && key > 0xFFFF && bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+                        ? "'\(String(decoding: bytes, as: UTF8.self))'" : "\(key)"
                     throw fail("no layout is described for \(selector) \(keyText)", at: position)
                 }
                 return .switched(key, try value(chosen.shape, at: &position, base: base, version: version, depth: depth))
@@ -229,7 +253,9 @@ public enum StructureCodec {
             case .deltaRow(let shortsName, let columnsName):
                 let (wide, narrow, shorts) = StructureCodec.deltaKinds(scope.lookup(shortsName) ?? 0)
                 let columns = Int(scope.lookup(columnsName) ?? 0)
-                guard shorts <= columns else { throw fail("\(shortsName) \(shorts) is more than the \(columns) deltas of a row", at: position) }
+                guard shorts <= columns else {
+                    throw fail("\(shortsName) \(shorts) is more than the \(columns) deltas of a row", at: position)
+                }
                 try spend(columns, at: position)
                 var row: [StructValue] = []
                 row.reserveCapacity(columns)
@@ -241,18 +267,23 @@ public enum StructureCodec {
                 return .list(row)
             case .clipList: return try clipList(at: &position, depth: depth)
             case .aatLookup(let valueShape): return try aatLookup(valueShape, at: &position, base: base, version: version, depth: depth)
-            case .aatLookupWithData(let valueShape): return try aatLookupWithData(valueShape, at: &position, base: base, version: version, depth: depth)
+            case .aatLookupWithData(let valueShape):
+                return try aatLookupWithData(valueShape, at: &position, base: base, version: version, depth: depth)
             case .recursive(_, let make): return try value(make(), at: &position, base: base, version: version, depth: depth)
             case .glyphIndexMap, .indexMap:
                 let format = try scalar(.uint8, at: position), entryFormat = try scalar(.uint8, at: position + 1)
                 guard format <= 1 else { throw fail("unknown DeltaSetIndexMap format \(format)", at: position) }
-                guard entryFormat & 0xC0 == 0 else { throw fail("DeltaSetIndexMap entry format 0x\(String(entryFormat, radix: 16)) sets reserved bits", at: position + 1) }
+                guard entryFormat & 0xC0 == 0 else {
+                    throw fail("DeltaSetIndexMap entry format 0x\(String(entryFormat, radix: 16)) sets reserved bits", at: position + 1)
+                }
                 let count = Int(try scalar(format == 0 ? .uint16 : .uint32, at: position + 2))
                 var at = position + (format == 0 ? 4 : 6)
                 let size = Int(entryFormat >> 4 & 3) + 1, innerBits = Int(entryFormat & 0xF) + 1
                 let kind: FieldKind = [.uint8, .uint16, .uint24, .uint32][size - 1]
                 try spend(count, at: position)
-                guard count <= (table.count - at) / size else { throw fail("DeltaSetIndexMap claims \(count) entries, more than the table holds", at: position + 2) }
+                guard count <= (table.count - at) / size else {
+                    throw fail("DeltaSetIndexMap claims \(count) entries, more than the table holds", at: position + 2)
+                }
                 var items: [StructValue] = []
                 items.reserveCapacity(count)
                 for _ in 0..<count {
@@ -276,7 +307,9 @@ public enum StructureCodec {
                 guard scope.includes(member, version: version) else { continue }
                 if let countName = member.count {
                     let n = Int(scope.lookup(countName) ?? 0) + member.countBias
-                    guard n >= 0 else { throw fail("\(countName) is 0; at least \(-member.countBias) expected", at: position).within(member.name) }
+                    guard n >= 0 else {
+                        throw fail("\(countName) is 0; at least \(-member.countBias) expected", at: position).within(member.name)
+                    }
                     try spend(n, at: position)
                     var items: [StructValue] = []
                     items.reserveCapacity(n)
@@ -287,11 +320,16 @@ public enum StructureCodec {
                             position += size
                             guard offset != 0 else { items.append(.none); continue }
                             guard base + offset < table.count else {
-                                do { items.append(try pastTheEnd(offset, target, at: position - size)) } catch let f as Failure { throw f.within("\(member.name)[\(k)]") }
+                                do { items.append(try pastTheEnd(offset, target, at: position - size)) } catch let f as Failure {
+                                    throw f.within("\(member.name)[\(k)]")
+                                }
                                 continue
                             }
-                            items.append(.lazy(LazySubtable(source: source, start: base + offset, shape: target, scope: scope,
-                                                            version: version, depth: depth + 1, path: where_ + "\(member.name)[\(k)]")))
+                            items.append(
+                                .lazy(
+                                    LazySubtable(
+                                        source: source, start: base + offset, shape: target, scope: scope,
+                                        version: version, depth: depth + 1, path: where_ + "\(member.name)[\(k)]")))
                         }
                         out[member.name] = .list(items)
                         continue
@@ -318,24 +356,40 @@ public enum StructureCodec {
                     let offset = Int(try scalar(size == 2 ? .uint16 : .uint32, at: position))
                     position += size
                     guard base + offset < table.count || offset == 0 else {
-                        do { out[member.name] = try pastTheEnd(offset, target, at: position - size) } catch let f as Failure { throw f.within(member.name) }
+                        do { out[member.name] = try pastTheEnd(offset, target, at: position - size) } catch let f as Failure {
+                            throw f.within(member.name)
+                        }
                         continue
                     }
-                    out[member.name] = offset == 0 ? StructValue.none : .lazy(LazySubtable(source: source, start: base + offset, shape: target, scope: scope,
-                                                                                          version: version, depth: depth + 1, path: trailText + member.name))
+                    out[member.name] =
+                        offset == 0
+                        ? StructValue.none
+                        : .lazy(
+                            LazySubtable(
+                                source: source, start: base + offset, shape: target, scope: scope,
+                                version: version, depth: depth + 1, path: trailText + member.name))
                     continue
                 }
-                do { v = try value(member.shape, at: &position, base: base, version: version, depth: depth) } catch let f as Failure { throw f.within(member.name) }
+                do { v = try value(member.shape, at: &position, base: base, version: version, depth: depth) } catch let f as Failure {
+                    throw f.within(member.name)
+                }
                 if case .int(let raw) = v, record.scopeNames.contains(member.name) { scope.note(member.name, raw) }
                 // The first member of a table is its version: later members may depend on it.
                 if i == 0, depth == 0, version == nil, let raw = v.int { version = UInt32(truncatingIfNeeded: raw) }
                 if !record.countNames.contains(member.name) { out[member.name] = v }
             }
             for d in deferred {
-                guard depth < StructureCodec.maximumDepth else { throw fail("subtables nested deeper than \(StructureCodec.maximumDepth) (a cycle?)", at: position) }
-                guard d.start < table.count else { throw fail("offset \(d.start - base) points past the end of the table (\(table.count) bytes)", at: position).within(d.member.name) }
+                guard depth < StructureCodec.maximumDepth else {
+                    throw fail("subtables nested deeper than \(StructureCodec.maximumDepth) (a cycle?)", at: position)
+                }
+                guard d.start < table.count else {
+                    throw fail("offset \(d.start - base) points past the end of the table (\(table.count) bytes)", at: position).within(
+                        d.member.name)
+                }
                 var p = d.start
-                do { out[d.member.name] = try value(d.target, at: &p, base: d.start, version: version, depth: depth + 1) } catch let f as Failure { throw f.within(d.member.name) }
+                do { out[d.member.name] = try value(d.target, at: &p, base: d.start, version: version, depth: depth + 1) } catch let f
+                    as Failure
+                { throw f.within(d.member.name) }
             }
             return out
         }
@@ -349,7 +403,9 @@ public enum StructureCodec {
             guard format == 1 else { throw fail("unknown ClipList format \(format)", at: start) }
             let count = Int(try scalar(.uint32, at: start + 1))
             try spend(count, at: start)
-            guard count <= (table.count - start - 5) / 7 else { throw fail("ClipList claims \(count) clips, more than the table holds", at: start + 1) }
+            guard count <= (table.count - start - 5) / 7 else {
+                throw fail("ClipList claims \(count) clips, more than the table holds", at: start + 1)
+            }
             var seen = Set<Int64>()
             var groups: [(box: StructValue, glyphs: [StructValue])] = []
             // Each box's group by its values (format, then its numbers), so many clips stay linear.
@@ -363,7 +419,9 @@ public enum StructureCodec {
                 let first = try scalar(.uint16, at: at), last = try scalar(.uint16, at: at + 2)
                 let offset = Int(try scalar(.uint24, at: at + 4))
                 guard first <= last, offset != 0 else { continue }   // fontTools skips these too
-                guard start + offset < table.count else { throw fail("ClipBox offset \(offset) points past the end of the table", at: at + 4) }
+                guard start + offset < table.count else {
+                    throw fail("ClipBox offset \(offset) points past the end of the table", at: at + 4)
+                }
                 try spend(Int(last - first) + 1, at: at)
                 var p = start + offset
                 let box = try value(COLRShapes.clipBox, at: &p, base: start + offset, version: nil, depth: depth + 1)
@@ -374,18 +432,20 @@ public enum StructureCodec {
                 }
             }
             position = start + 5 + 7 * count
-            return .list(groups.map { group in
-                var fields = StructFields(capacity: 2)
-                fields["Glyph"] = .list(group.glyphs)
-                fields["ClipBox"] = group.box
-                return .record(fields)
-            })
+            return .list(
+                groups.map { group in
+                    var fields = StructFields(capacity: 2)
+                    fields["Glyph"] = .list(group.glyphs)
+                    fields["ClipBox"] = group.box
+                    return .record(fields)
+                })
         }
 
         /// An AAT lookup's glyphs with their values, or the records the values point at. A
         /// segment can name every glyph in six bytes, so each of the first lookups may map up to
         /// 65,536 glyphs beyond the table's budget; later ones spend from it.
-        mutating func aatLookup(_ valueShape: Shape, at position: inout Int, base: Int, version: UInt32?, depth: Int) throws -> StructValue {
+        mutating func aatLookup(_ valueShape: Shape, at position: inout Int, base: Int, version: UInt32?, depth: Int) throws -> StructValue
+        {
             let start = position
             let reader = try table.sub(from: start)
             let glyphs = glyphCount ?? 0
@@ -408,7 +468,9 @@ public enum StructureCodec {
                 case .offset(let target, _):
                     if let known = recordAt[pair.value] { fields["Value"] = known; break }
                     var p = base + Int(pair.value)
-                    guard p < table.count else { throw fail("the value of glyph \(pair.glyph) points past the end of the table", at: start) }
+                    guard p < table.count else {
+                        throw fail("the value of glyph \(pair.glyph) points past the end of the table", at: start)
+                    }
                     trail.append(("Lookup", k))
                     let record = try value(target, at: &p, base: base + Int(pair.value), version: version, depth: depth + 1)
                     trail.removeLast()
@@ -424,7 +486,9 @@ public enum StructureCodec {
 
         /// See `Shape.aatLookupWithData`: the lookup read for its 16-bit values, then each
         /// value's record from the data (records shared by glyphs read once).
-        mutating func aatLookupWithData(_ valueShape: Shape, at position: inout Int, base: Int, version: UInt32?, depth: Int) throws -> StructValue {
+        mutating func aatLookupWithData(_ valueShape: Shape, at position: inout Int, base: Int, version: UInt32?, depth: Int) throws
+            -> StructValue
+        {
             guard case .offset(let target, _) = valueShape else { throw fail("an AAT lookup with data points at records", at: position) }
             let lookupOffset = Int(try scalar(.uint32, at: position)), dataOffset = Int(try scalar(.uint32, at: position + 4))
             position += 8
@@ -432,7 +496,9 @@ public enum StructureCodec {
                 throw fail("the lookup (\(lookupOffset)) or its data (\(dataOffset)) starts past the end of the table", at: position - 8)
             }
             var at = base + lookupOffset
-            guard case .list(let plain) = try aatLookup(.scalar(.uint16), at: &at, base: base, version: version, depth: depth) else { return .list([]) }
+            guard case .list(let plain) = try aatLookup(.scalar(.uint16), at: &at, base: base, version: version, depth: depth) else {
+                return .list([])
+            }
             var recordAt: [Int64: StructValue] = [:]
             var items: [StructValue] = []
             items.reserveCapacity(plain.count)
@@ -440,7 +506,9 @@ public enum StructureCodec {
                 guard case .record(var fields) = item, let v = fields["Value"]?.int else { continue }
                 if let known = recordAt[v] { fields["Value"] = known; items.append(.record(fields)); continue }
                 var p = base + dataOffset + Int(v)
-                guard p < table.count else { throw fail("the value of glyph \(fields["Glyph"]?.int ?? -1) points past the end of the table", at: base + lookupOffset) }
+                guard p < table.count else {
+                    throw fail("the value of glyph \(fields["Glyph"]?.int ?? -1) points past the end of the table", at: base + lookupOffset)
+                }
                 trail.append(("Lookup", k))
                 let record = try value(target, at: &p, base: base + dataOffset + Int(v), version: version, depth: depth + 1)
                 trail.removeLast()
@@ -566,7 +634,9 @@ public enum StructureCodec {
 
         mutating func coverageAt(_ base: Int, offsetAt position: Int) throws -> StructValue {
             let offset = try u16(position)
-            guard offset != 0, base + offset < table.count else { throw fail("Coverage offset \(offset) points outside the table", at: position) }
+            guard offset != 0, base + offset < table.count else {
+                throw fail("Coverage offset \(offset) points outside the table", at: position)
+            }
             return try coverage(at: base + offset)
         }
     }
@@ -600,8 +670,10 @@ public enum StructureCodec {
             return id
         }
 
-        mutating func inline(_ value: StructValue, _ shape: Shape, into w: inout BinaryWriter, pending: inout [Pending],
-                             scope: inout StructScope, version: UInt32?, depth: Int, path: String) throws {
+        mutating func inline(
+            _ value: StructValue, _ shape: Shape, into w: inout BinaryWriter, pending: inout [Pending],
+            scope: inout StructScope, version: UInt32?, depth: Int, path: String
+        ) throws {
             func mismatch() -> FontError { FontError("\(path): the value does not have the shape its description gives") }
             // A subtable kept as bytes is written as they are, whatever its shape (an offset to
             // one makes it a subtable of its own first, below).
@@ -629,18 +701,24 @@ public enum StructureCodec {
             case .switched(let selector, let cases):
                 guard case .switched(let key, let inner) = value, let chosen = cases[key] else { throw mismatch() }
                 guard scope.lookup(selector).map(Int.init) == key else {
-                    throw FontError("\(path) is a \(chosen.name) but \(selector) is \(scope.lookup(selector).map(String.init) ?? "missing")")
+                    throw FontError(
+                        "\(path) is a \(chosen.name) but \(selector) is \(scope.lookup(selector).map(String.init) ?? "missing")")
                 }
                 try inline(inner, chosen.shape, into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: path)
             case .valueRecord(let formatName):
                 guard case .record(let fields) = value else { throw mismatch() }
                 let format = Int(scope.lookup(formatName) ?? 0)
-                for name in fields.names where !StructureCodec.valueRecordFields.enumerated().contains(where: { $0.element == name && format & (1 << $0.offset) != 0 }) {
+                for name in fields.names
+                where !StructureCodec.valueRecordFields.enumerated().contains(where: {
+                    $0.element == name && format & (1 << $0.offset) != 0
+                }) {
                     throw FontError("\(path).\(name) is given but \(formatName) (\(format)) does not include it")
                 }
                 for (bit, name) in StructureCodec.valueRecordFields.enumerated() where format & (1 << bit) != 0 {
                     let field = fields[name] ?? (bit < 4 ? .int(0) : .none)
-                    try inline(field, bit < 4 ? .scalar(.int16) : .offset16(.device), into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: "\(path).\(name)")
+                    try inline(
+                        field, bit < 4 ? .scalar(.int16) : .offset16(.device), into: &w, pending: &pending, scope: &scope, version: version,
+                        depth: depth, path: "\(path).\(name)")
                 }
             case .coverage:
                 guard case .glyphs(let glyphs) = value else { throw mismatch() }
@@ -676,7 +754,8 @@ public enum StructureCodec {
                 var records: [(first: Int64, last: Int64, box: StructValue)] = []
                 var named = Set<Int64>()
                 for (k, group) in groups.enumerated() {
-                    guard case .record(let fields) = group, case .list(let glyphItems)? = fields["Glyph"], let box = fields["ClipBox"] else { throw mismatch() }
+                    guard case .record(let fields) = group, case .list(let glyphItems)? = fields["Glyph"], let box = fields["ClipBox"]
+                    else { throw mismatch() }
                     let ids = try glyphItems.map { item -> Int64 in
                         guard case .int(let g) = item, (0...0xFFFF).contains(g) else { throw mismatch() }
                         guard named.insert(g).inserted else { throw FontError("\(path).Clip[\(k)]: glyph \(g) has a clip box already") }
@@ -695,7 +774,8 @@ public enum StructureCodec {
                 try w.u32(records.count, "\(path) clip count")
                 for r in records {
                     w.u16(UInt16(r.first)); w.u16(UInt16(r.last))
-                    pending.append(Pending(at: w.count, size: 3, value: r.box, shape: COLRShapes.clipBox, scope: scope, path: "\(path).ClipBox"))
+                    pending.append(
+                        Pending(at: w.count, size: 3, value: r.box, shape: COLRShapes.clipBox, scope: scope, path: "\(path).ClipBox"))
                     w.u24(0)
                 }
             case .glyphIndexMap, .indexMap:
@@ -721,7 +801,9 @@ public enum StructureCodec {
                 guard case .list(let items) = value else { throw mismatch() }
                 var entries: [(glyph: UInt16, value: StructValue)] = []
                 for item in items {
-                    guard case .record(let fields) = item, case .int(let g)? = fields["Glyph"], let v = fields["Value"] else { throw mismatch() }
+                    guard case .record(let fields) = item, case .int(let g)? = fields["Glyph"], let v = fields["Value"] else {
+                        throw mismatch()
+                    }
                     guard (0..<0xFFFF).contains(g) else { throw FontError("\(path): glyph \(g) cannot be in an AAT lookup") }
                     entries.append((UInt16(g), v))
                 }
@@ -733,7 +815,9 @@ public enum StructureCodec {
                 let noFormat0 = 0x10001
                 guard case .offset(let target, _) = valueShape else {
                     let pairs = try entries.map { e -> (glyph: UInt16, value: UInt16) in
-                        guard case .int(let v) = e.value, (0...0xFFFF).contains(v) else { throw FontError("\(path): the value of glyph \(e.glyph) is not 16-bit") }
+                        guard case .int(let v) = e.value, (0...0xFFFF).contains(v) else {
+                            throw FontError("\(path): the value of glyph \(e.glyph) is not 16-bit")
+                        }
                         return (e.glyph, UInt16(v))
                     }
                     w.append(AATLookup.encode(pairs, glyphCount: noFormat0))
@@ -747,7 +831,9 @@ public enum StructureCodec {
                     var rw = BinaryWriter(capacity: 16)
                     var inner: [Pending] = []
                     var innerScope = scope
-                    try inline(e.value, target, into: &rw, pending: &inner, scope: &innerScope, version: version, depth: depth + 1, path: "\(path).Lookup")
+                    try inline(
+                        e.value, target, into: &rw, pending: &inner, scope: &innerScope, version: version, depth: depth + 1,
+                        path: "\(path).Lookup")
                     guard inner.isEmpty else { throw FontError("\(path): a record an AAT lookup points at cannot hold offsets") }
                     if let k = recordOf[rw.bytes] { numbers.append(UInt16(k)); continue }
                     guard records.count < 0xFFFF else { throw FontError("\(path): too many records") }
@@ -772,12 +858,16 @@ public enum StructureCodec {
                 var entries: [(glyph: UInt16, offset: UInt16)] = []
                 var data: [UInt8] = [], offsetOf: [[UInt8]: Int] = [:]
                 for item in items {
-                    guard case .record(let fields) = item, case .int(let g)? = fields["Glyph"], let v = fields["Value"] else { throw mismatch() }
+                    guard case .record(let fields) = item, case .int(let g)? = fields["Glyph"], let v = fields["Value"] else {
+                        throw mismatch()
+                    }
                     guard (0..<0xFFFF).contains(g) else { throw FontError("\(path): glyph \(g) cannot be in an AAT lookup") }
                     var rw = BinaryWriter(capacity: 16)
                     var inner: [Pending] = []
                     var innerScope = scope
-                    try inline(v, target, into: &rw, pending: &inner, scope: &innerScope, version: version, depth: depth + 1, path: "\(path).Lookup")
+                    try inline(
+                        v, target, into: &rw, pending: &inner, scope: &innerScope, version: version, depth: depth + 1,
+                        path: "\(path).Lookup")
                     guard inner.isEmpty else { throw FontError("\(path): a record an AAT lookup points at cannot hold offsets") }
                     let offset = offsetOf[rw.bytes] ?? data.count
                     if offsetOf[rw.bytes] == nil { offsetOf[rw.bytes] = offset; data += rw.bytes }
@@ -798,8 +888,10 @@ public enum StructureCodec {
             }
         }
 
-        mutating func members(_ record: Record, _ fields: StructFields, into w: inout BinaryWriter, pending: inout [Pending],
-                              scope: inout StructScope, version: UInt32?, depth: Int, path: String) throws {
+        mutating func members(
+            _ record: Record, _ fields: StructFields, into w: inout BinaryWriter, pending: inout [Pending],
+            scope: inout StructScope, version: UInt32?, depth: Int, path: String
+        ) throws {
             var version = version
             scope.enter()
             defer { scope.leave() }
@@ -809,7 +901,9 @@ public enum StructureCodec {
                 if record.countNames.contains(member.name) {
                     guard case .scalar(let kind) = member.shape else { throw FontError("\(here): a count that is not a number") }
                     let length = StructureCodec.count(member.name, in: record, fields)
-                    guard kind.rawRange.contains(Int64(length)) else { throw FontError("\(here): \(length) items, more than a \(kind.typeName) can count") }
+                    guard kind.rawRange.contains(Int64(length)) else {
+                        throw FontError("\(here): \(length) items, more than a \(kind.typeName) can count")
+                    }
                     FieldTable.write(Int64(length), kind, &w)
                     scope.note(member.name, Int64(length))
                     continue
@@ -818,10 +912,13 @@ public enum StructureCodec {
                 if let countName = member.count {
                     guard case .list(let items) = value else { throw FontError("\(here): expected a list") }
                     if let expected = scope.lookup(countName), items.count != Int(expected) + member.countBias {
-                        throw FontError("\(here) has \(items.count) items; \(countName) (\(expected)) calls for \(Int(expected) + member.countBias)")
+                        throw FontError(
+                            "\(here) has \(items.count) items; \(countName) (\(expected)) calls for \(Int(expected) + member.countBias)")
                     }
                     for (k, item) in items.enumerated() {
-                        try inline(item, member.shape, into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: "\(here)[\(k)]")
+                        try inline(
+                            item, member.shape, into: &w, pending: &pending, scope: &scope, version: version, depth: depth,
+                            path: "\(here)[\(k)]")
                     }
                     continue
                 }
@@ -892,7 +989,8 @@ public enum StructureCodec {
             try w.u16(glyphs.runs.count, "\(path) range count")
             var index = 0
             for r in glyphs.runs {
-                try w.u16(r.lowerBound, "\(path) glyph"); try w.u16(r.upperBound, "\(path) glyph"); try w.u16(index, "\(path) coverage index")
+                try w.u16(r.lowerBound, "\(path) glyph"); try w.u16(r.upperBound, "\(path) glyph");
+                try w.u16(index, "\(path) coverage index")
                 index += r.count
             }
         } else {
@@ -938,7 +1036,9 @@ public enum StructureCodec {
         let limit = 1 << (bits - 1)
         var word = 0, filled = 0
         for delta in d.deltas {
-            guard (-limit..<limit).contains(delta) else { throw FontError("\(path): delta \(delta) does not fit DeltaFormat \(d.deltaFormat)") }
+            guard (-limit..<limit).contains(delta) else {
+                throw FontError("\(path): delta \(delta) does not fit DeltaFormat \(d.deltaFormat)")
+            }
             word = (word << bits) | (delta & ((1 << bits) - 1))
             filled += 1
             if filled == perWord { w.u16(UInt16(truncatingIfNeeded: word)); word = 0; filled = 0 }
@@ -968,8 +1068,12 @@ extension StructureCodec {
             guard !s.input.isEmpty, !s.output.isEmpty || kind == .multiple || kind == .alternate else {
                 throw FontError("\(path): a substitution needs input and output glyphs")
             }
-            if kind != .ligature, s.input.count != 1 { throw FontError("\(path): \(s.input.count) input glyphs; this lookup type substitutes one") }
-            if kind == .single || kind == .ligature, s.output.count != 1 { throw FontError("\(path): \(s.output.count) output glyphs; this lookup type makes one") }
+            if kind != .ligature, s.input.count != 1 {
+                throw FontError("\(path): \(s.input.count) input glyphs; this lookup type substitutes one")
+            }
+            if kind == .single || kind == .ligature, s.output.count != 1 {
+                throw FontError("\(path): \(s.output.count) output glyphs; this lookup type makes one")
+            }
         }
         // One entry per first glyph (ligatures group by it), in glyph order.
         var firsts: [Int] = []
@@ -1029,7 +1133,9 @@ extension StructureCodec {
                 }
                 body.append(table.bytes)
                 body.append(ligatureBytes.bytes)
-                guard set + table.count + ligatureBytes.count <= 0xFFFF else { throw FontError("\(path): the ligature sets do not fit in Offset16 (split the lookup)") }
+                guard set + table.count + ligatureBytes.count <= 0xFFFF else {
+                    throw FontError("\(path): the ligature sets do not fit in Offset16 (split the lookup)")
+                }
             }
             w.u16(1); try w.u16(header, "\(path) coverage offset"); try w.u16(firsts.count, "\(path) set count")
             for o in offsets { try w.u16(o, "\(path) set offset") }

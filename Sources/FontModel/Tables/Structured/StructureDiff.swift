@@ -13,7 +13,9 @@ public struct StructureDiff {
     }
 
     /// Two values of one record (a table with parts masked out, as `LayoutDiff` does).
-    static func compare(record: Record, _ a: StructFields, _ b: StructFields, table: String, namesA: [String], namesB: [String]) -> [Difference] {
+    static func compare(record: Record, _ a: StructFields, _ b: StructFields, table: String, namesA: [String], namesB: [String])
+        -> [Difference]
+    {
         var diff = StructureDiff(namesA: namesA, namesB: namesB, table: table)
         diff.record(record, a, b, path: "")
         return diff.out
@@ -39,7 +41,8 @@ public struct StructureDiff {
         var byGlyph = Set<String>()
         for member in record.valueMembers {
             guard let parallel = member.parallel, case .glyphs(let ca)? = a[member.name], case .glyphs(let cb)? = b[member.name],
-                  let itemShape = Self.shape(along: parallel, in: record) else { continue }
+                let itemShape = Self.shape(along: parallel, in: record)
+            else { continue }
             let ia = LayoutGlyphCopy.get(parallel, a), ib = LayoutGlyphCopy.get(parallel, b)
             guard ia.count == ca.count, ib.count == cb.count else { continue }
             byGlyph.insert(parallel[0])
@@ -48,7 +51,9 @@ public struct StructureDiff {
             let listPath = (path.isEmpty ? "" : path + ".") + parallel.joined(separator: ".")
             for (g, item) in zip(ca.glyphs, ia) {
                 let glyph = Self.name(g, namesA)
-                guard let other = itemsB.removeValue(forKey: glyph) else { note(.removed, "\(listPath)[\(glyph)]", summary(item), nil); continue }
+                guard let other = itemsB.removeValue(forKey: glyph) else {
+                    note(.removed, "\(listPath)[\(glyph)]", summary(item), nil); continue
+                }
                 value(item, other, itemShape, path: "\(listPath)[\(glyph)]")
             }
             for (glyph, item) in itemsB.sorted(by: { $0.key < $1.key }) { note(.added, "\(listPath)[\(glyph)]", nil, summary(item)) }
@@ -63,12 +68,18 @@ public struct StructureDiff {
                 if member.count != nil, case .list(let xs) = x, case .list(let ys) = y {
                     for k in 0..<max(xs.count, ys.count) {
                         let item = "\(here)[\(k)]"
-                        if k >= ys.count { note(.removed, item, summary(xs[k]), nil) }
-                        else if k >= xs.count { note(.added, item, nil, summary(ys[k])) }
-                        else { value(xs[k], ys[k], member.shape, path: item) }
+                        if k >= ys.count {
+                            note(.removed, item, summary(xs[k]), nil)
+                        } else if k >= xs.count {
+                            note(.added, item, nil, summary(ys[k]))
+                        } else {
+                            value(xs[k], ys[k], member.shape, path: item)
+                        }
                     }
                 } else if case .scalar(let kind) = member.shape, case .int(let vx) = x, case .int(let vy) = y {
-                    if vx != vy { note(.changed, here, Self.scalarText(vx, kind, member.ttxFormat), Self.scalarText(vy, kind, member.ttxFormat)) }
+                    if vx != vy {
+                        note(.changed, here, Self.scalarText(vx, kind, member.ttxFormat), Self.scalarText(vy, kind, member.ttxFormat))
+                    }
                 } else {
                     value(x, y, member.shape, path: here)
                 }
@@ -88,9 +99,12 @@ public struct StructureDiff {
         case (.recursive(_, let make), _, _):
             value(a, b, make(), path: path)
         case (.formats(_, let records), .formatted(let fx, let x), .formatted(let fy, let y)),
-             (.formats8(_, let records), .formatted(let fx, let x), .formatted(let fy, let y)):
-            if fx == fy, let r = records[fx] { record(r, x, y, path: path) }
-            else if fx != fy { note(.changed, path, "format \(fx)", "format \(fy)") }
+            (.formats8(_, let records), .formatted(let fx, let x), .formatted(let fy, let y)):
+            if fx == fy, let r = records[fx] {
+                record(r, x, y, path: path)
+            } else if fx != fy {
+                note(.changed, path, "format \(fx)", "format \(fy)")
+            }
         case (.coverage, .glyphs(let x), .glyphs(let y)):
             let gx = x.glyphs.map { Self.name($0, namesA) }, gy = y.glyphs.map { Self.name($0, namesB) }
             guard gx != gy else { return }
@@ -100,11 +114,16 @@ public struct StructureDiff {
             if !removed.isEmpty { note(.removed, path, Self.list(removed), nil) }
             if !added.isEmpty { note(.added, path, nil, Self.list(added)) }
         case (.switched(_, let cases), .switched(let kx, let x), .switched(let ky, let y)):
-            if kx == ky, let c = cases[kx] { value(x, y, c.shape, path: path) }
-            else { note(.changed, path, cases[kx]?.name ?? "type \(kx)", cases[ky]?.name ?? "type \(ky)") }
+            if kx == ky, let c = cases[kx] {
+                value(x, y, c.shape, path: path)
+            } else {
+                note(.changed, path, cases[kx]?.name ?? "type \(kx)", cases[ky]?.name ?? "type \(ky)")
+            }
         case (.valueRecord, .record(let x), .record(let y)):
             for name in StructureCodec.valueRecordFields where x[name] != y[name] {
-                note(x[name] == nil ? .added : y[name] == nil ? .removed : .changed, "\(path).\(name)", x[name].map(summary), y[name].map(summary))
+                note(
+                    x[name] == nil ? .added : y[name] == nil ? .removed : .changed, "\(path).\(name)", x[name].map(summary),
+                    y[name].map(summary))
             }
         case (.deltaRow, .list(let x), .list(let y)):
             if x != y { note(.changed, path, "[\(x.map(summary).joined(separator: ", "))]", "[\(y.map(summary).joined(separator: ", "))]") }
@@ -119,13 +138,17 @@ public struct StructureDiff {
             for s in x { let t = text(s, namesA); before[t.0] = t.1 }
             for s in y { let t = text(s, namesB); after[t.0] = t.1 }
             for input in Set(before.keys).union(after.keys).sorted() where before[input] != after[input] {
-                note(before[input] == nil ? .added : after[input] == nil ? .removed : .changed, "\(path)[\(input)]", before[input], after[input])
+                note(
+                    before[input] == nil ? .added : after[input] == nil ? .removed : .changed, "\(path)[\(input)]", before[input],
+                    after[input])
             }
         case (.aatLookup(let valueShape), .list(let x), .list(let y)), (.aatLookupWithData(let valueShape), .list(let x), .list(let y)):
             // Glyph by glyph, by name: a value (or the record it points at) added, removed or changed.
             func byName(_ items: [StructValue], _ names: [String]) -> [String: StructValue] {
                 var out: [String: StructValue] = [:]
-                for item in items { if case .record(let f) = item, let g = f["Glyph"]?.int, let v = f["Value"] { out[Self.name(Int(g), names)] = v } }
+                for item in items {
+                    if case .record(let f) = item, let g = f["Glyph"]?.int, let v = f["Value"] { out[Self.name(Int(g), names)] = v }
+                }
                 return out
             }
             let vx = byName(x, namesA), vy = byName(y, namesB)

@@ -46,8 +46,9 @@ open class StructuredTable: DecodableTable {
 
     public static func decode(_ reader: BinaryReader, face: Face) throws -> Self {
         try checkBeforeDecoding(reader)
-        let (value, damaged) = try StructureCodec.decodeNotingDamage(reader, shape, name: tableTag.trimmed, lazy: true, keepingDamage: true,
-                                                                     glyphCount: readsGlyphCount ? try? face.glyphCount : nil)
+        let (value, damaged) = try StructureCodec.decodeNotingDamage(
+            reader, shape, name: tableTag.trimmed, lazy: true, keepingDamage: true,
+            glyphCount: readsGlyphCount ? try? face.glyphCount : nil)
         guard case .record(let fields) = value else { throw FontError("\(tableTag) is not described as a record") }
         let table = Self(root: fields)
         table.original = fields
@@ -65,10 +66,14 @@ open class StructuredTable: DecodableTable {
     /// an error naming the table and the path.
     public func requireIntact(_ parts: [String]? = nil, tolerating tolerated: [String] = []) throws {
         // "Lookup[1]" holds "Lookup[1].SubTable[0]", not "Lookup[10]".
-        func holds(_ outer: String, _ inner: String) -> Bool { inner == outer || inner.hasPrefix(outer + ".") || inner.hasPrefix(outer + "[") }
-        guard let d = damage.first(where: { d in
-            (parts?.contains { holds($0, d.path) || holds(d.path, $0) } ?? true) && !tolerated.contains { d.path.contains($0) }
-        }) else { return }
+        func holds(_ outer: String, _ inner: String) -> Bool {
+            inner == outer || inner.hasPrefix(outer + ".") || inner.hasPrefix(outer + "[")
+        }
+        guard
+            let d = damage.first(where: { d in
+                (parts?.contains { holds($0, d.path) || holds(d.path, $0) } ?? true) && !tolerated.contains { d.path.contains($0) }
+            })
+        else { return }
         throw FontError("\(tag.trimmed).\(d.path): \(d.part.reason)", table: tag.description, offset: d.part.offset)
     }
 
@@ -83,10 +88,13 @@ open class StructuredTable: DecodableTable {
     /// they moved behind extensions to fit.
     public var encodingSummary: String? {
         guard let original, let before = original["LookupList"]?.fields?["Lookup"], case .list(let old) = before,
-              case .list(let new)? = lazyRoot["LookupList"]?.fields?["Lookup"] else { return nil }
+            case .list(let new)? = lazyRoot["LookupList"]?.fields?["Lookup"]
+        else { return nil }
         var parts: [String] = []
         let changed = new.indices.filter { $0 >= old.count || old[$0] != new[$0] }
-        if !changed.isEmpty { parts.append("lookup\(changed.count == 1 ? "" : "s") \(changed.map(String.init).joined(separator: ", ")) changed") }
+        if !changed.isEmpty {
+            parts.append("lookup\(changed.count == 1 ? "" : "s") \(changed.map(String.init).joined(separator: ", ")) changed")
+        }
         if new.count < old.count { parts.append("\(old.count - new.count) lookups removed") }
         if promotedLookups { parts.append("lookups moved behind extensions: offsets overflowed") }
         if !splitSubtables.isEmpty { parts.append("split to fit: " + splitSubtables.joined(separator: ", ")) }

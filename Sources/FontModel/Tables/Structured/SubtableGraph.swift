@@ -60,8 +60,10 @@ struct SubtableGraph {
         _ = try attempt(root: root, overflows: &overflows)
         if let (parent, index) = overflows.first {
             let child = nodes[parent].links[index].child
-            throw OffsetOverflow(description: "\(paths[child]): does not fit in an Offset\(nodes[parent].links[index].size * 8) from its parent (the subtable is too far away)",
-                                 parentPath: paths[parent])
+            throw OffsetOverflow(
+                description:
+                    "\(paths[child]): does not fit in an Offset\(nodes[parent].links[index].size * 8) from its parent (the subtable is too far away)",
+                parentPath: paths[parent])
         }
         throw OffsetOverflow(description: "\(paths[root]): the subtables could not be laid out", parentPath: paths[root])
     }
@@ -178,7 +180,7 @@ public struct OffsetOverflow: ToolError, Sendable {
         func number(after key: String) -> Int? {
             let path = Array(parentPath.utf8), key = Array(key.utf8)
             guard path.count >= key.count,
-                  let at = (0...(path.count - key.count)).first(where: { path[$0..<($0 + key.count)].elementsEqual(key) })
+                let at = (0...(path.count - key.count)).first(where: { path[$0..<($0 + key.count)].elementsEqual(key) })
             else { return nil }
             return Int(String(decoding: path[(at + key.count)...].prefix { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self))
         }

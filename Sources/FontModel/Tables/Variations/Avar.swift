@@ -55,7 +55,10 @@ public final class AvarTable: DecodableTable, DiffableTable {
         return (indexMap, store)
     }
 
-    init(maps: [SegmentMap], majorVersion: Int, version2Tail: [UInt8], axisIndexMap: DeltaSetIndexMap? = nil, axisStore: ItemVariationStore? = nil) {
+    init(
+        maps: [SegmentMap], majorVersion: Int, version2Tail: [UInt8], axisIndexMap: DeltaSetIndexMap? = nil,
+        axisStore: ItemVariationStore? = nil
+    ) {
         self.maps = maps; self.majorVersion = majorVersion; self.version2Tail = version2Tail
         self.axisIndexMap = axisIndexMap; self.axisStore = axisStore
     }
@@ -73,7 +76,9 @@ public final class AvarTable: DecodableTable, DiffableTable {
         var maps: [SegmentMap] = []
         for axis in 0..<axisCount {
             let count = Int(try r.u16())
-            guard count * 4 <= r.remaining else { throw r.error("avar map of axis \(axis) claims \(count) pairs, more than the table holds") }
+            guard count * 4 <= r.remaining else {
+                throw r.error("avar map of axis \(axis) claims \(count) pairs, more than the table holds")
+            }
             var map: SegmentMap = []
             for _ in 0..<count {
                 let at = r.offset
@@ -149,17 +154,28 @@ extension AvarTable {
         if majorVersion != other.majorVersion {
             out.append(Difference(kind: .changed, table: "avar", item: "version", old: "\(majorVersion)", new: "\(other.majorVersion)"))
         }
-        func text(_ map: SegmentMap) -> String { map.map { "\(F2Dot14(clamping: $0.from).shortest)→\(F2Dot14(clamping: $0.to).shortest)" }.joined(separator: " ") }
+        func text(_ map: SegmentMap) -> String {
+            map.map { "\(F2Dot14(clamping: $0.from).shortest)→\(F2Dot14(clamping: $0.to).shortest)" }.joined(separator: " ")
+        }
         for k in 0..<max(maps.count, other.maps.count) {
             let a = k < maps.count ? text(maps[k]) : nil, b = k < other.maps.count ? text(other.maps[k]) : nil
-            if a != b { out.append(Difference(kind: a == nil ? .added : b == nil ? .removed : .changed, table: "avar", item: "axis \(k)", old: a, new: b)) }
+            if a != b {
+                out.append(
+                    Difference(kind: a == nil ? .added : b == nil ? .removed : .changed, table: "avar", item: "axis \(k)", old: a, new: b))
+            }
         }
         let (mapA, storeA) = version2Parts, (mapB, storeB) = other.version2Parts
         if mapA?.entries != mapB?.entries {
-            out.append(Difference(kind: .changed, table: "avar", item: "axis index map", old: "\(mapA?.entries.count ?? 0) entries", new: "\(mapB?.entries.count ?? 0) entries"))
+            out.append(
+                Difference(
+                    kind: .changed, table: "avar", item: "axis index map", old: "\(mapA?.entries.count ?? 0) entries",
+                    new: "\(mapB?.entries.count ?? 0) entries"))
         }
         if storeA != storeB {
-            out.append(Difference(kind: .changed, table: "avar", item: "axis variation store", old: "\(storeA?.count ?? 0) bytes", new: "\(storeB?.count ?? 0) bytes"))
+            out.append(
+                Difference(
+                    kind: .changed, table: "avar", item: "axis variation store", old: "\(storeA?.count ?? 0) bytes",
+                    new: "\(storeB?.count ?? 0) bytes"))
         }
         return out
     }

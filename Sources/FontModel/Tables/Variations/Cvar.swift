@@ -16,8 +16,9 @@ public final class CvarTable: DecodableTable, DiffableTable {
         guard major == 1 else { throw r.error("cvar major version \(major) is not 1", at: 0) }
         let axisCount = try face.table(FvarTable.self)?.axes.count ?? 0
         let cvtCount = (face.storedLength("cvt ") ?? 0) / 2
-        let variations = try TupleVariation.decodeStore(reader, headerAt: 4, axisCount: axisCount, sharedTuples: [],
-                                                        pointCount: cvtCount, hasY: false, what: "cvar")
+        let variations = try TupleVariation.decodeStore(
+            reader, headerAt: 4, axisCount: axisCount, sharedTuples: [],
+            pointCount: cvtCount, hasY: false, what: "cvar")
         return CvarTable(variations: variations, bytes: Array(reader.bytes))
     }
 
@@ -47,13 +48,22 @@ extension CvarTable {
         }
         for k in 0..<max(variations.count, other.variations.count) {
             let item = "tuple \(k)"
-            guard k < variations.count else { out.append(Difference(kind: .added, table: "cvar", item: item, old: nil, new: region(other.variations[k]))); continue }
-            guard k < other.variations.count else { out.append(Difference(kind: .removed, table: "cvar", item: item, old: region(variations[k]), new: nil)); continue }
+            guard k < variations.count else {
+                out.append(Difference(kind: .added, table: "cvar", item: item, old: nil, new: region(other.variations[k]))); continue
+            }
+            guard k < other.variations.count else {
+                out.append(Difference(kind: .removed, table: "cvar", item: item, old: region(variations[k]), new: nil)); continue
+            }
             let a = variations[k], b = other.variations[k]
-            if region(a) != region(b) { out.append(Difference(kind: .changed, table: "cvar", item: "\(item) region", old: region(a), new: region(b))) }
+            if region(a) != region(b) {
+                out.append(Difference(kind: .changed, table: "cvar", item: "\(item) region", old: region(a), new: region(b)))
+            }
             let da = deltas(a), db = deltas(b)
             for index in Set(da.keys).union(db.keys).sorted() where da[index] != db[index] {
-                out.append(Difference(kind: .changed, table: "cvar", item: "\(item) cvt \(index)", old: da[index].map(String.init) ?? "0", new: db[index].map(String.init) ?? "0"))
+                out.append(
+                    Difference(
+                        kind: .changed, table: "cvar", item: "\(item) cvt \(index)", old: da[index].map(String.init) ?? "0",
+                        new: db[index].map(String.init) ?? "0"))
             }
         }
         return out

@@ -29,7 +29,8 @@ public final class FvarTable: DecodableTable, DiffableTable {
         public var postScriptNameID: Int?
 
         public init(subfamilyNameID: Int, flags: UInt16 = 0, coordinates: [Double], postScriptNameID: Int? = nil) {
-            self.subfamilyNameID = subfamilyNameID; self.flags = flags; self.coordinates = coordinates; self.postScriptNameID = postScriptNameID
+            self.subfamilyNameID = subfamilyNameID; self.flags = flags; self.coordinates = coordinates;
+            self.postScriptNameID = postScriptNameID
         }
     }
 
@@ -55,7 +56,8 @@ public final class FvarTable: DecodableTable, DiffableTable {
         guard axisSize >= 20 else { throw r.error("fvar axis records are \(axisSize) bytes; at least 20 expected", at: 10) }
         let plain = 4 + 4 * axisCount
         guard instanceSize == plain || instanceSize == plain + 2 else {
-            throw r.error("fvar instance records are \(instanceSize) bytes; \(plain) or \(plain + 2) expected for \(axisCount) axes", at: 14)
+            throw r.error(
+                "fvar instance records are \(instanceSize) bytes; \(plain) or \(plain + 2) expected for \(axisCount) axes", at: 14)
         }
         // Check the whole extent before reading, so counts past the data fail with one message.
         _ = try reader.sub(axesOffset, axisCount * axisSize + instanceCount * instanceSize)
@@ -121,19 +123,24 @@ extension FvarTable {
         let after = Dictionary(other.axes.map { ($0.tag.description, $0) }, uniquingKeysWith: { x, _ in x })
         for tag in axes.map(\.tag.description) + other.axes.map(\.tag.description).filter({ before[$0] == nil }) {
             switch (before[tag], after[tag]) {
-            case let (a?, b?) where a != b: out.append(Difference(kind: .changed, table: "fvar", item: "axis \(tag)", old: text(a), new: text(b)))
+            case let (a?, b?) where a != b:
+                out.append(Difference(kind: .changed, table: "fvar", item: "axis \(tag)", old: text(a), new: text(b)))
             case let (a?, nil): out.append(Difference(kind: .removed, table: "fvar", item: "axis \(tag)", old: text(a), new: nil))
             case let (nil, b?): out.append(Difference(kind: .added, table: "fvar", item: "axis \(tag)", old: nil, new: text(b)))
             default: break
             }
         }
         func text(_ i: Instance) -> String {
-            "name \(i.subfamilyNameID) at " + i.coordinates.map { "\($0)" }.joined(separator: ", ") + (i.postScriptNameID.map { " PostScript name \($0)" } ?? "")
+            "name \(i.subfamilyNameID) at " + i.coordinates.map { "\($0)" }.joined(separator: ", ")
+                + (i.postScriptNameID.map { " PostScript name \($0)" } ?? "")
         }
         for k in 0..<max(instances.count, other.instances.count) {
             let a = k < instances.count ? instances[k] : nil, b = k < other.instances.count ? other.instances[k] : nil
             guard a != b else { continue }
-            out.append(Difference(kind: a == nil ? .added : b == nil ? .removed : .changed, table: "fvar", item: "instance \(k)", old: a.map(text), new: b.map(text)))
+            out.append(
+                Difference(
+                    kind: a == nil ? .added : b == nil ? .removed : .changed, table: "fvar", item: "instance \(k)", old: a.map(text),
+                    new: b.map(text)))
         }
         return out
     }

@@ -82,13 +82,16 @@ public final class GvarTable: DecodableTable {
 
     /// Adds glyph `id`'s deltas at a normalized location to `dx`/`dy` (see
     /// `TupleVariation.accumulateStore`); `original` are its points plus the four phantom points.
-    func accumulateVariations(glyph id: Int, location: [Double], original: [PointXY], ends: [Int], sharedPeaks: [[Double]],
-                              into dx: inout [Double], _ dy: inout [Double], workspace: inout TupleWorkspace) throws {
+    func accumulateVariations(
+        glyph id: Int, location: [Double], original: [PointXY], ends: [Int], sharedPeaks: [[Double]],
+        into dx: inout [Double], _ dy: inout [Double], workspace: inout TupleWorkspace
+    ) throws {
         try withGlyphReader(id) { reader in
             guard reader.count > 0 else { return }
-            try TupleVariation.accumulateStore(reader, axisCount: Int(axisCount), sharedTuples: sharedPeaks, location: location,
-                                               original: original, ends: ends, what: "glyph \(id)", into: &dx, &dy,
-                                               workspace: &workspace)
+            try TupleVariation.accumulateStore(
+                reader, axisCount: Int(axisCount), sharedTuples: sharedPeaks, location: location,
+                original: original, ends: ends, what: "glyph \(id)", into: &dx, &dy,
+                workspace: &workspace)
         }
     }
 
@@ -97,8 +100,9 @@ public final class GvarTable: DecodableTable {
     public func variations(glyph id: Int, pointCount: Int, sharedPeaks: [[Double]]? = nil, exact: Bool = false) throws -> [TupleVariation] {
         try withGlyphReader(id) { reader in
             guard reader.count > 0 else { return [] }
-            return try TupleVariation.decodeStore(reader, headerAt: 0, axisCount: Int(axisCount), sharedTuples: sharedPeaks ?? peakTuples,
-                                                  pointCount: pointCount, hasY: true, what: "glyph \(id)", exact: exact)
+            return try TupleVariation.decodeStore(
+                reader, headerAt: 0, axisCount: Int(axisCount), sharedTuples: sharedPeaks ?? peakTuples,
+                pointCount: pointCount, hasY: true, what: "glyph \(id)", exact: exact)
         }
     }
 
@@ -120,15 +124,24 @@ public final class GvarTable: DecodableTable {
         var uses: [[Double]: Int] = [:], firstSeen: [[Double]] = []
         for tuples in glyphs { for t in tuples { if uses[t.peak] == nil { firstSeen.append(t.peak) }; uses[t.peak, default: 0] += 1 } }
         let counted = firstSeen.enumerated().map { (order: $0.offset, peak: $0.element, uses: uses[$0.element, default: 0]) }
-        let shared = Array(counted.filter { $0.uses > 1 }.sorted { $0.uses != $1.uses ? $0.uses > $1.uses : $0.order < $1.order }
-            .map(\.peak).prefix(0x0FFF))
+        let shared = Array(
+            counted.filter { $0.uses > 1 }.sorted { $0.uses != $1.uses ? $0.uses > $1.uses : $0.order < $1.order }
+                .map(\.peak).prefix(0x0FFF))
         let index = Dictionary(uniqueKeysWithValues: shared.enumerated().map { ($1, $0) })
         var tuplesBytes: [UInt8] = []
-        for peak in shared { for v in peak { let bits = UInt16(bitPattern: F2Dot14(clamping: v).raw); tuplesBytes += [UInt8(bits >> 8), UInt8(bits & 0xFF)] } }
-        let glyphData = try ParallelWork.map(glyphs.count) { ids in
-            try ids.map { try TupleVariation.encodeStore(glyphs[$0], sharedPeaks: index, hasY: true, dataOffsetBase: 0, what: "gvar glyph \($0)") }
+        for peak in shared {
+            for v in peak {
+                let bits = UInt16(bitPattern: F2Dot14(clamping: v).raw); tuplesBytes += [UInt8(bits >> 8), UInt8(bits & 0xFF)]
+            }
         }
-        return try bytes(version: (1, 0), axisCount: axisCount, sharedTuples: tuplesBytes, sharedTupleCount: shared.count, flags: 0, glyphData: glyphData)
+        let glyphData = try ParallelWork.map(glyphs.count) { ids in
+            try ids.map {
+                try TupleVariation.encodeStore(glyphs[$0], sharedPeaks: index, hasY: true, dataOffsetBase: 0, what: "gvar glyph \($0)")
+            }
+        }
+        return try bytes(
+            version: (1, 0), axisCount: axisCount, sharedTuples: tuplesBytes, sharedTupleCount: shared.count, flags: 0, glyphData: glyphData
+        )
     }
 
     /// A new table of these tuple variations, one list per glyph (what a TTX `<gvar>` says).
@@ -139,12 +152,15 @@ public final class GvarTable: DecodableTable {
     public var version: (major: Int, minor: Int) { (Int(majorVersion), Int(minorVersion)) }
 
     public func encode() throws -> [UInt8] {
-        try Self.bytes(version: (majorVersion, minorVersion), axisCount: Int(axisCount), sharedTuples: sharedTuples,
-                       sharedTupleCount: Int(sharedTupleCount), flags: flags, glyphData: try (0..<glyphCount).map { try glyphData($0) })
+        try Self.bytes(
+            version: (majorVersion, minorVersion), axisCount: Int(axisCount), sharedTuples: sharedTuples,
+            sharedTupleCount: Int(sharedTupleCount), flags: flags, glyphData: try (0..<glyphCount).map { try glyphData($0) })
     }
 
-    static func bytes(version: (UInt16, UInt16), axisCount: Int, sharedTuples: [UInt8], sharedTupleCount: Int, flags: UInt16,
-                      glyphData: [[UInt8]]) throws -> [UInt8] {
+    static func bytes(
+        version: (UInt16, UInt16), axisCount: Int, sharedTuples: [UInt8], sharedTupleCount: Int, flags: UInt16,
+        glyphData: [[UInt8]]
+    ) throws -> [UInt8] {
         var padded = glyphData.map { d -> [UInt8] in d.count % 2 == 0 ? d : d + [0] }
         let total = padded.reduce(0) { $0 + $1.count }
         let long = total / 2 > 0xFFFF
@@ -152,7 +168,8 @@ public final class GvarTable: DecodableTable {
         let headerSize = 20 + (glyphData.count + 1) * (long ? 4 : 2)
         var w = BinaryWriter(capacity: headerSize + sharedTuples.count + total)
         w.u16(version.0); w.u16(version.1); try w.u16(axisCount, "gvar axis count"); try w.u16(sharedTupleCount, "gvar shared tuple count")
-        try w.u32(headerSize, "gvar shared tuples offset"); try w.u16(glyphData.count, "gvar glyph count"); w.u16(long ? flags | 1 : flags & ~1)
+        try w.u32(headerSize, "gvar shared tuples offset"); try w.u16(glyphData.count, "gvar glyph count");
+        w.u16(long ? flags | 1 : flags & ~1)
         try w.u32(headerSize + sharedTuples.count, "gvar variation data offset")
         var position = 0
         for d in padded {

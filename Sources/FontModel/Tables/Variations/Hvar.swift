@@ -42,7 +42,9 @@ public class MetricsVariationsTable: FontTable {
         }
         if advanceMap == nil {
             guard var data = store.data.first, source < data.itemCount, target < data.itemCount else {
-                throw FontError("without an advance map, glyphs \(source) and \(target) need rows in the first variation data (it has \(store.data.first?.itemCount ?? 0))")
+                throw FontError(
+                    "without an advance map, glyphs \(source) and \(target) need rows in the first variation data (it has \(store.data.first?.itemCount ?? 0))"
+                )
             }
             let n = data.regionIndexes.count
             for k in 0..<n { data.deltas[target * n + k] = data.deltas[source * n + k] }
@@ -57,7 +59,9 @@ public class MetricsVariationsTable: FontTable {
     public func removeVariations(_ glyph: Int) throws {
         if maps.contains(where: { $0 != nil }) {
             let zero = try zeroItem()
-            for k in maps.indices { if var map = maps[k], map.index(glyph).map({ $0 != zero }) ?? false { map.set(glyph, zero); maps[k] = map } }
+            for k in maps.indices {
+                if var map = maps[k], map.index(glyph).map({ $0 != zero }) ?? false { map.set(glyph, zero); maps[k] = map }
+            }
         }
         if advanceMap == nil, var data = store.data.first, glyph < data.itemCount {
             let n = data.regionIndexes.count
@@ -71,9 +75,13 @@ public class MetricsVariationsTable: FontTable {
     func zeroItem() throws -> (outer: Int, inner: Int) {
         for (outer, d) in store.data.enumerated() {
             let n = d.regionIndexes.count
-            if let inner = (0..<d.itemCount).first(where: { i in (0..<n).allSatisfy { d.deltas[i * n + $0] == 0 } }) { return (outer, inner) }
+            if let inner = (0..<d.itemCount).first(where: { i in (0..<n).allSatisfy { d.deltas[i * n + $0] == 0 } }) {
+                return (outer, inner)
+            }
         }
-        guard var last = store.data.last, last.itemCount < 0xFFFF else { throw FontError("the variation store has no room for an item of zeros") }
+        guard var last = store.data.last, last.itemCount < 0xFFFF else {
+            throw FontError("the variation store has no room for an item of zeros")
+        }
         last.deltas += repeatElement(0, count: last.regionIndexes.count)
         last.itemCount += 1
         store.data[store.data.count - 1] = last
@@ -101,22 +109,29 @@ public class MetricsVariationsTable: FontTable {
 
 public final class HvarTable: MetricsVariationsTable, DecodableTable {
     public static let tableTag: Tag = "HVAR"
-    public static func decode(_ reader: BinaryReader, face: Face) throws -> HvarTable { try HvarTable(reader, face: face, tag: "HVAR", mapCount: 3) }
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> HvarTable {
+        try HvarTable(reader, face: face, tag: "HVAR", mapCount: 3)
+    }
 }
 
 public final class VvarTable: MetricsVariationsTable, DecodableTable {
     public static let tableTag: Tag = "VVAR"
-    public static func decode(_ reader: BinaryReader, face: Face) throws -> VvarTable { try VvarTable(reader, face: face, tag: "VVAR", mapCount: 4) }
+    public static func decode(_ reader: BinaryReader, face: Face) throws -> VvarTable {
+        try VvarTable(reader, face: face, tag: "VVAR", mapCount: 4)
+    }
 }
 
 extension MetricsVariationsTable {
     /// As fontTools' otData describes HVAR and VVAR: the variation store, then the glyph →
     /// delta-set maps named.
     static func description(_ name: String, maps: [String]) -> Shape {
-        .record(Record(name, [
-            Member("Version", .scalar(.version32), ttx: .hex8),
-            Member("VarStore", .offset32(.record(GDEFTable.variationStore))),
-        ] + maps.map { Member($0, .offset32(.glyphIndexMap)) }))
+        .record(
+            Record(
+                name,
+                [
+                    Member("Version", .scalar(.version32), ttx: .hex8),
+                    Member("VarStore", .offset32(.record(GDEFTable.variationStore))),
+                ] + maps.map { Member($0, .offset32(.glyphIndexMap)) }))
     }
 }
 

@@ -48,7 +48,9 @@ public struct ItemVariationStore: Sendable {
                 let at = list.offset
                 let s = AxisSpan(start: try list.f2dot14().value, peak: try list.f2dot14().value, end: try list.f2dot14().value)
                 guard s.start <= s.peak, s.peak <= s.end else {
-                    throw list.error("\(what) variation region \(index), axis \(axis): start \(s.start), peak \(s.peak), end \(s.end) are not in order", at: at)
+                    throw list.error(
+                        "\(what) variation region \(index), axis \(axis): start \(s.start), peak \(s.peak), end \(s.end) are not in order",
+                        at: at)
                 }
                 spans.append(s)
             }
@@ -70,7 +72,9 @@ public struct ItemVariationStore: Sendable {
             for _ in 0..<regionIndexCount {
                 let at = d.offset
                 let i = Int(try d.u16())
-                guard i < regionCount else { throw d.error("\(what) variation data \(outer) names region \(i); there are \(regionCount)", at: at) }
+                guard i < regionCount else {
+                    throw d.error("\(what) variation data \(outer) names region \(i); there are \(regionCount)", at: at)
+                }
                 indexes.append(i)
             }
             let wide = longWords ? 4 : 2, narrow = longWords ? 2 : 1
@@ -82,8 +86,11 @@ public struct ItemVariationStore: Sendable {
             deltas.reserveCapacity(itemCount * regionIndexCount)
             for _ in 0..<itemCount {
                 for column in 0..<regionIndexCount {
-                    if column < wordCount { deltas.append(longWords ? try d.i32() : Int32(try d.i16())) }
-                    else { deltas.append(longWords ? Int32(try d.i16()) : Int32(try d.i8())) }
+                    if column < wordCount {
+                        deltas.append(longWords ? try d.i32() : Int32(try d.i16()))
+                    } else {
+                        deltas.append(longWords ? Int32(try d.i16()) : Int32(try d.i8()))
+                    }
                 }
             }
             data.append(VariationData(regionIndexes: indexes, deltas: deltas, itemCount: itemCount))
@@ -187,13 +194,21 @@ public struct ItemVariationStore: Sendable {
         var plans: [PartialPlan.Data] = []
         for d in data {
             let n = d.regionIndexes.count
-            var columns: [Int] = []          // new region per merged column
+            var columns: [Int] = []   // new region per merged column
             var columnsOf = [[(column: Int, scalar: Double)]?](repeating: [], count: n)
             for (k, r) in d.regionIndexes.enumerated() where weights[r] != 0 {
                 guard let parts = keptParts[r] else { columnsOf[k] = nil; continue }
                 columnsOf[k] = parts.map { scalar, spans in
-                    let index = newIndex[spans] ?? { newRegions.append(spans); newIndex[spans] = newRegions.count - 1; return newRegions.count - 1 }()
-                    let column = columns.firstIndex(of: index) ?? { columns.append(index); return columns.count - 1 }()
+                    let index =
+                        newIndex[spans]
+                        ?? {
+                            newRegions.append(spans); newIndex[spans] = newRegions.count - 1; return newRegions.count - 1
+                        }()
+                    let column =
+                        columns.firstIndex(of: index)
+                        ?? {
+                            columns.append(index); return columns.count - 1
+                        }()
                     return (column, scalar)
                 }
             }
@@ -289,7 +304,9 @@ public struct DeltaSetIndexMap: Sendable {
         let innerBits = max(1, Int.bitWidth - (entries.map(\.inner).max() ?? 0).leadingZeroBitCount)
         let outerBits = max(1, Int.bitWidth - (entries.map(\.outer).max() ?? 0).leadingZeroBitCount)
         let size = (innerBits + outerBits + 7) / 8
-        guard size <= 4, innerBits <= 16 else { throw FontError("a DeltaSetIndexMap entry needs \(innerBits + outerBits) bits, more than 32") }
+        guard size <= 4, innerBits <= 16 else {
+            throw FontError("a DeltaSetIndexMap entry needs \(innerBits + outerBits) bits, more than 32")
+        }
         var w = BinaryWriter()
         w.u8(count > 0xFFFF ? 1 : 0)
         w.u8(UInt8((size - 1) << 4 | (innerBits - 1)))

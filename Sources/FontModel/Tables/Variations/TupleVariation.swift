@@ -36,8 +36,10 @@ public struct TupleVariation: Equatable, Sendable {
     /// the glyph's points plus four phantom points).
     /// `exact`: a tuple whose data holds more deltas than its points is an error (a glyph
     /// whose outline lost points since its deltas were made; the validator asks).
-    static func decodeStore(_ reader: BinaryReader, headerAt headerStart: Int, axisCount: Int,
-                            sharedTuples: [[Double]], pointCount: Int, hasY: Bool, what: String, exact: Bool = false) throws -> [TupleVariation] {
+    static func decodeStore(
+        _ reader: BinaryReader, headerAt headerStart: Int, axisCount: Int,
+        sharedTuples: [[Double]], pointCount: Int, hasY: Bool, what: String, exact: Bool = false
+    ) throws -> [TupleVariation] {
         var r = reader
         try r.seek(headerStart)
         let countField = Int(try r.u16())
@@ -73,12 +75,19 @@ public struct TupleVariation: Equatable, Sendable {
             var body = try data.sub(data.offset, size)
             try data.skip(size)
             let points: [Int]?
-            if indexField & 0x2000 != 0 { points = try readPoints(&body, pointCount: pointCount, what: what) }
-            else if let s = shared { points = s } else { points = nil }
+            if indexField & 0x2000 != 0 {
+                points = try readPoints(&body, pointCount: pointCount, what: what)
+            } else if let s = shared {
+                points = s
+            } else {
+                points = nil
+            }
             let n = points?.count ?? pointCount
             let xs = try readDeltas(&body, count: n, what: what)
             let ys = hasY ? try readDeltas(&body, count: n, what: what) : []
-            if exact && body.remaining > 1 { throw body.error("\(what): tuple \(t) holds \(body.remaining) bytes past its \(n) points' deltas") }
+            if exact && body.remaining > 1 {
+                throw body.error("\(what): tuple \(t) holds \(body.remaining) bytes past its \(n) points' deltas")
+            }
             result.append(TupleVariation(peak: peak, start: start, end: end, points: points, x: xs, y: ys))
         }
         return result
@@ -89,9 +98,11 @@ public struct TupleVariation: Equatable, Sendable {
     /// all-point tuples are added as they are unpacked. Sparse tuples get their untouched
     /// points inferred from `original` and `ends` (IUP). The same sums as decoding every
     /// tuple and adding `scalar × delta`. `w` holds the buffers, reused from call to call.
-    static func accumulateStore(_ reader: BinaryReader, axisCount: Int, sharedTuples: [[Double]], location: [Double],
-                                original: [PointXY], ends: [Int], what: @autoclosure () -> String,
-                                into dx: inout [Double], _ dy: inout [Double], workspace w: inout TupleWorkspace) throws {
+    static func accumulateStore(
+        _ reader: BinaryReader, axisCount: Int, sharedTuples: [[Double]], location: [Double],
+        original: [PointXY], ends: [Int], what: @autoclosure () -> String,
+        into dx: inout [Double], _ dy: inout [Double], workspace w: inout TupleWorkspace
+    ) throws {
         let pointCount = original.count
         var r = reader
         let countField = Int(try r.u16())
@@ -131,8 +142,9 @@ public struct TupleVariation: Equatable, Sendable {
                 try readDeltas(&body, count: points.count, what: what(), into: &w.x)
                 try readDeltas(&body, count: points.count, what: what(), into: &w.y)
                 w.untouched.prepare(pointCount)
-                UntouchedPoints.add(points: points, x: w.x, y: w.y, weight: weight, original: original, ends: ends,
-                                    into: &dx, &dy, scratch: &w.untouched)
+                UntouchedPoints.add(
+                    points: points, x: w.x, y: w.y, weight: weight, original: original, ends: ends,
+                    into: &dx, &dy, scratch: &w.untouched)
             } else {
                 try addDeltas(&body, count: pointCount, weight: weight, what: what(), into: &dx)
                 try addDeltas(&body, count: pointCount, weight: weight, what: what(), into: &dy)
@@ -141,7 +153,9 @@ public struct TupleVariation: Equatable, Sendable {
     }
 
     /// Packed deltas for every point, each times `weight`, added to `target`.
-    static func addDeltas(_ r: inout BinaryReader, count: Int, weight: Double, what: @autoclosure () -> String, into target: inout [Double]) throws {
+    static func addDeltas(_ r: inout BinaryReader, count: Int, weight: Double, what: @autoclosure () -> String, into target: inout [Double])
+        throws
+    {
         var i = 0
         while i < count {
             let control = Int(try r.u8())
@@ -164,7 +178,9 @@ public struct TupleVariation: Equatable, Sendable {
     }
 
     /// Packed point numbers into `points` (emptied first); false for "all points".
-    static func readPoints(_ r: inout BinaryReader, pointCount: Int, what: @autoclosure () -> String, into points: inout [Int]) throws -> Bool {
+    static func readPoints(_ r: inout BinaryReader, pointCount: Int, what: @autoclosure () -> String, into points: inout [Int]) throws
+        -> Bool
+    {
         points.removeAll(keepingCapacity: true)
         var count = Int(try r.u8())
         if count == 0 { return false }
@@ -249,8 +265,10 @@ enum UntouchedPoints {
     /// `ends` the last point of each contour (phantom points and composite components are
     /// one-point contours, so unlisted ones stay put). A point listed twice keeps its last
     /// delta, as fontTools reads it.
-    static func add(points: [Int], x: [Int], y: [Int], weight: Double, original: [PointXY], ends: [Int],
-                    into dx: inout [Double], _ dy: inout [Double], scratch s: inout Scratch) {
+    static func add(
+        points: [Int], x: [Int], y: [Int], weight: Double, original: [PointXY], ends: [Int],
+        into dx: inout [Double], _ dy: inout [Double], scratch s: inout Scratch
+    ) {
         let n = original.count
         for i in 0..<n { s.x[i] = 0; s.y[i] = 0; s.touched[i] = false }
         for (k, p) in points.enumerated() where p < n {
@@ -308,8 +326,10 @@ extension TupleVariation {
     /// merged, then rounded. Every kept tuple lists every point (`droppingInferredPoints` may
     /// thin gvar's afterwards): with `original` and `ends` (gvar) a sparse tuple's untouched
     /// points are inferred against the old default outline first, since the new default moves.
-    static func forPartialInstance(_ tuples: [TupleVariation], limits: AxisLimits, pointCount: Int, hasY: Bool,
-                        original: [PointXY]?, ends: [Int]) -> [TupleVariation] {
+    static func forPartialInstance(
+        _ tuples: [TupleVariation], limits: AxisLimits, pointCount: Int, hasY: Bool,
+        original: [PointXY]?, ends: [Int]
+    ) -> [TupleVariation] {
         // The merged tuples in order of first appearance, found by region.
         var regions: [[ItemVariationStore.AxisSpan]] = [], xs: [[Double]] = [], ys: [[Double]] = []
         var slot: [[ItemVariationStore.AxisSpan]: Int] = [:]
@@ -319,18 +339,21 @@ extension TupleVariation {
             for (scalar, keptPart) in parts where keptPart.contains(where: { $0.peak != 0 }) {
                 let weight = pinnedWeight * scalar
                 guard weight != 0 else { continue }
-                let m = slot[keptPart] ?? {
-                    regions.append(keptPart)
-                    xs.append([Double](repeating: 0, count: pointCount))
-                    ys.append(hasY ? [Double](repeating: 0, count: pointCount) : [])
-                    slot[keptPart] = regions.count - 1
-                    return regions.count - 1
-                }()
+                let m =
+                    slot[keptPart]
+                    ?? {
+                        regions.append(keptPart)
+                        xs.append([Double](repeating: 0, count: pointCount))
+                        ys.append(hasY ? [Double](repeating: 0, count: pointCount) : [])
+                        slot[keptPart] = regions.count - 1
+                        return regions.count - 1
+                    }()
                 if let points = t.points, let original, hasY {
                     var work = scratch ?? UntouchedPoints.Scratch(pointCount)
                     scratch = nil   // so `work` holds the only reference and is not copied
-                    UntouchedPoints.add(points: points, x: t.x, y: t.y, weight: weight, original: original, ends: ends,
-                                        into: &xs[m], &ys[m], scratch: &work)
+                    UntouchedPoints.add(
+                        points: points, x: t.x, y: t.y, weight: weight, original: original, ends: ends,
+                        into: &xs[m], &ys[m], scratch: &work)
                     scratch = work
                 } else {
                     for (k, d) in t.x.enumerated() {
@@ -347,8 +370,9 @@ extension TupleVariation {
             let rx = x.map(\.otRoundedInt), ry = y.map(\.otRoundedInt)
             guard rx.contains(where: { $0 != 0 }) || ry.contains(where: { $0 != 0 }) else { return nil }
             let implied = spans.allSatisfy { $0.start == min($0.peak, 0) && $0.end == max($0.peak, 0) }
-            return TupleVariation(peak: spans.map(\.peak), start: implied ? nil : spans.map(\.start), end: implied ? nil : spans.map(\.end),
-                                  points: nil, x: rx, y: ry)
+            return TupleVariation(
+                peak: spans.map(\.peak), start: implied ? nil : spans.map(\.start), end: implied ? nil : spans.map(\.end),
+                points: nil, x: rx, y: ry)
         }
     }
 
@@ -356,8 +380,10 @@ extension TupleVariation {
     /// 4-byte version, base 4). The point numbers most tuples list (none listed means every
     /// point) are written once as the shared ones when that saves bytes; the other tuples carry
     /// their own. Peaks found in `sharedPeaks` are written as its indexes.
-    static func encodeStore(_ tuples: [TupleVariation], sharedPeaks: [[Double]: Int], hasY: Bool, dataOffsetBase: Int,
-                            what: String) throws -> [UInt8] {
+    static func encodeStore(
+        _ tuples: [TupleVariation], sharedPeaks: [[Double]: Int], hasY: Bool, dataOffsetBase: Int,
+        what: String
+    ) throws -> [UInt8] {
         guard !tuples.isEmpty else { return [] }
         guard tuples.count <= 0x0FFF else { throw FontError("\(what) has \(tuples.count) tuple variations, more than 4,095") }
         // Each tuple's packed point numbers; the most used (first on a tie) is shared when
@@ -429,7 +455,8 @@ extension TupleVariation {
             } else if (-128...127).contains(deltas[i]) {
                 // A byte run stops at a pair of zeros (a zero run is cheaper) or a wide value.
                 while j < deltas.count, j - i < 64, (-128...127).contains(deltas[j]),
-                      !(deltas[j] == 0 && j + 1 < deltas.count && deltas[j + 1] == 0) { j += 1 }
+                    !(deltas[j] == 0 && j + 1 < deltas.count && deltas[j + 1] == 0)
+                { j += 1 }
                 w.u8(UInt8(truncatingIfNeeded: j - i - 1))
                 for d in deltas[i..<j] { w.i8(Int8(d)) }
             } else {
