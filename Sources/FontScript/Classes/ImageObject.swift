@@ -29,6 +29,7 @@ enum ImageObject {
     static let className = "Image"
     static var classID: Int32 { ScriptClass.image.rawValue }
 
+    // Declared as every class is (Glyph's and KerningPairs' are the same shape): id, name, fields, methods.
     static var luaClass: LuaClass {
         var c = LuaClass(
             id: classID, name: className,

@@ -439,12 +439,7 @@ enum PreviewModule {
                     return v
                 }
             }
-            s.getField("label", in: 2)
-            let labelIndex = s.top
-            guard [.nil, .table].contains(s.type(at: labelIndex)) else {
-                throw LuaArgumentError(2, "option 'label' must be a table of label options")
-            }
-            let label = try options(call, labelIndex)
+            let label = try labelOption(call, "a table of label options")
             let result = try Preview.sweep(
                 face, field: field, values: values, text: text, label: label,
                 columns: try call.intOption(2, "columns"))
@@ -463,6 +458,15 @@ enum PreviewModule {
         }
     }
 
+    /// Option `label` of the options table at 2 (absent, or `expected`), read as preview options;
+    /// it stays on the stack.
+    static func labelOption(_ call: LuaCall, _ expected: String) throws -> PreviewOptions {
+        let s = call.stack
+        s.getField("label", in: 2)
+        guard [.nil, .table].contains(s.type(at: s.top)) else { throw LuaArgumentError(2, "option 'label' must be \(expected)") }
+        return try options(call, s.top)
+    }
+
     /// preview.sweep(face, {field = "axis.wght", values = {100, 400, 900}, text =, label = {...}})
     /// → Image, cells ({value = 100}, …): the text at each value of the axis, captioned.
     static func axisSweep(_ call: LuaCall, _ face: Face, axis: String, text: String) throws -> Int32 {
@@ -476,12 +480,7 @@ enum PreviewModule {
                 return v
             }
         }
-        s.getField("label", in: 2)
-        let labelIndex = s.top
-        guard [.nil, .table].contains(s.type(at: labelIndex)) else {
-            throw LuaArgumentError(2, "option 'label' must be a table of preview options")
-        }
-        let options = try options(call, labelIndex)
+        let options = try labelOption(call, "a table of preview options")
         let sheet = try Preview.axisSweep(
             face, axis: axis, values: values, text: text, options: options, columns: try call.intOption(2, "columns"))
         ImageObject.push(s, ImageBox(sheet))

@@ -7,39 +7,19 @@ public final class AnchorPointsTable: StructuredTable {
     override public class var shape: Shape { description }
     override public class var readsGlyphCount: Bool { true }
 
-    static let description: Shape = .record(
-        Record(
-            "ankr",
-            [
-                Member(
-                    "AnchorPoints",
-                    .formats(
-                        name: "AnchorPoints",
-                        [
-                            0: Record(
-                                "AnchorPointsFormat0",
-                                [
-                                    Member("Flags", .scalar(.uint16)),
-                                    Member(
-                                        "Anchors",
-                                        .aatLookupWithData(
-                                            .offset16(
-                                                .record(
-                                                    Record(
-                                                        "AnchorGlyphData",
-                                                        [
-                                                            Member("AnchorPointCount", .scalar(.uint32)),
-                                                            Member(
-                                                                "AnchorPoint",
-                                                                .record(
-                                                                    Record(
-                                                                        "AnchorPoint",
-                                                                        [
-                                                                            Member("XCoordinate", .scalar(.int16)),
-                                                                            Member("YCoordinate", .scalar(.int16)),
-                                                                        ])), count: "AnchorPointCount"),
-                                                        ]))))),
-                                ])
-                        ]))
-            ]))
+    // swift-format-ignore
+    static let description: Shape = .record(Record("ankr", [
+        Member("AnchorPoints", .formats(name: "AnchorPoints", [
+            0: Record("AnchorPointsFormat0", [
+                Member("Flags", .scalar(.uint16)),
+                Member("Anchors", .aatLookupWithData(.offset16(.record(Record("AnchorGlyphData", [
+                    Member("AnchorPointCount", .scalar(.uint32)),
+                    Member("AnchorPoint", .record(Record("AnchorPoint", [
+                        Member("XCoordinate", .scalar(.int16)),
+                        Member("YCoordinate", .scalar(.int16)),
+                    ])), count: "AnchorPointCount"),
+                ]))))),
+            ]),
+        ])),
+    ]))
 }

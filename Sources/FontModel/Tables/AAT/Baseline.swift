@@ -11,23 +11,14 @@ public final class BaselineTable: StructuredTable {
     static let points = Member("ControlPoint", .scalar(.uint16), count: "32")
     static let perGlyph = Member("BaselineValues", .aatLookup(.scalar(.uint16)))
 
-    static let description: Shape = .record(
-        Record(
-            "bsln",
-            [
-                Member("Version", .scalar(.version32), ttx: .hex8),
-                Member(
-                    "Baseline",
-                    .formats(
-                        name: "Baseline",
-                        [
-                            0: Record("BaselineFormat0", [Member("DefaultBaseline", .scalar(.uint16)), deltas]),
-                            1: Record("BaselineFormat1", [Member("DefaultBaseline", .scalar(.uint16)), deltas, perGlyph]),
-                            2: Record(
-                                "BaselineFormat2", [Member("DefaultBaseline", .scalar(.uint16)), Member("StandardGlyph", .glyph), points]),
-                            3: Record(
-                                "BaselineFormat3",
-                                [Member("DefaultBaseline", .scalar(.uint16)), Member("StandardGlyph", .glyph), points, perGlyph]),
-                        ])),
-            ]))
+    // swift-format-ignore
+    static let description: Shape = .record(Record("bsln", [
+        Member("Version", .scalar(.version32), ttx: .hex8),
+        Member("Baseline", .formats(name: "Baseline", [
+            0: Record("BaselineFormat0", [Member("DefaultBaseline", .scalar(.uint16)), deltas]),
+            1: Record("BaselineFormat1", [Member("DefaultBaseline", .scalar(.uint16)), deltas, perGlyph]),
+            2: Record("BaselineFormat2", [Member("DefaultBaseline", .scalar(.uint16)), Member("StandardGlyph", .glyph), points]),
+            3: Record("BaselineFormat3", [Member("DefaultBaseline", .scalar(.uint16)), Member("StandardGlyph", .glyph), points, perGlyph]),
+        ])),
+    ]))
 }

@@ -8,48 +8,25 @@ public final class FeatureNameTable: StructuredTable {
     override public class var tableTag: Tag { "feat" }
     override public class var shape: Shape { description }
 
-    static let description: Shape = .record(
-        Record(
-            "feat",
-            [
-                Member("Version", .scalar(.version32), ttx: .hex8),
-                Member(
-                    "FeatureNames",
-                    .record(
-                        Record(
-                            "FeatureNames",
-                            [
-                                Member("FeatureNameCount", .scalar(.uint16)),
-                                Member("Reserved1", .scalar(.uint16)),
-                                Member("Reserved2", .scalar(.uint32)),
-                                Member(
-                                    "FeatureName",
-                                    .record(
-                                        Record(
-                                            "FeatureName",
-                                            [
-                                                Member("FeatureType", .scalar(.uint16)),
-                                                Member("SettingsCount", .scalar(.uint16)),
-                                                Member(
-                                                    "Settings",
-                                                    .offset32(
-                                                        .record(
-                                                            Record(
-                                                                "Settings",
-                                                                [
-                                                                    Member(
-                                                                        "Setting",
-                                                                        .record(
-                                                                            Record(
-                                                                                "Setting",
-                                                                                [
-                                                                                    Member("SettingValue", .scalar(.uint16)),
-                                                                                    Member("SettingNameID", .scalar(.uint16), ttx: .nameID),
-                                                                                ])), count: "SettingsCount")
-                                                                ])))),
-                                                Member("FeatureFlags", .scalar(.uint16)),
-                                                Member("FeatureNameID", .scalar(.uint16), ttx: .nameID),
-                                            ])), count: "FeatureNameCount"),
-                            ]))),
-            ]))
+    // swift-format-ignore
+    static let description: Shape = .record(Record("feat", [
+        Member("Version", .scalar(.version32), ttx: .hex8),
+        Member("FeatureNames", .record(Record("FeatureNames", [
+            Member("FeatureNameCount", .scalar(.uint16)),
+            Member("Reserved1", .scalar(.uint16)),
+            Member("Reserved2", .scalar(.uint32)),
+            Member("FeatureName", .record(Record("FeatureName", [
+                Member("FeatureType", .scalar(.uint16)),
+                Member("SettingsCount", .scalar(.uint16)),
+                Member("Settings", .offset32(.record(Record("Settings", [
+                    Member("Setting", .record(Record("Setting", [
+                        Member("SettingValue", .scalar(.uint16)),
+                        Member("SettingNameID", .scalar(.uint16), ttx: .nameID),
+                    ])), count: "SettingsCount"),
+                ])))),
+                Member("FeatureFlags", .scalar(.uint16)),
+                Member("FeatureNameID", .scalar(.uint16), ttx: .nameID),
+            ])), count: "FeatureNameCount"),
+        ]))),
+    ]))
 }

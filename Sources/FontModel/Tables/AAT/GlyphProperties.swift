@@ -7,23 +7,15 @@ public final class GlyphPropertiesTable: StructuredTable {
     override public class var shape: Shape { description }
     override public class var readsGlyphCount: Bool { true }
 
-    static let description: Shape = .record(
-        Record(
-            "prop",
-            [
-                Member("Version", .scalar(.fixed)),
-                Member(
-                    "GlyphProperties",
-                    .formats(
-                        name: "GlyphProperties",
-                        [
-                            0: Record("GlyphPropertiesFormat0", [Member("DefaultProperties", .scalar(.uint16))]),
-                            1: Record(
-                                "GlyphPropertiesFormat1",
-                                [
-                                    Member("DefaultProperties", .scalar(.uint16)),
-                                    Member("Properties", .aatLookup(.scalar(.uint16))),
-                                ]),
-                        ])),
-            ]))
+    // swift-format-ignore
+    static let description: Shape = .record(Record("prop", [
+        Member("Version", .scalar(.fixed)),
+        Member("GlyphProperties", .formats(name: "GlyphProperties", [
+            0: Record("GlyphPropertiesFormat0", [Member("DefaultProperties", .scalar(.uint16))]),
+            1: Record("GlyphPropertiesFormat1", [
+                Member("DefaultProperties", .scalar(.uint16)),
+                Member("Properties", .aatLookup(.scalar(.uint16))),
+            ]),
+        ])),
+    ]))
 }

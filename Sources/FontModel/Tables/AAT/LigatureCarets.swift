@@ -8,29 +8,20 @@ public final class LigatureCaretsTable: StructuredTable {
     override public class var shape: Shape { description }
     override public class var readsGlyphCount: Bool { true }
 
+    // swift-format-ignore
     static func carets(_ name: String) -> Shape {
-        .offset16(
-            .record(
-                Record(
-                    name,
-                    [
-                        Member("DivsionPointCount", .scalar(.uint16)),
-                        Member("DivisionPoint", .scalar(.int16), count: "DivsionPointCount"),
-                    ])))
+        .offset16(.record(Record(name, [
+            Member("DivsionPointCount", .scalar(.uint16)),
+            Member("DivisionPoint", .scalar(.int16), count: "DivsionPointCount"),
+        ])))
     }
 
-    static let description: Shape = .record(
-        Record(
-            "lcar",
-            [
-                Member("Version", .scalar(.version32), ttx: .hex8),
-                Member(
-                    "LigatureCarets",
-                    .formats(
-                        name: "LigatureCarets",
-                        [
-                            0: Record("LigatureCaretsFormat0", [Member("Carets", .aatLookup(carets("LigCaretDistances")))]),
-                            1: Record("LigatureCaretsFormat1", [Member("Carets", .aatLookup(carets("LigCaretPoints")))]),
-                        ])),
-            ]))
+    // swift-format-ignore
+    static let description: Shape = .record(Record("lcar", [
+        Member("Version", .scalar(.version32), ttx: .hex8),
+        Member("LigatureCarets", .formats(name: "LigatureCarets", [
+            0: Record("LigatureCaretsFormat0", [Member("Carets", .aatLookup(carets("LigCaretDistances")))]),
+            1: Record("LigatureCaretsFormat1", [Member("Carets", .aatLookup(carets("LigCaretPoints")))]),
+        ])),
+    ]))
 }

@@ -7,22 +7,17 @@ public final class OpticalBoundsTable: StructuredTable {
     override public class var shape: Shape { description }
     override public class var readsGlyphCount: Bool { true }
 
+    // swift-format-ignore
     static func bounds(_ name: String) -> Shape {
         .offset16(.record(Record(name, ["Left", "Top", "Right", "Bottom"].map { Member($0, .scalar(.int16)) })))
     }
 
-    static let description: Shape = .record(
-        Record(
-            "opbd",
-            [
-                Member("Version", .scalar(.version32), ttx: .hex8),
-                Member(
-                    "OpticalBounds",
-                    .formats(
-                        name: "OpticalBounds",
-                        [
-                            0: Record("OpticalBoundsFormat0", [Member("OpticalBoundsDeltas", .aatLookup(bounds("OpticalBoundsDeltas")))]),
-                            1: Record("OpticalBoundsFormat1", [Member("OpticalBoundsPoints", .aatLookup(bounds("OpticalBoundsPoints")))]),
-                        ])),
-            ]))
+    // swift-format-ignore
+    static let description: Shape = .record(Record("opbd", [
+        Member("Version", .scalar(.version32), ttx: .hex8),
+        Member("OpticalBounds", .formats(name: "OpticalBounds", [
+            0: Record("OpticalBoundsFormat0", [Member("OpticalBoundsDeltas", .aatLookup(bounds("OpticalBoundsDeltas")))]),
+            1: Record("OpticalBoundsFormat1", [Member("OpticalBoundsPoints", .aatLookup(bounds("OpticalBoundsPoints")))]),
+        ])),
+    ]))
 }

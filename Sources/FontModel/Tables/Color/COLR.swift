@@ -192,100 +192,55 @@ public enum COLRShapes {
         Record(name, members + (varying ? [varIndexBase] : []))
     }
 
-    static let table = Record(
-        "COLR",
-        [
-            Member("Version", .scalar(.uint16)),
-            Member("BaseGlyphRecordCount", .scalar(.uint16)),
-            Member(
-                "BaseGlyphRecordArray",
-                .offset32(
-                    .record(
-                        Record(
-                            "BaseGlyphRecordArray",
-                            [
-                                Member(
-                                    "BaseGlyphRecord",
-                                    .record(
-                                        Record(
-                                            "BaseGlyphRecord",
-                                            [
-                                                Member("BaseGlyph", .glyph), Member("FirstLayerIndex", .scalar(.uint16)),
-                                                Member("NumLayers", .scalar(.uint16)),
-                                            ])), count: "BaseGlyphRecordCount")
-                            ])))),
-            Member(
-                "LayerRecordArray",
-                .offset32(
-                    .record(
-                        Record(
-                            "LayerRecordArray",
-                            [
-                                Member(
-                                    "LayerRecord",
-                                    .record(
-                                        Record("LayerRecord", [Member("LayerGlyph", .glyph), Member("PaletteIndex", .scalar(.uint16))])),
-                                    count: "LayerRecordCount")
-                            ]))), deferred: true),
-            Member("LayerRecordCount", .scalar(.uint16)),
-            Member(
-                "BaseGlyphList",
-                .offset32(
-                    .record(
-                        Record(
-                            "BaseGlyphList",
-                            [
-                                Member("BaseGlyphCount", .scalar(.uint32)),
-                                Member(
-                                    "BaseGlyphPaintRecord",
-                                    .record(
-                                        Record("BaseGlyphPaintRecord", [Member("BaseGlyph", .glyph), Member("Paint", .offset32(paint))])),
-                                    count: "BaseGlyphCount"),
-                            ]))), since: 1),
-            Member(
-                "LayerList",
-                .offset32(
-                    .record(
-                        Record(
-                            "LayerList",
-                            [
-                                Member("LayerCount", .scalar(.uint32)),
-                                Member("Paint", .offset32(paint), count: "LayerCount"),
-                            ]))), since: 1),
-            Member("ClipList", .offset32(.clipList), since: 1),
-            Member("VarIndexMap", .offset32(.indexMap), since: 1),
-            Member("VarStore", .offset32(.record(GDEFTable.variationStore)), since: 1),
-        ])
+    // swift-format-ignore
+    static let table = Record("COLR", [
+        Member("Version", .scalar(.uint16)),
+        Member("BaseGlyphRecordCount", .scalar(.uint16)),
+        Member("BaseGlyphRecordArray", .offset32(.record(Record("BaseGlyphRecordArray", [
+            Member("BaseGlyphRecord", .record(Record("BaseGlyphRecord", [
+                Member("BaseGlyph", .glyph), Member("FirstLayerIndex", .scalar(.uint16)), Member("NumLayers", .scalar(.uint16)),
+            ])), count: "BaseGlyphRecordCount"),
+        ])))),
+        Member("LayerRecordArray", .offset32(.record(Record("LayerRecordArray", [
+            Member("LayerRecord", .record(Record("LayerRecord", [Member("LayerGlyph", .glyph), Member("PaletteIndex", .scalar(.uint16))])),
+                   count: "LayerRecordCount"),
+        ]))), deferred: true),
+        Member("LayerRecordCount", .scalar(.uint16)),
+        Member("BaseGlyphList", .offset32(.record(Record("BaseGlyphList", [
+            Member("BaseGlyphCount", .scalar(.uint32)),
+            Member("BaseGlyphPaintRecord", .record(Record("BaseGlyphPaintRecord", [Member("BaseGlyph", .glyph), Member("Paint", .offset32(paint))])),
+                   count: "BaseGlyphCount"),
+        ]))), since: 1),
+        Member("LayerList", .offset32(.record(Record("LayerList", [
+            Member("LayerCount", .scalar(.uint32)),
+            Member("Paint", .offset32(paint), count: "LayerCount"),
+        ]))), since: 1),
+        Member("ClipList", .offset32(.clipList), since: 1),
+        Member("VarIndexMap", .offset32(.indexMap), since: 1),
+        Member("VarStore", .offset32(.record(GDEFTable.variationStore)), since: 1),
+    ])
 
+    // swift-format-ignore
     static func box(_ varying: Bool) -> Record {
-        fixedRecord(
-            "ClipBoxFormat\(varying ? 2 : 1)", ["xMin", "yMin", "xMax", "yMax"].map { Member($0, .scalar(.int16)) }, varying: varying)
+        fixedRecord("ClipBoxFormat\(varying ? 2 : 1)", ["xMin", "yMin", "xMax", "yMax"].map { Member($0, .scalar(.int16)) }, varying: varying)
     }
     public static let clipBox: Shape = .formats8(name: "ClipBox", [1: box(false), 2: box(true)])
 
+    // swift-format-ignore
     static func colorLine(_ varying: Bool) -> Shape {
-        let stop = fixedRecord(
-            varying ? "VarColorStop" : "ColorStop",
-            [
-                Member("StopOffset", .scalar(.f2dot14)), Member("PaletteIndex", .scalar(.uint16)), Member("Alpha", .scalar(.f2dot14)),
-            ], varying: varying)
-        return .offset24(
-            .record(
-                Record(
-                    varying ? "VarColorLine" : "ColorLine",
-                    [
-                        Member("Extend", .scalar(.uint8), ttx: .names(["pad", "repeat", "reflect"])),
-                        Member("StopCount", .scalar(.uint16)),
-                        Member("ColorStop", .record(stop), count: "StopCount"),
-                    ])))
+        let stop = fixedRecord(varying ? "VarColorStop" : "ColorStop", [
+            Member("StopOffset", .scalar(.f2dot14)), Member("PaletteIndex", .scalar(.uint16)), Member("Alpha", .scalar(.f2dot14)),
+        ], varying: varying)
+        return .offset24(.record(Record(varying ? "VarColorLine" : "ColorLine", [
+            Member("Extend", .scalar(.uint8), ttx: .names(["pad", "repeat", "reflect"])),
+            Member("StopCount", .scalar(.uint16)),
+            Member("ColorStop", .record(stop), count: "StopCount"),
+        ])))
     }
 
+    // swift-format-ignore
     static func affine(_ varying: Bool) -> Shape {
-        .offset24(
-            .record(
-                fixedRecord(
-                    varying ? "VarAffine2x3" : "Affine2x3", ["xx", "yx", "xy", "yy", "dx", "dy"].map { Member($0, .scalar(.fixed)) },
-                    varying: varying)))
+        .offset24(.record(fixedRecord(varying ? "VarAffine2x3" : "Affine2x3", ["xx", "yx", "xy", "yy", "dx", "dy"].map { Member($0, .scalar(.fixed)) }, varying: varying)))
     }
 
     static let compositeModes = [
@@ -298,35 +253,25 @@ public enum COLRShapes {
     /// A Paint: a recursive shape (its formats point at other Paints), made on first use.
     static let paint: Shape = .recursive(name: "Paint") { paintFormats }
 
+    // swift-format-ignore
     static let paintFormats: Shape = {
         let child = Member("Paint", .offset24(paint))
         func int16(_ names: String...) -> [Member] { names.map { Member($0, .scalar(.int16)) } }
         func f2dot14(_ names: String...) -> [Member] { names.map { Member($0, .scalar(.f2dot14)) } }
-        func angles(_ names: String..., biased: Bool = false) -> [Member] {
-            names.map { Member($0, .scalar(.f2dot14), ttx: biased ? .biasedAngle : .angle) }
-        }
+        func angles(_ names: String..., biased: Bool = false) -> [Member] { names.map { Member($0, .scalar(.f2dot14), ttx: biased ? .biasedAngle : .angle) } }
         // Each transform comes plain and varying (the next format, with VarIndexBase).
         var formats: [Int: Record] = [
             1: Record("PaintColrLayers", [Member("NumLayers", .scalar(.uint8)), Member("FirstLayerIndex", .scalar(.uint32))]),
             10: Record("PaintGlyph", [child, Member("Glyph", .glyph)]),
             11: Record("PaintColrGlyph", [Member("Glyph", .glyph)]),
-            32: Record(
-                "PaintComposite",
-                [
-                    Member("SourcePaint", .offset24(paint)), Member("CompositeMode", .scalar(.uint8), ttx: .names(compositeModes)),
-                    Member("BackdropPaint", .offset24(paint)),
-                ]),
+            32: Record("PaintComposite", [Member("SourcePaint", .offset24(paint)), Member("CompositeMode", .scalar(.uint8), ttx: .names(compositeModes)),
+                                          Member("BackdropPaint", .offset24(paint))]),
         ]
         let pairs: [(Int, String, [Member])] = [
             (2, "Solid", [Member("PaletteIndex", .scalar(.uint16))] + f2dot14("Alpha")),
             (4, "LinearGradient", int16("x0", "y0", "x1", "y1", "x2", "y2")),
-            (
-                6, "RadialGradient",
-                [
-                    Member("x0", .scalar(.int16)), Member("y0", .scalar(.int16)), Member("r0", .scalar(.uint16)),
-                    Member("x1", .scalar(.int16)), Member("y1", .scalar(.int16)), Member("r1", .scalar(.uint16)),
-                ]
-            ),
+            (6, "RadialGradient", [Member("x0", .scalar(.int16)), Member("y0", .scalar(.int16)), Member("r0", .scalar(.uint16)),
+                                   Member("x1", .scalar(.int16)), Member("y1", .scalar(.int16)), Member("r1", .scalar(.uint16))]),
             (8, "SweepGradient", int16("centerX", "centerY") + angles("startAngle", "endAngle", biased: true)),
             (14, "Translate", [child] + int16("dx", "dy")),
             (16, "Scale", [child] + f2dot14("scaleX", "scaleY")),
@@ -341,8 +286,7 @@ public enum COLRShapes {
         for (format, name, members) in pairs {
             let gradient = (4...9).contains(format)
             formats[format] = Record("Paint\(name)", (gradient ? [Member("ColorLine", colorLine(false))] : []) + members)
-            formats[format + 1] = Record(
-                "PaintVar\(name)", (gradient ? [Member("ColorLine", colorLine(true))] : []) + members + [varIndexBase])
+            formats[format + 1] = Record("PaintVar\(name)", (gradient ? [Member("ColorLine", colorLine(true))] : []) + members + [varIndexBase])
         }
         formats[12] = Record("PaintTransform", [child, Member("Transform", affine(false))])
         formats[13] = Record("PaintVarTransform", [child, Member("Transform", affine(true))])

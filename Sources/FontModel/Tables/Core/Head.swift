@@ -2,11 +2,11 @@
 public final class HeadTable: FieldTable {
     public override class var tableTag: Tag { "head" }
 
+    // swift-format-ignore
     static let fieldList: [Field] = [
         Field("majorVersion", .uint16, ttx: "tableVersion", format: .versionFixed), Field("minorVersion", .uint16, format: .omitted),
         Field("fontRevision", .fixed), Field("checkSumAdjustment", .uint32, format: .hex),
-        Field("magicNumber", .uint32, format: .hex), Field("flags", .uint16, format: .binary),
-        Field("unitsPerEm", .uint16, valid: 16...16384),
+        Field("magicNumber", .uint32, format: .hex), Field("flags", .uint16, format: .binary), Field("unitsPerEm", .uint16, valid: 16...16384),
         Field("created", .longDateTime), Field("modified", .longDateTime),
         Field("xMin", .int16), Field("yMin", .int16), Field("xMax", .int16), Field("yMax", .int16),
         Field("macStyle", .uint16, format: .binary), Field("lowestRecPPEM", .uint16), Field("fontDirectionHint", .int16),

@@ -7,15 +7,15 @@ public final class MaxpTable: FieldTable {
         Field("version", .version32, ttx: "tableVersion", format: .hex),
         Field("numGlyphs", .uint16, derivedFrom: "the glyph count (glyf/loca or CFF charstrings)"),
     ]
-    static let version10: [Field] =
-        version05 + [
-            Field("maxPoints", .uint16), Field("maxContours", .uint16),
-            Field("maxCompositePoints", .uint16), Field("maxCompositeContours", .uint16),
-            Field("maxZones", .uint16), Field("maxTwilightPoints", .uint16), Field("maxStorage", .uint16),
-            Field("maxFunctionDefs", .uint16), Field("maxInstructionDefs", .uint16),
-            Field("maxStackElements", .uint16), Field("maxSizeOfInstructions", .uint16),
-            Field("maxComponentElements", .uint16), Field("maxComponentDepth", .uint16),
-        ]
+    // swift-format-ignore
+    static let version10: [Field] = version05 + [
+        Field("maxPoints", .uint16), Field("maxContours", .uint16),
+        Field("maxCompositePoints", .uint16), Field("maxCompositeContours", .uint16),
+        Field("maxZones", .uint16), Field("maxTwilightPoints", .uint16), Field("maxStorage", .uint16),
+        Field("maxFunctionDefs", .uint16), Field("maxInstructionDefs", .uint16),
+        Field("maxStackElements", .uint16), Field("maxSizeOfInstructions", .uint16),
+        Field("maxComponentElements", .uint16), Field("maxComponentDepth", .uint16),
+    ]
 
     public override class func versionField(of reader: BinaryReader) -> UInt32 {
         (try? reader.u32(at: 0)) ?? 0

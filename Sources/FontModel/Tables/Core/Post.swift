@@ -3,6 +3,7 @@
 public final class PostTable: FieldTable {
     public override class var tableTag: Tag { "post" }
 
+    // swift-format-ignore
     static let header: [Field] = [
         Field("version", .version32, ttx: "formatType", format: .exactFloat), Field("italicAngle", .fixed, format: .exactFloat),
         Field("underlinePosition", .int16), Field("underlineThickness", .int16),

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Generated from fontTools (MIT; the AGLFN is Adobe's, BSD-3-Clause) and Python's mac_roman codec; data, not logic. Do not edit by hand.
 
 /// The 258 glyph names of the standard Macintosh glyph order, used by `post` formats 1, 2 and 2.5.
@@ -68,8 +69,7 @@ public let cffStandardStrings: [String] = [
     "ecircumflex", "edieresis", "egrave", "iacute", "icircumflex", "idieresis", "igrave", "ntilde",
     "oacute", "ocircumflex", "odieresis", "ograve", "otilde", "scaron", "uacute", "ucircumflex",
     "udieresis", "ugrave", "yacute", "ydieresis", "zcaron", "exclamsmall", "Hungarumlautsmall", "dollaroldstyle",
-    "dollarsuperior", "ampersandsmall", "Acutesmall", "parenleftsuperior", "parenrightsuperior", "twodotenleader", "onedotenleader",
-    "zerooldstyle",
+    "dollarsuperior", "ampersandsmall", "Acutesmall", "parenleftsuperior", "parenrightsuperior", "twodotenleader", "onedotenleader", "zerooldstyle",
     "oneoldstyle", "twooldstyle", "threeoldstyle", "fouroldstyle", "fiveoldstyle", "sixoldstyle", "sevenoldstyle", "eightoldstyle",
     "nineoldstyle", "commasuperior", "threequartersemdash", "periodsuperior", "questionsmall", "asuperior", "bsuperior", "centsuperior",
     "dsuperior", "esuperior", "isuperior", "lsuperior", "msuperior", "nsuperior", "osuperior", "rsuperior",
@@ -183,8 +183,7 @@ let aglNames: [UInt32: String] = [
     0x03CE: "omegatonos", 0x03D1: "theta1", 0x03D2: "Upsilon1", 0x03D5: "phi1", 0x03D6: "omega1", 0x1E80: "Wgrave",
     0x1E81: "wgrave", 0x1E82: "Wacute", 0x1E83: "wacute", 0x1E84: "Wdieresis", 0x1E85: "wdieresis", 0x1EF2: "Ygrave",
     0x1EF3: "ygrave", 0x2012: "figuredash", 0x2013: "endash", 0x2014: "emdash", 0x2017: "underscoredbl", 0x2018: "quoteleft",
-    0x2019: "quoteright", 0x201A: "quotesinglbase", 0x201B: "quotereversed", 0x201C: "quotedblleft", 0x201D: "quotedblright",
-    0x201E: "quotedblbase",
+    0x2019: "quoteright", 0x201A: "quotesinglbase", 0x201B: "quotereversed", 0x201C: "quotedblleft", 0x201D: "quotedblright", 0x201E: "quotedblbase",
     0x2020: "dagger", 0x2021: "daggerdbl", 0x2022: "bullet", 0x2024: "onedotenleader", 0x2025: "twodotenleader", 0x2026: "ellipsis",
     0x2030: "perthousand", 0x2032: "minute", 0x2033: "second", 0x2039: "guilsinglleft", 0x203A: "guilsinglright", 0x203C: "exclamdbl",
     0x2044: "fraction", 0x20A1: "colonmonetary", 0x20A3: "franc", 0x20A4: "lira", 0x20A7: "peseta", 0x20AB: "dong",
@@ -192,15 +191,13 @@ let aglNames: [UInt32: String] = [
     0x2126: "Omega", 0x212E: "estimated", 0x2135: "aleph", 0x2153: "onethird", 0x2154: "twothirds", 0x215B: "oneeighth",
     0x215C: "threeeighths", 0x215D: "fiveeighths", 0x215E: "seveneighths", 0x2190: "arrowleft", 0x2191: "arrowup", 0x2192: "arrowright",
     0x2193: "arrowdown", 0x2194: "arrowboth", 0x2195: "arrowupdn", 0x21A8: "arrowupdnbse", 0x21B5: "carriagereturn", 0x21D0: "arrowdblleft",
-    0x21D1: "arrowdblup", 0x21D2: "arrowdblright", 0x21D3: "arrowdbldown", 0x21D4: "arrowdblboth", 0x2200: "universal",
-    0x2202: "partialdiff",
+    0x21D1: "arrowdblup", 0x21D2: "arrowdblright", 0x21D3: "arrowdbldown", 0x21D4: "arrowdblboth", 0x2200: "universal", 0x2202: "partialdiff",
     0x2203: "existential", 0x2205: "emptyset", 0x2206: "Delta", 0x2207: "gradient", 0x2208: "element", 0x2209: "notelement",
     0x220B: "suchthat", 0x220F: "product", 0x2211: "summation", 0x2212: "minus", 0x2217: "asteriskmath", 0x221A: "radical",
     0x221D: "proportional", 0x221E: "infinity", 0x221F: "orthogonal", 0x2220: "angle", 0x2227: "logicaland", 0x2228: "logicalor",
     0x2229: "intersection", 0x222A: "union", 0x222B: "integral", 0x2234: "therefore", 0x223C: "similar", 0x2245: "congruent",
     0x2248: "approxequal", 0x2260: "notequal", 0x2261: "equivalence", 0x2264: "lessequal", 0x2265: "greaterequal", 0x2282: "propersubset",
-    0x2283: "propersuperset", 0x2284: "notsubset", 0x2286: "reflexsubset", 0x2287: "reflexsuperset", 0x2295: "circleplus",
-    0x2297: "circlemultiply",
+    0x2283: "propersuperset", 0x2284: "notsubset", 0x2286: "reflexsubset", 0x2287: "reflexsuperset", 0x2295: "circleplus", 0x2297: "circlemultiply",
     0x22A5: "perpendicular", 0x22C5: "dotmath", 0x2302: "house", 0x2310: "revlogicalnot", 0x2320: "integraltp", 0x2321: "integralbt",
     0x2329: "angleleft", 0x232A: "angleright", 0x2500: "SF100000", 0x2502: "SF110000", 0x250C: "SF010000", 0x2510: "SF030000",
     0x2514: "SF020000", 0x2518: "SF040000", 0x251C: "SF080000", 0x2524: "SF090000", 0x252C: "SF060000", 0x2534: "SF070000",

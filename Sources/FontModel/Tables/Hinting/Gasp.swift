@@ -6,22 +6,15 @@ public final class GaspTable: StructuredTable {
     override public class var tableTag: Tag { "gasp" }
     override public class var shape: Shape { description }
 
-    static let description: Shape = .record(
-        Record(
-            "gasp",
-            [
-                Member("Version", .scalar(.uint16)),
-                Member("NumRanges", .scalar(.uint16)),
-                Member(
-                    "GaspRange",
-                    .record(
-                        Record(
-                            "GaspRange",
-                            [
-                                Member("rangeMaxPPEM", .scalar(.uint16)),
-                                Member("rangeGaspBehavior", .scalar(.uint16)),
-                            ])), count: "NumRanges"),
-            ]))
+    // swift-format-ignore
+    static let description: Shape = .record(Record("gasp", [
+        Member("Version", .scalar(.uint16)),
+        Member("NumRanges", .scalar(.uint16)),
+        Member("GaspRange", .record(Record("GaspRange", [
+            Member("rangeMaxPPEM", .scalar(.uint16)),
+            Member("rangeGaspBehavior", .scalar(.uint16)),
+        ])), count: "NumRanges"),
+    ]))
 
     /// The ranges as (rangeMaxPPEM, rangeGaspBehavior) pairs, in table order.
     public var ranges: [(maxPPEM: Int, behavior: Int)] {

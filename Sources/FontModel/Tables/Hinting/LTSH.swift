@@ -5,14 +5,12 @@ public final class LTSHTable: StructuredTable {
     override public class var tableTag: Tag { "LTSH" }
     override public class var shape: Shape { description }
 
-    static let description: Shape = .record(
-        Record(
-            "LTSH",
-            [
-                Member("version", .scalar(.uint16)),
-                Member("numGlyphs", .scalar(.uint16)),
-                Member("yPels", .scalar(.uint8), count: "numGlyphs"),
-            ]))
+    // swift-format-ignore
+    static let description: Shape = .record(Record("LTSH", [
+        Member("version", .scalar(.uint16)),
+        Member("numGlyphs", .scalar(.uint16)),
+        Member("yPels", .scalar(.uint8), count: "numGlyphs"),
+    ]))
 
     /// The threshold of each glyph, by glyph ID.
     public var thresholds: [Int] {

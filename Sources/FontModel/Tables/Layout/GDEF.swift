@@ -6,117 +6,76 @@ public final class GDEFTable: StructuredTable {
     override public class var tableTag: Tag { "GDEF" }
     override public class var shape: Shape { description }
 
-    static let description: Shape = .record(
-        Record(
-            "GDEF",
-            [
-                Member("Version", .scalar(.version32), ttx: .hex8),
-                Member("GlyphClassDef", .offset16(.classDef)),
-                Member("AttachList", .offset16(.record(attachList))),
-                Member("LigCaretList", .offset16(.record(ligCaretList))),
-                Member("MarkAttachClassDef", .offset16(.classDef)),
-                Member("MarkGlyphSetsDef", .offset16(.record(markGlyphSets)), since: 0x0001_0002),
-                Member("VarStore", .offset32(.record(variationStore)), since: 0x0001_0003),
-            ]))
+    // swift-format-ignore
+    static let description: Shape = .record(Record("GDEF", [
+        Member("Version", .scalar(.version32), ttx: .hex8),
+        Member("GlyphClassDef", .offset16(.classDef)),
+        Member("AttachList", .offset16(.record(attachList))),
+        Member("LigCaretList", .offset16(.record(ligCaretList))),
+        Member("MarkAttachClassDef", .offset16(.classDef)),
+        Member("MarkGlyphSetsDef", .offset16(.record(markGlyphSets)), since: 0x0001_0002),
+        Member("VarStore", .offset32(.record(variationStore)), since: 0x0001_0003),
+    ]))
 
     /// The ItemVariationStore (variable fonts): regions of the design space, and rows of deltas
     /// that the VariationIndex Device tables of GDEF and GPOS point at (outer index: the
     /// VarData, inner: its Item). Names are fontTools'.
-    static let variationStore = Record(
-        "VarStore",
-        [
-            Member("Format", .scalar(.uint16)),
-            Member(
-                "VarRegionList",
-                .offset32(
-                    .record(
-                        Record(
-                            "VarRegionList",
-                            [
-                                Member("RegionAxisCount", .scalar(.uint16)),
-                                Member("RegionCount", .scalar(.uint16)),
-                                Member(
-                                    "Region",
-                                    .record(
-                                        Record(
-                                            "Region",
-                                            [
-                                                Member(
-                                                    "VarRegionAxis",
-                                                    .record(
-                                                        Record(
-                                                            "VarRegionAxis",
-                                                            [
-                                                                Member("StartCoord", .scalar(.f2dot14)),
-                                                                Member("PeakCoord", .scalar(.f2dot14)),
-                                                                Member("EndCoord", .scalar(.f2dot14)),
-                                                            ])), count: "RegionAxisCount")
-                                            ])), count: "RegionCount"),
-                            ])))),
-            Member("VarDataCount", .scalar(.uint16)),
-            Member(
-                "VarData",
-                .offset32(
-                    .record(
-                        Record(
-                            "VarData",
-                            [
-                                Member("ItemCount", .scalar(.uint16)),
-                                Member("NumShorts", .scalar(.uint16)),
-                                Member("VarRegionCount", .scalar(.uint16)),
-                                Member("VarRegionIndex", .scalar(.uint16), count: "VarRegionCount"),
-                                Member("Item", .deltaRow(shorts: "NumShorts", columns: "VarRegionCount"), count: "ItemCount"),
-                            ]))), count: "VarDataCount"),
-        ], formatAttribute: "Format")
+    // swift-format-ignore
+    static let variationStore = Record("VarStore", [
+        Member("Format", .scalar(.uint16)),
+        Member("VarRegionList", .offset32(.record(Record("VarRegionList", [
+            Member("RegionAxisCount", .scalar(.uint16)),
+            Member("RegionCount", .scalar(.uint16)),
+            Member("Region", .record(Record("Region", [
+                Member("VarRegionAxis", .record(Record("VarRegionAxis", [
+                    Member("StartCoord", .scalar(.f2dot14)),
+                    Member("PeakCoord", .scalar(.f2dot14)),
+                    Member("EndCoord", .scalar(.f2dot14)),
+                ])), count: "RegionAxisCount"),
+            ])), count: "RegionCount"),
+        ])))),
+        Member("VarDataCount", .scalar(.uint16)),
+        Member("VarData", .offset32(.record(Record("VarData", [
+            Member("ItemCount", .scalar(.uint16)),
+            Member("NumShorts", .scalar(.uint16)),
+            Member("VarRegionCount", .scalar(.uint16)),
+            Member("VarRegionIndex", .scalar(.uint16), count: "VarRegionCount"),
+            Member("Item", .deltaRow(shorts: "NumShorts", columns: "VarRegionCount"), count: "ItemCount"),
+        ]))), count: "VarDataCount"),
+    ], formatAttribute: "Format")
 
-    static let attachList = Record(
-        "AttachList",
-        [
-            Member("Coverage", .offset16(.coverage), parallel: ["AttachPoint"]),
-            Member("GlyphCount", .scalar(.uint16)),
-            Member(
-                "AttachPoint",
-                .offset16(
-                    .record(
-                        Record(
-                            "AttachPoint",
-                            [
-                                Member("PointCount", .scalar(.uint16)),
-                                Member("PointIndex", .scalar(.uint16), count: "PointCount"),
-                            ]))), count: "GlyphCount"),
-        ])
+    // swift-format-ignore
+    static let attachList = Record("AttachList", [
+        Member("Coverage", .offset16(.coverage), parallel: ["AttachPoint"]),
+        Member("GlyphCount", .scalar(.uint16)),
+        Member("AttachPoint", .offset16(.record(Record("AttachPoint", [
+            Member("PointCount", .scalar(.uint16)),
+            Member("PointIndex", .scalar(.uint16), count: "PointCount"),
+        ]))), count: "GlyphCount"),
+    ])
 
-    static let ligCaretList = Record(
-        "LigCaretList",
-        [
-            Member("Coverage", .offset16(.coverage), parallel: ["LigGlyph"]),
-            Member("LigGlyphCount", .scalar(.uint16)),
-            Member(
-                "LigGlyph",
-                .offset16(
-                    .record(
-                        Record(
-                            "LigGlyph",
-                            [
-                                Member("CaretCount", .scalar(.uint16)),
-                                Member("CaretValue", .offset16(caretValue), count: "CaretCount"),
-                            ]))), count: "LigGlyphCount"),
-        ])
+    // swift-format-ignore
+    static let ligCaretList = Record("LigCaretList", [
+        Member("Coverage", .offset16(.coverage), parallel: ["LigGlyph"]),
+        Member("LigGlyphCount", .scalar(.uint16)),
+        Member("LigGlyph", .offset16(.record(Record("LigGlyph", [
+            Member("CaretCount", .scalar(.uint16)),
+            Member("CaretValue", .offset16(caretValue), count: "CaretCount"),
+        ]))), count: "LigGlyphCount"),
+    ])
 
     /// A caret as a coordinate, a contour point, or a coordinate with a Device table.
-    static let caretValue: Shape = .formats(
-        name: "CaretValue",
-        [
-            1: Record("CaretValueFormat1", [Member("Coordinate", .scalar(.int16))]),
-            2: Record("CaretValueFormat2", [Member("CaretValuePoint", .scalar(.uint16))]),
-            3: Record("CaretValueFormat3", [Member("Coordinate", .scalar(.int16)), Member("DeviceTable", .offset16(.device))]),
-        ])
+    // swift-format-ignore
+    static let caretValue: Shape = .formats(name: "CaretValue", [
+        1: Record("CaretValueFormat1", [Member("Coordinate", .scalar(.int16))]),
+        2: Record("CaretValueFormat2", [Member("CaretValuePoint", .scalar(.uint16))]),
+        3: Record("CaretValueFormat3", [Member("Coordinate", .scalar(.int16)), Member("DeviceTable", .offset16(.device))]),
+    ])
 
-    static let markGlyphSets = Record(
-        "MarkGlyphSetsDef",
-        [
-            Member("MarkSetTableFormat", .scalar(.uint16)),
-            Member("MarkSetCount", .scalar(.uint16)),
-            Member("Coverage", .offset32(.coverage), count: "MarkSetCount"),
-        ])
+    // swift-format-ignore
+    static let markGlyphSets = Record("MarkGlyphSetsDef", [
+        Member("MarkSetTableFormat", .scalar(.uint16)),
+        Member("MarkSetCount", .scalar(.uint16)),
+        Member("Coverage", .offset32(.coverage), count: "MarkSetCount"),
+    ])
 }

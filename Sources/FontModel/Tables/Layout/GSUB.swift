@@ -6,6 +6,7 @@ public final class GSUBTable: StructuredTable {
     override public class var tableTag: Tag { "GSUB" }
     override public class var shape: Shape { description }
 
+    // swift-format-ignore
     static let subtables: [Int: SwitchCase] = [
         1: SwitchCase("SingleSubst", .substitutions(.single)),
         2: SwitchCase("MultipleSubst", .substitutions(.multiple)),
@@ -13,22 +14,12 @@ public final class GSUBTable: StructuredTable {
         4: SwitchCase("LigatureSubst", .substitutions(.ligature)),
         5: SwitchCase("ContextSubst", LayoutCommon.context("Subst")),
         6: SwitchCase("ChainContextSubst", LayoutCommon.chainContext("Subst")),
-        8: SwitchCase(
-            "ReverseChainSingleSubst",
-            .formats(
-                name: "ReverseChainSingleSubst",
-                [
-                    1: Record(
-                        "ReverseChainSingleSubstFormat1",
-                        [
-                            Member("Coverage", .offset16(.coverage), parallel: ["Substitute"]),
-                            Member("BacktrackGlyphCount", .scalar(.uint16)),
-                            Member("BacktrackCoverage", .offset16(.coverage), count: "BacktrackGlyphCount"),
-                            Member("LookAheadGlyphCount", .scalar(.uint16)),
-                            Member("LookAheadCoverage", .offset16(.coverage), count: "LookAheadGlyphCount"),
-                            Member("GlyphCount", .scalar(.uint16)), Member("Substitute", .glyph, count: "GlyphCount"),
-                        ])
-                ])),
+        8: SwitchCase("ReverseChainSingleSubst", .formats(name: "ReverseChainSingleSubst", [1: Record("ReverseChainSingleSubstFormat1", [
+            Member("Coverage", .offset16(.coverage), parallel: ["Substitute"]),
+            Member("BacktrackGlyphCount", .scalar(.uint16)), Member("BacktrackCoverage", .offset16(.coverage), count: "BacktrackGlyphCount"),
+            Member("LookAheadGlyphCount", .scalar(.uint16)), Member("LookAheadCoverage", .offset16(.coverage), count: "LookAheadGlyphCount"),
+            Member("GlyphCount", .scalar(.uint16)), Member("Substitute", .glyph, count: "GlyphCount"),
+        ])])),
     ]
 
     /// Offset overflows are resolved as font compilers do: lookups move behind extension

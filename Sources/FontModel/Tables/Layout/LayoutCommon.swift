@@ -3,68 +3,47 @@
 /// Names are fontTools' (its otData), so TTX interoperates.
 enum LayoutCommon {
     /// The header both tables start with (1.1 adds FeatureVariations).
+    // swift-format-ignore
     static func header(_ name: String, lookups: [Int: SwitchCase]) -> Shape {
-        .record(
-            Record(
-                name,
-                [
-                    Member("Version", .scalar(.version32), ttx: .hex8),
-                    Member("ScriptList", .offset16(.record(scriptList))),
-                    Member("FeatureList", .offset16(.record(featureList))),
-                    Member("LookupList", .offset16(lookupList(lookups))),
-                    Member("FeatureVariations", .offset32(.record(featureVariations)), since: 0x0001_0001),
-                ]))
+        .record(Record(name, [
+            Member("Version", .scalar(.version32), ttx: .hex8),
+            Member("ScriptList", .offset16(.record(scriptList))),
+            Member("FeatureList", .offset16(.record(featureList))),
+            Member("LookupList", .offset16(lookupList(lookups))),
+            Member("FeatureVariations", .offset32(.record(featureVariations)), since: 0x0001_0001),
+        ]))
     }
 
-    static let langSys = Record(
-        "LangSys",
-        [
-            Member("LookupOrder", .offset16(.undescribed("a LookupOrder (reserved, always null)"))),
-            Member("ReqFeatureIndex", .scalar(.uint16)),
-            Member("FeatureCount", .scalar(.uint16)),
-            Member("FeatureIndex", .scalar(.uint16), count: "FeatureCount"),
-        ])
+    // swift-format-ignore
+    static let langSys = Record("LangSys", [
+        Member("LookupOrder", .offset16(.undescribed("a LookupOrder (reserved, always null)"))),
+        Member("ReqFeatureIndex", .scalar(.uint16)),
+        Member("FeatureCount", .scalar(.uint16)),
+        Member("FeatureIndex", .scalar(.uint16), count: "FeatureCount"),
+    ])
 
-    static let scriptList = Record(
-        "ScriptList",
-        [
-            Member("ScriptCount", .scalar(.uint16)),
-            Member(
-                "ScriptRecord",
-                .record(
-                    Record(
-                        "ScriptRecord",
-                        [
-                            Member("ScriptTag", .scalar(.tag)),
-                            Member(
-                                "Script",
-                                .offset16(
-                                    .record(
-                                        Record(
-                                            "Script",
-                                            [
-                                                Member("DefaultLangSys", .offset16(.record(langSys))),
-                                                Member("LangSysCount", .scalar(.uint16)),
-                                                Member(
-                                                    "LangSysRecord",
-                                                    .record(
-                                                        Record(
-                                                            "LangSysRecord",
-                                                            [
-                                                                Member("LangSysTag", .scalar(.tag)),
-                                                                Member("LangSys", .offset16(.record(langSys))),
-                                                            ])), count: "LangSysCount"),
-                                            ])))),
-                        ])), count: "ScriptCount"),
-        ])
+    // swift-format-ignore
+    static let scriptList = Record("ScriptList", [
+        Member("ScriptCount", .scalar(.uint16)),
+        Member("ScriptRecord", .record(Record("ScriptRecord", [
+            Member("ScriptTag", .scalar(.tag)),
+            Member("Script", .offset16(.record(Record("Script", [
+                Member("DefaultLangSys", .offset16(.record(langSys))),
+                Member("LangSysCount", .scalar(.uint16)),
+                Member("LangSysRecord", .record(Record("LangSysRecord", [
+                    Member("LangSysTag", .scalar(.tag)),
+                    Member("LangSys", .offset16(.record(langSys))),
+                ])), count: "LangSysCount"),
+            ])))),
+        ])), count: "ScriptCount"),
+    ])
 
-    static let feature = Record(
-        "Feature",
-        [
-            Member("FeatureParams", .offset16(featureParams)),
-            Member("LookupCount", .scalar(.uint16)),
-            Member("LookupListIndex", .scalar(.uint16), count: "LookupCount"),
-        ])
+    // swift-format-ignore
+    static let feature = Record("Feature", [
+        Member("FeatureParams", .offset16(featureParams)),
+        Member("LookupCount", .scalar(.uint16)),
+        Member("LookupListIndex", .scalar(.uint16), count: "LookupCount"),
+    ])
 
     /// A feature's parameters, whose layout its tag (the enclosing FeatureRecord's) chooses:
     /// 'size' the optical size range, ss01–ss20 a stylistic set's name, cv01–cv99 a character
@@ -85,301 +64,189 @@ enum LayoutCommon {
         }())
 
     /// Sizes in decipoints (TTX writes points: 12.0); the range is where this design is meant.
-    static let sizeParams = Record(
-        "FeatureParamsSize",
-        [
-            Member("DesignSize", .scalar(.uint16), ttx: .deciPoints),
-            Member("SubfamilyID", .scalar(.uint16)),
-            Member("SubfamilyNameID", .scalar(.uint16), ttx: .nameID),
-            Member("RangeStart", .scalar(.uint16), ttx: .deciPoints),
-            Member("RangeEnd", .scalar(.uint16), ttx: .deciPoints),
-        ])
+    // swift-format-ignore
+    static let sizeParams = Record("FeatureParamsSize", [
+        Member("DesignSize", .scalar(.uint16), ttx: .deciPoints),
+        Member("SubfamilyID", .scalar(.uint16)),
+        Member("SubfamilyNameID", .scalar(.uint16), ttx: .nameID),
+        Member("RangeStart", .scalar(.uint16), ttx: .deciPoints),
+        Member("RangeEnd", .scalar(.uint16), ttx: .deciPoints),
+    ])
 
-    static let stylisticSetParams = Record(
-        "FeatureParamsStylisticSet",
-        [
-            Member("Version", .scalar(.uint16)),
-            Member("UINameID", .scalar(.uint16), ttx: .nameID),
-        ])
+    // swift-format-ignore
+    static let stylisticSetParams = Record("FeatureParamsStylisticSet", [
+        Member("Version", .scalar(.uint16)),
+        Member("UINameID", .scalar(.uint16), ttx: .nameID),
+    ])
 
-    static let characterVariantParams = Record(
-        "FeatureParamsCharacterVariants",
-        [
-            Member("Format", .scalar(.uint16)),
-            Member("FeatUILabelNameID", .scalar(.uint16), ttx: .nameID),
-            Member("FeatUITooltipTextNameID", .scalar(.uint16), ttx: .nameID),
-            Member("SampleTextNameID", .scalar(.uint16), ttx: .nameID),
-            Member("NumNamedParameters", .scalar(.uint16)),
-            Member("FirstParamUILabelNameID", .scalar(.uint16), ttx: .nameID),
-            Member("CharCount", .scalar(.uint16)),
-            Member("Character", .scalar(.uint24), count: "CharCount"),
-        ], formatAttribute: "Format")
+    // swift-format-ignore
+    static let characterVariantParams = Record("FeatureParamsCharacterVariants", [
+        Member("Format", .scalar(.uint16)),
+        Member("FeatUILabelNameID", .scalar(.uint16), ttx: .nameID),
+        Member("FeatUITooltipTextNameID", .scalar(.uint16), ttx: .nameID),
+        Member("SampleTextNameID", .scalar(.uint16), ttx: .nameID),
+        Member("NumNamedParameters", .scalar(.uint16)),
+        Member("FirstParamUILabelNameID", .scalar(.uint16), ttx: .nameID),
+        Member("CharCount", .scalar(.uint16)),
+        Member("Character", .scalar(.uint24), count: "CharCount"),
+    ], formatAttribute: "Format")
 
     /// A feature as FeatureVariations substitutes it: no FeatureRecord encloses it, so no tag
     /// chooses its parameters (fonts give substituted features none).
-    static let substitutedFeature = Record(
-        "Feature",
-        [
-            Member("FeatureParams", .offset16(.undescribed("FeatureParams in a FeatureVariations substitute"))),
-            Member("LookupCount", .scalar(.uint16)),
-            Member("LookupListIndex", .scalar(.uint16), count: "LookupCount"),
-        ])
+    // swift-format-ignore
+    static let substitutedFeature = Record("Feature", [
+        Member("FeatureParams", .offset16(.undescribed("FeatureParams in a FeatureVariations substitute"))),
+        Member("LookupCount", .scalar(.uint16)),
+        Member("LookupListIndex", .scalar(.uint16), count: "LookupCount"),
+    ])
 
-    static let featureList = Record(
-        "FeatureList",
-        [
-            Member("FeatureCount", .scalar(.uint16)),
-            Member(
-                "FeatureRecord",
-                .record(
-                    Record(
-                        "FeatureRecord",
-                        [
-                            Member("FeatureTag", .scalar(.tag)),
-                            Member("Feature", .offset16(.record(feature))),
-                        ])), count: "FeatureCount"),
-        ])
+    // swift-format-ignore
+    static let featureList = Record("FeatureList", [
+        Member("FeatureCount", .scalar(.uint16)),
+        Member("FeatureRecord", .record(Record("FeatureRecord", [
+            Member("FeatureTag", .scalar(.tag)),
+            Member("Feature", .offset16(.record(feature))),
+        ])), count: "FeatureCount"),
+    ])
 
     /// Variable fonts: features replaced by others where every condition of a record holds
     /// (an axis within a range), the first matching record winning. Condition format 1 only
     /// (axis ranges); a table with another format is kept as bytes.
-    static let featureVariations = Record(
-        "FeatureVariations",
-        [
-            Member("Version", .scalar(.version32), ttx: .hex8),
-            Member("FeatureVariationCount", .scalar(.uint32)),
-            Member(
-                "FeatureVariationRecord",
-                .record(
-                    Record(
-                        "FeatureVariationRecord",
-                        [
-                            Member(
-                                "ConditionSet",
-                                .offset32(
-                                    .record(
-                                        Record(
-                                            "ConditionSet",
-                                            [
-                                                Member("ConditionCount", .scalar(.uint16)),
-                                                Member(
-                                                    "ConditionTable",
-                                                    .offset32(
-                                                        .formats(
-                                                            name: "ConditionTable",
-                                                            [
-                                                                1: Record(
-                                                                    "ConditionTableFormat1",
-                                                                    [
-                                                                        Member("AxisIndex", .scalar(.uint16)),
-                                                                        Member("FilterRangeMinValue", .scalar(.f2dot14)),
-                                                                        Member("FilterRangeMaxValue", .scalar(.f2dot14)),
-                                                                    ])
-                                                            ])), count: "ConditionCount"),
-                                            ])))),
-                            Member(
-                                "FeatureTableSubstitution",
-                                .offset32(
-                                    .record(
-                                        Record(
-                                            "FeatureTableSubstitution",
-                                            [
-                                                Member("Version", .scalar(.version32), ttx: .hex8),
-                                                Member("SubstitutionCount", .scalar(.uint16)),
-                                                Member(
-                                                    "SubstitutionRecord",
-                                                    .record(
-                                                        Record(
-                                                            "FeatureTableSubstitutionRecord",
-                                                            [
-                                                                Member("FeatureIndex", .scalar(.uint16)),
-                                                                Member("Feature", .offset32(.record(substitutedFeature))),
-                                                            ])), count: "SubstitutionCount"),
-                                            ])))),
-                        ])), count: "FeatureVariationCount"),
-        ])
+    // swift-format-ignore
+    static let featureVariations = Record("FeatureVariations", [
+        Member("Version", .scalar(.version32), ttx: .hex8),
+        Member("FeatureVariationCount", .scalar(.uint32)),
+        Member("FeatureVariationRecord", .record(Record("FeatureVariationRecord", [
+            Member("ConditionSet", .offset32(.record(Record("ConditionSet", [
+                Member("ConditionCount", .scalar(.uint16)),
+                Member("ConditionTable", .offset32(.formats(name: "ConditionTable", [1: Record("ConditionTableFormat1", [
+                    Member("AxisIndex", .scalar(.uint16)),
+                    Member("FilterRangeMinValue", .scalar(.f2dot14)),
+                    Member("FilterRangeMaxValue", .scalar(.f2dot14)),
+                ])])), count: "ConditionCount"),
+            ])))),
+            Member("FeatureTableSubstitution", .offset32(.record(Record("FeatureTableSubstitution", [
+                Member("Version", .scalar(.version32), ttx: .hex8),
+                Member("SubstitutionCount", .scalar(.uint16)),
+                Member("SubstitutionRecord", .record(Record("FeatureTableSubstitutionRecord", [
+                    Member("FeatureIndex", .scalar(.uint16)),
+                    Member("Feature", .offset32(.record(substitutedFeature))),
+                ])), count: "SubstitutionCount"),
+            ])))),
+        ])), count: "FeatureVariationCount"),
+    ])
 
     /// A lookup: its type picks the shape of every subtable; MarkFilteringSet follows when
     /// the flags ask for it.
+    // swift-format-ignore
     static func lookupList(_ types: [Int: SwitchCase]) -> Shape {
-        .record(
-            Record(
-                "LookupList",
-                [
-                    Member("LookupCount", .scalar(.uint16)),
-                    Member("Lookup", .offset16(.record(lookup(types))), count: "LookupCount"),
-                ]))
+        .record(Record("LookupList", [
+            Member("LookupCount", .scalar(.uint16)),
+            Member("Lookup", .offset16(.record(lookup(types))), count: "LookupCount"),
+        ]))
     }
 
     /// One lookup: its type, flags and subtables (also what JSTF's JstfMax points at).
+    // swift-format-ignore
     static func lookup(_ types: [Int: SwitchCase]) -> Record {
-        Record(
-            "Lookup",
-            [
-                Member("LookupType", .scalar(.uint16)),
-                Member("LookupFlag", .scalar(.uint16), ttx: .lookupFlag),
-                Member("SubTableCount", .scalar(.uint16)),
-                Member("SubTable", .offset16(.switched(on: "LookupType", types)), count: "SubTableCount", lazy: true),
-                Member("MarkFilteringSet", .scalar(.uint16), when: ("LookupFlag", 0x10)),
-            ])
+        Record("Lookup", [
+            Member("LookupType", .scalar(.uint16)),
+            Member("LookupFlag", .scalar(.uint16), ttx: .lookupFlag),
+            Member("SubTableCount", .scalar(.uint16)),
+            Member("SubTable", .offset16(.switched(on: "LookupType", types)), count: "SubTableCount", lazy: true),
+            Member("MarkFilteringSet", .scalar(.uint16), when: ("LookupFlag", 0x10)),
+        ])
     }
 
     /// The extension subtable (GSUB 7, GPOS 9): the real subtable behind an Offset32.
+    // swift-format-ignore
     static func extensionSubtable(_ types: [Int: SwitchCase]) -> Shape {
-        .formats(
-            name: "Extension",
-            [
-                1: Record(
-                    "ExtensionFormat1",
-                    [
-                        Member("ExtensionLookupType", .scalar(.uint16)),
-                        Member("ExtSubTable", .offset32(.switched(on: "ExtensionLookupType", types)), lazy: true),
-                    ])
-            ])
+        .formats(name: "Extension", [1: Record("ExtensionFormat1", [
+            Member("ExtensionLookupType", .scalar(.uint16)),
+            Member("ExtSubTable", .offset32(.switched(on: "ExtensionLookupType", types)), lazy: true),
+        ])])
     }
 
     /// Contextual and chained contextual subtables, formats 1–3. `prefix` is "Subst" or "Pos"
     /// (fontTools' names: SubRuleSet/PosRuleSet, SubstLookupRecord/PosLookupRecord …).
+    // swift-format-ignore
     static func context(_ prefix: String) -> Shape {
         let short = prefix == "Subst" ? "Sub" : "Pos"
-        let records = Member(
-            "\(prefix)LookupRecord",
-            .record(
-                Record(
-                    "\(prefix)LookupRecord",
-                    [
-                        Member("SequenceIndex", .scalar(.uint16)), Member("LookupListIndex", .scalar(.uint16)),
-                    ])), count: "\(prefix)Count")
-        let rule = Record(
-            "\(short)Rule",
-            [
+        let records = Member("\(prefix)LookupRecord", .record(Record("\(prefix)LookupRecord", [
+            Member("SequenceIndex", .scalar(.uint16)), Member("LookupListIndex", .scalar(.uint16)),
+        ])), count: "\(prefix)Count")
+        let rule = Record("\(short)Rule", [
+            Member("GlyphCount", .scalar(.uint16)), Member("\(prefix)Count", .scalar(.uint16)),
+            Member("Input", .glyph, count: "GlyphCount", bias: -1), records,
+        ])
+        let classRule = Record("\(short)ClassRule", [
+            Member("GlyphCount", .scalar(.uint16)), Member("\(prefix)Count", .scalar(.uint16)),
+            Member("Class", .scalar(.uint16), count: "GlyphCount", bias: -1), records,
+        ])
+        return .formats(name: "Context\(prefix)", [
+            1: Record("Context\(prefix)Format1", [
+                Member("Coverage", .offset16(.coverage), parallel: ["\(short)RuleSet"]),
+                Member("\(short)RuleSetCount", .scalar(.uint16)),
+                Member("\(short)RuleSet", .offset16(.record(Record("\(short)RuleSet", [
+                    Member("\(short)RuleCount", .scalar(.uint16)),
+                    Member("\(short)Rule", .offset16(.record(rule)), count: "\(short)RuleCount"),
+                ]))), count: "\(short)RuleSetCount"),
+            ]),
+            2: Record("Context\(prefix)Format2", [
+                Member("Coverage", .offset16(.coverage)),
+                Member("ClassDef", .offset16(.classDef)),
+                Member("\(short)ClassSetCount", .scalar(.uint16)),
+                Member("\(short)ClassSet", .offset16(.record(Record("\(short)ClassSet", [
+                    Member("\(short)ClassRuleCount", .scalar(.uint16)),
+                    Member("\(short)ClassRule", .offset16(.record(classRule)), count: "\(short)ClassRuleCount"),
+                ]))), count: "\(short)ClassSetCount"),
+            ]),
+            3: Record("Context\(prefix)Format3", [
                 Member("GlyphCount", .scalar(.uint16)), Member("\(prefix)Count", .scalar(.uint16)),
-                Member("Input", .glyph, count: "GlyphCount", bias: -1), records,
-            ])
-        let classRule = Record(
-            "\(short)ClassRule",
-            [
-                Member("GlyphCount", .scalar(.uint16)), Member("\(prefix)Count", .scalar(.uint16)),
-                Member("Class", .scalar(.uint16), count: "GlyphCount", bias: -1), records,
-            ])
-        return .formats(
-            name: "Context\(prefix)",
-            [
-                1: Record(
-                    "Context\(prefix)Format1",
-                    [
-                        Member("Coverage", .offset16(.coverage), parallel: ["\(short)RuleSet"]),
-                        Member("\(short)RuleSetCount", .scalar(.uint16)),
-                        Member(
-                            "\(short)RuleSet",
-                            .offset16(
-                                .record(
-                                    Record(
-                                        "\(short)RuleSet",
-                                        [
-                                            Member("\(short)RuleCount", .scalar(.uint16)),
-                                            Member("\(short)Rule", .offset16(.record(rule)), count: "\(short)RuleCount"),
-                                        ]))), count: "\(short)RuleSetCount"),
-                    ]),
-                2: Record(
-                    "Context\(prefix)Format2",
-                    [
-                        Member("Coverage", .offset16(.coverage)),
-                        Member("ClassDef", .offset16(.classDef)),
-                        Member("\(short)ClassSetCount", .scalar(.uint16)),
-                        Member(
-                            "\(short)ClassSet",
-                            .offset16(
-                                .record(
-                                    Record(
-                                        "\(short)ClassSet",
-                                        [
-                                            Member("\(short)ClassRuleCount", .scalar(.uint16)),
-                                            Member("\(short)ClassRule", .offset16(.record(classRule)), count: "\(short)ClassRuleCount"),
-                                        ]))), count: "\(short)ClassSetCount"),
-                    ]),
-                3: Record(
-                    "Context\(prefix)Format3",
-                    [
-                        Member("GlyphCount", .scalar(.uint16)), Member("\(prefix)Count", .scalar(.uint16)),
-                        Member("Coverage", .offset16(.coverage), count: "GlyphCount"), records,
-                    ]),
-            ])
+                Member("Coverage", .offset16(.coverage), count: "GlyphCount"), records,
+            ]),
+        ])
     }
 
+    // swift-format-ignore
     static func chainContext(_ prefix: String) -> Shape {
-        let records = Member(
-            "\(prefix)LookupRecord",
-            .record(
-                Record(
-                    "\(prefix)LookupRecord",
-                    [
-                        Member("SequenceIndex", .scalar(.uint16)), Member("LookupListIndex", .scalar(.uint16)),
-                    ])), count: "\(prefix)Count")
+        let records = Member("\(prefix)LookupRecord", .record(Record("\(prefix)LookupRecord", [
+            Member("SequenceIndex", .scalar(.uint16)), Member("LookupListIndex", .scalar(.uint16)),
+        ])), count: "\(prefix)Count")
         let short = prefix == "Subst" ? "Sub" : "Pos"
         func sequences(_ item: Shape) -> [Member] {
-            [
-                Member("BacktrackGlyphCount", .scalar(.uint16)), Member("Backtrack", item, count: "BacktrackGlyphCount"),
-                Member("InputGlyphCount", .scalar(.uint16)), Member("Input", item, count: "InputGlyphCount", bias: -1),
-                Member("LookAheadGlyphCount", .scalar(.uint16)), Member("LookAhead", item, count: "LookAheadGlyphCount"),
-                Member("\(prefix)Count", .scalar(.uint16)), records,
-            ]
+            [Member("BacktrackGlyphCount", .scalar(.uint16)), Member("Backtrack", item, count: "BacktrackGlyphCount"),
+             Member("InputGlyphCount", .scalar(.uint16)), Member("Input", item, count: "InputGlyphCount", bias: -1),
+             Member("LookAheadGlyphCount", .scalar(.uint16)), Member("LookAhead", item, count: "LookAheadGlyphCount"),
+             Member("\(prefix)Count", .scalar(.uint16)), records]
         }
-        return .formats(
-            name: "ChainContext\(prefix)",
-            [
-                1: Record(
-                    "ChainContext\(prefix)Format1",
-                    [
-                        Member("Coverage", .offset16(.coverage), parallel: ["Chain\(short)RuleSet"]),
-                        Member("Chain\(short)RuleSetCount", .scalar(.uint16)),
-                        Member(
-                            "Chain\(short)RuleSet",
-                            .offset16(
-                                .record(
-                                    Record(
-                                        "Chain\(short)RuleSet",
-                                        [
-                                            Member("Chain\(short)RuleCount", .scalar(.uint16)),
-                                            Member(
-                                                "Chain\(short)Rule", .offset16(.record(Record("Chain\(short)Rule", sequences(.glyph)))),
-                                                count: "Chain\(short)RuleCount"),
-                                        ]))), count: "Chain\(short)RuleSetCount"),
-                    ]),
-                2: Record(
-                    "ChainContext\(prefix)Format2",
-                    [
-                        Member("Coverage", .offset16(.coverage)),
-                        Member("BacktrackClassDef", .offset16(.classDef)),
-                        Member("InputClassDef", .offset16(.classDef)),
-                        Member("LookAheadClassDef", .offset16(.classDef)),
-                        Member("Chain\(short)ClassSetCount", .scalar(.uint16)),
-                        Member(
-                            "Chain\(short)ClassSet",
-                            .offset16(
-                                .record(
-                                    Record(
-                                        "Chain\(short)ClassSet",
-                                        [
-                                            Member("Chain\(short)ClassRuleCount", .scalar(.uint16)),
-                                            Member(
-                                                "Chain\(short)ClassRule",
-                                                .offset16(.record(Record("Chain\(short)ClassRule", sequences(.scalar(.uint16))))),
-                                                count: "Chain\(short)ClassRuleCount"),
-                                        ]))), count: "Chain\(short)ClassSetCount"),
-                    ]),
-                3: Record(
-                    "ChainContext\(prefix)Format3",
-                    [
-                        Member("BacktrackGlyphCount", .scalar(.uint16)),
-                        Member("BacktrackCoverage", .offset16(.coverage), count: "BacktrackGlyphCount"),
-                        Member("InputGlyphCount", .scalar(.uint16)),
-                        Member("InputCoverage", .offset16(.coverage), count: "InputGlyphCount"),
-                        Member("LookAheadGlyphCount", .scalar(.uint16)),
-                        Member("LookAheadCoverage", .offset16(.coverage), count: "LookAheadGlyphCount"),
-                        Member("\(prefix)Count", .scalar(.uint16)), records,
-                    ]),
-            ])
+        return .formats(name: "ChainContext\(prefix)", [
+            1: Record("ChainContext\(prefix)Format1", [
+                Member("Coverage", .offset16(.coverage), parallel: ["Chain\(short)RuleSet"]),
+                Member("Chain\(short)RuleSetCount", .scalar(.uint16)),
+                Member("Chain\(short)RuleSet", .offset16(.record(Record("Chain\(short)RuleSet", [
+                    Member("Chain\(short)RuleCount", .scalar(.uint16)),
+                    Member("Chain\(short)Rule", .offset16(.record(Record("Chain\(short)Rule", sequences(.glyph)))), count: "Chain\(short)RuleCount"),
+                ]))), count: "Chain\(short)RuleSetCount"),
+            ]),
+            2: Record("ChainContext\(prefix)Format2", [
+                Member("Coverage", .offset16(.coverage)),
+                Member("BacktrackClassDef", .offset16(.classDef)),
+                Member("InputClassDef", .offset16(.classDef)),
+                Member("LookAheadClassDef", .offset16(.classDef)),
+                Member("Chain\(short)ClassSetCount", .scalar(.uint16)),
+                Member("Chain\(short)ClassSet", .offset16(.record(Record("Chain\(short)ClassSet", [
+                    Member("Chain\(short)ClassRuleCount", .scalar(.uint16)),
+                    Member("Chain\(short)ClassRule", .offset16(.record(Record("Chain\(short)ClassRule", sequences(.scalar(.uint16))))), count: "Chain\(short)ClassRuleCount"),
+                ]))), count: "Chain\(short)ClassSetCount"),
+            ]),
+            3: Record("ChainContext\(prefix)Format3", [
+                Member("BacktrackGlyphCount", .scalar(.uint16)), Member("BacktrackCoverage", .offset16(.coverage), count: "BacktrackGlyphCount"),
+                Member("InputGlyphCount", .scalar(.uint16)), Member("InputCoverage", .offset16(.coverage), count: "InputGlyphCount"),
+                Member("LookAheadGlyphCount", .scalar(.uint16)), Member("LookAheadCoverage", .offset16(.coverage), count: "LookAheadGlyphCount"),
+                Member("\(prefix)Count", .scalar(.uint16)), records,
+            ]),
+        ])
     }
 }
 

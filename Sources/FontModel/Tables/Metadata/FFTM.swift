@@ -3,6 +3,7 @@
 public final class FFTMTable: FieldTable {
     public override class var tableTag: Tag { "FFTM" }
 
+    // swift-format-ignore
     static let fieldList: [Field] = [
         Field("version", .uint32),
         Field("FFTimeStamp", .longDateTime), Field("sourceCreated", .longDateTime), Field("sourceModified", .longDateTime),

@@ -2,6 +2,7 @@
 public final class HheaTable: FieldTable {
     public override class var tableTag: Tag { "hhea" }
 
+    // swift-format-ignore
     static let fieldList: [Field] = [
         Field("majorVersion", .uint16, ttx: "tableVersion", format: .versionHex), Field("minorVersion", .uint16, format: .omitted),
         Field("ascender", .int16, ttx: "ascent"), Field("descender", .int16, ttx: "descent"), Field("lineGap", .int16),

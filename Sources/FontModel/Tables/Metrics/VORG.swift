@@ -66,22 +66,15 @@ public final class VORGTable: DecodableTable, DiffableTable {
 
 extension VORGTable: ShapeDescribed {
     /// Version 1 described, for Lua's read-only view (`face.VORG.VertOriginYMetrics`).
-    public static let shape: Shape = .record(
-        Record(
-            "VORG",
-            [
-                Member("MajorVersion", .scalar(.uint16)), Member("MinorVersion", .scalar(.uint16)),
-                Member("DefaultVertOriginY", .scalar(.int16)),
-                Member("NumVertOriginYMetrics", .scalar(.uint16)),
-                Member(
-                    "VertOriginYMetrics",
-                    .record(
-                        Record(
-                            "VertOriginYMetrics",
-                            [
-                                Member("GlyphIndex", .glyph), Member("VertOriginY", .scalar(.int16)),
-                            ])), count: "NumVertOriginYMetrics"),
-            ]))
+    // swift-format-ignore
+    public static let shape: Shape = .record(Record("VORG", [
+        Member("MajorVersion", .scalar(.uint16)), Member("MinorVersion", .scalar(.uint16)),
+        Member("DefaultVertOriginY", .scalar(.int16)),
+        Member("NumVertOriginYMetrics", .scalar(.uint16)),
+        Member("VertOriginYMetrics", .record(Record("VertOriginYMetrics", [
+            Member("GlyphIndex", .glyph), Member("VertOriginY", .scalar(.int16)),
+        ])), count: "NumVertOriginYMetrics"),
+    ]))
 
     public static func isDescribable(_ reader: BinaryReader) -> Bool { (try? reader.u16(at: 0)) == 1 }
 }

@@ -4,6 +4,7 @@ public final class VheaTable: FieldTable {
 
     // hhea's layout with vertical names (the two specs mirror each other); kept as its own list,
     // since each field carries its own TTX name.
+    // swift-format-ignore
     static let fieldList: [Field] = [
         Field("version", .version32, ttx: "tableVersion", format: .hex8),
         Field("ascent", .int16), Field("descent", .int16), Field("lineGap", .int16),

@@ -124,14 +124,12 @@ public final class VvarTable: MetricsVariationsTable, DecodableTable {
 extension MetricsVariationsTable {
     /// As fontTools' otData describes HVAR and VVAR: the variation store, then the glyph →
     /// delta-set maps named.
+    // swift-format-ignore
     static func description(_ name: String, maps: [String]) -> Shape {
-        .record(
-            Record(
-                name,
-                [
-                    Member("Version", .scalar(.version32), ttx: .hex8),
-                    Member("VarStore", .offset32(.record(GDEFTable.variationStore))),
-                ] + maps.map { Member($0, .offset32(.glyphIndexMap)) }))
+        .record(Record(name, [
+            Member("Version", .scalar(.version32), ttx: .hex8),
+            Member("VarStore", .offset32(.record(GDEFTable.variationStore))),
+        ] + maps.map { Member($0, .offset32(.glyphIndexMap)) }))
     }
 }
 

@@ -60,25 +60,18 @@ public final class MvarTable: DecodableTable {
 
 extension MvarTable: ShapeDescribed {
     /// As fontTools' otData: value records of 8 bytes (a longer ValueRecordSize is kept as hexdata).
-    public static let shape: Shape = .record(
-        FontModel.Record(
-            "MVAR",
-            [
-                Member("Version", .scalar(.version32), ttx: .hex8),
-                Member("Reserved", .scalar(.uint16)),
-                Member("ValueRecordSize", .scalar(.uint16)),
-                Member("ValueRecordCount", .scalar(.uint16)),
-                Member("VarStore", .offset16(.record(GDEFTable.variationStore))),
-                Member(
-                    "ValueRecord",
-                    .record(
-                        FontModel.Record(
-                            "ValueRecord",
-                            [
-                                Member("ValueTag", .scalar(.tag)),
-                                Member("VarIdx", .scalar(.uint32)),
-                            ])), count: "ValueRecordCount"),
-            ]))
+    // swift-format-ignore
+    public static let shape: Shape = .record(FontModel.Record("MVAR", [
+        Member("Version", .scalar(.version32), ttx: .hex8),
+        Member("Reserved", .scalar(.uint16)),
+        Member("ValueRecordSize", .scalar(.uint16)),
+        Member("ValueRecordCount", .scalar(.uint16)),
+        Member("VarStore", .offset16(.record(GDEFTable.variationStore))),
+        Member("ValueRecord", .record(FontModel.Record("ValueRecord", [
+            Member("ValueTag", .scalar(.tag)),
+            Member("VarIdx", .scalar(.uint32)),
+        ])), count: "ValueRecordCount"),
+    ]))
 
     public static func isDescribable(_ reader: BinaryReader) -> Bool { (try? reader.u16(at: 6)) == 8 }
 }
