@@ -81,11 +81,3 @@ func quickCommand(_ name: String, _ arguments: [String]) -> (any ParsableCommand
     default: nil
     }
 }
-
-/// A value that does not convert (`-j two`): the quick reader gives up and ArgumentParser says why.
-struct QuickValueError: Error {
-    static func convert<T>(_ value: T?) throws -> T {
-        guard let value else { throw QuickValueError() }
-        return value
-    }
-}
