@@ -252,6 +252,61 @@ func expectError(
         }
     }
 
+    /// The geometry checks use, from Swift: areas exact for curves, crossings between contours
+    /// (touching is not crossing), curve extremes without points; and kerning picked without a
+    /// table per pair, agreeing with a walk over every pair in Lua.
+    @Test func outlineGeometryAndKerningSelections() throws {
+        let lua = try makeState()
+        let set = "local g = face.glyphs.A; g.contours = "
+        let square = "{x = 0, y = 0}, {x = 100, y = 0}, {x = 100, y = 100}, {x = 0, y = 100}"
+        // Counter-clockwise square, then a quadratic bulge: 5000 for the triangle plus two
+        // thirds of the control triangle (3333.3…), clockwise; a composite has none.
+        #expect(try eval(lua, set + "{{\(square)}} return g:contourAreas()[1]") == ["10000.0"])
+        #expect(
+            try eval(
+                lua,
+                set
+                    + "{{{x = 0, y = 0}, {x = 0, y = 100}, {x = 100, y = 100, on = false}, {x = 100, y = 0}}} return string.format('%.3f', g:contourAreas()[1])"
+            ) == ["-8333.333"])
+        // Two squares crossing, one inside another, and two sharing an edge.
+        let moved = { (dx: Int, dy: Int) in
+            "{x = \(dx), y = \(dy)}, {x = \(dx + 100), y = \(dy)}, {x = \(dx + 100), y = \(dy + 100)}, {x = \(dx), y = \(dy + 100)}"
+        }
+        #expect(
+            try eval(lua, set + "{{\(square)}, {\(moved(300, 0))}, {\(moved(50, 50))}} local o = g:overlaps() return #o, o[1][1], o[1][2]")
+                == ["1", "1", "3"])
+        #expect(
+            try eval(
+                lua,
+                set + "{{{x = -50, y = -50}, {x = 200, y = -50}, {x = 200, y = 200}, {x = -50, y = 200}}, {\(square)}} return #g:overlaps()"
+            ) == ["0"])
+        #expect(try eval(lua, set + "{{\(square)}, {\(moved(100, 0))}} return #g:overlaps()") == ["0"])
+        // A quadratic arch peaking at y = 50 with no point there; within a tolerance of 60 it is fine.
+        let arch = "{{{x = 0, y = 0}, {x = 50, y = 100, on = false}, {x = 100, y = 0}}}"
+        #expect(try eval(lua, set + "\(arch) local e = g:missingExtrema() return #e, e[1].x, e[1].y") == ["1", "50", "50"])
+        #expect(try eval(lua, set + "\(arch) return #g:missingExtrema(60)") == ["0"])
+        expectError(lua, "face.glyphs.A:missingExtrema(-1)", "tolerance must be a number ≥ 0")
+        let composite = try eval(
+            lua, "for _, g in ipairs(face.glyphs) do if g.isComposite then return #g:contourAreas(), #g:overlaps() end end")
+        #expect(composite == ["0", "0"])
+        // Kerning: the Swift picks equal a walk over every pair.
+        #expect(
+            try eval(
+                lua,
+                """
+                local kp = face:kerningPairs()
+                local far, same = {}, {}
+                for left, right, v in kp:each() do
+                  if math.abs(v) > 100 then far[#far + 1] = left .. right .. v end
+                  if left == right then same[#same + 1] = left .. right .. v end
+                end
+                local function joined(list) local t = {} for i, p in ipairs(list) do t[i] = p[1] .. p[2] .. p[3] end return table.concat(t, ",") end
+                assert(#far > 0 and #same > 0)
+                return joined(kp:beyond(100)) == table.concat(far, ","), joined(kp:selfPairs()) == table.concat(same, ",")
+                """)
+                == ["true", "true"])
+    }
+
     @Test func everyBoundNameIsDocumented() throws {
         let doc = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/lua-api.md"), encoding: .utf8)
         let missing = FontScript.boundNames.filter { !doc.contains("`\($0)") }

@@ -73,6 +73,13 @@ extension Face {
         return []
     }
 
+    /// A glyph's contours with their geometry (areas, crossings, extremes): cubic for CFF and
+    /// CFF2 outlines, quadratic for glyf.
+    public func outlineGeometry(_ id: Int) throws -> OutlineGeometry {
+        let cubic = try glyf == nil && (try cff != nil || (try cff2) != nil)
+        return OutlineGeometry(try outlinePoints(id), cubic: cubic)
+    }
+
     /// Path commands as contours of points, each cubic curve as two off-curve control points
     /// before its on-curve end (coordinates rounded to units).
     static func points(_ path: [PathCommand]) -> [[GlyphPoint]] {

@@ -20,7 +20,8 @@ enum GlyphObject {
         c.set = set
         c.methods = [
             "copyFrom": copyFrom, "contoursAt": VariationMethods.contoursAt, "advanceAt": VariationMethods.advanceAt,
-            "deltas": VariationMethods.deltas,
+            "deltas": VariationMethods.deltas, "contourAreas": OutlineMethods.contourAreas, "overlaps": OutlineMethods.overlaps,
+            "missingExtrema": OutlineMethods.missingExtrema,
         ]
         c.tostring = tostring
         return c

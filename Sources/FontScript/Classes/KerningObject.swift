@@ -38,7 +38,7 @@ enum KerningObject {
                 "every kerned pair, class pairs expanded on demand: #kp, kp[i] → {left, right, value}, ipairs(kp), kp:each(), kp:row('A'), kp.source",
             get: get)
         c.fields = Field.allCases.map { "\($0)" }
-        c.methods = ["each": each, "row": row]
+        c.methods = ["each": each, "row": row, "beyond": beyond, "selfPairs": selfPairs]
         c.len = length
         c.tostring = tostring
         return c
@@ -80,29 +80,39 @@ enum KerningObject {
         }
     }
 
-    /// kp:each() → iterator giving left, right, value (glyph names, font units) in order.
+    /// kp:each() → iterator giving left, right, value (glyph names, font units) in order. The
+    /// generic `for` hands the first value (the left name) back as its control, so the position
+    /// lives in the state: a table {kp, pairs given so far}.
     static let each: LuaFunction = { L in
         LuaCall.run(L, "each") { call in
             _ = try call.methodSelf(className, as: KerningBox.self)
-            call.stack.push(function: next)
-            call.stack.pushValue(at: 1)
-            call.stack.push(0)
-            return 3
+            let s = call.stack
+            s.push(function: next)
+            s.pushTable(arrayCount: 2)
+            s.pushValue(at: 1); s.setIndex(1, in: -2)
+            s.push(0); s.setIndex(2, in: -2)
+            return 2
         }
     }
 
-    /// The iterator's step: the control value is the 1-based index of the pair given last.
+    /// The iterator's step: reads and advances the count in the state table.
     static let next: LuaFunction = { L in
         LuaCall.run(L, "next") { call in
-            let box = try call.object(1, classID, className, as: KerningBox.self)
-            let i = call.stack.type(at: 2) == .number ? try call.integer(2) : 0
-            guard i >= 0, i < box.pairs.count else { call.stack.pushNil(); return 1 }
+            let s = call.stack
+            guard s.type(at: 1) == .table else { throw LuaArgumentError(1, "the state of kp:each() expected") }
+            s.getIndex(1, in: 1)
+            let box = try call.object(-1, classID, className, as: KerningBox.self)
+            s.pop()
+            s.getIndex(2, in: 1)
+            let i = s.integer(at: -1) ?? -1
+            s.pop()
+            guard i >= 0, i < box.pairs.count else { s.pushNil(); return 1 }
+            s.push(i + 1); s.setIndex(2, in: 1)
             let p = box.pairs[i]
-            call.stack.push(i + 1)
-            call.stack.push(try box.name(p.left))
-            call.stack.push(try box.name(p.right))
-            call.stack.push(p.value)
-            return 4
+            s.push(try box.name(p.left))
+            s.push(try box.name(p.right))
+            s.push(p.value)
+            return 3
         }
     }
 
@@ -127,6 +137,44 @@ enum KerningObject {
             s.pushTable(fieldCount: Int32(min(r.rights.count, 1 << 20)))
             for (right, v) in zip(r.rights, r.values) { s.push(v); s.setField(try box.name(right), in: -2) }
             return 1
+        }
+    }
+
+    /// kp:beyond(limit) → {{left, right, value}, …}: the pairs kerned by more than `limit`
+    /// units either way, found in Swift (a check over Roboto's 167,901 pairs makes no table per pair).
+    static let beyond: LuaFunction = { L in
+        LuaCall.run(L, "beyond") { call in
+            let box = try call.methodSelf(className, as: KerningBox.self)
+            let limit = try call.number(2)
+            guard !limit.isNaN else { throw LuaArgumentError(2, "limit must be a number") }
+            try pushPairs(call.stack, box) { _, _, value in abs(Double(value)) > limit }
+            return 1
+        }
+    }
+
+    /// kp:selfPairs() → {{left, right, value}, …}: the pairs that kern a glyph with itself.
+    static let selfPairs: LuaFunction = { L in
+        LuaCall.run(L, "selfPairs") { call in
+            let box = try call.methodSelf(className, as: KerningBox.self)
+            try pushPairs(call.stack, box) { left, right, _ in left == right }
+            return 1
+        }
+    }
+
+    /// The pairs `wanted` picks, as a list of {left, right, value} (glyph names), walked row by row.
+    static func pushPairs(_ s: LuaStack, _ box: KerningBox, _ wanted: (Int, Int, Int) -> Bool) throws {
+        var picked: [(Int, Int, Int)] = []
+        for left in box.pairs.lefts {
+            let row = box.pairs.row(for: left)
+            for (right, value) in zip(row.rights, row.values) where wanted(left, right, value) { picked.append((left, right, value)) }
+        }
+        s.pushTable(arrayCount: Int32(min(picked.count, 1 << 20)))
+        for (i, p) in picked.enumerated() {
+            s.pushTable(arrayCount: 3)
+            s.push(try box.name(p.0)); s.setIndex(1, in: -2)
+            s.push(try box.name(p.1)); s.setIndex(2, in: -2)
+            s.push(p.2); s.setIndex(3, in: -2)
+            s.setIndex(i + 1, in: -2)
         }
     }
 

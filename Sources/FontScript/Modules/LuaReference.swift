@@ -161,6 +161,9 @@ enum LuaReference {
         ("Glyph:contoursAt", "Glyph:contoursAt{wght = 700}", "the glyph's contours at a location of a variable face, shaped as Glyph.contours: TrueType with gvar's deltas (untouched points interpolated, rounded as fontT…"),
         ("Glyph:advanceAt", "Glyph:advanceAt{wght = 700}", "its advance width there (TrueType: from the moved phantom points; CFF2: hmtx plus HVAR's delta)"),
         ("Glyph:deltas", "Glyph:deltas()", "its raw gvar tuples: {{peak = {wght = 1}, start =, [\"end\"] =, points = {0-based point numbers, nil for all}, x = {...}, y = {...}}, ...}"),
+        ("Glyph:contourAreas", "Glyph:contourAreas()", "each contour's signed area in square font units, exact for the curves: positive when it runs counter-clockwise (y up), so TrueType's outer contours are negat…"),
+        ("Glyph:overlaps", "Glyph:overlaps()", "the pairs of contours (numbered from 1) whose outlines cross: {{1, 3}, ...}"),
+        ("Glyph:missingExtrema", "Glyph:missingExtrema([tolerance = 1])", "where a curve reaches a horizontal or vertical extreme more than tolerance units past both of its ends with no point there: {{x =, y =}, ...} (rounded), the…"),
         ("Glyph:copyFrom", "Glyph:copyFrom(other [, {metrics = true, layout = false}])", "this glyph takes other's outline (simple or composite, instructions, gvar variations; CFF or CFF2 charstring; COLR version 0 layers, version 1 paint graph an…"),
         ("registry.register", "registry.register(pathOrFont [, {scope =, replace =}])", "registers every face of a file, or of a Font (saved to a temporary file first, edits included)"),
         ("registry.unregister", "registry.unregister(pathOrName)", "removes a font FontShell registered at user scope"),
@@ -219,5 +222,7 @@ enum LuaReference {
         ("KerningPairs.source", "KerningPairs.source", "where the pairs come from: \"GPOS\" (its kern feature), \"kern\" (the table) or \"\""),
         ("KerningPairs:each", "KerningPairs:each()", "an iterator: for left, right, value in kp:each() do .."),
         ("KerningPairs:row", "KerningPairs:row(left)", "the pairs of one first glyph (name, id or Glyph): {V = -87, W = -40, ...}"),
+        ("KerningPairs:beyond", "KerningPairs:beyond(limit)", "the pairs kerned by more than limit units either way, as {{\"A\", \"V\", -87}, ...}, picked without a Lua table per pair"),
+        ("KerningPairs:selfPairs", "KerningPairs:selfPairs()", "the pairs that kern a glyph with itself ({{\"l\", \"l\", -10}, ...})"),
     ]
 }

@@ -7,9 +7,7 @@ always a typo (a sign or digit slip in a kerning editor) and makes the pair coll
   check = function(face, report)
     local limit = face.unitsPerEm / 2
     local bad = {}
-    for _, p in ipairs(face:kerningPairs()) do
-      if math.abs(p[3]) > limit then bad[#bad + 1] = string.format("%s %s %d", p[1], p[2], p[3]) end
-    end
+    for _, p in ipairs(face:kerningPairs():beyond(limit)) do bad[#bad + 1] = string.format("%s %s %d", p[1], p[2], p[3]) end
     if #bad > 0 then report.warn("kerning beyond ±" .. limit .. " units: " .. util.list(bad)) end
   end,
 }

@@ -13,8 +13,7 @@ detection, overlap removal and outline conversions assume the right direction.]]
     for _, g in ipairs(glyphs) do
       if g and not g.isComposite then
         local biggest, sign = 0, 0
-        for _, contour in ipairs(g.contours) do
-          local a = util.area(util.flatten(contour, cubic, 2))
+        for _, a in ipairs(g:contourAreas()) do
           if math.abs(a) > biggest then biggest, sign = math.abs(a), a end
         end
         if biggest > 0 and ((cubic and sign < 0) or (not cubic and sign > 0)) then reversed[#reversed + 1] = g.name end
