@@ -34,6 +34,17 @@ struct XMLText {
         }
     }
 
+    /// A number in lowercase hex, without a prefix (cmap's codes).
+    mutating func addHex(_ v: UInt32) {
+        let digits: StaticString = "0123456789abcdef"
+        var shift = 28
+        while shift > 0 && (v >> UInt32(shift)) == 0 { shift -= 4 }
+        while shift >= 0 {
+            bytes.append(digits.utf8Start[Int((v >> UInt32(shift)) & 0xF)])
+            shift -= 4
+        }
+    }
+
     /// Indentation is copied from a run of spaces (appending a `repeatElement` goes element by element).
     private static let spaceRun = [UInt8](repeating: 0x20, count: 128)
 

@@ -17,12 +17,20 @@ extension TTX {
         func glyphName(_ id: Int) -> String { FontModel.glyphName(id, in: names) }
         var out = XMLText()
         out.add("  <cmap>\n    <tableVersion version=\""); out.add(cmap.version); out.add("\"/>\n")
-        // A glyph's name as it goes in XML, escaped once per glyph, not once per code.
-        var escaped: [Int: String] = [:]
+        // A glyph's name as it goes in XML, escaped once per glyph, not once per code (ids past
+        // the glyph count, which a damaged cmap may give, are named and kept apart).
+        var escaped = [String?](repeating: nil, count: names.count)
+        var escapedBeyond: [Int: String] = [:]
         func name(_ id: Int) -> String {
-            if let known = escaped[id] { return known }
+            if escaped.indices.contains(id) {
+                if let known = escaped[id] { return known }
+                let text = xmlEscaped(glyphName(id))
+                escaped[id] = text
+                return text
+            }
+            if let known = escapedBeyond[id] { return known }
             let text = xmlEscaped(glyphName(id))
-            escaped[id] = text
+            escapedBeyond[id] = text
             return text
         }
         for r in cmap.records {
@@ -57,10 +65,8 @@ extension TTX {
                     }
                 }
             } else {
-                for code in mapping.keys.sorted() {
-                    guard let g = mapping[code] else { continue }
-                    out.add("      <map code=\"0x"); out.add(String(code, radix: 16)); out.add("\" name=\""); out.add(name(g));
-                    out.add("\"/>\n")
+                for (code, g) in mapping.sorted(by: { $0.key < $1.key }) {
+                    out.add("      <map code=\"0x"); out.addHex(code); out.add("\" name=\""); out.add(name(g)); out.add("\"/>\n")
                 }
             }
             out.add("    </\(element)>\n")
