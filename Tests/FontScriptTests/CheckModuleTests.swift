@@ -128,6 +128,47 @@ import Testing
             lines.last?.hasPrefix("fixFailed=mine/fixfails (face 0): the fix failed: \(tmp)/mine/fixfails.lua:3: cannot fix this") == true)
     }
 
+    /// The outline and kerning checks (their geometry and pair picking done in Swift) find what
+    /// an edit breaks: a reversed contour, crossing contours, a curve bulging past its points,
+    /// a pair kerned past half an em that also collapses a glyph onto itself.
+    @Test func outlineAndKerningChecksCatchWhatEditsBreak() throws {
+        let lua = try makeState()
+        func result(_ id: String) throws -> String {
+            try string(
+                lua,
+                "local r = check.run(face, {only = {'\(id)'}}).results[1]; return r.status .. ' ' .. table.concat(r.messages or {}, ' | ')")
+        }
+        func count(_ text: String) -> Int { Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0 }
+        #expect(try result("outlines/contour-direction").hasPrefix("pass"))
+        #expect(try result("outlines/overlaps").hasPrefix("pass"))
+        #expect(try result("kerning/no-self-collapse").hasPrefix("pass"))
+        #expect(!(try result("kerning/extreme-kerns").contains("l l")))
+        let extremaBefore = count(try result("outlines/points-on-extrema"))
+        _ = try eval(
+            lua,
+            """
+            local o = face.glyphs.o
+            local reversed = {}
+            for i, c in ipairs(o.contours) do local r = {} for k = #c, 1, -1 do r[#r + 1] = c[k] end reversed[i] = r end
+            o.contours = reversed
+            face.glyphs.l.contours = {
+              {{x = 0, y = 0}, {x = 0, y = 100}, {x = 100, y = 100}, {x = 100, y = 0}},
+              {{x = 50, y = 50}, {x = 50, y = 150}, {x = 150, y = 150}, {x = 150, y = 50}}}
+            face.glyphs.period.contours = {{{x = 0, y = 0}, {x = 50, y = 300, on = false}, {x = 100, y = 0}}}
+            face:setKerning('l', 'l', -2000)
+            """)
+        #expect(
+            try result("outlines/contour-direction")
+                == "warn outer contour counter-clockwise (TrueType wants clockwise): o | 918 mapped glyphs past the first 5000 were not checked"
+        )
+        #expect(
+            try result("outlines/overlaps")
+                == "warn 1 glyphs have overlapping contours: l | 918 mapped glyphs past the first 5000 were not checked")
+        #expect(count(try result("outlines/points-on-extrema")) == extremaBefore + 1)
+        #expect(try result("kerning/no-self-collapse") == "fail pairs that move back past the glyph's start: l l -2000 (advance 569)")
+        #expect(try result("kerning/extreme-kerns").contains("l l -2000"))
+    }
+
     @Test func checkPrintsAReportInTheREPLAndProfilesSelect() throws {
         let lua = try makeState()
         let counts = try string(

@@ -13,13 +13,13 @@ table with pairs of unmapped glyphs is ignored by Windows.]],
     if #face:features("kern") > 0 then
       report.info("both a kern table and a GPOS kern feature: modern engines use GPOS only, a few legacy apps the kern table")
     end
+    -- Glyph names with a character, from the cmap read once (not a reverse lookup per pair).
+    local names, mapped = face.glyphs:names(), {}
+    for _, m in ipairs(util.mappings(face)) do if names[m[2] + 1] then mapped[names[m[2] + 1]] = true end end
     local unmapped = 0
     for _, st in ipairs(kern.subtables) do
       for _, p in ipairs(st.pairs or {}) do
-        for k = 1, 2 do
-          local g = face.glyphs:get(p[k])
-          if g and #g.unicodes == 0 then unmapped = unmapped + 1; break end
-        end
+        if not mapped[p[1]] or not mapped[p[2]] then unmapped = unmapped + 1 end
       end
     end
     if unmapped > 0 then report.warn(unmapped .. " kern table pairs involve glyphs without a character (ignored by Windows' kern table reader)") end
