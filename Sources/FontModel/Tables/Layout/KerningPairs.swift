@@ -55,12 +55,39 @@ public final class KerningPairs {
     private var rows: (lefts: [Int], rowStart: [Int]) {
         if let index { return index }
         var lefts: [Int] = [], rowStart = [0]
+        // First glyphs with the same signature have the same row: each distinct row is worked
+        // out once to count it (Roboto's 864 kerned first glyphs have 92 distinct rows).
+        let reader = PairReader(data: data, table: source)
+        var counted: [[Int]: Int] = [:]
         for left in firsts() {
-            let n = row(for: left).rights.count
+            let signature = rowSignature(for: left, reader: reader)
+            guard !signature.isEmpty else { continue }
+            let n: Int
+            if let known = counted[signature] {
+                n = known
+            } else {
+                n = row(for: left).rights.count
+                counted[signature] = n
+            }
             if n > 0 { lefts.append(left); rowStart.append(rowStart[rowStart.count - 1] + n) }
         }
         index = (lefts, rowStart)
         return (lefts, rowStart)
+    }
+
+    /// What decides a first glyph's row: per lookup, each subtable that gives it pairs and which
+    /// of its rows it gives (a pair set, a class), as HarfBuzz's rules pick them. Empty when no
+    /// subtable covers the glyph.
+    private func rowSignature(for left: Int, reader: PairReader) -> [Int] {
+        var signature: [Int] = []
+        for (l, lookup) in lookups.enumerated() {
+            for (s, st) in lookup.enumerated() {
+                guard let (key, ended) = reader.rowKey(st, left: left) else { continue }
+                signature += [l, s, key]
+                if ended { break }
+            }
+        }
+        return signature
     }
 
     /// Reads the face's kerning. Throws a FontError naming the table and offset when the bytes
@@ -558,6 +585,25 @@ struct PairReader {
     }
 
     /// Gives the pairs a subtable has for `left`; returns whether the lookup ends here for it.
+    /// Which of a subtable's rows `give` would walk for `left` (nil when it gives nothing), and
+    /// whether it ends the lookup for that glyph, without walking it.
+    func rowKey(_ st: Subtable, left: Int) -> (key: Int, ended: Bool)? {
+        switch st {
+        case .glyphPairs(let start, let coverage, _, _):
+            guard let k = coverageIndex(coverage, left), k < u16(start + 8) else { return nil }
+            return (start + u16(start + 10 + k * 2), false)
+        case .classPairs(_, let coverage, let classDef1, _, _, _, _, _):
+            guard coverageIndex(coverage, left) != nil else { return nil }
+            return (classOf(classDef1, left), true)
+        case .kernPairs:
+            return (left, false)
+        case .kernClasses(_, let leftTable, _, _, _):
+            let first = u16(leftTable)
+            guard left >= first, left < first + u16(leftTable + 2) else { return nil }
+            return (u16(leftTable + 4 + (left - first) * 2), false)
+        }
+    }
+
     @inline(__always) func give(_ st: Subtable, left: Int, _ body: (Int, Int) -> Void) -> Bool {
         switch st {
         case .glyphPairs(let start, let coverage, let value1, let recordSize):
