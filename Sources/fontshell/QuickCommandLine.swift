@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// A reflection-free reader for the plain command lines of commands that scripts and build
-/// systems run over and over (`instance`, `run`).
+/// systems run over and over (`instance`, `subset`, `run`).
 ///
 /// ArgumentParser learns a command's options by reflection: `Mirror` over the command, and for
 /// each new type it meets a protocol-conformance lookup that scans every conformance record of
@@ -77,6 +77,7 @@ extension QuickCommandLine.Option {
 func quickCommand(_ name: String, _ arguments: [String]) -> (any ParsableCommand)? {
     switch name {
     case "instance": InstanceCommand.quickCommandLine.parse(arguments)
+    case "subset": SubsetCommand.quickCommandLine.parse(arguments)
     case "run": Run.quickCommandLine.parse(arguments)
     default: nil
     }

@@ -35,6 +35,45 @@ struct SubsetCommand: FontShellCommand {
     @Flag(help: "Allow OUTPUT to be INPUT.") var overwrite = false
     @OptionGroup var selection: FaceSelection
 
+    /// The plain command lines, read without ArgumentParser's reflection (QuickCommandLine):
+    /// about 3 ms of a 40 ms subset.
+    static var quickCommandLine: QuickCommandLine<SubsetCommand> {
+        QuickCommandLine(
+            defaults: {
+                var command = SubsetCommand()
+                (command.text, command.textFile, command.unicodes, command.glyphs, command.features, command.keep) = (
+                    nil, nil, nil, nil, nil, nil
+                )
+                (command.noLayoutClosure, command.retainGids, command.noHinting, command.overwrite) = (false, false, false, false)
+                command.quality = 11
+                command.selection = FaceSelection.unselected
+                return command
+            },
+            options: [
+                .value(["-o", "--output"]) { $0.output = $1 },
+                .value(["--face"]) { $0.selection.face = $1 },
+                .value(["--text"]) { $0.text = $1 },
+                .value(["--text-file"]) { $0.textFile = $1 },
+                .value(["--unicodes"]) { $0.unicodes = $1 },
+                .value(["--glyphs"]) { $0.glyphs = $1 },
+                .value(["--features"]) { $0.features = $1 },
+                .value(["--keep"]) { $0.keep = $1 },
+                .value(["--quality"]) {
+                    guard let q = Int($1) else { throw ValidationError("not a number") }
+                    $0.quality = q
+                },
+                .flag(["--no-layout-closure"]) { $0.noLayoutClosure = true },
+                .flag(["--retain-gids"]) { $0.retainGids = true },
+                .flag(["--no-hinting"]) { $0.noHinting = true },
+                .flag(["--overwrite"]) { $0.overwrite = true },
+            ],
+            operands: { command, operands in
+                guard operands.count == 1 else { return false }
+                command.input = operands[0]
+                return true
+            })
+    }
+
     func outcome() throws -> Outcome {
         let font = try Font(path: input)
         let face = try selection.face(in: font)

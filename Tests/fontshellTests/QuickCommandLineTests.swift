@@ -4,7 +4,7 @@ import Testing
 @testable import fontshell
 import FontScript
 
-/// The quick readers of `instance` and `run` (QuickCommandLine.swift) must read every plain
+/// The quick readers of `instance`, `subset` and `run` (QuickCommandLine.swift) must read every plain
 /// command line as ArgumentParser does, and hand everything else to ArgumentParser.
 @Suite struct QuickCommandLineTests {
     /// Both readers' results, printed property by property (ArgumentParser's property wrappers
@@ -38,6 +38,25 @@ import FontScript
             ["Font.ttf", "wght=700", "-o", ""],
         ]
         try expectSame(InstanceCommand.quickCommandLine, lines)
+    }
+
+    /// `subset`: every option, alone and together, before and after the font.
+    @Test func plainSubsetLinesReadAsArgumentParserReadsThem() throws {
+        try expectSame(
+            SubsetCommand.quickCommandLine,
+            [
+                ["Font.ttf", "-o", "out.ttf", "--text", "Hello"],
+                ["--text-file", "chars.txt", "--face", "0", "Fonts.ttc", "--output", "out.woff2", "--quality", "5"],
+                ["Font.ttf", "--unicodes", "U+0020-007E", "--glyphs", "A,B,5", "--features", "*", "--keep", "name,DSIG", "-o", "x.otf"],
+                ["Font.ttf", "--no-layout-closure", "--retain-gids", "--no-hinting", "--overwrite", "-o", "Font.ttf", "--text", "a b"],
+                ["--face", "NotoSansCJKjp-Regular", "Fonts.ttc", "--text", "", "-o", "x.otf"],
+            ])
+        for line in [
+            ["Font.ttf", "-o", "x.ttf", "--quality", "high"], ["Font.ttf", "Other.ttf", "-o", "x.ttf"],
+            ["Font.ttf", "--text", "-", "-o", "x"],
+        ] {
+            #expect(SubsetCommand.quickCommandLine.parse(line) == nil, "\(line)")
+        }
     }
 
     /// `run`: options before the script, and everything after it the script's, even words that
@@ -77,12 +96,13 @@ import FontScript
         }
     }
 
-    /// Every option ArgumentParser knows for `instance` and `run` is in their quick tables, so
+    /// Every option ArgumentParser knows for `instance`, `subset` and `run` is in their quick tables, so
     /// adding one to a command without its table (which would send its users the slow way)
     /// fails here.
     @Test func theTablesCoverEveryOption() throws {
         #expect(try options(of: "instance") == Set(InstanceCommand.quickCommandLine.options.flatMap(\.names)))
         #expect(try options(of: "run") == Set(Run.quickCommandLine.options.flatMap(\.names)))
+        #expect(try options(of: "subset") == Set(SubsetCommand.quickCommandLine.options.flatMap(\.names)))
     }
 
     /// The batch options are one table (BatchOptions.table): `run` declares every one of them
