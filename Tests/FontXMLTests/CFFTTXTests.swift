@@ -47,6 +47,32 @@ import Testing
         #expect(xml.contains("<CFF raw=\"True\">") && xml.contains("more than 200000 charstring operations"))
     }
 
+    /// String ids in the Top DICT are numbers like any other operand: a negative one (found by
+    /// fuzz-font) names no string, so it is written as an empty value, not a trap.
+    @Test func negativeStringIDsNameNoString() throws {
+        let path = try #require(corpus["eb-garamond"])
+        let font = try Font(path: path)
+        let face = font.faces[0]
+        var builder = CFFBuilder()
+        builder.fontName = Array("Negative".utf8)
+        let names = try face.glyphNames()
+        builder.charset = names.dropFirst().map { builder.sid(Array($0.utf8)) }
+        builder.charStrings = names.indices.map { _ in [14] }
+        builder.privates = [(dict: [], subrs: [])]
+        builder.top = [
+            CFFDictEntry(op: 1, operands: [.int(-1)]), CFFDictEntry(op: 2, operands: [.int(-5)]),
+            CFFDictEntry(op: 1200, operands: [.int(-100_000)]), CFFDictEntry(op: 3, operands: [.int(1 << 20)]),
+        ]
+        face.setRawTable("CFF ", try builder.build())
+        let cff = try #require(try face.cff)
+        #expect(cff.string(sid: -1) == nil && cff.stringBytes(sid: -1) == nil && cff.fullName == nil && cff.familyName == nil)
+        let xml = try TTX.dump(face, tags: ["CFF "])
+        for element in ["<Notice value=\"\"/>", "<FullName value=\"\"/>", "<Copyright value=\"\"/>", "<FamilyName value=\"\"/>"] {
+            #expect(xml.contains(element), "\(element)")
+        }
+        _ = Validator.validate(font)
+    }
+
     @Test func badCFFXMLIsAClearErrorAtItsPosition() throws {
         let path = try #require(corpus["eb-garamond"])
         let face = try Font(path: path).faces[0]

@@ -31,6 +31,7 @@ extension CFFTable {
 
     /// A string's bytes (Latin-1 in practice): a standard string or one of the String INDEX.
     public func stringBytes(sid: Int) -> [UInt8]? {
+        guard sid >= 0 else { return nil }
         if sid < cffStandardStrings.count { return Array(cffStandardStrings[sid].utf8) }
         return string(sid: sid).map { Array($0.utf8) }
     }

@@ -299,7 +299,9 @@ public final class CFFTable: DecodableTable {
 
     // MARK: strings and names
 
+    /// A string by id (nil for an id that names none: a DICT operand can be any number, even negative).
     public func string(sid: Int) -> String? {
+        guard sid >= 0 else { return nil }
         if sid < cffStandardStrings.count { return cffStandardStrings[sid] }
         let i = sid - cffStandardStrings.count
         return i < strings.count ? strings[i] : nil
