@@ -83,7 +83,7 @@ public final class KerningPairs {
         for (l, lookup) in lookups.enumerated() {
             for (s, st) in lookup.enumerated() {
                 guard let (key, ended) = reader.rowKey(st, left: left) else { continue }
-                signature += [l, s, key]
+                signature.append(l); signature.append(s); signature.append(key)
                 if ended { break }
             }
         }
@@ -259,10 +259,12 @@ struct PairReader {
 
     func fail(_ message: String, at offset: Int) -> FontError { FontError(message, table: table, offset: offset) }
 
-    func need(_ offset: Int, _ length: Int, _ what: String) throws {
+    // What is checked is described lazily (an autoclosure): the description is only made for
+    // the error, not for each of the thousands of pair sets a table may have.
+    func need(_ offset: Int, _ length: Int, _ what: @autoclosure () -> String) throws {
         guard offset >= 0, length >= 0, offset <= data.count, length <= data.count - offset else {
             throw fail(
-                "\(what) (\(length) bytes at \(offset)) runs past the end of the table (\(data.count) bytes)",
+                "\(what()) (\(length) bytes at \(offset)) runs past the end of the table (\(data.count) bytes)",
                 at: max(0, min(offset, data.count)))
         }
     }
@@ -271,14 +273,14 @@ struct PairReader {
     @inline(__always) func i16(_ at: Int) -> Int { Int(Int16(bitPattern: UInt16(data[at]) << 8 | UInt16(data[at + 1]))) }
     func u32(_ at: Int) -> Int { u16(at) << 16 | u16(at + 2) }
 
-    func checkedU16(_ at: Int, _ what: String) throws -> Int { try need(at, 2, what); return u16(at) }
+    func checkedU16(_ at: Int, _ what: @autoclosure () -> String) throws -> Int { try need(at, 2, what()); return u16(at) }
 
     /// An offset from `base`, checked to land inside the table.
-    func target(_ base: Int, _ offsetAt: Int, size: Int = 2, _ what: String) throws -> Int {
-        try need(offsetAt, size, what + " offset")
+    func target(_ base: Int, _ offsetAt: Int, size: Int = 2, _ what: @autoclosure () -> String) throws -> Int {
+        try need(offsetAt, size, what() + " offset")
         let offset = size == 2 ? u16(offsetAt) : u32(offsetAt)
         guard base + offset < data.count else {
-            throw fail("\(what) offset \(offset) points past the end of the table (\(data.count) bytes)", at: offsetAt)
+            throw fail("\(what()) offset \(offset) points past the end of the table (\(data.count) bytes)", at: offsetAt)
         }
         return base + offset
     }
