@@ -586,7 +586,6 @@ struct PairReader {
         }
     }
 
-    /// Gives the pairs a subtable has for `left`; returns whether the lookup ends here for it.
     /// Which of a subtable's rows `give` would walk for `left` (nil when it gives nothing), and
     /// whether it ends the lookup for that glyph, without walking it.
     func rowKey(_ st: Subtable, left: Int) -> (key: Int, ended: Bool)? {
@@ -606,6 +605,7 @@ struct PairReader {
         }
     }
 
+    /// Gives the pairs a subtable has for `left`; returns whether the lookup ends here for it.
     @inline(__always) func give(_ st: Subtable, left: Int, _ body: (Int, Int) -> Void) -> Bool {
         switch st {
         case .glyphPairs(let start, let coverage, let value1, let recordSize):
