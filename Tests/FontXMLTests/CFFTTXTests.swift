@@ -19,16 +19,23 @@ import Testing
         #expect(try TTX.dump(fused, tags: ["CFF "]) == TTX.dump(original, tags: ["CFF "]))
     }
 
+    /// EB Garamond with a CFF builder named `name` whose charset has the font's glyph names, for
+    /// tests that give its face a hostile CFF of their own.
+    func garamondWithABuiltCFF(named name: String) throws -> (Font, Face, [String], CFFBuilder) {
+        let font = try Font(path: try #require(corpus["eb-garamond"]))
+        let face = font.faces[0]
+        var builder = CFFBuilder()
+        builder.fontName = Array(name.utf8)
+        let names = try face.glyphNames()
+        builder.charset = names.dropFirst().map { builder.sid(Array($0.utf8)) }
+        return (font, face, names, builder)
+    }
+
     /// Subroutines that each call the next twice, 30 deep: 2^30 calls for one glyph. The dump
     /// stops at the operation budget and writes the table as bytes, saying why.
     @Test func fanningOutSubroutinesStopAtTheBudget() throws {
-        let path = try #require(corpus["eb-garamond"])
-        let font = try Font(path: path)
-        let face = font.faces[0]
-        var builder = CFFBuilder()
-        builder.fontName = Array("Fan".utf8)
-        let names = try face.glyphNames()
-        builder.charset = names.dropFirst().map { builder.sid(Array($0.utf8)) }
+        let (_, face, names, built) = try garamondWithABuiltCFF(named: "Fan")
+        var builder = built
         let endchar: [UInt8] = [14]
         let callFirst: [UInt8] = [UInt8(0 - 107 + 139), 10] + endchar
         builder.charStrings = names.indices.map { $0 == 1 ? callFirst : endchar }
@@ -50,13 +57,8 @@ import Testing
     /// String ids in the Top DICT are numbers like any other operand: a negative one (found by
     /// fuzz-font) names no string, so it is written as an empty value, not a trap.
     @Test func negativeStringIDsNameNoString() throws {
-        let path = try #require(corpus["eb-garamond"])
-        let font = try Font(path: path)
-        let face = font.faces[0]
-        var builder = CFFBuilder()
-        builder.fontName = Array("Negative".utf8)
-        let names = try face.glyphNames()
-        builder.charset = names.dropFirst().map { builder.sid(Array($0.utf8)) }
+        let (font, face, names, built) = try garamondWithABuiltCFF(named: "Negative")
+        var builder = built
         builder.charStrings = names.indices.map { _ in [14] }
         builder.privates = [(dict: [], subrs: [])]
         builder.top = [
