@@ -27,7 +27,7 @@ public enum TTX {
         if let own = type as? TTXTable.Type { return own.ttx }
         if type is FieldTable.Type { return fieldTableConverter(tag) }
         if type is StructuredTable.Type { return structuredConverter(tag) }
-        if type is ShapeDescribed.Type { return shapeDescribedConverter(tag) }
+        if type.shapeDescribed != nil { return shapeDescribedConverter(tag) }
         return nil
     }
 

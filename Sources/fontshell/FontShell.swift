@@ -45,8 +45,9 @@ struct FontShell: ParsableCommand {
     )
 
     /// Batch workers skip argument parsing (ArgumentParser's reflection costs about a
-    /// millisecond per process, and a batch run starts one worker per core), and `instance`'s
-    /// plain command lines are read without reflection (QuickCommandLine.swift).
+    /// millisecond per process, and a batch run starts one worker per core), and the plain
+    /// command lines of `-e`, `run`, `instance` and `subset` are read without reflection
+    /// (QuickCommandLine.swift).
     static func main() {
         LuaState.setProgramName("fontshell")   // what the Lua bridge's own messages start with
         let arguments = CommandLine.arguments
@@ -57,7 +58,7 @@ struct FontShell: ParsableCommand {
             printError("fontshell: \(problem)")
             exitProcess(2)
         }
-        if arguments.count > 1, var command = quickCommand(arguments[1], Array(arguments.dropFirst(2))) {
+        if var command = quickCommand(Array(arguments.dropFirst())) {
             do { try command.run() } catch let code as ExitCode {
                 exitProcess(code.rawValue)   // ArgumentParser's exit(withError:) builds help text first, about a millisecond
             } catch { exit(withError: error) }

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// A reflection-free reader for the plain command lines of commands that scripts and build
-/// systems run over and over (`instance`, `subset`, `run`).
+/// systems run over and over (`instance`, `subset`, `run`, and the REPL's `-e` chunks and scripts).
 ///
 /// ArgumentParser learns a command's options by reflection: `Mirror` over the command, and for
 /// each new type it meets a protocol-conformance lookup that scans every conformance record of
@@ -19,6 +19,8 @@ struct QuickCommandLine<Command: ParsableCommand> {
         /// `--name VALUE`: sets a property from the value as typed; throws (and the reader
         /// gives up) when the value does not convert.
         case value([String], (inout Command, String) throws -> Void)
+        /// `--name VALUE`, which may be given more than once (`-e CHUNK`).
+        case values([String], (inout Command, String) -> Void)
     }
 
     /// The command with every property at its default (properties ArgumentParser has not
@@ -51,12 +53,17 @@ struct QuickCommandLine<Command: ParsableCommand> {
             guard let option = options.first(where: { $0.names.contains(argument) }), !seen.contains(option.names[0]) else {
                 return nil
             }
-            seen.append(option.names[0])
             switch option {
             case .flag(_, let set):
                 set(&command)
+                seen.append(option.names[0])
             case .value(_, let set):
                 guard i < arguments.count, !arguments[i].hasPrefix("-"), (try? set(&command, arguments[i])) != nil else { return nil }
+                i += 1
+                seen.append(option.names[0])
+            case .values(_, let add):
+                guard i < arguments.count, !arguments[i].hasPrefix("-") else { return nil }
+                add(&command, arguments[i])
                 i += 1
             }
         }
@@ -68,17 +75,25 @@ struct QuickCommandLine<Command: ParsableCommand> {
 extension QuickCommandLine.Option {
     var names: [String] {
         switch self {
-        case .flag(let names, _), .value(let names, _): names
+        case .flag(let names, _), .value(let names, _), .values(let names, _): names
         }
     }
 }
 
-/// The command `name` read from `arguments` when it has a quick reader and they are plain.
-func quickCommand(_ name: String, _ arguments: [String]) -> (any ParsableCommand)? {
+/// The command a command line names, read without ArgumentParser when it has a quick reader
+/// and the line is plain.
+func quickCommand(_ arguments: [String]) -> (any ParsableCommand)? {
+    guard let name = arguments.first else { return Repl.quickCommandLine.parse([]) }
+    let rest = Array(arguments.dropFirst())
     switch name {
-    case "instance": InstanceCommand.quickCommandLine.parse(arguments)
-    case "subset": SubsetCommand.quickCommandLine.parse(arguments)
-    case "run": Run.quickCommandLine.parse(arguments)
-    default: nil
+    case "instance": return InstanceCommand.quickCommandLine.parse(rest)
+    case "subset": return SubsetCommand.quickCommandLine.parse(rest)
+    case "run": return Run.quickCommandLine.parse(rest)
+    case "repl": return Repl.quickCommandLine.parse(rest)
+    default:
+        // A first word that names no command starts the default one, the REPL (`fontshell -e
+        // CHUNK`, `fontshell script.lua`), as ArgumentParser reads it.
+        let commands = FontShell.documentedConfiguration.subcommands.compactMap { $0.configuration.commandName }
+        return commands.contains(name) || name == "help" ? nil : Repl.quickCommandLine.parse(arguments)
     }
 }

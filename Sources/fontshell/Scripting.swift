@@ -46,6 +46,24 @@ struct Repl: FontShellCommand {
     }
 }
 
+extension Repl {
+    /// `fontshell -e CHUNK [FONT ...]` and `fontshell SCRIPT.lua` without ArgumentParser
+    /// (QuickCommandLine.swift): its reflection was a third of a `-e 'print(1)'` start.
+    static var quickCommandLine: QuickCommandLine<Repl> {
+        QuickCommandLine(
+            defaults: {
+                var command = Repl()
+                (command.chunks, command.interactive, command.fonts) = ([], false, [])
+                return command
+            },
+            options: [.values(["-e"]) { $0.chunks.append($1) }, .flag(["-i"]) { $0.interactive = true }],
+            operands: { command, operands in
+                command.fonts = operands
+                return true
+            })
+    }
+}
+
 /// `fontshell run SCRIPT.lua [ARGS ...]`
 struct Run: FontShellCommand {
     static let configuration = CommandConfiguration(

@@ -4,7 +4,7 @@ import Testing
 @testable import fontshell
 import FontScript
 
-/// The quick readers of `instance`, `subset` and `run` (QuickCommandLine.swift) must read every plain
+/// The quick readers of `instance`, `subset`, `run` and the REPL (QuickCommandLine.swift) must read every plain
 /// command line as ArgumentParser does, and hand everything else to ArgumentParser.
 @Suite struct QuickCommandLineTests {
     /// Both readers' results, printed property by property (ArgumentParser's property wrappers
@@ -75,6 +75,33 @@ import FontScript
             ])
     }
 
+    /// The default command: `-e` chunks (repeatable), `-i`, fonts or a script with its arguments.
+    @Test func plainReplLinesReadAsArgumentParserReadsThem() throws {
+        try expectSame(
+            Repl.quickCommandLine,
+            [
+                [], ["Font.ttf"], ["-e", "print(1)"], ["-e", "a = 1", "-e", "print(a)", "A.ttf", "B.otf"],
+                ["A.ttf", "-e", "print(face)", "-i"], ["-i"], ["edit.lua", "in.ttf", "out.ttf"], ["-e", ""],
+            ])
+        for line in [["-e"], ["-e", "-1"], ["-i", "-i"], ["--help"], ["-h"], ["--version"], ["Font.ttf", "--bogus"], ["-ex"]] {
+            #expect(Repl.quickCommandLine.parse(line) == nil, "\(line)")
+        }
+    }
+
+    /// A command line goes to the quick reader of the command it names, and to the REPL's when
+    /// its first word names no command; other commands and `help` go to ArgumentParser.
+    @Test func theFirstWordChoosesTheReader() {
+        #expect(quickCommand(["-e", "print(1)"]) is Repl)
+        #expect(quickCommand([]) is Repl)
+        #expect(quickCommand(["Font.ttf"]) is Repl)
+        #expect(quickCommand(["repl", "-e", "x"]) is Repl)
+        #expect(quickCommand(["run", "s.lua"]) is Run)
+        #expect(quickCommand(["instance", "F.ttf", "wght=700", "-o", "x.ttf"]) is InstanceCommand)
+        for line in [["dump", "F.ttf"], ["help"], ["check", "F.ttf"], ["info", "F.ttf"], ["registry", "list"], ["--version"]] {
+            #expect(quickCommand(line) == nil, "\(line)")
+        }
+    }
+
     /// Help, other spellings, unknown, repeated and incomplete options go to ArgumentParser.
     @Test func anythingElseIsLeftToArgumentParser() {
         let lines: [[String]] = [
@@ -96,13 +123,14 @@ import FontScript
         }
     }
 
-    /// Every option ArgumentParser knows for `instance`, `subset` and `run` is in their quick tables, so
+    /// Every option ArgumentParser knows for `instance`, `subset`, `run` and `repl` is in their quick tables, so
     /// adding one to a command without its table (which would send its users the slow way)
     /// fails here.
     @Test func theTablesCoverEveryOption() throws {
         #expect(try options(of: "instance") == Set(InstanceCommand.quickCommandLine.options.flatMap(\.names)))
         #expect(try options(of: "run") == Set(Run.quickCommandLine.options.flatMap(\.names)))
         #expect(try options(of: "subset") == Set(SubsetCommand.quickCommandLine.options.flatMap(\.names)))
+        #expect(try options(of: "repl") == Set(Repl.quickCommandLine.options.flatMap(\.names)))
     }
 
     /// The batch options are one table (BatchOptions.table): `run` declares every one of them

@@ -259,7 +259,7 @@ public final class Face {
     /// A hand-written table with a description (HVAR …) read through it: its record and value;
     /// nil when the face lacks it, the tag has no description, or these bytes are beyond it.
     public func describedView(_ tag: Tag) throws -> (record: Record, fields: StructFields)? {
-        guard let type = TableRegistry.type(for: tag) as? ShapeDescribed.Type, case .record(let record) = type.shape,
+        guard let type = TableRegistry.type(for: tag)?.shapeDescribed, case .record(let record) = type.shape,
             let bytes = try rawTable(tag), bytes.withUnsafeBytes({ type.isDescribable(BinaryReader($0)) })
         else { return nil }
         let value = try context(tag) {

@@ -18,7 +18,7 @@ enum FaceObject {
         var c = LuaClass(
             id: classID, name: className,
             summary: "one face: face.hhea.ascender, face.name[1], face.glyphs.A, face:glyphFor('a'), face:rename{family=...}", get: get)
-        c.fields = Field.allCases.map { "\($0)" } + tableViews.map(\.name) + fieldTables
+        c.fields = Field.names + tableViews.map(\.name) + fieldTables
         c.methods = [
             "rawTable": rawTable, "setRawTable": setRawTable, "removeTable": removeTable, "rename": rename,
             "glyphFor": glyphFor, "sharing": sharing, "dump": dump, "fuse": fuse, "validate": validate,
@@ -37,10 +37,11 @@ enum FaceObject {
 
     /// The face's own fields, by name, in the order the bridge numbers them (from 1); the
     /// table views and described tables follow them.
-    enum Field: Int, CaseIterable {
-        case index = 1, postscriptName, familyName, fullName, format, tags, glyphCount, unitsPerEm, font, name, cmap, glyphs, kern, axes,
+    enum Field: String, ClassFields {
+        case index, postscriptName, familyName, fullName, format, tags, glyphCount, unitsPerEm, font, name, cmap, glyphs, kern, axes,
             instances, isVariable
     }
+    static let fields = Field.allCases
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, "Face") { call in
@@ -48,9 +49,9 @@ enum FaceObject {
             let face = try ref.get()
             let s = call.stack
             let raw = try call.integer(3)
-            guard let field = Field(rawValue: raw) else {
+            guard let field = fields.numbered(raw) else {
                 // Past the face's own fields: a table view, then a described table.
-                let k = raw - Field.allCases.count - 1
+                let k = raw - fields.count - 1
                 if tableViews.indices.contains(k) {
                     try tableViews[k].push(s, face)
                 } else if fieldTables.indices.contains(k - tableViews.count) {

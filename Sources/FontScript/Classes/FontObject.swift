@@ -10,7 +10,7 @@ enum FontObject {
         var c = LuaClass(
             id: classID, name: className, summary: "a font file: font.faces[1..n], font:face(i or name), font:save(path), font:close()",
             get: get)
-        c.fields = Field.allCases.map { "\($0)" }
+        c.fields = Field.names
         c.methods = ["face": face, "save": save, "close": close, "subset": SubsetMethods.fontSubset]
         c.tostring = tostring
         c.len = length
@@ -20,15 +20,16 @@ enum FontObject {
     static func push(_ stack: LuaStack, _ handle: FontHandle) { stack.push(object: handle, classID: classID) }
 
     /// The fields, by name, in the order the bridge numbers them (from 1).
-    enum Field: Int, CaseIterable {
-        case path = 1, format, faces, isCollection, webFormat
+    enum Field: String, ClassFields {
+        case path, format, faces, isCollection, webFormat
     }
+    static let fields = Field.allCases
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, "Font") { call in
             let handle = try call.trustedSelf(className, as: FontHandle.self)
             let font = try handle.get()
-            guard let field = Field(rawValue: try call.integer(3)) else {
+            guard let field = fields.numbered(try call.integer(3)) else {
                 throw unknownField(className, call.stack.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }
             switch field {

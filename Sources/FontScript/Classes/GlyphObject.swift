@@ -16,7 +16,7 @@ enum GlyphObject {
         var c = LuaClass(
             id: classID, name: className,
             summary: "a glyph: g.name, g.advance, g.bounds, g.contours, g:copyFrom(other, {metrics=true, layout=true})", get: get)
-        c.fields = Field.allCases.map { "\($0)" }
+        c.fields = Field.names
         c.set = set
         c.methods = [
             "copyFrom": copyFrom, "contoursAt": VariationMethods.contoursAt, "advanceAt": VariationMethods.advanceAt,
@@ -32,20 +32,20 @@ enum GlyphObject {
 
     /// The fields, by name, in the order the bridge numbers them (from 1): `get` and `set`
     /// switch on the case, so a field is named once, here.
-    enum Field: Int, CaseIterable {
-        case id = 1, name, unicodes, advance, lsb, bounds, contours, components, instructions, isComposite, face, color
+    enum Field: String, ClassFields {
+        case id, name, unicodes, advance, lsb, bounds, contours, components, instructions, isComposite, face, color
     }
+    static let fields = Field.allCases
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, "Glyph") { call in
             let ref = try call.trustedSelf(className, as: FaceRef.self)
             let id = call.payload(1)
             let s = call.stack
-            let raw = try call.integer(3)
-            if raw == Field.id.rawValue { s.push(id); return 1 }   // the hot read, which needs no open face
-            guard let field = Field(rawValue: raw) else {
+            guard let field = fields.numbered(try call.integer(3)) else {
                 throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }
+            if field == .id { s.push(id); return 1 }   // the hot read, which needs no open face
             let face = try ref.get()
             switch field {
             case .id: s.push(id)
@@ -73,7 +73,7 @@ enum GlyphObject {
             let ref = try call.trustedSelf(className, as: FaceRef.self)
             let id = call.payload(1)
             let face = try ref.get()
-            guard let field = Field(rawValue: try call.integer(4)) else {
+            guard let field = fields.numbered(try call.integer(4)) else {
                 throw unknownField(className, call.stack.describe(at: 2), luaClass.fields)
             }
             switch field {

@@ -74,3 +74,17 @@ func unknownField(_ className: String, _ key: String, _ known: [String]) -> LuaB
     if let near = closestName(to: key, in: known) { message += " (did you mean '\(near)'?)" }
     return LuaBridgeError(message)
 }
+
+/// A class's own fields: an enum whose cases are the Lua names, numbered by the bridge from 1
+/// in case order. The names are the raw values because `"\(case)"` reads a case's name by
+/// reflection, 50,000 instructions a case, which every Lua state paid at its start.
+protocol ClassFields: RawRepresentable<String>, CaseIterable where AllCases == [Self] {}
+
+extension ClassFields {
+    static var names: [String] { allCases.map(\.rawValue) }
+}
+
+extension Array where Element: ClassFields {
+    /// The field the bridge numbered `n` (from 1); nil past the class's own fields.
+    func numbered(_ n: Int) -> Element? { n >= 1 && n <= count ? self[n - 1] : nil }
+}

@@ -34,7 +34,7 @@ enum ImageObject {
         var c = LuaClass(
             id: classID, name: className,
             summary: "a rendered preview: img.width, img.height, img:save('out.png'), img:pixel(x, y), img.measurements (labels)", get: get)
-        c.fields = Field.allCases.map { "\($0)" }
+        c.fields = Field.names
         c.methods = ["save": save, "pixel": pixel]
         c.tostring = tostring
         return c
@@ -43,15 +43,16 @@ enum ImageObject {
     static func push(_ s: LuaStack, _ box: ImageBox) { s.push(object: box, classID: classID) }
 
     /// The fields, by name, in the order the bridge numbers them (from 1).
-    enum Field: Int, CaseIterable {
-        case width = 1, height, measurements, missing
+    enum Field: String, ClassFields {
+        case width, height, measurements, missing
     }
+    static let fields = Field.allCases
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, className) { call in
             let box = try call.trustedSelf(className, as: ImageBox.self)
             let s = call.stack
-            guard let field = Field(rawValue: try call.integer(3)) else {
+            guard let field = fields.numbered(try call.integer(3)) else {
                 throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }
             switch field {

@@ -37,7 +37,7 @@ enum KerningObject {
             summary:
                 "every kerned pair, class pairs expanded on demand: #kp, kp[i] → {left, right, value}, ipairs(kp), kp:each(), kp:row('A'), kp.source",
             get: get)
-        c.fields = Field.allCases.map { "\($0)" }
+        c.fields = Field.names
         c.methods = ["each": each, "row": row, "beyond": beyond, "selfPairs": selfPairs]
         c.len = length
         c.tostring = tostring
@@ -47,9 +47,10 @@ enum KerningObject {
     static func push(_ s: LuaStack, _ box: KerningBox) { s.push(object: box, classID: classID) }
 
     /// The fields, by name, in the order the bridge numbers them (from 1).
-    enum Field: Int, CaseIterable {
-        case source = 1
+    enum Field: String, ClassFields {
+        case source
     }
+    static let fields = Field.allCases
 
     static let get: LuaFunction = { L in
         LuaCall.run(L, className) { call in
@@ -65,7 +66,7 @@ enum KerningObject {
                 s.push(p.value); s.setIndex(3, in: -2)
                 return 1
             }
-            switch Field(rawValue: try call.integer(3)) {
+            switch fields.numbered(try call.integer(3)) {
             case .source?: s.push(box.pairs.source)
             case nil: throw unknownField(className, s.describe(at: 2), luaClass.fields + luaClass.methods.keys)
             }

@@ -21,7 +21,7 @@ extension TTX {
 
     /// A hand-written table with a description (HVAR …): its bytes decoded by the description.
     static func shapeDescribedConverter(_ tag: Tag) -> Converter {
-        let type = TableRegistry.type(for: tag) as? ShapeDescribed.Type
+        let type = TableRegistry.type(for: tag)?.shapeDescribed
         let shape = type?.shape ?? .record(Record("", []))
         return describedConverter(tag, shape: shape) { face in try face.describedView(tag) }
     }
