@@ -417,10 +417,16 @@ public final class CFFTable: DecodableTable {
         try located { try CharStringInterpreter.run(cff: self, glyph: id).bounds }
     }
 
-    /// Bounds of every glyph, computed once per edit state (faces sharing the table share the work).
+    /// Bounds of every glyph, computed once per edit state (faces sharing the table share the
+    /// work), on every core: saving an edited CFF font needs them all (head, hhea, OS/2), and
+    /// interpreting every charstring was most of such a save.
     public func allBounds() throws -> [GlyphBounds?] {
         if let cachedBounds { return cachedBounds }
-        let all = try (0..<glyphCount).map { try bounds($0) }
+        let all = try located {
+            try ParallelWork.map(glyphCount, minimumPerChunk: 128) { range in
+                try range.map { try CharStringInterpreter.run(cff: self, glyph: $0).bounds }
+            }
+        }
         cachedBounds = all
         return all
     }

@@ -75,7 +75,12 @@ struct CharStringInterpreter {
     ) {
         self.data = data; self.globalSubrs = globalSubrs; self.code = code; self.local = local
         self.widths = widths; self.blend = blend; self.glyph = glyph; self.table = table; self.recordPath = recordPath
+        stack.reserveCapacity(48)   // Type 2's limit; CFF2's 513 grows it when needed
     }
+
+    /// Almost every operator empties the operand stack: it keeps its storage (emptying it freed
+    /// the storage, and the next operand allocated it again, 40 % of a CFF font's bounds).
+    private mutating func clearStack() { stack.removeAll(keepingCapacity: true) }
 
     static func run(cff: CFFTable, glyph: Int, recordPath: Bool = false) throws -> Result {
         let p = cff.privateFor(glyph)
@@ -197,25 +202,25 @@ struct CharStringInterpreter {
             case 1, 3, 18, 23:   // hstem vstem hstemhm vstemhm
                 takeWidth(normalCountIsOdd: false); stems += stack.count / 2
                 if recordCommands { result.commands.append(.stems(UInt8(b0), stack)) }
-                stack.removeAll()
+                clearStack()
             case 19, 20:   // hintmask cntrmask: pending vstems, then mask bytes
                 takeWidth(normalCountIsOdd: false); stems += stack.count / 2
                 if recordCommands && !stack.isEmpty { result.commands.append(.stems(23, stack)) }
-                stack.removeAll()
+                clearStack()
                 let start = r.offset
                 try r.skip((stems + 7) / 8)
                 if recordCommands { result.commands.append(.mask(UInt8(b0), Array(r.bytes[start..<r.offset]))) }
-            case 21: takeWidth(normalCountIsOdd: false); try need(2, r); moveTo(stack[0], stack[1]); stack.removeAll()
-            case 22: takeWidth(normalCountIsOdd: true); try need(1, r); moveTo(stack[0], 0); stack.removeAll()
-            case 4: takeWidth(normalCountIsOdd: true); try need(1, r); moveTo(0, stack[0]); stack.removeAll()
+            case 21: takeWidth(normalCountIsOdd: false); try need(2, r); moveTo(stack[0], stack[1]); clearStack()
+            case 22: takeWidth(normalCountIsOdd: true); try need(1, r); moveTo(stack[0], 0); clearStack()
+            case 4: takeWidth(normalCountIsOdd: true); try need(1, r); moveTo(0, stack[0]); clearStack()
             case 5:
                 var i = 0
                 while i + 1 < stack.count { lineTo(stack[i], stack[i + 1]); i += 2 }
-                stack.removeAll()
+                clearStack()
             case 6, 7:
                 var horizontal = b0 == 6
                 for v in stack { if horizontal { lineTo(v, 0) } else { lineTo(0, v) }; horizontal.toggle() }
-                stack.removeAll()
+                clearStack()
             case 8, 24, 25:   // rrcurveto rcurveline rlinecurve
                 var i = 0
                 if b0 == 25 { while stack.count - i >= 8 { lineTo(stack[i], stack[i + 1]); i += 2 } }
@@ -223,17 +228,17 @@ struct CharStringInterpreter {
                     curveTo(stack[i], stack[i + 1], stack[i + 2], stack[i + 3], stack[i + 4], stack[i + 5]); i += 6
                 }
                 if b0 == 24, stack.count - i >= 2 { lineTo(stack[i], stack[i + 1]) }
-                stack.removeAll()
+                clearStack()
             case 26:   // vvcurveto
                 var i = 0, dx1 = 0.0
                 if stack.count % 4 == 1 { dx1 = stack[0]; i = 1 }
                 while i + 3 < stack.count { curveTo(dx1, stack[i], stack[i + 1], stack[i + 2], 0, stack[i + 3]); dx1 = 0; i += 4 }
-                stack.removeAll()
+                clearStack()
             case 27:   // hhcurveto
                 var i = 0, dy1 = 0.0
                 if stack.count % 4 == 1 { dy1 = stack[0]; i = 1 }
                 while i + 3 < stack.count { curveTo(stack[i], dy1, stack[i + 1], stack[i + 2], stack[i + 3], 0); dy1 = 0; i += 4 }
-                stack.removeAll()
+                clearStack()
             case 30, 31:   // vhcurveto hvcurveto
                 var horizontal = b0 == 31
                 var i = 0
@@ -246,7 +251,7 @@ struct CharStringInterpreter {
                     }
                     i += 4; horizontal.toggle()
                 }
-                stack.removeAll()
+                clearStack()
             case 10, 29:   // callsubr callgsubr
                 try need(1, r)
                 let isLocal = b0 == 10
@@ -286,7 +291,7 @@ struct CharStringInterpreter {
                 result.vsindex = b.vsindex
             case 14:   // endchar (seac accent composition is not drawn)
                 takeWidth(normalCountIsOdd: false)
-                stack.removeAll()
+                clearStack()
                 return true
             case 12:
                 let b1 = Int(try r.u8())
@@ -324,7 +329,7 @@ struct CharStringInterpreter {
                 {
                     result.commands.append(.flex(first, second, b1 == 35 ? stack[12] : 50))
                 }
-                stack.removeAll()
+                clearStack()
             default:
                 throw r.error("unknown charstring operator \(b0)", at: r.offset - 1)
             }
