@@ -7,6 +7,32 @@ import Glibc
 #endif
 
 /// `fontshell dump`: tables as TTX XML (fontTools' dialect), like Apple's ftxdumperfuser -d.
+extension Dump {
+    /// The plain command lines, read without ArgumentParser's reflection (QuickCommandLine):
+    /// half the instructions of `dump FONT -t head`.
+    static var quickCommandLine: QuickCommandLine<Dump> {
+        QuickCommandLine(
+            defaults: {
+                var command = Dump()
+                (command.tables, command.allFaces, command.output, command.dir) = ([], false, nil, nil)
+                command.selection = FaceSelection.unselected
+                return command
+            },
+            options: [
+                .values(["-t"]) { $0.tables.append($1) },
+                .value(["--face"]) { $0.selection.face = $1 },
+                .flag(["--all-faces"]) { $0.allFaces = true },
+                .value(["-o", "--output"]) { $0.output = $1 },
+                .value(["--dir"]) { $0.dir = $1 },
+            ],
+            operands: { command, operands in
+                guard operands.count == 1 else { return false }
+                command.font = operands[0]
+                return true
+            })
+    }
+}
+
 struct Dump: FontShellCommand {
     static let configuration = CommandConfiguration(commandName: "dump", abstract: "Dump tables as TTX XML (fontTools' dialect).")
 

@@ -3,6 +3,37 @@ import FontModel
 import FontScript
 
 /// `fontshell edit`: the common edits from the command line (the Lua scripts do the same).
+extension Edit {
+    /// The plain command lines, read without ArgumentParser's reflection (QuickCommandLine):
+    /// an edit script runs `fontshell edit` once per font.
+    static var quickCommandLine: QuickCommandLine<Edit> {
+        QuickCommandLine(
+            defaults: {
+                var command = Edit()
+                (command.output, command.inPlace, command.force, command.assignments) = (nil, false, false, [])
+                (command.caps, command.rename, command.familySuffix, command.unshare) = (false, nil, nil, false)
+                command.selection = FaceSelection.unselected
+                return command
+            },
+            options: [
+                .value(["-o", "--output"]) { $0.output = $1 },
+                .flag(["--in-place"]) { $0.inPlace = true },
+                .flag(["--force"]) { $0.force = true },
+                .value(["--face"]) { $0.selection.face = $1 },
+                .values(["--set"]) { $0.assignments.append($1) },
+                .flag(["--caps"]) { $0.caps = true },
+                .value(["--rename"]) { $0.rename = $1 },
+                .value(["--family-suffix"]) { $0.familySuffix = $1 },
+                .flag(["--unshare"]) { $0.unshare = true },
+            ],
+            operands: { command, operands in
+                guard operands.count == 1 else { return false }
+                command.input = operands[0]
+                return true
+            })
+    }
+}
+
 struct Edit: FontShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",

@@ -46,7 +46,7 @@ struct FontShell: ParsableCommand {
 
     /// Batch workers skip argument parsing (ArgumentParser's reflection costs about a
     /// millisecond per process, and a batch run starts one worker per core), and the plain
-    /// command lines of `-e`, `run`, `instance` and `subset` are read without reflection
+    /// command lines of `-e`, `run`, `instance`, `subset`, `dump`, `info` and `edit` are read without reflection
     /// (QuickCommandLine.swift).
     static func main() {
         LuaState.setProgramName("fontshell")   // what the Lua bridge's own messages start with

@@ -1,7 +1,8 @@
 import ArgumentParser
 
 /// A reflection-free reader for the plain command lines of commands that scripts and build
-/// systems run over and over (`instance`, `subset`, `run`, and the REPL's `-e` chunks and scripts).
+/// systems run over and over (`instance`, `subset`, `run`, `dump`, `info`, `edit`, and the
+/// REPL's `-e` chunks and scripts).
 ///
 /// ArgumentParser learns a command's options by reflection: `Mirror` over the command, and for
 /// each new type it meets a protocol-conformance lookup that scans every conformance record of
@@ -90,6 +91,9 @@ func quickCommand(_ arguments: [String]) -> (any ParsableCommand)? {
     case "subset": return SubsetCommand.quickCommandLine.parse(rest)
     case "run": return Run.quickCommandLine.parse(rest)
     case "repl": return Repl.quickCommandLine.parse(rest)
+    case "dump": return Dump.quickCommandLine.parse(rest)
+    case "info": return Info.quickCommandLine.parse(rest)
+    case "edit": return Edit.quickCommandLine.parse(rest)
     default:
         // A first word that names no command starts the default one, the REPL (`fontshell -e
         // CHUNK`, `fontshell script.lua`), as ArgumentParser reads it.

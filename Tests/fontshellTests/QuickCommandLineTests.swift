@@ -97,8 +97,36 @@ import FontScript
         #expect(quickCommand(["repl", "-e", "x"]) is Repl)
         #expect(quickCommand(["run", "s.lua"]) is Run)
         #expect(quickCommand(["instance", "F.ttf", "wght=700", "-o", "x.ttf"]) is InstanceCommand)
-        for line in [["dump", "F.ttf"], ["help"], ["check", "F.ttf"], ["info", "F.ttf"], ["registry", "list"], ["--version"]] {
+        #expect(quickCommand(["dump", "F.ttf", "-t", "head"]) is Dump)
+        #expect(quickCommand(["info"]) is Info)
+        #expect(quickCommand(["edit", "F.ttf", "--caps", "-o", "x.ttf"]) is Edit)
+        for line in [["dump", "F.ttf", "--help"], ["help"], ["check", "F.ttf"], ["fuse", "F.ttf"], ["registry", "list"], ["--version"]] {
             #expect(quickCommand(line) == nil, "\(line)")
+        }
+    }
+
+    /// `dump`, `info` and `edit`: every option, repeatable ones repeated.
+    @Test func plainDumpInfoAndEditLinesReadAsArgumentParserReadsThem() throws {
+        try expectSame(
+            Dump.quickCommandLine,
+            [
+                ["F.ttf"], ["F.ttf", "-t", "head", "-t", "OS/2", "-o", "x.ttx"], ["--face", "1", "-t", "CFF ", "F.ttc"],
+                ["F.ttc", "--all-faces", "--dir", "out dir"], ["F.ttf", "--output", "a.ttx"],
+            ])
+        try expectSame(Info.quickCommandLine, [[], ["F.ttf"], ["--face", "Inter-Roman", "F.ttc"]])
+        try expectSame(
+            Edit.quickCommandLine,
+            [
+                ["F.ttc", "-o", "Caps.ttc", "--caps", "--family-suffix", " Caps"],
+                ["F.ttc", "--output", "T.ttc", "--face", "3", "--set", "hhea.ascender=900", "--set", "hhea.descender=-200"],
+                ["F.ttf", "--in-place", "--force", "--rename", "New Family", "--unshare"],
+            ])
+        for line in [["F.ttf", "G.ttf"], ["-t", "head"], ["F.ttf", "-t"], ["F.ttf", "--face", "1", "--face", "2"]] {
+            #expect(Dump.quickCommandLine.parse(line) == nil, "\(line)")
+        }
+        #expect(Info.quickCommandLine.parse(["a.ttf", "b.ttf"]) == nil)
+        for line in [["F.ttf", "-o", "x", "--caps", "--caps"], ["-o", "x.ttf"], ["F.ttf", "--set"]] {
+            #expect(Edit.quickCommandLine.parse(line) == nil, "\(line)")
         }
     }
 
@@ -131,6 +159,9 @@ import FontScript
         #expect(try options(of: "run") == Set(Run.quickCommandLine.options.flatMap(\.names)))
         #expect(try options(of: "subset") == Set(SubsetCommand.quickCommandLine.options.flatMap(\.names)))
         #expect(try options(of: "repl") == Set(Repl.quickCommandLine.options.flatMap(\.names)))
+        #expect(try options(of: "dump") == Set(Dump.quickCommandLine.options.flatMap(\.names)))
+        #expect(try options(of: "info") == Set(Info.quickCommandLine.options.flatMap(\.names)))
+        #expect(try options(of: "edit") == Set(Edit.quickCommandLine.options.flatMap(\.names)))
     }
 
     /// The batch options are one table (BatchOptions.table): `run` declares every one of them
