@@ -165,6 +165,23 @@ import Testing
         _ = try font.serialized()
     }
 
+    /// CFF2's limit of 513 operands bounds the stack (before, a charstring of numbers grew it
+    /// until the operation budget); at the limit the glyph still draws.
+    @Test func charstringOperandsStopAtTheStackLimit() throws {
+        func run(_ numbers: Int) throws -> CharStringInterpreter.Result {
+            // Byte 139 pushes 0; then rmoveto (which takes the first two) and endchar.
+            let code = [UInt8](repeating: 139, count: numbers) + [21, 14]
+            return try [UInt8]().withUnsafeBytes { empty in
+                var interpreter = CharStringInterpreter(
+                    data: BinaryReader(empty), globalSubrs: CFFIndex(items: [], range: 0..<0), code: code, local: nil, widths: nil,
+                    blend: nil, glyph: 7, table: "CFF ", recordPath: true)
+                return try interpreter.run()
+            }
+        }
+        #expect(try run(OperandStack.limit).path.count == 2)   // moveTo, closePath
+        #expect { _ = try run(OperandStack.limit + 1) } throws: { "\($0)".contains("glyph 7: charstring: more than 513 operands") }
+    }
+
     @Test func compositesThatFanOutAreBoundedAndReported() throws {
         let tmp = try TemporaryFolder()
         let font = try Font(path: try builtFont("composite-fanout", in: tmp))

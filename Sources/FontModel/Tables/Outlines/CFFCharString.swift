@@ -55,7 +55,7 @@ struct CharStringInterpreter {
     /// edited charstring, which is not in the file).
     var codeBase = 0
 
-    private var stack: [Double] = []
+    private let stack = OperandStack()
     private var x = 0.0, y = 0.0
     private var stems = 0
     private var haveWidth = false
@@ -75,12 +75,13 @@ struct CharStringInterpreter {
     ) {
         self.data = data; self.globalSubrs = globalSubrs; self.code = code; self.local = local
         self.widths = widths; self.blend = blend; self.glyph = glyph; self.table = table; self.recordPath = recordPath
-        stack.reserveCapacity(48)   // Type 2's limit; CFF2's 513 grows it when needed
     }
 
-    /// Almost every operator empties the operand stack: it keeps its storage (emptying it freed
-    /// the storage, and the next operand allocated it again, 40 % of a CFF font's bounds).
-    private mutating func clearStack() { stack.removeAll(keepingCapacity: true) }
+    private func clearStack() { stack.clear() }
+
+    private func push(_ value: Double, _ r: BinaryReader) throws {
+        guard stack.push(value) else { throw r.error("more than \(OperandStack.limit) operands", at: r.offset - 1) }
+    }
 
     static func run(cff: CFFTable, glyph: Int, recordPath: Bool = false) throws -> Result {
         let p = cff.privateFor(glyph)
@@ -174,7 +175,7 @@ struct CharStringInterpreter {
     private mutating func takeWidth(normalCountIsOdd: Bool) {
         guard !haveWidth, widths != nil else { return }
         haveWidth = true
-        if (stack.count % 2 == 1) != normalCountIsOdd, !stack.isEmpty { result.width = stack.removeFirst() }
+        if (stack.count % 2 == 1) != normalCountIsOdd, !stack.isEmpty { result.width = stack.popFirst() }
     }
 
     private func need(_ n: Int, _ r: BinaryReader) throws {
@@ -194,18 +195,18 @@ struct CharStringInterpreter {
             }
             let b0 = Int(try r.u8())
             switch b0 {
-            case 32...246: stack.append(Double(b0 - 139))
-            case 247...250: stack.append(Double((b0 - 247) * 256 + Int(try r.u8()) + 108))
-            case 251...254: stack.append(Double(-(b0 - 251) * 256 - Int(try r.u8()) - 108))
-            case 28: stack.append(Double(try r.i16()))
-            case 255: stack.append(try r.fixed().value)
+            case 32...246: try push(Double(b0 - 139), r)
+            case 247...250: try push(Double((b0 - 247) * 256 + Int(try r.u8()) + 108), r)
+            case 251...254: try push(Double(-(b0 - 251) * 256 - Int(try r.u8()) - 108), r)
+            case 28: try push(Double(try r.i16()), r)
+            case 255: try push(try r.fixed().value, r)
             case 1, 3, 18, 23:   // hstem vstem hstemhm vstemhm
                 takeWidth(normalCountIsOdd: false); stems += stack.count / 2
-                if recordCommands { result.commands.append(.stems(UInt8(b0), stack)) }
+                if recordCommands { result.commands.append(.stems(UInt8(b0), stack.values)) }
                 clearStack()
             case 19, 20:   // hintmask cntrmask: pending vstems, then mask bytes
                 takeWidth(normalCountIsOdd: false); stems += stack.count / 2
-                if recordCommands && !stack.isEmpty { result.commands.append(.stems(23, stack)) }
+                if recordCommands && !stack.isEmpty { result.commands.append(.stems(23, stack.values)) }
                 clearStack()
                 let start = r.offset
                 try r.skip((stems + 7) / 8)
@@ -219,7 +220,7 @@ struct CharStringInterpreter {
                 clearStack()
             case 6, 7:
                 var horizontal = b0 == 6
-                for v in stack { if horizontal { lineTo(v, 0) } else { lineTo(0, v) }; horizontal.toggle() }
+                for i in 0..<stack.count { let v = stack[i]; if horizontal { lineTo(v, 0) } else { lineTo(0, v) }; horizontal.toggle() }
                 clearStack()
             case 8, 24, 25:   // rrcurveto rcurveline rlinecurve
                 var i = 0
@@ -256,7 +257,7 @@ struct CharStringInterpreter {
                 try need(1, r)
                 let isLocal = b0 == 10
                 guard let index = isLocal ? local : globalSubrs else { throw r.error("callsubr without local subroutines") }
-                let n = Int(stack.removeLast()) + Self.bias(index.items.count)
+                let n = Int(stack.pop()) + Self.bias(index.items.count)
                 guard n >= 0, n < index.items.count else { throw r.error("subroutine \(n) does not exist (\(index.items.count) defined)") }
                 if isLocal { result.usesLocalSubrs = true }
                 let range = index.items[n]
@@ -265,7 +266,7 @@ struct CharStringInterpreter {
             case 15:   // vsindex (CFF2): which variation data blend uses
                 guard blend != nil else { throw r.error("vsindex outside a CFF2 charstring", at: r.offset - 1) }
                 try need(1, r)
-                let index = Int(stack.removeLast())
+                let index = Int(stack.pop())
                 guard index >= 0, index < blend!.scalars.count else {
                     throw r.error("vsindex \(index) names no variation data (\(blend!.scalars.count) defined)", at: r.offset - 1)
                 }
@@ -273,7 +274,7 @@ struct CharStringInterpreter {
             case 16:   // blend (CFF2): n defaults, then k deltas each, then n
                 guard let b = blend else { throw r.error("blend outside a CFF2 charstring", at: r.offset - 1) }
                 try need(1, r)
-                let n = Int(stack.removeLast())
+                let n = Int(stack.pop())
                 // (A Private DICT's vsindex is not checked when read: a negative one names nothing.)
                 let scalars = b.scalars.indices.contains(b.vsindex) ? b.scalars[b.vsindex] : []
                 let k = scalars.count
@@ -287,7 +288,7 @@ struct CharStringInterpreter {
                     for j in 0..<k where scalars[j] != 0 { v += scalars[j] * stack[base + n + i * k + j] }
                     stack[base + i] = v
                 }
-                stack.removeLast(n * k)
+                stack.drop(n * k)
                 result.vsindex = b.vsindex
             case 14:   // endchar (seac accent composition is not drawn)
                 takeWidth(normalCountIsOdd: false)
@@ -337,4 +338,59 @@ struct CharStringInterpreter {
         }
         return false
     }
+}
+
+/// The operand stack: storage for CFF2's limit, made once per glyph, so pushing and clearing
+/// (nearly every byte of a charstring) neither allocates nor checks uniqueness as an array's
+/// appends and empties did (with the allocations, 60 % of interpreting a CFF font's glyphs).
+final class OperandStack {
+    /// CFF2's maximum stack depth; Type 2 (CFF) allows 48, and more is accepted.
+    static let limit = 513
+    private let base = UnsafeMutablePointer<Double>.allocate(capacity: OperandStack.limit)
+    private(set) var count = 0
+
+    deinit { base.deallocate() }
+
+    var isEmpty: Bool { count == 0 }
+    var values: [Double] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    subscript(i: Int) -> Double {
+        get {
+            precondition(i >= 0 && i < count, "operand \(i) of \(count)")
+            return base[i]
+        }
+        set {
+            precondition(i >= 0 && i < count, "operand \(i) of \(count)")
+            base[i] = newValue
+        }
+    }
+
+    /// False, and nothing pushed, when the stack is full.
+    func push(_ value: Double) -> Bool {
+        guard count < Self.limit else { return false }
+        base[count] = value
+        count += 1
+        return true
+    }
+
+    func pop() -> Double {
+        precondition(count > 0, "pop of an empty operand stack")
+        count -= 1
+        return base[count]
+    }
+
+    func popFirst() -> Double {
+        precondition(count > 0, "pop of an empty operand stack")
+        let first = base[0]
+        count -= 1
+        for i in 0..<count { base[i] = base[i + 1] }   // once a glyph at most (the width)
+        return first
+    }
+
+    func drop(_ n: Int) {
+        precondition(n >= 0 && n <= count, "dropping \(n) of \(count) operands")
+        count -= n
+    }
+
+    func clear() { count = 0 }
 }
