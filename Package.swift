@@ -21,23 +21,28 @@ let package = Package(
         // System libraries and the C side of the Lua bridge.
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]),
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
-        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"]), .brew(["fontconfig"])]),
+        lazySystemLibrary("CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"]), .brew(["fontconfig"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]),
-        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]),
-        .systemLibrary(name: "CHarfBuzzSubset", pkgConfig: "harfbuzz-subset", providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]),
+        lazySystemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]),
+        lazySystemLibrary("CHarfBuzzSubset", pkgConfig: "harfbuzz-subset", providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .target(name: "LuaShim", dependencies: ["CLua"]),
         // libpng reports errors by longjmp: the setjmp stays in C.
         .target(name: "PNGShim", dependencies: ["CPNG"]),
         // Previews: FreeType rasterizes, HarfBuzz shapes, libpng writes; labels, sheets, diffs,
         // styles; pictures in the terminal (zlib for kitty's compressed transfers).
-        .target(name: "FontRender", dependencies: ["FontModel", "CFreeType", "CHarfBuzz", "PNGShim", "CZlib"]),
+        .target(name: "FontRender", dependencies: ["FontModel", "CFreeType", "CHarfBuzz", "LazyLibraries", "PNGShim", "CZlib"]),
+        // HarfBuzz, its subsetter and fontconfig, loaded on their first call (Linux, where they
+        // are not linked: LazyLibraries.h says why and how).
+        .target(name: "LazyLibraries"),
         // Subsetting through HarfBuzz's subsetter (the library hb-subset uses).
-        .target(name: "FontSubset", dependencies: ["FontModel", "CHarfBuzzSubset"]),
+        .target(name: "FontSubset", dependencies: ["FontModel", "CHarfBuzzSubset", "LazyLibraries"]),
         // fontconfig (Linux) and CoreText (macOS) behind one protocol.
         .target(
             name: "FontRegistry",
-            dependencies: ["FontModel", "JSONText", .target(name: "CFontconfig", condition: .when(platforms: [.linux]))]),
+            dependencies: [
+                "FontModel", "JSONText", .target(name: "CFontconfig", condition: .when(platforms: [.linux])), "LazyLibraries",
+            ]),
         // The one JSON writer (and reader): Lua's fontshell.json, batch records, reports, --json
         // outputs, the registry manifest. No dependencies (and no Foundation).
         .target(name: "JSONText"),
@@ -105,4 +110,15 @@ if Context.environment["FONTSHELL_FUZZ"] != nil {
             name: "fuzz-arguments", dependencies: ["FontModel", "FontScript", "FontSubset"], path: "Fuzz/FuzzArguments",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]
+}
+
+/// A system library that Linux builds do not link: its headers are found without pkg-config and
+/// LazyLibraries loads it on first use, so a process that never shapes text, subsets or asks the
+/// registry does not load it (nor GLib, Graphite, PCRE and expat behind it). Elsewhere, as usual.
+func lazySystemLibrary(_ name: String, pkgConfig: String, providers: [SystemPackageProvider]) -> Target {
+    #if os(Linux)
+    .systemLibrary(name: name)
+    #else
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: providers)
+    #endif
 }
