@@ -422,11 +422,7 @@ public final class CFFTable: DecodableTable {
     /// interpreting every charstring was most of such a save.
     public func allBounds() throws -> [GlyphBounds?] {
         if let cachedBounds { return cachedBounds }
-        let all = try located {
-            try ParallelWork.map(glyphCount, minimumPerChunk: 128) { range in
-                try range.map { try CharStringInterpreter.run(cff: self, glyph: $0).bounds }
-            }
-        }
+        let all = try ParallelWork.map(glyphCount, minimumPerChunk: 128) { range in try range.map { try bounds($0) } }
         cachedBounds = all
         return all
     }

@@ -77,8 +77,6 @@ struct CharStringInterpreter {
         self.widths = widths; self.blend = blend; self.glyph = glyph; self.table = table; self.recordPath = recordPath
     }
 
-    private func clearStack() { stack.clear() }
-
     private func push(_ value: Double, _ r: BinaryReader) throws {
         guard stack.push(value) else { throw r.error("more than \(OperandStack.limit) operands", at: r.offset - 1) }
     }
@@ -203,25 +201,25 @@ struct CharStringInterpreter {
             case 1, 3, 18, 23:   // hstem vstem hstemhm vstemhm
                 takeWidth(normalCountIsOdd: false); stems += stack.count / 2
                 if recordCommands { result.commands.append(.stems(UInt8(b0), stack.values)) }
-                clearStack()
+                stack.clear()
             case 19, 20:   // hintmask cntrmask: pending vstems, then mask bytes
                 takeWidth(normalCountIsOdd: false); stems += stack.count / 2
                 if recordCommands && !stack.isEmpty { result.commands.append(.stems(23, stack.values)) }
-                clearStack()
+                stack.clear()
                 let start = r.offset
                 try r.skip((stems + 7) / 8)
                 if recordCommands { result.commands.append(.mask(UInt8(b0), Array(r.bytes[start..<r.offset]))) }
-            case 21: takeWidth(normalCountIsOdd: false); try need(2, r); moveTo(stack[0], stack[1]); clearStack()
-            case 22: takeWidth(normalCountIsOdd: true); try need(1, r); moveTo(stack[0], 0); clearStack()
-            case 4: takeWidth(normalCountIsOdd: true); try need(1, r); moveTo(0, stack[0]); clearStack()
+            case 21: takeWidth(normalCountIsOdd: false); try need(2, r); moveTo(stack[0], stack[1]); stack.clear()
+            case 22: takeWidth(normalCountIsOdd: true); try need(1, r); moveTo(stack[0], 0); stack.clear()
+            case 4: takeWidth(normalCountIsOdd: true); try need(1, r); moveTo(0, stack[0]); stack.clear()
             case 5:
                 var i = 0
                 while i + 1 < stack.count { lineTo(stack[i], stack[i + 1]); i += 2 }
-                clearStack()
+                stack.clear()
             case 6, 7:
                 var horizontal = b0 == 6
                 for i in 0..<stack.count { let v = stack[i]; if horizontal { lineTo(v, 0) } else { lineTo(0, v) }; horizontal.toggle() }
-                clearStack()
+                stack.clear()
             case 8, 24, 25:   // rrcurveto rcurveline rlinecurve
                 var i = 0
                 if b0 == 25 { while stack.count - i >= 8 { lineTo(stack[i], stack[i + 1]); i += 2 } }
@@ -229,17 +227,17 @@ struct CharStringInterpreter {
                     curveTo(stack[i], stack[i + 1], stack[i + 2], stack[i + 3], stack[i + 4], stack[i + 5]); i += 6
                 }
                 if b0 == 24, stack.count - i >= 2 { lineTo(stack[i], stack[i + 1]) }
-                clearStack()
+                stack.clear()
             case 26:   // vvcurveto
                 var i = 0, dx1 = 0.0
                 if stack.count % 4 == 1 { dx1 = stack[0]; i = 1 }
                 while i + 3 < stack.count { curveTo(dx1, stack[i], stack[i + 1], stack[i + 2], 0, stack[i + 3]); dx1 = 0; i += 4 }
-                clearStack()
+                stack.clear()
             case 27:   // hhcurveto
                 var i = 0, dy1 = 0.0
                 if stack.count % 4 == 1 { dy1 = stack[0]; i = 1 }
                 while i + 3 < stack.count { curveTo(stack[i], dy1, stack[i + 1], stack[i + 2], stack[i + 3], 0); dy1 = 0; i += 4 }
-                clearStack()
+                stack.clear()
             case 30, 31:   // vhcurveto hvcurveto
                 var horizontal = b0 == 31
                 var i = 0
@@ -252,7 +250,7 @@ struct CharStringInterpreter {
                     }
                     i += 4; horizontal.toggle()
                 }
-                clearStack()
+                stack.clear()
             case 10, 29:   // callsubr callgsubr
                 try need(1, r)
                 let isLocal = b0 == 10
@@ -292,7 +290,7 @@ struct CharStringInterpreter {
                 result.vsindex = b.vsindex
             case 14:   // endchar (seac accent composition is not drawn)
                 takeWidth(normalCountIsOdd: false)
-                clearStack()
+                stack.clear()
                 return true
             case 12:
                 let b1 = Int(try r.u8())
@@ -330,7 +328,7 @@ struct CharStringInterpreter {
                 {
                     result.commands.append(.flex(first, second, b1 == 35 ? stack[12] : 50))
                 }
-                clearStack()
+                stack.clear()
             default:
                 throw r.error("unknown charstring operator \(b0)", at: r.offset - 1)
             }
@@ -343,6 +341,8 @@ struct CharStringInterpreter {
 /// The operand stack: storage for CFF2's limit, made once per glyph, so pushing and clearing
 /// (nearly every byte of a charstring) neither allocates nor checks uniqueness as an array's
 /// appends and empties did (more than half of interpreting EB Garamond's glyphs, callgrind).
+/// The interpreter checks counts (`need`, the blend guard) before it reads, so a charstring's
+/// bytes cannot reach the preconditions, which stand where the array's bounds checks stood.
 final class OperandStack {
     /// CFF2's maximum stack depth; Type 2 (CFF) allows 48, and more is accepted.
     static let limit = 513
