@@ -39,7 +39,7 @@ struct FontShell: ParsableCommand {
         version: FontShellVersion.string,
         subcommands: [
             Repl.self, Run.self, Info.self, Edit.self, Save.self, SubsetCommand.self, SliceCommand.self, InstanceCommand.self, Dump.self,
-            Fuse.self, Validate.self, Check.self, Diff.self, PreviewCommand.self, Registry.self, BatchWorker.self,
+            Fuse.self, FeaCommand.self, Validate.self, Check.self, Diff.self, PreviewCommand.self, Registry.self, BatchWorker.self,
         ],
         defaultSubcommand: Repl.self
     )

@@ -1,0 +1,70 @@
+/// What compiling a feature file did to a face.
+public struct FeatureCompileReport: Sendable {
+    /// Tables written (GSUB, GPOS, GDEF) and tables removed because the file gives them nothing.
+    public var written: [String] = []
+    public var removed: [String] = []
+    /// Lookups built per table.
+    public var lookupCounts: [String: Int] = [:]
+    /// Name records added (featureNames, cvParameters, sizemenuname).
+    public var namesAdded = 0
+}
+
+extension Face {
+    /// Compiles feature-file text into this face, replacing its GSUB, GPOS and GDEF as feaLib
+    /// does (a table the file gives nothing is removed). `file` names the text in errors and is
+    /// where `include()` paths start; `readInclude` reads an included file (the caller decides
+    /// which folders may be read) and returns its bytes and the name to report it by.
+    @discardableResult
+    public func compileFeatures(
+        _ text: [UInt8], file: String,
+        readInclude: @escaping (String, FeatureLocation) throws -> (bytes: [UInt8], file: String) = { name, at in
+            throw FeatureFileError("include(\(name)): including files is not allowed here", at)
+        }
+    ) throws -> FeatureCompileReport {
+        let names = try glyphNames()
+        let builder = FeatureBuilder(glyphNames: names)
+        if let nameTable = try table(NameTable.self) { builder.usedNameIDs = Set(nameTable.records.map(\.nameID)) }
+        try FeatureParser(text: text, file: file, glyphNames: names, builder: builder, readInclude: readInclude).parse()
+
+        // Build everything before changing the face: an error leaves it as it was.
+        var tables: [(Tag, [UInt8]?)] = []
+        var report = FeatureCompileReport()
+        for tag in ["GPOS", "GSUB"] {
+            guard let root = try builder.buildLayout(tag) else {
+                tables.append((Tag(text: tag), nil))
+                continue
+            }
+            let table: StructuredTable = tag == "GSUB" ? GSUBTable(root: root) : GPOSTable(root: root)
+            do {
+                tables.append((Tag(text: tag), try table.encode()))
+            } catch let e as FontError {
+                throw FeatureFileError("\(tag) cannot be written: \(e.message)", nil)
+            }
+            if case .list(let l)? = root["LookupList"]?.fields?["Lookup"] { report.lookupCounts[tag] = l.count }
+        }
+        if let gdef = builder.buildGDEF() {
+            tables.append(("GDEF", try GDEFTable(root: gdef).encode()))
+        } else {
+            tables.append(("GDEF", nil))
+        }
+        if !builder.names.isEmpty {
+            guard let nameTable = try table(NameTable.self) else {
+                throw FeatureFileError("the face has no name table for the feature names", nil)
+            }
+            for (id, r) in builder.names {
+                try nameTable.set(id, r.text, platformID: r.platformID, encodingID: r.encodingID, languageID: r.languageID)
+            }
+            report.namesAdded = builder.names.count
+        }
+        for (tag, bytes) in tables {
+            if let bytes {
+                setRawTable(tag, bytes)
+                report.written.append(tag.trimmed)
+            } else if tags.contains(tag) {
+                removeTable(tag)
+                report.removed.append(tag.trimmed)
+            }
+        }
+        return report
+    }
+}

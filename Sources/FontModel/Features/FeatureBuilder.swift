@@ -1,0 +1,754 @@
+/// Collects what a feature file says (language systems, features, lookups, GDEF statements)
+/// and builds GSUB, GPOS and GDEF from it, making the choices feaLib makes (lookup order,
+/// feature records shared by identical lookup lists, subtable formats), so its test suite's
+/// expected tables are ours too.
+final class FeatureBuilder {
+    let glyphNames: [String]
+    var glyphCount: Int { glyphNames.count }
+
+    private var defaultLanguageSystems: [LanguageSystem] = []
+    private var seenNonDefaultScript = false
+
+    // The state while a feature or lookup block is read.
+    private var languageSystems: [LanguageSystem] = []
+    private var script: String?
+    private var language: String?
+    private var featureName: String?
+    private var lookupName: String?
+    private var currentLookup: FeatureLookup?
+    private var lookupFlag = 0
+    private var markFilterSet: Int?
+    private var useExtension = false
+
+    private(set) var lookups: [FeatureLookup] = []
+    private var namedLookups: [String: FeatureLookup?] = [:]
+    private var features: [FeatureKey: [FeatureLookup]] = [:]
+    private var requiredFeatures: [LanguageSystem: String] = [:]
+
+    // GDEF.
+    private var glyphClassDefs: [Int: Int] = [:]
+    private var markAttach: [Int: Int] = [:]
+    private var markAttachClassIDs: [[Int]: Int] = [:]
+    private var markFilterSets: [[Int]: Int] = [:]
+    private var attachPoints: [Int: Set<Int>] = [:]
+    private var ligatureCaretCoordinates: [Int: [Int]] = [:]
+    private var ligatureCaretPoints: [Int: [Int]] = [:]
+    private var markClassGlyphs: [Int] = []
+
+    // Feature parameters and the names they point at.
+    private(set) var featureNames: [String: [FeatureNameRecord]] = [:]
+    private(set) var cvNames: [String: [String: [FeatureNameRecord]]] = [:]
+    private(set) var cvCharacters: [String: [Int]] = [:]
+    private var cvParameterCount: [String: Int] = [:]
+    private var sizeParameters: (design: Int, subfamily: Int, start: Int, end: Int)?
+    /// Name records to add to the name table: (nameID, record), in the file's order.
+    private(set) var names: [(Int, FeatureNameRecord)] = []
+
+    struct LanguageSystem: Hashable, Comparable {
+        var script: String
+        var language: String
+        static func < (a: Self, b: Self) -> Bool { (a.script, a.language) < (b.script, b.language) }
+    }
+
+    struct FeatureKey: Hashable {
+        var system: LanguageSystem
+        var feature: String
+    }
+
+    init(glyphNames: [String]) { self.glyphNames = glyphNames }
+
+    func name(_ g: Int) -> String { glyphNames[g] }
+
+    // MARK: Language systems, features, lookups
+
+    func addLanguageSystem(_ script: String, _ language: String, at: FeatureLocation) throws {
+        if script == "DFLT", language == "dflt", !defaultLanguageSystems.isEmpty {
+            throw FeatureFileError("'languagesystem DFLT dflt' must be the first languagesystem statement", at)
+        }
+        if script == "DFLT" {
+            if seenNonDefaultScript { throw FeatureFileError("languagesystems using the 'DFLT' script must come before all others", at) }
+        } else {
+            seenNonDefaultScript = true
+        }
+        let system = LanguageSystem(script: script, language: language)
+        if defaultLanguageSystems.contains(system) {
+            throw FeatureFileError("'languagesystem \(script.trimmingSpaces) \(language.trimmingSpaces)' has already been given", at)
+        }
+        defaultLanguageSystems.append(system)
+    }
+
+    private var defaultSystems: [LanguageSystem] {
+        defaultLanguageSystems.isEmpty ? [LanguageSystem(script: "DFLT", language: "dflt")] : defaultLanguageSystems
+    }
+
+    func startFeature(_ tag: String, useExtension: Bool, at: FeatureLocation) throws {
+        if useExtension, tag != "aalt" { throw FeatureFileError("'useExtension' on a feature block is allowed only for 'aalt'", at) }
+        if tag == "aalt" { throw FeatureFileError("the 'aalt' feature is not supported yet", at) }
+        languageSystems = defaultSystems
+        let first = languageSystems.min()!
+        script = first.script
+        language = first.language
+        currentLookup = nil
+        featureName = tag
+        lookupFlag = 0
+        markFilterSet = nil
+        self.useExtension = useExtension
+    }
+
+    func endFeature() {
+        featureName = nil
+        languageSystems = []
+        script = nil
+        language = nil
+        currentLookup = nil
+        lookupFlag = 0
+        markFilterSet = nil
+        useExtension = false
+    }
+
+    func startLookupBlock(_ name: String, useExtension: Bool, at: FeatureLocation) throws {
+        lookupName = name
+        namedLookups[name] = .some(nil)
+        currentLookup = nil
+        self.useExtension = useExtension
+        if featureName == nil {
+            lookupFlag = 0
+            markFilterSet = nil
+        }
+    }
+
+    func endLookupBlock() {
+        lookupName = nil
+        currentLookup = nil
+        useExtension = false
+        if featureName == nil {
+            lookupFlag = 0
+            markFilterSet = nil
+        }
+    }
+
+    func addLookupCall(_ name: String, at: FeatureLocation) throws {
+        currentLookup = nil
+        guard let feature = featureName else { throw FeatureFileError("a lookup reference belongs inside a feature block", at) }
+        if let lookup = namedLookups[name] ?? nil { addToFeature(lookup, feature) }
+    }
+
+    func addFeatureReference(_ tag: String, at: FeatureLocation) throws {
+        throw FeatureFileError("feature references ('feature \(tag.trimmingSpaces);') belong in 'aalt', which is not supported yet", at)
+    }
+
+    private func addToFeature(_ lookup: FeatureLookup, _ feature: String) {
+        for system in languageSystems { features[FeatureKey(system: system, feature: feature), default: []].append(lookup) }
+    }
+
+    func setScript(_ newScript: String, at: FeatureLocation) throws {
+        guard let feature = featureName else { throw FeatureFileError("script statements are not allowed in standalone lookup blocks", at) }
+        if feature == "aalt" || feature == "size" {
+            throw FeatureFileError("script statements are not allowed in feature '\(feature)'", at)
+        }
+        if newScript == script, language == "dflt" {
+            try setLanguage(["dflt"], includeDefault: true, required: false, at: at)
+            return
+        }
+        currentLookup = nil
+        script = newScript
+        lookupFlag = 0
+        markFilterSet = nil
+        try setLanguage(["dflt"], includeDefault: true, required: false, at: at)
+    }
+
+    func setLanguage(_ given: [String], includeDefault: Bool, required: Bool, at: FeatureLocation) throws {
+        var languages: [String] = []
+        for l in given where !languages.contains(l) { languages.append(l) }
+        guard let feature = featureName else {
+            throw FeatureFileError("language statements are not allowed in standalone lookup blocks", at)
+        }
+        if feature == "aalt" || feature == "size" {
+            throw FeatureFileError("language statements are not allowed in feature '\(feature)'", at)
+        }
+        currentLookup = nil
+        let script = script ?? "DFLT"
+        if required {
+            for l in languages {
+                if let other = requiredFeatures[LanguageSystem(script: script, language: l)] {
+                    throw FeatureFileError(
+                        "language \(l.trimmingSpaces) (script \(script.trimmingSpaces)) already has \(other.trimmingSpaces) as its required feature",
+                        at)
+                }
+            }
+        }
+        for l in languages {
+            let key = FeatureKey(system: LanguageSystem(script: script, language: l), feature: feature)
+            let defaults = features[FeatureKey(system: LanguageSystem(script: script, language: "dflt"), feature: feature)] ?? []
+            var current = features[key] ?? []
+            if l == "dflt" || includeDefault {
+                for d in defaults where !current.contains(where: { $0 === d }) { current.append(d) }
+            } else {
+                current.removeAll { c in defaults.contains { $0 === c } }
+            }
+            features[key] = current
+            if required { requiredFeatures[LanguageSystem(script: script, language: l)] = feature }
+        }
+        languageSystems = languages.map { LanguageSystem(script: script, language: $0) }
+        language = languages.count == 1 ? languages[0] : nil
+    }
+
+    func setLookupFlag(_ value: Int, markAttachment: [Int]?, markFilteringSet: [Int]?, at: FeatureLocation) throws {
+        var flag = value & 0xFF
+        if let markAttachment {
+            let key = Array(Set(markAttachment)).sorted()
+            let id: Int
+            if let known = markAttachClassIDs[key] {
+                id = known
+            } else {
+                id = markAttachClassIDs.count + 1
+                markAttachClassIDs[key] = id
+                for g in key {
+                    if markAttach[g] != nil { throw FeatureFileError("glyph \(name(g)) already has a MarkAttachmentType", at) }
+                    markAttach[g] = id
+                }
+            }
+            flag |= id << 8
+        }
+        if let markFilteringSet {
+            let key = Array(Set(markFilteringSet)).sorted()
+            let id = markFilterSets[key] ?? markFilterSets.count
+            markFilterSets[key] = id
+            flag |= 0x10
+            markFilterSet = id
+        } else {
+            markFilterSet = nil
+        }
+        lookupFlag = flag
+    }
+
+    func addSubtableBreak(at: FeatureLocation) {
+        currentLookup?.addSubtableBreak()
+    }
+
+    /// The lookup the next rule of this kind goes into: the current one when it fits, else a new one.
+    private func lookup(_ kind: FeatureLookup.Kind, at: FeatureLocation, fits: (FeatureLookup) -> Bool = { _ in true }) throws
+        -> FeatureLookup
+    {
+        if let c = currentLookup, c.kind == kind, c.flag == lookupFlag, c.markFilterSet == markFilterSet, fits(c) { return c }
+        if lookupName != nil, currentLookup != nil {
+            throw FeatureFileError("within a named lookup block, all rules must be of the same lookup type and flag", at)
+        }
+        let l = FeatureLookup(kind: kind, location: at)
+        l.flag = lookupFlag
+        l.markFilterSet = markFilterSet
+        l.useExtension = useExtension
+        lookups.append(l)
+        currentLookup = l
+        if let lookupName { namedLookups[lookupName] = .some(l) }
+        if let featureName { addToFeature(l, featureName) }
+        return l
+    }
+
+    /// A lookup only a contextual rule reaches (feaLib's chained lookups): not in any feature.
+    private func chainedLookup(_ kind: FeatureLookup.Kind, at: FeatureLocation) -> FeatureLookup {
+        let l = FeatureLookup(kind: kind, location: at)
+        l.flag = lookupFlag
+        l.markFilterSet = markFilterSet
+        l.useExtension = useExtension
+        lookups.append(l)
+        return l
+    }
+
+    // MARK: GSUB rules
+
+    private func addSubstitutions(_ mapping: [([Int], [Int])], at: FeatureLocation) throws {
+        let isMultiple = mapping.contains { $0.1.count != 1 }, isLigature = mapping.contains { $0.0.count > 1 }
+        let l = try lookup(.anySubstitution, at: at) { l in
+            let (hasMultiple, hasLigature) = l.substitutionKinds
+            return !(hasMultiple && isLigature) && !(hasLigature && isMultiple)
+        }
+        for (key, value) in mapping {
+            if let old = l.substitutionIndex[key] {
+                guard case .rule(_, let existing) = l.substitutions[old], existing == value else {
+                    throw FeatureFileError("a substitution for \(key.map(name).joined(separator: " ")) is already defined", at)
+                }
+                continue
+            }
+            l.substitutionIndex[key] = l.substitutions.count
+            l.substitutions.append(.rule(key, value))
+        }
+    }
+
+    func addSingle(prefix: [[Int]], suffix: [[Int]], from: [Int], to: [Int], forceChain: Bool, at: FeatureLocation) throws {
+        var mapping: [(Int, Int)] = []
+        var seen: [Int: Int] = [:]
+        for (a, b) in zip(from, to) {
+            if let i = seen[a] { mapping[i].1 = b } else { seen[a] = mapping.count; mapping.append((a, b)) }
+        }
+        if !prefix.isEmpty || !suffix.isEmpty || forceChain {
+            guard !mapping.isEmpty, prefix.allSatisfy({ !$0.isEmpty }), suffix.allSatisfy({ !$0.isEmpty }) else {
+                throw FeatureFileError("empty glyph class in a contextual substitution", at)
+            }
+            let chain = try lookup(.chainSubstitution, at: at)
+            let single = chain.chainableSingle(mapping) ?? chainedLookup(.single, at: at)
+            for (a, b) in mapping { single.setSingle(a, b) }
+            chain.addContextRule(prefix: prefix, glyphs: [mapping.map(\.0)], suffix: suffix, lookups: [[single]])
+            return
+        }
+        try addSubstitutions(mapping.map { ([$0.0], [$0.1]) }, at: at)
+    }
+
+    func addMultiple(prefix: [[Int]], glyph: Int, suffix: [[Int]], replacement: [Int], forceChain: Bool, at: FeatureLocation) throws {
+        if !prefix.isEmpty || !suffix.isEmpty || forceChain {
+            guard prefix.allSatisfy({ !$0.isEmpty }), suffix.allSatisfy({ !$0.isEmpty }) else {
+                throw FeatureFileError("empty glyph class in a contextual substitution", at)
+            }
+            let chain = try lookup(.chainSubstitution, at: at)
+            let multiple = chain.chainableMultiple(glyph, replacement) ?? chainedLookup(.multiple, at: at)
+            multiple.setMultiple(glyph, replacement)
+            chain.addContextRule(prefix: prefix, glyphs: [[glyph]], suffix: suffix, lookups: [[multiple]])
+            return
+        }
+        try addSubstitutions([([glyph], replacement)], at: at)
+    }
+
+    func addAlternate(prefix: [[Int]], glyph: Int, suffix: [[Int]], alternates: [Int], at: FeatureLocation) throws {
+        let target: FeatureLookup
+        if !prefix.isEmpty || !suffix.isEmpty {
+            let chain = try lookup(.chainSubstitution, at: at)
+            target = chain.chainableAlternate(glyph) ?? chainedLookup(.alternate, at: at)
+            chain.addContextRule(prefix: prefix, glyphs: [[glyph]], suffix: suffix, lookups: [[target]])
+        } else {
+            target = try lookup(.alternate, at: at)
+        }
+        if target.alternates.contains(where: { $0.glyph == glyph }) {
+            throw FeatureFileError("alternates for glyph \(name(glyph)) are already defined", at)
+        }
+        target.alternates.append((glyph, alternates))
+    }
+
+    func addLigature(prefix: [[Int]], glyphs: [[Int]], suffix: [[Int]], replacement: Int, forceChain: Bool, at: FeatureLocation) throws {
+        let sequences = Self.product(glyphs)
+        guard sequences.count <= 1_000_000 else { throw FeatureFileError("the ligature rule enumerates more than a million sequences", at) }
+        if !prefix.isEmpty || !suffix.isEmpty || forceChain {
+            guard prefix.allSatisfy({ !$0.isEmpty }), suffix.allSatisfy({ !$0.isEmpty }) else {
+                throw FeatureFileError("empty glyph class in a contextual substitution", at)
+            }
+            let chain = try lookup(.chainSubstitution, at: at)
+            let ligature = chain.chainableLigature(sequences, replacement) ?? chainedLookup(.ligature, at: at)
+            for s in sequences {
+                if let old = ligature.ligatureOutput(s), old != replacement {
+                    throw FeatureFileError(
+                        "conflicting ligature rules: \(s.map(name).joined(separator: " ")) makes \(name(old)) and \(name(replacement))", at)
+                }
+                ligature.setLigature(s, replacement)
+            }
+            chain.contextRules.append(.rule(ContextRule(prefix: prefix, glyphs: glyphs, suffix: suffix, lookups: [[ligature]])))
+            return
+        }
+        guard glyphs.allSatisfy({ !$0.isEmpty }) else { throw FeatureFileError("empty glyph class in a substitution", at) }
+        try addSubstitutions(sequences.map { ($0, [replacement]) }, at: at)
+    }
+
+    func addReverseChain(prefix: [[Int]], suffix: [[Int]], from: [Int], to: [Int], at: FeatureLocation) throws {
+        guard !from.isEmpty else { throw FeatureFileError("empty glyph class in a substitution", at) }
+        let l = try lookup(.reverseChain, at: at)
+        var mapping: [Int: Int] = [:]
+        for (a, b) in zip(from, to) { mapping[a] = b }
+        l.reverseRules.append((prefix, suffix, mapping))
+    }
+
+    /// A contextual rule (`sub a' lookup L b;`, `ignore sub …`, `pos …`) for `table`.
+    func addChainContext(
+        _ table: String, prefix: [[Int]], glyphs: [[Int]], suffix: [[Int]], lookups names: [[String]?], at: FeatureLocation
+    ) throws {
+        guard glyphs.allSatisfy({ !$0.isEmpty }), prefix.allSatisfy({ !$0.isEmpty }), suffix.allSatisfy({ !$0.isEmpty }) else {
+            throw FeatureFileError("empty glyph class in a contextual rule", at)
+        }
+        let l = try lookup(table == "GSUB" ? .chainSubstitution : .chainPositioning, at: at)
+        let resolved: [[FeatureLookup]?] = names.map { list in list.map { $0.compactMap { namedLookups[$0] ?? nil } } }
+        l.addContextRule(prefix: prefix, glyphs: glyphs, suffix: suffix, lookups: resolved)
+    }
+
+    static func product(_ classes: [[Int]]) -> [[Int]] {
+        var out: [[Int]] = [[]]
+        for c in classes {
+            var next: [[Int]] = []
+            next.reserveCapacity(out.count * c.count)
+            for prefix in out { for g in c { next.append(prefix + [g]) } }
+            out = next
+            if out.count > 1_000_000 { return out }
+        }
+        return out
+    }
+
+    // MARK: GPOS rules
+
+    func addSinglePos(prefix: [[Int]], suffix: [[Int]], positions: [([Int], ValueRecordSyntax?)], forceChain: Bool, at: FeatureLocation)
+        throws
+    {
+        if !prefix.isEmpty || !suffix.isEmpty || forceChain {
+            guard !positions.isEmpty, prefix.allSatisfy({ !$0.isEmpty }), suffix.allSatisfy({ !$0.isEmpty }) else {
+                throw FeatureFileError("empty glyph class in a contextual positioning rule", at)
+            }
+            let chain = try lookup(.chainPositioning, at: at)
+            var targets = chain.contextRules.flatMap { r -> [FeatureLookup] in
+                if case .rule(let rule) = r { return rule.lookups.compactMap { $0 }.flatMap { $0 } }
+                return []
+            }
+            var subs: [[FeatureLookup]?] = []
+            for (glyphs, value) in positions {
+                guard let value else {
+                    subs.append(nil)
+                    continue
+                }
+                let v = OTValue(value, pairContext: false)
+                let sub =
+                    targets.first { t in
+                        t.kind == .singlePosition && glyphs.allSatisfy { g in t.singlePositions[g].map { $0 == v } ?? true }
+                    }
+                    ?? {
+                        let s = chainedLookup(.singlePosition, at: at)
+                        targets.append(s)
+                        return s
+                    }()
+                for g in glyphs { try sub.addSinglePosition(g, v, name: name, at: at) }
+                subs.append([sub])
+            }
+            chain.addContextRule(prefix: prefix, glyphs: positions.map(\.0), suffix: suffix, lookups: subs)
+            return
+        }
+        let l = try lookup(.singlePosition, at: at)
+        for (glyphs, value) in positions {
+            guard !glyphs.isEmpty else { throw FeatureFileError("empty glyph class in a positioning rule", at) }
+            let v = value.map { OTValue($0, pairContext: false) } ?? OTValue()
+            for g in glyphs { try l.addSinglePosition(g, v, name: name, at: at) }
+        }
+    }
+
+    func addGlyphPair(_ a: Int, _ v1: ValueRecordSyntax?, _ b: Int, _ v2: ValueRecordSyntax?, at: FeatureLocation) throws {
+        let l = try lookup(.pairPosition, at: at)
+        let key = PairKey(first: a, second: b)
+        if l.glyphPairs[key] == nil {
+            l.glyphPairs[key] = (v1.map { OTValue($0, pairContext: true) }, v2.map { OTValue($0, pairContext: true) })
+            l.glyphPairOrder.append(key)
+        }
+    }
+
+    func addClassPair(_ c1: [Int], _ v1: ValueRecordSyntax?, _ c2: [Int], _ v2: ValueRecordSyntax?, at: FeatureLocation) throws {
+        guard !c1.isEmpty, !c2.isEmpty else { throw FeatureFileError("empty glyph class in a positioning rule", at) }
+        let l = try lookup(.pairPosition, at: at)
+        // Classes as feaLib keys them: glyph names sorted, repeats removed.
+        let byName = { (c: [Int]) in Array(Set(c)).sorted { self.glyphNames[$0] < self.glyphNames[$1] } }
+        l.classPairs.append(
+            .pair(byName(c1), v1.map { OTValue($0, pairContext: true) }, byName(c2), v2.map { OTValue($0, pairContext: true) }))
+    }
+
+    func addCursive(_ glyphs: [Int], entry: AnchorSyntax?, exit: AnchorSyntax?, at: FeatureLocation) throws {
+        guard !glyphs.isEmpty else { throw FeatureFileError("empty glyph class in a positioning rule", at) }
+        let l = try lookup(.cursive, at: at)
+        for g in glyphs {
+            if let i = l.cursive.firstIndex(where: { $0.glyph == g }) {
+                l.cursive[i] = (g, entry, exit)
+            } else {
+                l.cursive.append((g, entry, exit))
+            }
+        }
+    }
+
+    enum AttachmentKind { case markToBase, markToMark }
+
+    private func addMarks(_ l: FeatureLookup, _ marks: [(AnchorSyntax?, MarkClassSyntax)], at: FeatureLocation) throws {
+        var seen: Set<String> = []
+        for (_, mark) in marks where !seen.insert(mark.name).inserted {
+            throw FeatureFileError("mark class @\(mark.name) is used more than once in the same anchor list", at)
+        }
+        for (_, mark) in marks {
+            for g in mark.glyphs {
+                if let existing = l.marks[g] {
+                    if existing.className != mark.name {
+                        throw FeatureFileError("glyph \(name(g)) cannot be in both @\(existing.className) and @\(mark.name)", at)
+                    }
+                } else {
+                    l.marks[g] = (mark.name, mark.anchors[g]!)
+                }
+            }
+        }
+    }
+
+    func addMarkAttachment(_ kind: AttachmentKind, _ bases: [Int], marks: [(AnchorSyntax?, MarkClassSyntax)], at: FeatureLocation) throws {
+        let l = try lookup(kind == .markToBase ? .markToBase : .markToMark, at: at)
+        try addMarks(l, marks, at: at)
+        guard !bases.isEmpty else { throw FeatureFileError("empty glyph class in a positioning rule", at) }
+        for (anchor, mark) in marks {
+            for b in bases {
+                if l.bases[b] == nil { l.baseOrder.append(b) }
+                l.bases[b, default: [:]][mark.name] = anchor
+            }
+        }
+    }
+
+    func addMarkToLigature(_ ligatures: [Int], components: [[(AnchorSyntax?, MarkClassSyntax)]], at: FeatureLocation) throws {
+        let l = try lookup(.markToLigature, at: at)
+        guard !ligatures.isEmpty else { throw FeatureFileError("empty glyph class in a positioning rule", at) }
+        var anchors: [[String: AnchorSyntax?]] = []
+        for marks in components {
+            try addMarks(l, marks, at: at)
+            var a: [String: AnchorSyntax?] = [:]
+            for (anchor, mark) in marks { a[mark.name] = anchor }
+            anchors.append(a)
+        }
+        for g in ligatures { l.ligatures[g] = anchors }
+    }
+
+    func noteMarkClass(_ mark: MarkClassSyntax, glyphs: [Int], at: FeatureLocation) throws {
+        markClassGlyphs += glyphs
+    }
+
+    // MARK: GDEF and names
+
+    func setGlyphClassDef(base: [Int]?, ligature: [Int]?, mark: [Int]?, component: [Int]?, at: FeatureLocation) throws {
+        for (glyphs, c) in [(base, 1), (ligature, 2), (mark, 3), (component, 4)] {
+            for g in glyphs ?? [] {
+                if let old = glyphClassDefs[g], old != c {
+                    throw FeatureFileError("glyph \(name(g)) was assigned to a different class", at)
+                }
+                glyphClassDefs[g] = c
+            }
+        }
+    }
+
+    func addAttachPoints(_ glyphs: [Int], _ points: [Int]) {
+        for g in glyphs { attachPoints[g, default: []].formUnion(points) }
+    }
+
+    func addLigatureCarets(_ glyphs: [Int], _ carets: [Int], byIndex: Bool) {
+        for g in glyphs {
+            if byIndex {
+                if ligatureCaretPoints[g] == nil { ligatureCaretPoints[g] = carets }
+            } else if ligatureCaretCoordinates[g] == nil {
+                ligatureCaretCoordinates[g] = carets
+            }
+        }
+    }
+
+    func addFeatureName(_ tag: String, _ record: FeatureNameRecord) {
+        featureNames[tag, default: []].append(record)
+        names.append((nameID(for: tag), record))
+    }
+
+    /// A cvParameters name block; each ParamUILabelNameID block names the next parameter.
+    func addCVNames(_ tag: String, block: String, _ records: [FeatureNameRecord]) {
+        var key = block
+        if block == "ParamUILabelNameID" {
+            key += "_\(cvParameterCount[tag, default: 0])"
+            cvParameterCount[tag, default: 0] += 1
+        }
+        cvNames[tag, default: [:]][key] = records
+        let id = nameID(for: tag + " " + key)
+        for r in records { names.append((id, r)) }
+    }
+
+    func startCVParameters(_ tag: String) {
+        if cvNames[tag] == nil { cvNames[tag] = [:] }
+    }
+
+    func addCVCharacter(_ tag: String, _ c: Int) {
+        cvCharacters[tag, default: []].append(c)
+    }
+
+    func setSizeParameters(_ design: Int, _ subfamily: Int, _ start: Int, _ end: Int, at: FeatureLocation) throws {
+        guard featureName == "size" else { throw FeatureFileError("'parameters' belongs in the size feature", at) }
+        sizeParameters = (design, subfamily, start, end)
+    }
+
+    // MARK: Building
+
+    /// The GSUB or GPOS value, or nil when the file gives that table nothing.
+    func buildLayout(_ tag: String) throws -> StructFields? {
+        for l in lookups { l.index = nil }
+        var built: [FeatureLookup] = []
+        for l in lookups where l.table == tag {
+            let isNamed = namedLookups.values.contains { $0 === l }
+            guard let resolved = l.promoted(isNamed: isNamed) else {
+                throw FeatureFileError("within a named lookup block, all rules must be of the same lookup type and flag", l.location)
+            }
+            for r in resolved {
+                l.index = built.count
+                r.index = built.count
+                built.append(r)
+            }
+        }
+        let lookupValues = try built.map { try $0.build(self) }
+
+        // Feature records: one per (tag, set of lookups), sorted by tag, then language, then script.
+        var featureRecords: [(tag: String, lookups: [Int])] = []
+        var featureIndex: [String: Int] = [:]
+        var scripts: [String: [String: [Int]]] = [:]
+        var required: [LanguageSystem: Int] = [:]
+        let keys = features.keys.sorted {
+            ($0.feature, $0.system.language, $0.system.script) < ($1.feature, $1.system.language, $1.system.script)
+        }
+        for key in keys {
+            var indices: [Int] = []
+            for l in features[key]! { if let i = l.index, !indices.contains(i) { indices.append(i) } }
+            let isSize = tag == "GPOS" && key.feature == "size"
+            if indices.isEmpty, !isSize { continue }
+            let id = key.feature + "|" + indices.sorted().map(String.init).joined(separator: ",")
+            let index: Int
+            if let known = featureIndex[id] {
+                index = known
+            } else {
+                index = featureRecords.count
+                featureRecords.append((key.feature, indices))
+                featureIndex[id] = index
+            }
+            scripts[key.system.script, default: [:]][key.system.language, default: []].append(index)
+            if requiredFeatures[key.system] == key.feature { required[key.system] = index }
+        }
+        guard !scripts.isEmpty || !featureRecords.isEmpty || !built.isEmpty else { return nil }
+
+        func langSys(_ system: LanguageSystem, _ indices: [Int]) -> StructValue {
+            var f = StructFields()
+            f["LookupOrder"] = StructValue.none
+            let req = required[system]
+            f["ReqFeatureIndex"] = .int(Int64(req ?? 0xFFFF))
+            f["FeatureIndex"] = .list(indices.filter { $0 != req }.map { .int(Int64($0)) })
+            return .record(f)
+        }
+        var scriptRecords: [StructValue] = []
+        for (script, languages) in scripts.sorted(by: { $0.key < $1.key }) {
+            var s = StructFields()
+            s["DefaultLangSys"] = StructValue.none
+            var records: [StructValue] = []
+            for (language, indices) in languages.sorted(by: { $0.key < $1.key }) {
+                let value = langSys(LanguageSystem(script: script, language: language), indices)
+                if language == "dflt" {
+                    s["DefaultLangSys"] = value
+                } else {
+                    var r = StructFields()
+                    r["LangSysTag"] = .int(Int64(Tag(text: language).rawValue))
+                    r["LangSys"] = value
+                    records.append(.record(r))
+                }
+            }
+            s["LangSysRecord"] = .list(records)
+            var record = StructFields()
+            record["ScriptTag"] = .int(Int64(Tag(text: script).rawValue))
+            record["Script"] = .record(s)
+            scriptRecords.append(.record(record))
+        }
+        var featureValues: [StructValue] = []
+        for (featureTag, indices) in featureRecords {
+            var feature = StructFields()
+            feature["FeatureParams"] = try featureParams(featureTag, table: tag)
+            feature["LookupListIndex"] = .list(indices.map { .int(Int64($0)) })
+            var record = StructFields()
+            record["FeatureTag"] = .int(Int64(Tag(text: featureTag).rawValue))
+            record["Feature"] = .record(feature)
+            featureValues.append(.record(record))
+        }
+        var root = StructFields()
+        root["Version"] = .int(0x0001_0000)
+        root["ScriptList"] = .record(fields(["ScriptRecord": .list(scriptRecords)]))
+        root["FeatureList"] = .record(fields(["FeatureRecord": .list(featureValues)]))
+        root["LookupList"] = .record(fields(["Lookup": .list(lookupValues)]))
+        return root
+    }
+
+    private func fields(_ pairs: KeyValuePairs<String, StructValue>) -> StructFields {
+        var f = StructFields()
+        for (k, v) in pairs { f[k] = v }
+        return f
+    }
+
+    private var nameIDs: [String: Int] = [:]
+    /// Name IDs the face uses already: new ones are the first free from 256, as feaLib picks them.
+    var usedNameIDs: Set<Int> = []
+
+    private func nameID(for key: String) -> Int {
+        if let id = nameIDs[key] { return id }
+        var id = 256
+        while usedNameIDs.contains(id) { id += 1 }
+        usedNameIDs.insert(id)
+        nameIDs[key] = id
+        return id
+    }
+
+    private func featureParams(_ tag: String, table: String) throws -> StructValue {
+        if tag == "size", table == "GPOS", let size = sizeParameters {
+            var f = StructFields()
+            f["DesignSize"] = .int(Int64(size.design))
+            f["SubfamilyID"] = .int(Int64(size.subfamily))
+            f["SubfamilyNameID"] = .int(Int64(nameIDs["size"] ?? 0))
+            f["RangeStart"] = .int(Int64(size.start))
+            f["RangeEnd"] = .int(Int64(size.end))
+            return .switched(0, .record(f))
+        }
+        if featureNames[tag] != nil, let id = nameIDs[tag] {
+            var f = StructFields()
+            f["Version"] = .int(0)
+            f["UINameID"] = .int(Int64(id))
+            return .switched(1, .record(f))
+        }
+        if cvNames[tag] != nil || cvCharacters[tag] != nil || cvParameterCount[tag] != nil {
+            func id(_ key: String) -> Int64 { Int64(nameIDs[tag + " " + key] ?? 0xFFFF) }
+            var f = StructFields()
+            f["Format"] = .int(0)
+            f["FeatUILabelNameID"] = .int(id("FeatUILabelNameID"))
+            f["FeatUITooltipTextNameID"] = .int(id("FeatUITooltipTextNameID"))
+            f["SampleTextNameID"] = .int(id("SampleTextNameID"))
+            f["NumNamedParameters"] = .int(Int64(cvParameterCount[tag] ?? 0))
+            f["FirstParamUILabelNameID"] = .int(id("ParamUILabelNameID_0"))
+            f["Character"] = .list((cvCharacters[tag] ?? []).map { .int(Int64($0)) })
+            return .switched(2, .record(f))
+        }
+        return .none
+    }
+
+    /// GDEF, or nil when nothing calls for one.
+    func buildGDEF() -> StructFields? {
+        var classes = glyphClassDefs
+        if classes.isEmpty {
+            for l in lookups { for (g, c) in l.inferredGlyphClasses { classes[g] = c } }
+            for g in markClassGlyphs { classes[g] = 3 }
+        }
+        var root = StructFields()
+        root["Version"] = .int(0x0001_0000)
+        root["GlyphClassDef"] = classes.isEmpty ? StructValue.none : .classes(Self.classRuns(classes))
+        if attachPoints.isEmpty {
+            root["AttachList"] = StructValue.none
+        } else {
+            let glyphs = attachPoints.keys.sorted()
+            root["AttachList"] = .record(
+                fields([
+                    "Coverage": .glyphs(GlyphRuns(glyphs)),
+                    "AttachPoint": .list(
+                        glyphs.map { .record(fields(["PointIndex": .list(attachPoints[$0]!.sorted().map { .int(Int64($0)) })])) }),
+                ]))
+        }
+        var carets: [Int: StructValue] = [:]
+        for (g, points) in ligatureCaretPoints {
+            carets[g] = .record(fields(["CaretValue": .list(points.map { .formatted(2, fields(["CaretValuePoint": .int(Int64($0))])) })]))
+        }
+        for (g, coordinates) in ligatureCaretCoordinates where carets[g] == nil {
+            carets[g] = .record(fields(["CaretValue": .list(coordinates.map { .formatted(1, fields(["Coordinate": .int(Int64($0))])) })]))
+        }
+        if carets.isEmpty {
+            root["LigCaretList"] = StructValue.none
+        } else {
+            let glyphs = carets.keys.sorted()
+            root["LigCaretList"] = .record(fields(["Coverage": .glyphs(GlyphRuns(glyphs)), "LigGlyph": .list(glyphs.map { carets[$0]! })]))
+        }
+        root["MarkAttachClassDef"] = markAttach.isEmpty ? StructValue.none : .classes(Self.classRuns(markAttach))
+        if !markFilterSets.isEmpty {
+            root["Version"] = .int(0x0001_0002)
+            let sets = markFilterSets.sorted { $0.value < $1.value }.map { StructValue.glyphs(GlyphRuns($0.key)) }
+            root["MarkGlyphSetsDef"] = .record(fields(["MarkSetTableFormat": .int(1), "Coverage": .list(sets)]))
+        }
+        let hasData = ["GlyphClassDef", "AttachList", "LigCaretList", "MarkAttachClassDef", "MarkGlyphSetsDef"].contains {
+            if let v = root[$0], v != .none { return true } else { return false }
+        }
+        return hasData ? root : nil
+    }
+
+    static func classRuns(_ classes: [Int: Int]) -> [ClassRun] {
+        ClassRun.normalized(classes.filter { $0.value != 0 }.map { ClassRun(first: $0.key, last: $0.key, glyphClass: $0.value) })
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import FontModel
+import FontScript
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `fontshell fea FONT FEATURES.fea -o OUT`: compiles a feature file into the font's GSUB, GPOS
+/// and GDEF (replacing them, as feaLib does) and saves it.
+struct FeaCommand: FontShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fea",
+        abstract: "Compile an AFDKO feature file (.fea) into a font's GSUB, GPOS and GDEF and save it.",
+        discussion: """
+            The file replaces the face's layout tables, as fontTools' feaLib and makeotf do; a table the \
+            file gives nothing is removed. include() reads files only inside --include-dir (default: \
+            the feature file's folder). Errors name the file, line and column.
+            """)
+
+    @Argument(help: "Font to read.") var font: String
+    @Argument(help: "Feature file.") var features: String
+    @Option(name: .shortAndLong, help: "Where to save.") var output: String
+    @Option(help: "Folder include() may read from (default: the feature file's folder).") var includeDir: String?
+    @OptionGroup var selection: FaceSelection
+    @Flag(help: "Allow OUTPUT to be FONT.") var overwrite = false
+    @Flag(help: "Save even if the validator finds errors.") var force = false
+
+    func outcome() throws -> Outcome {
+        let f = try Font(path: font)
+        let face = try selection.face(in: f)
+        guard let text = readFile(features, limit: FeatureFiles.sizeLimit) else {
+            throw FontError("cannot read the feature file (missing, unreadable or over 64 MB)", path: features)
+        }
+        let report = try face.compileFeatures(
+            text, file: features, readInclude: FeatureFiles.includeReader(allowing: includeDir ?? FeatureFiles.folder(of: features)))
+        print(
+            "compiled \(features): "
+                + (report.written.map { "\($0) (\(report.lookupCounts[$0].map { "\($0) lookups" } ?? "written"))" }
+                + report.removed.map { "\($0) removed" }).joined(separator: ", "))
+        print(try f.save(to: output, options: SaveOptions(overwriteInput: overwrite, force: force)))
+        return .done
+    }
+}
+
+/// Reading feature files and what they include.
+enum FeatureFiles {
+    /// A feature file or an included one larger than this is refused (feaLib has no limit;
+    /// the biggest real ones are a few megabytes).
+    static let sizeLimit = 64 << 20
+
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    /// Reads `include(name)` relative to `folder`, refusing anything that resolves outside it.
+    static func includeReader(allowing folder: String) -> (String, FeatureLocation) throws -> (bytes: [UInt8], file: String) {
+        { name, at in
+            guard let root = realPath(folder) else {
+                throw FeatureFileError("include(\(name)): the include folder '\(folder)' does not exist", at)
+            }
+            let candidate = name.hasPrefix("/") ? name : folder + "/" + name
+            guard let resolved = realPath(candidate) else { throw FeatureFileError("include(\(name)): no such file", at) }
+            guard resolved.hasPrefix(root == "/" ? "/" : root + "/") else {
+                throw FeatureFileError("include(\(name)): outside the folder includes may read (\(folder)); see --include-dir", at)
+            }
+            guard let bytes = readFile(resolved, limit: sizeLimit) else { throw FeatureFileError("include(\(name)): cannot read it", at) }
+            return (bytes, candidate)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""fontTools' feaLib test suite as an oracle for `fontshell fea`.
+
+For every case builder_test.py compiles (data/NAME.fea with data/NAME.ttx), make a font with
+the glyph order builder_test.py uses, compile the feature file into it with fontshell, read the
+result back with fontTools, and compare each table the expected dump holds as XML data (comments
+aside, text whitespace collapsed). A .fea in data/ without a .ttx is an expected failure: fontshell
+must refuse it with a message that names a line and column.
+
+Prints one JSON line per case, then a summary line {"passed": N, "cases": M, ...}.
+Usage: fealib_conformance.py FONTSHELL FEALIB_FOLDER [--only NAME ...] [--show-differences]
+"""
+
+import argparse
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ttx_parity import normalized, first_difference  # noqa: E402
+
+from fontTools.fontBuilder import FontBuilder  # noqa: E402
+from fontTools.ttLib import TTFont  # noqa: E402
+
+
+def builder_cases(folder):
+    """The case names and the glyph order of builder_test.py."""
+    source = open(os.path.join(folder, "builder_test.py"), encoding="utf-8").read()
+    names = re.search(r'TEST_FEATURE_FILES = """(.*?)"""', source, re.S).group(1).split()
+    glyphs = re.search(r'glyphs = """(.*?)"""', source, re.S).group(1).split()
+    glyphs += ["cid{:05d}".format(cid) for cid in range(800, 1001 + 1)]
+    return names, glyphs
+
+
+def make_font(glyphs, path):
+    """A TrueType font with these glyphs (empty outlines) and no name records."""
+    fb = FontBuilder(1000, isTTF=True)
+    fb.setupGlyphOrder(glyphs)
+    fb.setupCharacterMap({})
+    fb.setupGlyf({g: _empty_glyph() for g in glyphs})
+    fb.setupHorizontalMetrics({g: (500, 0) for g in glyphs})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({})
+    fb.setupOS2()
+    fb.setupPost(keepGlyphNames=True)
+    fb.font["name"].names = []
+    fb.save(path)
+
+
+def _empty_glyph():
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    return TTGlyphPen(None).glyph()
+
+
+def table_elements(xml_text):
+    root = ET.fromstring(xml_text)
+    return {e.tag: e for e in root if e.tag != "GlyphOrder"}
+
+
+LOCATION = re.compile(r":\d+:\d+: ")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("fontshell")
+    p.add_argument("folder")
+    p.add_argument("--only", nargs="*")
+    p.add_argument("--show-differences", action="store_true")
+    args = p.parse_args()
+    data = os.path.join(args.folder, "data")
+    names, glyphs = builder_cases(args.folder)
+    expected_failures = sorted(
+        f[:-4] for f in os.listdir(data) if f.endswith(".fea") and not os.path.exists(os.path.join(data, f[:-4] + ".ttx"))
+    )
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        base = os.path.join(tmp, "base.ttf")
+        make_font(glyphs, base)
+        for name in names + expected_failures:
+            if args.only and name not in args.only:
+                continue
+            fea = os.path.join(data, name + ".fea")
+            out = os.path.join(tmp, name + ".ttf")
+            r = subprocess.run([args.fontshell, "fea", base, fea, "-o", out], capture_output=True, text=True)
+            result = {"case": name}
+            if name in expected_failures:
+                result["expected"] = "failure"
+                ok = r.returncode != 0 and bool(LOCATION.search(r.stderr)) and not os.path.exists(out)
+                result["ok"] = ok
+                if not ok:
+                    result["why"] = "compiled" if r.returncode == 0 else "no line:column in " + r.stderr.strip()[:200]
+            elif r.returncode != 0:
+                result["ok"] = False
+                result["why"] = r.stderr.strip()[:300]
+            else:
+                expected = table_elements(open(os.path.join(data, name + ".ttx"), encoding="utf-8").read())
+                font = TTFont(out)
+                tags = [t for t in ("head", "name", "BASE", "GDEF", "GSUB", "GPOS", "OS/2", "STAT", "hhea", "vhea")]
+                ours_text = io.StringIO()
+                font.saveXML(ours_text, tables=[t for t in tags if t in font])
+                ours = table_elements(ours_text.getvalue())
+                differences = []
+                for table, element in expected.items():
+                    mine = ours.get(table)
+                    if mine is None:
+                        differences.append(f"{table}: not written")
+                        continue
+                    d = first_difference(normalized(element), normalized(mine))
+                    if d:
+                        differences.append(d)
+                for table in ours:
+                    if table in ("GDEF", "GSUB", "GPOS") and table not in expected:
+                        differences.append(f"{table}: written, but not expected")
+                result["ok"] = not differences
+                if differences:
+                    result["why"] = "; ".join(differences)[:600]
+            passed += result["ok"]
+            failed += not result["ok"]
+            print(json.dumps(result), flush=True)
+    print(json.dumps({"passed": passed, "failed": failed, "cases": passed + failed,
+                      "expected_failures": len(expected_failures)}))
+
+
+if __name__ == "__main__":
+    main()
