@@ -521,9 +521,9 @@ final class FeatureBuilder {
     func addLigatureCarets(_ glyphs: [Int], _ carets: [Int], byIndex: Bool) {
         for g in glyphs {
             if byIndex {
-                if ligatureCaretPoints[g] == nil { ligatureCaretPoints[g] = carets }
+                if ligatureCaretPoints[g] == nil { ligatureCaretPoints[g] = carets.sorted() }
             } else if ligatureCaretCoordinates[g] == nil {
-                ligatureCaretCoordinates[g] = carets
+                ligatureCaretCoordinates[g] = carets.sorted()
             }
         }
     }
@@ -556,6 +556,9 @@ final class FeatureBuilder {
     func setSizeParameters(_ design: Int, _ subfamily: Int, _ start: Int, _ end: Int, at: FeatureLocation) throws {
         guard featureName == "size" else { throw FeatureFileError("'parameters' belongs in the size feature", at) }
         sizeParameters = (design, subfamily, start, end)
+        for system in languageSystems where features[FeatureKey(system: system, feature: "size")] == nil {
+            features[FeatureKey(system: system, feature: "size")] = []
+        }
     }
 
     // MARK: Building
@@ -679,13 +682,13 @@ final class FeatureBuilder {
             f["SubfamilyNameID"] = .int(Int64(nameIDs["size"] ?? 0))
             f["RangeStart"] = .int(Int64(size.start))
             f["RangeEnd"] = .int(Int64(size.end))
-            return .switched(0, .record(f))
+            return .switched(Int(Tag(text: tag).rawValue), .record(f))
         }
         if featureNames[tag] != nil, let id = nameIDs[tag] {
             var f = StructFields()
             f["Version"] = .int(0)
             f["UINameID"] = .int(Int64(id))
-            return .switched(1, .record(f))
+            return .switched(Int(Tag(text: tag).rawValue), .record(f))
         }
         if cvNames[tag] != nil || cvCharacters[tag] != nil || cvParameterCount[tag] != nil {
             func id(_ key: String) -> Int64 { Int64(nameIDs[tag + " " + key] ?? 0xFFFF) }
@@ -697,7 +700,7 @@ final class FeatureBuilder {
             f["NumNamedParameters"] = .int(Int64(cvParameterCount[tag] ?? 0))
             f["FirstParamUILabelNameID"] = .int(id("ParamUILabelNameID_0"))
             f["Character"] = .list((cvCharacters[tag] ?? []).map { .int(Int64($0)) })
-            return .switched(2, .record(f))
+            return .switched(Int(Tag(text: tag).rawValue), .record(f))
         }
         return .none
     }

@@ -390,22 +390,134 @@ final class FeatureLookup {
         return .list(records)
     }
 
+    /// Contextual subtables as feaLib makes them: the rules between `subtable;` breaks become
+    /// format 1 (glyphs), 2 (classes) or 3 (coverages, one subtable per rule), whichever
+    /// encodes smallest.
     private func contextSubtables(chaining: Bool, _ b: FeatureBuilder) throws -> [StructValue] {
-        let prefix = table == "GSUB" ? "Subst" : "Pos"
-        var out: [StructValue] = []
-        for case .rule(let rule) in contextRules {
-            var f = StructFields()
-            if chaining {
-                f["BacktrackCoverage"] = .list(rule.prefix.reversed().map { Self.coverage($0) })
-                f["InputCoverage"] = .list(rule.glyphs.map { Self.coverage($0) })
-                f["LookAheadCoverage"] = .list(rule.suffix.map { Self.coverage($0) })
-            } else {
-                f["Coverage"] = .list(rule.glyphs.map { Self.coverage($0) })
+        var rulesets: [[ContextRule]] = [[]]
+        for e in contextRules {
+            switch e {
+            case .subtableBreak: rulesets.append([])
+            case .rule(let r): rulesets[rulesets.count - 1].append(r)
             }
-            f["\(prefix)LookupRecord"] = try lookupRecords(rule, prefix: prefix)
-            out.append(.formatted(3, f))
+        }
+        var out: [StructValue] = []
+        for rules in rulesets where !rules.isEmpty {
+            var candidates: [[StructValue]] = [try rules.map { try contextFormat3($0, chaining: chaining) }]
+            if let classes = contextClasses(rules, b) { candidates.insert([try contextFormat2(rules, classes, chaining: chaining)], at: 0) }
+            if rules.allSatisfy({ r in (r.prefix + r.glyphs + r.suffix).allSatisfy { $0.count == 1 } }) {
+                candidates.insert([try contextFormat1(rules, chaining: chaining)], at: 0)
+            }
+            var best = candidates[0], bestSize = Int.max
+            for c in candidates {
+                let size = (try? encodedSize(c, chaining: chaining)) ?? Int.max
+                if size < bestSize { (best, bestSize) = (c, size) }
+            }
+            out += best
         }
         return out
+    }
+
+    private var contextNames: (prefix: String, short: String) { table == "GSUB" ? ("Subst", "Sub") : ("Pos", "Pos") }
+
+    /// The size of these subtables written as one lookup (shared parts written once).
+    private func encodedSize(_ subtables: [StructValue], chaining: Bool) throws -> Int {
+        let type = table == "GSUB" ? (chaining ? 6 : 5) : (chaining ? 8 : 7)
+        let types = table == "GSUB" ? GSUBTable.subtables : GPOSTable.subtables
+        var f = StructFields()
+        f["LookupType"] = .int(Int64(type))
+        f["LookupFlag"] = .int(0)
+        f["SubTable"] = .list(subtables.map { .switched(type, $0) })
+        return try StructureCodec.encode(.record(f), .record(LayoutCommon.lookup(types)), name: "Lookup").count
+    }
+
+    private func contextFormat3(_ rule: ContextRule, chaining: Bool) throws -> StructValue {
+        var f = StructFields()
+        if chaining {
+            f["BacktrackCoverage"] = .list(rule.prefix.reversed().map { Self.coverage($0) })
+            f["InputCoverage"] = .list(rule.glyphs.map { Self.coverage($0) })
+            f["LookAheadCoverage"] = .list(rule.suffix.map { Self.coverage($0) })
+        } else {
+            f["Coverage"] = .list(rule.glyphs.map { Self.coverage($0) })
+        }
+        f["\(contextNames.prefix)LookupRecord"] = try lookupRecords(rule, prefix: contextNames.prefix)
+        return .formatted(3, f)
+    }
+
+    private func contextFormat1(_ rules: [ContextRule], chaining: Bool) throws -> StructValue {
+        let (prefix, short) = contextNames
+        let setName = chaining ? "Chain\(short)RuleSet" : "\(short)RuleSet", ruleName = chaining ? "Chain\(short)Rule" : "\(short)Rule"
+        var byFirst: [Int: [StructValue]] = [:]
+        for r in rules {
+            var f = StructFields()
+            if chaining { f["Backtrack"] = .list(r.prefix.reversed().map { .int(Int64($0[0])) }) }
+            f["Input"] = .list(r.glyphs.dropFirst().map { .int(Int64($0[0])) })
+            if chaining { f["LookAhead"] = .list(r.suffix.map { .int(Int64($0[0])) }) }
+            f["\(prefix)LookupRecord"] = try lookupRecords(r, prefix: prefix)
+            byFirst[r.glyphs[0][0], default: []].append(.record(f))
+        }
+        let firsts = byFirst.keys.sorted()
+        var st = StructFields()
+        st["Coverage"] = .glyphs(GlyphRuns(firsts))
+        st[setName] = .list(firsts.map { .record(StructFieldsBuilder.make([(ruleName, .list(byFirst[$0]!))])) })
+        return .formatted(1, st)
+    }
+
+    /// Class definitions for backtrack, input and lookahead, or nil when a glyph would need two classes.
+    private func contextClasses(_ rules: [ContextRule], _ b: FeatureBuilder) -> [[[Int]]]? {
+        var out: [[[Int]]] = []
+        for position in 0..<3 {
+            var classes: [[Int]] = []
+            var owner: [Int: Int] = [:]
+            for r in rules {
+                for set in [r.prefix, r.glyphs, r.suffix][position] {
+                    let c = Array(Set(set)).sorted { b.name($0) < b.name($1) }
+                    if classes.contains(c) { continue }
+                    if c.contains(where: { owner[$0] != nil }) { return nil }
+                    for g in c { owner[g] = classes.count }
+                    classes.append(c)
+                }
+            }
+            out.append([[]] + Self.orderedClasses(classes, b))
+        }
+        return out
+    }
+
+    private func contextFormat2(_ rules: [ContextRule], _ classes: [[[Int]]], chaining: Bool) throws -> StructValue {
+        let (prefix, short) = contextNames
+        func classOf(_ position: Int, _ g: Int) -> Int { classes[position].firstIndex { $0.contains(g) } ?? 0 }
+        func classDef(_ position: Int) -> StructValue {
+            var runs: [ClassRun] = []
+            for (i, c) in classes[position].enumerated() where i > 0 { runs += c.map { ClassRun(first: $0, last: $0, glyphClass: i) } }
+            return .classes(ClassRun.normalized(runs))
+        }
+        let setName = chaining ? "Chain\(short)ClassSet" : "\(short)ClassSet", ruleName = chaining ? "Chain\(short)ClassRule" : "\(short)ClassRule"
+        var sets: [[StructValue]] = Array(repeating: [], count: classes[1].count)
+        var covered = Set<Int>()
+        for r in rules {
+            var f = StructFields()
+            if chaining {
+                f["Backtrack"] = .list(r.prefix.reversed().map { .int(Int64(classOf(0, $0[0]))) })
+                f["Input"] = .list(r.glyphs.dropFirst().map { .int(Int64(classOf(1, $0[0]))) })
+                f["LookAhead"] = .list(r.suffix.map { .int(Int64(classOf(2, $0[0]))) })
+            } else {
+                f["Class"] = .list(r.glyphs.dropFirst().map { .int(Int64(classOf(1, $0[0]))) })
+            }
+            f["\(prefix)LookupRecord"] = try lookupRecords(r, prefix: prefix)
+            sets[classOf(1, r.glyphs[0][0])].append(.record(f))
+            covered.formUnion(r.glyphs[0])
+        }
+        var st = StructFields()
+        st["Coverage"] = .glyphs(GlyphRuns(covered.sorted()))
+        if chaining {
+            st["BacktrackClassDef"] = classDef(0)
+            st["InputClassDef"] = classDef(1)
+            st["LookAheadClassDef"] = classDef(2)
+        } else {
+            st["ClassDef"] = classDef(1)
+        }
+        st[setName] = .list(sets.map { $0.isEmpty ? StructValue.none : .record(StructFieldsBuilder.make([(ruleName, .list($0))])) })
+        return .formatted(2, st)
     }
 
     private func reverseSubtables() -> [StructValue] {
@@ -543,7 +655,7 @@ final class FeatureLookup {
     }
 
     /// Classes ordered as feaLib's ClassDefBuilder orders them: larger first, then by names.
-    private static func orderedClasses(_ classes: [[Int]], _ b: FeatureBuilder) -> [[Int]] {
+    static func orderedClasses(_ classes: [[Int]], _ b: FeatureBuilder) -> [[Int]] {
         classes.sorted { x, y in
             if x.count != y.count { return x.count > y.count }
             return x.map(b.name).lexicographicallyPrecedes(y.map(b.name))
