@@ -23,6 +23,7 @@ final class FeatureBuilder {
     private(set) var lookups: [FeatureLookup] = []
     private var namedLookups: [String: FeatureLookup?] = [:]
     private var features: [FeatureKey: [FeatureLookup]] = [:]
+    private var outerFeatures: [FeatureKey: [FeatureLookup]] = [:]
     private var requiredFeatures: [LanguageSystem: String] = [:]
 
     // GDEF.
@@ -90,12 +91,19 @@ final class FeatureBuilder {
         language = first.language
         currentLookup = nil
         featureName = tag
+        // A block's language statements (exclude_dflt) act on its own lookups only: they are
+        // collected apart and added to the others when the block ends.
+        outerFeatures = features
+        features = [:]
         lookupFlag = 0
         markFilterSet = nil
         self.useExtension = useExtension
     }
 
     func endFeature() {
+        for (key, value) in features { outerFeatures[key, default: []] += value }
+        features = outerFeatures
+        outerFeatures = [:]
         featureName = nil
         languageSystems = []
         script = nil
@@ -317,7 +325,7 @@ final class FeatureBuilder {
         } else {
             target = try lookup(.alternate, at: at)
         }
-        if target.alternates.contains(where: { $0.glyph == glyph }) {
+        if target.alternates.reversed().prefix(while: { $0.glyph >= 0 }).contains(where: { $0.glyph == glyph }) {
             throw FeatureFileError("alternates for glyph \(name(glyph)) are already defined", at)
         }
         target.alternates.append((glyph, alternates))
@@ -426,7 +434,7 @@ final class FeatureBuilder {
         let l = try lookup(.pairPosition, at: at)
         let key = PairKey(first: a, second: b)
         if l.glyphPairs[key] == nil {
-            l.glyphPairs[key] = (v1.map { OTValue($0, pairContext: true) }, v2.map { OTValue($0, pairContext: true) })
+            l.glyphPairs[key] = (OTValue.pairValue(v1), OTValue.pairValue(v2))
             l.glyphPairOrder.append(key)
         }
     }

@@ -17,6 +17,12 @@ struct OTValue: Equatable {
         if pairContext, fields.isEmpty { fields = [(v.vertical ? "YAdvance" : "XAdvance", .int(0))] }
     }
 
+    /// A pair side: nil for none or `<NULL>` (value format 0), else the value.
+    static func pairValue(_ v: ValueRecordSyntax?) -> OTValue? {
+        guard let v, !v.isNull else { return nil }
+        return OTValue(v, pairContext: true)
+    }
+
     static func order(_ name: String) -> Int { StructureCodec.valueRecordFields.firstIndex(of: name) ?? 99 }
 
     var format: Int { fields.reduce(0) { $0 | (1 << Self.order($1.0)) } }
@@ -113,6 +119,7 @@ final class FeatureLookup {
 
     var substitutions: [SubstitutionEntry] = []
     var substitutionIndex: [[Int]: Int] = [:]
+    /// Glyph -1 marks a `subtable;` break (in `cursive` too).
     var alternates: [(glyph: Int, alternates: [Int])] = []
     var contextRules: [ContextEntry] = []
     var reverseRules: [(prefix: [[Int]], suffix: [[Int]], mapping: [Int: Int])] = []
@@ -159,6 +166,8 @@ final class FeatureLookup {
         case .anySubstitution, .single, .multiple, .ligature: substitutions.append(.subtableBreak)
         case .chainSubstitution, .chainPositioning: contextRules.append(.subtableBreak)
         case .pairPosition: classPairs.append(.subtableBreak)
+        case .alternate: alternates.append((-1, []))
+        case .cursive: cursive.append((-1, nil, nil))
         case .markToBase, .markToMark, .markToLigature:
             closedAttachments.append((marks, bases, ligatures))
             marks = [:]
@@ -200,11 +209,31 @@ final class FeatureLookup {
         contextRules.append(.rule(rule))
     }
 
+    /// The lookups the rules since the last `subtable;` reach, the earliest rule's first: where
+    /// feaLib looks for a lookup a new contextual rule can share.
     private var ruleLookups: [FeatureLookup] {
-        contextRules.flatMap { e -> [FeatureLookup] in
-            if case .rule(let r) = e { return r.lookups.compactMap { $0 }.flatMap { $0 } }
-            return []
+        var out: [FeatureLookup] = []
+        for e in contextRules.reversed() {
+            guard case .rule(let r) = e else { break }
+            out = r.lookups.compactMap { $0 }.flatMap { $0 } + out
         }
+        return out
+    }
+
+    /// The candidate feaLib picks: in the earliest rule that has one, its last.
+    private func firstChainable(_ fits: (FeatureLookup) -> Bool) -> FeatureLookup? {
+        for e in contextRules.reversed() {
+            guard case .rule = e else { break }
+        }
+        var segment: [ContextRule] = []
+        for e in contextRules.reversed() {
+            guard case .rule(let r) = e else { break }
+            segment.insert(r, at: 0)
+        }
+        for r in segment {
+            if let hit = r.lookups.compactMap({ $0 }).flatMap({ $0 }).last(where: fits) { return hit }
+        }
+        return nil
     }
 
     /// A single-substitution lookup already reached from this chain that can take `mapping` too.
@@ -226,11 +255,11 @@ final class FeatureLookup {
     }
 
     func chainableAlternate(_ glyph: Int) -> FeatureLookup? {
-        ruleLookups.last { l in l.kind == .alternate && !l.alternates.contains { $0.glyph == glyph } }
+        firstChainable { l in l.kind == .alternate && !l.alternates.contains { $0.glyph == glyph } }
     }
 
     func chainableLigature(_ sequences: [[Int]], _ replacement: Int) -> FeatureLookup? {
-        ruleLookups.last { l in l.kind == .ligature && sequences.allSatisfy { s in l.ligatureOutput(s).map { $0 == replacement } ?? true } }
+        firstChainable { l in l.kind == .ligature && sequences.allSatisfy { s in l.ligatureOutput(s).map { $0 == replacement } ?? true } }
     }
 
     func addSinglePosition(_ g: Int, _ v: OTValue, name: (Int) -> String, at: FeatureLocation) throws {
@@ -238,7 +267,6 @@ final class FeatureLookup {
             guard old == v else { throw FeatureFileError("a different position for glyph \(name(g)) is already defined", at) }
             return
         }
-        if v.fields.isEmpty { return }
         singlePositions[g] = v
         singlePositionOrder.append(g)
     }
@@ -320,8 +348,11 @@ final class FeatureLookup {
         switch kind {
         case .anySubstitution, .single, .multiple, .ligature: subtables = substitutionSubtables()
         case .alternate:
-            let subs = alternates.map { Substitution([$0.glyph], $0.alternates) }
-            subtables = subs.isEmpty ? [] : [.substitutions(subs)]
+            var groups: [[Substitution]] = [[]]
+            for a in alternates {
+                if a.glyph < 0 { groups.append([]) } else { groups[groups.count - 1].append(Substitution([a.glyph], a.alternates)) }
+            }
+            subtables = groups.filter { !$0.isEmpty }.map { .substitutions($0) }
         case .chainSubstitution, .chainPositioning:
             let chaining =
                 kind == .chainPositioning
@@ -491,7 +522,8 @@ final class FeatureLookup {
             for (i, c) in classes[position].enumerated() where i > 0 { runs += c.map { ClassRun(first: $0, last: $0, glyphClass: i) } }
             return .classes(ClassRun.normalized(runs))
         }
-        let setName = chaining ? "Chain\(short)ClassSet" : "\(short)ClassSet", ruleName = chaining ? "Chain\(short)ClassRule" : "\(short)ClassRule"
+        let setName = chaining ? "Chain\(short)ClassSet" : "\(short)ClassSet",
+            ruleName = chaining ? "Chain\(short)ClassRule" : "\(short)ClassRule"
         var sets: [[StructValue]] = Array(repeating: [], count: classes[1].count)
         var covered = Set<Int>()
         for r in rules {
@@ -714,8 +746,21 @@ final class FeatureLookup {
     }
 
     private func cursiveSubtables() -> [StructValue] {
-        guard !cursive.isEmpty else { return [] }
-        let sorted = cursive.sorted { $0.glyph < $1.glyph }
+        var groups: [[(glyph: Int, entry: AnchorSyntax?, exit: AnchorSyntax?)]] = [[]]
+        for c in cursive {
+            if c.glyph < 0 {
+                groups.append([])
+            } else if let i = groups[groups.count - 1].firstIndex(where: { $0.glyph == c.glyph }) {
+                groups[groups.count - 1][i] = c
+            } else {
+                groups[groups.count - 1].append(c)
+            }
+        }
+        return groups.filter { !$0.isEmpty }.map(cursiveSubtable)
+    }
+
+    private func cursiveSubtable(_ group: [(glyph: Int, entry: AnchorSyntax?, exit: AnchorSyntax?)]) -> StructValue {
+        let sorted = group.sorted { $0.glyph < $1.glyph }
         var f = StructFields()
         f["Coverage"] = .glyphs(GlyphRuns(sorted.map(\.glyph)))
         f["EntryExitRecord"] = .list(
@@ -725,7 +770,7 @@ final class FeatureLookup {
                 e["ExitAnchor"] = Self.anchor(r.exit)
                 return .record(e)
             })
-        return [.formatted(1, f)]
+        return .formatted(1, f)
     }
 
     /// Mark classes numbered as makeotf numbers them: by the first mark glyph of each.

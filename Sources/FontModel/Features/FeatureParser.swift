@@ -158,8 +158,8 @@ final class FeatureParser {
     private func expectDecipoint() throws -> Int {
         let t = try advance()
         switch t {
-        case .number(let n): return n * 10
-        case .octal(let text): return (Int(text) ?? 0) * 10
+        case .number(let n): return n
+        case .octal(let text): return Int(text) ?? 0
         case .float(let d, _): return Int((d * 10).rounded())
         default: throw fail("expected a point size, found \(t.text)")
         }
@@ -358,7 +358,7 @@ final class FeatureParser {
             try advance()
             if name == "NULL" {
                 try expect(symbol: ">")
-                return ValueRecordSyntax(vertical: vertical)
+                return ValueRecordSyntax(vertical: vertical, isNull: true)
             }
             guard let named = valueRecords.reversed().lazy.compactMap({ $0[name] }).first else {
                 throw fail("unknown valueRecordDef '\(name)'")

@@ -9,6 +9,8 @@ struct ValueRecordSyntax: Equatable {
     var devices: [[Int]?] = [nil, nil, nil, nil]   // flattened size, delta pairs
     /// In a vertical feature (vkrn …), where a bare number is a y advance.
     var vertical = false
+    /// `<NULL>`: no value at all (a pair's side without a ValueRecord), where `<0 0 0 0>` is zeros.
+    var isNull = false
 
     var isEmpty: Bool { xPlacement == 0 && yPlacement == 0 && xAdvance == 0 && yAdvance == 0 && devices.allSatisfy { $0 == nil } }
 }
