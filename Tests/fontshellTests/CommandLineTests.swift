@@ -255,6 +255,7 @@ import Testing
             ("instance", ["instance", missing, "wght=400", "-o", tmp.file("i.ttf")], 1),
             ("dump", ["dump", missing], 1),
             ("fuse", ["fuse", missing, tmp.file("x.ttx"), "-o", tmp.file("f.ttf")], 1),
+            ("fea", ["fea", missing, tmp.file("x.fea"), "-o", tmp.file("f.ttf")], 1),
             ("preview", ["preview", missing, "abc", "-o", tmp.file("p.png")], 1),
             ("registry", ["registry", "register", missing], 1),
             ("validate", ["validate", missing], 2),

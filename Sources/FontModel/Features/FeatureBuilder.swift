@@ -332,8 +332,9 @@ final class FeatureBuilder {
     }
 
     func addLigature(prefix: [[Int]], glyphs: [[Int]], suffix: [[Int]], replacement: Int, forceChain: Bool, at: FeatureLocation) throws {
-        let sequences = Self.product(glyphs)
-        guard sequences.count <= 1_000_000 else { throw FeatureFileError("the ligature rule enumerates more than a million sequences", at) }
+        guard let sequences = Self.product(glyphs, limit: 1_000_000) else {
+            throw FeatureFileError("the ligature rule enumerates more than a million sequences", at)
+        }
         if !prefix.isEmpty || !suffix.isEmpty || forceChain {
             guard prefix.allSatisfy({ !$0.isEmpty }), suffix.allSatisfy({ !$0.isEmpty }) else {
                 throw FeatureFileError("empty glyph class in a contextual substitution", at)
@@ -374,14 +375,15 @@ final class FeatureBuilder {
         l.addContextRule(prefix: prefix, glyphs: glyphs, suffix: suffix, lookups: resolved)
     }
 
-    static func product(_ classes: [[Int]]) -> [[Int]] {
+    /// Every sequence taking one glyph from each class, or nil when there would be more than `limit`.
+    static func product(_ classes: [[Int]], limit: Int) -> [[Int]]? {
         var out: [[Int]] = [[]]
         for c in classes {
+            guard out.count * c.count <= limit else { return nil }
             var next: [[Int]] = []
             next.reserveCapacity(out.count * c.count)
             for prefix in out { for g in c { next.append(prefix + [g]) } }
             out = next
-            if out.count > 1_000_000 { return out }
         }
         return out
     }
