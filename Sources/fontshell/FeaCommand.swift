@@ -2,12 +2,6 @@ import ArgumentParser
 import FontModel
 import FontScript
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `fontshell fea FONT FEATURES.fea -o OUT`: compiles a feature file into the font's GSUB, GPOS
 /// and GDEF (replacing them, as feaLib does) and saves it.
 struct FeaCommand: FontShellCommand {
@@ -42,39 +36,5 @@ struct FeaCommand: FontShellCommand {
                 + report.removed.map { "\($0) removed" }).joined(separator: ", "))
         print(try f.save(to: output, options: SaveOptions(overwriteInput: overwrite, force: force)))
         return .done
-    }
-}
-
-/// Reading feature files and what they include.
-enum FeatureFiles {
-    /// A feature file or an included one larger than this is refused (feaLib has no limit;
-    /// the biggest real ones are a few megabytes).
-    static let sizeLimit = 64 << 20
-
-    static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let p = realpath(path, nil) else { return nil }
-        defer { free(p) }
-        return String(cString: p)
-    }
-
-    /// Reads `include(name)` relative to `folder`, refusing anything that resolves outside it.
-    static func includeReader(allowing folder: String) -> (String, FeatureLocation) throws -> (bytes: [UInt8], file: String) {
-        { name, at in
-            guard let root = realPath(folder) else {
-                throw FeatureFileError("include(\(name)): the include folder '\(folder)' does not exist", at)
-            }
-            let candidate = name.hasPrefix("/") ? name : folder + "/" + name
-            guard let resolved = realPath(candidate) else { throw FeatureFileError("include(\(name)): no such file", at) }
-            guard resolved.hasPrefix(root == "/" ? "/" : root + "/") else {
-                throw FeatureFileError("include(\(name)): outside the folder includes may read (\(folder)); see --include-dir", at)
-            }
-            guard let bytes = readFile(resolved, limit: sizeLimit) else { throw FeatureFileError("include(\(name)): cannot read it", at) }
-            return (bytes, candidate)
-        }
     }
 }

@@ -28,6 +28,7 @@ struct FontShell: ParsableCommand {
             fontshell [FONT ...]            Lua REPL with font, face and fonts bound (default font: DejaVu Sans)
             fontshell -e 'CHUNK' [FONT ...] run a chunk with the fonts bound
             fontshell run SCRIPT.lua [ARG ...]   run a script (arg as in lua.c)
+            fontshell fea FONT FILE.fea -o OUT   compile a feature file into GSUB, GPOS and GDEF
             fontshell run SCRIPT.lua --each 'fonts/**/*.ttf' [-j N] [-- ARG ...]   once per font, JSON lines out
             fontshell check [FONT|GLOB ...] [--format text|json|sarif|junit] [--fix]   font checks (Lua)
 

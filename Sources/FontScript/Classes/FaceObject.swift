@@ -27,7 +27,7 @@ enum FaceObject {
             "kerningPairs": kerningPairs, "setKerning": setKerning, "addSubstitution": addSubstitution,
             "removeSubstitution": removeSubstitution, "setGlyphClass": setGlyphClass, "subset": SubsetMethods.faceSubset,
             "location": VariationMethods.location, "instance": VariationMethods.instance,
-            "setCvt": HintingValues.setCvt, "setProgram": HintingValues.setProgram,
+            "setCvt": HintingValues.setCvt, "setProgram": HintingValues.setProgram, "addFeatures": FeatureMethods.addFeatures,
         ]
         c.tostring = tostring
         return c

@@ -127,6 +127,7 @@ enum LuaReference {
         ("Face:setKerning", "Face:setKerning(left, right, value [, {class = true, script =, language =}])", "sets a pair's horizontal kerning where the font kerns it now (the kern feature's GPOS pair lookups, else the kern table)"),
         ("Face:addSubstitution", "Face:addSubstitution(feature, input, output [, {script =, language =}])", "adds or replaces a substitution in a GSUB feature: one glyph for one (single substitution) or one for a sequence ({\"f\", \"f\", \"l\"} or \"f f l\": a ligature)"),
         ("Face:removeSubstitution", "Face:removeSubstitution(feature, input [, {script =, language =}])", "removes input's single or ligature substitutions from the feature's lookups that its script reaches (or the named language system's)"),
+        ("Face:addFeatures", "Face:addFeatures(text or path [, {includeDir = FOLDER}])", "compiles an AFDKO feature file (text, or a path ending .fea) into the face's GSUB, GPOS and GDEF, replacing them as feaLib does (a table the file gives nothi…"),
         ("Face:setGlyphClass", "Face:setGlyphClass(glyph, class)", "sets a glyph's GDEF class: \"base\" (1), \"ligature\" (2), \"mark\" (3), \"component\" (4) or \"none\" (0)"),
         ("Face:fuse", "Face:fuse(xml)", "fuses the tables in a TTX document into this face (partial documents work)"),
         ("Table:fields", "Table:fields()", "the field names of this table's version, in binary order"),
