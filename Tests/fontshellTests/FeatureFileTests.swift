@@ -23,9 +23,6 @@ import Testing
         ] {
             out[c] = "variable feature files (variable scalars, conditionsets) are not compiled yet"
         }
-        out["spec8c"] = "Macintosh name records (platform 1) in featureNames are not written yet"
-        out["bug512"] = "feaLib merges this file's four single-glyph contextual rules differently"
-        out["ChainPosSubtable"] = "a chained single-position lookup after 'subtable;' is shared where feaLib makes a new one"
         return out
     }()
 

@@ -296,7 +296,7 @@ final class FeatureBuilder {
             let chain = try lookup(.chainSubstitution, at: at)
             let single = chain.chainableSingle(mapping) ?? chainedLookup(.single, at: at)
             for (a, b) in mapping { single.setSingle(a, b) }
-            chain.addContextRule(prefix: prefix, glyphs: [mapping.map(\.0)], suffix: suffix, lookups: [[single]])
+            chain.addContextRule(prefix: prefix, glyphs: [mapping.map(\.0)], suffix: suffix, lookups: [[single]], inline: true)
             return
         }
         try addSubstitutions(mapping.map { ([$0.0], [$0.1]) }, at: at)
@@ -310,7 +310,7 @@ final class FeatureBuilder {
             let chain = try lookup(.chainSubstitution, at: at)
             let multiple = chain.chainableMultiple(glyph, replacement) ?? chainedLookup(.multiple, at: at)
             multiple.setMultiple(glyph, replacement)
-            chain.addContextRule(prefix: prefix, glyphs: [[glyph]], suffix: suffix, lookups: [[multiple]])
+            chain.addContextRule(prefix: prefix, glyphs: [[glyph]], suffix: suffix, lookups: [[multiple]], inline: true)
             return
         }
         try addSubstitutions([([glyph], replacement)], at: at)
@@ -321,7 +321,7 @@ final class FeatureBuilder {
         if !prefix.isEmpty || !suffix.isEmpty {
             let chain = try lookup(.chainSubstitution, at: at)
             target = chain.chainableAlternate(glyph) ?? chainedLookup(.alternate, at: at)
-            chain.addContextRule(prefix: prefix, glyphs: [[glyph]], suffix: suffix, lookups: [[target]])
+            chain.addContextRule(prefix: prefix, glyphs: [[glyph]], suffix: suffix, lookups: [[target]], inline: true)
         } else {
             target = try lookup(.alternate, at: at)
         }
@@ -348,7 +348,8 @@ final class FeatureBuilder {
                 }
                 ligature.setLigature(s, replacement)
             }
-            chain.contextRules.append(.rule(ContextRule(prefix: prefix, glyphs: glyphs, suffix: suffix, lookups: [[ligature]])))
+            chain.contextRules.append(
+                .rule(ContextRule(prefix: prefix, glyphs: glyphs, suffix: suffix, lookups: [[ligature]], isInline: true)))
             return
         }
         guard glyphs.allSatisfy({ !$0.isEmpty }) else { throw FeatureFileError("empty glyph class in a substitution", at) }
@@ -398,9 +399,12 @@ final class FeatureBuilder {
                 throw FeatureFileError("empty glyph class in a contextual positioning rule", at)
             }
             let chain = try lookup(.chainPositioning, at: at)
-            var targets = chain.contextRules.flatMap { r -> [FeatureLookup] in
-                if case .rule(let rule) = r { return rule.lookups.compactMap { $0 }.flatMap { $0 } }
-                return []
+            // The single-position lookups inline rules made since the last `subtable;` (feaLib's
+            // find_chainable_single_pos: the earliest that can take the value).
+            var targets: [FeatureLookup] = []
+            for e in chain.contextRules.reversed() {
+                guard case .rule(let r) = e else { break }
+                if r.isInline { targets.insert(contentsOf: r.lookups.compactMap { $0 }.flatMap { $0 }, at: 0) }
             }
             var subs: [[FeatureLookup]?] = []
             for (glyphs, value) in positions {
@@ -421,7 +425,7 @@ final class FeatureBuilder {
                 for g in glyphs { try sub.addSinglePosition(g, v, name: name, at: at) }
                 subs.append([sub])
             }
-            chain.addContextRule(prefix: prefix, glyphs: positions.map(\.0), suffix: suffix, lookups: subs)
+            chain.addContextRule(prefix: prefix, glyphs: positions.map(\.0), suffix: suffix, lookups: subs, inline: true)
             return
         }
         let l = try lookup(.singlePosition, at: at)
@@ -659,16 +663,10 @@ final class FeatureBuilder {
         }
         var root = StructFields()
         root["Version"] = .int(0x0001_0000)
-        root["ScriptList"] = .record(fields(["ScriptRecord": .list(scriptRecords)]))
-        root["FeatureList"] = .record(fields(["FeatureRecord": .list(featureValues)]))
-        root["LookupList"] = .record(fields(["Lookup": .list(lookupValues)]))
+        root["ScriptList"] = .record(StructFieldsBuilder.make(["ScriptRecord": .list(scriptRecords)]))
+        root["FeatureList"] = .record(StructFieldsBuilder.make(["FeatureRecord": .list(featureValues)]))
+        root["LookupList"] = .record(StructFieldsBuilder.make(["Lookup": .list(lookupValues)]))
         return root
-    }
-
-    private func fields(_ pairs: KeyValuePairs<String, StructValue>) -> StructFields {
-        var f = StructFields()
-        for (k, v) in pairs { f[k] = v }
-        return f
     }
 
     private var nameIDs: [String: Int] = [:]
@@ -730,30 +728,39 @@ final class FeatureBuilder {
         } else {
             let glyphs = attachPoints.keys.sorted()
             root["AttachList"] = .record(
-                fields([
+                StructFieldsBuilder.make([
                     "Coverage": .glyphs(GlyphRuns(glyphs)),
                     "AttachPoint": .list(
-                        glyphs.map { .record(fields(["PointIndex": .list(attachPoints[$0]!.sorted().map { .int(Int64($0)) })])) }),
+                        glyphs.map {
+                            .record(StructFieldsBuilder.make(["PointIndex": .list(attachPoints[$0]!.sorted().map { .int(Int64($0)) })]))
+                        }),
                 ]))
         }
         var carets: [Int: StructValue] = [:]
         for (g, points) in ligatureCaretPoints {
-            carets[g] = .record(fields(["CaretValue": .list(points.map { .formatted(2, fields(["CaretValuePoint": .int(Int64($0))])) })]))
+            carets[g] = .record(
+                StructFieldsBuilder.make([
+                    "CaretValue": .list(points.map { .formatted(2, StructFieldsBuilder.make(["CaretValuePoint": .int(Int64($0))])) })
+                ]))
         }
         for (g, coordinates) in ligatureCaretCoordinates where carets[g] == nil {
-            carets[g] = .record(fields(["CaretValue": .list(coordinates.map { .formatted(1, fields(["Coordinate": .int(Int64($0))])) })]))
+            carets[g] = .record(
+                StructFieldsBuilder.make([
+                    "CaretValue": .list(coordinates.map { .formatted(1, StructFieldsBuilder.make(["Coordinate": .int(Int64($0))])) })
+                ]))
         }
         if carets.isEmpty {
             root["LigCaretList"] = StructValue.none
         } else {
             let glyphs = carets.keys.sorted()
-            root["LigCaretList"] = .record(fields(["Coverage": .glyphs(GlyphRuns(glyphs)), "LigGlyph": .list(glyphs.map { carets[$0]! })]))
+            root["LigCaretList"] = .record(
+                StructFieldsBuilder.make(["Coverage": .glyphs(GlyphRuns(glyphs)), "LigGlyph": .list(glyphs.map { carets[$0]! })]))
         }
         root["MarkAttachClassDef"] = markAttach.isEmpty ? StructValue.none : .classes(Self.classRuns(markAttach))
         if !markFilterSets.isEmpty {
             root["Version"] = .int(0x0001_0002)
             let sets = markFilterSets.sorted { $0.value < $1.value }.map { StructValue.glyphs(GlyphRuns($0.key)) }
-            root["MarkGlyphSetsDef"] = .record(fields(["MarkSetTableFormat": .int(1), "Coverage": .list(sets)]))
+            root["MarkGlyphSetsDef"] = .record(StructFieldsBuilder.make(["MarkSetTableFormat": .int(1), "Coverage": .list(sets)]))
         }
         let hasData = ["GlyphClassDef", "AttachList", "LigCaretList", "MarkAttachClassDef", "MarkGlyphSetsDef"].contains {
             if let v = root[$0], v != .none { return true } else { return false }

@@ -72,6 +72,8 @@ struct ContextRule {
     var glyphs: [[Int]]
     var suffix: [[Int]]
     var lookups: [[FeatureLookup]?]
+    /// Made for an inline rule (`sub a' b by c;`): its lookups were made for it and can be shared.
+    var isInline = false
 
     func sameContext(_ other: ContextRule) -> Bool {
         prefix == other.prefix && suffix == other.suffix && lookups.count == other.lookups.count
@@ -197,8 +199,8 @@ final class FeatureLookup {
     }
 
     /// Adds a rule, merged into the last when only its one input class differs (feaLib does so).
-    func addContextRule(prefix: [[Int]], glyphs: [[Int]], suffix: [[Int]], lookups: [[FeatureLookup]?]) {
-        let rule = ContextRule(prefix: prefix, glyphs: glyphs, suffix: suffix, lookups: lookups)
+    func addContextRule(prefix: [[Int]], glyphs: [[Int]], suffix: [[Int]], lookups: [[FeatureLookup]?], inline: Bool = false) {
+        let rule = ContextRule(prefix: prefix, glyphs: glyphs, suffix: suffix, lookups: lookups, isInline: inline)
         if glyphs.count == 1, case .rule(var last)? = contextRules.last, last.glyphs.count == 1, last.sameContext(rule) {
             var merged = last.glyphs[0]
             for g in glyphs[0] where !merged.contains(g) { merged.append(g) }
@@ -209,28 +211,16 @@ final class FeatureLookup {
         contextRules.append(.rule(rule))
     }
 
-    /// The lookups the rules since the last `subtable;` reach, the earliest rule's first: where
-    /// feaLib looks for a lookup a new contextual rule can share.
-    private var ruleLookups: [FeatureLookup] {
-        var out: [FeatureLookup] = []
-        for e in contextRules.reversed() {
-            guard case .rule(let r) = e else { break }
-            out = r.lookups.compactMap { $0 }.flatMap { $0 } + out
-        }
-        return out
-    }
-
-    /// The candidate feaLib picks: in the earliest rule that has one, its last.
+    /// A lookup a new inline contextual rule can share (feaLib's find_chainable_*): among the
+    /// lookups inline rules made since the last `subtable;`, in the earliest rule that has one,
+    /// its last. Lookups a rule names (`lookup NAME`) are never shared.
     private func firstChainable(_ fits: (FeatureLookup) -> Bool) -> FeatureLookup? {
-        for e in contextRules.reversed() {
-            guard case .rule = e else { break }
-        }
         var segment: [ContextRule] = []
         for e in contextRules.reversed() {
             guard case .rule(let r) = e else { break }
             segment.insert(r, at: 0)
         }
-        for r in segment {
+        for r in segment where r.isInline {
             if let hit = r.lookups.compactMap({ $0 }).flatMap({ $0 }).last(where: fits) { return hit }
         }
         return nil
@@ -238,7 +228,7 @@ final class FeatureLookup {
 
     /// A single-substitution lookup already reached from this chain that can take `mapping` too.
     func chainableSingle(_ mapping: [(Int, Int)]) -> FeatureLookup? {
-        ruleLookups.last { l in
+        firstChainable { l in
             l.kind == .single
                 && mapping.allSatisfy { a, b in
                     l.substitutionIndex[[a]].map { i in if case .rule(_, let v) = l.substitutions[i] { v == [b] } else { false } } ?? true
@@ -247,7 +237,7 @@ final class FeatureLookup {
     }
 
     func chainableMultiple(_ glyph: Int, _ replacement: [Int]) -> FeatureLookup? {
-        ruleLookups.last { l in
+        firstChainable { l in
             l.kind == .multiple
                 && (l.substitutionIndex[[glyph]].map { i in if case .rule(_, let v) = l.substitutions[i] { v == replacement } else { false }
                 } ?? true)
@@ -839,10 +829,13 @@ final class FeatureLookup {
     }
 }
 
+/// A record's fields from (name, value) pairs, in order.
 enum StructFieldsBuilder {
     static func make(_ pairs: [(String, StructValue)]) -> StructFields {
         var f = StructFields()
         for (k, v) in pairs { f[k] = v }
         return f
     }
+
+    static func make(_ pairs: KeyValuePairs<String, StructValue>) -> StructFields { make(pairs.map { ($0.key, $0.value) }) }
 }

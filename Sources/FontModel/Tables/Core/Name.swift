@@ -67,6 +67,11 @@ public struct NameRecord: Equatable, Sendable {
             }
             return out
         }
+        // Other Macintosh scripts share ASCII's letters, digits and punctuation (not the
+        // backslash and tilde, which some, like Japanese, put other characters at).
+        if platformID == 1, text.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) && $0 != "\\" && $0 != "~" }) {
+            return Array(text.utf8)
+        }
         return nil
     }
 }
