@@ -7,9 +7,6 @@ import Testing
     /// Cases of feaLib's suite we do not pass yet, each with its reason (docs/features.md).
     static let notYet: [String: String] = {
         var out: [String: String] = [:]
-        for c in ["feature_aalt", "spec8a", "spec8a_2", "bug502", "bug2276", "aalt_chain_contextual_subst"] {
-            out[c] = "the aalt feature is not compiled yet"
-        }
         for c in ["spec9a", "spec9a2"] { out[c] = "table BASE blocks are not compiled yet" }
         for c in ["spec9c1", "spec9c2", "spec9c3"] { out[c] = "table head blocks are not compiled yet" }
         for c in ["spec9e", "bug1196", "name", "STAT_test", "STAT_test_elidedFallbackNameID"] {

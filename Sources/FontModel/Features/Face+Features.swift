@@ -26,6 +26,7 @@ extension Face {
         if let nameTable = try table(NameTable.self) { builder.usedNameIDs = Set(nameTable.records.map(\.nameID)) }
         try FeatureParser(text: text, file: file, glyphNames: names, builder: builder, readInclude: readInclude).parse()
 
+        builder.buildAalt()
         // Build everything before changing the face: an error leaves it as it was.
         var tables: [(Tag, [UInt8]?)] = []
         var report = FeatureCompileReport()

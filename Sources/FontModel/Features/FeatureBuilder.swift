@@ -22,8 +22,12 @@ final class FeatureBuilder {
 
     private(set) var lookups: [FeatureLookup] = []
     private var namedLookups: [String: FeatureLookup?] = [:]
-    private var features: [FeatureKey: [FeatureLookup]] = [:]
-    private var outerFeatures: [FeatureKey: [FeatureLookup]] = [:]
+    private var features = FeatureLookups()
+    private var outerFeatures = FeatureLookups()
+    /// `aalt`: the features it names, its own alternates, where it was and whether it uses extensions.
+    private var aaltFeatures: [String] = []
+    private var aaltAlternates: [(glyph: Int, alternates: [Int])] = []
+    private var aaltStart: (location: FeatureLocation, useExtension: Bool)?
     private var requiredFeatures: [LanguageSystem: String] = [:]
 
     // GDEF.
@@ -56,6 +60,24 @@ final class FeatureBuilder {
         var feature: String
     }
 
+    /// The lookups of each (language system, feature), keys in the order they were first given
+    /// (the order aalt collects alternates in).
+    struct FeatureLookups {
+        private(set) var keys: [FeatureKey] = []
+        private var lookups: [FeatureKey: [FeatureLookup]] = [:]
+
+        subscript(key: FeatureKey) -> [FeatureLookup]? {
+            get { lookups[key] }
+            set {
+                if lookups[key] == nil, newValue != nil { keys.append(key) }
+                if newValue == nil { keys.removeAll { $0 == key } }
+                lookups[key] = newValue
+            }
+        }
+
+        var isEmpty: Bool { keys.isEmpty }
+    }
+
     init(glyphNames: [String]) { self.glyphNames = glyphNames }
 
     func name(_ g: Int) -> String { glyphNames[g] }
@@ -84,7 +106,7 @@ final class FeatureBuilder {
 
     func startFeature(_ tag: String, useExtension: Bool, at: FeatureLocation) throws {
         if useExtension, tag != "aalt" { throw FeatureFileError("'useExtension' on a feature block is allowed only for 'aalt'", at) }
-        if tag == "aalt" { throw FeatureFileError("the 'aalt' feature is not supported yet", at) }
+        if tag == "aalt" { aaltStart = (at, useExtension) }
         languageSystems = defaultSystems
         let first = languageSystems.min()!
         script = first.script
@@ -94,16 +116,16 @@ final class FeatureBuilder {
         // A block's language statements (exclude_dflt) act on its own lookups only: they are
         // collected apart and added to the others when the block ends.
         outerFeatures = features
-        features = [:]
+        features = FeatureLookups()
         lookupFlag = 0
         markFilterSet = nil
         self.useExtension = useExtension
     }
 
     func endFeature() {
-        for (key, value) in features { outerFeatures[key, default: []] += value }
+        for key in features.keys { outerFeatures[key] = (outerFeatures[key] ?? []) + features[key]! }
         features = outerFeatures
-        outerFeatures = [:]
+        outerFeatures = FeatureLookups()
         featureName = nil
         languageSystems = []
         script = nil
@@ -142,11 +164,70 @@ final class FeatureBuilder {
     }
 
     func addFeatureReference(_ tag: String, at: FeatureLocation) throws {
-        throw FeatureFileError("feature references ('feature \(tag.trimmingSpaces);') belong in 'aalt', which is not supported yet", at)
+        guard featureName == "aalt" else { throw FeatureFileError("feature references are only allowed inside 'feature aalt'", at) }
+        aaltFeatures.append(tag)
+    }
+
+    private static func addAlternates(_ alternates: [Int], for glyph: Int, to list: inout [(glyph: Int, alternates: [Int])]) {
+        if let i = list.firstIndex(where: { $0.glyph == glyph }) {
+            for g in alternates where !list[i].alternates.contains(g) { list[i].alternates.append(g) }
+        } else {
+            var unique: [Int] = []
+            for g in alternates where !unique.contains(g) { unique.append(g) }
+            list.append((glyph, unique))
+        }
+    }
+
+    /// Builds the `aalt` feature (before the tables): the alternates it gives itself, then those
+    /// of the features it names, in the order it names them; a lookup of single substitutions
+    /// for glyphs with one alternate and one of alternates for the rest, placed first.
+    func buildAalt() {
+        guard !aaltFeatures.isEmpty || !aaltAlternates.isEmpty, let start = aaltStart else { return }
+        var alternates = aaltAlternates
+        for name in aaltFeatures + ["aalt"] {
+            for key in features.keys where key.feature == name {
+                for l in features[key]! {
+                    for (g, alts) in l.alternateGlyphs { Self.addAlternates(alts, for: g, to: &alternates) }
+                }
+            }
+        }
+        let single = alternates.filter { $0.alternates.count == 1 }, multiple = alternates.filter { $0.alternates.count > 1 }
+        guard !single.isEmpty || !multiple.isEmpty else { return }
+        var kept = FeatureLookups()
+        for key in features.keys where key.feature != "aalt" { kept[key] = features[key] }
+        features = kept
+        let old = lookups
+        lookups = []
+        languageSystems = defaultSystems
+        featureName = "aalt"
+        lookupFlag = 0
+        markFilterSet = nil
+        useExtension = start.useExtension
+        if !single.isEmpty {
+            let l = FeatureLookup(kind: .single, location: start.location)
+            for (g, alts) in single { l.setSingle(g, alts[0]) }
+            register(l)
+        }
+        if !multiple.isEmpty {
+            let l = FeatureLookup(kind: .alternate, location: start.location)
+            l.alternates = multiple
+            register(l)
+        }
+        endFeature()
+        lookups += old
+    }
+
+    private func register(_ l: FeatureLookup) {
+        l.useExtension = useExtension
+        lookups.append(l)
+        if let featureName { addToFeature(l, featureName) }
     }
 
     private func addToFeature(_ lookup: FeatureLookup, _ feature: String) {
-        for system in languageSystems { features[FeatureKey(system: system, feature: feature), default: []].append(lookup) }
+        for system in languageSystems {
+            let key = FeatureKey(system: system, feature: feature)
+            features[key] = (features[key] ?? []) + [lookup]
+        }
     }
 
     func setScript(_ newScript: String, at: FeatureLocation) throws {
@@ -284,6 +365,10 @@ final class FeatureBuilder {
     }
 
     func addSingle(prefix: [[Int]], suffix: [[Int]], from: [Int], to: [Int], forceChain: Bool, at: FeatureLocation) throws {
+        if featureName == "aalt" {
+            for (a, b) in zip(from, to) { Self.addAlternates([b], for: a, to: &aaltAlternates) }
+            return
+        }
         var mapping: [(Int, Int)] = []
         var seen: [Int: Int] = [:]
         for (a, b) in zip(from, to) {
@@ -317,6 +402,10 @@ final class FeatureBuilder {
     }
 
     func addAlternate(prefix: [[Int]], glyph: Int, suffix: [[Int]], alternates: [Int], at: FeatureLocation) throws {
+        if featureName == "aalt" {
+            Self.addAlternates(alternates, for: glyph, to: &aaltAlternates)
+            return
+        }
         let target: FeatureLookup
         if !prefix.isEmpty || !suffix.isEmpty {
             let chain = try lookup(.chainSubstitution, at: at)

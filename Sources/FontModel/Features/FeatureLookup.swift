@@ -261,6 +261,34 @@ final class FeatureLookup {
         singlePositionOrder.append(g)
     }
 
+    /// Each glyph's alternates as `aalt` collects them from this lookup (feaLib's
+    /// getAlternateGlyphs): one-for-one substitutions, alternate sets, and those of the lookups a
+    /// contextual lookup reaches.
+    var alternateGlyphs: [(Int, [Int])] {
+        var out: [(Int, [Int])] = []
+        func add(_ g: Int, _ alts: [Int]) {
+            if let i = out.firstIndex(where: { $0.0 == g }) {
+                for a in alts where !out[i].1.contains(a) { out[i].1.append(a) }
+            } else {
+                out.append((g, alts))
+            }
+        }
+        switch kind {
+        case .anySubstitution, .single, .multiple, .ligature:
+            for case .rule(let k, let v) in substitutions where k.count == 1 && v.count == 1 {
+                if let i = out.firstIndex(where: { $0.0 == k[0] }) { out[i].1 = v } else { out.append((k[0], v)) }
+            }
+        case .alternate:
+            for a in alternates where a.glyph >= 0 { out.append((a.glyph, a.alternates)) }
+        case .chainSubstitution:
+            for case .rule(let r) in contextRules {
+                for l in r.lookups.compactMap({ $0 }).flatMap({ $0 }) { for (g, alts) in l.alternateGlyphs { add(g, alts) } }
+            }
+        default: break
+        }
+        return out
+    }
+
     /// What this lookup says of GDEF glyph classes when the file gives none.
     var inferredGlyphClasses: [Int: Int] {
         var out: [Int: Int] = [:]
