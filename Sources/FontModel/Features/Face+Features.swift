@@ -53,10 +53,23 @@ extension Face {
                 throw FeatureFileError("the face has no name table for the feature names", nil)
             }
             for (id, r) in builder.names {
-                try nameTable.set(id, r.text, platformID: r.platformID, encodingID: r.encodingID, languageID: r.languageID)
+                nameTable.set(
+                    record: NameRecord(
+                        platformID: r.platformID, encodingID: r.encodingID, languageID: r.languageID, nameID: id, bytes: r.bytes))
             }
             report.namesAdded = builder.names.count
         }
+        // Fields of head, hhea, vhea and OS/2 (an OS/2 too old for a field is upgraded first).
+        for (tag, field, value, at) in builder.tableFields {
+            guard let table = try fieldTable(Tag(text: tag)) else { throw FeatureFileError("the face has no \(tag) table", at) }
+            do {
+                if tag == "OS/2", builder.os2Version > table.int("version") { try table.set("version", .int(Int64(builder.os2Version))) }
+                try table.set(field, value)
+            } catch let e as FontError {
+                throw FeatureFileError(e.message, at)
+            }
+        }
+        if !builder.tableFields.isEmpty { report.written += Array(Set(builder.tableFields.map(\.table))).sorted() }
         for (tag, bytes) in tables {
             if let bytes {
                 setRawTable(tag, bytes)

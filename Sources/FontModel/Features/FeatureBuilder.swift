@@ -664,6 +664,52 @@ final class FeatureBuilder {
         }
     }
 
+    // MARK: Other tables
+
+    /// Fields `table head|hhea|vhea|OS/2` blocks set, in order: (table, field, value, where).
+    private(set) var tableFields: [(table: String, field: String, value: FieldValue, at: FeatureLocation)] = []
+    /// The OS/2 version the fields set need (1 for code pages, 2 for x-height, 5 for optical sizes).
+    private(set) var os2Version = 0
+
+    func setTableField(_ table: String, _ field: String, numbers: [Int], text: String?, float: Double?, at: FeatureLocation) {
+        func set(_ name: String, _ value: FieldValue) { tableFields.append((table, name, value, at)) }
+        switch field {
+        case "panose":
+            let names = [
+                "bFamilyType", "bSerifStyle", "bWeight", "bProportion", "bContrast", "bStrokeVariation", "bArmStyle", "bLetterForm",
+                "bMidline", "bXHeight",
+            ]
+            for (n, v) in zip(names, numbers) { set(n, .int(Int64(v))) }
+        case "unicodeRange":
+            var words = [Int64](repeating: 0, count: 4)
+            for bit in numbers { words[bit / 32] |= 1 << Int64(bit % 32) }
+            for (i, w) in words.enumerated() { set("ulUnicodeRange\(i + 1)", .int(w)) }
+        case "codePageRange":
+            // Code pages to their bits, as the OpenType spec lists them.
+            let bits: [Int: Int] = [
+                1252: 0, 1250: 1, 1251: 2, 1253: 3, 1254: 4, 1255: 5, 1256: 6, 1257: 7, 1258: 8, 874: 16, 932: 17, 936: 18, 949: 19,
+                950: 20,
+                1361: 21, 869: 48, 866: 49, 865: 50, 864: 51, 863: 52, 862: 53, 861: 54, 860: 55, 857: 56, 855: 57, 852: 58, 775: 59,
+                737: 60,
+                708: 61, 850: 62, 437: 63,
+            ]
+            var words: [Int64] = [0, 0]
+            for page in numbers { if let b = bits[page] { words[b / 32] |= 1 << Int64(b % 32) } }
+            os2Version = max(os2Version, 1)
+            set("ulCodePageRange1", .int(words[0])); set("ulCodePageRange2", .int(words[1]))
+        case "achVendID":
+            let vendor = text ?? ""
+            set(field, .string(vendor + String(repeating: " ", count: max(0, 4 - vendor.utf8.count))))
+        case "fontRevision": set(field, .double(float ?? 0))
+        default:
+            if field == "sxHeight" || field == "sCapHeight" { os2Version = max(os2Version, 2) }
+            if field.hasSuffix("OpticalPointSize") { os2Version = max(os2Version, 5) }
+            set(field, .int(Int64(numbers.first ?? 0)))
+        }
+    }
+
+    func addNameRecord(_ id: Int, _ record: FeatureNameRecord) { names.append((id, record)) }
+
     // MARK: Building
 
     /// The GSUB or GPOS value, or nil when the file gives that table nothing.

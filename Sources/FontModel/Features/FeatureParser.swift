@@ -141,6 +141,7 @@ final class FeatureParser {
         switch t {
         case .number(let n): return n
         case .octal(let text): return Int(text) ?? 0
+        case .symbol(UInt8(ascii: "(")): throw fail("variable scalars ('(wght=200:-10 …)') are not supported yet")
         default: throw fail("expected a number, found \(t.text)")
         }
     }
@@ -919,7 +920,9 @@ final class FeatureParser {
 
     // MARK: Names and tables
 
-    /// `name [platform [encoding language]] "text";` with the text's escapes decoded.
+    /// `name [platform [encoding language]] "text";`, encoded for its platform: Windows text
+    /// as UTF-16 with `\XXXX` escapes as code units, Macintosh text as bytes with `\XX`
+    /// escapes as bytes (other characters Mac Roman for script 0, ASCII for the others).
     private func parseNameRecord() throws -> FeatureNameRecord {
         var platform = 3, encoding = 1, language = 0x409
         if case .string = try next {
@@ -934,30 +937,43 @@ final class FeatureParser {
             }
         }
         let text = try expectString()
+        let at = location
         try expect(symbol: ";")
-        return FeatureNameRecord(
-            platformID: platform, encodingID: encoding, languageID: language, text: Self.unescape(text, mac: platform == 1))
+        guard let bytes = Self.nameBytes(text, platform: platform, encoding: encoding) else {
+            throw FeatureFileError(
+                "the name cannot be written for platform \(platform) encoding \(encoding): write other characters as \\XX byte escapes", at)
+        }
+        return FeatureNameRecord(platformID: platform, encodingID: encoding, languageID: language, bytes: bytes)
     }
 
-    /// `\XXXX` (Windows, UTF-16 units) or `\XX` (Macintosh, bytes) escapes.
-    static func unescape(_ s: String, mac: Bool) -> String {
-        let width = mac ? 2 : 4
-        var units: [UInt16] = []
+    static func nameBytes(_ s: String, platform: Int, encoding: Int) -> [UInt8]? {
         let chars = Array(s.unicodeScalars)
+        let width = platform == 1 ? 2 : 4
+        var units: [UInt16] = []
+        var bytes: [UInt8] = []
         var i = 0
         while i < chars.count {
-            if chars[i] == "\\", i + width < chars.count {
-                let hex = String(String.UnicodeScalarView(chars[(i + 1)...(i + width)]))
-                if let v = UInt16(hex, radix: 16) {
-                    units.append(v)
-                    i += 1 + width
-                    continue
-                }
+            if chars[i] == "\\", i + width < chars.count,
+                let v = UInt16(String(String.UnicodeScalarView(chars[(i + 1)...(i + width)])), radix: 16)
+            {
+                if platform == 1 { bytes.append(UInt8(v)) } else { units.append(v) }
+                i += 1 + width
+                continue
             }
-            units += Array(String(chars[i]).utf16)
+            if platform == 1 {
+                if chars[i].isASCII {
+                    bytes.append(UInt8(chars[i].value))
+                } else if encoding == 0, let b = try? NameRecord.encode(String(chars[i]), platformID: 1, encodingID: 0) {
+                    bytes += b
+                } else {
+                    return nil
+                }
+            } else {
+                units += Array(String(chars[i]).utf16)
+            }
             i += 1
         }
-        return String(decoding: units, as: UTF16.self)
+        return platform == 1 ? bytes : units.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
     }
 
     private func parseFeatureNames(_ tag: String) throws {
@@ -1011,11 +1027,89 @@ final class FeatureParser {
         try expect(symbol: "{")
         switch tag {
         case "GDEF": try parseGDEF()
+        case "head", "hhea", "vhea", "OS/2": try parseFieldTable(tag)
+        case "name": try parseNameTable()
         default: throw FeatureFileError("'table \(tag.trimmingSpaces)' is not supported yet", at)
         }
         try expect(symbol: "}")
         guard try expectTag() == tag else { throw fail("expected '\(tag.trimmingSpaces)'") }
         try expect(symbol: ";")
+    }
+
+    /// The fields feature files may set, by table: statement name → (field, how it is read).
+    static let tableFields: [String: [String: (field: String, kind: FieldStatementKind)]] = [
+        "head": ["FontRevision": ("fontRevision", .float)],
+        "hhea": [
+            "CaretOffset": ("caretOffset", .number), "Ascender": ("ascender", .number), "Descender": ("descender", .number),
+            "LineGap": ("lineGap", .number),
+        ],
+        "vhea": [
+            "VertTypoAscender": ("ascent", .number), "VertTypoDescender": ("descent", .number), "VertTypoLineGap": ("lineGap", .number),
+        ],
+        "OS/2": [
+            "FSType": ("fsType", .number), "TypoAscender": ("sTypoAscender", .number), "TypoDescender": ("sTypoDescender", .number),
+            "TypoLineGap": ("sTypoLineGap", .number), "winAscent": ("usWinAscent", .number), "winDescent": ("usWinDescent", .number),
+            "XHeight": ("sxHeight", .number), "CapHeight": ("sCapHeight", .number), "WeightClass": ("usWeightClass", .number),
+            "WidthClass": ("usWidthClass", .number), "LowerOpSize": ("usLowerOpticalPointSize", .number),
+            "UpperOpSize": ("usUpperOpticalPointSize", .number), "Panose": ("panose", .numbers(10)),
+            "UnicodeRange": ("unicodeRange", .list), "CodePageRange": ("codePageRange", .list), "Vendor": ("achVendID", .string),
+        ],
+    ]
+
+    enum FieldStatementKind {
+        case number, float, string, list
+        case numbers(Int)
+    }
+
+    /// `table head|hhea|vhea|OS/2 { Statement value; … }`.
+    private func parseFieldTable(_ tag: String) throws {
+        let known = Self.tableFields[tag] ?? [:]
+        while try !nextIs(symbol: "}") {
+            let t = try advance()
+            if t == .symbol(UInt8(ascii: ";")) { continue }
+            let at = location
+            guard case .name(let word) = t, let (field, kind) = known[word] else {
+                var message = "expected one of \(known.keys.sorted().joined(separator: ", ")) in table \(tag), found \(t.text)"
+                if case .name(let w) = t, let near = closestName(to: w, in: Array(known.keys)) { message += " (did you mean '\(near)'?)" }
+                throw fail(message)
+            }
+            var value: [Int] = []
+            var text: String?
+            var float: Double?
+            switch kind {
+            case .number: value = [try expectNumber()]
+            case .numbers(let n): for _ in 0..<n { value.append(try expectNumber()) }
+            case .list: while try !nextIs(symbol: ";") { value.append(try expectNumber()) }
+            case .string: text = try expectString()
+            case .float:
+                switch try advance() {
+                case .float(let d, _): float = d
+                case .number(let n): float = Double(n)
+                default: throw fail("expected a number like 1.100")
+                }
+                guard float! > 0 else { throw FeatureFileError("font revision numbers must be positive", at) }
+            }
+            if field == "unicodeRange", let bad = value.first(where: { !(0...127).contains($0) }) {
+                throw FeatureFileError("UnicodeRange bits are 0…127, got \(bad)", at)
+            }
+            if field == "achVendID", let text, !text.unicodeScalars.allSatisfy({ $0.isASCII }) || text.utf8.count > 4 {
+                throw FeatureFileError("a vendor ID is up to 4 ASCII characters", at)
+            }
+            guard try nextIs(symbol: ";") else { throw FeatureFileError("incomplete statement: expected ';'", try nextLocation) }
+            builder.setTableField(tag, field, numbers: value, text: text, float: float, at: at)
+        }
+    }
+
+    /// `table name { nameid ID [platform [encoding language]] "text"; … }`.
+    private func parseNameTable() throws {
+        while try !nextIs(symbol: "}") {
+            let t = try advance()
+            if t == .symbol(UInt8(ascii: ";")) { continue }
+            guard t == .name("nameid") else { throw fail("expected nameid, found \(t.text)") }
+            let id = try expectAnyNumber()
+            guard (0...32767).contains(id) else { throw fail("a name id is at most 32767") }
+            builder.addNameRecord(id, try parseNameRecord())
+        }
     }
 
     private func parseGDEF() throws {
@@ -1056,5 +1150,6 @@ final class FeatureParser {
 /// A name record a feature file adds (featureNames, cvParameters, sizemenuname).
 struct FeatureNameRecord: Equatable {
     var platformID: Int, encodingID: Int, languageID: Int
-    var text: String
+    /// Encoded for the platform.
+    var bytes: [UInt8]
 }

@@ -194,6 +194,20 @@ public final class NameTable: DecodableTable {
         }
     }
 
+    /// Sets a record as given (its bytes already encoded), replacing the one with the same
+    /// platform, encoding, language and name ID.
+    public func set(record: NameRecord) {
+        if let i = records.firstIndex(where: {
+            ($0.platformID, $0.encodingID, $0.languageID, $0.nameID) == (
+                record.platformID, record.encodingID, record.languageID, record.nameID
+            )
+        }) {
+            if records[i] != record { records[i] = record; isEdited = true }
+        } else {
+            records.append(record); isEdited = true
+        }
+    }
+
     /// Removes records matching the given fields; returns how many were removed.
     @discardableResult
     public func remove(_ nameID: Int, platformID: Int? = nil, encodingID: Int? = nil, languageID: Int? = nil) -> Int {
