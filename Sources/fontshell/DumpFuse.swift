@@ -14,7 +14,7 @@ extension Dump {
         QuickCommandLine(
             defaults: {
                 var command = Dump()
-                (command.tables, command.allFaces, command.output, command.dir) = ([], false, nil, nil)
+                (command.tables, command.allFaces, command.output, command.dir, command.fea) = ([], false, nil, nil, false)
                 command.selection = FaceSelection.unselected
                 return command
             },
@@ -24,6 +24,7 @@ extension Dump {
                 .flag(["--all-faces"]) { $0.allFaces = true },
                 .value(["-o", "--output"]) { $0.output = $1 },
                 .value(["--dir"]) { $0.dir = $1 },
+                .flag(["--fea"]) { $0.fea = true },
             ],
             operands: { command, operands in
                 guard operands.count == 1 else { return false }
@@ -42,10 +43,19 @@ struct Dump: FontShellCommand {
     @Flag(help: "Every face of a collection (with --dir: one file per face and table).") var allFaces = false
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
     @Option(help: "Write one file per face and table, named <PostScriptName>.<tag>.ttx, into this folder.") var dir: String?
+    @Flag(help: "Write the face's GSUB, GPOS and GDEF as a feature file (.fea) instead of XML.") var fea = false
 
     func outcome() throws -> Outcome {
         let f = try Font(path: font)
         let faces = allFaces ? f.faces : [try selection.face(in: f)]
+        if fea {
+            guard faces.count == 1, dir == nil, tables.isEmpty else {
+                throw FontError("--fea writes one face's layout: no --all-faces, --dir or -t")
+            }
+            let text = try faces[0].featureFileText()
+            if let output { try writeText(text, to: output) } else { print(text, terminator: "") }
+            return .done
+        }
         let tags = try tables.map { text -> Tag in
             guard let t = Tag(string: text) else { throw FontError("'\(text)' is not a table tag") }
             return t

@@ -28,6 +28,7 @@ enum FaceObject {
             "removeSubstitution": removeSubstitution, "setGlyphClass": setGlyphClass, "subset": SubsetMethods.faceSubset,
             "location": VariationMethods.location, "instance": VariationMethods.instance,
             "setCvt": HintingValues.setCvt, "setProgram": HintingValues.setProgram, "addFeatures": FeatureMethods.addFeatures,
+            "fea": FeatureMethods.fea,
         ]
         c.tostring = tostring
         return c

@@ -13,6 +13,15 @@ import Darwin
 ///     local r = face:addFeatures[[ feature liga { sub f i by f_i; } liga; ]]
 ///     print(r.GSUB)   -- lookups built; r.written, r.removed list the tables
 enum FeatureMethods {
+    /// face:fea() → the face's GSUB, GPOS and GDEF as feature-file text.
+    static let fea: LuaFunction = { L in
+        LuaCall.run(L, "fea") { call in
+            let face = try call.methodSelf(FaceObject.className, as: FaceRef.self).get()
+            call.stack.push(try face.featureFileText())
+            return 1
+        }
+    }
+
     static let addFeatures: LuaFunction = { L in
         LuaCall.run(L, "addFeatures") { call in
             let face = try call.methodSelf(FaceObject.className, as: FaceRef.self).get()
