@@ -97,13 +97,26 @@ struct FeatureWriter {
     /// The body of lookup `index` (rules and `subtable;` breaks), with the names of the lookups
     /// its contextual rules call.
     mutating func lookupBody(_ table: String, _ lookup: StructFields, lookupName: (Int) -> String?) -> String {
-        let subtables = Self.list(lookup["SubTable"]).map { LayoutQueriesBridge.unwrap($0) }
+        var subtables = Self.list(lookup["SubTable"]).map { LayoutQueriesBridge.unwrap($0) }
+        var glyphPairs: [String] = []
+        if table == "GPOS" {
+            // Glyph pairs go to format 1 subtables ahead of the class pairs whatever the order
+            // they are written in, and `subtable;` only splits class pairs; so the glyph pairs
+            // come first, with no break after them.
+            for (type, st) in subtables where type == 2 {
+                if case .formatted(1, _) = st { glyphPairs += rulesOf(table, type, st, lookupName: lookupName) }
+            }
+            subtables.removeAll { type, st in
+                if type == 2, case .formatted(1, _) = st { return true }
+                return false
+            }
+        }
         var parts: [String] = []
         for (type, st) in subtables {
             let rules = rulesOf(table, type, st, lookupName: lookupName)
             if !rules.isEmpty { parts.append(rules.map { "    " + $0 + "\n" }.joined()) }
         }
-        return parts.joined(separator: "    subtable;\n")
+        return glyphPairs.map { "    " + $0 + "\n" }.joined() + parts.joined(separator: "    subtable;\n")
     }
 
     mutating func rulesOf(_ table: String, _ type: Int, _ st: StructValue, lookupName: (Int) -> String?) -> [String] {
@@ -346,10 +359,16 @@ struct FeatureWriter {
         for (tag, root) in featuresByTable {
             let lookups = Self.list(root["LookupList"]?.fields?["Lookup"]).map { $0.fields ?? StructFields() }
             let prefix = tag == "GSUB" ? "GSUB_" : "GPOS_"
-            var written = Set<Int>()
-            var empty = Set<Int>()
-            func name(_ i: Int) -> String? { empty.contains(i) || i >= lookups.count ? nil : "\(prefix)\(i)" }
-            // Lookups in order; one that a contextual rule calls is written before the caller.
+            // A feature file names a lookup before a rule calls it, and lookups get their
+            // indices in the order they are defined, which is also the order features apply
+            // them in. So lookups are written in their order, except that one a contextual rule
+            // calls is written before the caller: itself when no feature lists it (its place
+            // then does not matter), else a copy (`GSUB_7_called`) so the original keeps its place.
+            let inFeatures = Set(
+                Self.list(root["FeatureList"]?.fields?["FeatureRecord"]).flatMap { r in
+                    Self.list(r.fields?["Feature"]?.fields?["LookupListIndex"]).map { Int($0.int ?? 0) }
+                })
+            var original = Set<Int>(), copies = Set<Int>(), empty = Set<Int>(), busy = Set<Int>()
             func calls(_ i: Int) -> [Int] {
                 Self.list(lookups[i]["SubTable"]).flatMap { st -> [Int] in
                     var found: [Int] = []
@@ -357,32 +376,35 @@ struct FeatureWriter {
                     return found
                 }
             }
-            var order: [Int] = []
-            var visiting = Set<Int>()
-            func visit(_ i: Int) {
-                guard i < lookups.count, !written.contains(i), !visiting.contains(i) else { return }
-                visiting.insert(i)
-                for c in calls(i) { visit(c) }
-                written.insert(i)
-                order.append(i)
+            func callName(_ i: Int) -> String? {
+                guard i < lookups.count, !empty.contains(i) else { return nil }
+                return original.contains(i) ? "\(prefix)\(i)" : copies.contains(i) ? "\(prefix)\(i)_called" : nil
             }
-            for i in lookups.indices { visit(i) }
-            for i in order {
+            func emit(_ i: Int, copy: Bool) {
+                busy.insert(i)
+                for c in calls(i) where c < lookups.count && !original.contains(c) && !copies.contains(c) && !busy.contains(c) {
+                    emit(c, copy: inFeatures.contains(c))
+                }
+                busy.remove(i)
                 let l = lookups[i]
                 let flag = Int(l["LookupFlag"]?.int ?? 0)
                 let attach = flag >> 8 != 0 ? markAttach[flag >> 8].map { classAlways($0) } : nil
                 let setIndex = Int(l["MarkFilteringSet"]?.int ?? 0)
                 let filter = flag & 0x10 != 0 && setIndex < filterSets.count ? classAlways(filterSets[setIndex]) : nil
-                let text = lookupBody(tag, l, lookupName: name)
+                let text = lookupBody(tag, l, lookupName: callName)
+                if copy { copies.insert(i) } else { original.insert(i) }
                 if text.isEmpty {
                     empty.insert(i)
-                    continue
+                    return
                 }
                 let type = Int(l["LookupType"]?.int ?? 0)
                 let ext = (tag == "GSUB" && type == 7) || (tag == "GPOS" && type == 9) ? " useExtension" : ""
+                let name = "\(prefix)\(i)\(copy ? "_called" : "")"
                 lookupsText +=
-                    "lookup \(prefix)\(i)\(ext) {\n    \(Self.flagText(flag & 0xFF1F, markAttach: attach, filterSet: filter))\n\(text)} \(prefix)\(i);\n\n"
+                    "lookup \(name)\(ext) {\n    \(Self.flagText(flag & 0xFF1F, markAttach: attach, filterSet: filter))\n\(text)} \(name);\n\n"
             }
+            for i in lookups.indices where !original.contains(i) { emit(i, copy: false) }
+            func name(_ i: Int) -> String? { empty.contains(i) || i >= lookups.count ? nil : "\(prefix)\(i)" }
             featuresText += features(tag, root, lookupName: name)
         }
         let gdefText = gdef.map { "\n" + gdefBlock($0) } ?? ""
