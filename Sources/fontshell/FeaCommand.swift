@@ -34,7 +34,9 @@ struct FeaCommand: FontShellCommand {
             "compiled \(features): "
                 + (report.written.map { "\($0) (\(report.lookupCounts[$0].map { "\($0) lookups" } ?? "written"))" }
                 + report.removed.map { "\($0) removed" }).joined(separator: ", "))
-        print(try f.save(to: output, options: SaveOptions(overwriteInput: overwrite, force: force)))
+        // As `save` does: with --face, that face alone; else the whole font (a collection stays one).
+        let options = SaveOptions(overwriteInput: overwrite, force: force)
+        print(selection.face != nil ? try f.save(face: face, to: output, options: options) : try f.save(to: output, options: options))
         return .done
     }
 }

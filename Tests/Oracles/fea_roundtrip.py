@@ -13,6 +13,7 @@ Usage: fea_roundtrip.py FONTSHELL FONT[#face] ...
 """
 
 import json
+import logging
 import os
 import random
 import subprocess
@@ -80,6 +81,7 @@ def shape(font_path, face, strings, iso, features, work):
 
 
 def main():
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
     fontshell = sys.argv[1]
     for spec in sys.argv[2:]:
         path, _, face = spec.partition("#")

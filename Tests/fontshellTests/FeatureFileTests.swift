@@ -107,3 +107,39 @@ import Testing
         #expect(r.status == 1 && r.err.contains("bad.fea:1:36") && r.err.contains("UTF-8"), "\(r.err)")
     }
 }
+
+/// A face's layout written as a feature file (`dump --fea`) and compiled back, with us and with
+/// feaLib, shapes every test string as the original does (Tests/Oracles/fea_roundtrip.py, HarfBuzz
+/// as the judge): every corpus font and every AOTS font.
+@Suite struct FeatureRoundTripTests {
+    /// AOTS fonts whose lookups substitute glyph ids past the font's last glyph (HarfBuzz shows
+    /// .notdef): a feature file cannot name such a glyph, so those rules are left out.
+    static let accepted: Set<String> = ["classdef1_font3.otf", "classdef2_font3.otf"]
+
+    @Test func layoutRoundTripsThroughAFeatureFile() throws {
+        let aots = try FileManager.default.contentsOfDirectory(atPath: Conformance.folder + "/aots").filter { $0.hasSuffix(".otf") }
+            .sorted()
+        try #require(aots.count > 200, "AOTS fonts missing from \(Conformance.folder)")
+        let fonts = Corpus.fonts.map(\.path) + aots.map { Conformance.folder + "/aots/" + $0 }
+        let script = repositoryRoot.appendingPathComponent("Tests/Oracles/fea_roundtrip.py").path
+        let r = try run("/usr/bin/env", ["python3", script, fontshellBinary] + fonts)
+        try #require(r.status == 0, "\(r.err)")
+        var runs = 0, results = 0
+        for line in r.out.split(separator: "\n") {
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let font = (o["font"] as? String ?? "").split(separator: "/").last.map(String.init) ?? ""
+            results += 1
+            runs += o["runs"] as? Int ?? 0
+            #expect(o["error"] == nil && o["feaLib_error"] == nil, "\(font): \(o["error"] ?? o["feaLib_error"] ?? "")")
+            if Self.accepted.contains(font) { continue }
+            #expect(
+                o["fontshell"] as? Int == 0,
+                "\(font): \(o["fontshell"] ?? "-") strings shape differently, e.g. \(o["example_fontshell"] ?? "")")
+            #expect(
+                o["feaLib"] as? Int == 0,
+                "\(font): feaLib's compile shapes \(o["feaLib"] ?? "-") strings differently, e.g. \(o["example_feaLib"] ?? "")")
+        }
+        #expect(results == fonts.count)
+        #expect(runs > 40_000, "only \(runs) shaping runs")
+    }
+}

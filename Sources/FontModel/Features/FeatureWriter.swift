@@ -78,14 +78,18 @@ struct FeatureWriter {
 
     // MARK: Lookups
 
-    static func covered(_ v: StructValue?) -> [Int] {
-        if case .glyphs(let runs)? = v { return runs.glyphs }
+    /// A coverage's glyphs; ids past the font's last glyph (which match nothing; AOTS tests
+    /// have them) are left out, as a feature file cannot name them.
+    func covered(_ v: StructValue?) -> [Int] {
+        if case .glyphs(let runs)? = v { return runs.glyphs.filter { $0 < names.count } }
         return []
     }
 
-    static func classMembers(_ v: StructValue?) -> [Int: [Int]] {
+    func classMembers(_ v: StructValue?) -> [Int: [Int]] {
         var out: [Int: [Int]] = [:]
-        if case .classes(let runs)? = v { for r in runs { out[r.glyphClass, default: []] += Array(r.first...r.last) } }
+        if case .classes(let runs)? = v {
+            for r in runs where r.first < names.count { out[r.glyphClass, default: []] += Array(r.first...min(r.last, names.count - 1)) }
+        }
         return out
     }
 
@@ -121,7 +125,8 @@ struct FeatureWriter {
 
     mutating func rulesOf(_ table: String, _ type: Int, _ st: StructValue, lookupName: (Int) -> String?) -> [String] {
         let verb = table == "GSUB" ? "sub" : "pos"
-        if case .substitutions(let subs) = st {
+        if case .substitutions(let all) = st {
+            let subs = all.filter { ($0.input + $0.output).allSatisfy { $0 < names.count } }
             return subs.map { s in
                 switch type {
                 case 3: return "sub \(glyph(s.input[0])) from [\(glyphList(s.output))];"
@@ -135,14 +140,14 @@ struct FeatureWriter {
         case ("GSUB", 5), ("GSUB", 6), ("GPOS", 7), ("GPOS", 8):
             return contextRules(verb, format: format, f, chained: type == 6 || type == 8, lookupName: lookupName)
         case ("GSUB", 8):
-            let back = Self.list(f["BacktrackCoverage"]).reversed().map { glyphClass(Self.covered($0)) }
-            let ahead = Self.list(f["LookAheadCoverage"]).map { glyphClass(Self.covered($0)) }
-            let input = Self.covered(f["Coverage"])
+            let back = Self.list(f["BacktrackCoverage"]).reversed().map { glyphClass(covered($0)) }
+            let ahead = Self.list(f["LookAheadCoverage"]).map { glyphClass(covered($0)) }
+            let input = covered(f["Coverage"])
             let output = Self.list(f["Substitute"]).map { Int($0.int ?? 0) }
             let context = (back + ["[\(glyphList(input))]'"] + ahead).joined(separator: " ")
             return ["rsub \(context) by [\(glyphList(output))];"]
         case ("GPOS", 1):
-            let glyphs = Self.covered(f["Coverage"])
+            let glyphs = covered(f["Coverage"])
             let vf = Int(f["ValueFormat"]?.int ?? 0)
             if format == 1 { return ["pos [\(glyphList(glyphs))] \(Self.valueRecord(f["Value"], format: vf));"] }
             return zip(glyphs, Self.list(f["Value"])).map { "pos \(glyph($0)) \(Self.valueRecord($1, format: vf));" }
@@ -155,18 +160,18 @@ struct FeatureWriter {
             }
             if format == 1 {
                 var rules: [String] = []
-                for (g, set) in zip(Self.covered(f["Coverage"]), Self.list(f["PairSet"])) {
-                    for r in Self.list(set.fields?["PairValueRecord"]) {
+                for (g, set) in zip(covered(f["Coverage"]), Self.list(f["PairSet"])) {
+                    for r in Self.list(set.fields?["PairValueRecord"]) where Int(r.fields?["SecondGlyph"]?.int ?? 0) < names.count {
                         let rf = r.fields ?? StructFields()
                         rules.append(pair(glyph(g), glyph(Int(rf["SecondGlyph"]?.int ?? 0)), rf["Value1"], rf["Value2"]))
                     }
                 }
                 return rules
             }
-            var classes1 = Self.classMembers(f["ClassDef1"])
+            var classes1 = classMembers(f["ClassDef1"])
             let inOther = Set(classes1.values.flatMap { $0 })
-            classes1[0] = Self.covered(f["Coverage"]).filter { !inOther.contains($0) }
-            let classes2 = Self.classMembers(f["ClassDef2"])
+            classes1[0] = covered(f["Coverage"]).filter { !inOther.contains($0) }
+            let classes2 = classMembers(f["ClassDef2"])
             var rules: [String] = []
             var skipped = false
             for (c1, row) in Self.list(f["Class1Record"]).enumerated() {
@@ -189,7 +194,7 @@ struct FeatureWriter {
             }
             return rules
         case ("GPOS", 3):
-            return zip(Self.covered(f["Coverage"]), Self.list(f["EntryExitRecord"])).map { g, r in
+            return zip(covered(f["Coverage"]), Self.list(f["EntryExitRecord"])).map { g, r in
                 "pos cursive \(glyph(g)) \(Self.anchor(r.fields?["EntryAnchor"])) \(Self.anchor(r.fields?["ExitAnchor"]));"
             }
         case ("GPOS", 4), ("GPOS", 6):
@@ -197,7 +202,7 @@ struct FeatureWriter {
             let marks = markClasses(f[isBase ? "MarkCoverage" : "Mark1Coverage"], f[isBase ? "MarkArray" : "Mark1Array"])
             let recordName = isBase ? "BaseRecord" : "Mark2Record", anchorName = isBase ? "BaseAnchor" : "Mark2Anchor"
             let array = f[isBase ? "BaseArray" : "Mark2Array"]?.fields
-            return zip(Self.covered(f[isBase ? "BaseCoverage" : "Mark2Coverage"]), Self.list(array?[recordName])).map { g, r in
+            return zip(covered(f[isBase ? "BaseCoverage" : "Mark2Coverage"]), Self.list(array?[recordName])).map { g, r in
                 let anchors = Self.list(r.fields?[anchorName]).enumerated().compactMap { c, a -> String? in
                     guard c < marks.count, case .formatted = a else { return nil }
                     return "\(Self.anchor(a)) mark \(marks[c])"
@@ -207,7 +212,7 @@ struct FeatureWriter {
         case ("GPOS", 5):
             let marks = markClasses(f["MarkCoverage"], f["MarkArray"])
             let attaches = Self.list(f["LigatureArray"]?.fields?["LigatureAttach"])
-            return zip(Self.covered(f["LigatureCoverage"]), attaches).map { g, attach in
+            return zip(covered(f["LigatureCoverage"]), attaches).map { g, attach in
                 let components = Self.list(attach.fields?["ComponentRecord"]).map { component -> String in
                     let anchors = Self.list(component.fields?["LigatureAnchor"]).enumerated().compactMap { c, a -> String? in
                         guard c < marks.count, case .formatted = a else { return nil }
@@ -231,7 +236,7 @@ struct FeatureWriter {
     /// Mark classes of one mark attachment subtable, defined as `markClass` statements.
     mutating func markClasses(_ coverage: StructValue?, _ array: StructValue?) -> [String] {
         var byClass: [Int: [(Int, StructValue?)]] = [:]
-        for (g, r) in zip(Self.covered(coverage), Self.list(array?.fields?["MarkRecord"])) {
+        for (g, r) in zip(covered(coverage), Self.list(array?.fields?["MarkRecord"])) {
             byClass[Int(r.fields?["Class"]?.int ?? 0), default: []].append((g, r.fields?["MarkAnchor"]))
         }
         let count = (byClass.keys.max() ?? -1) + 1
@@ -261,6 +266,8 @@ struct FeatureWriter {
                 if i < calls.count, let name = lookupName(l) { calls[i] += " lookup \(name)" }
             }
             let marked = zip(input, calls).map { $0 + "'" + $1 }
+            // A position whose glyphs are all past the font's last glyph matches nothing.
+            if (back + input + ahead).contains("[]") { return "# a rule naming only glyphs the font does not have is left out" }
             let text = (back + marked + ahead).joined(separator: " ")
             return records.isEmpty ? "ignore \(verb) \(text);" : "\(verb) \(text);"
         }
@@ -269,9 +276,11 @@ struct FeatureWriter {
             let short = verb == "sub" ? "Sub" : "Pos"
             let setName = chained ? "Chain\(short)RuleSet" : "\(short)RuleSet", ruleName = chained ? "Chain\(short)Rule" : "\(short)Rule"
             var out: [String] = []
-            for (g, set) in zip(Self.covered(f["Coverage"]), Self.list(f[setName])) {
+            for (g, set) in zip(covered(f["Coverage"]), Self.list(f[setName])) {
                 for r in Self.list(set.fields?[ruleName]) {
                     let rf = r.fields ?? StructFields()
+                    let ids = Self.list(rf["Backtrack"]) + Self.list(rf["Input"]) + Self.list(rf["LookAhead"])
+                    guard ids.allSatisfy({ Int($0.int ?? 0) < names.count }) else { continue }
                     let back = Self.list(rf["Backtrack"]).reversed().map { glyph(Int($0.int ?? 0)) }
                     let input = [glyph(g)] + Self.list(rf["Input"]).map { glyph(Int($0.int ?? 0)) }
                     let ahead = Self.list(rf["LookAhead"]).map { glyph(Int($0.int ?? 0)) }
@@ -283,9 +292,9 @@ struct FeatureWriter {
             let short = verb == "sub" ? "Sub" : "Pos"
             let setName = chained ? "Chain\(short)ClassSet" : "\(short)ClassSet"
             let ruleName = chained ? "Chain\(short)ClassRule" : "\(short)ClassRule"
-            let coverage = Self.covered(f["Coverage"])
-            let inputDef = Self.classMembers(chained ? f["InputClassDef"] : f["ClassDef"])
-            let backDef = Self.classMembers(f["BacktrackClassDef"]), aheadDef = Self.classMembers(f["LookAheadClassDef"])
+            let coverage = covered(f["Coverage"])
+            let inputDef = classMembers(chained ? f["InputClassDef"] : f["ClassDef"])
+            let backDef = classMembers(f["BacktrackClassDef"]), aheadDef = classMembers(f["LookAheadClassDef"])
             let inputOther = Set(inputDef.values.flatMap { $0 })
             var out: [String] = []
             func cls(_ def: [Int: [Int]], _ c: Int, input: Bool) -> String? {
@@ -310,9 +319,9 @@ struct FeatureWriter {
             }
             return out
         default:
-            let back = Self.list(f["BacktrackCoverage"]).reversed().map { classAlways(Self.covered($0)) }
-            let input = Self.list(chained ? f["InputCoverage"] : f["Coverage"]).map { classAlways(Self.covered($0)) }
-            let ahead = Self.list(f["LookAheadCoverage"]).map { classAlways(Self.covered($0)) }
+            let back = Self.list(f["BacktrackCoverage"]).reversed().map { classAlways(covered($0)) }
+            let input = Self.list(chained ? f["InputCoverage"] : f["Coverage"]).map { classAlways(covered($0)) }
+            let ahead = Self.list(f["LookAheadCoverage"]).map { classAlways(covered($0)) }
             return [rule(back, input, ahead, Self.list(f["\(prefix)LookupRecord"]))]
         }
     }
@@ -351,8 +360,8 @@ struct FeatureWriter {
         for (s, l) in systems { body += "languagesystem \(s.trimmingSpaces) \(l.trimmingSpaces);\n" }
 
         // Mark attachment classes and mark filtering sets, named for lookupflag.
-        let markAttach = Self.classMembers(gdef?["MarkAttachClassDef"])
-        let filterSets = Self.list(gdef?["MarkGlyphSetsDef"]?.fields?["Coverage"]).map { Self.covered($0) }
+        let markAttach = classMembers(gdef?["MarkAttachClassDef"])
+        let filterSets = Self.list(gdef?["MarkGlyphSetsDef"]?.fields?["Coverage"]).map { covered($0) }
 
         var lookupsText = ""
         var featuresText = ""
@@ -533,19 +542,19 @@ struct FeatureWriter {
 
     mutating func gdefBlock(_ gdef: StructFields) -> String {
         var s = "table GDEF {\n"
-        let classes = Self.classMembers(gdef["GlyphClassDef"])
+        let classes = classMembers(gdef["GlyphClassDef"])
         if !classes.isEmpty {
             let parts = (1...4).map { c -> String in classes[c].map { classAlways($0) } ?? "" }
             s += "    GlyphClassDef \(parts.joined(separator: ", "));\n"
         }
         if let attach = gdef["AttachList"]?.fields {
-            for (g, p) in zip(Self.covered(attach["Coverage"]), Self.list(attach["AttachPoint"])) {
+            for (g, p) in zip(covered(attach["Coverage"]), Self.list(attach["AttachPoint"])) {
                 let points = Self.list(p.fields?["PointIndex"]).map { String($0.int ?? 0) }
                 if !points.isEmpty { s += "    Attach \(glyph(g)) \(points.joined(separator: " "));\n" }
             }
         }
         if let carets = gdef["LigCaretList"]?.fields {
-            for (g, lig) in zip(Self.covered(carets["Coverage"]), Self.list(carets["LigGlyph"])) {
+            for (g, lig) in zip(covered(carets["Coverage"]), Self.list(carets["LigGlyph"])) {
                 let values = Self.list(lig.fields?["CaretValue"])
                 let points = values.compactMap { v -> Int64? in if case .formatted(2, let f) = v { f["CaretValuePoint"]?.int } else { nil }
                 }
