@@ -107,6 +107,9 @@ if Context.environment["FONTSHELL_FUZZ"] != nil {
             name: "fuzz-web", dependencies: ["FontModel"], path: "Fuzz/FuzzWeb",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(
+            name: "fuzz-fea", dependencies: ["FontModel"], path: "Fuzz/FuzzFea",
+            exclude: ["fea.dict"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
             name: "fuzz-arguments", dependencies: ["FontModel", "FontScript", "FontSubset"], path: "Fuzz/FuzzArguments",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]

@@ -48,6 +48,7 @@ extension Face {
         } else {
             tables.append(("GDEF", nil))
         }
+        if let base = builder.buildBASE() { tables.append(("BASE", try BASETable(root: base).encode())) }
         if !builder.names.isEmpty {
             guard let nameTable = try table(NameTable.self) else {
                 throw FeatureFileError("the face has no name table for the feature names", nil)

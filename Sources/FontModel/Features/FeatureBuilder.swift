@@ -710,6 +710,60 @@ final class FeatureBuilder {
 
     func addNameRecord(_ id: Int, _ record: FeatureNameRecord) { names.append((id, record)) }
 
+    /// BASE axes: baseline tags, per script its default baseline and coordinates, and min/max extents.
+    private var baseAxes: [Bool: (tags: [String], scripts: [(String, String, [Int])], minMax: [(String, String, Int, Int)])] = [:]
+
+    func setBaseAxis(vertical: Bool, tags: [String], scripts: [(String, String, [Int])]) {
+        baseAxes[vertical] = (tags, scripts, [])
+    }
+
+    func addBaseMinMax(vertical: Bool, script: String, language: String, _ low: Int, _ high: Int) {
+        baseAxes[vertical]?.minMax.append((script, language, low, high))
+    }
+
+    /// BASE, or nil when the file has no BASE block.
+    func buildBASE() -> StructFields? {
+        guard !baseAxes.isEmpty else { return nil }
+        func coordinate(_ c: Int) -> StructValue { .formatted(1, StructFieldsBuilder.make(["Coordinate": .int(Int64(c))])) }
+        func minMax(_ low: Int, _ high: Int) -> StructValue {
+            .record(StructFieldsBuilder.make(["MinCoord": coordinate(low), "MaxCoord": coordinate(high), "FeatMinMaxRecord": .list([])]))
+        }
+        func axis(_ vertical: Bool) -> StructValue {
+            guard let a = baseAxes[vertical] else { return .none }
+            let records = a.scripts.sorted { $0.0 < $1.0 }.map { script, baseline, coords -> StructValue in
+                var s = StructFields()
+                s["BaseValues"] = .record(
+                    StructFieldsBuilder.make([
+                        "DefaultIndex": .int(Int64(a.tags.firstIndex(of: baseline) ?? 0)), "BaseCoord": .list(coords.map(coordinate)),
+                    ]))
+                s["DefaultMinMax"] = StructValue.none
+                var languages: [StructValue] = []
+                for (_, language, low, high) in a.minMax.filter({ $0.0 == script }).sorted(by: { ($0.1, $0.2, $0.3) < ($1.1, $1.2, $1.3) })
+                {
+                    if language == "dflt" {
+                        s["DefaultMinMax"] = minMax(low, high)
+                    } else {
+                        languages.append(
+                            .record(
+                                StructFieldsBuilder.make([
+                                    "BaseLangSysTag": .int(Int64(Tag(text: language).rawValue)), "MinMax": minMax(low, high),
+                                ])))
+                    }
+                }
+                s["BaseLangSysRecord"] = .list(languages)
+                return .record(
+                    StructFieldsBuilder.make(["BaseScriptTag": .int(Int64(Tag(text: script).rawValue)), "BaseScript": .record(s)]))
+            }
+            return .record(
+                StructFieldsBuilder.make([
+                    "BaseTagList": .record(
+                        StructFieldsBuilder.make(["BaselineTag": .list(a.tags.map { .int(Int64(Tag(text: $0).rawValue)) })])),
+                    "BaseScriptList": .record(StructFieldsBuilder.make(["BaseScriptRecord": .list(records)])),
+                ]))
+        }
+        return StructFieldsBuilder.make(["Version": .int(0x0001_0000), "HorizAxis": axis(false), "VertAxis": axis(true)])
+    }
+
     // MARK: Building
 
     /// The GSUB or GPOS value, or nil when the file gives that table nothing.

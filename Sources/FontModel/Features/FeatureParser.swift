@@ -1029,6 +1029,7 @@ final class FeatureParser {
         case "GDEF": try parseGDEF()
         case "head", "hhea", "vhea", "OS/2": try parseFieldTable(tag)
         case "name": try parseNameTable()
+        case "BASE": try parseBASE()
         default: throw FeatureFileError("'table \(tag.trimmingSpaces)' is not supported yet", at)
         }
         try expect(symbol: "}")
@@ -1097,6 +1098,52 @@ final class FeatureParser {
             }
             guard try nextIs(symbol: ";") else { throw FeatureFileError("incomplete statement: expected ';'", try nextLocation) }
             builder.setTableField(tag, field, numbers: value, text: text, float: float, at: at)
+        }
+    }
+
+    /// `table BASE { HorizAxis.BaseTagList …; HorizAxis.BaseScriptList …; HorizAxis.MinMax …; }`
+    /// and the same for VertAxis.
+    private func parseBASE() throws {
+        var tags: [Bool: [String]] = [:]
+        var lastAxis: Bool?
+        while try !nextIs(symbol: "}") {
+            let t = try advance()
+            if t == .symbol(UInt8(ascii: ";")) { continue }
+            guard case .name(let word) = t, let dot = word.firstIndex(of: "."),
+                ["HorizAxis", "VertAxis"].contains(String(word[..<dot]))
+            else { throw fail("expected HorizAxis.* or VertAxis.* in table BASE, found \(t.text)") }
+            let vertical = word.hasPrefix("Vert"), what = String(word[word.index(after: dot)...])
+            switch what {
+            case "BaseTagList":
+                var list: [String] = []
+                while try !nextIs(symbol: ";") { list.append(try expectScriptTag()) }
+                try expect(symbol: ";")
+                tags[vertical] = list
+            case "BaseScriptList":
+                guard let list = tags[vertical] else { throw fail("BaseScriptList must come after BaseTagList") }
+                var records: [(String, String, [Int])] = []
+                repeat {
+                    if !records.isEmpty { try advance() }
+                    let script = try expectScriptTag(), baseline = try expectScriptTag()
+                    guard list.contains(baseline) else {
+                        throw fail("default baseline '\(baseline.trimmingSpaces)' is not in the BaseTagList")
+                    }
+                    records.append((script, baseline, try list.map { _ in try expectNumber() }))
+                } while try nextIs(symbol: ",")
+                try expect(symbol: ";")
+                builder.setBaseAxis(vertical: vertical, tags: list, scripts: records)
+                lastAxis = vertical
+            case "MinMax":
+                guard lastAxis == vertical else { throw fail("\(word) must come after that axis's BaseScriptList") }
+                let script = try expectScriptTag(), language = try expectLanguageTag()
+                let low = try expectNumber()
+                try expect(symbol: ",")
+                let high = try expectNumber()
+                if try nextIs(symbol: ",") { throw fail("feature tags in BASE MinMax are not supported") }
+                try expect(symbol: ";")
+                builder.addBaseMinMax(vertical: vertical, script: script, language: language, low, high)
+            default: throw fail("'\(word)' is not a BASE statement")
+            }
         }
     }
 
