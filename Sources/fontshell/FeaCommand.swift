@@ -19,6 +19,7 @@ struct FeaCommand: FontShellCommand {
     @Option(name: .shortAndLong, help: "Where to save.") var output: String
     @Option(help: "Folder include() may read from (default: the feature file's folder).") var includeDir: String?
     @OptionGroup var selection: FaceSelection
+    @Flag(help: "Add the file to the font's layout instead of replacing it (the font's lookups first).") var add = false
     @Flag(help: "Allow OUTPUT to be FONT.") var overwrite = false
     @Flag(help: "Save even if the validator finds errors.") var force = false
 
@@ -29,7 +30,8 @@ struct FeaCommand: FontShellCommand {
             throw FontError("cannot read the feature file (missing, unreadable or over 64 MB)", path: features)
         }
         let report = try face.compileFeatures(
-            text, file: features, readInclude: FeatureFiles.includeReader(allowing: includeDir ?? FeatureFiles.folder(of: features)))
+            text, file: features, replace: !add,
+            readInclude: FeatureFiles.includeReader(allowing: includeDir ?? FeatureFiles.folder(of: features)))
         print(
             "compiled \(features): "
                 + (report.written.map { "\($0) (\(report.lookupCounts[$0].map { "\($0) lookups" } ?? "written"))" }

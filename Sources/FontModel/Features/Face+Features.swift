@@ -14,9 +14,15 @@ extension Face {
     /// does (a table the file gives nothing is removed). `file` names the text in errors and is
     /// where `include()` paths start; `readInclude` reads an included file (the caller decides
     /// which folders may be read) and returns its bytes and the name to report it by.
+    ///
+    /// With `replace: false` the file is added to the face's layout instead: the face's own
+    /// GSUB, GPOS and GDEF are written as a feature file (`featureFile`) and compiled first, then
+    /// this file, whose features go to its own language systems (DFLT/dflt when it names none)
+    /// and whose lookups come after the face's. Refused when that would lose part of the
+    /// face's layout (FeatureVariations, for one).
     @discardableResult
     public func compileFeatures(
-        _ text: [UInt8], file: String,
+        _ text: [UInt8], file: String, replace: Bool = true,
         readInclude: @escaping (String, FeatureLocation) throws -> (bytes: [UInt8], file: String) = { name, at in
             throw FeatureFileError("include(\(name)): including files is not allowed here", at)
         }
@@ -24,6 +30,17 @@ extension Face {
         let names = try glyphNames()
         let builder = FeatureBuilder(glyphNames: names)
         if let nameTable = try table(NameTable.self) { builder.usedNameIDs = Set(nameTable.records.map(\.nameID)) }
+        if !replace {
+            let existing = try featureFile(namePrefix: "existing_")
+            if let lost = existing.omissions.first {
+                throw FeatureFileError("adding to the face's layout would lose part of it: \(lost)", nil)
+            }
+            try FeatureParser(text: Array(existing.text.utf8), file: "<the face's layout>", glyphNames: names, builder: builder) {
+                name, at in
+                throw FeatureFileError("include(\(name)) in the face's own layout", at)
+            }.parse()
+            builder.startAppendedFile()
+        }
         try FeatureParser(text: text, file: file, glyphNames: names, builder: builder, readInclude: readInclude).parse()
 
         builder.buildAalt()

@@ -100,6 +100,13 @@ final class FeatureBuilder {
         defaultLanguageSystems.append(system)
     }
 
+    /// A second file added to the first (`replace: false`): its features go to its own
+    /// language systems.
+    func startAppendedFile() {
+        defaultLanguageSystems = []
+        seenNonDefaultScript = false
+    }
+
     private var defaultSystems: [LanguageSystem] {
         defaultLanguageSystems.isEmpty ? [LanguageSystem(script: "DFLT", language: "dflt")] : defaultLanguageSystems
     }

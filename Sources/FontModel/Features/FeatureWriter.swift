@@ -13,7 +13,20 @@ struct FeatureWriter {
     private var markClassNames: [String: String] = [:]
     private var notes: [String] = []
 
-    init(glyphNames: [String]) { names = glyphNames }
+    /// Put before every name the file defines (lookups, classes, mark classes), so a file
+    /// written to be merged with another does not collide with its names.
+    var namePrefix = ""
+
+    init(glyphNames: [String], namePrefix: String = "") {
+        names = glyphNames
+        self.namePrefix = namePrefix
+    }
+
+    /// What the file leaves out (its `# … left out` comments, FeatureVariations), one line each.
+    var omissions: [String] {
+        out.split(separator: "\n").filter { $0.hasPrefix("    # ") || $0.hasPrefix("# ") }.map { $0.drop { $0 == " " || $0 == "#" } }.map(
+            String.init)
+    }
 
     static let keywords: Set<String> = [
         "anchor", "anchorDef", "anon", "anonymous", "by", "contour", "cursive", "device", "enum", "enumerate", "exclude_dflt", "feature",
@@ -38,7 +51,7 @@ struct FeatureWriter {
         if sorted.count == 1 { return "[" + glyph(sorted[0]) + "]" }
         if sorted.count <= 8 { return "[" + glyphList(sorted) + "]" }
         if let n = classNames[sorted] { return n }
-        let name = "@\(prefix)\(classNames.count)"
+        let name = "@\(namePrefix)\(prefix)\(classNames.count)"
         classNames[sorted] = name
         definitions += "\(name) = [\(glyphList(sorted))];\n"
         return name
@@ -249,7 +262,7 @@ struct FeatureWriter {
                 out.append(known)
                 continue
             }
-            let name = "@MC\(markClassNames.count)"
+            let name = "@\(namePrefix)MC\(markClassNames.count)"
             markClassNames[key] = name
             for (g, a) in members { definitions += "markClass \(glyph(g)) \(Self.anchor(a)) \(name);\n" }
             out.append(name)
@@ -346,6 +359,10 @@ struct FeatureWriter {
         for (tag, root) in [("GSUB", gsub), ("GPOS", gpos)] {
             guard let root else { continue }
             featuresByTable.append((tag, root))
+            if let v = root["FeatureVariations"], v != .none {
+                notes.append(
+                    "\(tag)'s FeatureVariations (features swapped by design-space region) cannot be written in a feature file: left out")
+            }
             for record in Self.list(root["ScriptList"]?.fields?["ScriptRecord"]) {
                 let script = Tag(UInt32(record.fields?["ScriptTag"]?.int ?? 0)).description
                 let s = record.fields?["Script"]?.fields
@@ -367,7 +384,7 @@ struct FeatureWriter {
         var featuresText = ""
         for (tag, root) in featuresByTable {
             let lookups = Self.list(root["LookupList"]?.fields?["Lookup"]).map { $0.fields ?? StructFields() }
-            let prefix = tag == "GSUB" ? "GSUB_" : "GPOS_"
+            let prefix = namePrefix + (tag == "GSUB" ? "GSUB_" : "GPOS_")
             // A feature file names a lookup before a rule calls it, and lookups get their
             // indices in the order they are defined, which is also the order features apply
             // them in. So lookups are written in their order, except that one a contextual rule
@@ -582,8 +599,11 @@ extension String {
 
 extension Face {
     /// The face's GSUB, GPOS and GDEF as a feature file (`FeatureWriter`).
-    public func featureFileText() throws -> String {
-        var writer = FeatureWriter(glyphNames: try glyphNames())
+    public func featureFileText() throws -> String { try featureFile().text }
+
+    /// The feature file and what it had to leave out.
+    public func featureFile(namePrefix: String = "") throws -> (text: String, omissions: [String]) {
+        var writer = FeatureWriter(glyphNames: try glyphNames(), namePrefix: namePrefix)
         if let name = try table(NameTable.self) {
             writer.nameText = { id in
                 name.records.filter { $0.nameID == id }.compactMap { r in
@@ -592,6 +612,7 @@ extension Face {
             }
         }
         let gsub = try structuredTable("GSUB")?.root, gpos = try structuredTable("GPOS")?.root, gdef = try structuredTable("GDEF")?.root
-        return writer.write(gsub: gsub, gpos: gpos, gdef: gdef)
+        let text = writer.write(gsub: gsub, gpos: gpos, gdef: gdef)
+        return (text, writer.omissions)
     }
 }

@@ -27,9 +27,7 @@ enum FeatureMethods {
             let face = try call.methodSelf(FaceObject.className, as: FaceRef.self).get()
             let source = try call.string(2)
             try call.options(3, ["includeDir", "replace"])
-            guard try call.boolOption(3, "replace", default: true) else {
-                throw LuaArgumentError(3, "replace = false (adding to the face's own lookups) is not supported yet")
-            }
+            let replace = try call.boolOption(3, "replace", default: true)
             // A string naming a .fea file is read; anything else is feature-file text.
             let isPath = source.hasSuffix(".fea") && !source.contains("\n") && !source.contains(";")
             let text: [UInt8]
@@ -43,7 +41,7 @@ enum FeatureMethods {
             }
             let folder = try call.stringOption(3, "includeDir") ?? (isPath ? FeatureFiles.folder(of: source) : ".")
             let report = try face.compileFeatures(
-                text, file: isPath ? source : "<features>", readInclude: FeatureFiles.includeReader(allowing: folder))
+                text, file: isPath ? source : "<features>", replace: replace, readInclude: FeatureFiles.includeReader(allowing: folder))
             let s = call.stack
             s.pushTable(fieldCount: 4)
             s.push(strings: report.written); s.setField("written", in: -2)
