@@ -58,6 +58,22 @@ import Testing
         #expect(try otsAccepts(out).0)
     }
 
+    /// `fea --add` keeps the face's layout and adds the file's: DejaVu Sans keeps its fi ligature
+    /// and gets A B → C; a face whose layout cannot be written whole (Inter's variable GDEF) is refused.
+    @Test func addingKeepsTheFacesOwnLayout() throws {
+        let (r, out, folder) = try compile(
+            "languagesystem DFLT dflt;\nlanguagesystem latn dflt;\nfeature liga { sub A B by C; } liga;\n", extra: ["--add"])
+        defer { withExtendedLifetime(folder) {} }
+        try #require(r.status == 0, "\(r.err)")
+        let shaped = try run("/usr/bin/hb-shape", [out, "ABfi", "--no-positions", "--no-clusters"])
+        #expect(shaped.out.trimmingCharacters(in: .whitespacesAndNewlines) == "[C|fi]", "\(shaped.out)")
+        let tmp = try TemporaryFolder()
+        let fea = try tmp.write("add.fea", "feature liga { sub uni0041 uni0042 by uni0043; } liga;\n")
+        let inter = try runFontshell(["fea", Corpus.path("inter-vf"), fea, "--add", "-o", tmp.file("o.ttf")])
+        #expect(inter.status == 1 && inter.err.contains("would lose part of it") && inter.err.contains("variation store"), "\(inter.err)")
+        #expect(!FileManager.default.fileExists(atPath: tmp.file("o.ttf")))
+    }
+
     @Test func errorsNameFileLineAndColumn() throws {
         let cases: [(String, String)] = [
             ("feature liga { sub f i by fi_typo; } liga;\n", "features.fea:1:27: glyph 'fi_typo' is not in the font"),

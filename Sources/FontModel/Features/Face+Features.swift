@@ -42,6 +42,14 @@ extension Face {
             builder.startAppendedFile()
         }
         try FeatureParser(text: text, file: file, glyphNames: names, builder: builder, readInclude: readInclude).parse()
+        if !replace, let nameTable = try table(NameTable.self) {
+            var existing: [Int: Set<FeatureNameRecord>] = [:]
+            for r in nameTable.records {
+                existing[r.nameID, default: []].insert(
+                    FeatureNameRecord(platformID: r.platformID, encodingID: r.encodingID, languageID: r.languageID, bytes: r.bytes))
+            }
+            builder.reuseNameIDs(existing)
+        }
 
         builder.buildAalt()
         // Build everything before changing the face: an error leaves it as it was.

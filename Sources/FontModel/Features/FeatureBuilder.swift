@@ -869,6 +869,19 @@ final class FeatureBuilder {
     /// Name IDs the face uses already: new ones are the first free from 256, as feaLib picks them.
     var usedNameIDs: Set<Int> = []
 
+    /// Adding to a face (`replace: false`): feature names whose records the face already has
+    /// under one ID (at 256 or above) use that ID instead of a new one.
+    func reuseNameIDs(_ existing: [Int: Set<FeatureNameRecord>]) {
+        var remap: [Int: Int] = [:]
+        for id in Set(nameIDs.values) {
+            let records = Set(names.filter { $0.0 == id }.map(\.1))
+            if let old = existing.first(where: { $0.key >= 256 && $0.value == records })?.key { remap[id] = old }
+        }
+        guard !remap.isEmpty else { return }
+        for (key, id) in nameIDs { if let old = remap[id] { nameIDs[key] = old } }
+        names.removeAll { remap[$0.0] != nil }
+    }
+
     private func nameID(for key: String) -> Int {
         if let id = nameIDs[key] { return id }
         var id = 256

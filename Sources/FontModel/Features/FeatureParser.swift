@@ -1195,7 +1195,7 @@ final class FeatureParser {
 }
 
 /// A name record a feature file adds (featureNames, cvParameters, sizemenuname).
-struct FeatureNameRecord: Equatable {
+struct FeatureNameRecord: Hashable {
     var platformID: Int, encodingID: Int, languageID: Int
     /// Encoded for the platform.
     var bytes: [UInt8]

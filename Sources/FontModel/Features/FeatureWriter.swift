@@ -433,6 +433,10 @@ struct FeatureWriter {
             func name(_ i: Int) -> String? { empty.contains(i) || i >= lookups.count ? nil : "\(prefix)\(i)" }
             featuresText += features(tag, root, lookupName: name)
         }
+        if let v = gdef?["VarStore"], v != .none {
+            notes.append(
+                "GDEF's variation store (positions that vary with the design axes) cannot be written in a feature file yet: left out")
+        }
         let gdefText = gdef.map { "\n" + gdefBlock($0) } ?? ""
         out = body + "\n" + definitions + gdefText + "\n" + lookupsText + featuresText
         if !notes.isEmpty { out += "\n" + notes.map { "# " + $0 + "\n" }.joined() }
