@@ -25,11 +25,26 @@ struct Diff: FontShellCommand {
     @Option(help: "Font size in points for --png.") var size: Double = 48
     @OptionGroup var selection: FaceSelection
     @Flag(help: "Print the differences as JSON.") var json = false
+    @Flag(help: "Show layout changes (GSUB, GPOS, GDEF) as a diff of the two faces' feature files.") var fea = false
 
     func outcome() throws -> Outcome {
         var all: [(face: Int, difference: Difference)] = []
         let a = try Font(path: first), b = try Font(path: second)
         let selected = try selection.faces(in: a, otherwise: a.faces).map(\.index)
+        if fea {
+            // The layouts as feature files (dump --fea), line by line.
+            var any = false
+            for i in selected {
+                guard a.faces.indices.contains(i), b.faces.indices.contains(i) else { throw FontError("no face \(i) in both fonts") }
+                let lines = try FeatureDiff.lines(a.faces[i], b.faces[i])
+                if lines.isEmpty { continue }
+                any = true
+                if selected.count > 1 { print("face \(i):") }
+                print("--- \(first)\n+++ \(second)")
+                for l in lines { print(l) }
+            }
+            return any ? .findings : .done
+        }
         guard a.faces.count == b.faces.count || selection.face != nil else {
             print("faces: \(a.faces.count) → \(b.faces.count)")
             return .findings

@@ -74,6 +74,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: tmp.file("o.ttf")))
     }
 
+    /// `diff --fea` shows a layout change as the lines of feature text that changed.
+    @Test func diffShowsLayoutChangesAsFeatureText() throws {
+        let (one, a, keepA) = try compile("feature liga { sub A B by C; } liga;\n")
+        let (two, b, keepB) = try compile("feature liga { sub A B by C; sub A C by D; } liga;\n")
+        defer { withExtendedLifetime((keepA, keepB)) {} }
+        try #require(one.status == 0 && two.status == 0, "\(one.err) \(two.err)")
+        let d = try runFontshell(["diff", a, b, "--fea"])
+        let changed = d.out.split(separator: "\n").filter {
+            ($0.hasPrefix("+") || $0.hasPrefix("-")) && !$0.hasPrefix("+++") && !$0.hasPrefix("---")
+        }
+        #expect(d.status == 1 && changed == ["+    sub A C by D;"], "\(d.out)")
+        let same = try runFontshell(["diff", a, a, "--fea"])
+        #expect(same.status == 0 && same.out.isEmpty, "\(same.out)")
+    }
+
     @Test func errorsNameFileLineAndColumn() throws {
         let cases: [(String, String)] = [
             ("feature liga { sub f i by fi_typo; } liga;\n", "features.fea:1:27: glyph 'fi_typo' is not in the font"),
