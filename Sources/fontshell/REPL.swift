@@ -1,4 +1,5 @@
 @preconcurrency import CEditLine
+import FontModel
 import FontRender
 import FontScript
 import LuaBridge
@@ -16,6 +17,8 @@ struct REPL {
     let lua: LuaState
     /// The state completion asks; the REPL is single-threaded.
     nonisolated(unsafe) static var current: LuaState?
+    /// The lines of a statement typed so far (before the current line), for completion.
+    nonisolated(unsafe) static var pending = ""
     /// The truncation warning last printed, so it is not repeated after every line.
     nonisolated(unsafe) static var reportedTruncation: String?
 
@@ -34,6 +37,7 @@ struct REPL {
         var buffer = ""
         while true {
             let prompt = buffer.isEmpty ? "> " : ">> "
+            REPL.pending = buffer
             guard let line = interactive ? readEditedLine(prompt) : readLine() else {
                 if interactive && LuaState.takeInterrupt() {
                     // Ctrl-C at the prompt: drop the line (and any unfinished statement).
@@ -218,10 +222,15 @@ struct REPL {
 
     /// Tab completion: asks fontshell.complete(word) and hands libedit the candidates.
     static let complete: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = {
-        text, _, _ in
+        text, start, _ in
         rl_attempted_completion_over = 1
         guard let text, let lua = REPL.current else { return nil }
         let word = String(cString: text)
+        // Inside face:addFeatures[[ … ]], the words of the feature-file syntax.
+        let before = rl_line_buffer.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(start)), as: UTF8.self) } ?? ""
+        if FeatureFileWords.endsInsideFeatureText(REPL.pending + "\n" + before) {
+            return completionList(FeatureFileWords.keywords.filter { $0.hasPrefix(word) && $0 != word }, appending: " ")
+        }
         let s = lua.stack
         s.getGlobal("fontshell")
         FontScript.pushModuleField("complete", ofTableAt: -1, s)
@@ -234,9 +243,14 @@ struct REPL {
         } catch {
             s.pop()
         }
+        // No space after: completions are often followed by . or :
+        return completionList(candidates, appending: nil)
+    }
+
+    /// Candidates as libedit wants them: [common prefix, candidates..., NULL], all malloc'd.
+    static func completionList(_ candidates: [String], appending: Character?) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         guard !candidates.isEmpty else { return nil }
-        rl_completion_append_character = 0   // no space: completions are often followed by . or :
-        // libedit wants [common prefix, candidates..., NULL], all malloc'd.
+        rl_completion_append_character = appending.map { Int32($0.asciiValue ?? 0) } ?? 0
         var common = candidates[0]
         for c in candidates.dropFirst() {
             while !c.hasPrefix(common) { common.removeLast() }

@@ -41,3 +41,31 @@ struct GlyphClassSyntax {
     /// `NULL` (deletion, after `by`).
     var isNull = false
 }
+
+/// The words of the feature-file syntax, for completion in the REPL.
+public enum FeatureFileWords {
+    public static let keywords: [String] = [
+        "anchor", "anchorDef", "anonymous", "Attach", "base", "by", "contourpoint", "cursive", "cvParameters", "device", "enum",
+        "exclude_dflt", "feature", "featureNames", "from", "GlyphClassDef", "ignore", "IgnoreBaseGlyphs", "IgnoreLigatures", "IgnoreMarks",
+        "include", "include_dflt", "language", "languagesystem", "LigatureCaretByIndex", "LigatureCaretByPos", "ligature", "ligComponent",
+        "lookup", "lookupflag", "mark", "MarkAttachmentType", "markClass", "name", "nameid", "NULL", "parameters", "pos", "position",
+        "required", "reversesub", "RightToLeft", "rsub", "script", "sizemenuname", "sub", "substitute", "subtable", "table",
+        "useExtension", "UseMarkFilteringSet", "valueRecordDef",
+    ].sorted()
+
+    /// Whether `text` (the statement typed so far) ends inside the string of an
+    /// `addFeatures[[ … ]]` or `addFeatures"…"` call, where feature-file words complete.
+    public static func endsInsideFeatureText(_ text: String) -> Bool {
+        let bytes = Array(text.utf8), word = Array("addFeatures".utf8)
+        guard bytes.count >= word.count,
+            let start = (0...(bytes.count - word.count)).reversed().first(where: { bytes[$0..<($0 + word.count)].elementsEqual(word) })
+        else { return false }
+        var rest = Substring(String(decoding: bytes[(start + word.count)...], as: UTF8.self)).drop { $0 == " " || $0 == "(" }
+        if rest.hasPrefix("[[") {
+            rest = rest.dropFirst(2)
+            return !rest.contains("]]")
+        }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return false }
+        return !rest.dropFirst().contains(quote)
+    }
+}
