@@ -73,7 +73,7 @@ struct FeatureLexer {
     static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
     static func isNameStart(_ c: UInt8) -> Bool { isLetter(c) || "_+*:.^~!\\".utf8.contains(c) }
     static func isNameContinuation(_ c: UInt8) -> Bool { isLetter(c) || isDigit(c) || "_.+*:^~!/-".utf8.contains(c) }
-    static let symbols = Set(",;:-+'{}[]<>()=$".utf8)
+    static let symbols = Set(",;:-+'{}[]<>()=".utf8)
 
     private func text(_ from: Int, _ to: Int) -> String { String(decoding: bytes[from..<to], as: UTF8.self) }
 
