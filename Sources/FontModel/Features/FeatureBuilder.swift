@@ -570,6 +570,10 @@ final class FeatureBuilder {
             throw FeatureFileError("mark class @\(mark.name) is used more than once in the same anchor list", at)
         }
         for (_, mark) in marks {
+            // A class already added whole (and not grown since) adds nothing new: skipping it
+            // keeps a lookup of many bases linear in its rules, not rules × marks.
+            if l.addedMarkClasses[mark.name] == mark.glyphs.count { continue }
+            l.addedMarkClasses[mark.name] = mark.glyphs.count
             for g in mark.glyphs {
                 if let existing = l.marks[g] {
                     if existing.className != mark.name {

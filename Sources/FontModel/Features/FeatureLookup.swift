@@ -132,6 +132,8 @@ final class FeatureLookup {
     var classPairs: [ClassPairEntry] = []
     var cursive: [(glyph: Int, entry: AnchorSyntax?, exit: AnchorSyntax?)] = []
     var marks: [Int: (className: String, anchor: AnchorSyntax)] = [:]
+    /// Mark classes whose glyphs are in `marks`, with how many glyphs they had then.
+    var addedMarkClasses: [String: Int] = [:]
     var bases: [Int: [String: AnchorSyntax?]] = [:]
     var baseOrder: [Int] = []
     var ligatures: [Int: [[String: AnchorSyntax?]]] = [:]
@@ -173,6 +175,7 @@ final class FeatureLookup {
         case .markToBase, .markToMark, .markToLigature:
             closedAttachments.append((marks, bases, ligatures))
             marks = [:]
+            addedMarkClasses = [:]
             bases = [:]
             ligatures = [:]
         default: break
