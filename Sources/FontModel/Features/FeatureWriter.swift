@@ -114,7 +114,7 @@ struct FeatureWriter {
     /// The body of lookup `index` (rules and `subtable;` breaks), with the names of the lookups
     /// its contextual rules call.
     mutating func lookupBody(_ table: String, _ lookup: StructFields, lookupName: (Int) -> String?) -> String {
-        var subtables = Self.list(lookup["SubTable"]).map { LayoutQueriesBridge.unwrap($0) }
+        var subtables = Self.list(lookup["SubTable"]).map { Face.unwrapExtension($0) }
         var glyphPairs: [String] = []
         if table == "GPOS" {
             // Glyph pairs go to format 1 subtables ahead of the class pairs whatever the order
@@ -398,7 +398,7 @@ struct FeatureWriter {
             func calls(_ i: Int) -> [Int] {
                 Self.list(lookups[i]["SubTable"]).flatMap { st -> [Int] in
                     var found: [Int] = []
-                    Self.collectLookupIndices(LayoutQueriesBridge.unwrap(st).1, into: &found)
+                    Self.collectLookupIndices(Face.unwrapExtension(st).1, into: &found)
                     return found
                 }
             }
@@ -486,6 +486,7 @@ struct FeatureWriter {
         }
         var text = ""
         for featureTag in order {
+            let featureUses = uses[featureTag] ?? []
             text += "feature \(featureTag.trimmingSpaces) {\n"
             if let params = records.first(where: { $0.tag == featureTag })?.feature["FeatureParams"], params != .none {
                 text += featureParams(featureTag, params)
@@ -493,15 +494,15 @@ struct FeatureWriter {
             if featureTag == "aalt" || featureTag == "size" {
                 // These take no script or language statements: their lookups go to every language system.
                 var all: [Int] = []
-                for u in uses[featureTag]! { for l in u.2 where !all.contains(l) { all.append(l) } }
+                for u in featureUses { for l in u.2 where !all.contains(l) { all.append(l) } }
                 for l in all { if let n = lookupName(l) { text += "    lookup \(n);\n" } }
                 text += "} \(featureTag.trimmingSpaces);\n\n"
                 continue
             }
-            let byScript = Dictionary(grouping: uses[featureTag]!, by: { $0.0 })
-            for script in byScript.keys.sorted(by: { ($0 == "DFLT" ? 0 : 1, $0) < ($1 == "DFLT" ? 0 : 1, $1) }) {
+            let byScript = Dictionary(grouping: featureUses, by: { $0.0 })
+            for (script, scriptUses) in byScript.sorted(by: { ($0.key == "DFLT" ? 0 : 1, $0.key) < ($1.key == "DFLT" ? 0 : 1, $1.key) }) {
                 text += "    script \(script.trimmingSpaces);\n"
-                let entries = byScript[script]!.sorted { ($0.1 == "dflt" ? 0 : 1, $0.1) < ($1.1 == "dflt" ? 0 : 1, $1.1) }
+                let entries = scriptUses.sorted { ($0.1 == "dflt" ? 0 : 1, $0.1) < ($1.1 == "dflt" ? 0 : 1, $1.1) }
                 for (_, language, lookups, required) in entries {
                     if language != "dflt" || required {
                         text +=
@@ -590,11 +591,6 @@ struct FeatureWriter {
         }
         return s + "} GDEF;\n"
     }
-}
-
-/// LayoutQueries' extension unwrapping, for the writer.
-enum LayoutQueriesBridge {
-    static func unwrap(_ subtable: StructValue) -> (Int, StructValue) { Face.unwrapExtension(subtable) }
 }
 
 extension String {
