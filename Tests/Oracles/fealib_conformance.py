@@ -56,6 +56,16 @@ def make_font(glyphs, path):
     fb.save(path)
 
 
+def make_variable_font(glyphs, path):
+    """The same font with builder_test.py's axes (VARFONT_AXES: wght 200-1000, wdth 100-200,
+    defaults at the minimum), as feaLib's variable_* cases are built."""
+    make_font(glyphs, path)
+    font = TTFont(path)
+    fb = FontBuilder(font=font)
+    fb.setupFvar([("wght", 200, 200, 1000, "Weight"), ("wdth", 100, 100, 200, "Width")], [])
+    font.save(path)
+
+
 def _empty_glyph():
     from fontTools.pens.ttGlyphPen import TTGlyphPen
     return TTGlyphPen(None).glyph()
@@ -121,12 +131,15 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         base = os.path.join(tmp, "base.ttf")
         make_font(glyphs, base)
+        variable_base = os.path.join(tmp, "variable.ttf")
+        make_variable_font(glyphs, variable_base)
         for name in names + expected_failures + sorted(valid_without_dump & set(without_dump)):
             if args.only and name not in args.only:
                 continue
             fea = os.path.join(data, name + ".fea")
             out = os.path.join(tmp, name + ".ttf")
-            r = subprocess.run([args.fontshell, "fea", base, fea, "-o", out], capture_output=True, text=True)
+            font_in = variable_base if name.startswith("variable_") else base
+            r = subprocess.run([args.fontshell, "fea", font_in, fea, "-o", out], capture_output=True, text=True)
             result = {"case": name}
             if name in expected_failures:
                 result["expected"] = "failure"

@@ -8,11 +8,6 @@ import Testing
     static let notYet: [String: String] = {
         var out: [String: String] = [:]
         for c in ["STAT_test", "STAT_test_elidedFallbackNameID"] { out[c] = "table STAT blocks are not compiled yet" }
-        for c in [
-            "variable_bug2772", "variable_scalar_valuerecord", "variable_scalar_anchor", "variable_conditionset", "variable_mark_anchor",
-        ] {
-            out[c] = "variable feature files (variable scalars, conditionsets) are not compiled yet"
-        }
         return out
     }()
 
@@ -101,6 +96,77 @@ import Testing
             let (r, out, _) = try compile(text)
             #expect(r.status == 1 && r.err.contains(expected), "\(text): \(r.err)")
             #expect(!FileManager.default.fileExists(atPath: out), "nothing written for \(text)")
+        }
+    }
+
+    /// Variable feature files on a real variable font (Inter): a kerning value given at three
+    /// weights moves with wght in HarfBuzz, interpolated between them, and a `variation` block
+    /// substitutes only where its condition set holds.
+    @Test func variableScalarsAndConditionSetsWorkInHarfBuzz() throws {
+        let tmp = try TemporaryFolder()
+        let fea = try tmp.write(
+            "variable.fea",
+            """
+            languagesystem DFLT dflt;
+            languagesystem latn dflt;
+            conditionset bold { wght 700 900; } bold;
+            variation rvrn bold { sub uni0061 by uni0062; } rvrn;
+            feature kern { pos uni0041 uni0056 (wght=100:-20 wght=900:-180 -60); } kern;
+
+            """)
+        let inter = Corpus.path("inter-vf"), out = tmp.file("out.ttf")
+        let r = try runFontshell(["fea", inter, fea, "-o", out])
+        try #require(r.status == 0, "\(r.err)")
+        #expect(try otsAccepts(out).0)
+        /// The glyphs and the first glyph's advance, shaped at a weight.
+        func shaped(_ font: String, _ weight: Int, kern: Bool = true) throws -> (glyphs: [String], advance: Int) {
+            let s = try run(
+                "/usr/bin/hb-shape", [font, "AVa", "--variations=wght=\(weight)", "--no-clusters"] + (kern ? [] : ["--features=-kern"]))
+            let items = s.out.trimmingCharacters(in: CharacterSet(charactersIn: "[]\n")).split(separator: "|")
+            let glyphs = items.map { String($0.split(separator: "+")[0]) }
+            return (glyphs, Int(items[0].split(separator: "+")[1]) ?? 0)
+        }
+        for (weight, kerning) in [(100, -20), (400, -60), (650, -120), (900, -180)] {
+            let ours = try shaped(out, weight), plain = try shaped(inter, weight, kern: false)
+            #expect(ours.advance - plain.advance == kerning, "wght=\(weight): \(ours.advance) against \(plain.advance)")
+            #expect(ours.glyphs == ["uni0041", "uni0056", weight >= 700 ? "uni0062" : "uni0061"], "wght=\(weight): \(ours.glyphs)")
+        }
+    }
+
+    /// Random variable feature files (pair, single, cursive and caret values at one to five
+    /// masters, with and without avar; condition sets for liga and rvrn) compile to the GDEF,
+    /// GSUB and GPOS feaLib makes: regions, VarData layout, indexes and FeatureVariations.
+    @Test func variableFeatureFilesMatchFeaLib() throws {
+        let script = repositoryRoot.appendingPathComponent("Tests/Oracles/fea_variable_random.py").path
+        let r = try run("/usr/bin/env", ["python3", script, fontshellBinary, "0", "60"])
+        try #require(r.status == 0, "\(r.err)")
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(r.out.split(separator: "\n").last.map(String.init)!.utf8)) as? [String: Int])
+        #expect(summary["different"] == 0, "\(r.out)")
+        #expect((summary["compared"] ?? 0) >= 40, "\(r.out)")
+    }
+
+    @Test func variableErrorsSayWhatIsWrong() throws {
+        let (static_, _, _) = try compile("feature kern { pos A V (wght=900:-80 -50); } kern;\n")
+        #expect(static_.status == 1 && static_.err.contains("features.fea:1:24: a variable scalar needs a variable font"), "\(static_.err)")
+        let cases: [(String, String)] = [
+            (
+                "feature kern { pos uni0041 uni0056 (wgth=900:-80 -50); } kern;\n",
+                "1:37: no axis 'wgth' in this font (axes: wght, slnt); did you mean 'wght'?"
+            ),
+            (
+                "feature kern { pos uni0041 uni0056 (wght=900:-80); } kern;\n",
+                "1:36: a variable scalar needs a value at the default location (wght=400,slnt=0)"
+            ),
+            ("variation rvrn heavy { sub uni0061 by uni0062; } rvrn;\n", "1:1: unknown condition set 'heavy'"),
+            ("conditionset c { wght 900 100; } c;\n", "1:18: condition on 'wght': the minimum 900.0 is above the maximum 100.0"),
+        ]
+        let tmp = try TemporaryFolder()
+        for (text, expected) in cases {
+            let fea = try tmp.write("v.fea", text)
+            let r = try runFontshell(["fea", Corpus.path("inter-vf"), fea, "-o", tmp.file("o.ttf")])
+            #expect(r.status == 1 && r.err.contains(expected), "\(text): \(r.err)")
+            #expect(!FileManager.default.fileExists(atPath: tmp.file("o.ttf")))
         }
     }
 

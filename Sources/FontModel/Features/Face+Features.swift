@@ -30,6 +30,7 @@ extension Face {
         let names = try glyphNames()
         let builder = FeatureBuilder(glyphNames: names)
         if let nameTable = try table(NameTable.self) { builder.usedNameIDs = Set(nameTable.records.map(\.nameID)) }
+        builder.setAxes(try variationAxes, avar: try table(AvarTable.self))
         if !replace {
             let existing = try featureFile(namePrefix: "existing_")
             if let lost = existing.omissions.first {
@@ -55,11 +56,14 @@ extension Face {
         // Build everything before changing the face: an error leaves it as it was.
         var tables: [(Tag, [UInt8]?)] = []
         var report = FeatureCompileReport()
+        // Variable scalars: the deltas laid out, and the rows' ids in Devices made indexes.
+        let variations = builder.finishVariationStore()
         for tag in ["GPOS", "GSUB"] {
-            guard let root = try builder.buildLayout(tag) else {
+            guard var root = try builder.buildLayout(tag) else {
                 tables.append((Tag(text: tag), nil))
                 continue
             }
+            if let variations { root = FeatureBuilder.remapFields(root, variations.indexes) }
             let table: StructuredTable = tag == "GSUB" ? GSUBTable(root: root) : GPOSTable(root: root)
             do {
                 tables.append((Tag(text: tag), try table.encode()))
@@ -68,7 +72,8 @@ extension Face {
             }
             if case .list(let l)? = root["LookupList"]?.fields?["Lookup"] { report.lookupCounts[tag] = l.count }
         }
-        if let gdef = builder.buildGDEF() {
+        if var gdef = builder.buildGDEF(variationStore: variations?.store) {
+            if let variations { gdef = FeatureBuilder.remapFields(gdef, variations.indexes) }
             tables.append(("GDEF", try GDEFTable(root: gdef).encode()))
         } else {
             tables.append(("GDEF", nil))

@@ -22,13 +22,24 @@ final class FeatureBuilder {
 
     private(set) var lookups: [FeatureLookup] = []
     private var namedLookups: [String: FeatureLookup?] = [:]
-    private var features = FeatureLookups()
-    private var outerFeatures = FeatureLookups()
+    var features = FeatureLookups()
+    /// While a feature block is read, the features of the blocks before it.
+    var outerFeatures = FeatureLookups()
     /// `aalt`: the features it names, its own alternates, where it was and whether it uses extensions.
     private var aaltFeatures: [String] = []
     private var aaltAlternates: [(glyph: Int, alternates: [Int])] = []
     private var aaltStart: (location: FeatureLocation, useExtension: Bool)?
     private var requiredFeatures: [LanguageSystem: String] = [:]
+
+    // Variable fonts (FeatureVariations.swift): the face's axes, the rows of deltas of
+    // variable scalars, condition sets by name, and the lookups each `variation` block gives a
+    // feature under a condition set.
+    var axes: [FvarTable.Axis] = []
+    var avar: AvarTable?
+    var variationStore: VariationStoreBuilder?
+    var conditionSets: [String: [AxisCondition]] = [:]
+    var variationConditionSet: String?
+    var featureVariations: [(key: FeatureKey, sets: [(name: String, lookups: [FeatureLookup])])] = []
 
     // GDEF.
     private var glyphClassDefs: [Int: Int] = [:]
@@ -36,7 +47,8 @@ final class FeatureBuilder {
     private var markAttachClassIDs: [[Int]: Int] = [:]
     private var markFilterSets: [[Int]: Int] = [:]
     private var attachPoints: [Int: Set<Int>] = [:]
-    private var ligatureCaretCoordinates: [Int: [Int]] = [:]
+    /// Carets by position: each a coordinate, and its row of deltas when it varies.
+    private var ligatureCaretCoordinates: [Int: [(value: Int, row: Int?)]] = [:]
     private var ligatureCaretPoints: [Int: [Int]] = [:]
     private var markClassGlyphs: [Int] = []
 
@@ -632,14 +644,14 @@ final class FeatureBuilder {
         for g in glyphs { attachPoints[g, default: []].formUnion(points) }
     }
 
-    func addLigatureCarets(_ glyphs: [Int], _ carets: [Int], byIndex: Bool) {
-        for g in glyphs {
-            if byIndex {
-                if ligatureCaretPoints[g] == nil { ligatureCaretPoints[g] = carets.sorted() }
-            } else if ligatureCaretCoordinates[g] == nil {
-                ligatureCaretCoordinates[g] = carets.sorted()
-            }
-        }
+    func addLigatureCaretPoints(_ glyphs: [Int], _ points: [Int]) {
+        for g in glyphs where ligatureCaretPoints[g] == nil { ligatureCaretPoints[g] = points.sorted() }
+    }
+
+    func addLigatureCaretPositions(_ glyphs: [Int], _ carets: [(value: Int, row: Int?)]) {
+        // Sorted by coordinate, keeping the file's order among equals (as feaLib's sort does).
+        let sorted = carets.enumerated().sorted { ($0.element.value, $0.offset) < ($1.element.value, $1.offset) }.map(\.element)
+        for g in glyphs where ligatureCaretCoordinates[g] == nil { ligatureCaretCoordinates[g] = sorted }
     }
 
     func addFeatureName(_ tag: String, _ record: FeatureNameRecord) {
@@ -806,7 +818,7 @@ final class FeatureBuilder {
             var indices: [Int] = []
             for l in features[key]! { if let i = l.index, !indices.contains(i) { indices.append(i) } }
             let isSize = tag == "GPOS" && key.feature == "size"
-            if indices.isEmpty, !isSize { continue }
+            if indices.isEmpty, !isSize, !hasVariations(key.feature, table: tag) { continue }
             let id = key.feature + "|" + indices.sorted().map(String.init).joined(separator: ",")
             let index: Int
             if let known = featureIndex[id] {
@@ -820,6 +832,7 @@ final class FeatureBuilder {
             if requiredFeatures[key.system] == key.feature { required[key.system] = index }
         }
         guard !scripts.isEmpty || !featureRecords.isEmpty || !built.isEmpty else { return nil }
+        let variations = buildFeatureVariations(table: tag, features: &featureRecords, scripts: &scripts, required: &required)
 
         func langSys(_ system: LanguageSystem, _ indices: [Int]) -> StructValue {
             var f = StructFields()
@@ -862,10 +875,11 @@ final class FeatureBuilder {
             featureValues.append(.record(record))
         }
         var root = StructFields()
-        root["Version"] = .int(0x0001_0000)
+        root["Version"] = .int(variations == nil ? 0x0001_0000 : 0x0001_0001)
         root["ScriptList"] = .record(StructFieldsBuilder.make(["ScriptRecord": .list(scriptRecords)]))
         root["FeatureList"] = .record(StructFieldsBuilder.make(["FeatureRecord": .list(featureValues)]))
         root["LookupList"] = .record(StructFieldsBuilder.make(["Lookup": .list(lookupValues)]))
+        if let variations { root["FeatureVariations"] = variations }
         return root
     }
 
@@ -926,8 +940,9 @@ final class FeatureBuilder {
         return .none
     }
 
-    /// GDEF, or nil when nothing calls for one.
-    func buildGDEF() -> StructFields? {
+    /// GDEF, or nil when nothing calls for one. `variationStore`: the deltas of the file's
+    /// variable scalars (GDEF 1.3).
+    func buildGDEF(variationStore: StructValue? = nil) -> StructFields? {
         var classes = glyphClassDefs
         if classes.isEmpty {
             for l in lookups { for (g, c) in l.inferredGlyphClasses { classes[g] = c } }
@@ -949,18 +964,19 @@ final class FeatureBuilder {
                         }),
                 ]))
         }
+        // A glyph's carets: by position, then by contour point (both when the file gives both).
         var carets: [Int: StructValue] = [:]
-        for (g, points) in ligatureCaretPoints {
-            carets[g] = .record(
-                StructFieldsBuilder.make([
-                    "CaretValue": .list(points.map { .formatted(2, StructFieldsBuilder.make(["CaretValuePoint": .int(Int64($0))])) })
-                ]))
-        }
-        for (g, coordinates) in ligatureCaretCoordinates where carets[g] == nil {
-            carets[g] = .record(
-                StructFieldsBuilder.make([
-                    "CaretValue": .list(coordinates.map { .formatted(1, StructFieldsBuilder.make(["Coordinate": .int(Int64($0))])) })
-                ]))
+        for g in Set(ligatureCaretPoints.keys).union(ligatureCaretCoordinates.keys) {
+            var values: [StructValue] = (ligatureCaretCoordinates[g] ?? []).map { c in
+                guard let row = c.row else { return .formatted(1, StructFieldsBuilder.make(["Coordinate": .int(Int64(c.value))])) }
+                return .formatted(
+                    3,
+                    StructFieldsBuilder.make([
+                        ("Coordinate", .int(Int64(c.value))), ("DeviceTable", .device(OTValue.variationDevice(row))),
+                    ]))
+            }
+            values += (ligatureCaretPoints[g] ?? []).map { .formatted(2, StructFieldsBuilder.make(["CaretValuePoint": .int(Int64($0))])) }
+            carets[g] = .record(StructFieldsBuilder.make(["CaretValue": .list(values)]))
         }
         if carets.isEmpty {
             root["LigCaretList"] = StructValue.none
@@ -975,7 +991,11 @@ final class FeatureBuilder {
             let sets = markFilterSets.sorted { $0.value < $1.value }.map { StructValue.glyphs(GlyphRuns($0.key)) }
             root["MarkGlyphSetsDef"] = .record(StructFieldsBuilder.make(["MarkSetTableFormat": .int(1), "Coverage": .list(sets)]))
         }
-        let hasData = ["GlyphClassDef", "AttachList", "LigCaretList", "MarkAttachClassDef", "MarkGlyphSetsDef"].contains {
+        if let variationStore {
+            root["Version"] = .int(0x0001_0003)
+            root["VarStore"] = variationStore
+        }
+        let hasData = ["GlyphClassDef", "AttachList", "LigCaretList", "MarkAttachClassDef", "MarkGlyphSetsDef", "VarStore"].contains {
             if let v = root[$0], v != .none { return true } else { return false }
         }
         return hasData ? root : nil

@@ -8,10 +8,15 @@ struct OTValue: Equatable {
     /// feaLib's conversion: zero fields are left out; in a pair a value with nothing left is
     /// an explicit zero advance.
     init(_ v: ValueRecordSyntax, pairContext: Bool) {
-        for (name, n) in [("XPlacement", v.xPlacement), ("YPlacement", v.yPlacement), ("XAdvance", v.xAdvance), ("YAdvance", v.yAdvance)]
-        where n != 0 { fields.append((name, .int(Int64(n)))) }
-        for (name, d) in zip(["XPlaDevice", "YPlaDevice", "XAdvDevice", "YAdvDevice"], v.devices) {
-            if let d, let device = OTValue.device(d) { fields.append((name, .device(device))) }
+        let values = [v.xPlacement, v.yPlacement, v.xAdvance, v.yAdvance]
+        for (k, name) in ["XPlacement", "YPlacement", "XAdvance", "YAdvance"].enumerated()
+        where values[k] != 0 || v.variations[k] != nil { fields.append((name, .int(Int64(values[k])))) }
+        for (k, name) in ["XPlaDevice", "YPlaDevice", "XAdvDevice", "YAdvDevice"].enumerated() {
+            if let row = v.variations[k]?.row {
+                fields.append((name, .device(OTValue.variationDevice(row))))
+            } else if let d = v.devices[k], let device = OTValue.device(d) {
+                fields.append((name, .device(device)))
+            }
         }
         fields.sort { Self.order($0.0) < Self.order($1.0) }
         if pairContext, fields.isEmpty { fields = [(v.vertical ? "YAdvance" : "XAdvance", .int(0))] }
@@ -46,6 +51,12 @@ struct OTValue: Equatable {
             f[name] = fields.first { $0.0 == name }?.1 ?? (bit >= 4 ? StructValue.none : .int(0))
         }
         return .record(f)
+    }
+
+    /// A VariationIndex Device naming a row of the builder's variation store by its id; the
+    /// ids become (outer, inner) indexes once the store is laid out (`remapVariationDevices`).
+    static func variationDevice(_ row: Int) -> DeviceValue {
+        DeviceValue(startSize: row >> 16, endSize: row & 0xFFFF, deltaFormat: 0x8000, deltas: [])
     }
 
     /// A Device table from (size, delta) pairs, in the smallest delta format.
@@ -758,9 +769,13 @@ final class FeatureLookup {
             f["AnchorPoint"] = .int(Int64(p))
             return .formatted(2, f)
         }
-        if a.xDevice != nil || a.yDevice != nil {
-            f["XDeviceTable"] = a.xDevice.flatMap(OTValue.device).map { .device($0) } ?? StructValue.none
-            f["YDeviceTable"] = a.yDevice.flatMap(OTValue.device).map { .device($0) } ?? StructValue.none
+        if a.xDevice != nil || a.yDevice != nil || a.xVariation != nil || a.yVariation != nil {
+            func device(_ pairs: [Int]?, _ row: Int?) -> StructValue {
+                if let row { return .device(OTValue.variationDevice(row)) }
+                return pairs.flatMap(OTValue.device).map { .device($0) } ?? StructValue.none
+            }
+            f["XDeviceTable"] = device(a.xDevice, a.xVariation)
+            f["YDeviceTable"] = device(a.yDevice, a.yVariation)
             return .formatted(3, f)
         }
         return .formatted(1, f)

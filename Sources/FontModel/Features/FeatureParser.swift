@@ -141,7 +141,7 @@ final class FeatureParser {
         switch t {
         case .number(let n): return n
         case .octal(let text): return Int(text) ?? 0
-        case .symbol(UInt8(ascii: "(")): throw fail("variable scalars ('(wght=200:-10 …)') are not supported yet")
+        case .symbol(UInt8(ascii: "(")): throw fail("a variable scalar ('(wght=200:-10 …)') is not allowed here")
         default: throw fail("expected a number, found \(t.text)")
         }
     }
@@ -163,6 +163,56 @@ final class FeatureParser {
         case .octal(let text): return Int(text) ?? 0
         case .float(let d, _): return Int((d * 10).rounded())
         default: throw fail("expected a point size, found \(t.text)")
+        }
+    }
+
+    /// A number, or a variable scalar `(wght=200:-10 wght=900:-30 …)`: its default value and,
+    /// when it varies, its row of deltas in the builder's variation store.
+    private func expectNumberOrScalar() throws -> (value: Int, variable: VariableField?) {
+        guard try nextIs(symbol: "(") else { return (try expectNumber(), nil) }
+        try advance()
+        let at = location
+        var masters: [ScalarMaster] = []
+        var sawDefault = false
+        while try !nextIs(symbol: ")") {
+            if case .number = try next {
+                guard !sawDefault else { throw FeatureFileError("a second value for the default location", try nextLocation) }
+                sawDefault = true
+                masters.append(ScalarMaster(location: [], value: try expectNumber()))
+                continue
+            }
+            var master = ScalarMaster(location: [], value: 0)
+            while true {
+                let axisAt = try nextLocation
+                guard case .name(let axis) = try advance() else { throw fail("expected an axis name (wght=700:…), found \(token.text)") }
+                try expect(symbol: "=")
+                master.location.append((axis, try expectDecimal(), axisAt))
+                // The lexer reads ':12' as a name.
+                if case .name(let n) = try next, n.hasPrefix(":") {
+                    try advance()
+                    guard let value = Int(n.dropFirst()) else { throw fail("expected a whole number after ':', found '\(n.dropFirst())'") }
+                    master.value = value
+                    break
+                }
+                guard try nextIs(symbol: ",") else {
+                    throw FeatureFileError("expected ',' or ':VALUE' after an axis value", try nextLocation)
+                }
+                try advance()
+            }
+            masters.append(master)
+        }
+        try advance()
+        let (value, row) = try builder.resolveScalar(masters, at: at)
+        return (value, VariableField(row: row))
+    }
+
+    /// A decimal number (an axis coordinate).
+    private func expectDecimal() throws -> Double {
+        let t = try advance()
+        switch t {
+        case .number(let n): return Double(n)
+        case .float(let d, _): return d
+        default: throw fail("expected a number, found \(t.text)")
         }
     }
 
@@ -348,12 +398,14 @@ final class FeatureParser {
 
     func parseValueRecord(vertical: Bool) throws -> ValueRecordSyntax {
         var v = ValueRecordSyntax(vertical: vertical)
-        if case .number = try next {
-            let n = try expectNumber()
+        var bare = try nextIs(symbol: "(")
+        if case .number = try next { bare = true }
+        if bare {
+            let (n, variable) = try expectNumberOrScalar()
             if vertical { v.yAdvance = n } else { v.xAdvance = n }
+            v.variations[vertical ? 3 : 2] = variable
             return v
         }
-        if try nextIs(symbol: "(") { throw FeatureFileError("variable values are not supported yet", try nextLocation) }
         try expect(symbol: "<")
         if let name = try nextName {
             try advance()
@@ -367,14 +419,18 @@ final class FeatureParser {
             v.xPlacement = named.xPlacement; v.yPlacement = named.yPlacement
             v.xAdvance = named.xAdvance; v.yAdvance = named.yAdvance
         } else {
-            if try nextIs(symbol: "(") { throw FeatureFileError("variable values are not supported yet", try nextLocation) }
-            v.xPlacement = try expectNumber(); v.yPlacement = try expectNumber()
-            v.xAdvance = try expectNumber(); v.yAdvance = try expectNumber()
+            (v.xPlacement, v.variations[0]) = try expectNumberOrScalar()
+            (v.yPlacement, v.variations[1]) = try expectNumberOrScalar()
+            (v.xAdvance, v.variations[2]) = try expectNumberOrScalar()
+            (v.yAdvance, v.variations[3]) = try expectNumberOrScalar()
         }
         if try nextIs(symbol: "<") {
             for i in 0..<4 { v.devices[i] = try parseDevice() }
             let deltas = v.devices.compactMap { $0 }.flatMap { d in stride(from: 1, to: d.count, by: 2).map { d[$0] } }
             if deltas.contains(where: { !(-128...127).contains($0) }) { throw fail("device value out of range (-128…127)") }
+            if zip(v.devices, v.variations).contains(where: { $0 != nil && $1 != nil }) {
+                throw fail("a value is given both as a variable scalar and with a device table")
+            }
         }
         try expect(symbol: ">")
         return v
@@ -395,8 +451,8 @@ final class FeatureParser {
             try expect(symbol: ">")
             return a
         }
-        if try nextIs(symbol: "(") { throw FeatureFileError("variable anchors are not supported yet", try nextLocation) }
-        var a = AnchorSyntax(x: try expectNumber(), y: try expectNumber())
+        let x = try expectNumberOrScalar(), y = try expectNumberOrScalar()
+        var a = AnchorSyntax(x: x.value, y: y.value, xVariation: x.variable?.row, yVariation: y.variable?.row)
         if try nextIs("contourpoint") {
             try advance()
             a.contourPoint = try expectNumber()
@@ -404,6 +460,9 @@ final class FeatureParser {
         if try nextIs(symbol: "<") {
             a.xDevice = try parseDevice()
             a.yDevice = try parseDevice()
+            if (a.xDevice != nil && a.xVariation != nil) || (a.yDevice != nil && a.yVariation != nil) {
+                throw fail("an anchor coordinate is given both as a variable scalar and with a device table")
+            }
         }
         try expect(symbol: ">")
         return a
@@ -449,12 +508,47 @@ final class FeatureParser {
                 try expect(symbol: "}")
                 guard try expectTag() == tag else { throw fail("expected '\(tag.trimmingSpaces)'") }
                 try expect(symbol: ";")
-            case .name("conditionset"), .name("variation"):
-                throw fail("'\(t.text)' (variable feature files) is not supported yet")
+            case .name("conditionset"): try parseConditionSet()
+            case .name("variation"): try parseVariationBlock()
             default:
                 throw fail("expected feature, languagesystem, lookup, markClass, table or a glyph class definition, found \(t.text)")
             }
         }
+    }
+
+    /// `conditionset NAME { AXIS MIN MAX; … } NAME;`
+    private func parseConditionSet() throws {
+        let at = location
+        let name = try expectName()
+        try expect(symbol: "{")
+        var conditions: [(axis: String, minimum: Double, maximum: Double, at: FeatureLocation)] = []
+        while try !nextIs(symbol: "}") {
+            let axisAt = try nextLocation
+            guard case .name(let axis) = try advance() else { throw fail("expected an axis name, found \(token.text)") }
+            guard !conditions.contains(where: { $0.axis == axis }) else { throw fail("a second condition for axis '\(axis)'") }
+            let low = try expectDecimal(), high = try expectDecimal()
+            try expect(symbol: ";")
+            conditions.append((axis, low, high, axisAt))
+        }
+        try expect(symbol: "}")
+        guard try expectName() == name else { throw fail("expected '\(name)' to close conditionset \(name)") }
+        try expect(symbol: ";")
+        try builder.addConditionSet(name, conditions, at: at)
+    }
+
+    /// `variation TAG CONDITIONSET [useExtension] { … } TAG;`
+    private func parseVariationBlock() throws {
+        let at = location
+        let tag = try expectTag()
+        let conditionSet = try expectName()
+        var useExtension = false
+        if try nextIs("useExtension") {
+            try advance()
+            useExtension = true
+        }
+        try builder.startVariation(tag, conditionSet: conditionSet, useExtension: useExtension, at: at)
+        try parseBlock(name: tag.trimmingSpaces, vertical: ["vkrn", "vpal", "vhal", "valt"].contains(tag), feature: tag)
+        builder.endVariation()
     }
 
     private func parseGlyphClassDefinition(_ name: String) throws {
@@ -1182,12 +1276,18 @@ final class FeatureParser {
                     try expect(symbol: i == 3 ? ";" : ",")
                 }
                 try builder.setGlyphClassDef(base: classes[0], ligature: classes[1], mark: classes[2], component: classes[3], at: at)
-            case .name("LigatureCaretByIndex"), .name("LigatureCaretByPos"):
+            case .name("LigatureCaretByIndex"):
                 let glyphs = try parseGlyphClass(acceptGlyph: true)
-                var carets = [try expectNumber()]
-                while try !nextIs(symbol: ";") { carets.append(try expectNumber()) }
+                var points = [try expectNumber()]
+                while try !nextIs(symbol: ";") { points.append(try expectNumber()) }
                 try expect(symbol: ";")
-                builder.addLigatureCarets(glyphs.glyphs, carets, byIndex: t == .name("LigatureCaretByIndex"))
+                builder.addLigatureCaretPoints(glyphs.glyphs, points)
+            case .name("LigatureCaretByPos"):
+                let glyphs = try parseGlyphClass(acceptGlyph: true)
+                var carets = [try expectNumberOrScalar()]
+                while try !nextIs(symbol: ";") { carets.append(try expectNumberOrScalar()) }
+                try expect(symbol: ";")
+                builder.addLigatureCaretPositions(glyphs.glyphs, carets.map { ($0.value, $0.variable?.row) })
             default: throw fail("expected Attach, LigatureCaretByIndex, LigatureCaretByPos or GlyphClassDef, found \(t.text)")
             }
         }

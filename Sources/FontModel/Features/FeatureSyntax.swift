@@ -7,12 +7,24 @@ typealias DeviceSyntax = [(size: Int, delta: Int)]
 struct ValueRecordSyntax: Equatable {
     var xPlacement = 0, yPlacement = 0, xAdvance = 0, yAdvance = 0
     var devices: [[Int]?] = [nil, nil, nil, nil]   // flattened size, delta pairs
+    /// Fields given as variable scalars: the row of deltas each varies by (nil when its value
+    /// is the same everywhere). A field given so is written even when its default is zero.
+    var variations: [VariableField?] = [nil, nil, nil, nil]
     /// In a vertical feature (vkrn …), where a bare number is a y advance.
     var vertical = false
     /// `<NULL>`: no value at all (a pair's side without a ValueRecord), where `<0 0 0 0>` is zeros.
     var isNull = false
 
-    var isEmpty: Bool { xPlacement == 0 && yPlacement == 0 && xAdvance == 0 && yAdvance == 0 && devices.allSatisfy { $0 == nil } }
+    var isEmpty: Bool {
+        xPlacement == 0 && yPlacement == 0 && xAdvance == 0 && yAdvance == 0 && devices.allSatisfy { $0 == nil }
+            && variations.allSatisfy { $0 == nil }
+    }
+}
+
+/// A value record field given as a variable scalar (`(wght=200:-10 wght=900:-30)`): the id of
+/// its row of deltas in the builder's variation store, nil when the scalar does not vary.
+struct VariableField: Hashable {
+    var row: Int?
 }
 
 /// `<anchor x y [contourpoint n] [<device> <device>]>`.
@@ -21,6 +33,9 @@ struct AnchorSyntax: Equatable, Hashable {
     var contourPoint: Int?
     var xDevice: [Int]?
     var yDevice: [Int]?
+    /// Rows of deltas for a coordinate given as a varying scalar.
+    var xVariation: Int?
+    var yVariation: Int?
 }
 
 /// A mark class: its glyphs in definition order, each with its anchor.

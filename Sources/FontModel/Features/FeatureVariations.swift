@@ -1,0 +1,323 @@
+/// Variable feature files, as feaLib compiles them: variable scalars (`(wght=200:-10
+/// wght=900:-30)` for a value record field, an anchor coordinate or a ligature caret) become a
+/// default value plus a row of deltas in GDEF's ItemVariationStore, which a VariationIndex Device
+/// points at; `conditionset` and `variation` blocks become the FeatureVariations of GSUB or GPOS.
+
+/// One master of a variable scalar as written: axis tag = user coordinate (where each was
+/// written), and the value there. An empty location is the default.
+struct ScalarMaster {
+    var location: [(axis: String, value: Double, at: FeatureLocation)]
+    var value: Int
+}
+
+/// A condition of a `conditionset`: an axis and its range, normalized.
+struct AxisCondition: Equatable {
+    var axis: Int
+    var minimum: Double, maximum: Double
+}
+
+extension FeatureBuilder {
+    /// The face's design axes (fvar) and avar's segment maps: variable scalars and condition
+    /// sets are given in user coordinates.
+    func setAxes(_ axes: [FvarTable.Axis], avar: AvarTable?) {
+        self.axes = axes
+        self.avar = avar
+        variationStore = axes.isEmpty ? nil : VariationStoreBuilder(axisCount: axes.count)
+    }
+
+    /// A user coordinate of axis `i` normalized as feaLib does: clamped to the axis, -1…0…1,
+    /// then through avar's segment map (avar 2 is not applied).
+    private func normalized(_ v: Double, axis i: Int) -> Double {
+        let a = axes[i]
+        var n = Face.normalize(min(max(v, a.minimum), a.maximum), a)
+        if let avar { n = avar.map(n, axis: i) }
+        return n
+    }
+
+    private func axisIndex(_ tag: String, at: FeatureLocation) throws -> Int {
+        let tags = axes.map(\.tag.trimmed)
+        if let i = tags.firstIndex(of: tag) { return i }
+        var message = "no axis '\(tag)' in this font (axes: \(tags.joined(separator: ", ")))"
+        if let near = closestName(to: tag, in: tags) { message += "; did you mean '\(near)'?" }
+        throw FeatureFileError(message, at)
+    }
+
+    /// A variable scalar's default value, and the id of its row of deltas (nil when the value
+    /// is the same at every master).
+    func resolveScalar(_ masters: [ScalarMaster], at: FeatureLocation) throws -> (value: Int, row: Int?) {
+        guard variationStore != nil else {
+            throw FeatureFileError("a variable scalar needs a variable font, and this face has no 'fvar' table", at)
+        }
+        var locations: [[Double]] = []
+        for m in masters {
+            var coordinates = axes.map(\.defaultValue)
+            for (tag, v, where_) in m.location { coordinates[try axisIndex(tag, at: where_)] = v }
+            locations.append(coordinates)
+        }
+        let defaults = axes.map(\.defaultValue)
+        guard let d = locations.firstIndex(of: defaults) else {
+            let text = zip(axes, defaults).map { "\($0.tag.trimmed)=\(Face.short($1))" }.joined(separator: ",")
+            throw FeatureFileError("a variable scalar needs a value at the default location (\(text))", at)
+        }
+        let values = masters.map(\.value)
+        guard values.contains(where: { $0 != values[d] }) else { return (values[d], nil) }
+        let normalizedLocations = locations.map { coordinates in
+            var out: [Int: Double] = [:]
+            for (i, v) in coordinates.enumerated() { out[i] = normalized(v, axis: i) }
+            return out
+        }
+        let model: MasterModel
+        do {
+            model = try MasterModel(normalizedLocations)
+        } catch let e as MasterModel.ModelError {
+            throw FeatureFileError("variable scalar: \(e.message)", at)
+        }
+        let deltas = model.deltas(values.map(Double.init))
+        var row: [Int: Int] = [:]
+        for k in 1..<deltas.count {
+            let region = variationStore!.region(model.supports[k])
+            row[region, default: 0] += Int(deltas[k])
+        }
+        return (values[d], variationStore!.add(row))
+    }
+
+    // MARK: Condition sets and variation blocks
+
+    func addConditionSet(
+        _ name: String, _ conditions: [(axis: String, minimum: Double, maximum: Double, at: FeatureLocation)], at: FeatureLocation
+    ) throws {
+        guard !axes.isEmpty else {
+            throw FeatureFileError("a conditionset needs a variable font, and this face has no 'fvar' table", at)
+        }
+        guard conditionSets[name] == nil else { throw FeatureFileError("condition set '\(name)' is already defined", at) }
+        var out: [(tag: String, condition: AxisCondition)] = []
+        for c in conditions {
+            let i = try axisIndex(c.axis, at: c.at)
+            guard c.minimum <= c.maximum else {
+                throw FeatureFileError("condition on '\(c.axis)': the minimum \(c.minimum) is above the maximum \(c.maximum)", c.at)
+            }
+            out.append((c.axis, AxisCondition(axis: i, minimum: normalized(c.minimum, axis: i), maximum: normalized(c.maximum, axis: i))))
+        }
+        // A ConditionSet lists its conditions by axis tag (as feaLib writes them).
+        conditionSets[name] = out.sorted { $0.tag < $1.tag }.map(\.condition)
+    }
+
+    /// `variation TAG CONDITIONSET { … } TAG;`: a feature block whose lookups apply only where
+    /// the condition set holds. `NULL` is a set without conditions (it always holds).
+    func startVariation(_ tag: String, conditionSet: String, useExtension: Bool, at: FeatureLocation) throws {
+        if conditionSet != "NULL", conditionSets[conditionSet] == nil {
+            var message = "unknown condition set '\(conditionSet)'"
+            if let near = closestName(to: conditionSet, in: Array(conditionSets.keys)) { message += " (did you mean '\(near)'?)" }
+            throw FeatureFileError(message, at)
+        }
+        try startFeature(tag, useExtension: useExtension, at: at)
+        variationConditionSet = conditionSet
+    }
+
+    func endVariation() {
+        guard let set = variationConditionSet else { return }
+        for key in features.keys {
+            let added = features[key]!
+            if let k = featureVariations.firstIndex(where: { $0.key == key }) {
+                if let s = featureVariations[k].sets.firstIndex(where: { $0.name == set }) {
+                    featureVariations[k].sets[s].lookups += added
+                } else {
+                    featureVariations[k].sets.append((set, added))
+                }
+            } else {
+                featureVariations.append((key, [(set, added)]))
+            }
+            // The feature gets a record (with no lookups of its own, unless another block gives some).
+            if outerFeatures[key] == nil { outerFeatures[key] = [] }
+        }
+        features = FeatureLookups()
+        variationConditionSet = nil
+        endFeature()
+    }
+
+    /// Whether a feature has lookups in `table` under some condition set (then its record is
+    /// kept even with no lookups of its own).
+    func hasVariations(_ feature: String, table: String) -> Bool {
+        featureVariations.contains { $0.key.feature == feature && $0.sets.contains { $0.lookups.contains { $0.table == table } } }
+    }
+
+    /// The FeatureVariations of `table`, as feaLib's addFeatureVariationsRaw makes them: for
+    /// each feature with variations, a record per condition set substituting every feature
+    /// record of that tag with its own lookups followed by the set's (`rvrn`: preceded by
+    /// them). Records with equal conditions are merged. A tag with no feature record in this
+    /// table gets an empty one, added to every language system.
+    func buildFeatureVariations(
+        table: String, features: inout [(tag: String, lookups: [Int])], scripts: inout [String: [String: [Int]]],
+        required: inout [LanguageSystem: Int]
+    ) -> StructValue? {
+        // Per feature tag (in the order tags first appear), the condition sets of the last
+        // language system naming it: feaLib keys them by tag alone.
+        var perTag: [(tag: String, sets: [(conditions: [AxisCondition], lookups: [Int])])] = []
+        var hasAny = false
+        for (key, sets) in featureVariations {
+            let entry = sets.map { set -> (conditions: [AxisCondition], lookups: [Int]) in
+                let indices = set.lookups.filter { $0.table == table }.compactMap(\.index)
+                if !indices.isEmpty { hasAny = true }
+                return (conditionSets[set.name] ?? [], indices)
+            }
+            if let k = perTag.firstIndex(where: { $0.tag == key.feature }) {
+                perTag[k].sets = entry
+            } else {
+                perTag.append((key.feature, entry))
+            }
+        }
+        guard hasAny else { return nil }
+
+        var records: [(conditions: [AxisCondition], substitutions: [(feature: Int, lookups: [Int])])] = []
+        for (tag, sets) in perTag {
+            if !features.contains(where: { $0.tag == tag }) { addEmptyFeature(tag, &features, &scripts, &required) }
+            let indices = features.indices.filter { features[$0].tag == tag }
+            for (conditions, lookups) in sets {
+                let substitutions = indices.map { i in
+                    (i, tag == "rvrn" ? lookups + features[i].lookups : features[i].lookups + lookups)
+                }
+                if let k = records.firstIndex(where: { $0.conditions == conditions }) {
+                    records[k].substitutions += substitutions
+                    // Stable: records of one feature keep their order.
+                    records[k].substitutions = records[k].substitutions.enumerated().sorted {
+                        ($0.element.feature, $0.offset) < ($1.element.feature, $1.offset)
+                    }.map(\.element)
+                } else {
+                    records.append((conditions, substitutions))
+                }
+            }
+        }
+
+        func f2dot14(_ v: Double) -> StructValue { .int(Int64((v * F2Dot14.scale + 0.5).rounded(.down))) }
+        let recordValues: [StructValue] = records.map { r in
+            let conditionSet: StructValue =
+                r.conditions.isEmpty
+                ? .none
+                : .record(
+                    StructFieldsBuilder.make([
+                        "ConditionTable": .list(
+                            r.conditions.map { c in
+                                .formatted(
+                                    1,
+                                    StructFieldsBuilder.make([
+                                        ("AxisIndex", .int(Int64(c.axis))), ("FilterRangeMinValue", f2dot14(c.minimum)),
+                                        ("FilterRangeMaxValue", f2dot14(c.maximum)),
+                                    ]))
+                            })
+                    ]))
+            let substitutions: [StructValue] = r.substitutions.map { s in
+                .record(
+                    StructFieldsBuilder.make([
+                        ("FeatureIndex", .int(Int64(s.feature))),
+                        (
+                            "Feature",
+                            .record(
+                                StructFieldsBuilder.make([
+                                    ("FeatureParams", StructValue.none), ("LookupListIndex", .list(s.lookups.map { .int(Int64($0)) })),
+                                ]))
+                        ),
+                    ]))
+            }
+            return .record(
+                StructFieldsBuilder.make([
+                    ("ConditionSet", conditionSet),
+                    (
+                        "FeatureTableSubstitution",
+                        .record(StructFieldsBuilder.make([("Version", .int(0x0001_0000)), ("SubstitutionRecord", .list(substitutions))]))
+                    ),
+                ]))
+        }
+        return .record(StructFieldsBuilder.make([("Version", .int(0x0001_0000)), ("FeatureVariationRecord", .list(recordValues))]))
+    }
+
+    /// An empty feature record for `tag`: feature records re-sorted by tag (indexes remapped),
+    /// the new one added to every language system of every script.
+    private func addEmptyFeature(
+        _ tag: String, _ features: inout [(tag: String, lookups: [Int])], _ scripts: inout [String: [String: [Int]]],
+        _ required: inout [LanguageSystem: Int]
+    ) {
+        features.append((tag, []))
+        let order = features.indices.sorted { (features[$0].tag, $0) < (features[$1].tag, $1) }
+        var remap: [Int: Int] = [:]
+        for (new, old) in order.enumerated() { remap[old] = new }
+        let newIndex = remap[features.count - 1]!
+        features = order.map { features[$0] }
+        for (script, languages) in scripts {
+            var languages = languages.mapValues { $0.map { remap[$0]! } }
+            if languages["dflt"] == nil { languages["dflt"] = [] }
+            for l in languages.keys { languages[l]!.append(newIndex) }
+            scripts[script] = languages
+        }
+        required = required.mapValues { remap[$0]! }
+    }
+
+    // MARK: The variation store
+
+    /// GDEF's VarStore once every scalar is read, and each row id's final variation index
+    /// (nil: no variation). Nil when the file has no varying scalar.
+    func finishVariationStore() -> (store: StructValue, indexes: [Int?])? {
+        guard let builder = variationStore, !builder.isEmpty else { return nil }
+        let (store, indexes) = builder.build()
+        func f2dot14(_ v: Double) -> StructValue { .int(Int64((v * F2Dot14.scale + 0.5).rounded(.down))) }
+        let regions: [StructValue] = store.regions.map { spans in
+            .record(
+                StructFieldsBuilder.make([
+                    "VarRegionAxis": .list(
+                        spans.map { s in
+                            .record(
+                                StructFieldsBuilder.make([
+                                    ("StartCoord", f2dot14(s.start)), ("PeakCoord", f2dot14(s.peak)), ("EndCoord", f2dot14(s.end)),
+                                ]))
+                        })
+                ]))
+        }
+        let data: [StructValue] = store.data.map { d in
+            let n = d.regionIndexes.count
+            let widths = (0..<n).map { k in
+                (0..<d.itemCount).reduce(0) { max($0, VariationStoreBuilder.byteWidth(Int(d.deltas[$1 * n + k]))) }
+            }
+            let long = widths.contains(4)
+            let shorts = long ? widths.filter { $0 == 4 }.count | 0x8000 : widths.filter { $0 == 2 }.count
+            return .record(
+                StructFieldsBuilder.make([
+                    ("NumShorts", .int(Int64(shorts))),
+                    ("VarRegionIndex", .list(d.regionIndexes.map { .int(Int64($0)) })),
+                    ("Item", .list((0..<d.itemCount).map { i in .list((0..<n).map { .int(Int64(d.deltas[i * n + $0])) }) })),
+                ]))
+        }
+        let value = StructValue.record(
+            StructFieldsBuilder.make([
+                ("Format", .int(1)),
+                (
+                    "VarRegionList",
+                    .record(StructFieldsBuilder.make([("RegionAxisCount", .int(Int64(axes.count))), ("Region", .list(regions))]))
+                ),
+                ("VarData", .list(data)),
+            ]))
+        return (value, indexes)
+    }
+
+    /// `value` with every VariationIndex Device's row id replaced by the row's final index
+    /// (0xFFFF/0xFFFF where the row turned out to be all zeros).
+    static func remapVariationDevices(_ value: StructValue, _ indexes: [Int?]) -> StructValue {
+        switch value {
+        case .device(var d) where d.deltaFormat == 0x8000:
+            let row = d.startSize << 16 | d.endSize
+            let index = row < indexes.count ? indexes[row] : nil
+            d.startSize = index.map { $0 >> 16 } ?? 0xFFFF
+            d.endSize = index.map { $0 & 0xFFFF } ?? 0xFFFF
+            return .device(d)
+        case .record(let f): return .record(remapFields(f, indexes))
+        case .formatted(let n, let f): return .formatted(n, remapFields(f, indexes))
+        case .list(let items): return .list(items.map { remapVariationDevices($0, indexes) })
+        case .switched(let n, let v): return .switched(n, remapVariationDevices(v, indexes))
+        default: return value
+        }
+    }
+
+    static func remapFields(_ fields: StructFields, _ indexes: [Int?]) -> StructFields {
+        var out = StructFields(capacity: fields.names.count)
+        for (name, v) in zip(fields.names, fields.values) { out[name] = remapVariationDevices(v, indexes) }
+        return out
+    }
+}
