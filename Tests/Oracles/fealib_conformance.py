@@ -7,6 +7,8 @@ result back with fontTools, and compare each table the expected dump holds as XM
 aside, text whitespace collapsed). A .fea in data/ without a .ttx is either valid (the spec's
 example mini.fea, the empty test.fea, baseClass.fea: these must compile) or an expected failure
 (GSUB_error.fea, STAT_bad.fea: fontshell must refuse it with a message naming a line and column).
+The feature files builder_test.py's own tests expect feaLib to refuse (assertRaisesRegex with
+self.build) must be refused too, with a line and column.
 
 Prints one JSON line per case, then a summary line {"passed": N, "cases": M, ...}.
 Usage: fealib_conformance.py FONTSHELL FEALIB_FOLDER [--only NAME ...] [--show-differences]
@@ -37,6 +39,17 @@ def builder_cases(folder):
     glyphs = re.search(r'glyphs = """(.*?)"""', source, re.S).group(1).split()
     glyphs += ["cid{:05d}".format(cid) for cid in range(800, 1001 + 1)]
     return names, glyphs
+
+
+def error_cases(folder):
+    """builder_test.py's tests that build a feature file feaLib must refuse:
+    `self.assertRaisesRegex(FeatureLibError, MESSAGE, self.build, FEATURES)`, as (name, features)."""
+    source = open(os.path.join(folder, "builder_test.py"), encoding="utf-8").read()
+    strings = r'(?:r?"[^"]*"\s*|r?\'[^\']*\'\s*)+'
+    pattern = re.compile(
+        r"def (test_\w+)\(self\):\s+self\.assertRaisesRegex\(\s+FeatureLibError,\s+" + strings
+        + r",\s+self\.build,\s+(" + strings + r"(?:\s*\*\s*\d+)?)\s*,?\s*\)")
+    return [(m.group(1), eval("(" + m.group(2) + ")")) for m in pattern.finditer(source)]
 
 
 def make_font(glyphs, path):
@@ -186,8 +199,21 @@ def main():
             passed += result["ok"]
             failed += not result["ok"]
             print(json.dumps(result), flush=True)
+        # builder_test.py's refusals: each must fail with a line and column, writing nothing.
+        refused = 0
+        cases = [] if args.only else error_cases(args.folder)
+        for name, text in cases:
+            fea, out = os.path.join(tmp, "refuse.fea"), os.path.join(tmp, "refused.ttf")
+            with open(fea, "w", encoding="utf-8") as f:
+                f.write(text)
+            r = subprocess.run([args.fontshell, "fea", base, fea, "-o", out], capture_output=True, text=True)
+            ok = r.returncode != 0 and bool(LOCATION.search(r.stderr)) and not os.path.exists(out)
+            refused += ok
+            if not ok:
+                why = "compiled" if r.returncode == 0 else "no line:column in " + r.stderr.strip()[:200]
+                print(json.dumps({"refusal": name, "ok": False, "why": why}), flush=True)
     print(json.dumps({"passed": passed, "failed": failed, "cases": passed + failed,
-                      "expected_failures": len(expected_failures)}))
+                      "expected_failures": len(expected_failures), "refusals": len(cases), "refused": refused}))
 
 
 if __name__ == "__main__":

@@ -79,16 +79,26 @@ extension Face {
             tables.append(("GDEF", nil))
         }
         if let base = builder.buildBASE() { tables.append(("BASE", try BASETable(root: base).encode())) }
-        if !builder.names.isEmpty {
+        // STAT's names take IDs past every one the name table will have otherwise.
+        var addedNames = builder.names
+        if !builder.stat.isEmpty {
+            guard let nameTable = try table(NameTable.self) else {
+                throw FeatureFileError("the face has no name table for STAT's names", builder.stat.location)
+            }
+            let (stat, statNames) = try builder.stat.build(usedNameIDs: Set(nameTable.records.map(\.nameID) + addedNames.map(\.0)))
+            tables.append(("STAT", try STATTable(root: stat).encode()))
+            addedNames += statNames
+        }
+        if !addedNames.isEmpty {
             guard let nameTable = try table(NameTable.self) else {
                 throw FeatureFileError("the face has no name table for the feature names", nil)
             }
-            for (id, r) in builder.names {
+            for (id, r) in addedNames {
                 nameTable.set(
                     record: NameRecord(
                         platformID: r.platformID, encodingID: r.encodingID, languageID: r.languageID, nameID: id, bytes: r.bytes))
             }
-            report.namesAdded = builder.names.count
+            report.namesAdded = addedNames.count
         }
         // Fields of head, hhea, vhea and OS/2 (an OS/2 too old for a field is upgraded first).
         for (tag, field, value, at) in builder.tableFields {

@@ -58,6 +58,8 @@ final class FeatureBuilder {
     private(set) var cvCharacters: [String: [Int]] = [:]
     private var cvParameterCount: [String: Int] = [:]
     private var sizeParameters: (design: Int, subfamily: Int, start: Int, end: Int)?
+    /// `table STAT`, built once the name table has the file's other names.
+    var stat = STATSyntax()
     /// Name records to add to the name table: (nameID, record), in the file's order.
     private(set) var names: [(Int, FeatureNameRecord)] = []
 
@@ -156,6 +158,10 @@ final class FeatureBuilder {
     }
 
     func startLookupBlock(_ name: String, useExtension: Bool, at: FeatureLocation) throws {
+        if featureName == "aalt" {
+            throw FeatureFileError(
+                "a lookup block cannot be inside 'feature aalt': define it outside and name it with 'lookup \(name);'", at)
+        }
         lookupName = name
         namedLookups[name] = .some(nil)
         currentLookup = nil

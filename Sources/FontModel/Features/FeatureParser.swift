@@ -568,10 +568,7 @@ final class FeatureParser {
         let mark = markClasses[name] ?? MarkClassSyntax(name: name)
         markClasses[name] = mark
         for g in glyphs.glyphs {
-            if let old = mark.anchors[g] {
-                if old != anchor { throw FeatureFileError("glyph \(glyphNames[g]) is already in @\(name) with another anchor", at) }
-                continue
-            }
+            if mark.anchors[g] != nil { throw FeatureFileError("glyph \(glyphNames[g]) is already in @\(name)", at) }
             mark.glyphs.append(g)
             mark.anchors[g] = anchor
         }
@@ -1124,11 +1121,106 @@ final class FeatureParser {
         case "head", "hhea", "vhea", "OS/2": try parseFieldTable(tag)
         case "name": try parseNameTable()
         case "BASE": try parseBASE()
+        case "STAT": try parseSTAT()
         default: throw FeatureFileError("'table \(tag.trimmingSpaces)' is not supported yet", at)
         }
         try expect(symbol: "}")
         guard try expectTag() == tag else { throw fail("expected '\(tag.trimmingSpaces)'") }
         try expect(symbol: ";")
+    }
+
+    /// `table STAT { ElidedFallbackName { name …; }; ElidedFallbackNameID N; DesignAxis TAG
+    /// ORDER { name …; }; AxisValue { location TAG VALUE…; name …; flag …; }; } STAT;`
+    private func parseSTAT() throws {
+        var designAxes: [String] = []
+        /// `{ name …; … }`: at least one name record.
+        func names(_ what: String) throws -> [FeatureNameRecord] {
+            try expect(symbol: "{")
+            var out: [FeatureNameRecord] = []
+            while try !nextIs(symbol: "}") {
+                let t = try advance()
+                if case .symbol(UInt8(ascii: ";")) = t { continue }
+                guard case .name("name") = t else { throw fail("expected \"name\" in \(what), found \(t.text)") }
+                out.append(try parseNameRecord())
+            }
+            try expect(symbol: "}")
+            guard !out.isEmpty else { throw fail("\(what) needs a name") }
+            return out
+        }
+        while try !nextIs(symbol: "}") {
+            let t = try advance()
+            let at = location
+            switch t {
+            case .symbol(UInt8(ascii: ";")): continue
+            case .name("ElidedFallbackName"):
+                try builder.stat.setElidedFallback(.names(try names("ElidedFallbackName")), at: at)
+                try expect(symbol: ";")
+            case .name("ElidedFallbackNameID"):
+                let id = try expectNumber()
+                try expect(symbol: ";")
+                try builder.stat.setElidedFallback(.id(id), at: at)
+            case .name("DesignAxis"):
+                let tag = try expectTag(), ordering = try expectNumber()
+                let axisNames = try names("DesignAxis \(tag.trimmingSpaces)")
+                try expect(symbol: ";")
+                try builder.stat.addAxis(STATSyntax.Axis(tag: tag, ordering: ordering, names: axisNames), at: at)
+                designAxes.append(tag)
+            case .name("AxisValue"):
+                try expect(symbol: "{")
+                var value = STATSyntax.Value(names: [], locations: [], flags: 0)
+                while try !nextIs(symbol: "}") {
+                    let word = try advance()
+                    switch word {
+                    case .symbol(UInt8(ascii: ";")): continue
+                    case .name("name"): value.names.append(try parseNameRecord())
+                    case .name("location"):
+                        let tagAt = try nextLocation
+                        let tag = try expectTag()
+                        guard !tag.hasSuffix(" ") else {
+                            throw FeatureFileError("axis tag '\(tag.trimmingSpaces)' must be 4 characters", tagAt)
+                        }
+                        guard designAxes.contains(tag) else {
+                            throw FeatureFileError("no DesignAxis \(tag) is defined before this AxisValue", tagAt)
+                        }
+                        var numbers: [Double] = []
+                        while try !nextIs(symbol: ";") { numbers.append(try expectDecimal()) }
+                        guard (1...3).contains(numbers.count) else {
+                            throw FeatureFileError("expected 1, 2 or 3 values for axis \(tag), found \(numbers.count)", tagAt)
+                        }
+                        if numbers.count == 3, !(numbers[1]...numbers[2]).contains(numbers[0]) {
+                            throw FeatureFileError(
+                                "the nominal value \(numbers[0]) is outside the range \(numbers[1])–\(numbers[2])", tagAt)
+                        }
+                        try advance()
+                        value.locations.append((tag, numbers))
+                    case .name("flag"):
+                        value.flags = 0
+                        while try !nextIs(symbol: ";") {
+                            let flag = try expectName()
+                            guard let bit = STATSyntax.flags[flag] else {
+                                throw fail("unknown STAT flag '\(flag)' (OlderSiblingFontAttribute, ElidableAxisValueName)")
+                            }
+                            value.flags |= bit
+                        }
+                        try advance()
+                    default: throw fail("expected location, name or flag in AxisValue, found \(word.text)")
+                    }
+                }
+                try expect(symbol: "}")
+                guard !value.names.isEmpty else { throw fail("an AxisValue needs a name") }
+                guard !value.locations.isEmpty else { throw fail("an AxisValue needs a location") }
+                if value.locations.count > 1 {
+                    if let l = value.locations.first(where: { $0.values.count > 1 }) {
+                        throw fail("an AxisValue with several locations takes one value for each; \(l.tag) has \(l.values.count)")
+                    }
+                    let tags = value.locations.map(\.tag)
+                    if Set(tags).count < tags.count { throw fail("an AxisValue gives a location for one axis twice") }
+                }
+                try expect(symbol: ";")
+                try builder.stat.addValue(value, at: at)
+            default: throw fail("expected ElidedFallbackName, ElidedFallbackNameID, DesignAxis or AxisValue, found \(t.text)")
+            }
+        }
     }
 
     /// The fields feature files may set, by table: statement name → (field, how it is read).
