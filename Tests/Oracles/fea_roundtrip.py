@@ -5,7 +5,10 @@ For each font: `fontshell dump FONT --fea` writes its GSUB/GPOS/GDEF as a featur
 is compiled back into the font by fontshell (`fontshell fea`) and by fontTools' feaLib. Each
 result must shape every test string exactly as the original does (`hb-shape`, glyph names,
 clusters and positions): strings made from the font's own cmap for each script its layout
-covers, with the default features and with each of the font's features turned on alone.
+covers, with the default features and with each of the font's features turned on alone; a
+variable font also with the default features at other places in its design space (axis ends,
+all axes at their maximum, a third of the way to it), so variable values and FeatureVariations
+are judged too.
 
 Prints one JSON line per font: {"font", "strings", "runs", "fontshell": mismatches,
 "feaLib": mismatches, "example": first mismatch}; a font whose file does not compile says why.
@@ -69,13 +72,32 @@ def scripts_and_strings(font):
     return strings, sorted(features)
 
 
-def shape(font_path, face, strings, iso, features, work):
+def design_locations(font):
+    """For a variable font, hb-shape --variations values besides the default: each axis at its
+    minimum and at its maximum, every axis at its maximum, and every axis a third of the way
+    from its default to its maximum (between masters, where deltas interpolate)."""
+    if "fvar" not in font:
+        return []
+    axes = font["fvar"].axes
+    out = []
+    for a in axes:
+        for v in (a.minValue, a.maxValue):
+            if v != a.defaultValue:
+                out.append(f"{a.axisTag}={v:g}")
+    out.append(",".join(f"{a.axisTag}={a.maxValue:g}" for a in axes))
+    out.append(",".join(f"{a.axisTag}={a.defaultValue + (a.maxValue - a.defaultValue) / 3:g}" for a in axes))
+    return list(dict.fromkeys(out))
+
+
+def shape(font_path, face, strings, iso, features, work, variations=None):
     text = os.path.join(work, "strings.txt")
     with open(text, "w", encoding="utf-8") as f:
         f.write("\n".join(s.replace("\n", " ") for s in strings) + "\n")
     args = ["hb-shape", font_path, f"--text-file={text}", f"--script={iso}", f"--face-index={face}"]
     if features:
         args.append(f"--features={features}")
+    if variations:
+        args.append(f"--variations={variations}")
     r = subprocess.run(args, capture_output=True, text=True)
     return r.stdout.splitlines() if r.returncode == 0 else ["ERROR " + r.stderr.strip()]
 
@@ -110,23 +132,26 @@ def main():
             strings, features = scripts_and_strings(TTFont(single))
             # A tag with a space before a letter (DejaVu's ' RQD') cannot be written in a feature
             # file (tags are padded at the end); such features are not compared.
-            runs = [""] + [f"+{t.strip()}" for t in features if t.strip() == t.rstrip()]
+            runs = [(f, None) for f in [""] + [f"+{t.strip()}" for t in features if t.strip() == t.rstrip()]]
+            # A variable font is also shaped elsewhere in its design space, with the default features.
+            runs += [("", location) for location in design_locations(TTFont(single))]
             counts = {"fontshell": 0, "feaLib": 0}
             total = 0
             for iso, texts in sorted(strings.items()):
-                for features_arg in runs:
-                    expected = shape(single, 0, texts, iso, features_arg, work)
+                for features_arg, location in runs:
+                    expected = shape(single, 0, texts, iso, features_arg, work, location)
                     total += len(texts)
                     for name, candidate in (("fontshell", ours), ("feaLib", theirs)):
                         if candidate is None:
                             continue
-                        got = shape(candidate, 0, texts, iso, features_arg, work)
+                        got = shape(candidate, 0, texts, iso, features_arg, work, location)
                         for k, (a, b) in enumerate(zip(expected, got)):
                             if a != b:
                                 counts[name] += 1
                                 by_run = result.setdefault("runs_" + name, {})
-                                by_run[features_arg or "default"] = by_run.get(features_arg or "default", 0) + 1
-                                result.setdefault("example_" + name, f"{iso} {features_arg or 'default'} {texts[k]!r}: {a[:120]} vs {b[:120]}")
+                                run = (features_arg or "default") + (f" at {location}" if location else "")
+                                by_run[run] = by_run.get(run, 0) + 1
+                                result.setdefault("example_" + name, f"{iso} {run} {texts[k]!r}: {a[:120]} vs {b[:120]}")
                         counts[name] += abs(len(expected) - len(got))
             result.update({"strings": sum(len(v) for v in strings.values()), "runs": total,
                            "fontshell": counts["fontshell"] if ours else None, "feaLib": counts["feaLib"] if theirs else None})

@@ -56,7 +56,9 @@ import Testing
     }
 
     /// `fea --add` keeps the face's layout and adds the file's: DejaVu Sans keeps its fi ligature
-    /// and gets A B → C; a face whose layout cannot be written whole (Inter's variable GDEF) is refused.
+    /// and gets A B → C; Inter keeps its variable kerning (written as variable scalars and
+    /// compiled back). A face whose layout cannot be written whole is refused: MutatorSans with a
+    /// second FeatureVariations record of equal conditions, which variation blocks cannot make.
     @Test func addingKeepsTheFacesOwnLayout() throws {
         let (r, out, folder) = try compile(
             "languagesystem DFLT dflt;\nlanguagesystem latn dflt;\nfeature liga { sub A B by C; } liga;\n", extra: ["--add"])
@@ -64,11 +66,44 @@ import Testing
         try #require(r.status == 0, "\(r.err)")
         let shaped = try run("/usr/bin/hb-shape", [out, "ABfi", "--no-positions", "--no-clusters"])
         #expect(shaped.out.trimmingCharacters(in: .whitespacesAndNewlines) == "[C|fi]", "\(shaped.out)")
+
         let tmp = try TemporaryFolder()
-        let fea = try tmp.write("add.fea", "feature liga { sub uni0041 uni0042 by uni0043; } liga;\n")
-        let inter = try runFontshell(["fea", Corpus.path("inter-vf"), fea, "--add", "-o", tmp.file("o.ttf")])
-        #expect(inter.status == 1 && inter.err.contains("would lose part of it") && inter.err.contains("variation store"), "\(inter.err)")
-        #expect(!FileManager.default.fileExists(atPath: tmp.file("o.ttf")))
+        let fea = try tmp.write(
+            "add.fea", "languagesystem DFLT dflt;\nlanguagesystem latn dflt;\nfeature ss07 { sub uni0061 by uni0062; } ss07;\n")
+        let inter = Corpus.path("inter-vf"), added = tmp.file("inter.ttf")
+        let r2 = try runFontshell(["fea", inter, fea, "--add", "-o", added])
+        try #require(r2.status == 0, "\(r2.err)")
+        for weight in ["100", "400", "900"] {
+            let before = try run("/usr/bin/hb-shape", [inter, "AVAT", "--variations=wght=\(weight)"])
+            let after = try run("/usr/bin/hb-shape", [added, "AVAT", "--variations=wght=\(weight)"])
+            #expect(before.out == after.out && before.out.contains("uni0041"), "wght=\(weight): \(before.out) against \(after.out)")
+        }
+        let set = try run("/usr/bin/hb-shape", [added, "a", "--features=+ss07", "--no-positions", "--no-clusters"])
+        #expect(set.out.trimmingCharacters(in: .whitespacesAndNewlines) == "[uni0062]", "\(set.out)")
+
+        let mutator = tmp.file("mutator.ttf"), equal = tmp.file("equal.ttf")
+        let made = try run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import copy, sys
+                from fontTools.ttLib import TTFont
+                f = TTFont(); f.importXML(sys.argv[1]); f.save(sys.argv[2])
+                fv = f["GSUB"].table.FeatureVariations
+                fv.FeatureVariationRecord.append(copy.deepcopy(fv.FeatureVariationRecord[0]))
+                fv.FeatureVariationCount += 1
+                f.save(sys.argv[3])
+                """, Conformance.folder + "/variable/MutatorSans_All_Variable.ttx", mutator, equal,
+            ])
+        try #require(made.status == 0, "\(made.err)")
+        let plain = try tmp.write("plain.fea", "feature ss07 { sub A by B; } ss07;\n")
+        #expect(try runFontshell(["fea", mutator, plain, "--add", "-o", tmp.file("m.ttf")]).status == 0)
+        let refused = try runFontshell(["fea", equal, plain, "--add", "-o", tmp.file("e.ttf")])
+        #expect(
+            refused.status == 1 && refused.err.contains("would lose part of it") && refused.err.contains("FeatureVariations"),
+            "\(refused.err)")
+        #expect(!FileManager.default.fileExists(atPath: tmp.file("e.ttf")))
     }
 
     /// `diff --fea` shows a layout change as the lines of feature text that changed.
@@ -262,7 +297,17 @@ import Testing
         let aots = try FileManager.default.contentsOfDirectory(atPath: Conformance.folder + "/aots").filter { $0.hasSuffix(".otf") }
             .sorted()
         try #require(aots.count > 200, "AOTS fonts missing from \(Conformance.folder)")
-        let fonts = Corpus.fonts.map(\.path) + aots.map { Conformance.folder + "/aots/" + $0 }
+        // Variable fonts of fontTools' tests besides Inter: MutatorSans (FeatureVariations), a
+        // subset of Amstelvar (avar 2) and one of Noto Sans.
+        let tmp = try TemporaryFolder()
+        let mutator = tmp.file("MutatorSans_All_Variable.ttf")
+        let made = try run(
+            "/usr/bin/env",
+            ["python3", "-m", "fontTools.ttx", "-q", "-o", mutator, Conformance.folder + "/variable/MutatorSans_All_Variable.ttx"])
+        try #require(made.status == 0, "\(made.err)")
+        let variable =
+            [mutator] + ["Amstelvar-avar2.subset.ttf", "NotoSans-VF-cubic.subset.ttf"].map { Conformance.folder + "/variable/" + $0 }
+        let fonts = Corpus.fonts.map(\.path) + variable + aots.map { Conformance.folder + "/aots/" + $0 }
         let script = repositoryRoot.appendingPathComponent("Tests/Oracles/fea_roundtrip.py").path
         let r = try run("/usr/bin/env", ["python3", script, fontshellBinary] + fonts)
         try #require(r.status == 0, "\(r.err)")

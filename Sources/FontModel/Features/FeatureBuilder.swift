@@ -35,7 +35,7 @@ final class FeatureBuilder {
     // variable scalars, condition sets by name, and the lookups each `variation` block gives a
     // feature under a condition set.
     var axes: [FvarTable.Axis] = []
-    var avar: AvarTable?
+    var space: DesignSpace?
     var variationStore: VariationStoreBuilder?
     var conditionSets: [String: [AxisCondition]] = [:]
     var variationConditionSet: String?

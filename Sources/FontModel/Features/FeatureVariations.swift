@@ -16,23 +16,66 @@ struct AxisCondition: Equatable {
     var minimum: Double, maximum: Double
 }
 
-extension FeatureBuilder {
-    /// The face's design axes (fvar) and avar's segment maps: variable scalars and condition
-    /// sets are given in user coordinates.
-    func setAxes(_ axes: [FvarTable.Axis], avar: AvarTable?) {
-        self.axes = axes
-        self.avar = avar
-        variationStore = axes.isEmpty ? nil : VariationStoreBuilder(axisCount: axes.count)
-    }
+/// A face's design axes as feature files give coordinates: user values, normalized as feaLib
+/// normalizes them (clamped to the axis, -1…0…1, then avar's segment maps; avar 2 is not
+/// applied), and back (to write a region's peak or a condition's range).
+struct DesignSpace {
+    let axes: [FvarTable.Axis]
+    let avar: AvarTable?
 
-    /// A user coordinate of axis `i` normalized as feaLib does: clamped to the axis, -1…0…1,
-    /// then through avar's segment map (avar 2 is not applied).
-    private func normalized(_ v: Double, axis i: Int) -> Double {
+    func normalized(_ v: Double, axis i: Int) -> Double {
         let a = axes[i]
         var n = Face.normalize(min(max(v, a.minimum), a.maximum), a)
         if let avar { n = avar.map(n, axis: i) }
         return n
     }
+
+    /// A normalized coordinate as stored (F2Dot14, rounded as fontTools rounds it).
+    static func quantized(_ n: Double) -> Int { Int((n * F2Dot14.scale + 0.5).rounded(.down)) }
+
+    /// The shortest user coordinate of axis `i` whose normalized value is stored as `n` is,
+    /// with that normalized value; nil when no user value gets there.
+    func userCoordinate(_ n: Double, axis i: Int) -> (text: String, normalized: Double)? {
+        let target = Self.quantized(n), a = axes[i]
+        func q(_ u: Double) -> Int { Self.quantized(normalized(u, axis: i)) }
+        guard q(a.minimum) <= target, q(a.maximum) >= target else { return nil }
+        // The user values stored as `target` form an interval (normalizing never decreases).
+        var low = a.minimum, high = a.maximum
+        for _ in 0..<64 {
+            let mid = (low + high) / 2
+            if q(mid) >= target { high = mid } else { low = mid }
+        }
+        let first = q(low) == target ? low : high
+        guard q(first) == target else { return nil }
+        low = first
+        high = a.maximum
+        if q(high) != target {
+            for _ in 0..<64 {
+                let mid = (low + high) / 2
+                if q(mid) <= target { low = mid } else { high = mid }
+            }
+        }
+        let last = q(high) == target ? high : low
+        var scale = 1.0
+        for _ in 0...6 {
+            let c = ((first + last) / 2 * scale).rounded() / scale
+            if c >= first, c <= last, q(c) == target { return (Face.short(c), normalized(c, axis: i)) }
+            scale *= 10
+        }
+        return (Face.short(first), normalized(first, axis: i))
+    }
+}
+
+extension FeatureBuilder {
+    /// The face's design axes (fvar) and avar's segment maps: variable scalars and condition
+    /// sets are given in user coordinates.
+    func setAxes(_ axes: [FvarTable.Axis], avar: AvarTable?) {
+        self.axes = axes
+        space = DesignSpace(axes: axes, avar: avar)
+        variationStore = axes.isEmpty ? nil : VariationStoreBuilder(axisCount: axes.count)
+    }
+
+    private func normalized(_ v: Double, axis i: Int) -> Double { space!.normalized(v, axis: i) }
 
     private func axisIndex(_ tag: String, at: FeatureLocation) throws -> Int {
         let tags = axes.map(\.tag.trimmed)
@@ -152,9 +195,12 @@ extension FeatureBuilder {
     ) -> StructValue? {
         // Per feature tag (in the order tags first appear), the condition sets of the last
         // language system naming it: feaLib keys them by tag alone.
+        // Unlike feaLib, a feature whose variations have no lookups in this table is left out
+        // of it: feaLib gives it an empty feature and records here, whose conditions can then
+        // shadow the table's real records (the first record that matches wins).
         var perTag: [(tag: String, sets: [(conditions: [AxisCondition], lookups: [Int])])] = []
         var hasAny = false
-        for (key, sets) in featureVariations {
+        for (key, sets) in featureVariations where sets.contains(where: { $0.lookups.contains { $0.table == table } }) {
             let entry = sets.map { set -> (conditions: [AxisCondition], lookups: [Int]) in
                 let indices = set.lookups.filter { $0.table == table }.compactMap(\.index)
                 if !indices.isEmpty { hasAny = true }

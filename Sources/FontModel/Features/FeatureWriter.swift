@@ -17,6 +17,11 @@ struct FeatureWriter {
     /// written to be merged with another does not collide with its names.
     var namePrefix = ""
 
+    /// A variable face's design space, and its GDEF store as variable scalars (nil for a
+    /// static face, or when the store cannot be read).
+    var space: DesignSpace?
+    var scalars: ScalarWriter?
+
     init(glyphNames: [String], namePrefix: String = "") {
         names = glyphNames
         self.namePrefix = namePrefix
@@ -65,25 +70,31 @@ struct FeatureWriter {
         return pairs.isEmpty ? "<device NULL>" : "<device \(pairs.joined(separator: ", "))>"
     }
 
-    static func valueRecord(_ v: StructValue?, format: Int) -> String {
+    /// A number, or a variable scalar when its device is a VariationIndex.
+    func number(_ value: Int64, _ device: StructValue?) -> String { scalars?.text(value, device) ?? String(value) }
+
+    func valueRecord(_ v: StructValue?, format: Int) -> String {
         let f = v?.fields ?? StructFields()
         func n(_ name: String) -> Int64 { f[name]?.int ?? 0 }
         if format == 4 { return "\(n("XAdvance"))" }
         if format == 0 { return "<0 0 0 0>" }
-        var s = "<\(n("XPlacement")) \(n("YPlacement")) \(n("XAdvance")) \(n("YAdvance"))"
-        if format & 0xF0 != 0 {
-            s += " " + ["XPlaDevice", "YPlaDevice", "XAdvDevice", "YAdvDevice"].map { device(f[$0]) }.joined(separator: " ")
-        }
+        let numbers = zip(["XPlacement", "YPlacement", "XAdvance", "YAdvance"], ["XPlaDevice", "YPlaDevice", "XAdvDevice", "YAdvDevice"])
+            .map { number(n($0), f[$1]) }
+        var s = "<" + numbers.joined(separator: " ")
+        // Devices that size-dependent hinting uses (a VariationIndex is the scalar above).
+        let devices = ["XPlaDevice", "YPlaDevice", "XAdvDevice", "YAdvDevice"].map { Self.device(f[$0]) }
+        if devices.contains(where: { $0 != "<device NULL>" }) { s += " " + devices.joined(separator: " ") }
         return s + ">"
     }
 
-    static func anchor(_ v: StructValue?) -> String {
+    func anchor(_ v: StructValue?) -> String {
         guard let v, case .formatted(let format, let f) = v else { return "<anchor NULL>" }
         let x = f["XCoordinate"]?.int ?? 0, y = f["YCoordinate"]?.int ?? 0
         switch format {
         case 2: return "<anchor \(x) \(y) contourpoint \(f["AnchorPoint"]?.int ?? 0)>"
         case 3:
-            let dx = device(f["XDeviceTable"]), dy = device(f["YDeviceTable"])
+            let x = number(x, f["XDeviceTable"]), y = number(y, f["YDeviceTable"])
+            let dx = Self.device(f["XDeviceTable"]), dy = Self.device(f["YDeviceTable"])
             return dx == "<device NULL>" && dy == "<device NULL>" ? "<anchor \(x) \(y)>" : "<anchor \(x) \(y) \(dx) \(dy)>"
         default: return "<anchor \(x) \(y)>"
         }
@@ -162,14 +173,14 @@ struct FeatureWriter {
         case ("GPOS", 1):
             let glyphs = covered(f["Coverage"])
             let vf = Int(f["ValueFormat"]?.int ?? 0)
-            if format == 1 { return ["pos [\(glyphList(glyphs))] \(Self.valueRecord(f["Value"], format: vf));"] }
-            return zip(glyphs, Self.list(f["Value"])).map { "pos \(glyph($0)) \(Self.valueRecord($1, format: vf));" }
+            if format == 1 { return ["pos [\(glyphList(glyphs))] \(valueRecord(f["Value"], format: vf));"] }
+            return zip(glyphs, Self.list(f["Value"])).map { "pos \(glyph($0)) \(valueRecord($1, format: vf));" }
         case ("GPOS", 2):
             let vf1 = Int(f["ValueFormat1"]?.int ?? 0), vf2 = Int(f["ValueFormat2"]?.int ?? 0)
             func pair(_ a: String, _ b: String, _ v1: StructValue?, _ v2: StructValue?) -> String {
-                if vf2 == 0 { return "pos \(a) \(b) \(Self.valueRecord(v1, format: vf1));" }
-                let first = vf1 == 0 ? "<NULL>" : Self.valueRecord(v1, format: vf1)
-                return "pos \(a) \(first) \(b) \(Self.valueRecord(v2, format: vf2));"
+                if vf2 == 0 { return "pos \(a) \(b) \(valueRecord(v1, format: vf1));" }
+                let first = vf1 == 0 ? "<NULL>" : valueRecord(v1, format: vf1)
+                return "pos \(a) \(first) \(b) \(valueRecord(v2, format: vf2));"
             }
             if format == 1 {
                 var rules: [String] = []
@@ -192,8 +203,8 @@ struct FeatureWriter {
                 for (c2, cell) in Self.list(row.fields?["Class2Record"]).enumerated() {
                     let cf = cell.fields ?? StructFields()
                     let zero =
-                        Self.valueRecord(cf["Value1"], format: vf1) == Self.valueRecord(nil, format: vf1)
-                        && Self.valueRecord(cf["Value2"], format: vf2) == Self.valueRecord(nil, format: vf2)
+                        valueRecord(cf["Value1"], format: vf1) == valueRecord(nil, format: vf1)
+                        && valueRecord(cf["Value2"], format: vf2) == valueRecord(nil, format: vf2)
                     if zero { continue }
                     guard c2 != 0, let g2 = classes2[c2] else {
                         skipped = true
@@ -208,7 +219,7 @@ struct FeatureWriter {
             return rules
         case ("GPOS", 3):
             return zip(covered(f["Coverage"]), Self.list(f["EntryExitRecord"])).map { g, r in
-                "pos cursive \(glyph(g)) \(Self.anchor(r.fields?["EntryAnchor"])) \(Self.anchor(r.fields?["ExitAnchor"]));"
+                "pos cursive \(glyph(g)) \(anchor(r.fields?["EntryAnchor"])) \(anchor(r.fields?["ExitAnchor"]));"
             }
         case ("GPOS", 4), ("GPOS", 6):
             let isBase = type == 4
@@ -218,7 +229,7 @@ struct FeatureWriter {
             return zip(covered(f[isBase ? "BaseCoverage" : "Mark2Coverage"]), Self.list(array?[recordName])).map { g, r in
                 let anchors = Self.list(r.fields?[anchorName]).enumerated().compactMap { c, a -> String? in
                     guard c < marks.count, case .formatted = a else { return nil }
-                    return "\(Self.anchor(a)) mark \(marks[c])"
+                    return "\(anchor(a)) mark \(marks[c])"
                 }
                 return "pos \(isBase ? "base" : "mark") \(glyph(g)) \(anchors.joined(separator: " "));"
             }
@@ -229,7 +240,7 @@ struct FeatureWriter {
                 let components = Self.list(attach.fields?["ComponentRecord"]).map { component -> String in
                     let anchors = Self.list(component.fields?["LigatureAnchor"]).enumerated().compactMap { c, a -> String? in
                         guard c < marks.count, case .formatted = a else { return nil }
-                        return "\(Self.anchor(a)) mark \(marks[c])"
+                        return "\(anchor(a)) mark \(marks[c])"
                     }
                     return anchors.isEmpty ? "<anchor NULL>" : anchors.joined(separator: " ")
                 }
@@ -257,14 +268,14 @@ struct FeatureWriter {
         for c in 0..<count {
             // One class name per (glyph, anchor) set: the same marks with the same anchors share it.
             let members = byClass[c] ?? []
-            let key = members.map { "\($0.0)=\(Self.anchor($0.1))" }.joined(separator: ",")
+            let key = members.map { "\($0.0)=\(anchor($0.1))" }.joined(separator: ",")
             if let known = markClassNames[key] {
                 out.append(known)
                 continue
             }
             let name = "@\(namePrefix)MC\(markClassNames.count)"
             markClassNames[key] = name
-            for (g, a) in members { definitions += "markClass \(glyph(g)) \(Self.anchor(a)) \(name);\n" }
+            for (g, a) in members { definitions += "markClass \(glyph(g)) \(anchor(a)) \(name);\n" }
             out.append(name)
         }
         return out
@@ -359,10 +370,6 @@ struct FeatureWriter {
         for (tag, root) in [("GSUB", gsub), ("GPOS", gpos)] {
             guard let root else { continue }
             featuresByTable.append((tag, root))
-            if let v = root["FeatureVariations"], v != .none {
-                notes.append(
-                    "\(tag)'s FeatureVariations (features swapped by design-space region) cannot be written in a feature file: left out")
-            }
             for record in Self.list(root["ScriptList"]?.fields?["ScriptRecord"]) {
                 let script = Tag(UInt32(record.fields?["ScriptTag"]?.int ?? 0)).description
                 let s = record.fields?["Script"]?.fields
@@ -382,6 +389,7 @@ struct FeatureWriter {
 
         var lookupsText = ""
         var featuresText = ""
+        var conditionSetsText = "", variationsText = ""
         for (tag, root) in featuresByTable {
             let lookups = Self.list(root["LookupList"]?.fields?["Lookup"]).map { $0.fields ?? StructFields() }
             let prefix = namePrefix + (tag == "GSUB" ? "GSUB_" : "GPOS_")
@@ -432,13 +440,28 @@ struct FeatureWriter {
             for i in lookups.indices where !original.contains(i) { emit(i, copy: false) }
             func name(_ i: Int) -> String? { empty.contains(i) || i >= lookups.count ? nil : "\(prefix)\(i)" }
             featuresText += features(tag, root, lookupName: name)
-        }
-        if let v = gdef?["VarStore"], v != .none {
-            notes.append(
-                "GDEF's variation store (positions that vary with the design axes) cannot be written in a feature file yet: left out")
+            if let v = root["FeatureVariations"], v != .none {
+                if let blocks = featureVariationBlocks(
+                    tag, root, space: space, lookupName: name, conditionSetPrefix: "\(namePrefix)\(tag)_conditions")
+                {
+                    conditionSetsText += blocks.conditionSets
+                    variationsText += blocks.text
+                } else {
+                    notes.append(
+                        "\(tag)'s FeatureVariations (features swapped by design-space region) cannot be written as variation blocks: left out"
+                    )
+                }
+            }
         }
         let gdefText = gdef.map { "\n" + gdefBlock($0) } ?? ""
-        out = body + "\n" + definitions + gdefText + "\n" + lookupsText + featuresText
+        if let v = gdef?["VarStore"], v != .none {
+            if scalars == nil {
+                notes.append("GDEF's variation store (positions that vary with the design axes) cannot be read: left out")
+            } else if let n = scalars?.inexpressible, n > 0 {
+                notes.append("\(n) values vary in a way no variable scalar gives back: written at their default, their variation left out")
+            }
+        }
+        out = body + "\n" + definitions + gdefText + "\n" + lookupsText + conditionSetsText + featuresText + variationsText
         if !notes.isEmpty { out += "\n" + notes.map { "# " + $0 + "\n" }.joined() }
         return out
     }
@@ -580,11 +603,11 @@ struct FeatureWriter {
                 let values = Self.list(lig.fields?["CaretValue"])
                 let points = values.compactMap { v -> Int64? in if case .formatted(2, let f) = v { f["CaretValuePoint"]?.int } else { nil }
                 }
-                let coordinates = values.compactMap { v -> Int64? in
-                    if case .formatted(let n, let f) = v, n != 2 { f["Coordinate"]?.int } else { nil }
+                let coordinates = values.compactMap { v -> String? in
+                    if case .formatted(let n, let f) = v, n != 2 { number(f["Coordinate"]?.int ?? 0, f["DeviceTable"]) } else { nil }
                 }
                 if !coordinates.isEmpty {
-                    s += "    LigatureCaretByPos \(glyph(g)) \(coordinates.map(String.init).joined(separator: " "));\n"
+                    s += "    LigatureCaretByPos \(glyph(g)) \(coordinates.joined(separator: " "));\n"
                 }
                 if !points.isEmpty { s += "    LigatureCaretByIndex \(glyph(g)) \(points.map(String.init).joined(separator: " "));\n" }
             }
@@ -604,6 +627,11 @@ extension Face {
     /// The feature file and what it had to leave out.
     public func featureFile(namePrefix: String = "") throws -> (text: String, omissions: [String]) {
         var writer = FeatureWriter(glyphNames: try glyphNames(), namePrefix: namePrefix)
+        if isVariable {
+            let space = DesignSpace(axes: try variationAxes, avar: try table(AvarTable.self))
+            writer.space = space
+            writer.scalars = (try? gdefVariationStore())?.map { ScalarWriter(space: space, store: $0) }
+        }
         if let name = try table(NameTable.self) {
             writer.nameText = { id in
                 name.records.filter { $0.nameID == id }.compactMap { r in

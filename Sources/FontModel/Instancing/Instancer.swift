@@ -424,14 +424,7 @@ extension Face {
     /// GDEF carets and GPOS values with their VariationIndex deltas; GDEF loses its store and
     /// is dropped when nothing else is left in it.
     private func instanceLayout(into target: Face, at loc: [Double], rewrite: Bool, limits: AxisLimits?) throws {
-        guard let raw = try target.rawTable("GDEF"), raw.count >= 18 else { return }
-        let version = UInt32(raw[0]) << 24 | UInt32(raw[1]) << 16 | UInt32(raw[2]) << 8 | UInt32(raw[3])
-        let storeOffset = Int(UInt32(raw[14]) << 24 | UInt32(raw[15]) << 16 | UInt32(raw[16]) << 8 | UInt32(raw[17]))
-        guard version >= 0x0001_0003, storeOffset != 0 else { return }
-        let axisCount = try variationAxes.count
-        let store = try context("GDEF") {
-            try raw.withUnsafeBytes { try ItemVariationStore(BinaryReader($0), at: storeOffset, axisCount: axisCount, what: "GDEF") }
-        }
+        guard let store = try target.gdefVariationStore(), let raw = try target.rawTable("GDEF") else { return }
         let scalars = store.scalars(at: loc)
         let delta: (Int, Int) -> Int = { store.delta(outer: $0, inner: $1, scalars: scalars).otRoundedInt }
 

@@ -79,3 +79,18 @@ public final class GDEFTable: StructuredTable {
         Member("Coverage", .offset32(.coverage), count: "MarkSetCount"),
     ])
 }
+
+extension Face {
+    /// GDEF's ItemVariationStore (GDEF 1.3), which the VariationIndex Devices of GDEF and GPOS
+    /// point into; nil when the face has none.
+    func gdefVariationStore() throws -> ItemVariationStore? {
+        guard let raw = try rawTable("GDEF"), raw.count >= 18 else { return nil }
+        let version = UInt32(raw[0]) << 24 | UInt32(raw[1]) << 16 | UInt32(raw[2]) << 8 | UInt32(raw[3])
+        let storeOffset = Int(UInt32(raw[14]) << 24 | UInt32(raw[15]) << 16 | UInt32(raw[16]) << 8 | UInt32(raw[17]))
+        guard version >= 0x0001_0003, storeOffset != 0 else { return nil }
+        let axisCount = try variationAxes.count
+        return try context("GDEF") {
+            try raw.withUnsafeBytes { try ItemVariationStore(BinaryReader($0), at: storeOffset, axisCount: axisCount, what: "GDEF") }
+        }
+    }
+}
