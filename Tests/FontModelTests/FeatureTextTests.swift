@@ -34,3 +34,22 @@ import Testing
         #expect(out.count == 1 && out[0].contains("more than \(FeatureDiff.maxEdits) lines"))
     }
 }
+
+/// Compiling a feature file into a face changes it only when every part compiles.
+@Suite struct FeatureCompileTests {
+    /// A value a field refuses (hhea's line gap past Int16) comes after a name record and a
+    /// field that fit: none of them, and none of the layout, reaches the face.
+    @Test func aRefusedFieldLeavesTheFaceAsItWas() throws {
+        let face = try Font(path: Corpus.dejavu).faces[0]
+        let gsub = try face.rawTable("GSUB"), ascender = try #require(try face.fieldTable("hhea")).int("ascender")
+        let text = """
+            table name { nameid 300 "Added"; } name;
+            table hhea { Ascender 1000; LineGap 99999999; } hhea;
+            feature liga { sub f i by fi; } liga;
+            """
+        #expect(throws: FeatureFileError.self) { try face.compileFeatures(Array(text.utf8), file: "t.fea") }
+        #expect(try face.rawTable("GSUB") == gsub)
+        #expect(try #require(try face.fieldTable("hhea")).int("ascender") == ascender)
+        #expect(try face.table(NameTable.self)?.records.contains { $0.nameID == 300 } == false)
+    }
+}

@@ -89,10 +89,35 @@ extension Face {
             tables.append(("STAT", try STATTable(root: stat).encode()))
             addedNames += statNames
         }
-        if !addedNames.isEmpty {
-            guard let nameTable = try table(NameTable.self) else {
-                throw FeatureFileError("the face has no name table for the feature names", nil)
+        if !addedNames.isEmpty, try table(NameTable.self) == nil {
+            throw FeatureFileError("the face has no name table for the feature names", nil)
+        }
+        // Fields of head, hhea, vhea and OS/2 (an OS/2 too old for a field is upgraded first):
+        // set on copies first, so that a value a field refuses leaves the face as it was.
+        func setFields(_ tableFor: (String) throws -> FieldTable?) throws {
+            for (tag, field, value, at) in builder.tableFields {
+                guard let table = try tableFor(tag) else { throw FeatureFileError("the face has no \(tag) table", at) }
+                do {
+                    if tag == "OS/2", builder.os2Version > table.int("version") {
+                        try table.set("version", .int(Int64(builder.os2Version)))
+                    }
+                    try table.set(field, value)
+                } catch let e as FontError {
+                    throw FeatureFileError(e.message, at)
+                }
             }
+        }
+        var copies: [String: FieldTable] = [:]
+        try setFields { tag in
+            if let copy = copies[tag] { return copy }
+            guard let table = try fieldTable(Tag(text: tag)) else { return nil }
+            let copy = try table.encode().withUnsafeBytes { try type(of: table).init(reader: BinaryReader($0)) }
+            copies[tag] = copy
+            return copy
+        }
+
+        // Nothing below fails: the face changes.
+        if !addedNames.isEmpty, let nameTable = try table(NameTable.self) {
             for (id, r) in addedNames {
                 nameTable.set(
                     record: NameRecord(
@@ -100,16 +125,7 @@ extension Face {
             }
             report.namesAdded = addedNames.count
         }
-        // Fields of head, hhea, vhea and OS/2 (an OS/2 too old for a field is upgraded first).
-        for (tag, field, value, at) in builder.tableFields {
-            guard let table = try fieldTable(Tag(text: tag)) else { throw FeatureFileError("the face has no \(tag) table", at) }
-            do {
-                if tag == "OS/2", builder.os2Version > table.int("version") { try table.set("version", .int(Int64(builder.os2Version))) }
-                try table.set(field, value)
-            } catch let e as FontError {
-                throw FeatureFileError(e.message, at)
-            }
-        }
+        try setFields { try fieldTable(Tag(text: $0)) }
         if !builder.tableFields.isEmpty { report.written += Array(Set(builder.tableFields.map(\.table))).sorted() }
         for (tag, bytes) in tables {
             if let bytes {
