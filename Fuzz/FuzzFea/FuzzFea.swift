@@ -1,19 +1,26 @@
 import FontModel
 
-/// libFuzzer target: feature-file text → compiled into a copy of DejaVu Sans; what compiles is
-/// written back as a feature file and compiled again, then saved to memory.
+/// libFuzzer target: feature-file text → compiled into a copy of DejaVu Sans (of Inter, a
+/// variable font, when the text has a variable scalar, a condition set or a variation block);
+/// what compiles is written back as a feature file and compiled again, then saved to memory.
 /// FeatureFileErrors and FontErrors are the expected outcome for bad input; crashes and hangs are bugs.
-nonisolated(unsafe) let dejavu: [UInt8] = {
-    guard let f = try? Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"), let bytes = try? f.serialized().bytes else {
-        return []
-    }
+func fontBytes(_ path: String) -> [UInt8] {
+    guard let f = try? Font(path: path), let bytes = try? f.serialized().bytes else { return [] }
     return bytes
-}()
+}
+nonisolated(unsafe) let dejavu = fontBytes("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+nonisolated(unsafe) let inter = fontBytes("/usr/share/fonts/truetype/inter-vf/Inter.var.ttf")
+
+/// Whether the text uses the variable-font syntax.
+func isVariable(_ bytes: [UInt8]) -> Bool {
+    let text = String(decoding: bytes, as: UTF8.self)
+    return text.contains("=") && text.contains("(") || text.contains("conditionset") || text.contains("variation")
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFea(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let font = try? Font(data: dejavu) else { return 0 }
+    guard let font = try? Font(data: isVariable(bytes) ? inter : dejavu) else { return 0 }
     let face = font.faces[0]
     guard (try? face.compileFeatures(bytes, file: "fuzz.fea")) != nil else { return 0 }
     if let text = try? face.featureFileText() { _ = try? face.compileFeatures(Array(text.utf8), file: "fuzz-again.fea") }
