@@ -227,6 +227,41 @@ import Testing
         #expect(lines[2] == "4:Black Italic 1:Regular 3:Bold 2:Thin")
     }
 
+    /// `table vmtx`: VertAdvanceY sets vmtx's advance; VertOriginY sets the top side bearing to
+    /// the origin less the glyph's top, and in a CFF face VORG's entry too. A face without
+    /// vertical metrics is refused.
+    @Test func vmtxBlockSetsVerticalMetrics() throws {
+        let tmp = try TemporaryFolder()
+        let text = "table vmtx {\n  VertOriginY %@ 800;\n  VertAdvanceY %@ 900;\n} vmtx;\n"
+        let read = """
+            import sys
+            from fontTools.ttLib import TTFont
+            f = TTFont(sys.argv[1], fontNumber=0); g = sys.argv[2]
+            top = f["glyf"][g].yMax if "glyf" in f else None
+            print(f["vmtx"][g][0], f["vmtx"][g][1], top, f["VORG"].VOriginRecords.get(g) if "VORG" in f else None)
+            """
+        for (font, glyph, cff) in [(Corpus.path("wqy-zenhei"), "uni3001", false), (Corpus.path("noto-cjk"), "cid01397", true)] {
+            let fea = try tmp.write("v.fea", text.replacingOccurrences(of: "%@", with: cff ? "\\1397" : glyph))
+            let out = tmp.file("out.ttc")
+            let r = try runFontshell(["fea", font, fea, "-o", out, "--overwrite"])
+            try #require(r.status == 0, "\(r.err)")
+            let values = try run("/usr/bin/env", ["python3", "-c", read, out, glyph]).out.split(separator: " ").map {
+                String($0).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            try #require(values.count == 4, "\(values)")
+            #expect(values[0] == "900")
+            if cff {
+                #expect(values[3] == "800", "VORG: \(values)")
+            } else {
+                #expect(Int(values[1])! + Int(values[2])! == 800, "tsb + yMax: \(values)")
+            }
+        }
+        let (noVertical, _, _) = try compile("table vmtx { VertAdvanceY A 900; } vmtx;\n")
+        #expect(
+            noVertical.status == 1 && noVertical.err.contains("features.fea:1:14: table vmtx needs the face's vhea and vmtx"),
+            "\(noVertical.err)")
+    }
+
     @Test func variableErrorsSayWhatIsWrong() throws {
         let (static_, _, _) = try compile("feature kern { pos A V (wght=900:-80 -50); } kern;\n")
         #expect(static_.status == 1 && static_.err.contains("features.fea:1:24: a variable scalar needs a variable font"), "\(static_.err)")

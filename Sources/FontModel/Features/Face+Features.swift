@@ -116,6 +116,44 @@ extension Face {
             return copy
         }
 
+        // `table vmtx`: advances into vmtx; vertical origins as vmtx's top side bearings (the
+        // origin less the glyph's top) and, for CFF outlines, into VORG too.
+        if !builder.verticalOrigins.isEmpty || !builder.verticalAdvances.isEmpty {
+            let cff = has("CFF ") || has("CFF2")
+            var vmtx: VmtxTable?
+            if !builder.verticalAdvances.isEmpty || !cff || has("vmtx") {
+                guard let existing = try table(VmtxTable.self), has("vhea") else {
+                    throw FeatureFileError(
+                        "table vmtx needs the face's vhea and vmtx tables (it has no vertical metrics)",
+                        (builder.verticalAdvances.first ?? builder.verticalOrigins.first)?.at)
+                }
+                vmtx = try existing.encode().withUnsafeBytes { try VmtxTable.decode(BinaryReader($0), face: self) }
+            }
+            for (g, value, at) in builder.verticalAdvances {
+                do { try vmtx?.setAdvance(g, value) } catch let e as FontError { throw FeatureFileError(e.message, at) }
+            }
+            if cff {
+                let old = try table(VORGTable.self)
+                var origins = old?.origins ?? [:]
+                let defaultY =
+                    try old?.defaultVertOriginY ?? fieldTable("OS/2")?.int("sTypoAscender") ?? fieldTable("hhea")?.int("ascender") ?? 0
+                for (g, value, _) in builder.verticalOrigins { origins[g] = value }
+                if !builder.verticalOrigins.isEmpty {
+                    let vorg = VORGTable(
+                        majorVersion: old?.majorVersion ?? 1, minorVersion: old?.minorVersion ?? 0, defaultVertOriginY: defaultY,
+                        origins: origins)
+                    tables.append(("VORG", try vorg.encode()))
+                }
+            }
+            if let vmtx {
+                for (g, value, at) in builder.verticalOrigins {
+                    let top = try glyphBounds(g)?.yMax ?? 0
+                    do { try vmtx.setSideBearing(g, value - top) } catch let e as FontError { throw FeatureFileError(e.message, at) }
+                }
+            }
+            if let vmtx { tables.append(("vmtx", try vmtx.encode())) }
+        }
+
         // Nothing below fails: the face changes.
         if !addedNames.isEmpty, let nameTable = try table(NameTable.self) {
             for (id, r) in addedNames {

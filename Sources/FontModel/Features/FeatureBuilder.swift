@@ -58,6 +58,9 @@ final class FeatureBuilder {
     private(set) var cvCharacters: [String: [Int]] = [:]
     private var cvParameterCount: [String: Int] = [:]
     private var sizeParameters: (design: Int, subfamily: Int, start: Int, end: Int)?
+    /// `table vmtx`: (glyph, value, where) in the file's order; a later value for a glyph wins.
+    var verticalOrigins: [(glyph: Int, value: Int, at: FeatureLocation)] = []
+    var verticalAdvances: [(glyph: Int, value: Int, at: FeatureLocation)] = []
     /// `table STAT`, built once the name table has the file's other names.
     var stat = STATSyntax()
     /// Name records to add to the name table: (nameID, record), in the file's order.

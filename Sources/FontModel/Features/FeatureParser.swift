@@ -1122,6 +1122,7 @@ final class FeatureParser {
         case "name": try parseNameTable()
         case "BASE": try parseBASE()
         case "STAT": try parseSTAT()
+        case "vmtx": try parseVmtx()
         default: throw FeatureFileError("'table \(tag.trimmingSpaces)' is not supported yet", at)
         }
         try expect(symbol: "}")
@@ -1329,6 +1330,29 @@ final class FeatureParser {
                 try expect(symbol: ";")
                 builder.addBaseMinMax(vertical: vertical, script: script, language: language, low, high)
             default: throw fail("'\(word)' is not a BASE statement")
+            }
+        }
+    }
+
+    /// `table vmtx { VertOriginY GLYPH Y; VertAdvanceY GLYPH HEIGHT; … }` (glyph classes allowed).
+    private func parseVmtx() throws {
+        while try !nextIs(symbol: "}") {
+            let t = try advance()
+            let at = location
+            switch t {
+            case .symbol(UInt8(ascii: ";")): continue
+            case .name("VertOriginY"), .name("VertAdvanceY"):
+                let glyphs = try parseGlyphClass(acceptGlyph: true).glyphs
+                let value = try expectNumber()
+                try expect(symbol: ";")
+                if t == .name("VertOriginY") {
+                    guard (-32768...32767).contains(value) else { throw FeatureFileError("VertOriginY \(value) does not fit 16 bits", at) }
+                    for g in glyphs { builder.verticalOrigins.append((g, value, at)) }
+                } else {
+                    guard (0...65535).contains(value) else { throw FeatureFileError("VertAdvanceY \(value) is not 0…65535", at) }
+                    for g in glyphs { builder.verticalAdvances.append((g, value, at)) }
+                }
+            default: throw fail("expected VertOriginY or VertAdvanceY, found \(t.text)")
             }
         }
     }
