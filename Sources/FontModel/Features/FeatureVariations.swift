@@ -94,7 +94,7 @@ extension FeatureBuilder {
         var locations: [[Double]] = []
         for m in masters {
             var coordinates = axes.map(\.defaultValue)
-            for (tag, v, where_) in m.location { coordinates[try axisIndex(tag, at: where_)] = v }
+            for (tag, v, place) in m.location { coordinates[try axisIndex(tag, at: place)] = v }
             locations.append(coordinates)
         }
         let defaults = axes.map(\.defaultValue)
@@ -103,6 +103,10 @@ extension FeatureBuilder {
             throw FeatureFileError("a variable scalar needs a value at the default location (\(text))", at)
         }
         let values = masters.map(\.value)
+        // What a variable scalar sets (a value record field, an anchor coordinate, a caret) is 16 bits.
+        if let v = values.first(where: { !(-32768...32767).contains($0) }) {
+            throw FeatureFileError("a variable scalar's value \(v) does not fit 16 bits (-32768…32767)", at)
+        }
         guard values.contains(where: { $0 != values[d] }) else { return (values[d], nil) }
         let normalizedLocations = locations.map { coordinates in
             var out: [Int: Double] = [:]
@@ -116,6 +120,10 @@ extension FeatureBuilder {
             throw FeatureFileError("variable scalar: \(e.message)", at)
         }
         let deltas = model.deltas(values.map(Double.init))
+        // Masters packed close together can need deltas past what a store row holds.
+        if let big = deltas.dropFirst().first(where: { !(abs($0) <= Double(Int32.max)) }) {
+            throw FeatureFileError("variable scalar: a delta of \(big) does not fit 32 bits; are two masters too close together?", at)
+        }
         var row: [Int: Int] = [:]
         for k in 1..<deltas.count {
             let region = variationStore!.region(model.supports[k])

@@ -30,6 +30,11 @@ final class ScalarWriter {
             return nil
         }
         if masters.isEmpty { return nil }
+        // A feature file's values are 16 bits at every master.
+        guard masters.allSatisfy({ (-32768...32767).contains(value + Int64($0.offset)) }) else {
+            inexpressible += 1
+            return nil
+        }
         return "(\(value) " + masters.map { "\($0.location):\(value + Int64($0.offset))" }.joined(separator: " ") + ")"
     }
 
