@@ -277,10 +277,13 @@ import Testing
             ("variation rvrn heavy { sub uni0061 by uni0062; } rvrn;\n", "1:1: unknown condition set 'heavy'"),
             ("conditionset c { wght 900 100; } c;\n", "1:18: condition on 'wght': the minimum 900.0 is above the maximum 100.0"),
             (
-                "feature kern { pos uni0041 uni0056 (wght=900:99999 -50); } kern;\n",
-                "1:36: a variable scalar's value 99999 does not fit 16 bits"
+                "feature kern { pos uni0041 uni0056 (wght=900:-80 40000); } kern;\n",
+                "1:36: a variable scalar's default 40000 does not fit 16 bits"
             ),
-
+            (
+                "feature kern { pos uni0041 uni0056 (wght=900:9999999999 -5); } kern;\n",
+                "1:36: a variable scalar's value 9999999999 does not fit 32 bits"
+            ),
         ]
         let tmp = try TemporaryFolder()
         for (text, expected) in cases {

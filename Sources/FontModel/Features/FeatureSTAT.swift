@@ -75,7 +75,7 @@ struct STATSyntax {
             names += records.map { (nextID, $0) }
             return Int64(nextID)
         }
-        func fixed(_ v: Double) -> StructValue { .int(Int64((v * 65536 + 0.5).rounded(.down))) }
+        func fixed(_ v: Double) -> StructValue { .int(Int64(Fixed(clamping: v).raw)) }
 
         let elidedID: Int64
         switch elidedFallback {

@@ -31,7 +31,7 @@ struct DesignSpace {
     }
 
     /// A normalized coordinate as stored (F2Dot14, rounded as fontTools rounds it).
-    static func quantized(_ n: Double) -> Int { Int((n * F2Dot14.scale + 0.5).rounded(.down)) }
+    static func quantized(_ n: Double) -> Int { Int(F2Dot14(clamping: n).raw) }
 
     /// The shortest user coordinate of axis `i` whose normalized value is stored as `n` is,
     /// with that normalized value; nil when no user value gets there.
@@ -103,9 +103,13 @@ extension FeatureBuilder {
             throw FeatureFileError("a variable scalar needs a value at the default location (\(text))", at)
         }
         let values = masters.map(\.value)
-        // What a variable scalar sets (a value record field, an anchor coordinate, a caret) is 16 bits.
-        if let v = values.first(where: { !(-32768...32767).contains($0) }) {
-            throw FeatureFileError("a variable scalar's value \(v) does not fit 16 bits (-32768…32767)", at)
+        // What a variable scalar sets (a value record field, an anchor coordinate, a caret) is
+        // 16 bits at the default; deltas are 32 bits.
+        guard (-32768...32767).contains(values[d]) else {
+            throw FeatureFileError("a variable scalar's default \(values[d]) does not fit 16 bits (-32768…32767)", at)
+        }
+        if let v = values.first(where: { !(-0x7FFF_FFFF...0x7FFF_FFFF).contains($0) }) {
+            throw FeatureFileError("a variable scalar's value \(v) does not fit 32 bits", at)
         }
         guard values.contains(where: { $0 != values[d] }) else { return (values[d], nil) }
         let normalizedLocations = locations.map { coordinates in
@@ -242,7 +246,7 @@ extension FeatureBuilder {
             }
         }
 
-        func f2dot14(_ v: Double) -> StructValue { .int(Int64((v * F2Dot14.scale + 0.5).rounded(.down))) }
+        func f2dot14(_ v: Double) -> StructValue { .int(Int64(F2Dot14(clamping: v).raw)) }
         let recordValues: [StructValue] = records.map { r in
             let conditionSet: StructValue =
                 r.conditions.isEmpty
@@ -312,7 +316,7 @@ extension FeatureBuilder {
     func finishVariationStore() -> (store: StructValue, indexes: [Int?])? {
         guard let builder = variationStore, !builder.isEmpty else { return nil }
         let (store, indexes) = builder.build()
-        func f2dot14(_ v: Double) -> StructValue { .int(Int64((v * F2Dot14.scale + 0.5).rounded(.down))) }
+        func f2dot14(_ v: Double) -> StructValue { .int(Int64(F2Dot14(clamping: v).raw)) }
         let regions: [StructValue] = store.regions.map { spans in
             .record(
                 StructFieldsBuilder.make([

@@ -30,8 +30,8 @@ final class ScalarWriter {
             return nil
         }
         if masters.isEmpty { return nil }
-        // A feature file's values are 16 bits at every master.
-        guard masters.allSatisfy({ (-32768...32767).contains(value + Int64($0.offset)) }) else {
+        // A feature file's values at masters are 32 bits.
+        guard masters.allSatisfy({ (-0x7FFF_FFFF...0x7FFF_FFFF).contains(value + Int64($0.offset)) }) else {
             inexpressible += 1
             return nil
         }
