@@ -137,7 +137,7 @@ import Testing
     }
 
     /// Variable feature files on a real variable font (Inter): a kerning value given at three
-    /// weights moves with wght in HarfBuzz, interpolated between them, and a `variation` block
+    /// weights (through a valueRecordDef) moves with wght in HarfBuzz, interpolated between them, and a `variation` block
     /// substitutes only where its condition set holds.
     @Test func variableScalarsAndConditionSetsWorkInHarfBuzz() throws {
         let tmp = try TemporaryFolder()
@@ -148,7 +148,8 @@ import Testing
             languagesystem latn dflt;
             conditionset bold { wght 700 900; } bold;
             variation rvrn bold { sub uni0061 by uni0062; } rvrn;
-            feature kern { pos uni0041 uni0056 (wght=100:-20 wght=900:-180 -60); } kern;
+            valueRecordDef <0 0 (wght=100:-20 wght=900:-180 -60) 0> KERN;
+            feature kern { pos uni0041 uni0056 <KERN>; } kern;
 
             """)
         let inter = Corpus.path("inter-vf"), out = tmp.file("out.ttf")

@@ -418,6 +418,7 @@ final class FeatureParser {
             }
             v.xPlacement = named.xPlacement; v.yPlacement = named.yPlacement
             v.xAdvance = named.xAdvance; v.yAdvance = named.yAdvance
+            v.devices = named.devices; v.variations = named.variations
         } else {
             (v.xPlacement, v.variations[0]) = try expectNumberOrScalar()
             (v.yPlacement, v.variations[1]) = try expectNumberOrScalar()
@@ -456,6 +457,9 @@ final class FeatureParser {
         if try nextIs("contourpoint") {
             try advance()
             a.contourPoint = try expectNumber()
+            if x.variable != nil || y.variable != nil {
+                throw fail("an anchor on a contour point cannot also have variable coordinates")
+            }
         }
         if try nextIs(symbol: "<") {
             a.xDevice = try parseDevice()
