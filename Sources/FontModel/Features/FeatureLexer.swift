@@ -71,9 +71,21 @@ struct FeatureLexer {
 
     static func isLetter(_ c: UInt8) -> Bool { (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) }
     static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
-    static func isNameStart(_ c: UInt8) -> Bool { isLetter(c) || "_+*:.^~!\\".utf8.contains(c) }
-    static func isNameContinuation(_ c: UInt8) -> Bool { isLetter(c) || isDigit(c) || "_.+*:^~!/-".utf8.contains(c) }
-    static let symbols = Set(",;:-+'{}[]<>()=".utf8)
+    static func isNameStart(_ c: UInt8) -> Bool { byteClass[Int(c)] & nameStart != 0 }
+    static func isNameContinuation(_ c: UInt8) -> Bool { byteClass[Int(c)] & nameContinuation != 0 }
+    static func isSymbol(_ c: UInt8) -> Bool { byteClass[Int(c)] & symbol != 0 }
+
+    // What each byte can be, looked up once per byte rather than searched for in a string.
+    private static let nameStart: UInt8 = 1, nameContinuation: UInt8 = 2, symbol: UInt8 = 4
+    private static let byteClass: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for c in 0..<256 where isLetter(UInt8(c)) { table[c] |= nameStart | nameContinuation }
+        for c in 0x30...0x39 { table[c] |= nameContinuation }
+        for c in "_+*:.^~!\\".utf8 { table[Int(c)] |= nameStart }
+        for c in "_.+*:^~!/-".utf8 { table[Int(c)] |= nameContinuation }
+        for c in ",;:-+'{}[]<>()=".utf8 { table[Int(c)] |= symbol }
+        return table
+    }()
 
     private func text(_ from: Int, _ to: Int) -> String { String(decoding: bytes[from..<to], as: UTF8.self) }
 
@@ -165,7 +177,7 @@ struct FeatureLexer {
             guard let n = Int(t), abs(n) <= 0x7FFF_FFFF else { throw FeatureFileError("the number \(t) is too large", here) }
             return (.number(n), here)
         }
-        if Self.symbols.contains(c) {
+        if Self.isSymbol(c) {
             position += 1
             return (.symbol(c), here)
         }

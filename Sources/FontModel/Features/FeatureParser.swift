@@ -88,14 +88,15 @@ final class FeatureParser {
     private func fail(_ message: String) -> FeatureFileError { FeatureFileError(message, location) }
 
     private func nextIs(_ keyword: String) throws -> Bool { if case .name(keyword) = try next { return true } else { return false } }
-    private func nextIs(symbol c: Character) throws -> Bool {
-        if case .symbol(let s) = try next { return s == c.asciiValue } else { return false }
+    // Symbols are ASCII: compared as scalars (a Character's asciiValue is a grapheme walk).
+    private func nextIs(symbol c: Unicode.Scalar) throws -> Bool {
+        if case .symbol(let s) = try next { return UInt32(s) == c.value } else { return false }
     }
     private var nextName: String? { get throws { if case .name(let n) = try next { return n } else { return nil } } }
 
-    private func expect(symbol c: Character) throws {
+    private func expect(symbol c: Unicode.Scalar) throws {
         let t = try advance()
-        guard case .symbol(let s) = t, s == c.asciiValue else { throw fail("expected '\(c)', found \(t.text)") }
+        guard case .symbol(let s) = t, UInt32(s) == c.value else { throw fail("expected '\(c)', found \(t.text)") }
     }
 
     private func expect(keyword: String) throws {
