@@ -78,6 +78,7 @@ struct FeatureWriter {
         func n(_ name: String) -> Int64 { f[name]?.int ?? 0 }
         if format == 4 { return "\(n("XAdvance"))" }
         if format == 0 { return "<0 0 0 0>" }
+        guard format & 0xF0 != 0 else { return "<\(n("XPlacement")) \(n("YPlacement")) \(n("XAdvance")) \(n("YAdvance"))>" }
         let numbers = zip(["XPlacement", "YPlacement", "XAdvance", "YAdvance"], ["XPlaDevice", "YPlaDevice", "XAdvDevice", "YAdvDevice"])
             .map { number(n($0), f[$1]) }
         var s = "<" + numbers.joined(separator: " ")
