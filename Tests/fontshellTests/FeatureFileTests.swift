@@ -263,6 +263,22 @@ import Testing
             "\(noVertical.err)")
     }
 
+    /// Cases feaLib's suite does not have (Tests/Oracles/fea_cases: carets by position and by
+    /// point together, named value records with device tables and variable scalars), compiled
+    /// by us and by feaLib into DejaVu Sans (the variable ones into Inter): equal GDEF, GSUB, GPOS.
+    @Test func smallCasesMatchFeaLib() throws {
+        let script = repositoryRoot.appendingPathComponent("Tests/Oracles/fea_compare.py").path
+        let folder = repositoryRoot.appendingPathComponent("Tests/Oracles/fea_cases").path
+        for (font, sub) in [(Corpus.dejavu, ""), (Corpus.path("inter-vf"), "/variable")] {
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder + sub).filter { $0.hasSuffix(".fea") }.sorted()
+            try #require(!files.isEmpty)
+            let r = try run("/usr/bin/env", ["python3", script, fontshellBinary, font] + files.map { folder + sub + "/" + $0 })
+            try #require(r.status == 0, "\(r.err)")
+            let lines = r.out.split(separator: "\n")
+            #expect(lines.count == files.count && lines.allSatisfy { $0.contains("\"ok\": true") }, "\(r.out)")
+        }
+    }
+
     @Test func variableErrorsSayWhatIsWrong() throws {
         let (static_, _, _) = try compile("feature kern { pos A V (wght=900:-80 -50); } kern;\n")
         #expect(static_.status == 1 && static_.err.contains("features.fea:1:24: a variable scalar needs a variable font"), "\(static_.err)")

@@ -419,7 +419,8 @@ final class FeatureParser {
             }
             v.xPlacement = named.xPlacement; v.yPlacement = named.yPlacement
             v.xAdvance = named.xAdvance; v.yAdvance = named.yAdvance
-            v.devices = named.devices; v.variations = named.variations
+            // As feaLib: the numbers (variable scalars included), not the device tables.
+            v.variations = named.variations
         } else {
             (v.xPlacement, v.variations[0]) = try expectNumberOrScalar()
             (v.yPlacement, v.variations[1]) = try expectNumberOrScalar()
