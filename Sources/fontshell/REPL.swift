@@ -228,8 +228,12 @@ struct REPL {
         let word = String(cString: text)
         // Inside face:addFeatures[[ … ]], the words of the feature-file syntax.
         let before = rl_line_buffer.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(start)), as: UTF8.self) } ?? ""
-        if FeatureFileWords.endsInsideFeatureText(REPL.pending + "\n" + before) {
-            return completionList(FeatureFileWords.keywords.filter { $0.hasPrefix(word) && $0 != word }, appending: " ")
+        if FeatureFileWords.endsInsideFeatureText(REPL.pending + "\n" + before + word) {
+            // libedit's word can start in the Lua ("face:addFeatures[[looku"): its feature-file
+            // tail is what completes, and the candidates keep the head.
+            let tail = String(word.reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }.reversed())
+            let head = String(word.dropLast(tail.count))
+            return completionList(FeatureFileWords.keywords.filter { $0.hasPrefix(tail) && $0 != tail }.map { head + $0 }, appending: " ")
         }
         let s = lua.stack
         s.getGlobal("fontshell")

@@ -13,6 +13,9 @@ import Testing
         #expect(!FeatureFileWords.endsInsideFeatureText("face:addFeatures(\"x.fea\") face.hh"))
         #expect(!FeatureFileWords.endsInsideFeatureText("face.hh"))
         #expect(FeatureFileWords.keywords.contains("lookupflag") && FeatureFileWords.keywords == FeatureFileWords.keywords.sorted())
+        // Variable feature files, STAT and the fields of table blocks complete too.
+        #expect(
+            ["conditionset", "variation", "DesignAxis", "VertOriginY", "Ascender", "Vendor"].allSatisfy(FeatureFileWords.keywords.contains))
     }
 
     @Test func unifiedDiffOfLines() {

@@ -279,6 +279,18 @@ import Testing
         }
     }
 
+    /// In the REPL (on a terminal), Tab inside `face:addFeatures[[ … ]]` completes feature-file
+    /// words, the first one right after the brackets too: `condit` → `conditionset`, `variat` →
+    /// `variation`; the statement then compiles (a word left as typed would be an error).
+    @Test func replCompletesFeatureWordsOnATerminal() throws {
+        let typed = "face:addFeatures[[condit\tbold { wght 700 900; } bold; variat\trvrn bold { sub uni0061 by uni0062; } rvrn;]]\n"
+        let r = try run(
+            "/usr/bin/script", ["-qec", "'\(fontshellBinary)' '\(Corpus.path("inter-vf"))'", "/dev/null"], input: typed,
+            // Pictures as blocks: a terminal probe would read the typed-ahead text as its answer.
+            environment: ["TERM": "xterm", "FONTSHELL_IMAGES": "blocks"])
+        #expect(r.out.contains("{GSUB = 1, removed = {\"GPOS\", \"GDEF\"}, written = {\"GSUB\"}}"), "\(r.out)")
+    }
+
     @Test func variableErrorsSayWhatIsWrong() throws {
         let (static_, _, _) = try compile("feature kern { pos A V (wght=900:-80 -50); } kern;\n")
         #expect(static_.status == 1 && static_.err.contains("features.fea:1:24: a variable scalar needs a variable font"), "\(static_.err)")

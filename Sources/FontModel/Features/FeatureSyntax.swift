@@ -59,14 +59,23 @@ struct GlyphClassSyntax {
 
 /// The words of the feature-file syntax, for completion in the REPL.
 public enum FeatureFileWords {
-    public static let keywords: [String] = [
-        "anchor", "anchorDef", "anonymous", "Attach", "base", "by", "contourpoint", "cursive", "cvParameters", "device", "enum",
-        "exclude_dflt", "feature", "featureNames", "from", "GlyphClassDef", "ignore", "IgnoreBaseGlyphs", "IgnoreLigatures", "IgnoreMarks",
-        "include", "include_dflt", "language", "languagesystem", "LigatureCaretByIndex", "LigatureCaretByPos", "ligature", "ligComponent",
-        "lookup", "lookupflag", "mark", "MarkAttachmentType", "markClass", "name", "nameid", "NULL", "parameters", "pos", "position",
-        "required", "reversesub", "RightToLeft", "rsub", "script", "sizemenuname", "sub", "substitute", "subtable", "table",
-        "useExtension", "UseMarkFilteringSet", "valueRecordDef",
-    ].sorted()
+    public static let keywords: [String] = Set(
+        [
+            "anchor", "anchorDef", "anonymous", "Attach", "base", "by", "contourpoint", "cursive", "cvParameters", "device", "enum",
+            "exclude_dflt", "feature", "featureNames", "from", "GlyphClassDef", "ignore", "IgnoreBaseGlyphs", "IgnoreLigatures",
+            "IgnoreMarks",
+            "include", "include_dflt", "language", "languagesystem", "LigatureCaretByIndex", "LigatureCaretByPos", "ligature",
+            "ligComponent",
+            "lookup", "lookupflag", "mark", "MarkAttachmentType", "markClass", "name", "nameid", "NULL", "parameters", "pos", "position",
+            "required", "reversesub", "RightToLeft", "rsub", "script", "sizemenuname", "sub", "substitute", "subtable", "table",
+            "useExtension", "UseMarkFilteringSet", "valueRecordDef",
+            // Variable feature files, and the STAT, vmtx and BASE table blocks.
+            "conditionset", "variation", "DesignAxis", "AxisValue", "ElidedFallbackName", "ElidedFallbackNameID", "location", "flag",
+            "ElidableAxisValueName", "OlderSiblingFontAttribute", "VertOriginY", "VertAdvanceY", "HorizAxis.BaseTagList",
+            "HorizAxis.BaseScriptList", "HorizAxis.MinMax", "VertAxis.BaseTagList", "VertAxis.BaseScriptList", "VertAxis.MinMax",
+            // …and the statements of the head, hhea, vhea and OS/2 blocks (`Ascender`, `Vendor` …).
+        ] + FeatureParser.tableFields.values.flatMap(\.keys)
+    ).sorted()
 
     /// Whether `text` (the statement typed so far) ends inside the string of an
     /// `addFeatures[[ … ]]` or `addFeatures"…"` call, where feature-file words complete.
