@@ -257,6 +257,19 @@ import Testing
                 #expect(Int(values[1])! + Int(values[2])! == 800, "tsb + yMax: \(values)")
             }
         }
+        // An advance that makes the last glyph's differ from the one before: vhea then counts
+        // every glyph as a full record (it counted 44,579 of 44,960, and vmtx was misread).
+        let last = try tmp.write("last.fea", "table vmtx { VertAdvanceY uniFFE5.mono 777; } vmtx;\n")
+        let out = tmp.file("last.ttc")
+        try #require(try runFontshell(["fea", Corpus.path("wqy-zenhei"), last, "-o", out]).status == 0)
+        let check = """
+            import sys
+            from fontTools.ttLib import TTFont
+            f = TTFont(sys.argv[1], fontNumber=0)
+            print(f["vhea"].numberOfVMetrics, len(f.getGlyphOrder()), f["vmtx"]["uniFFE5.mono"][0])
+            """
+        #expect(try run("/usr/bin/env", ["python3", "-c", check, out]).out == "44960 44960 777\n")
+        #expect(try otsAccepts(out).0)
         let (noVertical, _, _) = try compile("table vmtx { VertAdvanceY A 900; } vmtx;\n")
         #expect(
             noVertical.status == 1 && noVertical.err.contains("features.fea:1:14: table vmtx needs the face's vhea and vmtx"),

@@ -118,6 +118,7 @@ extension Face {
 
         // `table vmtx`: advances into vmtx; vertical origins as vmtx's top side bearings (the
         // origin less the glyph's top) and, for CFF outlines, into VORG too.
+        var longVerticalMetrics: Int?
         if !builder.verticalOrigins.isEmpty || !builder.verticalAdvances.isEmpty {
             let cff = has("CFF ") || has("CFF2")
             var vmtx: VmtxTable?
@@ -151,7 +152,10 @@ extension Face {
                     do { try vmtx.setSideBearing(g, value - top) } catch let e as FontError { throw FeatureFileError(e.message, at) }
                 }
             }
-            if let vmtx { tables.append(("vmtx", try vmtx.encode())) }
+            if let vmtx {
+                tables.append(("vmtx", try vmtx.encode()))
+                longVerticalMetrics = vmtx.longMetricsCount
+            }
         }
 
         // Nothing below fails: the face changes.
@@ -164,6 +168,8 @@ extension Face {
             report.namesAdded = addedNames.count
         }
         try setFields { try fieldTable(Tag(text: $0)) }
+        // vhea counts vmtx's full records, which new advances can change.
+        if let n = longVerticalMetrics { try fieldTable("vhea")?.setRaw("numOfLongVerMetrics", Int64(n)) }
         if !builder.tableFields.isEmpty { report.written += Array(Set(builder.tableFields.map(\.table))).sorted() }
         for (tag, bytes) in tables {
             if let bytes {
