@@ -57,7 +57,7 @@ extension Face {
         var tables: [(Tag, [UInt8]?)] = []
         var report = FeatureCompileReport()
         // Variable scalars: the deltas laid out, and the rows' ids in Devices made indexes.
-        let variations = builder.finishVariationStore()
+        let variations = try builder.finishVariationStore()
         for tag in ["GPOS", "GSUB"] {
             guard var root = try builder.buildLayout(tag) else {
                 tables.append((Tag(text: tag), nil))

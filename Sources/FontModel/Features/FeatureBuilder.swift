@@ -34,8 +34,8 @@ final class FeatureBuilder {
     // Variable fonts (FeatureVariations.swift): the face's axes, the rows of deltas of
     // variable scalars, condition sets by name, and the lookups each `variation` block gives a
     // feature under a condition set.
-    var axes: [FvarTable.Axis] = []
     var space: DesignSpace?
+    var axes: [FvarTable.Axis] { space?.axes ?? [] }
     var variationStore: VariationStoreBuilder?
     var conditionSets: [String: [AxisCondition]] = [:]
     var variationConditionSet: String?

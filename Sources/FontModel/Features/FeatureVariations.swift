@@ -70,7 +70,6 @@ extension FeatureBuilder {
     /// The face's design axes (fvar) and avar's segment maps: variable scalars and condition
     /// sets are given in user coordinates.
     func setAxes(_ axes: [FvarTable.Axis], avar: AvarTable?) {
-        self.axes = axes
         space = DesignSpace(axes: axes, avar: avar)
         variationStore = axes.isEmpty ? nil : VariationStoreBuilder(axisCount: axes.count)
     }
@@ -312,46 +311,16 @@ extension FeatureBuilder {
     // MARK: The variation store
 
     /// GDEF's VarStore once every scalar is read, and each row id's final variation index
-    /// (nil: no variation). Nil when the file has no varying scalar.
-    func finishVariationStore() -> (store: StructValue, indexes: [Int?])? {
+    /// (nil: no variation). Nil when the file has no varying scalar. The store's bytes come from
+    /// ItemVariationStore's encoder (wide columns first, NumShorts) and are read back through
+    /// GDEF's description.
+    func finishVariationStore() throws -> (store: StructValue, indexes: [Int?])? {
         guard let builder = variationStore, !builder.isEmpty else { return nil }
         let (store, indexes) = builder.build()
-        func f2dot14(_ v: Double) -> StructValue { .int(Int64(F2Dot14(clamping: v).raw)) }
-        let regions: [StructValue] = store.regions.map { spans in
-            .record(
-                StructFieldsBuilder.make([
-                    "VarRegionAxis": .list(
-                        spans.map { s in
-                            .record(
-                                StructFieldsBuilder.make([
-                                    ("StartCoord", f2dot14(s.start)), ("PeakCoord", f2dot14(s.peak)), ("EndCoord", f2dot14(s.end)),
-                                ]))
-                        })
-                ]))
+        let bytes = try store.encode(axisCount: axes.count)
+        let value = try bytes.withUnsafeBytes {
+            try StructureCodec.decode(BinaryReader($0), .record(GDEFTable.variationStore), name: "VarStore")
         }
-        let data: [StructValue] = store.data.map { d in
-            let n = d.regionIndexes.count
-            let widths = (0..<n).map { k in
-                (0..<d.itemCount).reduce(0) { max($0, VariationStoreBuilder.byteWidth(Int(d.deltas[$1 * n + k]))) }
-            }
-            let long = widths.contains(4)
-            let shorts = long ? widths.filter { $0 == 4 }.count | 0x8000 : widths.filter { $0 == 2 }.count
-            return .record(
-                StructFieldsBuilder.make([
-                    ("NumShorts", .int(Int64(shorts))),
-                    ("VarRegionIndex", .list(d.regionIndexes.map { .int(Int64($0)) })),
-                    ("Item", .list((0..<d.itemCount).map { i in .list((0..<n).map { .int(Int64(d.deltas[i * n + $0])) }) })),
-                ]))
-        }
-        let value = StructValue.record(
-            StructFieldsBuilder.make([
-                ("Format", .int(1)),
-                (
-                    "VarRegionList",
-                    .record(StructFieldsBuilder.make([("RegionAxisCount", .int(Int64(axes.count))), ("Region", .list(regions))]))
-                ),
-                ("VarData", .list(data)),
-            ]))
         return (value, indexes)
     }
 

@@ -111,22 +111,8 @@ extension FeatureWriter {
         }
         // Where each feature record is used: (script, language) pairs.
         var uses: [Int: [(script: String, language: String)]] = [:]
-        for record in Self.list(root["ScriptList"]?.fields?["ScriptRecord"]) {
-            let script = Tag(UInt32(record.fields?["ScriptTag"]?.int ?? 0)).description
-            let s = record.fields?["Script"]?.fields
-            var systems: [(String, StructFields)] = []
-            if let d = s?["DefaultLangSys"]?.fields { systems.append(("dflt", d)) }
-            for r in Self.list(s?["LangSysRecord"]) {
-                if let ls = r.fields?["LangSys"]?.fields {
-                    systems.append((Tag(UInt32(r.fields?["LangSysTag"]?.int ?? 0)).description, ls))
-                }
-            }
-            for (language, ls) in systems {
-                let req = Int(ls["ReqFeatureIndex"]?.int ?? 0xFFFF)
-                for fi in (req != 0xFFFF ? [req] : []) + Self.list(ls["FeatureIndex"]).map({ Int($0.int ?? 0) }) {
-                    uses[fi, default: []].append((script, language))
-                }
-            }
+        for system in Self.languageSystems(root) {
+            for fi in system.features { uses[fi, default: []].append((system.script, system.language)) }
         }
 
         var conditionSets = "", blocks = ""

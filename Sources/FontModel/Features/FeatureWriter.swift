@@ -479,6 +479,29 @@ struct FeatureWriter {
         }
     }
 
+    /// Every language system of a GSUB or GPOS root in table order: its script and language
+    /// tags, the feature indexes it lists (the required one first) and the required one.
+    static func languageSystems(_ root: StructFields) -> [(script: String, language: String, features: [Int], required: Int?)] {
+        var out: [(script: String, language: String, features: [Int], required: Int?)] = []
+        for record in list(root["ScriptList"]?.fields?["ScriptRecord"]) {
+            let script = Tag(UInt32(record.fields?["ScriptTag"]?.int ?? 0)).description
+            let s = record.fields?["Script"]?.fields
+            var systems: [(String, StructFields)] = []
+            if let d = s?["DefaultLangSys"]?.fields { systems.append(("dflt", d)) }
+            for r in list(s?["LangSysRecord"]) {
+                if let ls = r.fields?["LangSys"]?.fields {
+                    systems.append((Tag(UInt32(r.fields?["LangSysTag"]?.int ?? 0)).description, ls))
+                }
+            }
+            for (language, ls) in systems {
+                let req = Int(ls["ReqFeatureIndex"]?.int ?? 0xFFFF)
+                let required = req != 0xFFFF ? req : nil
+                out.append((script, language, (required.map { [$0] } ?? []) + list(ls["FeatureIndex"]).map { Int($0.int ?? 0) }, required))
+            }
+        }
+        return out
+    }
+
     /// Feature blocks: per script and language, the lookups the LangSys lists.
     mutating func features(_ tag: String, _ root: StructFields, lookupName: (Int) -> String?) -> String {
         let records = Self.list(root["FeatureList"]?.fields?["FeatureRecord"]).map { r in
@@ -487,25 +510,12 @@ struct FeatureWriter {
         // feature tag → [(script, language, lookups, required)]
         var uses: [String: [(String, String, [Int], Bool)]] = [:]
         var order: [String] = []
-        for record in Self.list(root["ScriptList"]?.fields?["ScriptRecord"]) {
-            let script = Tag(UInt32(record.fields?["ScriptTag"]?.int ?? 0)).description
-            let s = record.fields?["Script"]?.fields
-            var systems: [(String, StructFields)] = []
-            if let d = s?["DefaultLangSys"]?.fields { systems.append(("dflt", d)) }
-            for r in Self.list(s?["LangSysRecord"]) {
-                if let ls = r.fields?["LangSys"]?.fields {
-                    systems.append((Tag(UInt32(r.fields?["LangSysTag"]?.int ?? 0)).description, ls))
-                }
-            }
-            for (language, ls) in systems {
-                let req = Int(ls["ReqFeatureIndex"]?.int ?? 0xFFFF)
-                let indices = (req != 0xFFFF ? [req] : []) + Self.list(ls["FeatureIndex"]).map { Int($0.int ?? 0) }
-                for fi in indices where fi < records.count {
-                    let r = records[fi]
-                    let lookups = Self.list(r.feature["LookupListIndex"]).map { Int($0.int ?? 0) }
-                    if uses[r.tag] == nil { order.append(r.tag) }
-                    uses[r.tag, default: []].append((script, language, lookups, fi == req))
-                }
+        for (script, language, indices, req) in Self.languageSystems(root) {
+            for fi in indices where fi < records.count {
+                let r = records[fi]
+                let lookups = Self.list(r.feature["LookupListIndex"]).map { Int($0.int ?? 0) }
+                if uses[r.tag] == nil { order.append(r.tag) }
+                uses[r.tag, default: []].append((script, language, lookups, fi == req))
             }
         }
         var text = ""

@@ -25,11 +25,11 @@ struct MasterModel {
 
         // The points each axis has masters at, counting only masters on one axis.
         var axisPoints: [Int: Set<Double>] = [:]
-        for loc in given where loc.count == 1 { axisPoints[loc.first!.key, default: [0]].insert(loc.first!.value) }
+        for loc in given where loc.count == 1 { for (axis, v) in loc { axisPoints[axis, default: [0]].insert(v) } }
         func key(_ loc: [Int: Double]) -> (rank: Int, onPoint: Int, axes: [Int], signs: [Int], magnitudes: [Double]) {
-            let axes = loc.keys.sorted()
+            let sorted = loc.sorted { $0.key < $1.key }
             let onPoint = loc.filter { axisPoints[$0.key]?.contains($0.value) ?? false }.count
-            return (loc.count, -onPoint, axes, axes.map { loc[$0]! < 0 ? -1 : 1 }, axes.map { abs(loc[$0]!) })
+            return (loc.count, -onPoint, sorted.map(\.key), sorted.map { $0.value < 0 ? -1 : 1 }, sorted.map { abs($0.value) })
         }
         func precedes(_ a: [Int: Double], _ b: [Int: Double]) -> Bool {
             let x = key(a), y = key(b)
@@ -53,7 +53,7 @@ struct MasterModel {
             let axes = Set(region.keys)
             for previous in regions[..<i] where Set(previous.keys) == axes {
                 let inside = region.allSatisfy { axis, s in
-                    let p = previous[axis]!.peak
+                    guard let p = previous[axis]?.peak else { return false }
                     return p == s.peak || (s.start < p && p < s.end)
                 }
                 guard inside else { continue }
@@ -61,7 +61,7 @@ struct MasterModel {
                 var bestRatio = -1.0
                 for (axis, prev) in previous {
                     let p = prev.peak
-                    var s = region[axis]!
+                    guard var s = region[axis] else { continue }
                     let ratio: Double
                     if p < s.peak {
                         ratio = (p - s.peak) / (s.start - s.peak)
@@ -94,15 +94,9 @@ struct MasterModel {
     /// How much a region's delta counts at a location (OpenType's rules: an axis with peak 0,
     /// or a span that crosses zero, does not restrict).
     static func scalar(at location: [Int: Double], _ support: [Int: Span]) -> Double {
-        var scalar = 1.0
-        for (axis, s) in support {
-            if s.peak == 0 || s.start > s.peak || s.peak > s.end || (s.start < 0 && s.end > 0) { continue }
-            let v = location[axis] ?? 0
-            if v == s.peak { continue }
-            if v <= s.start || s.end <= v { return 0 }
-            scalar *= v < s.peak ? (v - s.start) / (s.peak - s.start) : (v - s.end) / (s.peak - s.end)
-        }
-        return scalar
+        let axes = (Array(location.keys) + Array(support.keys)).max().map { $0 + 1 } ?? 0
+        return ItemVariationStore.scalar(
+            (0..<axes).map { support[$0] ?? Span(start: 0, peak: 0, end: 0) }, at: (0..<axes).map { location[$0] ?? 0 })
     }
 
     /// The deltas, in model order (the first is the default master's value), each rounded to

@@ -54,10 +54,9 @@ struct VariationStoreBuilder {
         // Merge the pair that saves the most bytes while any merge saves some (ties: the
         // earliest pair), as a heap of candidate merges.
         var heap = MergeHeap()
-        for i in todo.indices {
-            for j in (i + 1)..<todo.count {
-                let gain = todo[i]!.gain(merging: todo[j]!)
-                if gain > 0 { heap.push((gain, i, j)) }
+        for (i, a) in todo.enumerated() {
+            for (j, b) in todo.enumerated().dropFirst(i + 1) {
+                if let a, let b, case let gain = a.gain(merging: b), gain > 0 { heap.push((gain, i, j)) }
             }
         }
         while let (_, i, j) = heap.pop() {
@@ -93,9 +92,9 @@ struct VariationStoreBuilder {
 
         // Drop regions no data uses.
         let used = Set(data.flatMap(\.regionIndexes)).sorted()
-        var renumber: [Int: Int] = [:]
+        var renumber = [Int](repeating: 0, count: n)
         for (new, old) in used.enumerated() { renumber[old] = new }
-        for k in data.indices { data[k].regionIndexes = data[k].regionIndexes.map { renumber[$0]! } }
+        for k in data.indices { data[k].regionIndexes = data[k].regionIndexes.map { renumber[$0] } }
         let store = ItemVariationStore(regions: used.map { regions[$0] }, data: data)
         return (store, full.map { finalIndex[$0] })
     }
@@ -111,7 +110,7 @@ struct VariationStoreBuilder {
         return ItemVariationStore.VariationData(regionIndexes: order, deltas: deltas, itemCount: rows.count)
     }
 
-    static func byteWidth(_ v: Int) -> Int { v == 0 ? 0 : (-128...127).contains(v) ? 1 : (-32768...32767).contains(v) ? 2 : 4 }
+    private static func byteWidth(_ v: Int) -> Int { v == 0 ? 0 : (-128...127).contains(v) ? 1 : (-32768...32767).contains(v) ? 2 : 4 }
 
     /// A group of rows sharing characteristics: per column four bits (fontTools' scheme: used,
     /// wider than a byte; with 32-bit rows, two bits for used and two for wider than 16 bits).
