@@ -16,24 +16,26 @@ let package = Package(
         // Reading, editing and writing sfnt fonts and collections, and their web containers
         // (WOFF: zlib, WOFF2: Brotli, through system-library targets; the rest is Swift).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]),
-        .target(name: "FontModel", dependencies: ["CZlib", "CBrotli"]),
+        lazySystemLibrary("CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]),
+        .target(
+            name: "FontModel", dependencies: ["CZlib", "CBrotli", "LazyLibraries"],
+            linkerSettings: [.linkedLibrary("brotlidec", .when(platforms: [.macOS]))]),
         // System libraries and the C side of the Lua bridge.
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]),
-        .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
+        lazySystemLibrary("CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
         lazySystemLibrary("CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"]), .brew(["fontconfig"])]),
-        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]),
+        lazySystemLibrary("CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]),
         lazySystemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]),
         lazySystemLibrary("CHarfBuzzSubset", pkgConfig: "harfbuzz-subset", providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        lazySystemLibrary("CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .target(name: "LuaShim", dependencies: ["CLua"]),
         // libpng reports errors by longjmp: the setjmp stays in C.
-        .target(name: "PNGShim", dependencies: ["CPNG"]),
+        .target(name: "PNGShim", dependencies: ["CPNG", "LazyLibraries"]),
         // Previews: FreeType rasterizes, HarfBuzz shapes, libpng writes; labels, sheets, diffs,
         // styles; pictures in the terminal (zlib for kitty's compressed transfers).
         .target(name: "FontRender", dependencies: ["FontModel", "CFreeType", "CHarfBuzz", "LazyLibraries", "PNGShim", "CZlib"]),
-        // HarfBuzz, its subsetter and fontconfig, loaded on their first call (Linux, where they
-        // are not linked: LazyLibraries.h says why and how).
+        // HarfBuzz, its subsetter, fontconfig, FreeType, libpng, Brotli and libedit, loaded on
+        // their first call (Linux, where they are not linked: LazyLibraries.h says why and how).
         .target(name: "LazyLibraries"),
         // Subsetting through HarfBuzz's subsetter (the library hb-subset uses).
         .target(name: "FontSubset", dependencies: ["FontModel", "CHarfBuzzSubset", "LazyLibraries"]),
@@ -72,8 +74,10 @@ let package = Package(
             name: "fontshell",
             dependencies: [
                 "FontModel", "FontScript", "FontRegistry", "FontRender", "FontSubset", "FontXML", "JSONText", "LuaBridge", "CEditLine",
+                "LazyLibraries",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: releaseLinking()
         ),
         // What every test target shares: the corpus, temporary folders, running programs, the
         // oracles (fontTools, ots-sanitize).
@@ -116,8 +120,9 @@ if Context.environment["FONTSHELL_FUZZ"] != nil {
 }
 
 /// A system library that Linux builds do not link: its headers are found without pkg-config and
-/// LazyLibraries loads it on first use, so a process that never shapes text, subsets or asks the
-/// registry does not load it (nor GLib, Graphite, PCRE and expat behind it). Elsewhere, as usual.
+/// LazyLibraries loads it on first use, so a process that never shapes text, subsets, renders,
+/// edits a line or asks the registry does not load it (nor GLib, Graphite, PCRE and expat behind
+/// HarfBuzz). Elsewhere, as usual.
 func lazySystemLibrary(_ name: String, pkgConfig: String, providers: [SystemPackageProvider]) -> Target {
     #if os(Linux)
     .systemLibrary(name: name)
@@ -125,3 +130,53 @@ func lazySystemLibrary(_ name: String, pkgConfig: String, providers: [SystemPack
     .systemLibrary(name: name, pkgConfig: pkgConfig, providers: providers)
     #endif
 }
+
+// FreeType's headers include each other from their own folder, which pkg-config would give: on
+// Linux (no pkg-config for the lazy libraries) every target that may see them is told.
+#if os(Linux)
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xcc", "-I/usr/include/freetype2"])]
+    target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-I/usr/include/freetype2"])]
+}
+#endif
+
+/// How a Linux release build links fontshell (`swift build -c release`; the README's install adds
+/// `--static-swift-stdlib`): a short command is mostly process start, and each of these cuts it
+/// (docs/performance.md, "Start-up, third look").
+/// - libstdc++, which the static Swift runtime needs, is linked in: loading the shared one costs
+///   1,700 symbol bindings at every start. `Scripts/linker/libstdc++.so` is a linker script
+///   naming `libstdc++.a`, found before the shared library because its folder is searched first.
+/// - No symbol is exported (the static runtime's link adds `-export-dynamic`; nothing looks ours up).
+/// - Relative relocations (47,000) are packed (DT_RELR) when lld is there to link and glibc, 2.36
+///   or later, can read them.
+func releaseLinking() -> [LinkerSetting] {
+    #if os(Linux)
+    var flags = ["-L\(Context.packageDirectory)/Scripts/linker", "-Xlinker", "--no-export-dynamic"]
+    if glibcReadsPackedRelocations() && onPath("ld.lld") {
+        flags += ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+    }
+    return [.unsafeFlags(flags, .when(configuration: .release))]
+    #else
+    return []
+    #endif
+}
+
+#if os(Linux)
+import Glibc
+
+/// glibc 2.36 and later read DT_RELR; older ones refuse to start a program that has it.
+func glibcReadsPackedRelocations() -> Bool {
+    var buffer = [CChar](repeating: 0, count: 64)
+    guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return false }
+    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let numbers = text.split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+    guard numbers.count >= 2 else { return false }
+    return (numbers[0], numbers[1]) >= (2, 36)
+}
+
+/// Whether a program of that name is on PATH (the Swift toolchain ships lld beside swiftc).
+func onPath(_ program: String) -> Bool {
+    guard let path = getenv("PATH") else { return false }
+    return String(cString: path).split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
+}
+#endif

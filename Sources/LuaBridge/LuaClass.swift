@@ -100,23 +100,28 @@ public struct LuaBridgeError: Error, CustomStringConvertible {
 
 /// The classes declared in this process, by id: a state makes a class's metatable when it
 /// pushes the first object of that class (a batch run makes a state per font, and most use a
-/// few of the classes).
+/// few of the classes). Ids are small (a class's place in its list), so an array holds them:
+/// a dictionary keyed by Int32 would cost every process start a scan of the runtime's
+/// conformance records for Int32: Hashable (docs/performance.md, "Start-up").
 final class DeclaredClasses: @unchecked Sendable {
     static let shared = DeclaredClasses()
-    private var classes: [Int32: LuaClass] = [:]
+    private var classes: [LuaClass?] = []
     private var lock = pthread_mutex_t()
     init() { pthread_mutex_init(&lock, nil) }
 
     func declare(_ cls: LuaClass) {
+        precondition(cls.id >= 0 && cls.id < 4096, "a Lua class id is its small place in a list")
         pthread_mutex_lock(&lock)
-        classes[cls.id] = cls
+        let index = Int(cls.id)
+        if classes.count <= index { classes += Array(repeating: nil, count: index + 1 - classes.count) }
+        classes[index] = cls
         pthread_mutex_unlock(&lock)
     }
 
     subscript(id: Int32) -> LuaClass? {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
-        return classes[id]
+        return id >= 0 && Int(id) < classes.count ? classes[Int(id)] : nil
     }
 }
 

@@ -21,6 +21,14 @@ struct FontShell: ParsableCommand {
     /// named; help and error messages, made after parsing, see none.
     nonisolated(unsafe) static var parsingWithoutCompletionCheck = false
 
+    /// The subcommands' names, so the quick readers tell a command from a font or script without
+    /// asking ArgumentParser (which would build every subcommand's configuration at each start).
+    /// `QuickCommandLineTests` checks them against `documentedConfiguration`.
+    static let commandNames = [
+        "repl", "run", "info", "edit", "save", "subset", "slice", "instance", "dump", "fuse", "fea", "validate", "check", "diff",
+        "preview", "registry", "batch-worker",
+    ]
+
     static let documentedConfiguration = CommandConfiguration(
         commandName: "fontshell",
         abstract: "Explore, script and edit TrueType/OpenType fonts, collections and web fonts (WOFF, WOFF2).",

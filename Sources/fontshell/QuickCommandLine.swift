@@ -97,7 +97,6 @@ func quickCommand(_ arguments: [String]) -> (any ParsableCommand)? {
     default:
         // A first word that names no command starts the default one, the REPL (`fontshell -e
         // CHUNK`, `fontshell script.lua`), as ArgumentParser reads it.
-        let commands = FontShell.documentedConfiguration.subcommands.compactMap { $0.configuration.commandName }
-        return commands.contains(name) || name == "help" ? nil : Repl.quickCommandLine.parse(arguments)
+        return FontShell.commandNames.contains(name) || name == "help" ? nil : Repl.quickCommandLine.parse(arguments)
     }
 }

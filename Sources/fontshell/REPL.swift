@@ -1,4 +1,5 @@
-@preconcurrency import CEditLine
+import CEditLine
+import LazyLibraries
 import FontModel
 import FontRender
 import FontScript
@@ -163,13 +164,14 @@ struct REPL {
     func setUpLineEditor() {
         setlocale(LC_CTYPE, "")   // or libedit drops non-ASCII input
         REPL.current = lua
-        rl_readline_name = UnsafePointer(strdup("fontshell"))
-        rl_attempted_completion_function = REPL.complete
+        // libedit's variables, through their addresses (LazyLibraries.h: libedit loads on first use).
+        address_of_rl_readline_name().pointee = UnsafePointer(strdup("fontshell"))
+        address_of_rl_attempted_completion_function().pointee = REPL.complete
         // Words end at spaces and operators, not inside face['OS/2'].usW or at ':' and '.'.
         let breaks = strdup(" \t\n(),;=+-*<>~{}#")
-        rl_completer_word_break_characters = breaks
-        rl_basic_word_break_characters = UnsafePointer(breaks)
-        rl_getc_function = REPL.readKey
+        address_of_rl_completer_word_break_characters().pointee = breaks
+        address_of_rl_basic_word_break_characters().pointee = UnsafePointer(breaks)
+        address_of_rl_getc_function().pointee = REPL.readKey
         using_history()
     }
 
@@ -223,11 +225,14 @@ struct REPL {
     /// Tab completion: asks fontshell.complete(word) and hands libedit the candidates.
     static let complete: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = {
         text, start, _ in
-        rl_attempted_completion_over = 1
+        address_of_rl_attempted_completion_over().pointee = 1
         guard let text, let lua = REPL.current else { return nil }
         let word = String(cString: text)
         // Inside face:addFeatures[[ … ]], the words of the feature-file syntax.
-        let before = rl_line_buffer.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(start)), as: UTF8.self) } ?? ""
+        let before =
+            address_of_rl_line_buffer().pointee.map {
+                String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(start)), as: UTF8.self)
+            } ?? ""
         if FeatureFileWords.endsInsideFeatureText(REPL.pending + "\n" + before + word) {
             // libedit's word can start in the Lua ("face:addFeatures[[looku"): its feature-file
             // tail is what completes, and the candidates keep the head.
@@ -254,7 +259,7 @@ struct REPL {
     /// Candidates as libedit wants them: [common prefix, candidates..., NULL], all malloc'd.
     static func completionList(_ candidates: [String], appending: Character?) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         guard !candidates.isEmpty else { return nil }
-        rl_completion_append_character = appending.map { Int32($0.asciiValue ?? 0) } ?? 0
+        address_of_rl_completion_append_character().pointee = appending.map { Int32($0.asciiValue ?? 0) } ?? 0
         var common = candidates[0]
         for c in candidates.dropFirst() {
             while !c.hasPrefix(common) { common.removeLast() }

@@ -103,6 +103,8 @@ import FontScript
         for line in [["dump", "F.ttf", "--help"], ["help"], ["check", "F.ttf"], ["fuse", "F.ttf"], ["registry", "list"], ["--version"]] {
             #expect(quickCommand(line) == nil, "\(line)")
         }
+        // The names the quick readers know are the subcommands ArgumentParser knows.
+        #expect(FontShell.commandNames == FontShell.documentedConfiguration.subcommands.compactMap { $0.configuration.commandName })
     }
 
     /// `dump`, `info` and `edit`: every option, repeatable ones repeated.

@@ -189,12 +189,13 @@ public func listFolder(_ path: String) -> [String] {
 /// Swift may release an object before the end of its scope, and an input read moments ago is
 /// still the user's input (`dump -o INPUT` must not replace it). A file is known by device,
 /// inode, size and modification time, so a new file that reuses a deleted input's inode is not
-/// mistaken for it.
+/// mistaken for it. The files are kept by inode (a dictionary keyed by a type of our own would
+/// cost every process start a scan of the runtime's conformance records).
 enum OpenFontFiles {
     private static let lock = PosixLock()
-    nonisolated(unsafe) private static var opened = Set<FileID>()
+    nonisolated(unsafe) private static var opened: [Int: [FileID]] = [:]
 
-    struct FileID: Hashable {
+    struct FileID: Equatable {
         let device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
         init(_ s: stat) {
             device = UInt64(s.st_dev); inode = UInt64(s.st_ino); size = Int64(s.st_size)
@@ -207,10 +208,15 @@ enum OpenFontFiles {
     }
 
     static func add(_ info: stat) {
-        _ = lock.withLock { opened.insert(FileID(info)) }
+        let file = FileID(info)
+        lock.withLock {
+            if opened[Int(truncatingIfNeeded: file.inode), default: []].contains(file) { return }
+            opened[Int(truncatingIfNeeded: file.inode), default: []].append(file)
+        }
     }
 
     static func contains(_ info: stat) -> Bool {
-        lock.withLock { opened.contains(FileID(info)) }
+        let file = FileID(info)
+        return lock.withLock { opened[Int(truncatingIfNeeded: file.inode)]?.contains(file) ?? false }
     }
 }

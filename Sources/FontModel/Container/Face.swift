@@ -19,7 +19,7 @@ public final class Face {
 
     init(
         offset: Int, index: Int, bytes: FontBytes, path: String?,
-        sharedSlots: inout [Int: TableSlot], claimed: inout [(range: Range<Int>, tag: Tag, face: Int)]
+        sharedSlots: inout [Int: TableSlot], claimed: inout [TableClaim]
     ) throws {
         self.index = index
         self.bytes = bytes
@@ -55,7 +55,7 @@ public final class Face {
                 throw FontError("table is listed twice in the directory", table: tag.description, offset: recordOffset)
             }
             let range = tableOffset..<tableOffset + length
-            claimed.append((range, tag, index))
+            claimed.append(TableClaim(range: range, tag: tag, face: index))
             checksums[tableOffset] = checksum
             if Font.sharedEditTags.contains(tag) {
                 if let shared = sharedSlots[tableOffset], shared.tag == tag, shared.source == range {

@@ -62,7 +62,7 @@ public final class Font {
         collectionVersion = version
         var sharedSlots: [Int: TableSlot] = [:]
         var faces: [Face] = []
-        var claimed: [(range: Range<Int>, tag: Tag, face: Int)] = []
+        var claimed: [TableClaim] = []
         for (i, offset) in offsets.enumerated() {
             let faceIndex = version == nil ? nil : i
             let face = try withContext(path: path, face: faceIndex) {
@@ -143,12 +143,12 @@ public final class Font {
     }
 
     /// Refuses tables that overlap a directory or each other (shared offsets are fine).
-    static func checkOverlaps(_ claimed: [(range: Range<Int>, tag: Tag, face: Int)], directories: [Range<Int>]) throws {
+    static func checkOverlaps(_ claimed: [TableClaim], directories: [Range<Int>]) throws {
         // The directories merged into sorted, disjoint spans, searched by halving: faces of a
         // collection often share one directory, and a linear scan per table was quadratic in
         // the face count.
         var spans: [Range<Int>] = []
-        for d in Set(directories).sorted(by: { $0.lowerBound < $1.lowerBound }) where !d.isEmpty {
+        for d in directories.sorted(by: { $0.lowerBound < $1.lowerBound }) where !d.isEmpty {
             if let last = spans.last, d.lowerBound <= last.upperBound {
                 spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, d.upperBound)
             } else {
@@ -170,7 +170,7 @@ public final class Font {
                     face: c.face, table: c.tag.description, offset: c.range.lowerBound)
             }
         }
-        var distinct: [Int: (range: Range<Int>, tag: Tag, face: Int)] = [:]
+        var distinct: [Int: TableClaim] = [:]
         for c in claimed where !c.range.isEmpty {
             if let other = distinct[c.range.lowerBound], other.range != c.range, other.tag != c.tag {
                 throw FontError(
@@ -185,4 +185,13 @@ public final class Font {
                 face: a.face, table: a.tag.description, offset: b.range.lowerBound)
         }
     }
+}
+
+/// A table's bytes as a face's directory places them, for the overlap check. A struct rather
+/// than a tuple: an array of tuples holding a Range has its type built from its mangled name at
+/// run time, a scan of the runtime's conformance records at every start.
+struct TableClaim {
+    let range: Range<Int>
+    let tag: Tag
+    let face: Int
 }
