@@ -38,6 +38,15 @@ public func monotonicSeconds() -> Double {
     return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
+/// Writes a line to standard output. Swift's `print` takes `Any` and asks each value, at run
+/// time, which printing protocols it conforms to: for a command's one report line, that look-up
+/// (a scan of the runtime's conformance records) was a twentieth of a `subset` run.
+public func printLine(_ text: String) {
+    fflush(nil)   // after what Lua and Swift printed before it
+    let line = Array((text + "\n").utf8)
+    line.withUnsafeBytes { _ = write(1, $0.baseAddress, $0.count) }
+}
+
 /// Writes a line to standard error, after flushing what Lua and Swift printed to stdout.
 public func printError(_ text: String) {
     fflush(nil)

@@ -28,7 +28,7 @@ static void *library(int which) {
     static void *handles[LIBRARY_COUNT];
     void *handle = __atomic_load_n(&handles[which], __ATOMIC_ACQUIRE);
     if (handle != NULL) return handle;
-    handle = dlopen(sonames[which], RTLD_NOW | RTLD_LOCAL);
+    handle = dlopen(sonames[which], RTLD_LAZY | RTLD_LOCAL);   /* functions bound as called, as at a normal start */
     if (handle == NULL) {
         fprintf(stderr, "fontshell: cannot load %s, which %s need: %s\n", sonames[which], purposes[which], dlerror());
         exit(1);

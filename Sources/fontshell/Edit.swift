@@ -75,7 +75,7 @@ struct Edit: FontShellCommand {
             if let familySuffix { try f.rename(family: (try f.familyName ?? "") + familySuffix) }
         }
         let report = try font.save(to: output ?? input, options: SaveOptions(overwriteInput: inPlace, force: force))
-        print(report)
+        printLine(report.description)
         return .done
     }
 }

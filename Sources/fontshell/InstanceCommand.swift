@@ -91,7 +91,7 @@ struct InstanceCommand: FontShellCommand {
             throw FontError("not a variable font (no 'fvar' table)", path: input)
         }
         guard let output else {
-            print(try Self.describe(face, fvar))
+            printLine(try Self.describe(face, fvar))
             return .done
         }
         if downgradeCff2 && !face.has("CFF2") {
@@ -186,7 +186,7 @@ struct InstanceCommand: FontShellCommand {
         }
         var at = parts.joined(separator: " ")
         if !kept.isEmpty { at += " (keeps \(kept.joined(separator: ", ")) variable)" }
-        print("\(path): \(result.postScriptName ?? "instance") at \(at), \(report.bytesWritten) bytes")
+        printLine("\(path): \(result.postScriptName ?? "instance") at \(at), \(report.bytesWritten) bytes")
     }
 
     /// "wght=700" → ["wght": 700]; "wdth=75:100" → a range.

@@ -1,3 +1,4 @@
+import FontScript
 import ArgumentParser
 import FontModel
 
@@ -41,7 +42,7 @@ struct Save: FontShellCommand {
             ? try font.save(face: try selection.face(in: font), to: destination, options: options)
             : try font.save(to: destination, options: options)
         progress.done(summary: false)
-        print(report)
+        printLine(report.description)
         return .done
     }
 }

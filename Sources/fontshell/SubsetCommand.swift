@@ -1,3 +1,4 @@
+import FontScript
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -81,7 +82,9 @@ struct SubsetCommand: FontShellCommand {
         request.text = text ?? ""
         if let textFile {
             // Line ends separate the text, as for pyftsubset: they are not characters to keep.
-            request.text += try readUTF8File(textFile, "text file").filter { $0 != "\n" && $0 != "\r\n" && $0 != "\r" }
+            // (Filtered as scalars: comparing Characters costs a grapheme break check per letter.)
+            let scalars = try readUTF8File(textFile, "text file").unicodeScalars.filter { $0 != "\n" && $0 != "\r" }
+            request.text += String(String.UnicodeScalarView(scalars))
         }
         if let unicodes { request.unicodes = try SubsetRequest.parseUnicodes(unicodes) }
         if let glyphs {
@@ -109,16 +112,16 @@ struct SubsetCommand: FontShellCommand {
                 overwriteInput: overwrite, woff2: WOFF2Options(quality: quality),
                 progress: BatchProgress.Shared(progress).saveProgress))
         progress.done(summary: false)
-        print(
+        printLine(
             "kept \(result.glyphMap.count) of \(try face.glyphCount) glyphs (\(result.closure.count) added by components and the layout closure)"
         )
         if !result.missing.isEmpty {
             let shown = result.missing.prefix(20).map { "U+" + hex4($0) }.joined(separator: " ")
-            print(
+            printLine(
                 "the face has no glyph for \(result.missing.count) character\(result.missing.count == 1 ? "" : "s"): \(shown)\(result.missing.count > 20 ? " …" : "")"
             )
         }
-        print(report)
+        printLine(report.description)
         return .done
     }
 }
