@@ -7,7 +7,7 @@
    real function. A process then loads only what it uses (`-e 'print(1)'` loads none of them;
    HarfBuzz alone brings GLib, Graphite, PCRE and expat). Swift keeps calling the functions
    through CHarfBuzz, CFreeType, CPNG, CBrotli, CEditLine …; a variable of a library is reached
-   through the address its function below gives (`address_of_rl_readline_name()->pointee`).
+   through the address its function below gives (in Swift, `address_of_rl_readline_name().pointee`).
    Elsewhere the libraries are linked as usual and the functions give the variables' own
    addresses. Generated: do not edit. */
 #ifndef FONTSHELL_LAZY_LIBRARIES_H
