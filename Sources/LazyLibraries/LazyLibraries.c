@@ -30,7 +30,7 @@ static void *library(int which) {
     if (handle != NULL) return handle;
     handle = dlopen(sonames[which], RTLD_LAZY | RTLD_LOCAL);   /* functions bound as called, as at a normal start */
     if (handle == NULL) {
-        fprintf(stderr, "fontshell: cannot load %s, which %s need: %s\n", sonames[which], purposes[which], dlerror());
+        fprintf(stderr, "fontshell: cannot load %s (for %s): %s\n", sonames[which], purposes[which], dlerror());
         exit(1);
     }
     __atomic_store_n(&handles[which], handle, __ATOMIC_RELEASE);
