@@ -41,15 +41,14 @@ public func monotonicSeconds() -> Double {
 /// Writes a line to standard output. Swift's `print` takes `Any` and asks each value, at run
 /// time, which printing protocols it conforms to: for a command's one report line, that look-up
 /// (a scan of the runtime's conformance records) was a twentieth of a `subset` run.
-public func printLine(_ text: String) {
-    fflush(nil)   // after what Lua and Swift printed before it
-    let line = Array((text + "\n").utf8)
-    line.withUnsafeBytes { _ = write(1, $0.baseAddress, $0.count) }
-}
+public func printLine(_ text: String) { writeLine(text, to: 1) }
 
 /// Writes a line to standard error, after flushing what Lua and Swift printed to stdout.
-public func printError(_ text: String) {
+public func printError(_ text: String) { writeLine(text, to: 2) }
+
+/// One line written at once to `descriptor`, after what Lua and Swift buffered before it.
+private func writeLine(_ text: String, to descriptor: Int32) {
     fflush(nil)
     let line = Array((text + "\n").utf8)
-    line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+    line.withUnsafeBytes { _ = write(descriptor, $0.baseAddress, $0.count) }
 }

@@ -4,8 +4,8 @@ import Testing
 #if os(Linux)
 /// HarfBuzz, its subsetter, fontconfig, FreeType, libpng, Brotli and libedit are loaded on first
 /// use (LazyLibraries): a process that shapes, renders, writes pictures or WOFF2, edits a line
-/// and asks no registry maps none of them (nor GLib behind HarfBuzz), and each verb that needs
-/// one still finds it.
+/// and asks the registry for nothing maps none of them (nor GLib behind HarfBuzz), and each verb
+/// that needs one still finds it.
 @Suite struct LazyLibrariesTests {
     /// Lua that prints, for each library name given, whether the process has it mapped.
     func mapped(_ names: [String]) -> String {

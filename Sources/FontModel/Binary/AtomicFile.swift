@@ -208,10 +208,9 @@ enum OpenFontFiles {
     }
 
     static func add(_ info: stat) {
-        let file = FileID(info)
+        let file = FileID(info), key = Int(truncatingIfNeeded: file.inode)
         lock.withLock {
-            if opened[Int(truncatingIfNeeded: file.inode), default: []].contains(file) { return }
-            opened[Int(truncatingIfNeeded: file.inode), default: []].append(file)
+            if opened[key]?.contains(file) != true { opened[key, default: []].append(file) }
         }
     }
 
