@@ -171,10 +171,10 @@ import Testing
         func run(_ numbers: Int) throws -> CharStringInterpreter.Result {
             // Byte 139 pushes 0; then rmoveto (which takes the first two) and endchar.
             let code = [UInt8](repeating: 139, count: numbers) + [21, 14]
-            return try [UInt8]().withUnsafeBytes { empty in
+            return try code.withUnsafeBytes { bytes in
                 var interpreter = CharStringInterpreter(
-                    data: BinaryReader(empty), globalSubrs: CFFIndex(items: [], range: 0..<0), code: code, local: nil, widths: nil,
-                    blend: nil, glyph: 7, table: "CFF ", recordPath: true)
+                    data: BinaryReader(bytes), globalSubrs: CFFIndex(items: [], range: 0..<0), code: BinaryReader(bytes), local: nil,
+                    widths: nil, blend: nil, glyph: 7, table: "CFF ", recordPath: true)
                 return try interpreter.run()
             }
         }

@@ -370,10 +370,13 @@ public final class CFFTable: DecodableTable {
         return Array(data.bytes[charStrings.items[id]])
     }
 
-    /// Where glyph `id`'s charstring starts in the file (nil once an edit replaced it).
-    func charStringFileOffset(_ id: Int) -> Int? {
-        guard id >= 0, id < glyphCount, charStringOverrides[id] == nil else { return nil }
-        return data.base + charStrings.items[id].lowerBound
+    /// Glyph `id`'s charstring as a reader, without copying it: based at its file offset, or at
+    /// 0 once an edit replaced it.
+    func withCharString<T>(_ id: Int, _ body: (BinaryReader) throws -> T) throws -> T {
+        try checkID(id)
+        if let edited = charStringOverrides[id] { return try edited.withUnsafeBytes { try body(BinaryReader($0)) } }
+        let range = charStrings.items[id]
+        return try body(data.sub(range.lowerBound, range.count))
     }
 
     /// The font DICT index of a glyph (0 for non-CID fonts).

@@ -96,15 +96,18 @@ public final class CFF2Table: DecodableTable {
     func run(_ id: Int, scalars: [[Double]], record: Recording) throws -> CharStringInterpreter.Result {
         guard id >= 0, id < glyphCount else { throw FontError("glyph id \(id) out of range (0..<\(glyphCount))", table: "CFF2") }
         let p = privateFor(id)
-        let range = charStrings.items[id]
         let vsindex = p.dict.int(Self.privateVSIndex) ?? 0
-        var interpreter = CharStringInterpreter(
-            data: data, globalSubrs: globalSubrs, code: try charString(id), local: p.localSubrs,
-            widths: nil, blend: .init(scalars: scalars, vsindex: vsindex), glyph: id, table: "CFF2",
-            recordPath: record == .path)
-        interpreter.recordCommands = record == .commands
-        if charStringOverrides[id] == nil { interpreter.codeBase = data.base + range.lowerBound }
-        return try interpreter.run()
+        func interpret(_ code: BinaryReader) throws -> CharStringInterpreter.Result {
+            var interpreter = CharStringInterpreter(
+                data: data, globalSubrs: globalSubrs, code: code, local: p.localSubrs,
+                widths: nil, blend: .init(scalars: scalars, vsindex: vsindex), glyph: id, table: "CFF2",
+                recordPath: record == .path)
+            interpreter.recordCommands = record == .commands
+            return try interpreter.run()
+        }
+        if let edited = charStringOverrides[id] { return try edited.withUnsafeBytes { try interpret(BinaryReader($0)) } }
+        let range = charStrings.items[id]
+        return try interpret(data.sub(range.lowerBound, range.count))
     }
 
     /// Glyph `target` takes glyph `source`'s charstring. Both must use the same font DICT, or

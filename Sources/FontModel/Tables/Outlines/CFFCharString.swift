@@ -40,20 +40,22 @@ struct CharStringInterpreter {
     }
 
     /// The table (subroutine bytes are read from it), its global subroutines, the glyph's code
-    /// and local subroutines; widths (nominal, default) for CFF, nil for CFF2, which has none.
+    /// (based at its file offset, so errors name one; 0 for an edited charstring, which is not in
+    /// the file) and local subroutines; widths (nominal, default) for CFF, nil for CFF2, which has
+    /// none.
     let data: BinaryReader
-    let globalSubrs: CFFIndex
-    let code: [UInt8]
-    let local: CFFIndex?
+    let code: BinaryReader
+    /// The subroutines' places in `data` and their index biases; `hasLocal` is false when the
+    /// font DICT has no local subroutines (callsubr is then an error). Kept as plain arrays, so a
+    /// call (tens of thousands a font) copies and retains nothing.
+    private let globalItems: [Range<Int>], globalBias: Int
+    private let localItems: [Range<Int>], localBias: Int, hasLocal: Bool
     let widths: (nominal: Double, default: Double)?
     var blend: Blend?
     let glyph: Int
     let table: String
     var recordPath = false
     var recordCommands = false
-    /// Where the glyph's code starts in the file, so errors name a file offset (0 for an
-    /// edited charstring, which is not in the file).
-    var codeBase = 0
 
     private let stack = OperandStack()
     private var x = 0.0, y = 0.0
@@ -63,37 +65,43 @@ struct CharStringInterpreter {
     private var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
     private var result = Result()
     private var depth = 0
-    /// Operators and operands executed so far for this glyph, subroutine calls included.
+    /// Operators and longer numbers executed so far for this glyph, subroutine calls included.
     private var operations = 0
     /// Most a glyph may execute: real glyphs need a few thousand; subroutines that call each
     /// other many times (within the nesting limit) would otherwise run for ever.
     static let maximumOperations = 200_000
 
     init(
-        data: BinaryReader, globalSubrs: CFFIndex, code: [UInt8], local: CFFIndex?, widths: (nominal: Double, default: Double)?,
+        data: BinaryReader, globalSubrs: CFFIndex, code: BinaryReader, local: CFFIndex?, widths: (nominal: Double, default: Double)?,
         blend: Blend?, glyph: Int, table: String, recordPath: Bool
     ) {
-        self.data = data; self.globalSubrs = globalSubrs; self.code = code; self.local = local
+        self.data = data; self.code = code
+        globalItems = globalSubrs.items; globalBias = Self.bias(globalSubrs.items.count)
+        localItems = local?.items ?? []; localBias = Self.bias(localItems.count); hasLocal = local != nil
         self.widths = widths; self.blend = blend; self.glyph = glyph; self.table = table; self.recordPath = recordPath
     }
 
-    private func push(_ value: Double, _ r: BinaryReader) throws {
+    // `push` and `need` are static, taking the stack: called as methods from the mutating
+    // `execute`, each call copied the whole interpreter (344 bytes) first, once a subroutine
+    // call or number (a tenth of interpreting EB Garamond's charstrings, callgrind).
+    private static func push(_ stack: OperandStack, _ value: Double, _ r: BinaryReader) throws {
         guard stack.push(value) else { throw r.error("more than \(OperandStack.limit) operands", at: r.offset - 1) }
     }
 
     static func run(cff: CFFTable, glyph: Int, recordPath: Bool = false) throws -> Result {
         let p = cff.privateFor(glyph)
         let widths = (Double(p.dict.int(CFFTable.nominalWidthX) ?? 0), Double(p.dict.int(CFFTable.defaultWidthX) ?? 0))
-        var interpreter = CharStringInterpreter(
-            data: cff.data, globalSubrs: cff.globalSubrs, code: try cff.charString(glyph), local: p.localSubrs,
-            widths: widths, blend: nil, glyph: glyph, table: "CFF ", recordPath: recordPath)
-        interpreter.codeBase = cff.charStringFileOffset(glyph) ?? 0
-        return try interpreter.run()
+        return try cff.withCharString(glyph) { code in
+            var interpreter = CharStringInterpreter(
+                data: cff.data, globalSubrs: cff.globalSubrs, code: code, local: p.localSubrs,
+                widths: widths, blend: nil, glyph: glyph, table: "CFF ", recordPath: recordPath)
+            return try interpreter.run()
+        }
     }
 
     mutating func run() throws -> Result {
         do {
-            _ = try code.withUnsafeBytes { try execute(BinaryReader($0, base: codeBase), local: local) }
+            _ = try execute(code)
         } catch let e as FontError {
             throw FontError("glyph \(glyph): charstring: \(e.message)", table: table, offset: e.offset)
         }
@@ -176,28 +184,34 @@ struct CharStringInterpreter {
         if (stack.count % 2 == 1) != normalCountIsOdd, !stack.isEmpty { result.width = stack.popFirst() }
     }
 
-    private func need(_ n: Int, _ r: BinaryReader) throws {
+    private static func need(_ stack: OperandStack, _ n: Int, _ r: BinaryReader) throws {
         guard stack.count >= n else { throw r.error("stack underflow: need \(n) arguments, have \(stack.count)") }
     }
 
     /// Returns true when endchar was reached.
-    private mutating func execute(_ code: BinaryReader, local: CFFIndex?) throws -> Bool {
+    private mutating func execute(_ code: BinaryReader) throws -> Bool {
         depth += 1
         defer { depth -= 1 }
         guard depth <= 11 else { throw code.error("subroutines nest deeper than 10") }
         var r = code
-        while r.remaining > 0 {
+        while r.offset < r.count {
+            let b0 = Int(r.bytes[r.offset])
+            r.offset += 1
+            // Most bytes are small numbers: pushed without the operation count, which operators
+            // keep (the stack's limit bounds the numbers between two operators).
+            if b0 >= 32 && b0 <= 246 {
+                guard stack.push(Double(b0 - 139)) else { throw r.error("more than \(OperandStack.limit) operands", at: r.offset - 1) }
+                continue
+            }
             operations += 1
             guard operations <= Self.maximumOperations else {
                 throw r.error("more than \(Self.maximumOperations) operations (subroutines fan out)")
             }
-            let b0 = Int(try r.u8())
             switch b0 {
-            case 32...246: try push(Double(b0 - 139), r)
-            case 247...250: try push(Double((b0 - 247) * 256 + Int(try r.u8()) + 108), r)
-            case 251...254: try push(Double(-(b0 - 251) * 256 - Int(try r.u8()) - 108), r)
-            case 28: try push(Double(try r.i16()), r)
-            case 255: try push(try r.fixed().value, r)
+            case 247...250: try Self.push(stack, Double((b0 - 247) * 256 + Int(try r.u8()) + 108), r)
+            case 251...254: try Self.push(stack, Double(-(b0 - 251) * 256 - Int(try r.u8()) - 108), r)
+            case 28: try Self.push(stack, Double(try r.i16()), r)
+            case 255: try Self.push(stack, try r.fixed().value, r)
             case 1, 3, 18, 23:   // hstem vstem hstemhm vstemhm
                 takeWidth(normalCountIsOdd: false); stems += stack.count / 2
                 if recordCommands { result.commands.append(.stems(UInt8(b0), stack.values)) }
@@ -209,9 +223,9 @@ struct CharStringInterpreter {
                 let start = r.offset
                 try r.skip((stems + 7) / 8)
                 if recordCommands { result.commands.append(.mask(UInt8(b0), Array(r.bytes[start..<r.offset]))) }
-            case 21: takeWidth(normalCountIsOdd: false); try need(2, r); moveTo(stack[0], stack[1]); stack.clear()
-            case 22: takeWidth(normalCountIsOdd: true); try need(1, r); moveTo(stack[0], 0); stack.clear()
-            case 4: takeWidth(normalCountIsOdd: true); try need(1, r); moveTo(0, stack[0]); stack.clear()
+            case 21: takeWidth(normalCountIsOdd: false); try Self.need(stack, 2, r); moveTo(stack[0], stack[1]); stack.clear()
+            case 22: takeWidth(normalCountIsOdd: true); try Self.need(stack, 1, r); moveTo(stack[0], 0); stack.clear()
+            case 4: takeWidth(normalCountIsOdd: true); try Self.need(stack, 1, r); moveTo(0, stack[0]); stack.clear()
             case 5:
                 var i = 0
                 while i + 1 < stack.count { lineTo(stack[i], stack[i + 1]); i += 2 }
@@ -252,18 +266,28 @@ struct CharStringInterpreter {
                 }
                 stack.clear()
             case 10, 29:   // callsubr callgsubr
-                try need(1, r)
-                let isLocal = b0 == 10
-                guard let index = isLocal ? local : globalSubrs else { throw r.error("callsubr without local subroutines") }
-                let n = Int(stack.pop()) + Self.bias(index.items.count)
-                guard n >= 0, n < index.items.count else { throw r.error("subroutine \(n) does not exist (\(index.items.count) defined)") }
-                if isLocal { result.usesLocalSubrs = true }
-                let range = index.items[n]
-                if try execute(data.sub(range.lowerBound, range.count), local: local) { return true }
+                try Self.need(stack, 1, r)
+                let range: Range<Int>
+                if b0 == 10 {
+                    guard hasLocal else { throw r.error("callsubr without local subroutines") }
+                    let n = Int(stack.pop()) + localBias
+                    guard n >= 0, n < localItems.count else {
+                        throw r.error("subroutine \(n) does not exist (\(localItems.count) defined)")
+                    }
+                    result.usesLocalSubrs = true
+                    range = localItems[n]
+                } else {
+                    let n = Int(stack.pop()) + globalBias
+                    guard n >= 0, n < globalItems.count else {
+                        throw r.error("subroutine \(n) does not exist (\(globalItems.count) defined)")
+                    }
+                    range = globalItems[n]
+                }
+                if try execute(data.sub(range.lowerBound, range.count)) { return true }
             case 11: return false
             case 15:   // vsindex (CFF2): which variation data blend uses
                 guard blend != nil else { throw r.error("vsindex outside a CFF2 charstring", at: r.offset - 1) }
-                try need(1, r)
+                try Self.need(stack, 1, r)
                 let index = Int(stack.pop())
                 guard index >= 0, index < blend!.scalars.count else {
                     throw r.error("vsindex \(index) names no variation data (\(blend!.scalars.count) defined)", at: r.offset - 1)
@@ -271,7 +295,7 @@ struct CharStringInterpreter {
                 blend!.vsindex = index
             case 16:   // blend (CFF2): n defaults, then k deltas each, then n
                 guard let b = blend else { throw r.error("blend outside a CFF2 charstring", at: r.offset - 1) }
-                try need(1, r)
+                try Self.need(stack, 1, r)
                 let n = Int(stack.pop())
                 // (A Private DICT's vsindex is not checked when read: a negative one names nothing.)
                 let scalars = b.scalars.indices.contains(b.vsindex) ? b.scalars[b.vsindex] : []
@@ -296,21 +320,21 @@ struct CharStringInterpreter {
                 let b1 = Int(try r.u8())
                 switch b1 {
                 case 35:
-                    try need(13, r)
+                    try Self.need(stack, 13, r)
                     curveTo(stack[0], stack[1], stack[2], stack[3], stack[4], stack[5])
                     curveTo(stack[6], stack[7], stack[8], stack[9], stack[10], stack[11])
                 case 34:
-                    try need(7, r)
+                    try Self.need(stack, 7, r)
                     let y0 = y
                     curveTo(stack[0], 0, stack[1], stack[2], stack[3], 0)
                     curveTo(stack[4], 0, stack[5], y0 - y, stack[6], 0)
                 case 36:
-                    try need(9, r)
+                    try Self.need(stack, 9, r)
                     let y0 = y
                     curveTo(stack[0], stack[1], stack[2], stack[3], stack[4], 0)
                     curveTo(stack[5], 0, stack[6], stack[7], stack[8], y0 - y - stack[7])
                 case 37:
-                    try need(11, r)
+                    try Self.need(stack, 11, r)
                     var dx = 0.0, dy = 0.0
                     for k in stride(from: 0, to: 10, by: 2) { dx += stack[k]; dy += stack[k + 1] }
                     curveTo(stack[0], stack[1], stack[2], stack[3], stack[4], stack[5])
@@ -332,7 +356,6 @@ struct CharStringInterpreter {
             default:
                 throw r.error("unknown charstring operator \(b0)", at: r.offset - 1)
             }
-            guard stack.count <= cffMaximumStack else { throw r.error("charstring stack overflow") }
         }
         return false
     }
@@ -344,8 +367,9 @@ struct CharStringInterpreter {
 /// The interpreter checks counts (`need`, the blend guard) before it reads, so a charstring's
 /// bytes cannot reach the preconditions, which stand where the array's bounds checks stood.
 final class OperandStack {
-    /// CFF2's maximum stack depth; Type 2 (CFF) allows 48, and more is accepted.
-    static let limit = 513
+    /// CFF2's maximum stack depth; Type 2 (CFF) allows 48, and more is accepted. Only `push`
+    /// adds operands, and it stops here.
+    static let limit = cffMaximumStack
     private let base = UnsafeMutablePointer<Double>.allocate(capacity: OperandStack.limit)
     private(set) var count = 0
 
