@@ -11,6 +11,12 @@ import Darwin
 public enum FontScript {
     /// Every class, for registration, help and the reference check.
     static let classes: [LuaClass] = ScriptClass.allCases.map(\.luaClass)
+    /// The classes are declared once per process, on the first state's install (declaring sorts
+    /// each class's members for the bridge's lookups: not work for every font of a batch run).
+    private static let classesDeclared: Bool = {
+        for c in classes { LuaState.declare(c) }
+        return true
+    }()
     /// Functions of the `fontshell` module.
     static let moduleFunctions: [(String, LuaFunction)] = [("open", open), ("members", members), ("json", json)]
 
@@ -38,7 +44,7 @@ public enum FontScript {
     /// precompiled chunks through `load`). Bound the work with `LuaState.limitInstructions`
     /// and `memoryLimit`.
     public static func install(in lua: LuaState, sandboxed: Bool = false) throws {
-        for c in classes { lua.register(c) }
+        _ = classesDeclared
         lua.registerModule("fontshell", functions: moduleFunctions, strings: [("version", FontShellVersion.string)])
         lua.stack.getGlobal("fontshell")
         Prelude.installOnFirstUse(lua.stack)

@@ -105,37 +105,71 @@ public struct LuaBridgeError: Error, CustomStringConvertible {
 /// conformance records for Int32: Hashable (docs/performance.md, "Start-up").
 final class DeclaredClasses: @unchecked Sendable {
     static let shared = DeclaredClasses()
-    private var classes: [LuaClass?] = []
+    /// A class as declared, with its members sorted for the C lookups (`fs_members`). A class
+    /// declared again gets new members; the old ones stay allocated, since states made before
+    /// may still point at them (classes are declared once per process, tests aside).
+    struct Declared {
+        let cls: LuaClass
+        let members: UnsafePointer<fs_members>
+    }
+    private var classes: [Declared?] = []
     private var lock = pthread_mutex_t()
     init() { pthread_mutex_init(&lock, nil) }
 
     func declare(_ cls: LuaClass) {
         precondition(cls.id >= 0 && cls.id < 4096, "a Lua class id is its small place in a list")
+        let members = Self.sortedMembers(cls)
         pthread_mutex_lock(&lock)
         let index = Int(cls.id)
         if classes.count <= index { classes += Array(repeating: nil, count: index + 1 - classes.count) }
-        classes[index] = cls
+        classes[index] = Declared(cls: cls, members: members)
         pthread_mutex_unlock(&lock)
     }
 
-    subscript(id: Int32) -> LuaClass? {
+    subscript(id: Int32) -> Declared? {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
         return id >= 0 && Int(id) < classes.count ? classes[Int(id)] : nil
+    }
+
+    /// Methods, then the fields whose names are not methods' (a method wins, as it always did),
+    /// sorted by their UTF-8 bytes as `fs_find_member` compares them.
+    private static func sortedMembers(_ cls: LuaClass) -> UnsafePointer<fs_members> {
+        var entries: [(name: [UInt8], method: LuaFunction?, field: Int)] = cls.methods.map { (Array($0.key.utf8), $0.value, 0) }
+        for (i, name) in cls.fields.enumerated() where cls.methods[name] == nil { entries.append((Array(name.utf8), nil, i + 1)) }
+        entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
+        let sorted = UnsafeMutablePointer<fs_member>.allocate(capacity: max(entries.count, 1))
+        for (k, e) in entries.enumerated() {
+            let name = UnsafeMutablePointer<CChar>.allocate(capacity: max(e.name.count, 1))
+            e.name.withUnsafeBufferPointer { bytes in
+                for (j, b) in bytes.enumerated() { name[j] = CChar(bitPattern: b) }
+            }
+            sorted[k] = fs_member(name: name, length: e.name.count, method: e.method, field: lua_Integer(e.field))
+        }
+        let members = UnsafeMutablePointer<fs_members>.allocate(capacity: 1)
+        members.initialize(to: fs_members(sorted: sorted, count: Int32(entries.count)))
+        return UnsafePointer(members)
     }
 }
 
 extension LuaState {
     /// Declares a class; its metatable is made in this state when its first object is pushed.
     public func register(_ cls: LuaClass) {
+        Self.declare(cls)
+    }
+
+    /// Declares a class for every state of the process.
+    public static func declare(_ cls: LuaClass) {
         DeclaredClasses.shared.declare(cls)
     }
 }
 
 extension LuaStack {
-    /// Creates the metatable of a class and keeps it in the registry.
-    func makeMetatable(_ cls: LuaClass) {
-        let s = self
+    /// Creates the metatable of a class and keeps it in the registry. Its methods and field ids
+    /// are made the first time a script uses them (`fs_pushindexer`): a batch run makes a state
+    /// per font, and a script uses a few of a class's hundred members.
+    func makeMetatable(_ declared: DeclaredClasses.Declared) {
+        let s = self, cls = declared.cls
         lua_createtable(L, 0, 16)
         let meta = lua_gettop(L)
         s.push(cls.name); s.setField("__name", in: meta)
@@ -143,33 +177,21 @@ extension LuaStack {
         s.push(cls.summary); s.setField("__summary", in: meta)
         s.push(Int(cls.id)); s.setField("__classid", in: meta)
 
-        // Methods table: each method gets the metatable as upvalue 1 for a cheap self check.
-        lua_createtable(L, 0, Int32(cls.methods.count))
-        let methods = lua_gettop(L)
-        for (name, fn) in cls.methods {
-            s.pushValue(at: meta)
-            fs_pushfunction(L, fn, 1)
-            s.setField(name, in: methods)
-        }
-        // Kept in the registry too, so help() can name a method given as a value (face.setKerning).
-        s.pushValue(at: methods); s.setRegistryField("fontshell.methods." + cls.name)
-        lua_createtable(L, 0, Int32(cls.fields.count))
-        let fields = lua_gettop(L)
-        for (i, name) in cls.fields.enumerated() { s.push(i + 1); s.setField(name, in: fields) }
+        // The member cache: methods (each with the metatable as upvalue 1 for a cheap self check)
+        // and field ids, as they are first used. Kept in the registry too, so help() can name a
+        // method given as a value (face.setKerning), which was cached when it was read.
+        lua_createtable(L, 0, 0)
+        let cache = lua_gettop(L)
+        s.pushValue(at: cache); s.setRegistryField("fontshell.methods." + cls.name)
+        let members = UnsafeMutableRawPointer(mutating: declared.members)
 
-        s.pushValue(at: methods); s.pushValue(at: fields); s.pushValue(at: meta)
+        s.pushValue(at: cache); lua_pushlightuserdata(L, members); s.pushValue(at: meta)
         fs_pushindexer(L, cls.get)
         s.setField("__index", in: meta)
-        if let set = cls.set {
-            s.pushValue(at: methods); s.pushValue(at: fields); s.pushValue(at: meta)
-            fs_pushnewindexer(L, set)
-            s.setField("__newindex", in: meta)
-        } else {
-            s.pushValue(at: methods); s.pushValue(at: fields); s.pushValue(at: meta)
-            fs_pushnewindexer(L, LuaClass.readOnly)
-            s.setField("__newindex", in: meta)
-        }
-        fs_pop(L, 2)   // fields, methods
+        s.pushValue(at: cache); lua_pushlightuserdata(L, members); s.pushValue(at: meta)
+        fs_pushnewindexer(L, cls.set ?? LuaClass.readOnly)
+        s.setField("__newindex", in: meta)
+        fs_pop(L, 1)   // the cache
         for (key, fn) in [("__tostring", cls.tostring), ("__len", cls.len), ("__pairs", cls.pairs), ("__call", cls.call)] {
             guard let fn else { continue }
             s.pushValue(at: meta)
@@ -200,9 +222,9 @@ extension LuaStack {
         raw.assumingMemoryBound(to: LuaClass.Slot.self)
             .initialize(to: LuaClass.Slot(object: Unmanaged.passRetained(object).toOpaque(), payload: payload))
         fs_push_class_metatable(L, classID)
-        if lua_type(L, -1) == LUA_TNIL, let cls = DeclaredClasses.shared[classID] {
+        if lua_type(L, -1) == LUA_TNIL, let declared = DeclaredClasses.shared[classID] {
             pop()
-            makeMetatable(cls)
+            makeMetatable(declared)
             fs_push_class_metatable(L, classID)
         }
         lua_setmetatable(L, -2)
@@ -216,7 +238,7 @@ extension LuaStack {
         defer { pop() }
         var isInteger: Int32 = 0
         let id = lua_tointegerx(L, -1, &isInteger)
-        guard isInteger != 0, let cls = DeclaredClasses.shared[Int32(truncatingIfNeeded: id)] else { return [] }
+        guard isInteger != 0, let cls = DeclaredClasses.shared[Int32(truncatingIfNeeded: id)]?.cls else { return [] }
         return cls.fields.sorted() + cls.methods.keys.sorted().map { $0 + "()" }
     }
 

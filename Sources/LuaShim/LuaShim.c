@@ -275,17 +275,57 @@ static int fs_check_self(lua_State *L) {
     return same;
 }
 
-/* __index: methods table, then field ids, then the Swift getter with (self, key, id). */
+static const fs_member *fs_find_member(const fs_members *members, const char *key, size_t length) {
+    int low = 0, high = members->count - 1;
+    while (low <= high) {
+        int middle = low + (high - low) / 2;
+        const fs_member *m = &members->sorted[middle];
+        int order = memcmp(m->name, key, m->length < length ? m->length : length);
+        if (order == 0) order = (m->length > length) - (m->length < length);
+        if (order == 0) return m;
+        if (order < 0) low = middle + 1; else high = middle - 1;
+    }
+    return NULL;
+}
+
+/* The field id of string key 2 (0 when it names no field), learning it into the cache
+   (upvalue 1). A method is pushed, cached, and 1 returned instead when `make_methods` is set. */
+static int fs_lookup_member(lua_State *L, int make_methods, lua_Integer *field) {
+    *field = 0;
+    if (lua_type(L, 2) != LUA_TSTRING) return 0;
+    lua_pushvalue(L, 2);
+    int known = lua_rawget(L, lua_upvalueindex(1));
+    if (known == LUA_TFUNCTION && make_methods) return 1;
+    if (known == LUA_TNUMBER) *field = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    if (known != LUA_TNIL) return 0;
+    size_t length;
+    const char *key = lua_tolstring(L, 2, &length);
+    const fs_member *m = fs_find_member(lua_touserdata(L, lua_upvalueindex(2)), key, length);
+    if (m == NULL || (m->method != NULL && !make_methods)) return 0;
+    lua_pushvalue(L, 2);
+    if (m->method != NULL) {
+        lua_pushvalue(L, lua_upvalueindex(3));
+        fs_pushfunction(L, m->method, 1);
+    } else {
+        *field = m->field;
+        lua_pushinteger(L, m->field);
+    }
+    lua_pushvalue(L, -1);
+    lua_insert(L, -3);                      /* value, key, value */
+    lua_rawset(L, lua_upvalueindex(1));
+    if (m->method != NULL) return 1;
+    lua_pop(L, 1);
+    return 0;
+}
+
+/* __index: a method, else the Swift getter with (self, key, field id). */
 static int fs_index(lua_State *L) {
     if (!fs_check_self(L)) return luaL_error(L, "bad self for field access");
-    if (lua_type(L, 2) == LUA_TSTRING) {
-        lua_pushvalue(L, 2);
-        if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
-        lua_pop(L, 1);
-    }
-    lua_pushvalue(L, 2);
-    if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNUMBER) { lua_pop(L, 1); lua_pushinteger(L, 0); }
-    lua_settop(L, 3);
+    lua_Integer field;
+    if (fs_lookup_member(L, 1, &field)) return 1;
+    lua_settop(L, 2);
+    lua_pushinteger(L, field);
     fs_function getter = (fs_function)lua_touserdata(L, lua_upvalueindex(4));
     int saved = fs_enter_swift(L);
     int status = getter(L);
@@ -297,9 +337,10 @@ static int fs_index(lua_State *L) {
 
 static int fs_newindex(lua_State *L) {
     if (!fs_check_self(L)) return luaL_error(L, "bad self for field assignment");
-    lua_pushvalue(L, 2);
-    if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNUMBER) { lua_pop(L, 1); lua_pushinteger(L, 0); }
-    lua_settop(L, 4);
+    lua_Integer field;
+    fs_lookup_member(L, 0, &field);
+    lua_settop(L, 3);
+    lua_pushinteger(L, field);
     fs_function setter = (fs_function)lua_touserdata(L, lua_upvalueindex(4));
     int saved = fs_enter_swift(L);
     int status = setter(L);
@@ -309,7 +350,7 @@ static int fs_newindex(lua_State *L) {
     return lua_error(L);
 }
 
-/* Expects methods, fields and the metatable on the stack; pops them. */
+/* Expects the member cache, the members and the metatable on the stack; pops them. */
 void fs_pushindexer(lua_State *L, fs_function getter) {
     lua_pushlightuserdata(L, (void *)getter);
     lua_pushcclosure(L, fs_index, 4);

@@ -26,14 +26,35 @@ enum Fixture {
     static let add: LuaFunction = { L in
         LuaCall.run(L, "add") { call in
             let object = try call.methodSelf("Counted", as: Counted.self)
-            let other = try call.object(2, 1, "Counted", as: Counted.self)
+            let other = try call.object(2, countedID, "Counted", as: Counted.self)
             call.stack.push(object.value + other.value)
             return 1
         }
     }
+    /// Class ids are process-wide, and FontScript's classes (1 up) are declared in this process
+    /// too: the test class takes an id of its own.
+    static let countedID: Int32 = 100
     static let make: LuaFunction = { L in
         LuaCall.run(L, "make") { call in
-            call.stack.push(object: Counted(try call.integer(1)), classID: 1)
+            call.stack.push(object: Counted(try call.integer(1)), classID: countedID)
+            return 1
+        }
+    }
+    /// The Many class: the getter returns the field id it was given; the setter raises naming it.
+    static let fieldID: LuaFunction = { L in
+        LuaCall.run(L, "__index") { call in
+            call.stack.push(try call.integer(3))
+            return 1
+        }
+    }
+    static let setFieldID: LuaFunction = { L in
+        LuaCall.run(L, "__newindex") { call in
+            throw LuaBridgeError("set \(call.stack.describe(at: 2)): field \(try call.integer(4))")
+        }
+    }
+    static let makeMany: LuaFunction = { L in
+        LuaCall.run(L, "makeMany") { call in
+            call.stack.push(object: Counted(0), classID: 101)
             return 1
         }
     }
@@ -57,7 +78,7 @@ enum Fixture {
 
     static func state() -> LuaState {
         let lua = LuaState()
-        var cls = LuaClass(id: 1, name: "Counted", summary: "a counted test object", get: get)
+        var cls = LuaClass(id: countedID, name: "Counted", summary: "a counted test object", get: get)
         cls.fields = ["value"]
         cls.methods = ["add": add]
         cls.tostring = tostring
@@ -208,6 +229,49 @@ enum Fixture {
         #expect(lua.stack.members(at: -1) == ["value", "add()"])
         #expect(lua.stack.classInfo(at: -1)?.name == "Counted")
         lua.stack.pop()
+    }
+
+    /// A class's members are found by name in its sorted list and learned by the state as they are
+    /// used: names sharing prefixes, a name that is both a method and a field (the method wins, as
+    /// it always did), keys that are neither (the getter gets 0), non-string keys, assignments.
+    @Test func membersAreFoundByNameAndLearnedOnFirstUse() throws {
+        let lua = LuaState()
+        var cls = LuaClass(id: 101, name: "Many", summary: "a class of many members", get: Fixture.fieldID)
+        let fieldNames = ["a", "ab", "abc", "b", "both", "z"] + (0..<40).map { "f\($0)" }
+        cls.fields = fieldNames
+        cls.methods = Dictionary(uniqueKeysWithValues: (["aa", "abcd", "both", "y"] + (0..<40).map { "m\($0)" }).map { ($0, Fixture.add) })
+        cls.set = Fixture.setFieldID
+        lua.register(cls)
+        lua.register("makeMany", Fixture.makeMany)
+        // Each field reaches the getter with its own 1-based id, twice (the second time cached).
+        for (i, name) in fieldNames.enumerated() where name != "both" {
+            #expect(try lua.run("local m = makeMany(); return m['\(name)'], m['\(name)']") == 2)
+            #expect(lua.stack.integer(at: -2) == i + 1 && lua.stack.integer(at: -1) == i + 1, "\(name)")
+            lua.stack.pop(2)
+        }
+        let n = try lua.run(
+            """
+            local m = makeMany()
+            return type(m.both), rawequal(m.m7, m.m7), m.m7 ~= m.m8, type(m.abcd), type(m.aa), m[3], m.abcde, m.f, m['']
+            """)
+        #expect(n == 9)
+        #expect(
+            (1...9).map { lua.stack.describe(at: Int32($0 - 10)) } == [
+                "function", "true", "true", "function", "function", "0", "0", "0", "0",
+            ])
+        lua.stack.pop(9)
+        expectError(lua, "makeMany().f3 = 1", "set f3: field 10")
+        expectError(lua, "makeMany().m3 = 1", "set m3: field 0")
+        expectError(lua, "makeMany().nope = 1", "set nope: field 0")
+        // A fresh state learns only what its script used: two methods and three fields here.
+        let fresh = LuaState()
+        fresh.register("makeMany", Fixture.makeMany)
+        let count = try fresh.run(
+            """
+            local m = makeMany(); local _ = m.m1, m.m2, m.f1, m.f2, m.a, m.nothing
+            local n = 0; for _ in pairs(debug.getregistry()['fontshell.methods.Many']) do n = n + 1 end; return n
+            """)
+        #expect(count == 1 && fresh.stack.integer(at: -1) == 5)
     }
 
     /// The readers modules use instead of the raw C API: lists, records, pairs, copies; all raw,

@@ -46,9 +46,25 @@ int fs_pcall(lua_State *L, int nargs, int nresults);
 /// returns LUA_OK or an error status.
 int fs_tostring(lua_State *L, int idx);
 
-/// Index dispatcher for userdata classes. Expects (methods table, field-id table, metatable) on
-/// the stack and pops them. At call time: checks self's metatable, then methods, then a field
-/// id, passed as third argument to the getter (0 when the key is not a field).
+/// A class's member: a method (`method` set) or a field (`field`, its 1-based id).
+typedef struct fs_member {
+    const char *name;
+    size_t length;
+    fs_function method;
+    lua_Integer field;
+} fs_member;
+/// A class's members sorted by name bytes (shorter first on a common prefix), made once per
+/// process and never freed: states look names up here the first time they are used.
+typedef struct fs_members {
+    const fs_member *sorted;
+    int count;
+} fs_members;
+
+/// Index dispatcher for userdata classes. Expects (member cache table, fs_members as light
+/// userdata, metatable) on the stack and pops them. At call time: checks self's metatable, then
+/// the cache (a method made before, or a field's id), then the sorted members: a method is made
+/// (with the metatable as upvalue 1) and cached, a field's id cached; the getter gets (self, key,
+/// id), id 0 when the key is not a field. A state thus builds only the members its scripts use.
 void fs_pushindexer(lua_State *L, fs_function getter);
 /// Same for __newindex: the setter gets (self, key, value, fieldId).
 void fs_pushnewindexer(lua_State *L, fs_function setter);
