@@ -132,17 +132,24 @@ func lazySystemLibrary(_ name: String, pkgConfig: String, providers: [SystemPack
 }
 
 // FreeType's headers include each other from their own folder, which pkg-config would give: on
-// Linux (no pkg-config for the lazy libraries) every target that may see them is told.
+// Linux (no pkg-config for the lazy libraries) every target that may see them is told. A release
+// build compiles against the static Swift runtime (as `--static-swift-stdlib` does), so that the
+// static Foundation's own libraries are named in our objects for `releaseLinking()`'s link.
 #if os(Linux)
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xcc", "-I/usr/include/freetype2"])]
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .unsafeFlags(["-Xcc", "-I/usr/include/freetype2"]), .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+    ]
     target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-I/usr/include/freetype2"])]
 }
 #endif
 
-/// How a Linux release build links fontshell (`swift build -c release`; the README's install adds
-/// `--static-swift-stdlib`): a short command is mostly process start, and each of these cuts it
-/// (docs/performance.md, "Start-up, third look").
+/// How a Linux release build links fontshell (`swift build -c release`, with or without the
+/// README's `--static-swift-stdlib`): a short command is mostly process start, and each of these
+/// cuts it (docs/performance.md, "Start-up, third look").
+/// - The Swift runtime and Foundation are linked in (`-static-stdlib`): the dynamic ones are 14
+///   more libraries to load and bind, which doubled start-up. Dependencies (ArgumentParser) are
+///   compiled against the dynamic runtime, and their references resolve to the static libraries.
 /// - libstdc++, which the static Swift runtime needs, is linked in: loading the shared one costs
 ///   1,700 symbol bindings at every start. `Scripts/linker/libstdc++.so` is a linker script
 ///   naming `libstdc++.a`, found before the shared library because its folder is searched first.
@@ -151,7 +158,7 @@ for target in package.targets where target.type != .system {
 ///   or later, can read them.
 func releaseLinking() -> [LinkerSetting] {
     #if os(Linux)
-    var flags = ["-L\(Context.packageDirectory)/Scripts/linker", "-Xlinker", "--no-export-dynamic"]
+    var flags = ["-static-stdlib", "-L\(Context.packageDirectory)/Scripts/linker", "-Xlinker", "--no-export-dynamic"]
     if glibcReadsPackedRelocations() && onPath("ld.lld") {
         flags += ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
     }
