@@ -137,9 +137,10 @@ func lazySystemLibrary(_ name: String, pkgConfig: String, providers: [SystemPack
 // static Foundation's own libraries are named in our objects for `releaseLinking()`'s link.
 #if os(Linux)
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .unsafeFlags(["-Xcc", "-I/usr/include/freetype2"]), .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .unsafeFlags(["-Xcc", "-I/usr/include/freetype2"]), .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+        ]
     target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-I/usr/include/freetype2"])]
 }
 #endif

@@ -156,7 +156,17 @@ public final class CFFTable: DecodableTable {
     let headerSize: Int
     public private(set) var fontNames: [String]
     var topDict: CFFDict
-    public private(set) var strings: [String]
+    /// The file's String INDEX: its items decoded when every string is asked for (opening a font
+    /// and editing outlines need none), and written back as it is while no string was added.
+    private let fileStrings: CFFIndex
+    private var decodedStrings: [String]?
+    /// The strings after the standard ones: the file's, then any added by `sid(for:)`.
+    public var strings: [String] {
+        if let decodedStrings { return decodedStrings }
+        let decoded = fileStrings.items.map { String(decoding: data.bytes[$0], as: UTF8.self) }
+        decodedStrings = decoded
+        return decoded
+    }
     let globalSubrs: CFFIndex
     let charStrings: CFFIndex
     let charsetRange: Range<Int>?
@@ -186,7 +196,7 @@ public final class CFFTable: DecodableTable {
         guard let topRange = topIndex.items.first else { throw r.error("CFF has no Top DICT", at: topIndex.range.lowerBound) }
         topDict = try CFFDict.read(reader.sub(topRange.lowerBound, topRange.count))
         let stringIndex = try CFFIndex.read(reader, at: topIndex.range.upperBound)
-        strings = stringIndex.items.map { String(decoding: reader.bytes[$0], as: UTF8.self) }
+        fileStrings = stringIndex
         globalSubrs = try CFFIndex.read(reader, at: stringIndex.range.upperBound)
 
         guard let charStringsOffset = topDict.int(Self.topCharStrings) else { throw r.error("CFF Top DICT has no CharStrings") }
@@ -304,10 +314,15 @@ public final class CFFTable: DecodableTable {
         guard sid >= 0 else { return nil }
         if sid < cffStandardStrings.count { return cffStandardStrings[sid] }
         let i = sid - cffStandardStrings.count
-        return i < strings.count ? strings[i] : nil
+        if let decodedStrings { return i < decodedStrings.count ? decodedStrings[i] : nil }
+        return i < fileStrings.items.count ? String(decoding: data.bytes[fileStrings.items[i]], as: UTF8.self) : nil
     }
 
-    func sid(for s: String) -> Int { Self.sid(for: s, strings: &strings) }
+    func sid(for s: String) -> Int {
+        var all = strings
+        defer { decodedStrings = all }
+        return Self.sid(for: s, strings: &all)
+    }
 
     /// The string id of `s`: a standard string's index, else its place after them in
     /// `strings` (appended when new).
@@ -449,7 +464,10 @@ public final class CFFTable: DecodableTable {
     public func encodeChunks() throws -> [ByteChunk] {
         func raw(_ range: Range<Int>) -> ByteChunk { .borrowed(UnsafeRawBufferPointer(rebasing: data.bytes[range])) }
         let nameItems = fontNames.map { Array($0.utf8) }
-        let stringItems = strings.map { Array($0.utf8) }
+        // Strings are only ever added (`sid(for:)`): as many as the file had means the file's.
+        let stringsUnchanged = (decodedStrings?.count ?? fileStrings.items.count) == fileStrings.items.count
+        let stringItems = stringsUnchanged ? [] : strings.map { Array($0.utf8) }
+        let stringsSize = stringsUnchanged ? fileStrings.range.count : CFFIndex.encodedSize(stringItems)
         let privateBytes: [[UInt8]] = privates.map { p in
             var dict = p.dict
             if p.localSubrs != nil { dict.set(Self.privateSubrs, [.int(0)]) }   // placeholder, fixed size
@@ -469,7 +487,7 @@ public final class CFFTable: DecodableTable {
         let topSize = top.encode().count
         var position =
             headerSize + CFFIndex.encodedSize(nameItems) + CFFIndex.encodedSize([[UInt8](repeating: 0, count: topSize)])
-            + CFFIndex.encodedSize(stringItems) + globalSubrs.range.count
+            + stringsSize + globalSubrs.range.count
         let charsetAt = position; position += charsetRange?.count ?? 0
         let encodingAt = position; position += encodingRange?.count ?? 0
         let fdSelectAt = position; position += fdSelectRange?.count ?? 0
@@ -504,8 +522,10 @@ public final class CFFTable: DecodableTable {
         front.append(UnsafeRawBufferPointer(rebasing: data.bytes[0..<headerSize]))
         try CFFIndex.encode(nameItems, into: &front)
         try CFFIndex.encode([top.encode()], into: &front)
-        try CFFIndex.encode(stringItems, into: &front)
-        var chunks: [ByteChunk] = [.owned(front.bytes), raw(globalSubrs.range)]
+        if !stringsUnchanged { try CFFIndex.encode(stringItems, into: &front) }
+        var chunks: [ByteChunk] = [.owned(front.bytes)]
+        if stringsUnchanged { chunks.append(raw(fileStrings.range)) }
+        chunks.append(raw(globalSubrs.range))
         for r in [charsetRange, encodingRange, fdSelectRange].compactMap({ $0 }) { chunks.append(raw(r)) }
         chunks += charStringsChunks
         if !fontDicts.isEmpty {
