@@ -89,6 +89,10 @@ public final class CmapSubtable {
             try r.seek(6)
             let segCount = Int(try r.u16()) / 2
             let ends = 14, starts = 16 + 2 * segCount, deltas = starts + 2 * segCount, rangeOffsets = deltas + 2 * segCount
+            // Sized once for the codes the segments cover (growing rehashes every entry each time).
+            var codes = 0
+            for s in 0..<segCount { codes += max(0, Int(try r.u16(at: ends + 2 * s)) - Int(try r.u16(at: starts + 2 * s)) + 1) }
+            m.reserveCapacity(min(codes, 0x10000))
             for s in 0..<segCount {
                 let end = Int(try r.u16(at: ends + 2 * s)), start = Int(try r.u16(at: starts + 2 * s))
                 let delta = Int(try r.u16(at: deltas + 2 * s))
@@ -137,6 +141,12 @@ public final class CmapSubtable {
             try r.seek(12)
             let groups = Int(try r.u32())
             guard groups <= r.remaining / 12 else { throw r.error("format \(format) claims \(groups) groups, more than the data holds") }
+            var codes = 0
+            for k in 0..<groups {
+                let start = Int(try r.u32(at: 16 + 12 * k)), end = Int(try r.u32(at: 20 + 12 * k))
+                codes += min(max(0, end - start + 1), 0x110000)
+            }
+            m.reserveCapacity(min(codes, 0x110000))
             for _ in 0..<groups {
                 let start = try r.u32(), end = try r.u32(), glyph = Int(try r.u32())
                 guard start <= end, end <= 0x10FFFF else { throw r.error("bad group \(start)...\(end)", at: r.offset - 12) }

@@ -176,7 +176,10 @@ public final class CFFTable: DecodableTable {
     let fdSelect: [UInt8]
     var fontDicts: [CFFDict]
     var privates: [Private]
-    private var charStringOverrides: [Int: [UInt8]] = [:]
+    /// Edited charstrings by glyph id: empty until the first edit, then a slot per glyph (read
+    /// for every glyph when bounds are recomputed and the table written: no hashing).
+    private var charStringOverrides: [[UInt8]?] = []
+    private func editedCharString(_ id: Int) -> [UInt8]? { id < charStringOverrides.count ? charStringOverrides[id] : nil }
     public private(set) var isEdited = false
     private var cachedNames: [String]?
 
@@ -381,7 +384,7 @@ public final class CFFTable: DecodableTable {
 
     public func charString(_ id: Int) throws -> [UInt8] {
         try checkID(id)
-        if let o = charStringOverrides[id] { return o }
+        if let o = editedCharString(id) { return o }
         return Array(data.bytes[charStrings.items[id]])
     }
 
@@ -389,7 +392,7 @@ public final class CFFTable: DecodableTable {
     /// 0 once an edit replaced it.
     func withCharString<T>(_ id: Int, _ body: (BinaryReader) throws -> T) throws -> T {
         try checkID(id)
-        if let edited = charStringOverrides[id] { return try edited.withUnsafeBytes { try body(BinaryReader($0)) } }
+        if let edited = editedCharString(id) { return try edited.withUnsafeBytes { try body(BinaryReader($0)) } }
         let range = charStrings.items[id]
         return try body(data.sub(range.lowerBound, range.count))
     }
@@ -420,6 +423,7 @@ public final class CFFTable: DecodableTable {
             }
         }
         if try charString(target) != bytes {
+            if charStringOverrides.isEmpty { charStringOverrides = Array(repeating: nil, count: glyphCount) }
             charStringOverrides[target] = bytes
             isEdited = true
             outlinesEdited = true
@@ -550,7 +554,7 @@ public final class CFFTable: DecodableTable {
         var lengths = [Int](repeating: 0, count: n)
         var total = 0
         for i in 0..<n {
-            lengths[i] = charStringOverrides[i]?.count ?? charStrings.items[i].count
+            lengths[i] = editedCharString(i)?.count ?? charStrings.items[i].count
             total += lengths[i]
         }
         let offSize = total + 1 <= 0xFF ? 1 : total + 1 <= 0xFFFF ? 2 : total + 1 <= 0xFF_FFFF ? 3 : 4
@@ -565,7 +569,7 @@ public final class CFFTable: DecodableTable {
         var runStart: Int?
         var runEnd = 0
         for i in 0..<n {
-            if let o = charStringOverrides[i] {
+            if let o = editedCharString(i) {
                 if let s = runStart { chunks.append(.borrowed(UnsafeRawBufferPointer(rebasing: data.bytes[s..<runEnd]))); runStart = nil }
                 chunks.append(.owned(o))
             } else {
