@@ -182,6 +182,24 @@ import Testing
         #expect { _ = try run(OperandStack.limit + 1) } throws: { "\($0)".contains("glyph 7: charstring: more than 513 operands") }
     }
 
+    /// Numbers count towards the operation budget: a glyph that calls, 400 times, a subroutine
+    /// of 512 numbers and one operator runs 206,000 operations and stops, where counting only
+    /// operators (1,200) would have let it run (and each operator may bring 513 numbers).
+    @Test func charstringNumbersCountTowardsTheOperationBudget() throws {
+        let subroutine = [UInt8](repeating: 139, count: 512) + [1, 11]   // 512 zeros, hstem, return
+        let glyph = Array([[UInt8]](repeating: [32, 29], count: 400).joined()) + [14]   // -107 callgsubr, ..., endchar
+        let thrown = subroutine.withUnsafeBytes { data in
+            glyph.withUnsafeBytes { code in
+                var interpreter = CharStringInterpreter(
+                    data: BinaryReader(data), globalSubrs: CFFIndex(items: [0..<subroutine.count], range: 0..<0),
+                    code: BinaryReader(code), local: nil, widths: nil, blend: nil, glyph: 3, table: "CFF ", recordPath: false)
+                return Result { try interpreter.run() }
+            }
+        }
+        #expect(throws: (any Error).self) { try thrown.get() }
+        #expect("\(thrown)".contains("more than \(CharStringInterpreter.maximumOperations) operations"), "\(thrown)")
+    }
+
     @Test func compositesThatFanOutAreBoundedAndReported() throws {
         let tmp = try TemporaryFolder()
         let font = try Font(path: try builtFont("composite-fanout", in: tmp))

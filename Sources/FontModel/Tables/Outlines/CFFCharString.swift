@@ -65,7 +65,7 @@ struct CharStringInterpreter {
     private var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
     private var result = Result()
     private var depth = 0
-    /// Operators and longer numbers executed so far for this glyph, subroutine calls included.
+    /// Operators and operands executed so far for this glyph, subroutine calls included.
     private var operations = 0
     /// Most a glyph may execute: real glyphs need a few thousand; subroutines that call each
     /// other many times (within the nesting limit) would otherwise run for ever.
@@ -197,13 +197,13 @@ struct CharStringInterpreter {
         while r.offset < r.count {
             let b0 = Int(r.bytes[r.offset])
             r.offset += 1
-            // Most bytes are small numbers: pushed without the operation count, which operators
-            // keep (the stack's limit bounds the numbers between two operators).
+            operations += 1
+            // Most bytes are small numbers: counted, and the budget checked at the next operator
+            // (the stack's limit allows no more than 513 numbers before one).
             if b0 >= 32 && b0 <= 246 {
                 guard stack.push(Double(b0 - 139)) else { throw r.error("more than \(OperandStack.limit) operands", at: r.offset - 1) }
                 continue
             }
-            operations += 1
             guard operations <= Self.maximumOperations else {
                 throw r.error("more than \(Self.maximumOperations) operations (subroutines fan out)")
             }
