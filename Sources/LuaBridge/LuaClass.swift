@@ -135,16 +135,12 @@ final class DeclaredClasses: @unchecked Sendable {
     /// Methods, then the fields whose names are not methods' (a method wins, as it always did),
     /// sorted by their UTF-8 bytes as `fs_find_member` compares them.
     private static func sortedMembers(_ cls: LuaClass) -> UnsafePointer<fs_members> {
-        var entries: [(name: [UInt8], method: LuaFunction?, field: Int)] = cls.methods.map { (Array($0.key.utf8), $0.value, 0) }
-        for (i, name) in cls.fields.enumerated() where cls.methods[name] == nil { entries.append((Array(name.utf8), nil, i + 1)) }
-        entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
+        var entries: [(name: String, method: LuaFunction?, field: Int)] = cls.methods.map { ($0.key, $0.value, 0) }
+        for (i, name) in cls.fields.enumerated() where cls.methods[name] == nil { entries.append((name, nil, i + 1)) }
+        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         let sorted = UnsafeMutablePointer<fs_member>.allocate(capacity: max(entries.count, 1))
         for (k, e) in entries.enumerated() {
-            let name = UnsafeMutablePointer<CChar>.allocate(capacity: max(e.name.count, 1))
-            e.name.withUnsafeBufferPointer { bytes in
-                for (j, b) in bytes.enumerated() { name[j] = CChar(bitPattern: b) }
-            }
-            sorted[k] = fs_member(name: name, length: e.name.count, method: e.method, field: lua_Integer(e.field))
+            sorted[k] = fs_member(name: strdup(e.name), length: e.name.utf8.count, method: e.method, field: lua_Integer(e.field))
         }
         let members = UnsafeMutablePointer<fs_members>.allocate(capacity: 1)
         members.initialize(to: fs_members(sorted: sorted, count: Int32(entries.count)))

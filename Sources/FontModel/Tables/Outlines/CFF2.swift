@@ -94,10 +94,9 @@ public final class CFF2Table: DecodableTable {
     enum Recording { case bounds, path, commands }
 
     func run(_ id: Int, scalars: [[Double]], record: Recording) throws -> CharStringInterpreter.Result {
-        guard id >= 0, id < glyphCount else { throw FontError("glyph id \(id) out of range (0..<\(glyphCount))", table: "CFF2") }
         let p = privateFor(id)
         let vsindex = p.dict.int(Self.privateVSIndex) ?? 0
-        func interpret(_ code: BinaryReader) throws -> CharStringInterpreter.Result {
+        return try withCharString(id) { code in
             var interpreter = CharStringInterpreter(
                 data: data, globalSubrs: globalSubrs, code: code, local: p.localSubrs,
                 widths: nil, blend: .init(scalars: scalars, vsindex: vsindex), glyph: id, table: "CFF2",
@@ -105,9 +104,15 @@ public final class CFF2Table: DecodableTable {
             interpreter.recordCommands = record == .commands
             return try interpreter.run()
         }
-        if let edited = charStringOverrides[id] { return try edited.withUnsafeBytes { try interpret(BinaryReader($0)) } }
+    }
+
+    /// Glyph `id`'s charstring as a reader, without copying it: based at its file offset, or at
+    /// 0 once an edit replaced it (as `CFFTable.withCharString`).
+    func withCharString<T>(_ id: Int, _ body: (BinaryReader) throws -> T) throws -> T {
+        guard id >= 0, id < glyphCount else { throw FontError("glyph id \(id) out of range (0..<\(glyphCount))", table: "CFF2") }
+        if let edited = charStringOverrides[id] { return try edited.withUnsafeBytes { try body(BinaryReader($0)) } }
         let range = charStrings.items[id]
-        return try interpret(data.sub(range.lowerBound, range.count))
+        return try body(data.sub(range.lowerBound, range.count))
     }
 
     /// Glyph `target` takes glyph `source`'s charstring. Both must use the same font DICT, or
