@@ -667,6 +667,28 @@ func expectError(
     }
 }
 
+/// AAT mort from Lua, on the packed table make_test_fonts.py assembles: the same view as morx,
+/// its version a 16.16 number and ligature subtables with their rebased components.
+@Suite struct MortScriptTests {
+    @Test func readMort() throws {
+        let path = NSTemporaryDirectory() + "fontshell-mort-\(UUID().uuidString).ttf"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let built = try python([repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, "mort-packed", path])
+        try #require(FileManager.default.fileExists(atPath: path), "\(built)")
+        let lua = try makeState(fonts: [path])
+        #expect(
+            try eval(
+                lua,
+                """
+                local c = face.mort.chains[1]
+                local x, l = c.subtables[1], c.subtables[2]
+                return face.mort.version, x.type, #x.lookups, x.lookups[2].a, x.states[2][4].currentLookup, l.type,
+                       table.concat(l.rebasedComponents, ","), table.concat(l.ligatures, " "), l.states[2][5].actions[1].delta
+                """) == ["1.0", "contextual", "3", "b", "3", "ligature", "2,3", "B b", "-1"])
+        #expect(try eval(lua, "return face.morx") == ["nil"])
+    }
+}
+
 /// Every registered table is typed in XML, compared by diff and reachable from Lua, or sits in
 /// an explicit list here with the reason: adding a table without them fails this test.
 @Suite struct RegistryCoverageTests {

@@ -31,6 +31,12 @@
                     an AAT trak (three horizontal tracks over three sizes, one vertical track),
                     and AAT prop (format 1), opbd (format 0, two glyphs sharing bounds), lcar
                     (format 0), bsln (format 1) and ankr, whose per-glyph data are AAT lookups
+  mort      TrueType with an AAT mort (morx's predecessor) of every subtable type in two chains,
+            compiled by fontTools from XML
+  mort-packed       TrueType with a mort assembled byte by byte as older compilers packed it:
+                    contextual substitutions as windows that start inside the entry table, end
+                    at the subtable's end or hold nothing, ligature components stored with the
+                    ligature table's offset added, and fewer ligatures than the actions could reach
 """
 import sys
 
@@ -516,8 +522,8 @@ def aat_lookup_tables_xml():
     </ttFont>"""
 
 
-def morx_xml():
-    """A morx over A a B b with every subtable type, as fontTools' XML."""
+def morx_xml(legacy=False):
+    """A morx (or, legacy, a mort) over A a B b with every subtable type, as fontTools' XML."""
     def machine(classes, states, extra=""):
         out = "<StateTable>" + "".join('<GlyphClass glyph="%s" value="%d"/>' % g for g in classes)
         for k, row in enumerate(states):
@@ -528,6 +534,11 @@ def morx_xml():
         return out + extra + "</StateTable>"
 
     def subtable(kind, body, direction="Horizontal", order="LayoutOrder", reserved=None, flags="0x00000001"):
+        if legacy:
+            coverage = {"Horizontal": 0, "Vertical": 0x80, "Any": 0x20}[direction] | {"LayoutOrder": 0, "ReversedLayoutOrder": 0x40,
+                                                                                    "LogicalOrder": 0x10, "ReversedLogicalOrder": 0x50}[order]
+            return ('<MorphSubtable><CoverageFlags value="%d"/><SubFeatureFlags value="%s"/><%s>%s</%s></MorphSubtable>'
+                    % (coverage | (1 if reserved else 0), flags, kind, body, kind))
         res = '<Reserved value="%s"/>' % reserved if reserved else ""
         return ('<MorphSubtable><TextDirection value="%s"/><ProcessingOrder value="%s"/>%s<SubFeatureFlags value="%s"/>'
                 '<%s>%s</%s></MorphSubtable>' % (direction, order, res, flags, kind, body, kind))
@@ -548,7 +559,8 @@ def morx_xml():
         [lig(0)] * 4 + [lig(1, '<Flags value="SetComponent"/>'), lig(0)],
         [lig(0)] * 4 + [lig(1, '<Flags value="SetComponent"/>'),
                         lig(0, '<Flags value="SetComponent"/><Action GlyphIndexDelta="-3"/><Action GlyphIndexDelta="2" Flags="Store"/>')],
-        [lig(0)] * 5 + [lig(0, '<Flags value="SetComponent,DontAdvance"/><ReservedFlags value="0x0100"/><Action GlyphIndexDelta="2" Flags="Store"/>')]],
+        [lig(0)] * 5 + [lig(0, '<Flags value="SetComponent,DontAdvance"/>%s<Action GlyphIndexDelta="2" Flags="Store"/>'
+                              % ("" if legacy else '<ReservedFlags value="0x0100"/>'))]],
         '<LigComponents>' + "".join('<LigComponent index="%d" value="%d"/>' % (k, v) for k, v in enumerate((0, 1, 0, 2))) + '</LigComponents>'
         '<Ligatures><Ligature index="0" glyph="B"/><Ligature index="1" glyph="b"/><Ligature index="2" glyph="A"/></Ligatures>')
     noncontextual = '<Substitution><Lookup glyph="a" value="b"/><Lookup glyph="b" value="a"/><Lookup glyph="A" value="A"/></Substitution>'
@@ -565,7 +577,59 @@ def morx_xml():
               + subtable("LigatureMorph", ligature, order="ReversedLogicalOrder", flags="0x00000002") + "</MorphChain>")
     chain2 = ('<MorphChain><DefaultFlags value="0x00000001"/>'
               + subtable("NoncontextualMorph", noncontextual) + subtable("InsertionMorph", insertion, flags="0x80000000") + "</MorphChain>")
+    if legacy:
+        return '<ttFont><mort><Version value="0x00010000"/>' + chain1 + chain2 + "</mort></ttFont>"
     return '<ttFont><morx><Version value="2"/><Reserved value="0"/>' + chain1 + chain2 + "</morx></ttFont>"
+
+
+def mort(path):
+    import tempfile
+    fb, order = box_font("Test Mort")
+    with tempfile.NamedTemporaryFile("w", suffix=".ttx", delete=False) as xml:
+        xml.write(morx_xml(legacy=True))
+    fb.font.importXML(xml.name)
+    fb.save(path)
+
+
+def mort_packed(path):
+    """Glyphs .notdef A a B b (ids 0-4). Offsets in a state table count from its header."""
+    import struct
+    from fontTools.ttLib import TTFont, newTable
+    fb, order = box_font("Test Mort Packed")
+    u16 = lambda *v: struct.pack(">%dH" % len(v), *v)
+    # Contextual: 5 classes (A a b in class 4, B out of bounds), 2 states; entries of 8 bytes.
+    # Substitution words start at 60: window 28 (glyphs 0 and 1 would fall in the entry table)
+    # maps a→b, b→a; window 29 maps A→b and B→a and ends at the subtable's end (66) before b;
+    # window -1 holds nothing.
+    classes = u16(1, 4) + bytes([4, 4, 1, 4])
+    states = bytes([0, 0, 0, 0, 1]) + bytes([0, 0, 0, 3, 2])
+    entries = (u16(18, 0, 0, 0) + u16(23, 0x8000, 0, 0) + struct.pack(">HHhh", 18, 0, 28, 29)
+               + struct.pack(">HHhh", 18, 0, 0, -1))
+    contextual = u16(5, 10, 18, 28, 60) + classes + states + entries + u16(4, 0, 2)
+    assert len(contextual) == 66
+    # Ligature: 6 classes (A 4, a 5), 2 states; 4-byte entries, the last one's actions at 48:
+    # component word offsets 27 and 29 (indices -1 and 1 into the components at 56, word 28).
+    # Components 2 and 3 carry the ligature table's word offset (32); the actions could reach
+    # index 2 (3 ligatures), but the subtable holds 2.
+    lig_classes = u16(1, 4) + bytes([4, 5, 1, 1])
+    lig_states = bytes([0, 0, 0, 0, 1, 0]) + bytes([0, 0, 0, 0, 1, 2])
+    lig_entries = u16(22, 0) + u16(28, 0x8000) + u16(22, 0x8000 | 48)
+    actions = struct.pack(">II", 27, 0x80000000 | 29)
+    ligature = (u16(6, 14, 22, 34, 48, 56, 64) + lig_classes + lig_states + lig_entries + b"\0\0" + actions
+                + u16(0, 2, 64, 66) + u16(3, 4))
+    assert len(ligature) == 68
+    subtables = b""
+    for kind, flags, body in ((1, 1, contextual), (2, 2, ligature)):
+        subtables += u16(8 + len(body)) + bytes([0, kind]) + struct.pack(">I", flags) + body
+    feature = u16(1, 0) + struct.pack(">II", 3, 0xFFFFFFFF)
+    chain = struct.pack(">II", 3, 12 + len(feature) + len(subtables)) + u16(1, 2) + feature + subtables
+    fb.save(path)
+    font = TTFont(path)
+    from fontTools.ttLib.tables.DefaultTable import DefaultTable
+    raw = DefaultTable("mort")
+    raw.data = struct.pack(">II", 0x00010000, 1) + chain
+    font["mort"] = raw
+    font.save(path)
 
 
 def vtt(path):
@@ -609,4 +673,4 @@ if __name__ == "__main__":
     {"cff": cff, "variable": variable, "variable-clashing": variable_clashing, "variable-twice": variable_twice, "cff2-variable": cff2_variable, "cff-fanout": cff_fanout,
      "variable-metrics": variable_metrics, "variable-metrics-direct": lambda p: variable_metrics(p, mapped=False), "cff2-metrics": cff2_metrics,
      "composite-fanout": composite_fanout, "colr": colr, "colr0": lambda p: colr(p, version0_only=True),
-     "svg-sbix": svg_sbix, "vtt": vtt}[sys.argv[1]](sys.argv[2])
+     "svg-sbix": svg_sbix, "vtt": vtt, "mort": mort, "mort-packed": mort_packed}[sys.argv[1]](sys.argv[2])

@@ -8,13 +8,16 @@ import LuaBridge
 /// machine, `classes` (glyph name → class), `classCount` and `states` (per state, per class
 /// from 0, {newState, flags = {names}, …}); contextual `lookups`, ligature `components` and
 /// `ligatures`; a non-contextual one's `substitutions` (glyph name → glyph name).
+/// `face.mort` (morx's predecessor) is the same, its version a number (1.0) and its ligature
+/// subtables with `rebasedComponents` (indices from 0, as actions count them, of the components
+/// stored with the ligature table's offset).
 /// And `trak`: `face.trak.horizontal` = {sizes = {9.0, 12.0, …}, tracks = {{value = -1.0,
 /// nameIndex, name, adjustments = {…}}, …}} (one adjustment per size), `vertical` the same.
 /// And `ltag`: {version, flags, tags = {"en", "sr-Latn", …}} (name records' language index k
 /// is `tags[k + 1]`).
 enum AATValues {
     static let fields: [(name: String, push: @Sendable (LuaStack, Face) throws -> Void)] = [
-        ("morx", pushMorx), ("trak", pushTrak), ("ltag", pushLtag),
+        ("morx", pushMorx), ("mort", pushMort), ("trak", pushTrak), ("ltag", pushLtag),
     ]
 
     static func pushLtag(_ s: LuaStack, _ face: Face) throws {
@@ -66,6 +69,20 @@ enum AATValues {
 
     static func pushMorx(_ s: LuaStack, _ face: Face) throws {
         guard let morx = try face.table(MorxTable.self) else { s.pushNil(); return }
+        s.pushTable(fieldCount: 2)
+        s.push(Int(morx.version)); s.setField("version", in: -2)
+        try pushChains(s, morx.chains, face)
+    }
+
+    static func pushMort(_ s: LuaStack, _ face: Face) throws {
+        guard let mort = try face.table(MortTable.self) else { s.pushNil(); return }
+        s.pushTable(fieldCount: 2)
+        s.push(shortestDecimal(Int64(mort.version), scale: Fixed.scale)); s.setField("version", in: -2)
+        try pushChains(s, mort.chains, face)
+    }
+
+    /// Sets `chains` in the table on top.
+    static func pushChains(_ s: LuaStack, _ chains: [MorxTable.Chain], _ face: Face) throws {
         let names = try face.glyphNames()
         func name(_ g: UInt16) -> String { glyphName(Int(g), in: names) }
         func pushMap(_ pairs: [(glyph: UInt16, value: UInt16)], glyphValues: Bool) {
@@ -75,10 +92,8 @@ enum AATValues {
                 s.setField(name(p.glyph), in: -2)
             }
         }
-        s.pushTable(fieldCount: 2)
-        s.push(Int(morx.version)); s.setField("version", in: -2)
-        s.pushTable(arrayCount: Int32(morx.chains.count))
-        for (c, chain) in morx.chains.enumerated() {
+        s.pushTable(arrayCount: Int32(chains.count))
+        for (c, chain) in chains.enumerated() {
             _ = s.reserve(10)
             s.pushTable(fieldCount: 3)
             s.push(Int(chain.defaultFlags)); s.setField("defaultFlags", in: -2)
@@ -125,6 +140,11 @@ enum AATValues {
                         s.pushTable(arrayCount: Int32(m.ligatures.count))
                         for (i, g) in m.ligatures.enumerated() { s.push(name(g)); s.setIndex(i + 1, in: -2) }
                         s.setField("ligatures", in: -2)
+                        if let rebase = m.ligatureRebase {
+                            s.pushTable(arrayCount: Int32(rebase.count))
+                            for (i, v) in rebase.enumerated() { s.push(v); s.setIndex(i + 1, in: -2) }
+                            s.setField("rebasedComponents", in: -2)
+                        }
                     }
                 }
                 s.setIndex(k + 1, in: -2)

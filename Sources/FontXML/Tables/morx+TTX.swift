@@ -13,12 +13,32 @@ extension TTX {
             return MorxXML.dump(morx, names: try face.glyphNames())
         },
         fuse: { element, face, apply in
-            let table = try MorxXML.read(element, face: face)
+            let read = try MorxXML.read(element, face: face, legacy: false)
+            let table = MorxTable(
+                version: UInt16(read.version), reserved: read.reserved, chains: read.chains, glyphCount: try face.glyphCount)
             let bytes: [UInt8]
             do { bytes = try table.encode() } catch let error as FontError {
                 throw XMLError("morx: \(error.message)", line: element.line, column: element.column)
             }
             if apply { face.setRawTable("morx", bytes) }
+        })
+
+    /// mort, morx's predecessor, in the same elements but for its header (`<Version>` as a
+    /// 16.16 hex number, no `<Reserved>`), the subtable's `<CoverageFlags>` byte in place of
+    /// direction and order, and ligature tables' `<MortLigatureRebase>` (fontTools 4.68).
+    static let mortConverter = Converter(
+        dump: { face in
+            guard let mort = try face.table(MortTable.self) else { return nil }
+            return MorxXML.dump(mort, names: try face.glyphNames())
+        },
+        fuse: { element, face, apply in
+            let read = try MorxXML.read(element, face: face, legacy: true)
+            let table = MortTable(version: read.version, chains: read.chains, glyphCount: try face.glyphCount)
+            let bytes: [UInt8]
+            do { bytes = try table.encode() } catch let error as FontError {
+                throw XMLError("mort: \(error.message)", line: element.line, column: element.column)
+            }
+            if apply { face.setRawTable("mort", bytes) }
         })
 }
 
@@ -44,10 +64,21 @@ enum MorxXML {
     // MARK: dump
 
     static func dump(_ morx: Morx, names: [String]) -> String {
-        var out = "  <morx>\n    <Version value=\"\(morx.version)\"/>\n    <Reserved value=\"\(morx.reserved)\"/>\n"
-        out += "    <!-- MorphChainCount=\(morx.chains.count) -->\n"
+        let header = "    <Version value=\"\(morx.version)\"/>\n    <Reserved value=\"\(morx.reserved)\"/>\n"
+        return dump(tag: "morx", header: header, chains: morx.chains, legacy: false, names: names)
+    }
+
+    static func dump(_ mort: MortTable, names: [String]) -> String {
+        dump(
+            tag: "mort", header: "    <Version value=\"0x\(paddedHex(mort.version, 8))\"/>\n", chains: mort.chains, legacy: true,
+            names: names)
+    }
+
+    static func dump(tag: String, header: String, chains: [Morx.Chain], legacy: Bool, names: [String]) -> String {
+        var out = "  <\(tag)>\n" + header
+        out += "    <!-- MorphChainCount=\(chains.count) -->\n"
         func name(_ g: UInt16) -> String { xmlEscaped(glyphName(Int(g), in: names)) }
-        for (c, chain) in morx.chains.enumerated() {
+        for (c, chain) in chains.enumerated() {
             out += "    <MorphChain index=\"\(c)\">\n      <DefaultFlags value=\"\(hex(chain.defaultFlags, uppercase: true))\"/>\n"
             out += "      <!-- StructLength=\(chain.storedLength) -->\n      <!-- MorphFeatureCount=\(chain.features.count) -->\n"
             out += "      <!-- MorphSubtableCount=\(chain.subtables.count) -->\n"
@@ -59,6 +90,12 @@ enum MorxXML {
             }
             for (s, sub) in chain.subtables.enumerated() {
                 out += "      <MorphSubtable index=\"\(s)\">\n        <!-- StructLength=\(sub.storedLength) -->\n"
+                if legacy {
+                    out += "        <CoverageFlags value=\"\(sub.coverage)\"/>\n        <!-- MorphType=\(sub.kind.rawValue) -->\n"
+                    out += "        <SubFeatureFlags value=\"\(hex(sub.subFeatureFlags, uppercase: false))\"/>\n"
+                    out += "        <\(sub.kind.name)>\n" + body(sub) + "        </\(sub.kind.name)>\n      </MorphSubtable>\n"
+                    continue
+                }
                 let direction = sub.coverage & 0x20 != 0 ? "Any" : sub.coverage & 0x80 != 0 ? "Vertical" : "Horizontal"
                 let order = orders.first { $0.bits == sub.coverage & 0x50 }?.name ?? "LayoutOrder"
                 out += "        <TextDirection value=\"\(direction)\"/>\n        <ProcessingOrder value=\"\(order)\"/>\n"
@@ -66,21 +103,20 @@ enum MorxXML {
                 if reserved != 0 { out += "        <Reserved value=\"0x\(paddedHex(reserved, 4))\"/>\n" }
                 out +=
                     "        <!-- MorphType=\(sub.kind.rawValue) -->\n        <SubFeatureFlags value=\"\(hex(sub.subFeatureFlags, uppercase: false))\"/>\n"
-                out += "        <\(sub.kind.name)>\n"
-                if let m = sub.machine {
-                    out += stateTable(m, sub.kind, name: name, names: names)
-                } else {
-                    out += "          <Substitution>\n"
-                    for p in byName(sub.substitutions, names) {
-                        out += "            <Lookup glyph=\"\(xmlEscaped(p.name))\" value=\"\(name(p.value))\"/>\n"
-                    }
-                    out += "          </Substitution>\n"
-                }
-                out += "        </\(sub.kind.name)>\n      </MorphSubtable>\n"
+                out += "        <\(sub.kind.name)>\n" + body(sub) + "        </\(sub.kind.name)>\n      </MorphSubtable>\n"
             }
             out += "    </MorphChain>\n"
         }
-        return out + "  </morx>\n"
+        return out + "  </\(tag)>\n"
+
+        func body(_ sub: Morx.Subtable) -> String {
+            if let m = sub.machine { return stateTable(m, sub.kind, name: name, names: names) }
+            var out = "          <Substitution>\n"
+            for p in byName(sub.substitutions, names) {
+                out += "            <Lookup glyph=\"\(xmlEscaped(p.name))\" value=\"\(name(p.value))\"/>\n"
+            }
+            return out + "          </Substitution>\n"
+        }
     }
 
     static let verbs = [
@@ -126,7 +162,13 @@ enum MorxXML {
         if kind == .ligature {
             out += "            <LigComponents>\n"
             for (k, c) in m.components.enumerated() { out += "              <LigComponent index=\"\(k)\" value=\"\(c)\"/>\n" }
-            out += "            </LigComponents>\n            <Ligatures>\n"
+            out += "            </LigComponents>\n"
+            if let rebase = m.ligatureRebase {
+                out += "            <MortLigatureRebase>\n"
+                for i in rebase { out += "              <Component index=\"\(i)\"/>\n" }
+                out += "            </MortLigatureRebase>\n"
+            }
+            out += "            <Ligatures>\n"
             for (k, g) in m.ligatures.enumerated() { out += "              <Ligature glyph=\"\(name(g))\" index=\"\(k)\"/>\n" }
             out += "            </Ligatures>\n"
         }
@@ -135,7 +177,8 @@ enum MorxXML {
 
     // MARK: fuse
 
-    static func read(_ element: XMLElement, face: Face) throws -> Morx {
+    /// A morx (or, `legacy`, a mort) element's version, reserved word and chains.
+    static func read(_ element: XMLElement, face: Face, legacy: Bool) throws -> (version: UInt32, reserved: UInt16, chains: [Morx.Chain]) {
         let reader = StructuredReader(face: face)
         func fail(_ message: String, _ e: XMLElement) -> XMLError { XMLError(message, line: e.line, column: e.column) }
         func int(_ e: XMLElement, _ range: ClosedRange<Int64>, _ key: String = "value") throws -> Int64 {
@@ -158,12 +201,12 @@ enum MorxXML {
             return map.map { ($0.key, $0.value) }.sorted { $0.glyph < $1.glyph }
         }
 
-        var version: UInt16 = 2, reserved: UInt16 = 0
+        var version: UInt32 = legacy ? 0x0001_0000 : 2, reserved: UInt16 = 0
         var chains: [Morx.Chain] = []
         for e in element.children {
             switch e.name {
-            case "Version": version = UInt16(try int(e, 2...3))
-            case "Reserved": reserved = UInt16(try int(e, 0...0xFFFF))
+            case "Version": version = UInt32(try int(e, legacy ? 0...0xFFFF_FFFF : 2...3))
+            case "Reserved" where !legacy: reserved = UInt16(try int(e, 0...0xFFFF))
             case "MorphChain":
                 var chain = Morx.Chain(defaultFlags: 0, features: [], subtables: [])
                 for c in e.children {
@@ -188,35 +231,38 @@ enum MorxXML {
                     }
                 }
                 chains.append(chain)
-            default: throw fail("<\(e.name)> in <morx>: expected <Version>, <Reserved> or <MorphChain>", e)
+            default:
+                throw fail("<\(e.name)> in <\(element.name)>: expected <Version>, \(legacy ? "" : "<Reserved> ")or <MorphChain>", e)
             }
         }
-        return Morx(version: version, reserved: reserved, chains: chains, glyphCount: try face.glyphCount)
+        return (version, reserved, chains)
 
         func subtable(_ e: XMLElement) throws -> Morx.Subtable {
             var direction: UInt8 = 0, order: UInt8 = 0, reserved: UInt32 = 0, flags: UInt32 = 0
             var body: (Morx.Kind, XMLElement)?
             for c in e.children {
                 switch c.name {
-                case "TextDirection":
+                case "TextDirection" where !legacy:
                     switch try c.attribute("value") {
                     case "Horizontal": direction = 0
                     case "Vertical": direction = 0x80
                     case "Any": direction = 0x20
                     case let other: throw fail("TextDirection \"\(other)\" is not Horizontal, Vertical or Any", c)
                     }
-                case "ProcessingOrder":
+                case "ProcessingOrder" where !legacy:
                     let text = try c.attribute("value")
                     guard let o = orders.first(where: { $0.name == text }) else {
                         throw fail("ProcessingOrder \"\(text)\" is not one of \(orders.map(\.name).joined(separator: ", "))", c)
                     }
                     order = o.bits
-                case "Reserved": reserved = UInt32(try int(c, 0...0xF_FFFF))
+                case "CoverageFlags" where legacy: direction = UInt8(try int(c, 0...0xFF))
+                case "Reserved" where !legacy: reserved = UInt32(try int(c, 0...0xF_FFFF))
                 case "SubFeatureFlags": flags = UInt32(try int(c, 0...0xFFFF_FFFF))
                 default:
                     guard let kind = Morx.Kind.allCases.first(where: { $0.name == c.name }) else {
                         throw fail(
-                            "<\(c.name)> in <MorphSubtable>: expected TextDirection, ProcessingOrder, Reserved, SubFeatureFlags or a …Morph",
+                            "<\(c.name)> in <MorphSubtable>: expected "
+                                + (legacy ? "CoverageFlags" : "TextDirection, ProcessingOrder, Reserved") + ", SubFeatureFlags or a …Morph",
                             c)
                     }
                     body = (kind, c)
@@ -260,6 +306,15 @@ enum MorxXML {
                         }
                         return UInt16(try int(x, 0...0xFFFF))
                     }
+                case "MortLigatureRebase" where kind == .ligature && legacy:
+                    m.ligatureRebase = try Set(
+                        c.children.map { x in
+                            guard x.name == "Component" else {
+                                throw fail("<\(x.name)> in <MortLigatureRebase>: expected <Component index=/>", x)
+                            }
+                            return Int(try int(x, 0...0xFFFF, "index"))
+                        }
+                    ).sorted()
                 case "Ligatures" where kind == .ligature:
                     m.ligatures = try c.children.map { x in
                         guard x.name == "Ligature" else { throw fail("<\(x.name)> in <Ligatures>: expected <Ligature glyph=/>", x) }
@@ -335,3 +390,4 @@ enum MorxXML {
 }
 
 extension MorxTable: TTXTable { static var ttx: TTX.Converter { TTX.morxConverter } }
+extension MortTable: TTXTable { static var ttx: TTX.Converter { TTX.mortConverter } }

@@ -16,7 +16,7 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
 
     /// One action of a ligature entry: pop a glyph, add `delta` to its id to index the
     /// component table; `store` keeps the ligature so far. (The "last" bit is derived.)
-    public struct LigatureAction: Equatable, Sendable {
+    public struct LigatureAction: Hashable, Sendable {
         public var delta: Int32, store: Bool
         public init(delta: Int32, store: Bool) { self.delta = delta; self.store = store }
     }
@@ -24,7 +24,7 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
     /// A state machine's entry: where to go and what to do. Which members count depends on the
     /// subtable's type; `flags` is the entry's flags word without the bits the others give (the
     /// ligature's perform-action bit, the insertion counts).
-    public struct Entry: Equatable, Sendable {
+    public struct Entry: Hashable, Sendable {
         public var newState: UInt16
         public var flags: UInt16
         /// Contextual: the per-glyph lookups applied to the marked and the current glyph (0xFFFF none).
@@ -46,6 +46,9 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         public var perGlyphLookups: [[(glyph: UInt16, value: UInt16)]] = []
         /// Ligature: the component table actions index, and the ligature glyphs it leads to.
         public var components: [UInt16] = [], ligatures: [UInt16] = []
+        /// mort's ligatures only: the components stored with the ligature table's word offset
+        /// added (sorted), as fontTools reads them; nil works them out from the actions.
+        public var ligatureRebase: [Int]? = nil
         public init(classCount: Int, classes: [(glyph: UInt16, value: UInt16)], states: [[Entry]]) {
             self.classCount = classCount; self.classes = classes; self.states = states
         }
@@ -53,7 +56,7 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
             a.classCount == b.classCount && pairsEqual(a.classes, b.classes) && a.states == b.states
                 && a.perGlyphLookups.count == b.perGlyphLookups.count
                 && zip(a.perGlyphLookups, b.perGlyphLookups).allSatisfy { pairsEqual($0, $1) }
-                && a.components == b.components && a.ligatures == b.ligatures
+                && a.components == b.components && a.ligatures == b.ligatures && a.ligatureRebase == b.ligatureRebase
         }
     }
 
@@ -352,20 +355,7 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
             actionData = aw.bytes
             pad(&actionData, 4)
         } else if kind == .insertion {
-            let sequences = Set(entries.flatMap { [$0.currentInsertion, $0.markedInsertion] }.filter { !$0.isEmpty })
-            var glyphs: [UInt16] = []
-            for seq in sequences.sorted(by: { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) })
-            where insertionIndex[seq] == nil {
-                for start in 0..<seq.count {
-                    for end in start..<seq.count where insertionIndex[Array(seq[start...end])] == nil {
-                        insertionIndex[Array(seq[start...end])] = glyphs.count + start
-                    }
-                }
-                glyphs += seq
-            }
-            var aw = BinaryWriter()
-            for g in glyphs { aw.u16(g) }
-            actionData = aw.bytes
+            (actionData, insertionIndex) = insertionGlyphs(entries)
         }
 
         // The entry table, each distinct entry once, in first-use order; the state array.
@@ -435,6 +425,26 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         return w.bytes
     }
 
+    /// The insertion subtables' glyph lists, as fontTools lays them out for morx and mort: the
+    /// longest first, each run of glyphs inside one written already found at its index.
+    static func insertionGlyphs(_ entries: [Entry]) -> (data: [UInt8], index: [[UInt16]: Int]) {
+        var index: [[UInt16]: Int] = [:]
+        let sequences = Set(entries.flatMap { [$0.currentInsertion, $0.markedInsertion] }.filter { !$0.isEmpty })
+        var glyphs: [UInt16] = []
+        for seq in sequences.sorted(by: { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) })
+        where index[seq] == nil {
+            for start in 0..<seq.count {
+                for end in start..<seq.count where index[Array(seq[start...end])] == nil {
+                    index[Array(seq[start...end])] = glyphs.count + start
+                }
+            }
+            glyphs += seq
+        }
+        var w = BinaryWriter()
+        for g in glyphs { w.u16(g) }
+        return (w.bytes, index)
+    }
+
     /// A ligature entry's actions as stored: 30-bit deltas, the store bit, the last bit on the last.
     static func actionWords(_ actions: [LigatureAction]) -> [UInt32] {
         actions.enumerated().map { k, a in
@@ -456,8 +466,13 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
     /// The table as keyed lines: chain and subtable headers, each glyph's class, each state's
     /// entries, each lookup's pairs, each component and ligature, glyphs by name.
     func items(names: [String]) -> [(String, String)] {
+        Self.items(version: "\(version)", chains: chains, names: names)
+    }
+
+    /// The keyed lines of a morx or mort table.
+    static func items(version: String, chains: [Chain], names: [String]) -> [(String, String)] {
         func name(_ g: UInt16) -> String { glyphName(Int(g), in: names) }
-        var out: [(String, String)] = [("version", "\(version)")]
+        var out: [(String, String)] = [("version", version)]
         for (c, chain) in chains.enumerated() {
             out.append(("chain \(c) default flags", hex32(chain.defaultFlags)))
             for (k, f) in chain.features.enumerated() {
@@ -482,12 +497,15 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
                 }
                 for (k, v) in m.components.enumerated() { out.append(("\(at) component \(k)", "\(v)")) }
                 for (k, g) in m.ligatures.enumerated() { out.append(("\(at) ligature \(k)", name(g))) }
+                if let rebase = m.ligatureRebase {
+                    out.append(("\(at) rebased components", rebase.map(String.init).joined(separator: " ")))
+                }
             }
         }
         return out
     }
 
-    func entryText(_ e: Entry, _ kind: Kind, name: (UInt16) -> String) -> String {
+    static func entryText(_ e: Entry, _ kind: Kind, name: (UInt16) -> String) -> String {
         var parts = ["→ state \(e.newState)"]
         parts += kind.flagNames.filter { e.flags & $0.1 != 0 }.map(\.0)
         switch kind {
@@ -505,7 +523,7 @@ public final class MorxTable: DecodableTable, DiffableTable, Equatable {
         return parts.joined(separator: " ")
     }
 
-    func hex32(_ v: UInt32) -> String {
+    static func hex32(_ v: UInt32) -> String {
         let digits = String(v, radix: 16, uppercase: true)
         return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
     }
