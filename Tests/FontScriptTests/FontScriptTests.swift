@@ -667,6 +667,25 @@ func expectError(
     }
 }
 
+/// A custom leaf's value reaches Lua as plain numbers and tables and reads back the same
+/// (HVAR's glyph map, COLR's index map; any leaf a description adds later).
+@Suite struct CustomLeafValueTests {
+    @Test func plainValuesRoundTripThroughLua() throws {
+        let lua = try makeState()
+        let values = try StructValues(try Font(path: dejavu).faces[0])
+        var inner = StructFields()
+        inner["Glyph"] = .list([.int(3), .int(4)])
+        inner["Value"] = .int(-7)
+        let value = StructValue.list([.int(0x0001_0002), .record(inner), .list([])])
+        values.pushPlain(lua.stack, value)
+        defer { lua.stack.pop() }
+        #expect(try values.plainValue(lua.stack, at: -1, path: "leaf") == value)
+        lua.stack.push("not a leaf")
+        defer { lua.stack.pop() }
+        #expect(throws: FontError.self) { try values.plainValue(lua.stack, at: -1, path: "leaf") }
+    }
+}
+
 /// AAT mort from Lua, on the packed table make_test_fonts.py assembles: the same view as morx,
 /// its version a 16.16 number and ligature subtables with their rebased components.
 @Suite struct MortScriptTests {

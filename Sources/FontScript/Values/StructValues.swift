@@ -64,7 +64,8 @@ final class StructValues {
                 push(s, v, bit < 4 ? .scalar(.int16) : .offset16(.device))
                 s.setField(name, in: -2)
             }
-        case (.deltaRow, .list(let row)), (.glyphIndexMap, .list(let row)), (.indexMap, .list(let row)):
+        case (.custom, _): pushPlain(s, value)
+        case (.deltaRow, .list(let row)):
             s.pushTable(arrayCount: Int32(row.count))
             for (k, v) in row.enumerated() { s.push(Int(v.int ?? 0)); s.setIndex(k + 1, in: -2) }
         case (.substitutions, .substitutions(let subs)):
@@ -261,7 +262,8 @@ final class StructValues {
                 DeviceValue(
                     startSize: try number("StartSize"), endSize: try number("EndSize"), deltaFormat: try number("DeltaFormat"),
                     deltas: deltas))
-        case .deltaRow, .glyphIndexMap, .indexMap:
+        case .custom: return try plainValue(s, at: index, path: path)
+        case .deltaRow:
             try requireTable(s, index, path)
             return .list(
                 try s.items(ofListAt: index) { k in
@@ -296,6 +298,43 @@ final class StructValues {
             }
         }
         return out
+    }
+
+    /// A custom leaf's value as plain Lua: numbers, lists, records as tables by member name.
+    func pushPlain(_ s: LuaStack, _ value: StructValue) {
+        s.reserve(4)
+        switch value {
+        case .int(let v): s.push(Int(v))
+        case .list(let items):
+            s.pushTable(arrayCount: Int32(items.count))
+            for (k, item) in items.enumerated() { pushPlain(s, item); s.setIndex(k + 1, in: -2) }
+        case .record(let fields):
+            s.pushTable(fieldCount: Int32(fields.count))
+            for (name, item) in zip(fields.names, fields.values) { pushPlain(s, item); s.setField(name, in: -2) }
+        default: s.pushNil()
+        }
+    }
+
+    /// The same read back: an integer, a list, or a table by string keys (a record).
+    func plainValue(_ s: LuaStack, at index: Int32, path: String) throws -> StructValue {
+        switch s.type(at: index) {
+        case .number:
+            guard let v = s.integer(at: index) else { throw FontError("\(path) must be an integer") }
+            return .int(Int64(v))
+        case .nil: return .none
+        case .table:
+            let keys = s.keys(ofTableAt: index)
+            if keys.allSatisfy({ $0 == "<number>" }) {
+                return .list(try s.items(ofListAt: index) { k in try plainValue(s, at: -1, path: "\(path)[\(k)]") })
+            }
+            var fields = StructFields()
+            for key in keys.sorted() {
+                guard !key.hasPrefix("<") else { throw FontError("\(path) mixes list items and named members") }
+                fields[key] = try s.withField(key, in: index) { _ in try plainValue(s, at: -1, path: "\(path).\(key)") }
+            }
+            return .record(fields)
+        default: throw FontError("\(path) must be a number or a table, got \(s.describedType(at: index))")
+        }
     }
 
     func requireTable(_ s: LuaStack, _ index: Int32, _ path: String) throws {

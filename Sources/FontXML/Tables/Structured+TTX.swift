@@ -86,6 +86,16 @@ struct StructuredWriter {
         out.spaces(indent); out.add("</"); out.add(name); out.add(">\n")
     }
 
+    /// An element a custom leaf made, with its children.
+    mutating func leafElement(_ e: LeafXML, indent: Int) {
+        out.spaces(indent); out.add("<"); out.add(e.name)
+        for (key, text) in e.attributes { out.add(" "); out.add(key); out.add("=\""); out.add(xmlEscaped(text)); out.add("\"") }
+        if e.children.isEmpty { out.add("/>\n"); return }
+        out.add(">\n")
+        for child in e.children { leafElement(child, indent: indent + 2) }
+        close(indent, e.name)
+    }
+
     mutating func members(_ record: Record, _ fields: StructFields, indent: Int) throws {
         for member in record.members {
             if record.countNames.contains(member.name) {
@@ -209,26 +219,15 @@ struct StructuredWriter {
         case (.deltaRow, .list(let row)):
             // fontTools writes a row as a Python list: value="[-96, 0]".
             line(indent, "<\(name)\(indexAttribute) value=\"[\(row.compactMap(\.int).map(String.init).joined(separator: ", "))]\"/>")
-        case (.glyphIndexMap, .list(let items)):
-            // As fontTools: one <Map> per glyph (the last entry repeats), sorted by glyph name.
-            line(indent, "<\(name)\(indexAttribute)>")
-            let values = items.compactMap(\.int)
-            if let last = values.last {
-                let all = names.indices.map { $0 < values.count ? values[$0] : last }
-                for g in names.indices.sorted(by: { Self.precedes(names[$0], names[$1]) }) {
-                    line(indent + 2, "<Map glyph=\"\(xmlEscaped(names[g]))\" outer=\"\(all[g] >> 16)\" inner=\"\(all[g] & 0xFFFF)\"/>")
-                }
-            }
-            line(indent, "</\(name)>")
-        case (.indexMap, .list(let items)):
-            // As fontTools writes a DeltaSetIndexMap: an entry per index, none as a bare <Map>.
-            line(indent, "<\(name)\(indexAttribute) Format=\"\(items.count > 0xFFFF ? 1 : 0)\">")
-            for (k, v) in items.compactMap(\.int).enumerated() {
-                line(
-                    indent + 2,
-                    v == 0xFFFF_FFFF ? "<Map index=\"\(k)\"/>" : "<Map index=\"\(k)\" outer=\"\(v >> 16)\" inner=\"\(v & 0xFFFF)\"/>")
-            }
-            line(indent, "</\(name)>")
+        case (.custom(let leaf), _):
+            let names = self.names
+            let xml = leaf.ttx(value, LeafContext(glyphCount: names.count, glyphName: { FontModel.glyphName($0, in: names) }))
+            open(indent, name, index)
+            for (key, text) in xml.attributes { out.add(" "); out.add(key); out.add("=\""); out.add(xmlEscaped(text)); out.add("\"") }
+            if xml.children.isEmpty { out.add("/>\n"); break }
+            out.add(">\n")
+            for child in xml.children { leafElement(child, indent: indent + 2) }
+            close(indent, name)
         case (.clipList, .list(let groups)):
             // As fontTools: a <Clip> per box, by its first glyph name, its glyphs sorted by name.
             line(indent, "<\(name)\(indexAttribute) Format=\"1\">")
@@ -512,48 +511,20 @@ final class StructuredReader {
                 row.append(.int(v))
             }
             return .list(row)
-        case .glyphIndexMap:
-            let count = try face.glyphCount
-            var values = [Int64?](repeating: nil, count: count)
-            for m in e.children {
-                guard m.name == "Map" else { throw fail("<\(m.name)> in <\(e.name)>: expected <Map glyph=… outer=… inner=…/>", m) }
-                let g: Int
-                if let name = m.value("glyph") {
-                    g = try glyph(name, m)
-                } else {
-                    guard let k = Int(try m.attribute("index")), (0..<count).contains(k) else {
-                        throw fail("<Map> needs glyph= or an index below \(count)", m)
-                    }
-                    g = k
-                }
-                guard let outer = Int64(try m.attribute("outer")), (0...0xFFFF).contains(outer),
-                    let inner = Int64(try m.attribute("inner")), (0...0xFFFF).contains(inner)
-                else { throw fail("outer and inner must be 0…65535", m) }
-                values[g] = outer << 16 | inner
+        case .custom(let leaf):
+            func converted(_ e: XMLElement) -> LeafXML {
+                var x = LeafXML(e.name, e.attributeList.map { ($0.key, $0.value) }, children: e.children.map(converted))
+                x.line = e.line; x.column = e.column
+                return x
             }
-            if let missing = values.firstIndex(where: { $0 == nil }), !e.children.isEmpty {
-                throw fail("<\(e.name)> has no <Map> for glyph \(missing); every glyph needs one", e)
+            let context = LeafContext(
+                glyphCount: try face.glyphCount,
+                glyphID: { [self] name in
+                    do { return try self.glyph(name, e) } catch let error as XMLError { throw FontError(error.message) }
+                })
+            do { return try leaf.value(fromTTX: converted(e), context) } catch let problem as LeafXML.Problem {
+                throw XMLError(problem.message, line: problem.line, column: problem.column)
             }
-            // As fontTools, the entries that repeat the last one at the end are left out.
-            var list = values.compactMap { $0 }
-            while list.count > 1 && list[list.count - 2] == list[list.count - 1] { list.removeLast() }
-            return .list(list.map { .int($0) })
-        case .indexMap:
-            var entries: [Int: Int64] = [:]
-            for m in e.children {
-                guard m.name == "Map" else { throw fail("<\(m.name)> in <\(e.name)>: expected <Map index= outer= inner=/>", m) }
-                guard let k = Int(try m.attribute("index")), k >= 0, k <= 0xFFFF_FFFF else { throw fail("<Map> needs an index", m) }
-                guard entries[k] == nil else { throw fail("a second <Map index=\"\(k)\">", m) }
-                if m.value("outer") == nil && m.value("inner") == nil { entries[k] = 0xFFFF_FFFF; continue }
-                guard let outer = Int64(try m.attribute("outer")), (0...0xFFFF).contains(outer),
-                    let inner = Int64(try m.attribute("inner")), (0...0xFFFF).contains(inner)
-                else { throw fail("outer and inner must be 0…65535", m) }
-                entries[k] = outer << 16 | inner
-            }
-            guard entries.keys.sorted() == Array(0..<entries.count) else {
-                throw fail("the maps' indices must run 0, 1, 2 … without gaps", e)
-            }
-            return .list((0..<entries.count).map { .int(entries[$0] ?? 0xFFFF_FFFF) })
         case .clipList:
             var groups: [StructValue] = []
             for clip in e.children {

@@ -39,13 +39,9 @@ public indirect enum Shape: Sendable {
     /// 16-bit when `shorts` has its 0x8000 bit (LONG_WORDS). The widths are the stored
     /// `shorts` member's; a delta that does not fit them is an error when written.
     case deltaRow(shorts: String, columns: String)
-    /// HVAR/VVAR's map from glyph to delta-set index (fontTools' VarIdxMap): a list of
-    /// outer << 16 | inner, one per glyph from the first, the last repeating for the glyphs
-    /// after it. Written with the smallest entry format that holds it.
-    case glyphIndexMap
-    /// A DeltaSetIndexMap read by index (COLR's VarIndexMap, avar 2's axis map): the same list,
-    /// written in XML as `<Map index= outer= inner=/>`, `<Map index=/>` for 0xFFFFFFFF (none).
-    case indexMap
+    /// A leaf with its own codec and TTX in one type (`CustomLeaf`): the escape hatch for what
+    /// records cannot say.
+    case custom(any CustomLeaf.Type)
     /// COLR's ClipList: glyph ranges with Offset24s to ClipBoxes (formats 1 and 2), read as
     /// fontTools groups them: a list of records `{Glyph: [glyph ids], ClipBox}`, one per
     /// distinct box, in first-seen order. Written back as ranges of consecutive glyphs.
@@ -64,6 +60,12 @@ public indirect enum Shape: Sendable {
     /// A shape that contains itself (COLR's Paint, whose formats point at other Paints), made
     /// when first reached. Walks over descriptions stop here; codecs follow it.
     case recursive(name: String, @Sendable () -> Shape)
+
+    /// HVAR/VVAR's map from glyph to delta-set index (fontTools' VarIdxMap): a list of
+    /// outer << 16 | inner, one per glyph from the first (`GlyphIndexMapLeaf`).
+    public static var glyphIndexMap: Shape { .custom(GlyphIndexMapLeaf.self) }
+    /// A DeltaSetIndexMap read by index (COLR's VarIndexMap, avar 2's axis map: `IndexMapLeaf`).
+    public static var indexMap: Shape { .custom(IndexMapLeaf.self) }
 
     public static func offset16(_ s: Shape) -> Shape { .offset(s, bytes: 2) }
     public static func offset24(_ s: Shape) -> Shape { .offset(s, bytes: 3) }

@@ -270,29 +270,21 @@ public enum StructureCodec {
             case .aatLookupWithData(let valueShape):
                 return try aatLookupWithData(valueShape, at: &position, base: base, version: version, depth: depth)
             case .recursive(_, let make): return try value(make(), at: &position, base: base, version: version, depth: depth)
-            case .glyphIndexMap, .indexMap:
-                let format = try scalar(.uint8, at: position), entryFormat = try scalar(.uint8, at: position + 1)
-                guard format <= 1 else { throw fail("unknown DeltaSetIndexMap format \(format)", at: position) }
-                guard entryFormat & 0xC0 == 0 else {
-                    throw fail("DeltaSetIndexMap entry format 0x\(String(entryFormat, radix: 16)) sets reserved bits", at: position + 1)
+            case .custom(let leaf):
+                var reader = table
+                var context = LeafContext(glyphCount: glyphCount, budget: budget)
+                let value: StructValue
+                do {
+                    try reader.seek(position)
+                    value = try leaf.decode(&reader, &context)
+                } catch let error as FontError {
+                    var failure = fail(error.message, at: (error.offset ?? table.base + position) - table.base)
+                    failure.exhausted = context.budget < 0   // never kept as bytes: the table is refused
+                    throw failure
                 }
-                let count = Int(try scalar(format == 0 ? .uint16 : .uint32, at: position + 2))
-                var at = position + (format == 0 ? 4 : 6)
-                let size = Int(entryFormat >> 4 & 3) + 1, innerBits = Int(entryFormat & 0xF) + 1
-                let kind: FieldKind = [.uint8, .uint16, .uint24, .uint32][size - 1]
-                try spend(count, at: position)
-                guard count <= (table.count - at) / size else {
-                    throw fail("DeltaSetIndexMap claims \(count) entries, more than the table holds", at: position + 2)
-                }
-                var items: [StructValue] = []
-                items.reserveCapacity(count)
-                for _ in 0..<count {
-                    let v = try scalar(kind, at: at)
-                    at += size
-                    items.append(.int((v >> innerBits) << 16 | (v & ((1 << innerBits) - 1))))
-                }
-                position = at
-                return .list(items)
+                budget = context.budget
+                position = reader.offset
+                return value
             case .undescribed(let what): throw UndescribedStructure(description: "\(what) is not described yet, so it is kept as bytes")
             }
         }
@@ -778,25 +770,10 @@ public enum StructureCodec {
                         Pending(at: w.count, size: 3, value: r.box, shape: COLRShapes.clipBox, scope: scope, path: "\(path).ClipBox"))
                     w.u24(0)
                 }
-            case .glyphIndexMap, .indexMap:
-                guard case .list(let items) = value else { throw mismatch() }
-                let values = try items.map { item -> Int64 in
-                    guard case .int(let v) = item, (0...0xFFFF_FFFF).contains(v) else { throw mismatch() }
-                    return v
+            case .custom(let leaf):
+                do { try leaf.encode(value, into: &w, LeafContext()) } catch let error as FontError {
+                    throw FontError("\(path): \(error.message)")
                 }
-                // fontTools' choice: as few inner bits as the inner indices need, then the
-                // narrowest entry that holds outer and inner together.
-                let ored = values.reduce(0, |)
-                var innerBits = 1
-                while innerBits < 16 && (ored & 0xFFFF) >> innerBits != 0 { innerBits += 1 }
-                let packedOred = (ored >> (16 - innerBits)) | (ored & ((1 << innerBits) - 1))
-                let size = packedOred <= 0xFF ? 1 : packedOred <= 0xFFFF ? 2 : packedOred <= 0xFF_FFFF ? 3 : 4
-                let wide = values.count > 0xFFFF
-                w.u8(wide ? 1 : 0)
-                w.u8(UInt8((size - 1) << 4 | (innerBits - 1)))
-                if wide { try w.u32(values.count, "\(path) count") } else { w.u16(UInt16(values.count)) }
-                let kind: FieldKind = [.uint8, .uint16, .uint24, .uint32][size - 1]
-                for v in values { FieldTable.write((v >> 16) << innerBits | (v & 0xFFFF), kind, &w) }
             case .aatLookup(let valueShape):
                 guard case .list(let items) = value else { throw mismatch() }
                 var entries: [(glyph: UInt16, value: StructValue)] = []
