@@ -158,16 +158,19 @@ enum WOFF2 {
             }
             extras.privateData = Array(try reader.sub(privateOffset, privateLength).bytes)
         }
-        let sfnt = try stream.withUnsafeBytes { try rebuild($0, entries: entries, fonts: fonts, collectionVersion: collectionVersion) }
+        let sfnt = try stream.withUnsafeBytes {
+            try rebuild($0, entries: entries, fonts: fonts, collectionVersion: collectionVersion).bytes
+        }
         return (sfnt, extras)
     }
 
     /// The sfnt or TTC: headers and directories (tags sorted), then each table once, padded to 4,
-    /// with checksums and head.checkSumAdjustment computed as for any font.
+    /// with checksums and head.checkSumAdjustment computed as for any font; and where each
+    /// directory entry's table went.
     static func rebuild(
         _ stream: UnsafeRawBufferPointer, entries: [Entry], fonts: [(flavor: UInt32, tables: [Int])],
         collectionVersion: UInt32?
-    ) throws -> [UInt8] {
+    ) throws -> (bytes: [UInt8], tableOffsets: [Int]) {
         func bytes(_ i: Int) -> UnsafeRawBufferPointer {
             UnsafeRawBufferPointer(rebasing: stream[entries[i].streamOffset..<entries[i].streamOffset + entries[i].streamLength])
         }
@@ -258,7 +261,7 @@ enum WOFF2 {
                 put32(0xB1B0_AFBA &- sum, tableOffsets[head] + 8)
             }
         }
-        return out
+        return (out, tableOffsets)
     }
 
     /// Exactly `expected` bytes out of a Brotli stream: more is refused as it comes, not after.
@@ -415,6 +418,27 @@ enum WOFF2 {
                 } else {
                     stream.append(contentsOf: try data(i))
                 }
+            }
+            // head.checkSumAdjustment as the font a decoder rebuilds will have it (what the
+            // reference encoder stores too, so the two write the same bytes); the decoder
+            // computes its own, but the stored head is then right as it stands.
+            var entries: [Entry] = []
+            for i in order {
+                let length = transformed[i]?.count ?? replaced[i]?.count ?? sources[i].length
+                entries.append(
+                    Entry(
+                        tag: sources[i].tag, transformed: transformed[i] != nil, originalLength: originalLength[i] ?? sources[i].length,
+                        streamOffset: entries.last.map { $0.streamOffset + $0.streamLength } ?? 0, streamLength: length))
+            }
+            let decodedFonts =
+                collectionVersion == nil
+                ? [(fonts[0].flavor, Array(entries.indices))] : fonts.map { f in (f.flavor, outputOrder(f.tables).map { position[$0] }) }
+            let rebuilt = try stream.withUnsafeBytes {
+                try rebuild($0, entries: entries, fonts: decodedFonts, collectionVersion: collectionVersion)
+            }
+            for (k, e) in entries.enumerated() where e.tag == "head" && e.streamLength >= 12 {
+                let at = rebuilt.tableOffsets[k] + 8
+                stream.replaceSubrange(e.streamOffset + 8..<e.streamOffset + 12, with: rebuilt.bytes[at..<at + 4])
             }
             let compressed = try brotliCompress(stream, quality: options.quality, window: options.window, text: false, progress: progress)
             let metadata = try extras.metadata.map { try brotliCompress($0, quality: options.quality, window: options.window, text: true) }
