@@ -167,9 +167,10 @@ enum WOFF2 {
     /// The sfnt or TTC: headers and directories (tags sorted), then each table once, padded to 4,
     /// with checksums and head.checkSumAdjustment computed as for any font; and where each
     /// directory entry's table went.
+    /// `known`: glyf tables the caller has rebuilt already (the encoder), by directory index.
     static func rebuild(
         _ stream: UnsafeRawBufferPointer, entries: [Entry], fonts: [(flavor: UInt32, tables: [Int])],
-        collectionVersion: UInt32?
+        collectionVersion: UInt32?, known: [Int: WOFF2Glyphs.Reconstructed] = [:]
     ) throws -> (bytes: [UInt8], tableOffsets: [Int]) {
         func bytes(_ i: Int) -> UnsafeRawBufferPointer {
             UnsafeRawBufferPointer(rebasing: stream[entries[i].streamOffset..<entries[i].streamOffset + entries[i].streamLength])
@@ -182,7 +183,7 @@ enum WOFF2 {
             guard let glyf = font.tables.first(where: { entries[$0].tag == "glyf" && entries[$0].transformed }),
                 let loca = font.tables.first(where: { entries[$0].tag == "loca" }), rebuilt[glyf] == nil
             else { continue }
-            let r = try WOFF2Glyphs.reconstruct(bytes(glyf), locaLength: entries[loca].originalLength)
+            let r = try known[glyf] ?? WOFF2Glyphs.reconstruct(bytes(glyf), locaLength: entries[loca].originalLength)
             rebuilt[glyf] = r.glyf
             rebuilt[loca] = r.loca
             xMinsByGlyf[glyf] = r.xMins
@@ -339,6 +340,7 @@ enum WOFF2 {
             var replaced: [Int: [UInt8]] = [:]   // head with its flags changed
             var transformed: [Int: [UInt8]] = [:]   // glyf, loca (empty), hmtx as stored
             var originalLength: [Int: Int] = [:]   // glyf and loca as they will be rebuilt
+            var rebuiltGlyf: [Int: WOFF2Glyphs.Reconstructed] = [:]   // by source index, for the checksum below
             let transforming = options.transformGlyphs && fonts.contains { find($0, "glyf") != nil && find($0, "loca") != nil }
             if transforming {
                 for f in fonts {
@@ -362,6 +364,8 @@ enum WOFF2 {
                         stored[7] = 1
                         headBytes[51] = 1
                         notes.append("loca made long (the rebuilt glyf passes 128 KiB)")
+                    } else {
+                        rebuiltGlyf[glyf] = rebuilt   // as a decoder rebuilds it (a long loca it rebuilds anew)
                     }
                     headBytes[16] |= 0x08   // head.flags bit 11: the font went through a lossless transform
                     replaced[head] = headBytes
@@ -384,6 +388,15 @@ enum WOFF2 {
                     fonts = fonts.map { f in (f.flavor, f.tables.filter { sources[$0].tag != "DSIG" }) }
                     notes.append("DSIG dropped (its signature no longer matches)")
                 }
+            }
+
+            // head.flags bit 11 (a lossless transform: a decoded font is not the input byte for
+            // byte, whether or not glyf was transformed) in every font, as the reference encoder sets it.
+            for f in fonts {
+                guard let head = find(f, "head"), replaced[head] == nil, sources[head].length >= 18 else { continue }
+                var headBytes = Array(try data(head))
+                headBytes[16] |= 0x08
+                replaced[head] = headBytes
             }
 
             // Each font's tables in tag order with loca right after glyf; the directory lists
@@ -433,8 +446,9 @@ enum WOFF2 {
             let decodedFonts =
                 collectionVersion == nil
                 ? [(fonts[0].flavor, Array(entries.indices))] : fonts.map { f in (f.flavor, outputOrder(f.tables).map { position[$0] }) }
+            let known = Dictionary(uniqueKeysWithValues: rebuiltGlyf.map { (position[$0.key], $0.value) })
             let rebuilt = try stream.withUnsafeBytes {
-                try rebuild($0, entries: entries, fonts: decodedFonts, collectionVersion: collectionVersion)
+                try rebuild($0, entries: entries, fonts: decodedFonts, collectionVersion: collectionVersion, known: known)
             }
             for (k, e) in entries.enumerated() where e.tag == "head" && e.streamLength >= 12 {
                 let at = rebuilt.tableOffsets[k] + 8
