@@ -706,6 +706,30 @@ func expectError(
                 """) == ["1.0", "contextual", "3", "b", "3", "ligature", "2,3", "B b", "-1"])
         #expect(try eval(lua, "return face.morx") == ["nil"])
     }
+
+    /// Apple's CID maps: their custom leaves as plain lists (names as bytes, maps by position from 0).
+    @Test func readCIDMaps() throws {
+        let path = NSTemporaryDirectory() + "fontshell-cid-\(UUID().uuidString).ttf"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let built = try python([repositoryRoot.appendingPathComponent("Tests/Oracles/make_test_fonts.py").path, "mort", path])
+        try #require(FileManager.default.fileExists(atPath: path), "\(built)")
+        let lua = try makeState(fonts: [path])
+        #expect(
+            try eval(
+                lua,
+                """
+                local c, g = face.cidg.CIDGlyphMapping, face.gcid.GlyphCIDMapping
+                return c.Format, c.StructLength, string.char(table.unpack(c.RegistryName)), #c.Mapping, c.Mapping[4], g.Mapping[2]
+                """) == ["0", "160", "Adobe", "8", "1", "3"])
+        #expect(
+            try eval(
+                lua,
+                "local m = face.cidg.CIDGlyphMapping; m.Mapping[4] = 3; face.cidg.CIDGlyphMapping = m; return face.cidg.CIDGlyphMapping.Mapping[4]"
+            ) == ["3"])
+        #expect(throws: (any Error).self) {
+            try eval(lua, "local m = face.cidg.CIDGlyphMapping; m.OrderName = 'GB1'; face.cidg.CIDGlyphMapping = m")
+        }
+    }
 }
 
 /// Every registered table is typed in XML, compared by diff and reachable from Lua, or sits in

@@ -32,7 +32,7 @@
                     and AAT prop (format 1), opbd (format 0, two glyphs sharing bounds), lcar
                     (format 0), bsln (format 1) and ankr, whose per-glyph data are AAT lookups
   mort      TrueType with an AAT mort (morx's predecessor) of every subtable type in two chains,
-            compiled by fontTools from XML
+            compiled by fontTools from XML, and Apple's CID maps cidg and gcid
   mort-packed       TrueType with a mort assembled byte by byte as older compilers packed it:
                     contextual substitutions as windows that start inside the entry table, end
                     at the subtable's end or hold nothing, ligature components stored with the
@@ -587,6 +587,15 @@ def mort(path):
     fb, order = box_font("Test Mort")
     with tempfile.NamedTemporaryFile("w", suffix=".ttx", delete=False) as xml:
         xml.write(morx_xml(legacy=True))
+    fb.font.importXML(xml.name)
+    # Apple's CID maps, both ways (cidg: CIDs 0, 3 and 7 have glyphs; gcid: A, b and B have CIDs).
+    header = ('<DataFormat value="0"/><Registry value="0"/><RegistryName value="Adobe"/><Order value="1"/>'
+              '<OrderName value="Japan1"/><SupplementVersion value="6"/>')
+    with tempfile.NamedTemporaryFile("w", suffix=".ttx", delete=False) as xml:
+        xml.write('<ttFont><cidg><CIDGlyphMapping Format="0">' + header + '<Mapping><CID cid="0" glyph=".notdef"/>'
+                  '<CID cid="3" glyph="A"/><CID cid="7" glyph="b"/></Mapping></CIDGlyphMapping></cidg>'
+                  '<gcid><GlyphCIDMapping Format="0">' + header + '<Mapping><CID glyph="A" value="3"/><CID glyph="b" value="7"/>'
+                  '<CID glyph="B" value="12000"/></Mapping></GlyphCIDMapping></gcid></ttFont>')
     fb.font.importXML(xml.name)
     fb.save(path)
 

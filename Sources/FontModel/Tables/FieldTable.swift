@@ -89,6 +89,11 @@ public enum TTXFormat: Sendable, Equatable {
     /// names do not end in "Count", such as TSIC's NumCVTEntries); read back and checked
     /// against the lengths of its arrays.
     case writtenCount
+    /// The length in bytes of the record it opens (AAT's StructLength, from the record's first
+    /// byte, its format number included, to the end of its own bytes): written as a comment,
+    /// as fontTools writes it, and worked out when the record is written (its stored value is
+    /// kept only to show).
+    case structLength
 }
 
 /// One field of a fixed-layout table, declared once: its spec name (the Lua name), binary type,

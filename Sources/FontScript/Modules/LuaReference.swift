@@ -74,6 +74,8 @@ enum LuaReference {
         ("Face.ankr", "Face.ankr", "AAT glyph properties, optical bounds, ligature carets, baselines and anchor points, through their descriptions: a lookup is a table by glyph name, face.prop.…"),
         ("Face.morx", "Face.morx", "AAT glyph metamorphosis, a read-only copy: face.morx.chains[1] = {defaultFlags, features = {{type, setting, enableFlags, disableFlags}}, subtables}"),
         ("Face.mort", "Face.mort", "AAT's older glyph metamorphosis (morx's predecessor), a read-only copy in the same shape as face.morx"),
+        ("Face.cidg", "Face.cidg", "Apple's CID maps, from their descriptions: face.cidg.CIDGlyphMapping = {Format, DataFormat, StructLength, Registry, RegistryName, Order, OrderName, Supplemen…"),
+        ("Face.gcid", "Face.gcid", "Apple's CID maps, from their descriptions: face.cidg.CIDGlyphMapping = {Format, DataFormat, StructLength, Registry, RegistryName, Order, OrderName, Supplemen…"),
         ("Face.trak", "Face.trak", "AAT tracking, read-only: face.trak.horizontal = {sizes = {9.0, 12.0, …}, tracks = {{value = -1.0, nameIndex, name, adjustments = {…}}}} (one adjustment per s…"),
         ("Face.ltag", "Face.ltag", "Apple's language tags, read-only: {version, flags, tags = {\"en\", \"sr-Latn\", …}} (a name record's language index k is tags[k + 1])"),
         ("Face.TTFA", "Face.TTFA", "ttfautohint's options as text (\"hinting-range-min = 8\\n…\"), nil without the table"),

@@ -25,7 +25,7 @@ extension TTX {
         switch field.ttxFormat {
         case .omitted: return nil
         case .varIndex, .angle, .biasedAngle, .names: return StructuredWriter.scalarText(raw, field.kind, field.ttxFormat)
-        case .lookupFlag, .nameID, .axisValueFlags, .writtenCount: return String(raw)
+        case .lookupFlag, .nameID, .axisValueFlags, .writtenCount, .structLength: return String(raw)
         case .deciPoints: return "\(Double(raw) / 10)"
         case .exactFloat: return pythonFloatText(Double(raw) / Fixed.scale)
         case .hex: return "0x" + String(UInt32(truncatingIfNeeded: raw), radix: 16)
@@ -106,7 +106,7 @@ extension TTX {
         case .varIndex, .angle, .biasedAngle, .names:
             guard let v = StructuredReader.scalarValue(trimmed, field.kind, field.ttxFormat) else { throw bad("a \(field.kind.typeName)") }
             try store(field.name, v)
-        case .lookupFlag, .nameID, .axisValueFlags, .writtenCount:
+        case .lookupFlag, .nameID, .axisValueFlags, .writtenCount, .structLength:
             guard let v = parseInteger(trimmed) else { throw bad("a number") }
             try store(field.name, v)
         case .exactFloat:

@@ -111,6 +111,10 @@ struct StructuredWriter {
                 continue
             }
             guard let value = fields[member.name] else { continue }
+            if member.ttxFormat == .structLength {
+                if case .int(let length) = value { line(indent, "<!-- \(member.name)=\(length) -->") }
+                continue
+            }
             if member.count != nil {
                 guard case .list(let items) = value else { continue }
                 for (k, item) in items.enumerated() {
@@ -369,7 +373,7 @@ final class StructuredReader {
         }
         scope.enter()
         defer { scope.leave() }
-        for member in members {
+        for member in members where member.ttxFormat != .structLength {   // worked out when written
             let names = Self.elementNames(member)
             let children = element.children.filter { names.contains($0.name) }
             if let condition = member.when, (scope.lookup(condition.name) ?? 0) & condition.mask == 0 {

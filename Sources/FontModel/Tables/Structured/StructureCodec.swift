@@ -688,8 +688,10 @@ public enum StructureCodec {
             case .formats(let name, let records), .formats8(let name, let records):
                 guard case .formatted(let format, let fields) = value else { throw mismatch() }
                 guard let record = records[format] else { throw FontError("\(path): \(name) has no format \(format)") }
+                let start = w.count
                 if case .formats = shape { try w.u16(format, "\(path) format") } else { try w.u8(format, "\(path) format") }
-                try members(record, fields, into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: path)
+                try members(
+                    record, fields, into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: path, start: start)
             case .switched(let selector, let cases):
                 guard case .switched(let key, let inner) = value, let chosen = cases[key] else { throw mismatch() }
                 guard scope.lookup(selector).map(Int.init) == key else {
@@ -867,14 +869,21 @@ public enum StructureCodec {
 
         mutating func members(
             _ record: Record, _ fields: StructFields, into w: inout BinaryWriter, pending: inout [Pending],
-            scope: inout StructScope, version: UInt32?, depth: Int, path: String
+            scope: inout StructScope, version: UInt32?, depth: Int, path: String, start: Int? = nil
         ) throws {
             var version = version
             scope.enter()
             defer { scope.leave() }
+            let start = start ?? w.count
+            var lengthField: (at: Int, kind: FieldKind, path: String)?
             for (i, member) in record.members.enumerated() {
                 guard scope.includes(member, version: version) else { continue }
                 let here = path + "." + member.name
+                if member.ttxFormat == .structLength, case .scalar(let kind) = member.shape {
+                    lengthField = (w.count, kind, here)
+                    FieldTable.write(0, kind, &w)
+                    continue
+                }
                 if record.countNames.contains(member.name) {
                     guard case .scalar(let kind) = member.shape else { throw FontError("\(here): a count that is not a number") }
                     let length = StructureCodec.count(member.name, in: record, fields)
@@ -902,6 +911,16 @@ public enum StructureCodec {
                 if i == 0, depth == 0, version == nil, let raw = value.int { version = UInt32(truncatingIfNeeded: raw) }
                 try inline(value, member.shape, into: &w, pending: &pending, scope: &scope, version: version, depth: depth, path: here)
                 if case .int(let raw) = value, record.scopeNames.contains(member.name) { scope.note(member.name, raw) }
+            }
+            // The record's length, now that its bytes are written (AAT's StructLength).
+            if let field = lengthField {
+                let length = Int64(w.count - start)
+                guard field.kind.rawRange.contains(length) else {
+                    throw FontError("\(field.path): the record is \(length) bytes, more than a \(field.kind.typeName) holds")
+                }
+                var bytes = BinaryWriter()
+                FieldTable.write(length, field.kind, &bytes)
+                w.bytes.replaceSubrange(field.at..<field.at + field.kind.size, with: bytes.bytes)
             }
         }
 
