@@ -225,13 +225,10 @@ struct StructuredWriter {
             line(indent, "<\(name)\(indexAttribute) value=\"[\(row.compactMap(\.int).map(String.init).joined(separator: ", "))]\"/>")
         case (.custom(let leaf), _):
             let names = self.names
-            let xml = leaf.ttx(value, LeafContext(glyphCount: names.count, glyphName: { FontModel.glyphName($0, in: names) }))
-            open(indent, name, index)
-            for (key, text) in xml.attributes { out.add(" "); out.add(key); out.add("=\""); out.add(xmlEscaped(text)); out.add("\"") }
-            if xml.children.isEmpty { out.add("/>\n"); break }
-            out.add(">\n")
-            for child in xml.children { leafElement(child, indent: indent + 2) }
-            close(indent, name)
+            var xml = leaf.ttx(value, LeafContext(glyphCount: names.count, glyphName: { FontModel.glyphName($0, in: names) }))
+            xml.name = name
+            if let index { xml.attributes.insert(("index", "\(index)"), at: 0) }
+            leafElement(xml, indent: indent)
         case (.clipList, .list(let groups)):
             // As fontTools: a <Clip> per box, by its first glyph name, its glyphs sorted by name.
             line(indent, "<\(name)\(indexAttribute) Format=\"1\">")

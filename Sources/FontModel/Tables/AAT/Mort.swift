@@ -327,7 +327,7 @@ public final class MortTable: DecodableTable, DiffableTable, Equatable {
                 guard p.value <= 255 else { throw fail("glyph \(p.glyph) is in class \(p.value) (mort classes are bytes)") }
                 bytes[Int(p.glyph - first)] = UInt8(p.value)
             }
-            classData.u16(first); classData.u16(UInt16(bytes.count)); classData.append(bytes)
+            classData.u16(first); try classData.u16(bytes.count, "\(what) class count"); classData.append(bytes)
         } else {
             classData.u16(0); classData.u16(0)
         }
@@ -361,7 +361,12 @@ public final class MortTable: DecodableTable, DiffableTable, Equatable {
                 guard offset <= 0x7FFF else { throw fail("a substitution window's offset \(offset) does not fit 15 bits") }
                 contextOffsets.append(offset)
                 var replacements = [UInt16](repeating: 0, count: glyphCount)
-                for p in lookup where Int(p.glyph) < glyphCount { replacements[Int(p.glyph)] = p.value }
+                for p in lookup {
+                    guard Int(p.glyph) < glyphCount else {
+                        throw fail("a substitution for glyph \(p.glyph), past the font's \(glyphCount)")
+                    }
+                    replacements[Int(p.glyph)] = p.value
+                }
                 for v in replacements { words.u16(v) }
             }
             header.u16(UInt16(tailAt))
