@@ -77,8 +77,8 @@ extension TTX {
         case "hmtx", "vmtx", "kern", "cvt ", "fpgm", "prep": 90
         case "glyf": 60
         case "loca": 2
-        case "EBDT", "CBDT", "sbix", "SVG ", "DSIG": 8
-        case "EBLC", "CBLC": 900
+        case "EBDT", "CBDT", "bdat", "sbix", "SVG ", "DSIG": 8
+        case "EBLC", "CBLC", "bloc": 900
         default: 100
         }
     }

@@ -767,7 +767,7 @@ func expectError(
             "name": "name", "cmap": "cmap", "glyf": "glyphs", "loca": "glyphs", "hmtx": "glyphs",
             "vmtx": "glyphs", "CFF ": "glyphs", "CFF2": "glyphs", "gvar": "glyphs", "kern": "kern",
             "fvar": "axes", "cvt ": "cvt", "fpgm": "fpgm", "prep": "prep",
-            "EBLC": "bitmaps", "EBDT": "bitmaps", "CBLC": "bitmaps", "CBDT": "bitmaps",
+            "EBLC": "bitmaps", "EBDT": "bitmaps", "CBLC": "bitmaps", "CBDT": "bitmaps", "bloc": "bitmaps", "bdat": "bitmaps",
         ]
         let inLua = Self.registered.filter { tag in
             let trimmed = FontModel.Tag(text: tag).trimmed

@@ -193,4 +193,33 @@ import FontModel
         #expect(summary["errors"] as? [String] == [], "\(summary)")
         #expect(summary["tables"] as? Int ?? 0 > 4)
     }
+
+    /// Apple's bitmap tables: bloc/bdat (EBLC/EBDT's formats under Apple's tags) and bhed (head's
+    /// fields, the header of a bitmap-only font), equal to ttx both ways.
+    @Test func appleBitmapTablesMatchTTX() throws {
+        let folder = try TemporaryFolder()
+        let font = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        let face = font.faces[0]
+        let apple = Bitmaps(
+            kind: .apple, locatorVersion: 0x20000, dataVersion: 0x20000,
+            strikes: [Self.strike(12, bitDepth: 1, [(1, 1, [3, 4, 6], []), (2, 5, [10, 11, 12], []), (3, 2, [20, 21], [])])])
+        try apple.write(to: face)
+        face.setRawTable("bhed", try #require(try face.rawTable("head")))
+        let path = folder.file("apple-bitmaps.ttf")
+        try font.save(to: path, options: SaveOptions(force: true))
+        let reread = try Font(path: path).faces[0]
+        #expect(try reread.rawTable("bloc") != nil && reread.rawTable("EBLC") == nil)
+        #expect(try Bitmaps.read(from: reread, .apple)?.strikes.map(\.glyphs) == apple.strikes.map(\.glyphs))
+        let lua = try run(fontshellBinary, [path, "-e", "print(face.bitmaps[1].table, face.bitmaps[1].ppem, face.bhed.unitsPerEm)"])
+        #expect(lua.out == "bdat\t12\t2048\n", "\(lua.out)\(lua.err)")
+
+        let script = repositoryRoot.appendingPathComponent("Tests/Oracles/ttx_parity.py").path
+        let run = try run("/usr/bin/env", ["python3", script, "--fontshell", fontshellBinary, "--work", folder.path, "--jobs", "1", path])
+        try #require(run.status == 0, "\(run.err)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        #expect(summary["dumpDiffers"] as? [String] == [], "\(summary)")
+        #expect(summary["fuseDiffers"] as? [String] == [], "\(summary)")
+        #expect(summary["errors"] as? [String] == [], "\(summary)")
+        #expect(summary["tables"] as? Int ?? 0 > 4)
+    }
 }

@@ -126,7 +126,9 @@ public enum Validator {
                     add("required-tables", missing == ["OS/2"] ? .warning : .error, "missing \(missing.joined(separator: ", "))")
                 }
                 // A colour bitmap font (Noto Color Emoji: CBDT+CBLC; Apple's sbix) has no outlines, by design.
-                let bitmaps = (face.has("CBDT") && face.has("CBLC")) || face.has("sbix") || (face.has("EBDT") && face.has("EBLC"))
+                let bitmaps =
+                    (face.has("CBDT") && face.has("CBLC")) || face.has("sbix") || (face.has("EBDT") && face.has("EBLC"))
+                    || (face.has("bdat") && face.has("bloc"))
                 if !(face.has("glyf") && face.has("loca")) && !face.has("CFF ") && !face.has("CFF2") && !bitmaps {
                     add(
                         "required-tables", .error,

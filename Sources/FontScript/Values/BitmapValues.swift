@@ -30,7 +30,7 @@ enum BitmapValues {
     }
 
     static func pushBitmaps(_ s: LuaStack, _ face: Face) throws {
-        let pairs = try [EmbeddedBitmaps.Kind.color, .monochrome].compactMap { try EmbeddedBitmaps.read(from: face, $0) }
+        let pairs = try [EmbeddedBitmaps.Kind.color, .monochrome, .apple].compactMap { try EmbeddedBitmaps.read(from: face, $0) }
         guard !pairs.isEmpty else { s.pushNil(); return }
         let names = try face.glyphNames()
         s.pushTable(arrayCount: Int32(clamping: pairs.reduce(0) { $0 + $1.strikes.count }))

@@ -32,6 +32,8 @@ extension TTX {
         case "EBDT": (.monochrome, true)
         case "CBLC": (.color, false)
         case "CBDT": (.color, true)
+        case "bloc": (.apple, false)
+        case "bdat": (.apple, true)
         default: nil
         }
     }
@@ -377,3 +379,5 @@ extension EBDTTable: TTXTable { static var ttx: TTX.Converter { TTX.bitmapDataCo
 extension CBLCTable: TTXTable { static var ttx: TTX.Converter { TTX.bitmapLocatorConverter(.color) } }
 
 extension CBDTTable: TTXTable { static var ttx: TTX.Converter { TTX.bitmapDataConverter(.color) } }
+extension BlocTable: TTXTable { static var ttx: TTX.Converter { TTX.bitmapLocatorConverter(.apple) } }
+extension BdatTable: TTXTable { static var ttx: TTX.Converter { TTX.bitmapDataConverter(.apple) } }

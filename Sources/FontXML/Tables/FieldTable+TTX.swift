@@ -49,7 +49,7 @@ extension TTX {
             case .longDateTime:
                 // As fontTools reads head's dates: the top bytes ignored, and a value before 1970
                 // taken for seconds since 1970 (some tools wrote Unix time).
-                guard t.tag == "head" else { return asctime1904(raw) }
+                guard t.tag == "head" || t.tag == "bhed" else { return asctime1904(raw) }
                 var v = raw > 0xFFFF_FFFF ? raw & 0xFFFF_FFFF : raw
                 if v < 0x7C25_9DC0 { v += 0x7C25_9DC0 }
                 return asctime1904(v)

@@ -1,4 +1,4 @@
-/// EBLC/EBDT and CBLC/CBDT as the registry lists them. A table of a pair is never read alone:
+/// EBLC/EBDT, CBLC/CBDT and Apple's bloc/bdat as the registry lists them. A table of a pair is never read alone:
 /// decoding one reads both (`EmbeddedBitmaps.read`), which is how `validate` finds damage in
 /// either, and `diff` compares the pair once. Edits go through `EmbeddedBitmaps.write(to:)`,
 /// which replaces both tables' bytes, so these keep the bytes they were read from.
@@ -19,7 +19,7 @@ extension EmbeddedBitmapsPart {
     public static func differences(_ a: Face, _ b: Face) throws -> [Difference] { try EmbeddedBitmapsDiff.compare(a, b, kind) }
 }
 
-// Four small types alike but for tag and kind, on purpose: the registry knows a table by its type.
+// Six small types alike but for tag and kind, on purpose: the registry knows a table by its type.
 public final class EBLCTable: EmbeddedBitmapsPart {
     public static let tableTag: Tag = "EBLC", kind = EmbeddedBitmaps.Kind.monochrome
     public let bytes: [UInt8]
@@ -40,6 +40,18 @@ public final class CBLCTable: EmbeddedBitmapsPart {
 
 public final class CBDTTable: EmbeddedBitmapsPart {
     public static let tableTag: Tag = "CBDT", kind = EmbeddedBitmaps.Kind.color
+    public let bytes: [UInt8]
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+}
+
+public final class BlocTable: EmbeddedBitmapsPart {
+    public static let tableTag: Tag = "bloc", kind = EmbeddedBitmaps.Kind.apple
+    public let bytes: [UInt8]
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+}
+
+public final class BdatTable: EmbeddedBitmapsPart {
+    public static let tableTag: Tag = "bdat", kind = EmbeddedBitmaps.Kind.apple
     public let bytes: [UInt8]
     public init(bytes: [UInt8]) { self.bytes = bytes }
 }

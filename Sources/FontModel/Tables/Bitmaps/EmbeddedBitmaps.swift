@@ -6,10 +6,23 @@
 /// index-subtable order; offsets, index sizes and glyph ranges recomputed).
 public struct EmbeddedBitmaps: Equatable, Sendable {
     /// Which pair of tables.
-    public enum Kind: Sendable {
-        case monochrome, color
-        public var locatorTag: Tag { self == .color ? "CBLC" : "EBLC" }
-        public var dataTag: Tag { self == .color ? "CBDT" : "EBDT" }
+    public enum Kind: Sendable, CaseIterable {
+        /// EBLC/EBDT; CBLC/CBDT; and Apple's bloc/bdat, EBLC/EBDT under their original tags.
+        case monochrome, color, apple
+        public var locatorTag: Tag {
+            switch self {
+            case .monochrome: "EBLC"
+            case .color: "CBLC"
+            case .apple: "bloc"
+            }
+        }
+        public var dataTag: Tag {
+            switch self {
+            case .monochrome: "EBDT"
+            case .color: "CBDT"
+            case .apple: "bdat"
+            }
+        }
         /// Image formats the data table may hold.
         public var imageFormats: Set<UInt16> { self == .color ? [1, 2, 5, 6, 7, 8, 9, 17, 18, 19] : [1, 2, 5, 6, 7, 8, 9] }
     }
