@@ -1,6 +1,6 @@
-/// EBLC/EBDT, CBLC/CBDT and Apple's bloc/bdat as the registry lists them. A table of a pair is never read alone:
-/// decoding one reads both (`EmbeddedBitmaps.read`), which is how `validate` finds damage in
-/// either, and `diff` compares the pair once. Edits go through `EmbeddedBitmaps.write(to:)`,
+/// EBLC/EBDT, CBLC/CBDT and Apple's bloc/bdat as the registry lists them. A table of a pair is
+/// never read alone: decoding one reads both (`EmbeddedBitmaps.read`), which is how `validate`
+/// finds damage in either, and `diff` compares the pair once. Edits go through `EmbeddedBitmaps.write(to:)`,
 /// which replaces both tables' bytes, so these keep the bytes they were read from.
 public protocol EmbeddedBitmapsPart: DecodableTable, FaceDiffableTable {
     static var kind: EmbeddedBitmaps.Kind { get }

@@ -6,7 +6,7 @@
 /// index-subtable order; offsets, index sizes and glyph ranges recomputed).
 public struct EmbeddedBitmaps: Equatable, Sendable {
     /// Which pair of tables.
-    public enum Kind: Sendable, CaseIterable {
+    public enum Kind: Sendable {
         /// EBLC/EBDT; CBLC/CBDT; and Apple's bloc/bdat, EBLC/EBDT under their original tags.
         case monochrome, color, apple
         public var locatorTag: Tag {
