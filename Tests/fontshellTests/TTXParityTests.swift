@@ -155,6 +155,18 @@ import FontModel
         return strike
     }
 
+    /// Every table of the font at `path` dumps as ttx dumps it, and ttx's dump fuses back equal.
+    static func expectEqualToTTX(_ path: String, work folder: TemporaryFolder) throws {
+        let script = repositoryRoot.appendingPathComponent("Tests/Oracles/ttx_parity.py").path
+        let run = try run("/usr/bin/env", ["python3", script, "--fontshell", fontshellBinary, "--work", folder.path, "--jobs", "1", path])
+        try #require(run.status == 0, "\(run.err)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        #expect(summary["dumpDiffers"] as? [String] == [], "\(summary)")
+        #expect(summary["fuseDiffers"] as? [String] == [], "\(summary)")
+        #expect(summary["errors"] as? [String] == [], "\(summary)")
+        #expect(summary["tables"] as? Int ?? 0 > 4)
+    }
+
     @Test func everyFormatMatchesTTX() throws {
         let folder = try TemporaryFolder()
         let font = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -184,14 +196,7 @@ import FontModel
         #expect(try Bitmaps.read(from: reread, .monochrome)?.strikes.map(\.glyphs) == mono.strikes.map(\.glyphs))
         #expect(try Bitmaps.read(from: reread, .color)?.strikes.map(\.glyphs) == color.strikes.map(\.glyphs))
 
-        let script = repositoryRoot.appendingPathComponent("Tests/Oracles/ttx_parity.py").path
-        let run = try run("/usr/bin/env", ["python3", script, "--fontshell", fontshellBinary, "--work", folder.path, "--jobs", "1", path])
-        try #require(run.status == 0, "\(run.err)")
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
-        #expect(summary["dumpDiffers"] as? [String] == [], "\(summary)")
-        #expect(summary["fuseDiffers"] as? [String] == [], "\(summary)")
-        #expect(summary["errors"] as? [String] == [], "\(summary)")
-        #expect(summary["tables"] as? Int ?? 0 > 4)
+        try Self.expectEqualToTTX(path, work: folder)
     }
 
     /// Apple's bitmap tables: bloc/bdat (EBLC/EBDT's formats under Apple's tags) and bhed (head's
@@ -213,13 +218,6 @@ import FontModel
         let lua = try run(fontshellBinary, [path, "-e", "print(face.bitmaps[1].table, face.bitmaps[1].ppem, face.bhed.unitsPerEm)"])
         #expect(lua.out == "bdat\t12\t2048\n", "\(lua.out)\(lua.err)")
 
-        let script = repositoryRoot.appendingPathComponent("Tests/Oracles/ttx_parity.py").path
-        let run = try run("/usr/bin/env", ["python3", script, "--fontshell", fontshellBinary, "--work", folder.path, "--jobs", "1", path])
-        try #require(run.status == 0, "\(run.err)")
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
-        #expect(summary["dumpDiffers"] as? [String] == [], "\(summary)")
-        #expect(summary["fuseDiffers"] as? [String] == [], "\(summary)")
-        #expect(summary["errors"] as? [String] == [], "\(summary)")
-        #expect(summary["tables"] as? Int ?? 0 > 4)
+        try Self.expectEqualToTTX(path, work: folder)
     }
 }

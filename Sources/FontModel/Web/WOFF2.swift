@@ -446,7 +446,8 @@ enum WOFF2 {
             let decodedFonts =
                 collectionVersion == nil
                 ? [(fonts[0].flavor, Array(entries.indices))] : fonts.map { f in (f.flavor, outputOrder(f.tables).map { position[$0] }) }
-            let known = Dictionary(uniqueKeysWithValues: rebuiltGlyf.map { (position[$0.key], $0.value) })
+            var known: [Int: WOFF2Glyphs.Reconstructed] = [:]   // by directory index
+            for (source, glyf) in rebuiltGlyf { known[position[source]] = glyf }
             let rebuilt = try stream.withUnsafeBytes {
                 try rebuild($0, entries: entries, fonts: decodedFonts, collectionVersion: collectionVersion, known: known)
             }

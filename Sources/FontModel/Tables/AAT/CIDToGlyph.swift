@@ -94,9 +94,7 @@ public enum CIDGlyphMap: CustomLeaf {
         for e in element.children {
             guard e.name == "CID" else { throw e.problem("<\(e.name)> in <\(element.name)>: expected <CID cid= glyph=/>") }
             let cid = Int(try e.integer("cid", 0...0xFFFE))
-            do { glyphs[cid] = Int64(try context.glyphID(try e.attribute("glyph"))) } catch let error as FontError {
-                throw e.problem(error.message)
-            }
+            glyphs[cid] = Int64(try context.glyph(e, "glyph"))
         }
         let count = (glyphs.keys.max() ?? -1) + 1
         return .list((0..<count).map { .int(glyphs[$0] ?? 0xFFFF) })

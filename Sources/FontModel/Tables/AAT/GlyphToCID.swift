@@ -38,9 +38,7 @@ public enum GlyphCIDMap: CustomLeaf {
         var cids: [Int: Int64] = [:]
         for e in element.children {
             guard e.name == "CID" else { throw e.problem("<\(e.name)> in <\(element.name)>: expected <CID glyph= value=/>") }
-            let glyph: Int
-            do { glyph = try context.glyphID(try e.attribute("glyph")) } catch let error as FontError { throw e.problem(error.message) }
-            cids[glyph] = try e.integer("value", 0...0xFFFF)
+            cids[try context.glyph(e, "glyph")] = try e.integer("value", 0...0xFFFF)
         }
         let count = (cids.keys.max() ?? -1) + 1
         return .list((0..<count).map { .int(cids[$0] ?? 0xFFFF) })

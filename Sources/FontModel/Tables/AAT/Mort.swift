@@ -225,7 +225,8 @@ public final class MortTable: DecodableTable, DiffableTable, Equatable {
                 }
                 machine.perGlyphLookups.append(lookup)
             }
-            let lookupOf = Dictionary(uniqueKeysWithValues: offsets.enumerated().map { ($0.element, UInt16($0.offset)) })
+            var lookupOf: [Int16: UInt16] = [:]   // each distinct offset's lookup, in offset order
+            for (k, offset) in offsets.enumerated() { lookupOf[offset] = UInt16(k) }
             for (index, o) in contextOffsets {
                 cache[index]?.markIndex = o.mark == 0 ? 0xFFFF : lookupOf[o.mark] ?? 0xFFFF
                 cache[index]?.currentIndex = o.current == 0 ? 0xFFFF : lookupOf[o.current] ?? 0xFFFF

@@ -37,6 +37,12 @@ public struct LeafContext {
         self.glyphCount = glyphCount; self.glyphName = glyphName; self.glyphID = glyphID; self.budget = budget
     }
 
+    /// The glyph an element's attribute names; a name the font lacks is the element's problem.
+    public func glyph(_ element: LeafXML, _ key: String) throws -> Int {
+        let name = try element.attribute(key)
+        do { return try glyphID(name) } catch let error as FontError { throw element.problem(error.message) }
+    }
+
     /// Spends `n` of the budget; past it, an error naming where.
     public mutating func spend(_ n: Int, _ reader: BinaryReader) throws {
         budget -= n

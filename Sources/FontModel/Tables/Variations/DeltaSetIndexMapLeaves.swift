@@ -119,8 +119,8 @@ public enum GlyphIndexMapLeaf: CustomLeaf {
         for m in e.children {
             guard m.name == "Map" else { throw m.problem("<\(m.name)> in <\(e.name)>: expected <Map glyph=… outer=… inner=…/>") }
             let g: Int
-            if let name = m.value("glyph") {
-                do { g = try context.glyphID(name) } catch let error as FontError { throw m.problem(error.message) }
+            if m.value("glyph") != nil {
+                g = try context.glyph(m, "glyph")
             } else {
                 guard let k = m.value("index").flatMap({ Int($0) }), (0..<count).contains(k) else {
                     throw m.problem("<Map> needs glyph= or an index below \(count)")
