@@ -405,7 +405,7 @@ public enum TTX {
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     static func asctime1904(_ value: Int64) -> String {
-        var t = time_t(max(0, value - epochDifference))
+        var t = time_t(value <= epochDifference ? 0 : value - epochDifference)   // no overflow on a hostile date
         var parts = tm()
         gmtime_r(&t, &parts)
         func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }

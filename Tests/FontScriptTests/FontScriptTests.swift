@@ -87,6 +87,10 @@ func expectError(
             try eval(lua, "return face.hhea.ascender, face['OS/2'].usWinAscent, face.head.unitsPerEm, face.head.fontRevision")
                 == ["1901", "1901", "2048", "2.37"])
         #expect(
+            try eval(
+                lua, "face.head.fontRevision = 2.5; face['OS/2'].achVendID = 'AB'; return face.head.fontRevision, face['OS/2'].achVendID")
+                == ["2.5", "AB  "])
+        #expect(
             try eval(lua, "return face.postscriptName, face.name[4], #face.glyphs, face.glyphs.A.id, face.glyphs[36].name")
                 == ["DejaVuSans", "DejaVu Sans", "6253", "36", "A"])
         #expect(
@@ -138,6 +142,14 @@ func expectError(
         let lua = try makeState()
         expectError(lua, "return face.hhea.ascendr", "hhea has no field 'ascendr' (did you mean 'ascender'?)")
         expectError(lua, "face.hhea.ascender = 40000", "hhea.ascender is Int16 (-32768...32767), got 40000")
+        // A field is set through the one scalar reader of the description language, then checked
+        // against what the spec allows and what is derived.
+        expectError(lua, "face.hhea.ascender = 1.5", "hhea.ascender must be an integer, got 1.5")
+        expectError(lua, "face.hhea.ascender = 'high'", "hhea.ascender must be a number, got string")
+        expectError(lua, "face.head.fontRevision = 1e300", "head.fontRevision is Fixed (-32768.0...32767.99998474121), got 1e+300")
+        expectError(lua, "face.head.unitsPerEm = 8", "head.unitsPerEm must be 16...16384 (OpenType spec), got 8")
+        expectError(lua, "face.hhea.numberOfHMetrics = 3", "hhea.numberOfHMetrics follows the advances in hmtx")
+        expectError(lua, "face['OS/2'].achVendID = 'TOOLONG'", "OS/2.achVendID is a tag: 1 to 4 printable ASCII characters")
         expectError(lua, "return face.postscriptname", "Face has no field 'postscriptname' (did you mean 'postscriptName'?)")
         expectError(lua, "face.glyphs.a:copyFrom(3)", "bad argument #1 to 'copyFrom' (Glyph expected, got number)")
         expectError(lua, "face:glyphFor('ab')", "bad argument #1 to 'glyphFor' (expected one character, got 2 in 'ab')")
@@ -775,6 +787,27 @@ func expectError(
                 || faceFields[tag].map { FaceObject.luaClass.fields.contains($0) } == true
         }
         #expect(Self.registered.subtracting(inLua) == Set(Self.notInLua.keys), "\(Self.registered.subtracting(inLua).sorted())")
+    }
+
+    /// A field table is a record of scalars in the one description language (its flat storage
+    /// and the code that asks every member its `kind` rely on it), versions given by `since:`.
+    @Test func fieldTablesAreRecordsOfScalars() throws {
+        let fieldTables = TableRegistry.types.compactMap { $0 as? FieldTable.Type }
+        #expect(fieldTables.count >= 8)
+        for type in fieldTables {
+            let members = type.record.members
+            #expect(!members.isEmpty, "\(type.tableTag)")
+            for m in members {
+                guard case .scalar = m.shape else { Issue.record("\(type.tableTag).\(m.name) is not a scalar"); continue }
+            }
+            #expect(Set(members.map(\.name)).count == members.count, "\(type.tableTag) names a member twice")
+        }
+        // OS/2's versions: 78 bytes in version 0, +8 in 1, +10 in 2 to 4, +4 in 5.
+        let lengths = try [0, 1, 2, 4, 5].map { v in try OS2Table.layout(version: UInt32(v), length: .max).reduce(0) { $0 + $1.kind.size } }
+        #expect(lengths == [78, 86, 96, 96, 100])
+        #expect(try OS2Table.layout(version: 0, length: 68).count == OS2Table.layout(version: 0, length: 78).count - 5)
+        #expect(throws: FontError.self) { try MaxpTable.layout(version: 0x0002_0000, length: 32) }
+        #expect(try MaxpTable.layout(version: 0x0000_5000, length: 6).map(\.name) == ["version", "numGlyphs"])
     }
 }
 

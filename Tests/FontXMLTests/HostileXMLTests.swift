@@ -66,3 +66,25 @@ extension HostileXMLTests {
         }
     }
 }
+
+extension HostileXMLTests {
+    /// A number far beyond any field ("1e300") once trapped converting it to Int64: in a field
+    /// table's fixed-point field, its version pair, and a structured table's Fixed member.
+    @Test func hugeNumbersAreRefusedNotATrap() throws {
+        let dejavu = try Font(path: corpus["dejavu-sans"] ?? "").faces[0]
+        for (xml, expected) in [
+            ("<ttFont><head><fontRevision value=\"1e300\"/></head></ttFont>", "fontRevision value '1e300' is not a Fixed"),
+            ("<ttFont><head><tableVersion value=\"-1e300\"/></head></ttFont>", "tableVersion value '-1e300' is not a version"),
+            ("<ttFont><post><italicAngle value=\"1e300\"/></post></ttFont>", "italicAngle value '1e300' is not a Fixed"),
+        ] {
+            #expect { try TTX.fuse(xml, into: dejavu) } throws: { "\($0)".contains(expected) }
+        }
+        #expect(!dejavu.isEdited)
+
+        let inter = try Font(path: corpus["inter-vf"] ?? "").faces[0]
+        let stat = try TTX.dump(inter, tags: ["STAT"])
+        let hostile = stat.replacingOccurrences(of: "<Value value=\"100.0\"/>", with: "<Value value=\"1e300\"/>")
+        #expect(hostile != stat)
+        #expect { try TTX.fuse(hostile, into: inter) } throws: { "\($0)".contains("<Value> value '1e300' is not a Fixed") }
+    }
+}

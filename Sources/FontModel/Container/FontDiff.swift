@@ -141,8 +141,13 @@ public enum FontDiff {
                 for field in Set(ta.fieldNames).union(tb.fieldNames).sorted(by: {
                     (ta.fieldNames.firstIndex(of: $0) ?? 99) < (ta.fieldNames.firstIndex(of: $1) ?? 99)
                 }) {
-                    let va = ta.has(field) ? try ta.value(field).description : nil
-                    let vb = tb.has(field) ? try tb.value(field).description : nil
+                    // Each field shown as any scalar member is (StructureDiff's leaf text).
+                    func text(_ t: FieldTable) throws -> String? {
+                        guard t.has(field) else { return nil }
+                        let member = try t.field(field)
+                        return StructureDiff.scalarText(try t.rawValue(field), member.kind, member.ttxFormat)
+                    }
+                    let va = try text(ta), vb = try text(tb)
                     if va != vb {
                         out.append(
                             Difference(

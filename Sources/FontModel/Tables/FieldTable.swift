@@ -1,131 +1,3 @@
-/// The binary type of a table field, which fixes its size and valid range.
-public enum FieldKind: Sendable, Equatable {
-    case uint8, int8, uint16, int16, uint24, uint32, int32
-    /// 16.16 signed fixed point, read and written as a Double.
-    case fixed
-    /// 2.14 signed fixed point.
-    case f2dot14
-    /// Seconds since 1904-01-01, 64-bit.
-    case longDateTime
-    /// Four ASCII characters.
-    case tag
-    /// A table version stored as a 32-bit number (0x00010000, 0x00005000); read and written as an integer.
-    case version32
-
-    public var size: Int {
-        switch self {
-        case .uint8, .int8: 1
-        case .uint16, .int16, .f2dot14: 2
-        case .uint24: 3
-        case .uint32, .int32, .fixed, .tag, .version32: 4
-        case .longDateTime: 8
-        }
-    }
-
-    /// Valid range of the stored integer bits.
-    public var rawRange: ClosedRange<Int64> {
-        switch self {
-        case .uint8: 0...0xFF
-        case .int8: -0x80...0x7F
-        case .uint16: 0...0xFFFF
-        case .int16, .f2dot14: -0x8000...0x7FFF
-        case .uint24: 0...0xFF_FFFF
-        case .uint32, .tag, .version32: 0...0xFFFF_FFFF
-        case .int32, .fixed: -0x8000_0000...0x7FFF_FFFF
-        case .longDateTime: Int64.min...Int64.max
-        }
-    }
-
-    public var typeName: String {
-        switch self {
-        case .uint8: "UInt8"
-        case .int8: "Int8"
-        case .uint16: "UInt16"
-        case .int16: "Int16"
-        case .uint24: "UInt24"
-        case .uint32: "UInt32"
-        case .int32: "Int32"
-        case .fixed: "Fixed"
-        case .f2dot14: "F2Dot14"
-        case .longDateTime: "LONGDATETIME"
-        case .tag: "Tag"
-        case .version32: "Version16Dot16"
-        }
-    }
-}
-
-public enum TTXFormat: Sendable, Equatable {
-    /// Decimal integer, or for fixed-point kinds a float ("2.37"), for dates asctime, for tags text.
-    case plain
-    /// "0x5f0f3cf5" (lowercase, no padding).
-    case hex
-    /// "0x00011000" (eight digits).
-    case hex8
-    /// "00000000 00011111": bits in groups of eight.
-    case binary
-    /// Two uint16 fields (major, minor) written as one: head's "1.0" (fixed) or hhea's "0x00010000".
-    case versionFixed, versionHex
-    /// Not written on its own (the minor half of a version pair).
-    case omitted
-    /// A lookup's flags: the number, then a comment naming the flags set, as fontTools writes it.
-    case lookupFlag
-    /// Tenths of a point (the 'size' feature's sizes), written in points: 120 is "12.0".
-    case deciPoints
-    /// A name ID: the number, then a comment with the name it refers to, as fontTools writes it.
-    case nameID
-    /// STAT's axis value flags: the number, then a comment naming the flags set.
-    case axisValueFlags
-    /// A fixed-point value written exactly, as Python prints the float ("-15.300003051757812"):
-    /// fontTools does so for post's fields, where it rounds others to the fewest digits.
-    case exactFloat
-    /// A uint32 variation index: 0xFFFFFFFF (none) is written as the bare element, as fontTools does.
-    case varIndex
-    /// An F2Dot14 angle in degrees (fractions of half a circle × 180), fontTools' Angle; the
-    /// biased form adds 1 before scaling (COLR's sweep angles, so +360° fits).
-    case angle, biasedAngle
-    /// A uint8 enumeration written by name, lowercased (COLR's Extend and CompositeMode).
-    case names([String])
-    /// A count written as a value, not a comment (fontTools does so for otData counts whose
-    /// names do not end in "Count", such as TSIC's NumCVTEntries); read back and checked
-    /// against the lengths of its arrays.
-    case writtenCount
-    /// The length in bytes of the record it opens (AAT's StructLength, from the record's first
-    /// byte, its format number included, to the end of its own bytes): written as a comment,
-    /// as fontTools writes it, and worked out when the record is written (its stored value is
-    /// kept only to show).
-    case structLength
-}
-
-/// One field of a fixed-layout table, declared once: its spec name (the Lua name), binary type,
-/// and how TTX names and writes it, so binary, Lua and XML access all come from one description.
-public struct Field: Sendable, Equatable {
-    public let name: String
-    public let kind: FieldKind
-    /// The element name in TTX (fontTools), when it differs from the spec name.
-    public let ttxName: String
-    public let ttxFormat: TTXFormat
-    /// An enclosing TTX element (OS/2's PANOSE bytes sit inside <panose>).
-    public let ttxGroup: String?
-    /// What the OpenType spec allows when narrower than the binary type (unitsPerEm 16...16384).
-    public let valid: ClosedRange<Int64>?
-    /// Set when the value follows from other data and is recalculated on save: says from what.
-    /// Setting it to anything but its current value is refused.
-    public let derivedFrom: String?
-
-    public init(
-        _ name: String, _ kind: FieldKind, ttx: String? = nil, format: TTXFormat = .plain, group: String? = nil,
-        valid: ClosedRange<Int64>? = nil, derivedFrom: String? = nil
-    ) {
-        self.name = name
-        self.kind = kind
-        ttxName = ttx ?? name
-        ttxFormat = format
-        ttxGroup = group
-        self.valid = valid
-        self.derivedFrom = derivedFrom
-    }
-}
-
 /// A field's value as callers see it.
 public enum FieldValue: Equatable, Sendable, CustomStringConvertible {
     case int(Int64)
@@ -141,12 +13,15 @@ public enum FieldValue: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A table made of fixed fields (head, hhea, vhea, maxp, OS/2, the post header). Subclasses give
-/// the field list per version; reading, writing, range checks, lookup by name and the Lua/XML
-/// access all come from that one description. Bytes after the known fields are kept as they are.
+/// A table made of fixed fields (head, hhea, vhea, maxp, OS/2, the post header), described as
+/// one record of scalar members in the description language (`Record`, `Member`), each member
+/// a version adds marked `since:`. Stored flat (one integer per field) for speed; reading,
+/// writing, range checks, lookup by name and the Lua/XML access all come from the record.
+/// Bytes after the known fields are kept as they are.
 open class FieldTable: FontTable {
     public let tag: Tag
-    public private(set) var fields: [Field]
+    /// The members present in this table's version, in binary order.
+    public private(set) var fields: [Member]
     private var index: [String: Int]
     private var raw: [Int64]
     /// Bytes after the described fields (a longer table than its version needs), kept verbatim.
@@ -170,9 +45,20 @@ open class FieldTable: FontTable {
 
     open class var tableTag: Tag { "    " }
 
-    /// The fields present for this version and table length; throws when the data is too short.
-    open class func layout(version: UInt32, length: Int) throws -> [Field] {
-        throw FontError("\(tableTag) has no field layout")
+    /// The table as a record: every member any version has, in binary order.
+    open class var record: Record { Record(tableTag.trimmed, []) }
+
+    /// The members present for this version and table length (those the version has, by their
+    /// `since:`); throws when the data is too short for them.
+    open class func layout(version: UInt32, length: Int) throws -> [Member] {
+        let members = members(in: version)
+        try requireLength(length, fieldsLength(members), tableTag.trimmed)
+        return members
+    }
+
+    /// The record's members a version has.
+    public class func members(in version: UInt32) -> [Member] {
+        record.members.filter { ($0.since ?? 0) <= version }
     }
 
     /// The version number a subclass's layout depends on, read from the first bytes.
@@ -184,7 +70,7 @@ open class FieldTable: FontTable {
     open class var versionFieldName: String? { nil }
 
     /// Every field any version can have, for documentation and completion.
-    open class var allFields: [Field] { (try? layout(version: .max, length: .max)) ?? [] }
+    public class var allFields: [Member] { record.members }
 
     // MARK: access
 
@@ -192,7 +78,7 @@ open class FieldTable: FontTable {
 
     public func has(_ name: String) -> Bool { index[name] != nil }
 
-    public func field(_ name: String) throws -> Field {
+    public func field(_ name: String) throws -> Member {
         guard let i = index[name] else { throw unknownField(name) }
         return fields[i]
     }
@@ -208,7 +94,7 @@ open class FieldTable: FontTable {
         guard let i = index[name] else { throw unknownField(name) }
         guard fields[i].kind.rawRange.contains(value) else {
             throw FontError(
-                "\(tag).\(name) is \(fields[i].kind.typeName) (\(fields[i].kind.rawRange.lowerBound)...\(fields[i].kind.rawRange.upperBound)), got \(value)"
+                "\(tag).\(name) is \(fields[i].kind.typeName) (\(fields[i].kind.rangeText)), got \(value)"
             )
         }
         guard raw[i] != value else { return }
@@ -225,9 +111,14 @@ open class FieldTable: FontTable {
     /// Sets a field after checking it fits its binary type. Changing the version field
     /// re-lays out the table: new fields start at 0, dropped fields are forgotten.
     public func set(_ name: String, _ value: FieldValue) throws {
+        try set(name, raw: try Self.stored(value, try field(name), table: tag))
+    }
+
+    /// Sets a field from its stored bits (already checked against its binary type, as Lua's
+    /// scalar reader does), refusing a derived field's change and a value the spec does not allow.
+    public func set(_ name: String, raw stored: Int64) throws {
         guard let i = index[name] else { throw unknownField(name) }
         let field = fields[i]
-        let stored = try Self.stored(value, field, table: tag)
         guard raw[i] != stored else { return }
         if let source = field.derivedFrom {
             throw FontError("\(tag).\(name) follows \(source) and is recalculated on save; it cannot be set (it is \(raw[i]))")
@@ -261,7 +152,7 @@ open class FieldTable: FontTable {
     func int(at position: Int) -> Int { (0..<raw.count).contains(position) ? Int(raw[position]) : 0 }
 
     /// Where a field sits in a field list; -1 (reads as 0) if absent.
-    static func position(of name: String, in fields: [Field]) -> Int { fields.firstIndex { $0.name == name } ?? -1 }
+    static func position(of name: String, in fields: [Member]) -> Int { fields.firstIndex { $0.name == name } ?? -1 }
 
     /// Sets an integer field from the model's own recalculation, clamped to the field's range.
     /// Returns "name old → new" when the value changed, for the save report.
@@ -302,7 +193,7 @@ open class FieldTable: FontTable {
 
     /// Field positions by name. A table type's layout is fixed by its version and field count,
     /// so each index is built once per process (a batch run opens thousands of fonts).
-    private static func index(of fields: [Field], version: UInt32) -> [String: Int] {
+    private static func index(of fields: [Member], version: UInt32) -> [String: Int] {
         FieldIndexCache.shared.index(for: ObjectIdentifier(self), version: version, fields: fields)
     }
 
@@ -346,7 +237,7 @@ open class FieldTable: FontTable {
         }
     }
 
-    static func stored(_ value: FieldValue, _ field: Field, table: Tag) throws -> Int64 {
+    static func stored(_ value: FieldValue, _ field: Member, table: Tag) throws -> Int64 {
         let label = "\(table).\(field.name)"
         switch (field.kind, value) {
         case (.tag, .string(let s)):
@@ -373,7 +264,7 @@ open class FieldTable: FontTable {
         case (_, .int(let i)):
             guard field.kind.rawRange.contains(i) else {
                 throw FontError(
-                    "\(label) is \(field.kind.typeName) (\(field.kind.rawRange.lowerBound)...\(field.kind.rawRange.upperBound)), got \(i)")
+                    "\(label) is \(field.kind.typeName) (\(field.kind.rangeText)), got \(i)")
             }
             return i
         case (_, .double(let d)):
@@ -435,7 +326,7 @@ func requireLength(_ length: Int, _ needed: Int, _ what: String) throws {
     }
 }
 
-func fieldsLength(_ fields: [Field]) -> Int { fields.reduce(0) { $0 + $1.kind.size } }
+func fieldsLength(_ fields: [Member]) -> Int { fields.reduce(0) { $0 + $1.kind.size } }
 
 /// The field indexes of `FieldTable`, shared by every table of the process.
 final class FieldIndexCache: @unchecked Sendable {
@@ -444,7 +335,7 @@ final class FieldIndexCache: @unchecked Sendable {
     private var indexes: [Key: [String: Int]] = [:]
     private let lock = PosixLock()
 
-    func index(for type: ObjectIdentifier, version: UInt32, fields: [Field]) -> [String: Int] {
+    func index(for type: ObjectIdentifier, version: UInt32, fields: [Member]) -> [String: Int] {
         let key = Key(type: type, version: version, count: fields.count)
         return lock.withLock {
             if let known = indexes[key] { return known }

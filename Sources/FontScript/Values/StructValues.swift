@@ -78,8 +78,9 @@ final class StructValues {
             }
         case (.scalar(let kind), .int(let v)):
             switch kind {
-            case .fixed: s.push(Double(v) / Fixed.scale)
-            case .f2dot14: s.push(Double(v) / F2Dot14.scale)
+            // The shortest decimal that stores back the same (2.37, not 2.3700103759765625).
+            case .fixed: s.push(shortestDecimal(v, scale: Fixed.scale))
+            case .f2dot14: s.push(shortestDecimal(v, scale: F2Dot14.scale))
             case .tag: s.push(Tag(UInt32(truncatingIfNeeded: v)).description)   // "wght", as Lua code names it
             default: s.push(Int(v))
             }
@@ -163,7 +164,9 @@ final class StructValues {
                 stored = Double(v)
             }
             guard let v = Int64(exactly: stored), kind.rawRange.contains(v) else {
-                throw FontError("\(path) is \(kind.typeName), got \(number)")
+                throw FontError(
+                    "\(path) is \(kind.typeName) (\(kind.rangeText)), got \(number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : number.described)"
+                )
             }
             return .int(v)
         case .record(let record):

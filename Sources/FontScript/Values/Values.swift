@@ -3,14 +3,6 @@ import LuaBridge
 
 /// Pushing model values and reading Lua values for the model, shared by the objects.
 extension LuaStack {
-    func push(_ value: FieldValue) {
-        switch value {
-        case .int(let i): push(Int(i))
-        case .double(let d): push(d)
-        case .string(let s): push(s)
-        }
-    }
-
     func push(bounds: GlyphBounds?) {
         guard let b = bounds else { pushNil(); return }
         pushTable(fieldCount: 4)
@@ -38,17 +30,6 @@ extension LuaCall {
         stack.insert(at: -2)
         stack.pushNil()
         return 3
-    }
-
-    /// A Lua value as a field value: integers, floats and strings.
-    func fieldValue(_ i: Int32) throws -> FieldValue {
-        switch stack.type(at: i) {
-        case .number:
-            if stack.isInteger(at: i) { return .int(Int64(try integer(i))) }
-            return .double(try number(i))
-        case .string: return .string(try string(i))
-        default: throw expected(i, "number or string")
-        }
     }
 
     /// A character given as a one-character string or a code point.

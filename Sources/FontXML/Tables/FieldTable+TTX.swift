@@ -20,51 +20,22 @@ extension TTX {
     }
 
     /// A field's TTX value text, or nil when it is written as part of another field.
-    static func fieldText(_ t: FieldTable, _ field: Field) throws -> String? {
+    static func fieldText(_ t: FieldTable, _ field: Member) throws -> String? {
         let raw = try t.rawValue(field.name)
         switch field.ttxFormat {
         case .omitted: return nil
-        case .varIndex, .angle, .biasedAngle, .names: return StructuredWriter.scalarText(raw, field.kind, field.ttxFormat)
-        case .lookupFlag, .nameID, .axisValueFlags, .writtenCount, .structLength: return String(raw)
-        case .deciPoints: return "\(Double(raw) / 10)"
-        case .exactFloat: return pythonFloatText(Double(raw) / Fixed.scale)
-        case .hex: return "0x" + String(UInt32(truncatingIfNeeded: raw), radix: 16)
-        case .hex8: return "0x" + paddedHex(UInt32(truncatingIfNeeded: raw), 8)
-        case .binary:
-            let bits = field.kind.size * 8
-            let digits = String(UInt64(UInt32(truncatingIfNeeded: raw)), radix: 2)
-            let padded = String(repeating: "0", count: max(0, bits - digits.count)) + digits
-            return stride(from: 0, to: bits, by: 8).map { start in
-                String(padded.dropFirst(start).prefix(8))
-            }.joined(separator: " ")
         case .versionFixed, .versionHex:
+            // A version pair (major, minor) written as one: its minor half is the omitted member.
             let minorName = t.fields.first { $0.ttxFormat == .omitted }?.name
             let minor = try minorName.map { try t.rawValue($0) } ?? 0
             let combined = UInt32(truncatingIfNeeded: raw) << 16 | UInt32(truncatingIfNeeded: minor)
             return field.ttxFormat == .versionHex ? "0x" + paddedHex(combined, 8) : decimalText(Int64(combined), scale: Fixed.scale)
-        case .plain:
-            switch field.kind {
-            case .fixed, .version32: return decimalText(raw, scale: Fixed.scale)
-            case .f2dot14: return decimalText(raw, scale: F2Dot14.scale)
-            case .longDateTime:
-                // As fontTools reads head's dates: the top bytes ignored, and a value before 1970
-                // taken for seconds since 1970 (some tools wrote Unix time).
-                guard t.tag == "head" || t.tag == "bhed" else { return asctime1904(raw) }
-                var v = raw > 0xFFFF_FFFF ? raw & 0xFFFF_FFFF : raw
-                if v < 0x7C25_9DC0 { v += 0x7C25_9DC0 }
-                return asctime1904(v)
-            case .tag:
-                // As fontTools writes achVendID: the bytes as a Python string literal's body
-                // (Latin-1), so a NUL is "\x00" and survives the XML.
-                let v = UInt32(truncatingIfNeeded: raw)
-                return [v >> 24, v >> 16 & 0xFF, v >> 8 & 0xFF, v & 0xFF].map { pythonEscaped(UInt8($0)) }.joined()
-            default: return String(raw)
-            }
+        default: return scalarText(raw, field.kind, field.ttxFormat)
         }
     }
 
     static func fuseFields(_ t: FieldTable, _ element: XMLElement, apply: Bool) throws {
-        var byTTXName: [String: Field] = [:]
+        var byTTXName: [String: Member] = [:]
         for f in type(of: t).allFields { byTTXName[f.ttxName] = f }
         func fuseChild(_ child: XMLElement) throws {
             if t.tag == "post" && (child.name == "psNames" || child.name == "extraNames") { return }   // names come from the font
@@ -91,71 +62,31 @@ extension TTX {
     }
 
     /// Parses a field's TTX value and checks it fits the field's type; sets it when `apply`.
-    static func setField(_ t: FieldTable, _ field: Field, _ text: String, apply: Bool) throws {
+    static func setField(_ t: FieldTable, _ field: Member, _ text: String, apply: Bool) throws {
         func bad(_ what: String) -> XMLError { XMLError("\(field.ttxName) value '\(text)' is not \(what)", line: 0, column: 0) }
-        func store(_ name: String, _ v: Int64, kind: FieldKind? = nil) throws {
-            let k = kind ?? field.kind
+        func store(_ name: String, _ v: Int64) throws {
+            let k = field.kind
             guard k.rawRange.contains(v) else {
                 throw FontError("\(t.tag).\(name) is \(k.typeName) (\(k.rawRange.lowerBound)...\(k.rawRange.upperBound)), got \(v)")
             }
             if apply { try t.setRaw(name, v) }
         }
-        let trimmed = text.trimmingWhitespace()
         switch field.ttxFormat {
         case .omitted: return
-        case .varIndex, .angle, .biasedAngle, .names:
-            guard let v = StructuredReader.scalarValue(trimmed, field.kind, field.ttxFormat) else { throw bad("a \(field.kind.typeName)") }
-            try store(field.name, v)
-        case .lookupFlag, .nameID, .axisValueFlags, .writtenCount, .structLength:
-            guard let v = parseInteger(trimmed) else { throw bad("a number") }
-            try store(field.name, v)
-        case .exactFloat:
-            guard let d = Double(trimmed), d.isFinite else { throw bad("a number") }
-            try store(field.name, Int64((d * Fixed.scale).rounded()))
-        case .deciPoints:
-            guard let points = Double(trimmed), let v = Int64(exactly: (points * 10).rounded()) else { throw bad("a size in points") }
-            try store(field.name, v)
-        case .hex, .hex8:
-            guard let v = parseInteger(trimmed) else { throw bad("a number") }
-            try store(field.name, v)
-        case .binary:
-            let digits = trimmed.filter { $0 != " " }
-            guard let v = Int64(digits, radix: 2) ?? parseInteger(trimmed) else { throw bad("binary digits") }
-            try store(field.name, v)
         case .versionFixed, .versionHex:
+            let trimmed = text.trimmingWhitespace()
             let combined: Int64
             if trimmed.hasPrefix("0x") {
                 guard let v = parseInteger(trimmed) else { throw bad("a version") }; combined = v
             } else {
-                guard let d = Double(trimmed) else { throw bad("a version") }; combined = Int64((d * Fixed.scale).rounded())
+                guard let v = Double(trimmed).flatMap({ scaled($0, Fixed.scale) }) else { throw bad("a version") }; combined = v
             }
             guard (0...0xFFFF_FFFF).contains(combined) else { throw bad("a version") }
             try store(field.name, combined >> 16)
             if let minor = t.fields.first(where: { $0.ttxFormat == .omitted }) { try t.setRaw(minor.name, combined & 0xFFFF) }
-        case .plain:
-            switch field.kind {
-            case .fixed, .version32:
-                if trimmed.hasPrefix("0x") {
-                    guard let v = parseInteger(trimmed) else { throw bad("a number") }; try store(field.name, v)
-                } else {
-                    guard let d = Double(trimmed) else { throw bad("a number") }; try store(field.name, Int64((d * Fixed.scale).rounded()))
-                }
-            case .f2dot14:
-                guard let d = Double(trimmed) else { throw bad("a number") }
-                try store(field.name, Int64((d * F2Dot14.scale).rounded()))
-            case .longDateTime:
-                guard let v = parseAsctime1904(trimmed) else { throw bad("a date like 'Fri Mar 10 08:35:35 2023'") }
-                try store(field.name, v)
-            case .tag:
-                guard let bytes = pythonUnescaped(text), (1...4).contains(bytes.count) else {
-                    throw bad("1 to 4 characters (\\x00 escapes allowed)")
-                }
-                let padded = bytes + Array(repeating: 0x20, count: 4 - bytes.count)
-                try store(field.name, Int64(padded.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }))
-            default:
-                guard let v = parseInteger(trimmed) else { throw bad("an integer") }
-                try store(field.name, v)
-            }
+        default:
+            guard let v = scalarValue(text, field.kind, field.ttxFormat) else { throw bad(scalarExpectation(field.kind, field.ttxFormat)) }
+            try store(field.name, v)
         }
     }
 

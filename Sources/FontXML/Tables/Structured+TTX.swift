@@ -104,24 +104,24 @@ struct StructuredWriter {
                 guard users.isEmpty || users.contains(where: { fields[$0.name] != nil }) else { continue }
                 let count = StructureCodec.count(member.name, in: record, fields)
                 if member.ttxFormat == .writtenCount {
-                    line(indent, "<\(member.name) value=\"\(count)\"/>")
+                    line(indent, "<\(member.ttxName) value=\"\(count)\"/>")
                 } else {
-                    line(indent, "<!-- \(member.name)=\(count) -->")
+                    line(indent, "<!-- \(member.ttxName)=\(count) -->")
                 }
                 continue
             }
             guard let value = fields[member.name] else { continue }
             if member.ttxFormat == .structLength {
-                if case .int(let length) = value { line(indent, "<!-- \(member.name)=\(length) -->") }
+                if case .int(let length) = value { line(indent, "<!-- \(member.ttxName)=\(length) -->") }
                 continue
             }
             if member.count != nil {
                 guard case .list(let items) = value else { continue }
                 for (k, item) in items.enumerated() {
-                    try element(member.name, item, member.shape, member.ttxFormat, indent: indent, index: k)
+                    try element(member.ttxName, item, member.shape, member.ttxFormat, indent: indent, index: k)
                 }
             } else {
-                try element(member.name, value, member.shape, member.ttxFormat, indent: indent, index: nil)
+                try element(member.ttxName, value, member.shape, member.ttxFormat, indent: indent, index: nil)
             }
         }
     }
@@ -149,11 +149,11 @@ struct StructuredWriter {
             try element(name, value, make(), format, indent: indent, index: index)
         case (.scalar, .int(0xFFFF_FFFF)) where format == .varIndex:
             line(indent, "<\(name)\(indexAttribute)/>")   // no variation, as fontTools writes None
-        case (.scalar(let kind), .int(let v)) where format == .plain && (kind != .fixed && kind != .f2dot14 && kind != .tag):
+        case (.scalar(let kind), .int(let v)) where format == .plain && kind.isPlainInteger:
             // The common case, written without building a line.
             open(indent, name, index); out.add(" value=\""); out.add(Int(v)); out.add("\"/>\n")
         case (.scalar(let kind), .int(let v)):
-            var text = "<\(name)\(indexAttribute) value=\"\(Self.scalarText(v, kind, format))\"/>"
+            var text = "<\(name)\(indexAttribute) value=\"\(xmlEscaped(TTX.scalarText(v, kind, format)))\"/>"
             if format == .lookupFlag, let flags = Self.lookupFlagNames(v) { text += "<!-- \(flags) -->" }
             if format == .axisValueFlags, v & 3 != 0 {
                 text +=
@@ -324,21 +324,6 @@ struct StructuredWriter {
         if v & 0xFF00 != 0 { flags.append("markAttachmentType[\(v >> 8)]") }
         return flags.isEmpty ? nil : flags.joined(separator: " ")
     }
-
-    static func scalarText(_ v: Int64, _ kind: FieldKind, _ format: TTXFormat) -> String {
-        switch (format, kind) {
-        case (.angle, _): TTX.multipleText((Double(v) / F2Dot14.scale) * 180, factor: 180.0 / F2Dot14.scale)
-        case (.biasedAngle, _): TTX.multipleText((Double(v) / F2Dot14.scale + 1) * 180, factor: 180.0 / F2Dot14.scale)
-        case (.names(let names), _): v >= 0 && v < names.count ? names[Int(v)] : String(v)
-        case (.hex8, _): "0x" + paddedHex(UInt32(truncatingIfNeeded: v), 8)
-        case (.hex, _): "0x" + String(UInt32(truncatingIfNeeded: v), radix: 16)
-        case (_, .fixed): TTX.decimalText(v, scale: Fixed.scale)
-        case (_, .f2dot14): TTX.decimalText(v, scale: F2Dot14.scale)
-        case (_, .tag): Tag(UInt32(truncatingIfNeeded: v)).description
-        case (.deciPoints, _): "\(Double(v) / 10)"
-        default: String(v)
-        }
-    }
 }
 
 /// Reads structured values from TTX, checking names and values with the element's position.
@@ -351,18 +336,18 @@ final class StructuredReader {
 
     func fail(_ message: String, _ at: XMLElement) -> XMLError { XMLError(message, line: at.line, column: at.column) }
 
-    /// The element names a member's values take: its own, or for a switched subtable each case's.
+    /// The element names a member's values take: its TTX name, or for a switched subtable each case's.
     static func elementNames(_ member: Member) -> Set<String> {
         // A switched subtable kept as bytes for a case not described is under the member's name.
-        if case .switched(_, let cases) = member.shape.target { return Set(cases.values.map(\.name)).union([member.name]) }
-        return [member.name]
+        if case .switched(_, let cases) = member.shape.target { return Set(cases.values.map(\.name)).union([member.ttxName]) }
+        return [member.ttxName]
     }
 
     func fields(_ record: Record, _ element: XMLElement) throws -> StructFields {
         var out = StructFields()
         let members = record.valueMembers
         let writtenCounts = record.members.filter { record.countNames.contains($0.name) && $0.ttxFormat == .writtenCount }
-        let known = members.reduce(into: Set<String>()) { $0.formUnion(Self.elementNames($1)) }.union(writtenCounts.map(\.name))
+        let known = members.reduce(into: Set<String>()) { $0.formUnion(Self.elementNames($1)) }.union(writtenCounts.map(\.ttxName))
         for child in element.children where !known.contains(child.name) {
             var message = "<\(child.name)> is not a member of \(record.name)"
             if let near = closestName(to: child.name, in: Array(known)) { message += " (did you mean <\(near)>?)" }
@@ -384,7 +369,7 @@ final class StructuredReader {
                 out[member.name] = .list(try children.map { try value(member.shape, $0, format: member.ttxFormat) })
             } else if let child = children.first {
                 guard children.count == 1 else {
-                    throw fail("<\(member.name)> is given \(children.count) times in <\(element.name)>", children[1])
+                    throw fail("<\(member.ttxName)> is given \(children.count) times in <\(element.name)>", children[1])
                 }
                 let v = try value(member.shape, child, format: member.ttxFormat)
                 if case .int(let raw) = v { scope.note(member.name, raw) }
@@ -394,41 +379,22 @@ final class StructuredReader {
             } else if case .valueRecord = member.shape {
                 out[member.name] = .record(StructFields())
             } else if member.since == nil {
-                throw fail("<\(element.name)> lacks <\(member.name)>", element)
+                throw fail("<\(element.name)> lacks <\(member.ttxName)>", element)
             }
         }
         // A count written as a value must say how many items its arrays have.
         for count in writtenCounts {
-            for child in element.children where child.name == count.name {
+            for child in element.children where child.name == count.ttxName {
                 let given = try TTX.integerAttribute(child, "value", 0...0xFFFF_FFFF)
                 guard let array = record.members.first(where: { $0.count == count.name }), case .list(let items)? = out[array.name] else {
                     continue
                 }
                 guard given == items.count else {
-                    throw fail("<\(count.name) value=\"\(given)\"/> but <\(element.name)> has \(items.count) <\(array.name)>", child)
+                    throw fail("<\(count.ttxName) value=\"\(given)\"/> but <\(element.name)> has \(items.count) <\(array.ttxName)>", child)
                 }
             }
         }
         return out
-    }
-
-    /// A scalar's value from its TTX text in the formats with their own text (angles, names,
-    /// variation indices); nil when the text is not one.
-    static func scalarValue(_ text: String, _ kind: FieldKind, _ format: TTXFormat) -> Int64? {
-        switch format {
-        case .angle, .biasedAngle:
-            // Degrees to F2Dot14 fractions of half a circle, as fontTools' Angle.toInt.
-            guard let degrees = Double(text), degrees.isFinite else { return nil }
-            let bias: Double = format == .biasedAngle ? 1 : 0
-            let steps = (degrees / 180 - bias) * F2Dot14.scale
-            guard abs(steps) < 1e9 else { return nil }   // far outside F2Dot14; no Int64 trap
-            return Int64((steps + 0.5).rounded(.down))
-        case .names(let names):
-            if let i = names.firstIndex(of: text.lowercased()) { return Int64(i) }
-            return TTX.parseInteger(text)
-        default:
-            return TTX.parseInteger(text)
-        }
     }
 
     func value(_ shape: Shape, _ e: XMLElement, format: TTXFormat = .plain) throws -> StructValue {
@@ -455,23 +421,9 @@ final class StructuredReader {
         case .scalar(let kind):
             // A variation index given without a value: none (0xFFFFFFFF), as fontTools reads it.
             if format == .varIndex && e.value("value") == nil { return .int(0xFFFF_FFFF) }
-            let text = try e.attribute("value").trimmingWhitespace()
-            let v: Int64?
-            switch kind {
-            case _ where format == .angle || format == .biasedAngle || { if case .names = format { true } else { false } }():
-                v = Self.scalarValue(text, kind, format)
-            case .fixed: v = text.hasPrefix("0x") ? TTX.parseInteger(text) : Double(text).map { Int64(($0 * Fixed.scale).rounded()) }
-            case .f2dot14: v = Double(text).map { Int64(($0 * F2Dot14.scale).rounded()) }
-            case .tag: v = Tag(string: try e.attribute("value")).map { Int64($0.rawValue) }   // spaces are part of a tag (" RQD")
-            default: v = format == .deciPoints ? Double(text).flatMap { Int64(exactly: ($0 * 10).rounded()) } : TTX.parseInteger(text)
-            }
-            guard let v, kind.rawRange.contains(v) else {
-                switch format {
-                case .names(let names): throw fail("<\(e.name)> value '\(text)' is not one of \(names.joined(separator: ", "))", e)
-                case .angle: throw fail("<\(e.name)> value '\(text)' is not an angle in -360…360 degrees", e)
-                case .biasedAngle: throw fail("<\(e.name)> value '\(text)' is not an angle in -180…540 degrees", e)
-                default: throw fail("<\(e.name)> value '\(text)' is not a \(kind.typeName)", e)
-                }
+            let text = try e.attribute("value")
+            guard let v = TTX.scalarValue(text, kind, format), kind.rawRange.contains(v) else {
+                throw fail("<\(e.name)> value '\(text.trimmingWhitespace())' is not \(TTX.scalarExpectation(kind, format))", e)
             }
             return .int(v)
         case .glyph:

@@ -3,8 +3,5 @@
 public final class BhedTable: FieldTable {
     public override class var tableTag: Tag { "bhed" }
 
-    public override class func layout(version: UInt32, length: Int) throws -> [Field] {
-        try requireLength(length, 54, "bhed")
-        return HeadTable.fieldList
-    }
+    public override class var record: Record { HeadTable.described }
 }

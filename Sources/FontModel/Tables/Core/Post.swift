@@ -3,20 +3,17 @@
 public final class PostTable: FieldTable {
     public override class var tableTag: Tag { "post" }
 
+    public override class var record: Record { described }
+
     // swift-format-ignore
-    static let header: [Field] = [
-        Field("version", .version32, ttx: "formatType", format: .exactFloat), Field("italicAngle", .fixed, format: .exactFloat),
-        Field("underlinePosition", .int16), Field("underlineThickness", .int16),
-        Field("isFixedPitch", .uint32), Field("minMemType42", .uint32), Field("maxMemType42", .uint32),
-        Field("minMemType1", .uint32), Field("maxMemType1", .uint32),
-    ]
+    static let described = Record("post", [
+        Member("version", .version32, ttxName: "formatType", format: .exactFloat), Member("italicAngle", .fixed, format: .exactFloat),
+        Member("underlinePosition", .int16), Member("underlineThickness", .int16),
+        Member("isFixedPitch", .uint32), Member("minMemType42", .uint32), Member("maxMemType42", .uint32),
+        Member("minMemType1", .uint32), Member("maxMemType1", .uint32),
+    ])
 
     public override class func versionField(of reader: BinaryReader) -> UInt32 { (try? reader.u32(at: 0)) ?? 0 }
-
-    public override class func layout(version: UInt32, length: Int) throws -> [Field] {
-        try requireLength(length, 32, "post")
-        return header
-    }
 
     public var version: UInt32 { UInt32(truncatingIfNeeded: int("version")) }
 

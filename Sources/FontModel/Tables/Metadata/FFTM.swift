@@ -3,14 +3,11 @@
 public final class FFTMTable: FieldTable {
     public override class var tableTag: Tag { "FFTM" }
 
-    // swift-format-ignore
-    static let fieldList: [Field] = [
-        Field("version", .uint32),
-        Field("FFTimeStamp", .longDateTime), Field("sourceCreated", .longDateTime), Field("sourceModified", .longDateTime),
-    ]
+    public override class var record: Record { described }
 
-    public override class func layout(version: UInt32, length: Int) throws -> [Field] {
-        try requireLength(length, 28, "FFTM")
-        return fieldList
-    }
+    // swift-format-ignore
+    static let described = Record("FFTM", [
+        Member("version", .uint32),
+        Member("FFTimeStamp", .longDateTime), Member("sourceCreated", .longDateTime), Member("sourceModified", .longDateTime),
+    ])
 }

@@ -2,22 +2,19 @@
 public final class HheaTable: FieldTable {
     public override class var tableTag: Tag { "hhea" }
 
+    public override class var record: Record { described }
+
     // swift-format-ignore
-    static let fieldList: [Field] = [
-        Field("majorVersion", .uint16, ttx: "tableVersion", format: .versionHex), Field("minorVersion", .uint16, format: .omitted),
-        Field("ascender", .int16, ttx: "ascent"), Field("descender", .int16, ttx: "descent"), Field("lineGap", .int16),
-        Field("advanceWidthMax", .uint16), Field("minLeftSideBearing", .int16),
-        Field("minRightSideBearing", .int16), Field("xMaxExtent", .int16),
-        Field("caretSlopeRise", .int16), Field("caretSlopeRun", .int16), Field("caretOffset", .int16),
-        Field("reserved0", .int16), Field("reserved1", .int16), Field("reserved2", .int16), Field("reserved3", .int16),
-        Field("metricDataFormat", .int16), Field("numberOfHMetrics", .uint16, derivedFrom: "the advances in hmtx"),
-    ]
+    static let described = Record("hhea", [
+        Member("majorVersion", .uint16, ttxName: "tableVersion", format: .versionHex), Member("minorVersion", .uint16, format: .omitted),
+        Member("ascender", .int16, ttxName: "ascent"), Member("descender", .int16, ttxName: "descent"), Member("lineGap", .int16),
+        Member("advanceWidthMax", .uint16), Member("minLeftSideBearing", .int16),
+        Member("minRightSideBearing", .int16), Member("xMaxExtent", .int16),
+        Member("caretSlopeRise", .int16), Member("caretSlopeRun", .int16), Member("caretOffset", .int16),
+        Member("reserved0", .int16), Member("reserved1", .int16), Member("reserved2", .int16), Member("reserved3", .int16),
+        Member("metricDataFormat", .int16), Member("numberOfHMetrics", .uint16, derivedFrom: "the advances in hmtx"),
+    ])
 
-    public override class func layout(version: UInt32, length: Int) throws -> [Field] {
-        try requireLength(length, 36, "hhea")
-        return fieldList
-    }
-
-    static let numberOfHMetricsAt = position(of: "numberOfHMetrics", in: fieldList)
+    static let numberOfHMetricsAt = position(of: "numberOfHMetrics", in: described.members)
     public var numberOfHMetrics: Int { int(at: Self.numberOfHMetricsAt) }
 }

@@ -4,21 +4,18 @@ public final class VheaTable: FieldTable {
 
     // hhea's layout with vertical names (the two specs mirror each other); kept as its own list,
     // since each field carries its own TTX name.
-    // swift-format-ignore
-    static let fieldList: [Field] = [
-        Field("version", .version32, ttx: "tableVersion", format: .hex8),
-        Field("ascent", .int16), Field("descent", .int16), Field("lineGap", .int16),
-        Field("advanceHeightMax", .uint16), Field("minTopSideBearing", .int16),
-        Field("minBottomSideBearing", .int16), Field("yMaxExtent", .int16),
-        Field("caretSlopeRise", .int16), Field("caretSlopeRun", .int16), Field("caretOffset", .int16),
-        Field("reserved1", .int16), Field("reserved2", .int16), Field("reserved3", .int16), Field("reserved4", .int16),
-        Field("metricDataFormat", .int16), Field("numOfLongVerMetrics", .uint16, ttx: "numberOfVMetrics"),
-    ]
+    public override class var record: Record { described }
 
-    public override class func layout(version: UInt32, length: Int) throws -> [Field] {
-        try requireLength(length, 36, "vhea")
-        return fieldList
-    }
+    // swift-format-ignore
+    static let described = Record("vhea", [
+        Member("version", .version32, ttxName: "tableVersion", format: .hex8),
+        Member("ascent", .int16), Member("descent", .int16), Member("lineGap", .int16),
+        Member("advanceHeightMax", .uint16), Member("minTopSideBearing", .int16),
+        Member("minBottomSideBearing", .int16), Member("yMaxExtent", .int16),
+        Member("caretSlopeRise", .int16), Member("caretSlopeRun", .int16), Member("caretOffset", .int16),
+        Member("reserved1", .int16), Member("reserved2", .int16), Member("reserved3", .int16), Member("reserved4", .int16),
+        Member("metricDataFormat", .int16), Member("numOfLongVerMetrics", .uint16, ttxName: "numberOfVMetrics"),
+    ])
 
     public var numOfLongVerMetrics: Int { int("numOfLongVerMetrics") }
 }

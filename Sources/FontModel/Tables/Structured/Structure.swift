@@ -123,11 +123,23 @@ public struct Member: Sendable {
     /// PairPos's PairSet; a MarkBasePos's MarkArray.MarkRecord), as member names from this
     /// record. Glyph edits that add or remove a covered glyph keep the two in step.
     public let parallel: [String]?
+    /// The element name in TTX, when fontTools' differs from the spec's (hhea's ascender is
+    /// `<ascent>`); the member's name otherwise.
+    public let ttxName: String
+    /// An element around this member and its neighbours with the same group in TTX (OS/2's
+    /// PANOSE bytes sit inside `<panose>`). Used by the field tables' records.
+    public let ttxGroup: String?
+    /// What the OpenType spec allows when narrower than the binary type (unitsPerEm 16...16384):
+    /// a field table refuses anything else when set.
+    public let valid: ClosedRange<Int64>?
+    /// Set when the value follows from other data and is recalculated on save: says from what.
+    /// A field table refuses setting it to anything but its current value.
+    public let derivedFrom: String?
 
     public init(
         _ name: String, _ shape: Shape, count: String? = nil, bias: Int = 0, since: UInt32? = nil,
         when: (name: String, mask: Int64)? = nil, ttx: TTXFormat = .plain, parallel: [String]? = nil, lazy: Bool = false,
-        deferred: Bool = false
+        deferred: Bool = false, ttxName: String? = nil, valid: ClosedRange<Int64>? = nil
     ) {
         self.name = name
         self.shape = shape
@@ -139,6 +151,40 @@ public struct Member: Sendable {
         self.parallel = parallel
         self.lazy = lazy
         self.deferred = deferred
+        self.ttxName = ttxName ?? name
+        ttxGroup = nil
+        self.valid = valid
+        derivedFrom = nil
+    }
+
+    /// A scalar member, as the field tables (head, hhea, OS/2 …) list theirs: its binary type,
+    /// its TTX name and format when they differ, an enclosing TTX group, the spec's range, what
+    /// it is derived from, and the table version that adds it.
+    public init(
+        _ name: String, _ kind: FieldKind, ttxName: String? = nil, format: TTXFormat = .plain, group: String? = nil,
+        valid: ClosedRange<Int64>? = nil, derivedFrom: String? = nil, since: UInt32? = nil
+    ) {
+        self.name = name
+        shape = .scalar(kind)
+        count = nil
+        countBias = 0
+        self.since = since
+        when = nil
+        ttxFormat = format
+        parallel = nil
+        lazy = false
+        deferred = false
+        self.ttxName = ttxName ?? name
+        ttxGroup = group
+        self.valid = valid
+        self.derivedFrom = derivedFrom
+    }
+
+    /// The binary type of a scalar member. Field tables are made of scalars only (a test holds
+    /// every registered one to that), so their code can ask it of any member.
+    public var kind: FieldKind {
+        guard case .scalar(let kind) = shape else { preconditionFailure("\(name) is not a scalar member") }
+        return kind
     }
 }
 

@@ -172,15 +172,17 @@ public struct StructureDiff {
         }
     }
 
-    /// A scalar as a person reads it: fixed-point as a decimal, angles in degrees, enumerations
-    /// by name (integers as they are).
+    /// A scalar as a person reads it, a structured member's or a field table's: fixed-point as
+    /// its shortest decimal, angles in degrees, enumerations by name, hex formats in hex
+    /// (integers as they are).
     static func scalarText(_ v: Int64, _ kind: FieldKind, _ format: TTXFormat) -> String {
         switch (format, kind) {
         case (.angle, _): "\(Double(v) / F2Dot14.scale * 180)°"
         case (.biasedAngle, _): "\((Double(v) / F2Dot14.scale + 1) * 180)°"
         case (.names(let names), _) where v >= 0 && v < names.count: names[Int(v)]
-        case (_, .f2dot14): "\(Double(v) / F2Dot14.scale)"
-        case (_, .fixed): "\(Double(v) / Fixed.scale)"
+        case (_, .f2dot14): "\(shortestDecimal(v, scale: F2Dot14.scale))"
+        case (.hex, _), (.hex8, _): "0x" + String(UInt32(truncatingIfNeeded: v), radix: 16)
+        case (_, .fixed), (_, .version32): "\(shortestDecimal(v, scale: Fixed.scale))"
         case (_, .tag): "'\(Tag(UInt32(truncatingIfNeeded: v)).description)'"
         default: String(v)
         }
