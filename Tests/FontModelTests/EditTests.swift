@@ -35,7 +35,9 @@ import Testing
     /// text exactly as the same text in capitals (same advances, offsets and glyph count: no
     /// lowercase ligature, capital kerning and marks), glyph ids aside. Without layout it does
     /// not (the test can fail).
-    @Test(arguments: ["dejavu-sans", "roboto", "liberation-sans", "noto-cjk"])
+    /// EB Garamond (CFF, with `size` FeatureParams) and Inter (variable GDEF) are issue 32's
+    /// fonts whose layout was once opaque.
+    @Test(arguments: ["dejavu-sans", "roboto", "liberation-sans", "noto-cjk", "eb-garamond", "inter-vf"])
     func capsWithLayoutShapesLowercaseAsUppercase(id: String) throws {
         let tmp = try TemporaryFolder()
         let texts = ["office waving", "avatar type fjord", "typography ffl", "wavy tea vault"]
