@@ -183,15 +183,15 @@ final class RenderFont {
             // FreeType 2.12 and HarfBuzz 6 (Debian 12) apply only avar 1 to design coordinates:
             // an avar 2 font gets the normalized coordinates the model computed (both engines
             // take them as final, after avar).
-            var blend = location.normalized.map { FT_Fixed(($0 * 65536).rounded()) }
+            var blend = location.normalized.map { FT_Fixed(($0 * Fixed.scale).rounded()) }
             guard FT_Set_Var_Blend_Coordinates(ftFace, FT_UInt(blend.count), &blend) == 0 else {
                 throw RenderError("\(name): FreeType cannot set the variation coordinates")
             }
-            var coords = location.normalized.map { Int32(($0 * 16384).rounded()) }
+            var coords = location.normalized.map { Int32(($0 * F2Dot14.scale).rounded()) }
             hb_font_set_var_coords_normalized(hbFont, &coords, UInt32(coords.count))
             return
         }
-        var design = location.user.map { FT_Fixed(($0 * 65536).rounded()) }
+        var design = location.user.map { FT_Fixed(($0 * Fixed.scale).rounded()) }
         guard FT_Set_Var_Design_Coordinates(ftFace, FT_UInt(design.count), &design) == 0 else {
             throw RenderError("\(name): FreeType cannot set the variation coordinates")
         }

@@ -48,6 +48,8 @@ import Testing
         adjusted[head.offset + 8] ^= 0xFF
         try expect("checksum-adjustment", .warning, in: adjusted)
         try expect("head-magic", .error, in: try patched("head", at: 12, [0, 0, 0, 0]))
+        // A field outside the range its description gives (`valid:`): OS/2.usWidthClass 0.
+        try expect("field-ranges", .warning, in: try patched("OS/2", at: 6, [0, 0]), mentioning: "OS/2.usWidthClass is 0")
         var renamed = Self.dejavu
         let post = try #require(MalformedFontTests.record("post", in: renamed))
         renamed[post.recordAt + 3] = UInt8(ascii: "x")   // 'post' → 'posx'

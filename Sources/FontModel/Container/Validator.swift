@@ -24,6 +24,7 @@ public enum Validator {
         ("checksum-adjustment", "head.checkSumAdjustment makes a single font sum to 0xB1B0AFBA"),
         ("head-magic", "head.magicNumber is 0x5F0F3CF5"),
         ("units-per-em", "head.unitsPerEm is 16...16384, as the spec requires"),
+        ("field-ranges", "fields the spec narrows (OS/2's version, usWeightClass 1...1000, usWidthClass 1...9) hold values it allows"),
         (
             "required-tables",
             "cmap, head, hhea, hmtx, maxp, name, OS/2, post and glyph data (glyf+loca, CFF, CFF2, or bitmaps: CBDT+CBLC, sbix, EBDT+EBLC) are present"
@@ -294,6 +295,19 @@ public enum Validator {
                 let upem = try face.head.int("unitsPerEm")
                 if !(16...16384).contains(upem) {
                     add("units-per-em", .error, "head.unitsPerEm is \(upem); it must be 16...16384 (nothing can be laid out at 0)")
+                }
+            }
+            run("field-ranges") {
+                // Every field table member with a `valid:` range (unitsPerEm has its own check);
+                // a table that does not decode is table-decodable's finding.
+                for tag in TableRegistry.fieldTableTags {
+                    guard let table = try? face.fieldTable(tag) else { continue }
+                    for member in table.fields where member.valid != nil && !(tag == "head" && member.name == "unitsPerEm") {
+                        guard let valid = member.valid, let v = try? table.rawValue(member.name), !valid.contains(v) else { continue }
+                        add(
+                            "field-ranges", .warning,
+                            "\(tag.trimmed).\(member.name) is \(v); the OpenType spec allows \(valid.lowerBound)...\(valid.upperBound)")
+                    }
                 }
             }
             run("vertical-metrics") {

@@ -301,7 +301,7 @@ public final class GlyfTable: DecodableTable {
             let t = c.transform
             func apply(_ p: GlyphPoint) -> (Double, Double) {
                 let x = Double(p.x), y = Double(p.y)
-                return ((x * Double(t.xx) + y * Double(t.yx)) / 16384, (x * Double(t.xy) + y * Double(t.yy)) / 16384)
+                return ((x * Double(t.xx) + y * Double(t.yx)) / F2Dot14.scale, (x * Double(t.xy) + y * Double(t.yy)) / F2Dot14.scale)
             }
             var dx = 0.0, dy = 0.0
             if c.flags & GlyphComponent.argsAreXYValues != 0 {
