@@ -225,7 +225,8 @@ extension TTX {
 /// long as that caller's hints need); a subroutine nobody calls stays bytes.
 struct CharStringDecompiler {
     enum Source: Hashable { case glyph(Int), global(Int), local(Int, Int) }
-    enum Token { case int(Int), fixed(Int32), op(String), mask([UInt8]) }
+    /// An operator is its code (12 x as 1200 + x), named when written (`operatorNames`).
+    enum Token { case int(Int), fixed(Int32), op(Int), mask([UInt8]) }
 
     static let operators: [Int: String] = [
         1: "hstem", 3: "vstem", 4: "vmoveto", 5: "rlineto", 6: "hlineto", 7: "vlineto", 8: "rrcurveto",
@@ -238,10 +239,10 @@ struct CharStringDecompiler {
         1234: "hflex", 1235: "flex", 1236: "hflex1", 1237: "flex1",
     ]
     static let operatorCodes: [String: Int] = Dictionary(uniqueKeysWithValues: operators.map { ($1, $0) })
-    static let arithmetic: Set<String> = [
-        "and", "or", "not", "store", "abs", "add", "sub", "div", "load", "neg", "eq", "drop",
-        "put", "get", "ifelse", "random", "mul", "sqrt", "dup", "exch", "index", "roll",
-    ]
+    /// Operator names by code, for writing a program without a dictionary lookup per operator.
+    static let operatorNames: [String] = (0...1237).map { operators[$0] ?? "" }
+    /// The arithmetic operators (12 3 to 12 30), which dumps do not run.
+    static func isArithmetic(_ code: Int) -> Bool { (1203...1230).contains(code) }
 
     /// What the decompiler reads: a CFF or CFF2 table's charstrings and subroutines.
     struct Programs {
@@ -332,13 +333,14 @@ struct CharStringDecompiler {
                 throw error(
                     "a glyph runs more than \(Self.maximumOperations) charstring operations (subroutines calling each other without end?)")
             }
-            guard case .op(let name) = token else {
+            guard case .op(let opcode) = token else {
                 guard stack.count < 513 else { throw error("a charstring pushes more than 513 operands") }
                 stack.append(token)
                 continue
             }
-            switch name {
-            case "callsubr", "callgsubr":
+            let name = Self.operatorNames[opcode]
+            switch opcode {
+            case 10, 29:   // callsubr, callgsubr
                 guard case .int(let index)? = stack.popLast() else { throw error("\(name) without an integer subroutine number") }
                 let fd: Int
                 switch which {
@@ -346,15 +348,15 @@ struct CharStringDecompiler {
                 case .local(let f, _): fd = f
                 case .global: fd = currentFD
                 }
-                let count = name == "callsubr" ? (fd < locals.count ? locals[fd].count : 0) : global.count
+                let count = opcode == 10 ? (fd < locals.count ? locals[fd].count : 0) : global.count
                 let target = index + Self.bias(count)
                 guard target >= 0, target < count else { throw error("\(name) \(index) calls a subroutine that does not exist") }
                 let saved = currentFD
                 currentFD = fd
-                try execute(name == "callsubr" ? .local(fd, target) : .global(target))
+                try execute(opcode == 10 ? .local(fd, target) : .global(target))
                 currentFD = saved
-            case "hstem", "vstem", "hstemhm", "vstemhm": countHints()
-            case "hintmask", "cntrmask":
+            case 1, 3, 18, 23: countHints()   // hstem, vstem, hstemhm, vstemhm
+            case 19, 20:   // hintmask, cntrmask
                 if hintMaskBytes == 0 { countHints(); hintMaskBytes = (hintCount + 7) / 8 }
                 if let known {
                     guard position < known.count, case .mask(let mask) = known[position], mask.count == hintMaskBytes else {
@@ -366,7 +368,7 @@ struct CharStringDecompiler {
                     recorded.append(.mask(Array(code[position..<position + hintMaskBytes])))
                     position += hintMaskBytes
                 }
-            case "blend":
+            case 16:   // blend
                 // CFF2: n values, each followed by its deltas, then n; the deltas are dropped.
                 guard case .int(let n)? = stack.popLast(), n >= 0 else { throw error("blend without a count of values") }
                 let regions = try regionCount ?? regionsOf(source.defaultVSIndex(currentFD))
@@ -375,13 +377,13 @@ struct CharStringDecompiler {
                     throw error("blend of \(n) values needs \(n * (regions + 1)) operands, \(stack.count + n) are on the stack")
                 }
                 stack.removeLast(n * regions)
-            case "vsindex":
+            case 15:   // vsindex
                 guard case .int(let v)? = stack.popLast() else { throw error("vsindex without an integer") }
                 regionCount = try regionsOf(v)
                 stack.removeAll()
-            case "return", "endchar", "ignore": break
+            case 11, 14, 1200: break   // return, endchar, ignore
             default:
-                if Self.arithmetic.contains(name) { throw error("the \(name) operator is not supported in dumps") }
+                if Self.isArithmetic(opcode) { throw error("the \(name) operator is not supported in dumps") }
                 stack.removeAll()
             }
         }
@@ -422,10 +424,10 @@ struct CharStringDecompiler {
         case 255: return (.fixed(Int32(bitPattern: UInt32(try byte(1) << 24 | byte(2) << 16 | byte(3) << 8 | byte(4)))), 5)
         default:
             let op = b0 == 12 ? 1200 + (try byte(1)) : b0
-            guard let name = operators[op] else {
+            guard op < operatorNames.count, !operatorNames[op].isEmpty else {
                 throw FontError("CFF: unknown charstring operator \(op >= 1200 ? "12 \(op - 1200)" : String(op))", table: "CFF ")
             }
-            return (.op(name), b0 == 12 ? 2 : 1)
+            return (.op(op), b0 == 12 ? 2 : 1)
         }
     }
 
@@ -445,9 +447,9 @@ struct CharStringDecompiler {
             case .int(let v): separate(); out.add(v)
             case .fixed(let raw): separate(); out.add(TTX.decimalText(Int64(raw), scale: Fixed.scale))
             case .mask: break
-            case .op(let name):
-                separate(); out.add(name)
-                if (name == "hintmask" || name == "cntrmask"), k + 1 < tokens.count, case .mask(let mask) = tokens[k + 1] {
+            case .op(let code):
+                separate(); out.add(Self.operatorNames[code])
+                if code == 19 || code == 20, k + 1 < tokens.count, case .mask(let mask) = tokens[k + 1] {
                     out.add(" ")
                     for b in mask { for shift in (0..<8).reversed() { out.add(b >> shift & 1 == 1 ? "1" : "0") } }
                     k += 1
