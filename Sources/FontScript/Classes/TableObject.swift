@@ -4,7 +4,8 @@ import LuaBridge
 /// Lua class `Table`: a described table. Fixed-layout tables (head, hhea, vhea, maxp, OS/2, post)
 /// have fields read and written by their spec names, range-checked by the model's description;
 /// structured tables (GDEF …) have members read as plain Lua values and replaced whole. Both
-/// go through one leaf code (`StructValues`): a field is a scalar member of its table's record.
+/// go through one scalar leaf (`StructValues.pushScalar`/`readScalar`): a field is a scalar
+/// member of its table's record.
 enum TableObject {
     static let className = "Table"
     static var classID: Int32 { ScriptClass.table.rawValue }
@@ -28,13 +29,13 @@ enum TableObject {
     /// The described table behind a Table object: one of fields, a structured one, or a
     /// hand-written one read through its description (HVAR …: read-only).
     enum Described {
-        case fields(FieldTable, Face)
+        case fields(FieldTable)
         case structured(StructuredTable, Face)
         case view(Record, StructFields, Face)
 
         init(_ part: FacePart) throws {
             let face = try part.face.get()
-            if let t = try face.fieldTable(part.tag) { self = .fields(t, face); return }
+            if let t = try face.fieldTable(part.tag) { self = .fields(t); return }
             if let t = try face.structuredTable(part.tag) { self = .structured(t, face); return }
             if let (record, fields) = try face.describedView(part.tag) { self = .view(record, fields, face); return }
             throw LuaBridgeError("the face has no '\(part.tag)' table")
@@ -42,7 +43,7 @@ enum TableObject {
 
         var names: [String] {
             switch self {
-            case .fields(let t, _): t.fieldNames
+            case .fields(let t): t.fieldNames
             case .structured(let t, _): t.memberNames
             case .view(let record, let fields, _): record.valueMembers.map(\.name).filter { fields[$0] != nil }
             }
@@ -50,7 +51,7 @@ enum TableObject {
 
         func push(_ s: LuaStack, _ name: String) throws {
             switch self {
-            case .fields(let t, let face): try StructValues(face).push(s, member: try t.field(name), .int(try t.rawValue(name)))
+            case .fields(let t): StructValues.pushScalar(s, try t.rawValue(name), try t.field(name).kind)
             case .structured(let t, let face):
                 guard let value = try t.value(name) else { s.pushNil(); return }
                 try StructValues(face).push(s, member: try t.member(name), value)
@@ -77,9 +78,9 @@ enum TableObject {
             let part = try call.trustedSelf(className, as: FacePart.self)
             let name = try call.string(2)
             switch try Described(part) {
-            case .fields(let t, let face):
-                let value = try StructValues(face).read(call.stack, at: 3, member: try t.field(name), path: "\(part.tag.trimmed).\(name)")
-                if case .int(let raw) = value { try t.set(name, raw: raw) }
+            case .fields(let t):
+                let kind = try t.field(name).kind
+                try t.set(name, raw: try StructValues.readScalar(call.stack, at: 3, kind, path: "\(part.tag.trimmed).\(name)"))
             case .structured(let t, let face):
                 let member = try t.member(name)
                 let path = "\(part.tag.trimmed).\(name)"
@@ -112,7 +113,7 @@ enum TableObject {
         LuaCall.run(L, "__tostring") { call in
             let part = try call.methodSelf(className, as: FacePart.self)
             switch try Described(part) {
-            case .fields(let t, _):
+            case .fields(let t):
                 let shown = try t.fieldNames.prefix(6).map { "\($0)=\(try t.value($0))" }.joined(separator: ", ")
                 call.stack.push("<\(part.tag.trimmed) \(shown)\(t.fieldNames.count > 6 ? ", …" : "")>")
             case .structured(let t, _):

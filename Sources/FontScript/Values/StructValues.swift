@@ -21,6 +21,46 @@ final class StructValues {
 
     func glyphName(_ id: Int) -> String { FontModel.glyphName(id, in: names) }
 
+    // MARK: scalars (a structured member's or a field table's: they need no glyph names)
+
+    /// A scalar as Lua sees it: fixed-point as the shortest decimal that stores back the same
+    /// (2.37, not 2.3700103759765625), a tag as its text ("wght"), others as integers.
+    static func pushScalar(_ s: LuaStack, _ v: Int64, _ kind: FieldKind) {
+        switch kind {
+        case .fixed: s.push(shortestDecimal(v, scale: Fixed.scale))
+        case .f2dot14: s.push(shortestDecimal(v, scale: F2Dot14.scale))
+        case .tag: s.push(Tag(UInt32(truncatingIfNeeded: v)).description)
+        default: s.push(Int(v))
+        }
+    }
+
+    /// A scalar's stored bits from the Lua value at `index`, checked against its binary type.
+    static func readScalar(_ s: LuaStack, at index: Int32, _ kind: FieldKind, path: String) throws -> Int64 {
+        if kind == .tag, let text = s.string(at: index), s.number(at: index) == nil {
+            // A tag by its text ("wght"; a shorter one is padded with spaces).
+            guard (1...4).contains(text.utf8.count), text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+                throw FontError("\(path) is a tag: 1 to 4 printable ASCII characters, got \"\(text)\"")
+            }
+            return Int64(Tag(text: text).rawValue)
+        }
+        guard let number = s.number(at: index), number.isFinite else {
+            throw FontError("\(path) must be a number, got \(s.describedType(at: index))")
+        }
+        let stored: Double
+        switch kind {
+        case .fixed: stored = (number * Fixed.scale).rounded()
+        case .f2dot14: stored = (number * F2Dot14.scale).rounded()
+        default:
+            guard let v = s.integer(at: index) else { throw FontError("\(path) must be an integer, got \(number)") }
+            stored = Double(v)
+        }
+        guard let v = Int64(exactly: stored), kind.rawRange.contains(v) else {
+            let given = number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : number.described
+            throw FontError("\(path) is \(kind.typeName) (\(kind.rangeText)), got \(given)")
+        }
+        return v
+    }
+
     // MARK: to Lua
 
     func push(_ s: LuaStack, _ value: StructValue, _ shape: Shape) {
@@ -76,14 +116,7 @@ final class StructValues {
                 s.push(strings: sub.output.map(glyphName)); s.setField("out", in: -2)
                 s.setIndex(k + 1, in: -2)
             }
-        case (.scalar(let kind), .int(let v)):
-            switch kind {
-            // The shortest decimal that stores back the same (2.37, not 2.3700103759765625).
-            case .fixed: s.push(shortestDecimal(v, scale: Fixed.scale))
-            case .f2dot14: s.push(shortestDecimal(v, scale: F2Dot14.scale))
-            case .tag: s.push(Tag(UInt32(truncatingIfNeeded: v)).description)   // "wght", as Lua code names it
-            default: s.push(Int(v))
-            }
+        case (.scalar(let kind), .int(let v)): Self.pushScalar(s, v, kind)
         case (.record(let record), .record(let fields)): push(s, record, fields, format: nil)
         case (.formats(_, let records), .formatted(let f, let fields)), (.formats8(_, let records), .formatted(let f, let fields)):
             if let record = records[f] { push(s, record, fields, format: f) } else { s.pushNil() }
@@ -144,31 +177,7 @@ final class StructValues {
         case .offset(let target, _):
             if s.type(at: index) == .nil || (s.type(at: index) == .boolean && !s.truthy(at: index)) { return .none }
             return try read(s, at: index, target, path: path)
-        case .scalar(.tag) where s.string(at: index) != nil && s.number(at: index) == nil:
-            // A tag by its text ("wght"; a shorter one is padded with spaces).
-            let text = s.string(at: index) ?? ""
-            guard (1...4).contains(text.utf8.count), text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
-                throw FontError("\(path) is a tag: 1 to 4 printable ASCII characters, got \"\(text)\"")
-            }
-            return .int(Int64(Tag(text: text).rawValue))
-        case .scalar(let kind):
-            guard let number = s.number(at: index), number.isFinite else {
-                throw FontError("\(path) must be a number, got \(s.describedType(at: index))")
-            }
-            let stored: Double
-            switch kind {
-            case .fixed: stored = (number * Fixed.scale).rounded()
-            case .f2dot14: stored = (number * F2Dot14.scale).rounded()
-            default:
-                guard let v = s.integer(at: index) else { throw FontError("\(path) must be an integer, got \(number)") }
-                stored = Double(v)
-            }
-            guard let v = Int64(exactly: stored), kind.rawRange.contains(v) else {
-                throw FontError(
-                    "\(path) is \(kind.typeName) (\(kind.rangeText)), got \(number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : number.described)"
-                )
-            }
-            return .int(v)
+        case .scalar(let kind): return .int(try Self.readScalar(s, at: index, kind, path: path))
         case .record(let record):
             return .record(try fields(s, at: index, record, path: path, format: false))
         case .switched(let selector, let cases):
