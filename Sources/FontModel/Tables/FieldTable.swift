@@ -23,6 +23,8 @@ open class FieldTable: FontTable {
     /// The members present in this table's version, in binary order.
     public private(set) var fields: [Member]
     private var index: [String: Int]
+    /// The fields' binary types, in order (read and written without copying a `Member`).
+    private var kinds: [FieldKind]
     private var raw: [Int64]
     /// Bytes after the described fields (a longer table than its version needs), kept verbatim.
     var tail: [UInt8]
@@ -33,11 +35,11 @@ open class FieldTable: FontTable {
         tag = Self.tableTag
         let version = Self.versionField(of: reader)
         fields = try Self.layout(version: version, length: reader.count)
-        index = Self.index(of: fields, version: version)
+        (index, kinds) = Self.index(of: fields, version: version)
         raw = []
-        raw.reserveCapacity(fields.count)
+        raw.reserveCapacity(kinds.count)
         var r = reader
-        for field in fields { raw.append(try Self.read(field.kind, &r)) }
+        for kind in kinds { raw.append(try Self.read(kind, &r)) }
         tail = Array(r.bytes[r.offset...])
     }
 
@@ -58,7 +60,10 @@ open class FieldTable: FontTable {
 
     /// The record's members a version has.
     public class func members(in version: UInt32) -> [Member] {
-        record.members.filter { ($0.since ?? 0) <= version }
+        let all = record.members
+        // Most versions have every member: the description's array is shared, not copied.
+        guard all.contains(where: { ($0.since ?? 0) > version }) else { return all }
+        return all.filter { ($0.since ?? 0) <= version }
     }
 
     /// The version number a subclass's layout depends on, read from the first bytes.
@@ -83,6 +88,12 @@ open class FieldTable: FontTable {
         return fields[i]
     }
 
+    /// A field's binary type.
+    public func kind(of name: String) throws -> FieldKind {
+        guard let i = index[name] else { throw unknownField(name) }
+        return kinds[i]
+    }
+
     /// The stored integer bits of a field (for exact TTX output of fixed-point and binary fields).
     public func rawValue(_ name: String) throws -> Int64 {
         guard let i = index[name] else { throw unknownField(name) }
@@ -92,10 +103,8 @@ open class FieldTable: FontTable {
     /// Sets a field from its stored integer bits, range-checked.
     public func setRaw(_ name: String, _ value: Int64) throws {
         guard let i = index[name] else { throw unknownField(name) }
-        guard fields[i].kind.rawRange.contains(value) else {
-            throw FontError(
-                "\(tag).\(name) is \(fields[i].kind.typeName) (\(fields[i].kind.rangeText)), got \(value)"
-            )
+        guard kinds[i].rawRange.contains(value) else {
+            throw FontError("\(tag).\(name) is \(kinds[i].typeName) (\(kinds[i].rangeText)), got \(value)")
         }
         guard raw[i] != value else { return }
         raw[i] = value
@@ -105,7 +114,7 @@ open class FieldTable: FontTable {
 
     public func value(_ name: String) throws -> FieldValue {
         guard let i = index[name] else { throw unknownField(name) }
-        return Self.visible(raw[i], fields[i].kind)
+        return Self.visible(raw[i], kinds[i])
     }
 
     /// Sets a field after checking it fits its binary type. Changing the version field
@@ -118,12 +127,11 @@ open class FieldTable: FontTable {
     /// scalar reader does), refusing a derived field's change and a value the spec does not allow.
     public func set(_ name: String, raw stored: Int64) throws {
         guard let i = index[name] else { throw unknownField(name) }
-        let field = fields[i]
         guard raw[i] != stored else { return }
-        if let source = field.derivedFrom {
+        if let source = fields[i].derivedFrom {
             throw FontError("\(tag).\(name) follows \(source) and is recalculated on save; it cannot be set (it is \(raw[i]))")
         }
-        if let valid = field.valid, !valid.contains(stored) {
+        if let valid = fields[i].valid, !valid.contains(stored) {
             throw FontError("\(tag).\(name) must be \(valid.lowerBound)...\(valid.upperBound) (OpenType spec), got \(stored)")
         }
         raw[i] = stored
@@ -164,7 +172,7 @@ open class FieldTable: FontTable {
             assert(Self.allFields.contains { $0.name == name }, "\(tag) has no field '\(name)' in any version")
             return nil
         }
-        let clamped = min(max(Int64(v), fields[i].kind.rawRange.lowerBound), fields[i].kind.rawRange.upperBound)
+        let clamped = min(max(Int64(v), kinds[i].rawRange.lowerBound), kinds[i].rawRange.upperBound)
         guard raw[i] != clamped else { return nil }
         let old = raw[i]
         raw[i] = clamped
@@ -174,7 +182,7 @@ open class FieldTable: FontTable {
 
     public func encode() throws -> [UInt8] {
         var w = BinaryWriter(capacity: 128)
-        for (field, value) in zip(fields, raw) { Self.write(value, field.kind, &w) }
+        for (kind, value) in zip(kinds, raw) { Self.write(value, kind, &w) }
         w.append(tail)
         return w.bytes
     }
@@ -187,13 +195,13 @@ open class FieldTable: FontTable {
         for (i, f) in newFields.enumerated() { if let old = index[f.name] { newRaw[i] = raw[old] } }
         fields = newFields
         raw = newRaw
-        index = Self.index(of: newFields, version: version)
+        (index, kinds) = Self.index(of: newFields, version: version)
         tail = []
     }
 
     /// Field positions by name. A table type's layout is fixed by its version and field count,
     /// so each index is built once per process (a batch run opens thousands of fonts).
-    private static func index(of fields: [Member], version: UInt32) -> [String: Int] {
+    private static func index(of fields: [Member], version: UInt32) -> (index: [String: Int], kinds: [FieldKind]) {
         FieldIndexCache.shared.index(for: ObjectIdentifier(self), version: version, fields: fields)
     }
 
@@ -328,21 +336,22 @@ func requireLength(_ length: Int, _ needed: Int, _ what: String) throws {
 
 func fieldsLength(_ fields: [Member]) -> Int { fields.reduce(0) { $0 + $1.kind.size } }
 
-/// The field indexes of `FieldTable`, shared by every table of the process.
+/// The field indexes (and binary types) of `FieldTable`, shared by every table of the process.
 final class FieldIndexCache: @unchecked Sendable {
     static let shared = FieldIndexCache()
     private struct Key: Hashable { let type: ObjectIdentifier, version: UInt32, count: Int }
-    private var indexes: [Key: [String: Int]] = [:]
+    private var indexes: [Key: (index: [String: Int], kinds: [FieldKind])] = [:]
     private let lock = PosixLock()
 
-    func index(for type: ObjectIdentifier, version: UInt32, fields: [Member]) -> [String: Int] {
+    func index(for type: ObjectIdentifier, version: UInt32, fields: [Member]) -> (index: [String: Int], kinds: [FieldKind]) {
         let key = Key(type: type, version: version, count: fields.count)
         return lock.withLock {
             if let known = indexes[key] { return known }
             var d: [String: Int] = [:]
             for (i, f) in fields.enumerated() { d[f.name] = i }
-            indexes[key] = d
-            return d
+            let entry = (d, fields.map(\.kind))
+            indexes[key] = entry
+            return entry
         }
     }
 }

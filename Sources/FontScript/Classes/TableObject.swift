@@ -51,7 +51,7 @@ enum TableObject {
 
         func push(_ s: LuaStack, _ name: String) throws {
             switch self {
-            case .fields(let t): StructValues.pushScalar(s, try t.rawValue(name), try t.field(name).kind)
+            case .fields(let t): StructValues.pushScalar(s, try t.rawValue(name), try t.kind(of: name))
             case .structured(let t, let face):
                 guard let value = try t.value(name) else { s.pushNil(); return }
                 try StructValues(face).push(s, member: try t.member(name), value)
@@ -79,7 +79,7 @@ enum TableObject {
             let name = try call.string(2)
             switch try Described(part) {
             case .fields(let t):
-                let kind = try t.field(name).kind
+                let kind = try t.kind(of: name)
                 try t.set(name, raw: try StructValues.readScalar(call.stack, at: 3, kind, path: "\(part.tag.trimmed).\(name)"))
             case .structured(let t, let face):
                 let member = try t.member(name)
