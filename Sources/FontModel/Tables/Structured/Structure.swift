@@ -110,7 +110,7 @@ public struct Member: Sendable {
     /// Present only when the record's first member (the table version) is at least this.
     public let since: UInt32?
     /// Present only when the named earlier scalar has one of these bits set (MarkFilteringSet).
-    public let when: (name: String, mask: Int64)?
+    public var when: (name: String, mask: Int64)? { extras?.when }
     /// For a list of offsets: each subtable is decoded when first used (`LazySubtable`), not
     /// with the table (a lookup's subtables).
     public let lazy: Bool
@@ -122,19 +122,45 @@ public struct Member: Sendable {
     /// For a Coverage: the list whose items belong to its glyphs, one per covered glyph (a
     /// PairPos's PairSet; a MarkBasePos's MarkArray.MarkRecord), as member names from this
     /// record. Glyph edits that add or remove a covered glyph keep the two in step.
-    public let parallel: [String]?
+    public var parallel: [String]? { extras?.parallel }
+    /// What few members have (see `Extras`); nil for most.
+    let extras: Extras?
+
     /// The element name in TTX, when fontTools' differs from the spec's (hhea's ascender is
     /// `<ascent>`); the member's name otherwise.
-    public let ttxName: String
+    public var ttxName: String { extras?.ttxName ?? name }
     /// An element around this member and its neighbours with the same group in TTX (OS/2's
     /// PANOSE bytes sit inside `<panose>`). Used by the field tables' records.
-    public let ttxGroup: String?
+    public var ttxGroup: String? { extras?.ttxGroup }
     /// What the OpenType spec allows when narrower than the binary type (unitsPerEm 16...16384):
-    /// a field table refuses anything else when set.
-    public let valid: ClosedRange<Int64>?
+    /// a field table refuses anything else when set, validate warns (`field-ranges`).
+    public var valid: ClosedRange<Int64>? { extras?.valid }
     /// Set when the value follows from other data and is recalculated on save: says from what.
     /// A field table refuses setting it to anything but its current value.
-    public let derivedFrom: String?
+    public var derivedFrom: String? { extras?.derivedFrom }
+
+    /// A condition, a parallel list, a TTX name of its own, a TTX group, the spec's range, what
+    /// it is derived from: kept apart (one reference, nil for most members) because the codec
+    /// and the XML writer copy members in their hottest loops, and each of these made every
+    /// copy bigger.
+    final class Extras: Sendable {
+        let when: (name: String, mask: Int64)?, parallel: [String]?
+        let ttxName: String?, ttxGroup: String?, valid: ClosedRange<Int64>?, derivedFrom: String?
+        init?(
+            when: (name: String, mask: Int64)? = nil, parallel: [String]? = nil, ttxName: String?, ttxGroup: String?,
+            valid: ClosedRange<Int64>?, derivedFrom: String?
+        ) {
+            guard when != nil || parallel != nil || ttxName != nil || ttxGroup != nil || valid != nil || derivedFrom != nil else {
+                return nil
+            }
+            self.when = when
+            self.parallel = parallel
+            self.ttxName = ttxName
+            self.ttxGroup = ttxGroup
+            self.valid = valid
+            self.derivedFrom = derivedFrom
+        }
+    }
 
     public init(
         _ name: String, _ shape: Shape, count: String? = nil, bias: Int = 0, since: UInt32? = nil,
@@ -146,15 +172,10 @@ public struct Member: Sendable {
         self.count = count
         countBias = bias
         self.since = since
-        self.when = when
         ttxFormat = ttx
-        self.parallel = parallel
         self.lazy = lazy
         self.deferred = deferred
-        self.ttxName = ttxName ?? name
-        ttxGroup = nil
-        self.valid = valid
-        derivedFrom = nil
+        extras = Extras(when: when, parallel: parallel, ttxName: ttxName, ttxGroup: nil, valid: valid, derivedFrom: nil)
     }
 
     /// A scalar member, as the field tables (head, hhea, OS/2 …) list theirs: its binary type,
@@ -169,15 +190,10 @@ public struct Member: Sendable {
         count = nil
         countBias = 0
         self.since = since
-        when = nil
         ttxFormat = format
-        parallel = nil
         lazy = false
         deferred = false
-        self.ttxName = ttxName ?? name
-        ttxGroup = group
-        self.valid = valid
-        self.derivedFrom = derivedFrom
+        extras = Extras(ttxName: ttxName, ttxGroup: group, valid: valid, derivedFrom: derivedFrom)
     }
 
     /// The binary type of a scalar member. Field tables are made of scalars only (a test holds
