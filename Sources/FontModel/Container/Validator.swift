@@ -302,7 +302,7 @@ public enum Validator {
                 // a table that does not decode is table-decodable's finding.
                 for tag in TableRegistry.fieldTableTags {
                     guard let table = try? face.fieldTable(tag) else { continue }
-                    for member in table.fields where member.valid != nil && !(tag == "head" && member.name == "unitsPerEm") {
+                    for member in table.fields where !(tag == "head" && member.name == "unitsPerEm") {
                         guard let valid = member.valid, let v = try? table.rawValue(member.name), !valid.contains(v) else { continue }
                         add(
                             "field-ranges", .warning,

@@ -165,7 +165,8 @@ public struct Member: Sendable {
     public init(
         _ name: String, _ shape: Shape, count: String? = nil, bias: Int = 0, since: UInt32? = nil,
         when: (name: String, mask: Int64)? = nil, ttx: TTXFormat = .plain, parallel: [String]? = nil, lazy: Bool = false,
-        deferred: Bool = false, ttxName: String? = nil, valid: ClosedRange<Int64>? = nil
+        deferred: Bool = false, ttxName: String? = nil, group: String? = nil, valid: ClosedRange<Int64>? = nil,
+        derivedFrom: String? = nil
     ) {
         self.name = name
         self.shape = shape
@@ -175,7 +176,7 @@ public struct Member: Sendable {
         ttxFormat = ttx
         self.lazy = lazy
         self.deferred = deferred
-        extras = Extras(when: when, parallel: parallel, ttxName: ttxName, ttxGroup: nil, valid: valid, derivedFrom: nil)
+        extras = Extras(when: when, parallel: parallel, ttxName: ttxName, ttxGroup: group, valid: valid, derivedFrom: derivedFrom)
     }
 
     /// A scalar member, as the field tables (head, hhea, OS/2 …) list theirs: its binary type,
@@ -185,15 +186,7 @@ public struct Member: Sendable {
         _ name: String, _ kind: FieldKind, ttxName: String? = nil, format: TTXFormat = .plain, group: String? = nil,
         valid: ClosedRange<Int64>? = nil, derivedFrom: String? = nil, since: UInt32? = nil
     ) {
-        self.name = name
-        shape = .scalar(kind)
-        count = nil
-        countBias = 0
-        self.since = since
-        ttxFormat = format
-        lazy = false
-        deferred = false
-        extras = Extras(ttxName: ttxName, ttxGroup: group, valid: valid, derivedFrom: derivedFrom)
+        self.init(name, .scalar(kind), since: since, ttx: format, ttxName: ttxName, group: group, valid: valid, derivedFrom: derivedFrom)
     }
 
     /// The binary type of a scalar member. Field tables are made of scalars only (a test holds
