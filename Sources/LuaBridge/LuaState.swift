@@ -42,6 +42,11 @@ public final class LuaState {
     /// Value helpers over this state's stack.
     public var stack: LuaStack { LuaStack(L) }
 
+    /// What happens to the state when this object goes: closed, put back as a template froze it
+    /// (LuaTemplate), or nothing (a template being built).
+    enum Ending { case close, reset(LuaTemplate), keep }
+    private let ending: Ending
+
     public init() {
         // nil would mean Lua could not start at all (no memory for the state itself).
         guard let state = fs_newstate() else {
@@ -49,6 +54,12 @@ public final class LuaState {
             exit(70)
         }
         L = state
+        ending = .close
+    }
+
+    init(state: OpaquePointer, ending: Ending) {
+        L = state
+        self.ending = ending
     }
 
     /// The name the bridge's own messages start with ("NAME: cannot create a Lua state", "NAME:
@@ -57,7 +68,13 @@ public final class LuaState {
     public static var programName: String { String(cString: fs_program_name()) }
     public static func setProgramName(_ name: String) { fs_set_program_name(name) }
 
-    deinit { fs_closestate(L) }
+    deinit {
+        switch ending {
+        case .close: fs_closestate(L)
+        case .reset(let template): template.reset()
+        case .keep: break
+        }
+    }
 
     /// The heap limit in bytes (FONTSHELL_LUA_MEMORY, default 1 GiB): past it allocations fail
     /// with Lua's "not enough memory" error, which scripts can catch with pcall.

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdint.h>
+#include <time.h>
 
 /* The program name the shim's messages start with (fs_set_program_name). */
 static char fs_program[64] = "lua";
@@ -43,7 +44,29 @@ typedef struct {
     void *free_blocks[FS_CLASSES];
     fs_slab *slabs;
     char *bump, *bump_end;
+    /* A template's region (fs_template_newstate); NULL for other states. While `building`,
+       every block comes from it (a block that does not fit sets `overflowed`); blocks in it are
+       never given to free(). */
+    char *region, *region_end;
+    int building, overflowed;
 } fs_heap;
+
+static int fs_in_region(const fs_heap *heap, const void *p) {
+    return heap->region != NULL && (const char *)p >= heap->region && (const char *)p < heap->region_end;
+}
+
+/* A large block of a template being built, from the region (16-byte aligned). */
+static void *fs_region_alloc(fs_heap *heap, size_t n) {
+    size_t size = (n + 15) & ~(size_t)15;
+    if ((size_t)(heap->bump_end - heap->bump) < size) { heap->overflowed = 1; return malloc(n); }
+    void *p = heap->bump;
+    heap->bump += size;
+    return p;
+}
+
+static void *fs_large_alloc(fs_heap *heap, size_t n) {
+    return heap->building ? fs_region_alloc(heap, n) : malloc(n);
+}
 
 static size_t fs_class(size_t n) { return n == 0 ? 1 : (n + 15) >> 4; }
 
@@ -53,6 +76,7 @@ static void *fs_small_alloc(fs_heap *heap, size_t n) {
     if (p != NULL) { heap->free_blocks[c] = *(void **)p; return p; }
     size_t size = c << 4;
     if ((size_t)(heap->bump_end - heap->bump) < size) {
+        if (heap->building) heap->overflowed = 1;
         fs_slab *slab = malloc(FS_SLAB_SIZE);
         if (slab == NULL) return NULL;
         slab->next = heap->slabs;
@@ -66,7 +90,7 @@ static void *fs_small_alloc(fs_heap *heap, size_t n) {
 }
 
 static void fs_block_free(fs_heap *heap, void *p, size_t n) {
-    if (n > FS_SMALL_MAX) { free(p); return; }
+    if (n > FS_SMALL_MAX) { if (!fs_in_region(heap, p)) free(p); return; }
     size_t c = fs_class(n);
     *(void **)p = heap->free_blocks[c];
     heap->free_blocks[c] = p;
@@ -75,8 +99,9 @@ static void fs_block_free(fs_heap *heap, void *p, size_t n) {
 /* realloc over the two kinds of block (nsize > 0; osize is 0 for a new block). */
 static void *fs_block_realloc(fs_heap *heap, void *ptr, size_t osize, size_t nsize) {
     if (ptr != NULL && osize <= FS_SMALL_MAX && nsize <= FS_SMALL_MAX && fs_class(osize) == fs_class(nsize)) return ptr;
-    if (ptr != NULL && osize > FS_SMALL_MAX && nsize > FS_SMALL_MAX) return realloc(ptr, nsize);
-    void *p = nsize <= FS_SMALL_MAX ? fs_small_alloc(heap, nsize) : malloc(nsize);
+    if (ptr != NULL && osize > FS_SMALL_MAX && nsize > FS_SMALL_MAX && !heap->building && !fs_in_region(heap, ptr))
+        return realloc(ptr, nsize);
+    void *p = nsize <= FS_SMALL_MAX ? fs_small_alloc(heap, nsize) : fs_large_alloc(heap, nsize);
     if (p == NULL) return NULL;
     if (ptr != NULL) {
         memcpy(p, ptr, osize < nsize ? osize : nsize);
@@ -169,9 +194,15 @@ static int fs_panic(lua_State *L) {
 
 static void fs_interrupt_hook(lua_State *L, lua_Debug *ar);
 
+static lua_State *fs_newstate_on(fs_heap *heap);
+
 lua_State *fs_newstate(void) {
     fs_heap *heap = calloc(1, sizeof *heap);
     if (heap == NULL) return NULL;
+    return fs_newstate_on(heap);
+}
+
+static lua_State *fs_newstate_on(fs_heap *heap) {
     heap->limit = fs_heap_limit_from_environment();
     heap->in_swift = 1;
     heap->instructions_left = -1;
@@ -189,13 +220,89 @@ lua_State *fs_newstate(void) {
     return L;
 }
 
-void fs_closestate(lua_State *L) {
-    fs_heap *heap = fs_heap_of(L);
-    lua_close(L);
-    while (heap->slabs != NULL) {
+/* Frees the slabs made since `stop` (the list is newest first; NULL frees them all). */
+static void fs_free_slabs(fs_heap *heap, fs_slab *stop) {
+    while (heap->slabs != stop) {
         fs_slab *next = heap->slabs->next;
         free(heap->slabs);
         heap->slabs = next;
+    }
+}
+
+/* A template: the heap (first, so it is the allocator's user data) and what resetting puts
+   back — the region's used part and the heap as they were when frozen. */
+typedef struct {
+    fs_heap heap;
+    fs_heap frozen;
+    char *copy;
+    size_t copied;
+} fs_template;
+
+#define FS_REGION_SIZE (1024 * 1024)
+static const char fs_randomseed_key = 0;
+
+lua_State *fs_template_newstate(void) {
+#if FS_SMALL_MAX == 0
+    return NULL;   /* under AddressSanitizer: fresh states, whose blocks it watches */
+#else
+    fs_template *t = calloc(1, sizeof *t);
+    if (t == NULL) return NULL;
+    t->heap.region = malloc(FS_REGION_SIZE);
+    if (t->heap.region == NULL) { free(t); return NULL; }
+    t->heap.region_end = t->heap.region + FS_REGION_SIZE;
+    t->heap.bump = t->heap.region;
+    t->heap.bump_end = t->heap.region_end;
+    t->heap.building = 1;
+    lua_State *L = fs_newstate_on(&t->heap);
+    if (L == NULL) { free(t->heap.region); free(t); return NULL; }
+    /* Kept to seed math.random afresh for each use, as a new state is seeded. */
+    if (lua_getglobal(L, "math") == LUA_TTABLE) lua_getfield(L, -1, "randomseed"); else lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &fs_randomseed_key);
+    lua_pop(L, 1);
+    return L;
+#endif
+}
+
+int fs_template_freeze(lua_State *L) {
+    fs_template *t = (fs_template *)fs_heap_of(L);
+    if (t->heap.overflowed) return 0;
+    t->copied = (size_t)(t->heap.bump - t->heap.region);
+    t->copy = malloc(t->copied);
+    if (t->copy == NULL) return 0;
+    memcpy(t->copy, t->heap.region, t->copied);
+    t->heap.building = 0;
+    t->frozen = t->heap;
+    return 1;
+}
+
+void fs_template_reset(lua_State *L) {
+    fs_template *t = (fs_template *)fs_heap_of(L);
+    lua_close(L);   /* finalizers run; blocks made since the freeze go back to malloc */
+    fs_free_slabs(&t->heap, t->frozen.slabs);
+    memcpy(t->heap.region, t->copy, t->copied);
+    t->heap = t->frozen;
+    /* A new state's seed comes from the time in seconds and the state's address, both the same
+       here: seeded from the clock's nanoseconds and a count of uses instead. Nothing allocates
+       (the key is a light userdata; randomseed returns two integers). */
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &fs_randomseed_key) == LUA_TFUNCTION) {
+        static lua_Integer uses = 0;
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        lua_pushinteger(L, (lua_Integer)now.tv_sec * 1000000000 + now.tv_nsec);
+        lua_pushinteger(L, ++uses ^ (lua_Integer)(intptr_t)t);
+        lua_pcall(L, 2, 0, 0);
+    }
+    lua_settop(L, 0);
+}
+
+void fs_closestate(lua_State *L) {
+    fs_heap *heap = fs_heap_of(L);
+    lua_close(L);
+    fs_free_slabs(heap, NULL);
+    if (heap->region != NULL) {
+        fs_template *t = (fs_template *)heap;
+        free(heap->region);
+        free(t->copy);
     }
     free(heap);
 }

@@ -64,6 +64,44 @@ import FoundationXML
         #expect(lines(folder.out).count == 5 && folder.err.isEmpty)
     }
 
+    /// A worker puts its state back as it was built before each font (LuaTemplate): whatever
+    /// one font's script changed, added, broke or left to collect, the next font starts from
+    /// the same state a fresh one would be, finalizers run, and math.random is seeded afresh.
+    @Test func eachFontStartsFromAFreshState() throws {
+        let tmp = try library()
+        let script = try tmp.write(
+            "meddle.lua",
+            """
+            local seen = {left = left, upper = type(string.upper), meta = getmetatable(_G) ~= nil,
+                          loaded = package.loaded.meddled, args = #arg, io = type(io.write)}
+            left = font.path
+            string.upper = nil
+            setmetatable(_G, {__index = function() return "leaked" end})
+            package.loaded.meddled = true
+            arg[#arg + 1] = "more"
+            io.write = nil
+            setmetatable({}, {__gc = function() io.stderr:write("finalized ", font.path:match("[^/]*$"), "\\n") end})
+            local junk = {}
+            for i = 1, 20000 do junk[i] = ("x"):rep(i % 50) .. i end
+            print("once")
+            if font.path:find("Bold") then error("fails half-way") end
+            seen.random = math.random(1, 1 << 40)
+            return seen
+            """)
+        let r = try runFontshell(["run", script, "--each", tmp.file("lib/*/*.{ttf,ttc}"), "-j", "1"])
+        let records = lines(r.out).filter { $0["ok"] as? Bool == true }
+        #expect(records.count == 3, "\(r.out)\n\(r.err)")   // DejaVuSans, DejaVuSerif, wqy (Bold fails; broken.ttf is no font)
+        for record in records {
+            #expect(record["left"] == nil && record["upper"] as? String == "function" && record["meta"] as? Bool == false)
+            #expect(record["loaded"] == nil && record["args"] as? Int == 0 && record["io"] as? String == "function")
+            #expect(record["printed"] as? [String] == ["once"])
+        }
+        #expect(Set(records.compactMap { $0["random"] as? Int }).count == 3)
+        for name in ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "wqy.ttc"] {
+            #expect(r.err.components(separatedBy: "finalized \(name)\n").count == 2, "\(name): \(r.err)")
+        }
+    }
+
     @Test func failuresAreRecordedPerFontAndTheOthersGoOn() throws {
         let tmp = try library()
         let script = try tmp.write(

@@ -22,42 +22,62 @@ public enum FontJob {
     /// moved under `script` rather than lost.
     public static let reservedFields = ["path", "ok", "faces", "seconds", "error", "traceback", "printed", "script", "warning"]
 
-    /// Runs `script` (source bytes) over the font at `fontPath`. `print` is captured into the
-    /// record's `printed` list, so the JSON lines on stdout stay whole.
-    public static func run(
-        script: [UInt8], scriptPath: String, fontPath: String, arguments: [String],
-        sandboxed: Bool
-    ) -> Record {
-        let start = monotonicSeconds()
-        var faces: Int?
-        let lua = LuaState()
-        let s = lua.stack
-        do {
-            // The fixed part of every font's job: tables that stay alive, nothing to collect.
-            try lua.withCollectorStopped {
-                try FontScript.install(in: lua, sandboxed: sandboxed)
-                try s.load(LuaProgram.batchCapture)
-                try lua.call(results: 1)
-                s.setRegistryField(printedKey)
-                let font = try Font(path: fontPath)
-                faces = font.faces.count
-                try FontScript.bind(fonts: [(font, fontPath)], in: lua)
-                pushArgTable(s, scriptPath: scriptPath, arguments: arguments, sandboxed: sandboxed)
-                s.setGlobal("arg")
-                // Compiled once per worker: every font runs the same script.
-                try lua.load(bytes: strippingHashLine(script), name: "@" + scriptPath, textOnly: sandboxed, cached: true)
+    /// Runs one script over font after font, each in a state of its own. The part of a state
+    /// that is the same for every font (Lua's libraries, FontShell's modules, `print`'s capture,
+    /// `arg`, the compiled script) is built once as a `LuaTemplate` and put back before each
+    /// font; where templates are not used (or the script does not compile) every font gets a
+    /// fresh state built the same way.
+    public final class Runner {
+        let script: [UInt8], scriptPath: String, arguments: [String], sandboxed: Bool
+        private lazy var template: LuaTemplate? = LuaTemplate { lua in try self.prepare(lua) }
+
+        public init(script: [UInt8], scriptPath: String, arguments: [String], sandboxed: Bool) {
+            self.script = script; self.scriptPath = scriptPath; self.arguments = arguments; self.sandboxed = sandboxed
+        }
+
+        /// Runs the script over the font at `fontPath`. `print` is captured into the record's
+        /// `printed` list, so the JSON lines on stdout stay whole.
+        public func run(fontPath: String) -> Record {
+            let start = monotonicSeconds()
+            var faces: Int?
+            let lua = template?.state() ?? LuaState()
+            let fresh = template == nil
+            let s = lua.stack
+            do {
+                // The fixed part of every font's job: tables that stay alive, nothing to collect.
+                try lua.withCollectorStopped {
+                    if fresh { try prepare(lua) }
+                    let font = try Font(path: fontPath)
+                    faces = font.faces.count
+                    try FontScript.bind(fonts: [(font, fontPath)], in: lua)
+                    _ = s.getRegistryField(scriptKey)
+                }
+                for a in arguments { s.push(a) }
+                try lua.call(arguments: Int32(arguments.count), results: 1)
+                return finish(lua, path: fontPath, faces: faces, start: start, error: nil)
+            } catch let e as LuaError {
+                s.truncate(to: 0)
+                s.pushNil()
+                return finish(lua, path: fontPath, faces: faces, start: start, error: e)
+            } catch {
+                s.truncate(to: 0)
+                s.pushNil()
+                return finish(lua, path: fontPath, faces: faces, start: start, error: LuaError(message: String(describing: error)))
             }
-            for a in arguments { s.push(a) }
-            try lua.call(arguments: Int32(arguments.count), results: 1)
-            return finish(lua, path: fontPath, faces: faces, start: start, error: nil)
-        } catch let e as LuaError {
-            s.truncate(to: 0)
-            s.pushNil()
-            return finish(lua, path: fontPath, faces: faces, start: start, error: e)
-        } catch {
-            s.truncate(to: 0)
-            s.pushNil()
-            return finish(lua, path: fontPath, faces: faces, start: start, error: LuaError(message: String(describing: error)))
+        }
+
+        /// What every font's state has before its font is bound: the modules, `print`'s
+        /// capture, `arg` and the script, compiled (once per process), in the registry.
+        private func prepare(_ lua: LuaState) throws {
+            let s = lua.stack
+            try FontScript.install(in: lua, sandboxed: sandboxed)
+            try s.load(LuaProgram.batchCapture)
+            try lua.call(results: 1)
+            s.setRegistryField(printedKey)
+            pushArgTable(s, scriptPath: scriptPath, arguments: arguments, sandboxed: sandboxed)
+            s.setGlobal("arg")
+            try lua.load(bytes: strippingHashLine(script), name: "@" + scriptPath, textOnly: sandboxed, cached: true)
+            s.setRegistryField(scriptKey)
         }
     }
 
@@ -71,6 +91,7 @@ public enum FontJob {
     // MARK: pieces
 
     static let printedKey = "fontshell.batch.printed"
+    static let scriptKey = "fontshell.batch.script"
 
     /// Turns the result on top of the stack into the record.
     static func finish(_ lua: LuaState, path: String, faces: Int?, start: Double, error: LuaError?) -> Record {

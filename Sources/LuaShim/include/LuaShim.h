@@ -21,6 +21,16 @@ lua_State *fs_newstate(void);
 void fs_set_program_name(const char *name);
 const char *fs_program_name(void);
 void fs_closestate(lua_State *L);
+/* Templates: a state built once and put back as it was before each use (a batch worker's state
+   per font). Every block the state allocates until it is frozen comes from one region;
+   freezing copies the region's used part; resetting closes the state (finalizers run, blocks
+   made since are freed) and copies the region back, so the next user finds the state exactly as
+   it was frozen, as a fresh state built the same way would be. fs_template_newstate returns NULL
+   where templates are not used (AddressSanitizer builds); fs_template_freeze returns 0 when the
+   state outgrew its region (then close it and make fresh states). Destroy with fs_closestate. */
+lua_State *fs_template_newstate(void);
+int fs_template_freeze(lua_State *L);
+void fs_template_reset(lua_State *L);
 void fs_set_memory_limit(lua_State *L, size_t bytes);
 /* Stops the state (every thread) with "instruction limit reached" after about `count` more VM
    instructions; -1 removes the limit. */

@@ -141,7 +141,8 @@ struct BatchWorker: ParsableCommand {
                 printError("fontshell batch-worker: cannot read \(script)")
                 return 2
             }
-            job = { FontJob.run(script: source, scriptPath: script, fontPath: $0, arguments: args, sandboxed: sandboxed) }
+            let runner = FontJob.Runner(script: source, scriptPath: script, arguments: args, sandboxed: sandboxed)
+            job = { runner.run(fontPath: $0) }
         case "check" where arguments.count >= 5:
             // check PROFILE fix|- in-place|- N FOLDER... ONLY...
             let profile = arguments[1], fix = arguments[2] == "fix", inPlace = arguments[3] == "in-place"
