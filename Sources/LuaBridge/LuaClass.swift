@@ -126,6 +126,13 @@ final class DeclaredClasses: @unchecked Sendable {
         pthread_mutex_unlock(&lock)
     }
 
+    /// Every class declared so far, by id.
+    var all: [Declared] {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return classes.compactMap { $0 }
+    }
+
     subscript(id: Int32) -> Declared? {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
@@ -211,6 +218,17 @@ extension LuaClass {
 }
 
 extension LuaStack {
+    /// Makes the metatable of every declared class that has none yet in this state (otherwise
+    /// made when its first object is pushed): for a template, whose uses then find them made.
+    public func makeClassMetatables() {
+        for declared in DeclaredClasses.shared.all {
+            fs_push_class_metatable(L, declared.cls.id)
+            let missing = lua_type(L, -1) == LUA_TNIL
+            pop()
+            if missing { makeMetatable(declared) }
+        }
+    }
+
     /// Pushes a new userdata of class `classID` holding one retained reference to `object` and
     /// an integer `payload` (read back with `LuaCall.payload`).
     public func push(object: AnyObject, classID: Int32, payload: Int = 0) {

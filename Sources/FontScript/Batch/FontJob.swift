@@ -29,7 +29,10 @@ public enum FontJob {
     /// fresh state built the same way.
     public final class Runner {
         let script: [UInt8], scriptPath: String, arguments: [String], sandboxed: Bool
-        private lazy var template: LuaTemplate? = LuaTemplate { lua in try self.prepare(lua) }
+        private lazy var template: LuaTemplate? = LuaTemplate { lua in
+            try self.prepare(lua)
+            lua.stack.makeClassMetatables()
+        }
 
         public init(script: [UInt8], scriptPath: String, arguments: [String], sandboxed: Bool) {
             self.script = script; self.scriptPath = scriptPath; self.arguments = arguments; self.sandboxed = sandboxed
