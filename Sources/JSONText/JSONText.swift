@@ -59,7 +59,9 @@ public struct JSONWriter {
     }
 
     /// Decimal digits, written in place (no String in between).
-    public mutating func integer<I: BinaryInteger>(_ n: I) {
+    /// (Concrete, not generic over BinaryInteger: the generic one's arithmetic went through
+    /// witness tables, 2,700 instructions a number in a batch record.)
+    public mutating func integer(_ n: Int64) {
         if n < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = n.magnitude
         let start = bytes.count
@@ -70,11 +72,19 @@ public struct JSONWriter {
         bytes[start...].reverse()
     }
 
+    public mutating func integer(_ n: Int) { integer(Int64(n)) }
+
     public mutating func number(_ v: Double) {
         guard v.isFinite else { append("null"); return }
-        var buffer = [CChar](repeating: 0, count: 40)
-        let count = withVaList([v]) { vsnprintf(&buffer, buffer.count, "%.14g", $0) }
-        bytes += buffer[0..<Int(count)].map { UInt8(bitPattern: $0) }
+        // Integral values that fit print as "%.14g" would (no exponent below 1e14).
+        if v == v.rounded(), abs(v) < 1e14 {
+            if v == 0 && v.sign == .minus { append("-0") } else { integer(Int64(v)) }
+            return
+        }
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 40) { buffer in
+            let count = withVaList([v]) { vsnprintf(buffer.baseAddress, 40, "%.14g", $0) }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(max(0, min(count, 39)))))
+        }
     }
 
     /// Lua's utf8.len test: well-formed, no surrogates, nothing past U+10FFFF.

@@ -246,6 +246,10 @@ import Testing
         #expect(
             try string(lua, "return fontshell.json{setmetatable({}, {__tostring = function() return 'T' end}), 1/0, -0.5, 2^53}")
                 == #"["T",null,-0.5,9.007199254741e+15]"#)
+        // Integral floats take the integer path; what they print is still "%.14g"'s.
+        #expect(
+            try string(lua, "return fontshell.json{-0.0, 1e13, 99999999999999.0, 1e14, 123.0, -7.0}")
+                == #"[-0,10000000000000,99999999999999,1e+14,123,-7]"#)
         #expect(try string(lua, "return fontshell.json('\\xff ok \\xe2\\x9c\\x93')") == "\"ÿ ok â\u{9C}\u{93}\"")
         // Integers written digit by digit, the smallest one included; a key that needs escaping.
         #expect(
