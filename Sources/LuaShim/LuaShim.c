@@ -236,6 +236,7 @@ typedef struct {
     fs_heap frozen;
     char *copy;
     size_t copied;
+    lua_Integer uses;
 } fs_template;
 
 #define FS_REGION_SIZE (1024 * 1024)
@@ -280,16 +281,15 @@ void fs_template_reset(lua_State *L) {
     lua_close(L);   /* finalizers run; blocks made since the freeze go back to malloc */
     fs_free_slabs(&t->heap, t->frozen.slabs);
     memcpy(t->heap.region, t->copy, t->copied);
-    t->heap = t->frozen;
+    t->heap = t->frozen;   /* (the uses count is the template's, outside the heap) */
     /* A new state's seed comes from the time in seconds and the state's address, both the same
        here: seeded from the clock's nanoseconds and a count of uses instead. Nothing allocates
        (the key is a light userdata; randomseed returns two integers). */
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &fs_randomseed_key) == LUA_TFUNCTION) {
-        static lua_Integer uses = 0;
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
         lua_pushinteger(L, (lua_Integer)now.tv_sec * 1000000000 + now.tv_nsec);
-        lua_pushinteger(L, ++uses ^ (lua_Integer)(intptr_t)t);
+        lua_pushinteger(L, ++t->uses ^ (lua_Integer)(intptr_t)t);
         lua_pcall(L, 2, 0, 0);
     }
     lua_settop(L, 0);
