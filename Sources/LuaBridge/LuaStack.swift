@@ -165,7 +165,15 @@ public struct LuaStack {
     /// (`LuaState.call`; also from inside a Swift function Lua called).
     public func call(arguments nargs: Int32 = 0, results nresults: Int32 = LUA_MULTRET) throws {
         let status = fs_pcall(L, nargs, nresults)
-        guard status == LUA_OK else { throw LuaError(raw: popString()) }
+        guard status == LUA_OK else {
+            let raw = popString()
+            // Lua's own message says neither which limit nor how to raise it.
+            if status == LUA_ERRMEM && raw == "not enough memory" {
+                throw LuaError(
+                    message: "not enough memory (the Lua heap limit is \(fs_memory_limit(L)) bytes; FONTSHELL_LUA_MEMORY sets it)")
+            }
+            throw LuaError(raw: raw)
+        }
     }
 
     /// Compiles `code` and pushes the chunk, or throws the syntax error (`LuaState.load`).

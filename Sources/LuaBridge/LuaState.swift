@@ -112,6 +112,9 @@ public final class LuaState {
         return try body()
     }
 
+    /// Collects all garbage now (what a failed chunk left on the heap, before more is needed).
+    public func collectGarbage() { fs_gc_collect(L) }
+
     /// Stops the code this state runs, in any coroutine, with "instruction limit reached" after
     /// about `count` more VM instructions (a pcall cannot catch it for good); nil: no limit.
     /// Bounds untrusted chunks; time spent inside Swift functions is bounded by their own limits.

@@ -310,6 +310,7 @@ void fs_closestate(lua_State *L) {
 void fs_set_memory_limit(lua_State *L, size_t bytes) { fs_heap_of(L)->limit = bytes; }
 void fs_gc_stop(lua_State *L) { lua_gc(L, LUA_GCSTOP); }
 void fs_gc_restart(lua_State *L) { lua_gc(L, LUA_GCRESTART); }
+void fs_gc_collect(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); }
 size_t fs_memory_limit(lua_State *L) { return fs_heap_of(L)->limit; }
 size_t fs_memory_used(lua_State *L) { return fs_heap_of(L)->used; }
 

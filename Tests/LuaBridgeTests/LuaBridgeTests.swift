@@ -122,8 +122,10 @@ enum Fixture {
         #expect(lua.stack.describe(at: -2) == "false")
         #expect(lua.stack.describe(at: -1).contains("not enough memory"))
         lua.stack.pop(2)
-        // Unprotected, the error reaches Swift as a LuaError; the state is still usable.
-        expectError(lua, "local t = {} for i = 1, 1e9 do t[i] = ('y'):rep(1000) .. i end", "not enough memory", traceback: false)
+        // Unprotected, the error reaches Swift as a LuaError naming the limit; the state is still usable.
+        expectError(
+            lua, "local t = {} for i = 1, 1e9 do t[i] = ('y'):rep(1000) .. i end",
+            "not enough memory (the Lua heap limit is 67108864 bytes; FONTSHELL_LUA_MEMORY sets it)", traceback: false)
         try lua.run("t = nil; collectgarbage()")
         #expect(try lua.run("return #big(1000)") == 1)
         #expect(lua.stack.describe(at: -1) == "1000")

@@ -102,6 +102,28 @@ import FoundationXML
         }
     }
 
+    /// A script that runs out of Lua memory on one font: the record says so and names the
+    /// limit (before, what the script left made the record itself fail, blaming the JSON), and
+    /// the worker's next font has all its memory back.
+    @Test func aFontThatRunsOutOfMemorySaysSo() throws {
+        let tmp = try library()
+        let script = try tmp.write(
+            "greedy.lua",
+            """
+            if font.path:find("Bold") then local t = {} for i = 1, 1e8 do t[i] = ("y"):rep(100) .. i end end
+            return {used = collectgarbage("count") < 1024}
+            """)
+        let r = try run(
+            fontshellBinary, ["run", script, "--each", tmp.file("lib/sans/*.ttf"), "-j", "1"], environment: ["FONTSHELL_LUA_MEMORY": "8M"])
+        var byName: [String: [String: Any]] = [:]
+        for record in lines(r.out) { byName[String((record["path"] as? String ?? "").split(separator: "/").last ?? "")] = record }
+        #expect(r.status == 1)
+        #expect(
+            byName["DejaVuSans-Bold.ttf"]?["error"] as? String
+                == "not enough memory (the Lua heap limit is 8388608 bytes; FONTSHELL_LUA_MEMORY sets it)", "\(r.out)")
+        #expect(byName["DejaVuSans.ttf"]?["used"] as? Bool == true, "\(r.out)")
+    }
+
     @Test func failuresAreRecordedPerFontAndTheOthersGoOn() throws {
         let tmp = try library()
         let script = try tmp.write(

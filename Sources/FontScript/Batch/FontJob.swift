@@ -58,14 +58,14 @@ public enum FontJob {
                 for a in arguments { s.push(a) }
                 try lua.call(arguments: Int32(arguments.count), results: 1)
                 return finish(lua, path: fontPath, faces: faces, start: start, error: nil)
-            } catch let e as LuaError {
-                s.truncate(to: 0)
-                s.pushNil()
-                return finish(lua, path: fontPath, faces: faces, start: start, error: e)
             } catch {
+                // What the script left is garbage now: collected, or a script that ran out of
+                // memory would leave none for its record, which would then blame the JSON.
                 s.truncate(to: 0)
+                lua.collectGarbage()
                 s.pushNil()
-                return finish(lua, path: fontPath, faces: faces, start: start, error: LuaError(message: String(describing: error)))
+                let e = error as? LuaError ?? LuaError(message: String(describing: error))
+                return finish(lua, path: fontPath, faces: faces, start: start, error: e)
             }
         }
 

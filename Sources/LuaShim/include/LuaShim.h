@@ -38,6 +38,8 @@ void fs_set_instruction_limit(lua_State *L, long long count);
 /* Stops / restarts the garbage collector (lua_gc is variadic, which Swift cannot call). */
 void fs_gc_stop(lua_State *L);
 void fs_gc_restart(lua_State *L);
+/* A full collection (finalizers' errors become warnings, as Lua runs them). */
+void fs_gc_collect(lua_State *L);
 size_t fs_memory_limit(lua_State *L);
 size_t fs_memory_used(lua_State *L);
 
