@@ -182,6 +182,24 @@ import Testing
         #expect { _ = try run(OperandStack.limit + 1) } throws: { "\($0)".contains("glyph 7: charstring: more than 513 operands") }
     }
 
+    /// Every number encoding in one run (read by `OperandStack.pushNumbers`), and a two-byte
+    /// number cut off by the end of the charstring, which is an error at its second byte.
+    @Test func charstringNumberRunsReadEveryEncoding() throws {
+        func run(_ code: [UInt8]) throws -> CharStringInterpreter.Result {
+            try code.withUnsafeBytes { bytes in
+                var interpreter = CharStringInterpreter(
+                    data: BinaryReader(bytes), globalSubrs: CFFIndex(items: [], range: 0..<0), code: BinaryReader(bytes), local: nil,
+                    widths: nil, blend: nil, glyph: 9, table: "CFF ", recordPath: true)
+                return try interpreter.run()
+            }
+        }
+        // 108 (247 0), -1131 (254 255), 4660 (28 0x12 0x34), 107 (246), -107 (32), 1131 (250 255), rlineto, endchar
+        let path = try run([247, 0, 254, 255, 28, 0x12, 0x34, 246, 32, 250, 255, 5, 14]).path
+        #expect("\(path)" == "\([PathCommand.lineTo(108, -1131), .lineTo(4768, -1024), .lineTo(4661, 107)])")
+        #expect { _ = try run([139, 139, 21, 247]) } throws: { "\($0)".contains("glyph 9: charstring:") }
+        #expect { _ = try run([139, 139, 21, 28, 1]) } throws: { "\($0)".contains("glyph 9: charstring:") }
+    }
+
     /// Numbers count towards the operation budget: a glyph that calls, 400 times, a subroutine
     /// of 512 numbers and one operator runs 206,000 operations and stops, where counting only
     /// operators (1,200) would have let it run (and each operator may bring 513 numbers).

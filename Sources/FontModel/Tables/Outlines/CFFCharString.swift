@@ -196,6 +196,16 @@ struct CharStringInterpreter {
         var r = code
         while r.offset < r.count {
             let b0 = Int(r.bytes[r.offset])
+            // Numbers come in runs (most of a charstring's bytes): pushed in one loop that keeps
+            // its counts in registers. What it leaves (a full stack, a number cut off by the end,
+            // Fixed) is read below, which throws where it always did.
+            if b0 >= 32 && b0 != 255 || b0 == 28 {
+                let pushed = stack.pushNumbers(r.bytes, &r.offset)
+                if pushed > 0 {
+                    operations += pushed
+                    continue
+                }
+            }
             r.offset += 1
             operations += 1
             // Most bytes are small numbers: counted, and the budget checked at the next operator
@@ -396,6 +406,35 @@ final class OperandStack {
         base[count] = value
         count += 1
         return true
+    }
+
+    /// Pushes the run of numbers at `offset` in Type 2 encodings (32–246 one byte, 247–254 two,
+    /// 28 three) and moves `offset` past them; stops before anything else, before a number the
+    /// bytes cut off, and when the stack is full. Returns how many it pushed.
+    func pushNumbers(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> Int {
+        var n = count, at = offset
+        let end = bytes.count
+        while at < end && n < Self.limit {
+            let b = Int(bytes[at])
+            if b >= 32 && b <= 246 {
+                base[n] = Double(b - 139)
+                at += 1
+            } else if b >= 247 && b <= 254 && at + 1 < end {
+                let magnitude = ((b - 247) & 3) * 256 + Int(bytes[at + 1]) + 108   // b - 247 or b - 251
+                base[n] = Double(b <= 250 ? magnitude : -magnitude)
+                at += 2
+            } else if b == 28 && at + 2 < end {
+                base[n] = Double(Int16(bitPattern: UInt16(bytes[at + 1]) << 8 | UInt16(bytes[at + 2])))
+                at += 3
+            } else {
+                break
+            }
+            n += 1
+        }
+        let pushed = n - count
+        count = n
+        offset = at
+        return pushed
     }
 
     func pop() -> Double {
