@@ -232,6 +232,9 @@ extension LuaStack {
     /// Pushes a new userdata of class `classID` holding one retained reference to `object` and
     /// an integer `payload` (read back with `LuaCall.payload`).
     public func push(object: AnyObject, classID: Int32, payload: Int = 0) {
+        // Each use of a template closes the state, and the close releases what its objects hold:
+        // an object frozen into the template would be released again after every font.
+        precondition(fs_template_building(L) == 0, "a Lua template cannot hold a Swift object")
         guard let raw = fs_newuserdata(L, MemoryLayout<LuaClass.Slot>.size) else { return }
         raw.assumingMemoryBound(to: LuaClass.Slot.self)
             .initialize(to: LuaClass.Slot(object: Unmanaged.passRetained(object).toOpaque(), payload: payload))

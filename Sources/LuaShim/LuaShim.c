@@ -276,6 +276,8 @@ int fs_template_freeze(lua_State *L) {
     return 1;
 }
 
+int fs_template_building(lua_State *L) { return fs_heap_of(L)->building; }
+
 void fs_template_reset(lua_State *L) {
     fs_template *t = (fs_template *)fs_heap_of(L);
     lua_close(L);   /* finalizers run; blocks made since the freeze go back to malloc */

@@ -2,6 +2,11 @@ import CLua
 import LuaShim
 import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 @testable import LuaBridge
 
 /// Counts live instances, to prove userdata release their Swift objects.
@@ -105,6 +110,46 @@ enum Fixture {
             Issue.record("\(error)", sourceLocation: sourceLocation)
         }
         #expect(lua.top == before, "stack not balanced", sourceLocation: sourceLocation)
+    }
+
+    /// Counts calls of `noteFinalized` (the template test's finalizers).
+    static let finalized = Atomic<Int>(0)
+    static let noteFinalized: LuaFunction = { L in
+        LuaCall.run(L, "noteFinalized") { _ in
+            finalized.add(1, ordering: .relaxed)
+            return 0
+        }
+    }
+
+    /// A template's state is put back byte for byte after each use: what a use set, grew or
+    /// broke is gone, its finalizers ran, and the heap is the size it was frozen at. (Under
+    /// AddressSanitizer there are no templates: every block is malloc's.)
+    @Test func aTemplateStateIsPutBackAfterEachUse() throws {
+        let template = LuaTemplate { lua in
+            lua.register("noteFinalized", Self.noteFinalized)
+            try lua.run("x = 1; t = {n = 0}")
+        }
+        #expect((template == nil) == (getenv("ASAN_OPTIONS") != nil))
+        guard let template else { return }
+        var frozenUsed = 0
+        for round in 0..<3 {
+            let lua = template.state()
+            if round == 0 { frozenUsed = lua.memoryUsed }
+            #expect(lua.memoryUsed == frozenUsed)
+            #expect(Self.finalized.load(ordering: .relaxed) == round)
+            #expect(try lua.run("return x, t.n, y, getmetatable('').__index == string, type(string.upper)") == 5)
+            #expect((1...5).map { lua.stack.describe(at: Int32(-6 + $0)) } == ["1", "0", "nil", "true", "function"])
+            lua.stack.truncate(to: 0)
+            try lua.run(
+                """
+                x = x + 1; t.n = t.n + 1; y = 'left'
+                big = {} for i = 1, 10000 do big[i] = ('z'):rep(i % 300) end
+                setmetatable({}, {__gc = noteFinalized})
+                string.upper = nil; getmetatable('').__index = {}
+                """)
+            #expect(lua.memoryUsed > frozenUsed + 100_000)
+        }
+        #expect(Self.finalized.load(ordering: .relaxed) == 3)
     }
 
     @Test func aFailedAllocationIsAnOrdinaryErrorNotAnAbort() throws {

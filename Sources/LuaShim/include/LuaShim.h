@@ -31,6 +31,8 @@ void fs_closestate(lua_State *L);
 lua_State *fs_template_newstate(void);
 int fs_template_freeze(lua_State *L);
 void fs_template_reset(lua_State *L);
+/* 1 while the state is a template being built. */
+int fs_template_building(lua_State *L);
 void fs_set_memory_limit(lua_State *L, size_t bytes);
 /* Stops the state (every thread) with "instruction limit reached" after about `count` more VM
    instructions; -1 removes the limit. */
