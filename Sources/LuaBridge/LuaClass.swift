@@ -222,10 +222,19 @@ extension LuaStack {
     /// made when its first object is pushed): for a template, whose uses then find them made.
     public func makeClassMetatables() {
         for declared in DeclaredClasses.shared.all {
-            fs_push_class_metatable(L, declared.cls.id)
-            let missing = lua_type(L, -1) == LUA_TNIL
+            pushClassMetatable(declared.cls.id)
             pop()
-            if missing { makeMetatable(declared) }
+        }
+    }
+
+    /// Pushes the metatable of class `classID`, made in this state first if it has none yet
+    /// (nil for an undeclared class).
+    private func pushClassMetatable(_ classID: Int32) {
+        fs_push_class_metatable(L, classID)
+        if lua_type(L, -1) == LUA_TNIL, let declared = DeclaredClasses.shared[classID] {
+            pop()
+            makeMetatable(declared)
+            fs_push_class_metatable(L, classID)
         }
     }
 
@@ -238,12 +247,7 @@ extension LuaStack {
         guard let raw = fs_newuserdata(L, MemoryLayout<LuaClass.Slot>.size) else { return }
         raw.assumingMemoryBound(to: LuaClass.Slot.self)
             .initialize(to: LuaClass.Slot(object: Unmanaged.passRetained(object).toOpaque(), payload: payload))
-        fs_push_class_metatable(L, classID)
-        if lua_type(L, -1) == LUA_TNIL, let declared = DeclaredClasses.shared[classID] {
-            pop()
-            makeMetatable(declared)
-            fs_push_class_metatable(L, classID)
-        }
+        pushClassMetatable(classID)
         lua_setmetatable(L, -2)
     }
 
