@@ -199,24 +199,37 @@ public enum Subsetter {
 
         // (HarfBuzz 6 has no map iterator: look up every new glyph, which are few where the old
         // ones are many — noto-cjk's 65,535 lookups were a tenth of a subset — and every
-        // requested scalar.)
-        var glyphMap: [Int: Int] = [:]
+        // requested scalar. Flags by glyph ID and sorted scalars instead of sets: hashing a
+        // thousand of each was a tenth of our own part of a subset.)
+        let newCount = hb_face_get_glyph_count(result)
+        var glyphMap = [Int: Int](minimumCapacity: Int(newCount))
+        var kept: [Int] = []
+        kept.reserveCapacity(Int(newCount))
         let newToOld = hb_subset_plan_new_to_old_glyph_mapping(plan)
-        for new in 0..<hb_face_get_glyph_count(result) where hb_map_has(newToOld, new) != 0 {
-            glyphMap[Int(hb_map_get(newToOld, new))] = Int(new)
+        for new in 0..<newCount where hb_map_has(newToOld, new) != 0 {
+            let old = Int(hb_map_get(newToOld, new))
+            glyphMap[old] = Int(new)
+            kept.append(old)
         }
-        var asked = Set(request.glyphs + [0])
-        var found = Set<UInt32>()
+        var asked = [Bool](repeating: false, count: max(glyphCount, 1))
+        asked[0] = true
+        for g in request.glyphs { asked[g] = true }   // checked against glyphCount above
+        var requested = codepoints.sorted()
+        requested.removeDuplicates()
+        var missing: [UInt32] = []
         let unicodeMap = hb_subset_plan_unicode_to_old_glyph_mapping(plan)
-        for u in Set(codepoints) where hb_map_has(unicodeMap, u) != 0 {
-            asked.insert(Int(hb_map_get(unicodeMap, u)))
-            found.insert(u)
+        for u in requested {
+            guard hb_map_has(unicodeMap, u) != 0 else {
+                missing.append(u)
+                continue
+            }
+            let g = Int(hb_map_get(unicodeMap, u))
+            if g < asked.count { asked[g] = true }
         }
-        let closure = glyphMap.keys.filter { !asked.contains($0) }.sorted()
-        let missing = Array(Set(codepoints).subtracting(found)).sorted()
+        let closure = kept.filter { $0 >= asked.count || !asked[$0] }.sorted()
         // Only .notdef would be left, with an empty cmap that OpenType sanitizers refuse.
-        if found.isEmpty && request.glyphs.isEmpty && !codepoints.isEmpty {
-            throw FontError("none of the \(Set(codepoints).count) requested characters is in \(name): nothing to keep")
+        if missing.count == requested.count && request.glyphs.isEmpty && !requested.isEmpty {
+            throw FontError("none of the \(requested.count) requested characters is in \(name): nothing to keep")
         }
         let subsetFont = try Font(data: bytes, name: "subset of \(name)")
         return SubsetResult(font: subsetFont, glyphMap: glyphMap, closure: closure, missing: missing)
@@ -227,5 +240,18 @@ public enum Subsetter {
             throw FontError("\(what) tag \"\(s)\": a tag is 1 to 4 printable ASCII characters")
         }
         return t.rawValue
+    }
+}
+
+extension Array where Element: Equatable {
+    /// Drops each element equal to the one before it (on a sorted array: every repeat).
+    fileprivate mutating func removeDuplicates() {
+        guard count > 1 else { return }
+        var last = 0
+        for i in 1..<count where self[i] != self[last] {
+            last += 1
+            self[last] = self[i]
+        }
+        removeLast(count - last - 1)
     }
 }

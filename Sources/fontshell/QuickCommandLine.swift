@@ -13,7 +13,10 @@ import ArgumentParser
 /// a command that fails `validate()`. ArgumentParser then parses the same arguments as usual,
 /// so help, error messages and every other spelling stay its own. `QuickCommandLineTests`
 /// checks that the two read every plain command line alike and that every property is set.
-struct QuickCommandLine<Command: ParsableCommand> {
+///
+/// `Command` carries no `ParsableCommand` requirement on the type itself: building the
+/// options' metadata would then check it at run time, another scan; `parse` asks for it.
+struct QuickCommandLine<Command> {
     enum Option {
         /// `--name`: sets a Boolean property.
         case flag([String], (inout Command) -> Void)
@@ -34,7 +37,9 @@ struct QuickCommandLine<Command: ParsableCommand> {
     /// Everything after the first operand is an operand too, options included (`run`'s script
     /// takes the rest of the line, as ArgumentParser's `.captureForPassthrough` reads it).
     var restAfterFirstOperand = false
+}
 
+extension QuickCommandLine where Command: ParsableCommand {
     func parse(_ arguments: [String]) -> Command? {
         var command = defaults()
         var operands: [String] = []

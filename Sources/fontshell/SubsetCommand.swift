@@ -82,9 +82,11 @@ struct SubsetCommand: FontShellCommand {
         request.text = text ?? ""
         if let textFile {
             // Line ends separate the text, as for pyftsubset: they are not characters to keep.
-            // (Filtered as scalars: comparing Characters costs a grapheme break check per letter.)
-            let scalars = try readUTF8File(textFile, "text file").unicodeScalars.filter { $0 != "\n" && $0 != "\r" }
-            request.text += String(String.UnicodeScalarView(scalars))
+            // (Filtered as UTF-8 bytes, which stay valid without them: comparing Characters costs
+            // a grapheme break check per letter.)
+            var utf8 = Array(try readUTF8File(textFile, "text file").utf8)
+            utf8.removeAll { $0 == 0x0A || $0 == 0x0D }
+            request.text += String(decoding: utf8, as: UTF8.self)
         }
         if let unicodes { request.unicodes = try SubsetRequest.parseUnicodes(unicodes) }
         if let glyphs {

@@ -50,13 +50,13 @@ public struct SaveReport: CustomStringConvertible, Sendable {
     public var container: String?
 
     public var description: String {
-        var lines = [
+        // (Appended, not joined: the first `joined` of a process costs a conformance scan.)
+        var text =
             "wrote \(bytesWritten) bytes\(path.map { " to \($0)" } ?? "") (\(tableRecords) table records, \(distinctTables) distinct tables)"
-        ]
-        lines.append("re-encoded: " + (reencodedTables.isEmpty ? "none" : reencodedTables.joined(separator: ", ")))
-        lines.append("recalculated: " + (recalculated.isEmpty ? "none" : recalculated.joined(separator: ", ")))
-        if let container { lines.append("container: " + container) }
-        return lines.joined(separator: "\n")
+        text += "\nre-encoded: " + (reencodedTables.isEmpty ? "none" : reencodedTables.joined(separator: ", "))
+        text += "\nrecalculated: " + (recalculated.isEmpty ? "none" : recalculated.joined(separator: ", "))
+        if let container { text += "\ncontainer: " + container }
+        return text
     }
 }
 
@@ -278,10 +278,14 @@ extension Font {
         }
         let preEncoded = Self.encodeStructuredTables(faces)
 
+        // (Keys are of the standard library's types: a key type of our own, or Range, costs each
+        // process a scan of every conformance record when its dictionary is first made.)
         var blockForSlot: [ObjectIdentifier: Block] = [:]
-        var blockForSource: [Range<Int>: Block] = [:]
-        // Edited tables are shared again when their bytes match: same length and checksum, then compared.
-        var blocksByDigest: [ContentDigest: [(bytes: [UInt8], block: Block)]] = [:]
+        // Unedited tables by where they start in the file (shared when the length matches too).
+        var blockForSource: [Int: Block] = [:]
+        // Edited tables are shared again when their bytes match: same length and checksum (the
+        // key packs both), then compared.
+        var blocksByDigest: [Int: [(bytes: [UInt8], block: Block)]] = [:]
         var blocks: [Block] = []
         var directories: [[(tag: Tag, block: Block)]] = []
         var reencodedSlots = Set<ObjectIdentifier>()
@@ -295,12 +299,12 @@ extension Font {
                 let order = slot.source?.lowerBound ?? Int.max
                 let block: Block
                 if !slot.isEdited, let source = slot.source, tag != "head" {
-                    if let shared = blockForSource[source] {
+                    if let shared = blockForSource[source.lowerBound], shared.length == source.count {
                         block = shared
                     } else {
                         block = Block(
                             chunks: [.borrowed(UnsafeRawBufferPointer(rebasing: bytes.buffer[source]))], checksum: nil, order: order)
-                        blockForSource[source] = block
+                        if blockForSource[source.lowerBound] == nil { blockForSource[source.lowerBound] = block }
                         blocks.append(block)
                     }
                 } else {
@@ -334,7 +338,7 @@ extension Font {
                         for i in 8..<12 { zeroed[i] = 0 }
                         checksum = sfntChecksum(zeroed)
                     }
-                    let digest = ContentDigest(length: single.count, checksum: checksum)
+                    let digest = single.count &<< 32 | Int(checksum)
                     if tag != "head", let shared = blocksByDigest[digest]?.first(where: { $0.bytes == single })?.block {
                         block = shared
                     } else {
@@ -432,11 +436,6 @@ extension Font {
             plan.report.recalculated.append("head.checkSumAdjustment \(old) → \(adjustment)")
         }
     }
-}
-
-private struct ContentDigest: Hashable {
-    let length: Int
-    let checksum: UInt32
 }
 
 protocol ByteSink {

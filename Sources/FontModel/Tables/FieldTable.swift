@@ -339,18 +339,20 @@ func fieldsLength(_ fields: [Member]) -> Int { fields.reduce(0) { $0 + $1.kind.s
 /// The field indexes (and binary types) of `FieldTable`, shared by every table of the process.
 final class FieldIndexCache: @unchecked Sendable {
     static let shared = FieldIndexCache()
-    private struct Key: Hashable { let type: ObjectIdentifier, version: UInt32, count: Int }
-    private var indexes: [Key: (index: [String: Int], kinds: [FieldKind])] = [:]
+    /// By table type, then by version and field count packed in one Int. (Keys of the standard
+    /// library's types: a key type of our own costs each process a scan of every conformance
+    /// record when its dictionary is first made, about 60 µs.)
+    private var indexes: [ObjectIdentifier: [Int: (index: [String: Int], kinds: [FieldKind])]] = [:]
     private let lock = PosixLock()
 
     func index(for type: ObjectIdentifier, version: UInt32, fields: [Member]) -> (index: [String: Int], kinds: [FieldKind]) {
-        let key = Key(type: type, version: version, count: fields.count)
+        let key = Int(version) &<< 32 | fields.count
         return lock.withLock {
-            if let known = indexes[key] { return known }
+            if let known = indexes[type]?[key] { return known }
             var d: [String: Int] = [:]
             for (i, f) in fields.enumerated() { d[f.name] = i }
             let entry = (d, fields.map(\.kind))
-            indexes[key] = entry
+            indexes[type, default: [:]][key] = entry
             return entry
         }
     }
