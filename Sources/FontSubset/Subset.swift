@@ -195,7 +195,8 @@ public enum Subsetter {
         defer { hb_blob_destroy(blob) }
         var length: UInt32 = 0
         guard let data = hb_blob_get_data(blob, &length), length > 0 else { throw FontError("HarfBuzz's subset of \(name) came out empty") }
-        let bytes = Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
+        // Copied once, from HarfBuzz's blob into the storage the font owns.
+        let bytes = FontBytes(count: Int(length)) { $0.copyMemory(from: UnsafeRawBufferPointer(start: data, count: Int(length))) }
 
         // (HarfBuzz 6 has no map iterator: look up every new glyph, which are few where the old
         // ones are many — noto-cjk's 65,535 lookups were a tenth of a subset — and every
@@ -231,7 +232,7 @@ public enum Subsetter {
         if missing.count == requested.count && request.glyphs.isEmpty && !requested.isEmpty {
             throw FontError("none of the \(requested.count) requested characters is in \(name): nothing to keep")
         }
-        let subsetFont = try Font(data: bytes, name: "subset of \(name)")
+        let subsetFont = try Font(bytes: bytes, path: "subset of \(name)")
         return SubsetResult(font: subsetFont, glyphMap: glyphMap, closure: closure, missing: missing)
     }
 

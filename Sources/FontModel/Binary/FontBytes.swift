@@ -67,7 +67,7 @@ public final class FontBytes: @unchecked Sendable {
 
     /// `count` bytes written once by `fill` into storage this object owns (no array and no
     /// zeroing in between: the instancer lays a whole font out this way).
-    init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+    public init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 8)
         do { try fill(UnsafeMutableRawBufferPointer(rebasing: storage[0..<count])) } catch {
             storage.deallocate()
