@@ -80,7 +80,8 @@ import FoundationXML
             package.loaded.meddled = true
             arg[#arg + 1] = "more"
             io.write = nil
-            setmetatable({}, {__gc = function() io.stderr:write("finalized ", font.path:match("[^/]*$"), "\\n") end})
+            -- One write: the parent's error lines share stderr, and could land between pieces.
+            setmetatable({}, {__gc = function() io.stderr:write("finalized " .. font.path:match("[^/]*$") .. "\\n") end})
             local junk = {}
             for i = 1, 20000 do junk[i] = ("x"):rep(i % 50) .. i end
             print("once")
