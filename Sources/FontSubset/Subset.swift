@@ -204,22 +204,19 @@ public enum Subsetter {
         // thousand of each was a tenth of our own part of a subset.)
         let newCount = hb_face_get_glyph_count(result)
         var glyphMap = [Int: Int](minimumCapacity: Int(newCount))
-        var kept: [Int] = []
-        kept.reserveCapacity(Int(newCount))
         let newToOld = hb_subset_plan_new_to_old_glyph_mapping(plan)
         for new in 0..<newCount where hb_map_has(newToOld, new) != 0 {
-            let old = Int(hb_map_get(newToOld, new))
-            glyphMap[old] = Int(new)
-            kept.append(old)
+            glyphMap[Int(hb_map_get(newToOld, new))] = Int(new)
         }
         var asked = [Bool](repeating: false, count: max(glyphCount, 1))
         asked[0] = true
         for g in request.glyphs { asked[g] = true }   // checked against glyphCount above
-        var requested = codepoints.sorted()
-        requested.removeDuplicates()
         var missing: [UInt32] = []
+        var distinct = 0, previous: UInt32?
         let unicodeMap = hb_subset_plan_unicode_to_old_glyph_mapping(plan)
-        for u in requested {
+        for u in codepoints.sorted() where u != previous {   // each scalar once
+            previous = u
+            distinct += 1
             guard hb_map_has(unicodeMap, u) != 0 else {
                 missing.append(u)
                 continue
@@ -227,10 +224,10 @@ public enum Subsetter {
             let g = Int(hb_map_get(unicodeMap, u))
             if g < asked.count { asked[g] = true }
         }
-        let closure = kept.filter { $0 >= asked.count || !asked[$0] }.sorted()
+        let closure = glyphMap.keys.filter { $0 >= asked.count || !asked[$0] }.sorted()
         // Only .notdef would be left, with an empty cmap that OpenType sanitizers refuse.
-        if missing.count == requested.count && request.glyphs.isEmpty && !requested.isEmpty {
-            throw FontError("none of the \(requested.count) requested characters is in \(name): nothing to keep")
+        if missing.count == distinct && request.glyphs.isEmpty && distinct > 0 {
+            throw FontError("none of the \(distinct) requested characters is in \(name): nothing to keep")
         }
         let subsetFont = try Font(bytes: bytes, path: "subset of \(name)")
         return SubsetResult(font: subsetFont, glyphMap: glyphMap, closure: closure, missing: missing)
@@ -241,18 +238,5 @@ public enum Subsetter {
             throw FontError("\(what) tag \"\(s)\": a tag is 1 to 4 printable ASCII characters")
         }
         return t.rawValue
-    }
-}
-
-extension Array where Element: Equatable {
-    /// Drops each element equal to the one before it (on a sorted array: every repeat).
-    fileprivate mutating func removeDuplicates() {
-        guard count > 1 else { return }
-        var last = 0
-        for i in 1..<count where self[i] != self[last] {
-            last += 1
-            self[last] = self[i]
-        }
-        removeLast(count - last - 1)
     }
 }
